@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* perf_event_attr construction and perf_event_open(2) with the kernel-version fallbacks. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "evname.h"
+#include "evopen.h"
+#include "opts.h"
+
+void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
+		 const struct record_opts *o, int tracking, int enable_on_exec)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = ev->type;
+	a->config = ev->config;
+	if (o->freq) {
+		a->freq = 1;
+		a->sample_freq = o->freq;
+	} else {
+		a->sample_period = o->period;
+	}
+	/*
+	 * IDENTIFIER puts the id first in samples and last in the trailer of
+	 * other records, so a reader finds the event without knowing it.
+	 */
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (o->callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->sample_id_all = 1;
+	a->disabled = enable_on_exec;
+	a->enable_on_exec = enable_on_exec;
+	/* -t follows single threads; everything else follows children too. */
+	a->inherit = o->nr_tids == 0;
+	a->exclude_guest = 1;
+	if (tracking) {
+		a->mmap = 1;	/* the kernel sends MMAP2 only with mmap set */
+		a->mmap2 = 1;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+		a->build_id = 1;
+	}
+	/* Wake us when a quarter of the ring is full, not per record. */
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
+}
+
+int evopen_fd(struct perf_event_attr *a, int pid, int cpu)
+{
+	for (;;) {
+		long fd = syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+		if (fd >= 0)
+			return (int)fd;
+		if (errno == EINVAL && a->build_id) {
+			a->build_id = 0;	/* before Linux 5.12 */
+			continue;
+		}
+		return -errno;
+	}
+}
+
+int evopen_no_hardware(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == ENXIO;
+}
+
+static long read_long(const char *path, long fallback)
+{
+	FILE *f = fopen(path, "re");
+	long v;
+
+	if (!f)
+		return fallback;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = fallback;
+	fclose(f);
+	return v;
+}
+
+int evopen_paranoid(void)
+{
+	return (int)read_long("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
+}
+
+unsigned long evopen_max_rate(void)
+{
+	long v = read_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+
+	return v > 0 ? (unsigned long)v : 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The options of `prof record`, parsed and checked before anything runs. */
+#ifndef PROF_RECORD_OPTS_H
+#define PROF_RECORD_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpulist.h"
+
+#define RECORD_DEFAULT_FREQ	4000
+#define RECORD_DEFAULT_PAGES	128
+#define RECORD_DEFAULT_LEVEL	1
+#define RECORD_MAX_PAGES	(1u << 20)
+
+struct record_opts {
+	char **events;		/* names as given; the default is "cycles" */
+	size_t nr_events;
+	int default_event;	/* -e not given */
+	uint64_t freq;		/* -F, or 0 with -c */
+	uint64_t period;	/* -c */
+	int callchain;		/* -g */
+	int *pids, nr_pids;	/* -p */
+	int *tids, nr_tids;	/* -t */
+	int all_cpus;		/* -a */
+	struct cpulist cpus;	/* -C, when has_cpus */
+	int has_cpus;
+	unsigned mmap_pages;	/* -m, data pages per ring */
+	const char *output;	/* -o */
+	int level;		/* 0 with --no-compress */
+	double duration;	/* --duration, 0 when not given */
+	int quiet;
+	char **argv;		/* the command, NULL-terminated; NULL when none */
+	int argc;
+};
+
+/*
+ * Parse argv (argv[0] is "record"). Returns 0, 1 when --help was asked, or
+ * -EINVAL after writing a one-line reason (without "prof: ") into err.
+ * argv must outlive o: o->argv and o->output point into it.
+ */
+int record_opts_parse(struct record_opts *o, int argc, char **argv,
+		      char *err, size_t errlen);
+void record_opts_release(struct record_opts *o);
+
+extern const char record_usage[];
+
+#endif

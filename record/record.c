@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `prof record`: opens the events on the target, one ring per CPU, then
+ * loops: poll, drain every ring into the writer, end the pass with
+ * FINISHED_ROUND, flush. Messages are made here, where the context is.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "evname.h"
+#include "evopen.h"
+#include "opts.h"
+#include "pdata.h"
+#include "record.h"
+#include "ring.h"
+#include "synth.h"
+#include "target.h"
+#include "writer.h"
+#include "xalloc.h"
+
+#define EXIT_USAGE 64
+
+struct rec_event {
+	struct perf_event_attr attr;
+	const char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+struct recorder {
+	struct record_opts o;
+	char **argv;			/* prof's own, for the CMDLINE feature */
+	int argc;
+	struct cpulist cpus;
+	int system_wide;
+	struct rec_event *ev;
+	size_t nr_ev;
+	int *threads;			/* what events are opened on: tids, or -1 */
+	int nr_threads;
+	int *fds;
+	size_t nr_fds;
+	struct ring *rings;		/* one per entry of cpus */
+	struct launch launch;
+	int launched;			/* a command was started */
+	int profile_command;		/* ... and it is the target */
+	int child_done, child_status, child_killed;
+	int out_fd;
+	const char *out_name;
+	struct writer *w;
+	int sfd;
+	uint64_t samples, lost, throttled;
+	struct timespec start;
+};
+
+static void notice(const struct recorder *rc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void notice(const struct recorder *rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rc->o.quiet)
+		return;
+	va_start(ap, fmt);
+	fputs("prof: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void refused(const struct recorder *rc, int err)
+{
+	int p = evopen_paranoid();
+	int need = rc->system_wide ? 0 : 2;
+
+	if (p == INT_MIN) {
+		fprintf(stderr, "prof: perf_event_open refused (%s) and "
+			"/proc/sys/kernel/perf_event_paranoid is unreadable; run prof as root "
+			"or with CAP_PERFMON\n", strerror(err));
+		return;
+	}
+	fprintf(stderr, "prof: perf_event_open refused (%s): "
+		"/proc/sys/kernel/perf_event_paranoid is %d; allow %s with "
+		"'sysctl kernel.perf_event_paranoid=%d' as root, or run prof as root or "
+		"with CAP_PERFMON\n", strerror(err), p,
+		rc->system_wide ? "system-wide profiling" : "profiling your own processes",
+		p > need ? need : (need > 0 ? need - 1 : -1));
+}
+
+/* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */
+static int open_one(struct recorder *rc, struct rec_event *e, int tid, size_t c)
+{
+	int cpu = rc->cpus.cpus[c];
+	int fd = evopen_fd(&e->attr, tid, cpu);
+	uint64_t id;
+
+	if (fd < 0)
+		return fd;
+	rc->fds = xreallocarray(rc->fds, rc->nr_fds + 1, sizeof(*rc->fds));
+	rc->fds[rc->nr_fds++] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return -errno;
+	e->ids = xreallocarray(e->ids, e->nr_ids + 1, sizeof(*e->ids));
+	e->ids[e->nr_ids++] = id;
+	if (!rc->rings[c].base) {
+		int ret = ring_init(&rc->rings[c], fd, cpu, rc->o.mmap_pages);
+
+		if (ret)
+			return ret == -EPERM || ret == -ENOMEM ? -ENOBUFS : ret;
+		return 0;
+	}
+	/* One ring per CPU: every other event of that CPU writes into it. */
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rc->rings[c].fd) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Explain a failed open in one line. */
+static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cpu, int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		refused(rc, -err);
+	else if (err == -ESRCH)
+		fprintf(stderr, "prof: no such process: %d\n", tid);
+	else if (err == -EMFILE || err == -ENFILE)
+		fprintf(stderr, "prof: out of file descriptors opening %zu events; raise the "
+			"limit with 'ulimit -n'\n", rc->nr_fds);
+	else if (err == -ENOBUFS)
+		fprintf(stderr, "prof: cannot map a ring of %u pages for cpu %d: past "
+			"/proc/sys/kernel/perf_event_mlock_kb for this user; use a smaller -m\n",
+			rc->o.mmap_pages, cpu);
+	else if (evopen_no_hardware(-err) && e->attr.type == PERF_TYPE_HARDWARE)
+		fprintf(stderr, "prof: event '%s' is not supported here (%s): no hardware "
+			"PMU, as in most VMs; use a software event such as -e cpu-clock\n",
+			e->name, strerror(-err));
+	else
+		fprintf(stderr, "prof: cannot open event '%s' on cpu %d: %s\n", e->name, cpu,
+			strerror(-err));
+}
+
+/*
+ * Open event e everywhere. The first open decides the fallbacks: cycles
+ * becomes cpu-clock without a PMU; kernel samples are dropped when the
+ * paranoid level forbids them.
+ */
+static int open_event(struct recorder *rc, struct rec_event *e, int first_thread)
+{
+	for (int t = first_thread; t < rc->nr_threads; t++) {
+		for (size_t c = 0; c < (size_t)rc->cpus.nr; c++) {
+			int ret = open_one(rc, e, rc->threads[t], c);
+
+			if (ret && t == 0 && c == 0 && e->attr.type == PERF_TYPE_HARDWARE &&
+			    e->attr.config == PERF_COUNT_HW_CPU_CYCLES && evopen_no_hardware(-ret)) {
+				notice(rc, "no hardware cycle counter here (%s); sampling cpu-clock instead",
+				       strerror(-ret));
+				e->attr.type = PERF_TYPE_SOFTWARE;
+				e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+				e->name = "cpu-clock";
+				ret = open_one(rc, e, rc->threads[t], c);
+			}
+			if ((ret == -EACCES || ret == -EPERM) && t == 0 && c == 0 &&
+			    !rc->system_wide && !e->attr.exclude_kernel) {
+				e->attr.exclude_kernel = 1;
+				e->attr.exclude_hv = 1;
+				ret = open_one(rc, e, rc->threads[t], c);
+				if (!ret)
+					notice(rc, "kernel samples not allowed (perf_event_paranoid is %d); "
+					       "recording user space only", evopen_paranoid());
+			}
+			/* A thread of a -p process may exit while we open: skip it. */
+			if (ret == -ESRCH && rc->o.nr_pids && !rc->o.nr_tids && t > 0)
+				break;
+			if (ret) {
+				open_error(rc, e, rc->threads[t], rc->cpus.cpus[c], ret);
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+static int has_thread(const struct recorder *rc, int tid)
+{
+	for (int i = 0; i < rc->nr_threads; i++)
+		if (rc->threads[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* The threads of the -p processes; 1 when new ones were added, -errno. */
+static int scan_pids(struct recorder *rc)
+{
+	int added = 0;
+
+	for (int i = 0; i < rc->o.nr_pids; i++) {
+		int *tids, nr, ret = target_threads(rc->o.pids[i], &tids, &nr);
+
+		if (ret) {
+			if (rc->nr_threads == 0 || ret != -ESRCH)
+				fprintf(stderr, "prof: no such process: %d\n", rc->o.pids[i]);
+			return ret;
+		}
+		for (int j = 0; j < nr; j++) {
+			if (has_thread(rc, tids[j]))
+				continue;
+			rc->threads = xreallocarray(rc->threads, rc->nr_threads + 1, sizeof(int));
+			rc->threads[rc->nr_threads++] = tids[j];
+			added = 1;
+		}
+		free(tids);
+	}
+	return added;
+}
+
+static int open_events(struct recorder *rc)
+{
+	unsigned long max = evopen_max_rate();
+	int ret;
+
+	if (rc->o.freq && max && rc->o.freq > max) {
+		notice(rc, "-F %llu is above the kernel's limit, "
+		       "/proc/sys/kernel/perf_event_max_sample_rate = %lu; using %lu",
+		       (unsigned long long)rc->o.freq, max, max);
+		rc->o.freq = max;
+	}
+	rc->nr_ev = rc->o.nr_events;
+	rc->ev = xcalloc(rc->nr_ev, sizeof(*rc->ev));
+	for (size_t i = 0; i < rc->nr_ev; i++) {
+		const struct evname *en = evname_lookup(rc->o.events[i]);
+
+		rc->ev[i].name = en->name;
+		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
+			    rc->launched && rc->profile_command);
+	}
+	rc->rings = xcalloc(rc->cpus.nr, sizeof(*rc->rings));
+	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
+		return ret;
+	for (size_t i = 0; i < rc->nr_ev; i++)
+		if ((ret = open_event(rc, &rc->ev[i], 0)))
+			return ret;
+	/* Threads born between the scan and the opens have no inherited events. */
+	for (int round = 0; rc->o.nr_pids && round < 16; round++) {
+		int first = rc->nr_threads;
+
+		ret = scan_pids(rc);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			break;
+		for (size_t i = 0; i < rc->nr_ev; i++)
+			if ((ret = open_event(rc, &rc->ev[i], first)))
+				return ret;
+	}
+	return 0;
+}
+
+static int open_output(struct recorder *rc)
+{
+	struct stat st;
+
+	rc->out_name = rc->o.output;
+	if (!strcmp(rc->o.output, "-")) {
+		rc->out_fd = dup(STDOUT_FILENO);
+		rc->out_name = "standard output";
+		if (rc->out_fd < 0)
+			goto fail;
+		return 0;
+	}
+	if (stat(rc->o.output, &st) == 0 && S_ISREG(st.st_mode)) {
+		char *old = xmalloc(strlen(rc->o.output) + 5);
+
+		sprintf(old, "%s.old", rc->o.output);
+		if (rename(rc->o.output, old)) {
+			fprintf(stderr, "prof: cannot rename '%s' to '%s': %s\n", rc->o.output,
+				old, strerror(errno));
+			free(old);
+			return -1;
+		}
+		free(old);
+	}
+	rc->out_fd = open(rc->o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (rc->out_fd >= 0)
+		return 0;
+fail:
+	fprintf(stderr, "prof: cannot open '%s': %s\n", rc->o.output, strerror(errno));
+	return -1;
+}
+
+static int write_error(const struct recorder *rc, int err)
+{
+	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->o.output, strerror(-err));
+	return -1;
+}
+
+static int write_head(struct recorder *rc)
+{
+	struct utsname u;
+	char version[64];
+	uint32_t nrcpus[2];
+	const char **cmd;
+	int ret;
+
+	ret = writer_header(rc->w);
+	for (size_t i = 0; !ret && i < rc->nr_ev; i++)
+		ret = writer_attr(rc->w, &rc->ev[i].attr, rc->ev[i].ids, rc->ev[i].nr_ids);
+	if (!ret && uname(&u) == 0) {
+		ret = writer_feature_string(rc->w, PDATA_FEAT_HOSTNAME, u.nodename);
+		if (!ret)
+			ret = writer_feature_string(rc->w, PDATA_FEAT_OSRELEASE, u.release);
+		if (!ret)
+			ret = writer_feature_string(rc->w, PDATA_FEAT_ARCH, u.machine);
+	}
+	snprintf(version, sizeof(version), "prof %s", PACKAGE_VERSION);
+	if (!ret)
+		ret = writer_feature_string(rc->w, PDATA_FEAT_VERSION, version);
+	nrcpus[0] = (uint32_t)sysconf(_SC_NPROCESSORS_CONF);
+	nrcpus[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!ret)
+		ret = writer_feature(rc->w, PDATA_FEAT_NRCPUS, nrcpus, sizeof(nrcpus));
+	cmd = xcalloc(rc->argc + 1, sizeof(*cmd));
+	cmd[0] = "prof";
+	for (int i = 0; i < rc->argc; i++)
+		cmd[i + 1] = rc->argv[i];
+	if (!ret)
+		ret = writer_feature_strings(rc->w, PDATA_FEAT_CMDLINE, cmd, rc->argc + 1);
+	free(cmd);
+	if (!ret)
+		ret = writer_end_features(rc->w);
+	return ret ? write_error(rc, ret) : 0;
+}
+
+static int synthesize(struct recorder *rc)
+{
+	struct synth s = { rc->w, &rc->ev[0].attr, rc->ev[0].ids ? rc->ev[0].ids[0] : 0, 0 };
+	int ret = 0;
+
+	if (rc->system_wide)
+		ret = synth_all(&s);
+	for (int i = 0; !ret && i < rc->o.nr_pids; i++)
+		ret = synth_process(&s, rc->o.pids[i], 0);
+	for (int i = 0; !ret && i < rc->o.nr_tids; i++) {
+		/* A thread's process is its Tgid in /proc/TID/status. */
+		char path[64], line[128];
+		int tgid = rc->o.tids[i];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/status", rc->o.tids[i]);
+		f = fopen(path, "re");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "Tgid: %d", &tgid) == 1)
+				break;
+		if (f)
+			fclose(f);
+		ret = synth_process(&s, tgid, rc->o.tids[i]);
+	}
+	if (!ret)
+		ret = writer_flush(rc->w);
+	return ret ? write_error(rc, ret) : 0;
+}
+
+/*
+ * Check the records the kernel gave us and count samples and losses.
+ * Returns the length of the valid prefix (all of it, but for a kernel bug).
+ */
+static size_t account(struct recorder *rc, const unsigned char *p, size_t len)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		uint64_t v;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > len - off)
+			break;
+		switch (h.type) {
+		case PERF_RECORD_SAMPLE:
+			rc->samples++;
+			break;
+		case PERF_RECORD_LOST:		/* u64 id, u64 lost */
+			if (h.size >= 24) {
+				memcpy(&v, p + off + 16, 8);
+				rc->lost += v;
+			}
+			break;
+		case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
+			if (h.size >= 16) {
+				memcpy(&v, p + off + 8, 8);
+				rc->lost += v;
+			}
+			break;
+		case PERF_RECORD_THROTTLE:
+			rc->throttled++;
+			break;
+		}
+		off += h.size;
+	}
+	return off;
+}
+
+/* One pass over the rings. Returns bytes moved (>= 0) or -1 after a message. */
+static long drain(struct recorder *rc)
+{
+	static const struct perf_event_header round = { PDATA_FINISHED_ROUND, 0, 8 };
+	long total = 0;
+	int ret;
+
+	for (int c = 0; c < rc->cpus.nr; c++) {
+		struct ring *r = &rc->rings[c];
+		void *dst;
+		size_t n, ok;
+
+		if (!r->base)
+			continue;
+		ret = writer_reserve(rc->w, r->data_size, &dst);
+		if (ret)
+			return write_error(rc, ret);
+		n = ring_read(r, dst);
+		ok = account(rc, dst, n);
+		writer_commit(rc->w, ok);
+		if (ok != n) {
+			fprintf(stderr, "prof: malformed record in the ring of cpu %d; "
+				"dropped %zu bytes\n", r->cpu, n - ok);
+		}
+		total += (long)ok;
+	}
+	if (!total)
+		return 0;
+	ret = writer_records(rc->w, &round, sizeof(round));
+	if (!ret)
+		ret = writer_flush(rc->w);
+	return ret ? write_error(rc, ret) : total;
+}
+
+static int targets_alive(const struct recorder *rc)
+{
+	for (int i = 0; i < rc->o.nr_pids; i++)
+		if (target_alive(0, rc->o.pids[i]))
+			return 1;
+	for (int i = 0; i < rc->o.nr_tids; i++)
+		if (target_alive(0, rc->o.tids[i]))
+			return 1;
+	return 0;
+}
+
+static void reap(struct recorder *rc, int block)
+{
+	int status;
+
+	if (!rc->launched || rc->child_done)
+		return;
+	if (waitpid(rc->launch.pid, &status, block ? 0 : WNOHANG) == rc->launch.pid &&
+	    (WIFEXITED(status) || WIFSIGNALED(status))) {
+		rc->child_done = 1;
+		rc->child_status = status;
+	}
+}
+
+/* The loop. Returns 0, or -1 after a message (write error). */
+static int run(struct recorder *rc)
+{
+	size_t nfds = rc->nr_fds + 1;
+	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
+	double end = rc->o.duration ? now() + rc->o.duration : 0;
+	int stopping = 0, signals = 0, ret = 0;
+
+	pfd[0].fd = rc->sfd;
+	pfd[0].events = POLLIN;
+	for (size_t i = 0; i < rc->nr_fds; i++) {
+		pfd[i + 1].fd = rc->fds[i];
+		pfd[i + 1].events = POLLIN;
+	}
+	while (!stopping) {
+		int timeout = 250;
+
+		if (end) {
+			double left = end - now();
+
+			if (left <= 0)
+				break;
+			if (left * 1000 < timeout)
+				timeout = (int)(left * 1000) + 1;
+		}
+		if (poll(pfd, nfds, timeout) < 0 && errno != EINTR) {
+			fprintf(stderr, "prof: poll: %s\n", strerror(errno));
+			ret = -1;
+			break;
+		}
+		/* An event whose task is gone reports POLLHUP for ever: stop polling it. */
+		for (size_t i = 1; i < nfds; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR))
+				pfd[i].fd = -1;
+		if (pfd[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(rc->sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGCHLD)
+					continue;
+				signals++;
+				/*
+				 * The terminal sends Ctrl-C to the whole process group, the
+				 * command included; a signal sent to prof alone is passed on.
+				 */
+				if (rc->launched && !rc->child_done && si.ssi_code != SI_KERNEL)
+					kill(rc->launch.pid, (int)si.ssi_signo);
+				if (!rc->launched || !rc->profile_command || signals > 1)
+					stopping = 1;
+			}
+		}
+		if (drain(rc) < 0) {
+			ret = -1;
+			break;
+		}
+		reap(rc, 0);
+		if (rc->launched && rc->child_done)
+			break;
+		if ((rc->o.nr_pids || rc->o.nr_tids) && !targets_alive(rc))
+			break;
+	}
+	free(pfd);
+	/* Stop the events, then take what they wrote before that. */
+	for (size_t i = 0; i < rc->nr_fds; i++)
+		ioctl(rc->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	if (!ret && drain(rc) < 0)
+		ret = -1;
+	if (rc->launched && !rc->child_done) {
+		kill(rc->launch.pid, SIGTERM);
+		rc->child_killed = 1;
+		reap(rc, 1);
+	}
+	return ret;
+}
+
+static void summary(const struct recorder *rc)
+{
+	struct timespec t;
+	double secs, pct;
+	uint64_t in = writer_bytes_in(rc->w), out = writer_bytes_out(rc->w);
+	char ratio[48];
+
+	if (rc->o.quiet)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	secs = (double)(t.tv_sec - rc->start.tv_sec) + (t.tv_nsec - rc->start.tv_nsec) / 1e9;
+	pct = rc->samples + rc->lost ? 100.0 * (double)rc->lost / (double)(rc->samples + rc->lost) : 0;
+	if (rc->o.level && out)
+		snprintf(ratio, sizeof(ratio), "%.1fx compressed", (double)in / (double)out);
+	else
+		snprintf(ratio, sizeof(ratio), "uncompressed");
+	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes to '%s' "
+		"(%s), %.3f s%s\n", (unsigned long long)rc->samples,
+		(unsigned long long)rc->lost, pct, (unsigned long long)out, rc->out_name, ratio,
+		secs, pct > 1.0 ? "; use a bigger -m or a lower -F" : "");
+}
+
+static int exit_status(const struct recorder *rc)
+{
+	if (!rc->launched || !rc->profile_command || rc->child_killed || !rc->child_done)
+		return 0;
+	if (WIFEXITED(rc->child_status))
+		return WEXITSTATUS(rc->child_status);
+	return 128 + WTERMSIG(rc->child_status);
+}
+
+static void recorder_release(struct recorder *rc)
+{
+	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
+		ring_release(&rc->rings[c]);
+	free(rc->rings);
+	for (size_t i = 0; i < rc->nr_fds; i++)
+		close(rc->fds[i]);
+	free(rc->fds);
+	for (size_t i = 0; i < rc->nr_ev; i++)
+		free(rc->ev[i].ids);
+	free(rc->ev);
+	free(rc->threads);
+	writer_free(rc->w);
+	if (rc->out_fd >= 0)
+		close(rc->out_fd);
+	if (rc->sfd >= 0)
+		close(rc->sfd);
+	cpulist_release(&rc->cpus);
+	record_opts_release(&rc->o);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder rc = { .out_fd = -1, .sfd = -1, .launch = { 0, -1, -1 } };
+	char err[512], *path = NULL;
+	sigset_t mask;
+	int ret, status = 1;
+
+	ret = record_opts_parse(&rc.o, argc, argv, err, sizeof(err));
+	if (ret == 1) {
+		fputs(record_usage, stdout);
+		record_opts_release(&rc.o);
+		return 0;
+	}
+	if (ret) {
+		fprintf(stderr, "prof: %s; see 'prof record --help'\n", err);
+		record_opts_release(&rc.o);
+		return EXIT_USAGE;
+	}
+	rc.argv = argv;
+	rc.argc = argc;
+	clock_gettime(CLOCK_MONOTONIC, &rc.start);
+	rc.system_wide = rc.o.all_cpus || (rc.o.has_cpus && !rc.o.argv && !rc.o.nr_pids &&
+					   !rc.o.nr_tids);
+	if (rc.o.all_cpus && rc.o.argv && rc.o.has_cpus)
+		rc.system_wide = 1;
+	if (rc.o.has_cpus) {
+		struct cpulist online;
+
+		if (cpulist_online(&online) == 0) {
+			for (int i = 0; i < rc.o.cpus.nr; i++) {
+				if (!cpulist_has(&online, rc.o.cpus.cpus[i])) {
+					fprintf(stderr, "prof: -C: cpu %d is not online\n",
+						rc.o.cpus.cpus[i]);
+					cpulist_release(&online);
+					goto out;
+				}
+			}
+			cpulist_release(&online);
+		}
+		rc.cpus.nr = rc.o.cpus.nr;
+		rc.cpus.cpus = xcalloc(rc.cpus.nr, sizeof(int));
+		memcpy(rc.cpus.cpus, rc.o.cpus.cpus, rc.cpus.nr * sizeof(int));
+	} else if ((ret = cpulist_online(&rc.cpus))) {
+		fprintf(stderr, "prof: cannot read the online CPUs: %s\n", strerror(-ret));
+		goto out;
+	}
+	if (rc.o.argv) {
+		ret = launch_resolve(rc.o.argv[0], &path);
+		if (ret) {
+			if (ret == -ENOENT)
+				fprintf(stderr, "prof: command not found: '%s'\n", rc.o.argv[0]);
+			else
+				fprintf(stderr, "prof: cannot run '%s': %s\n", rc.o.argv[0],
+					strerror(-ret));
+			status = ret == -ENOENT ? 127 : 126;
+			goto out;
+		}
+	}
+
+	/* Signals arrive through a signalfd in the poll set; the child restores them. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rc.sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (rc.sfd < 0) {
+		fprintf(stderr, "prof: signalfd: %s\n", strerror(errno));
+		goto out;
+	}
+
+	if (path) {
+		ret = launch_start(&rc.launch, path, rc.o.argv);
+		if (ret) {
+			fprintf(stderr, "prof: cannot start '%s': %s\n", rc.o.argv[0], strerror(-ret));
+			goto out;
+		}
+		rc.launched = 1;
+		rc.profile_command = !rc.system_wide && !rc.o.nr_pids && !rc.o.nr_tids;
+	}
+	if (rc.profile_command) {
+		rc.threads = xcalloc(1, sizeof(int));
+		rc.threads[0] = rc.launch.pid;
+		rc.nr_threads = 1;
+	} else if (rc.o.nr_tids) {
+		rc.threads = xcalloc(rc.o.nr_tids, sizeof(int));
+		memcpy(rc.threads, rc.o.tids, rc.o.nr_tids * sizeof(int));
+		rc.nr_threads = rc.o.nr_tids;
+	} else if (rc.system_wide) {
+		rc.threads = xcalloc(1, sizeof(int));
+		rc.threads[0] = -1;
+		rc.nr_threads = 1;
+	}
+	if (open_events(&rc) || open_output(&rc))
+		goto abort;
+	rc.w = writer_new(rc.out_fd, rc.o.level,
+			  rc.rings[0].map_size > 256 * 1024 ? rc.rings[0].map_size : 256 * 1024,
+			  2 * rc.rings[0].data_size);
+	if (!rc.w) {
+		fprintf(stderr, "prof: cannot set up the writer: %s\n", strerror(errno));
+		goto abort;
+	}
+	if (write_head(&rc) || synthesize(&rc))
+		goto abort;
+	if (rc.launched) {
+		int e = launch_release(&rc.launch);
+
+		if (e) {
+			fprintf(stderr, "prof: cannot run '%s': %s\n", rc.o.argv[0], strerror(e));
+			reap(&rc, 1);
+			status = e == ENOENT ? 127 : 126;
+			rc.launched = 0;
+			goto out;
+		}
+	}
+	ret = run(&rc);
+	summary(&rc);
+	status = ret ? 1 : exit_status(&rc);
+	goto out;
+abort:
+	if (rc.launched)
+		launch_abort(&rc.launch);
+out:
+	free(path);
+	recorder_release(&rc);
+	return status;
+}

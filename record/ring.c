@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Draining perf's mmap ring. The barriers follow the contract in
+ * include/uapi/linux/perf_event.h and tools/include/linux/ring_buffer.h:
+ * read data_head with acquire, so that the record bytes the kernel wrote
+ * before publishing head are visible; store data_tail with release, so
+ * that our reads of those bytes are done before the kernel may reuse them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ring.h"
+
+int ring_init(struct ring *r, int fd, int cpu, size_t pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->cpu = cpu;
+	r->map_size = (pages + 1) * page;
+	r->base = mmap(NULL, r->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (r->base == MAP_FAILED) {
+		r->base = NULL;
+		return -errno;
+	}
+	r->pc = r->base;
+	r->data = (unsigned char *)r->base + page;
+	r->data_size = pages * page;
+	return 0;
+}
+
+void ring_release(struct ring *r)
+{
+	if (r->base)
+		munmap(r->base, r->map_size);
+	r->base = NULL;
+}
+
+size_t ring_copy(const unsigned char *data, size_t size, uint64_t tail, uint64_t head,
+		 void *dst)
+{
+	size_t len = (size_t)(head - tail);
+	size_t start = (size_t)(tail & (size - 1));
+	size_t first = size - start;
+
+	if (first > len)
+		first = len;
+	memcpy(dst, data + start, first);
+	memcpy((unsigned char *)dst + first, data, len - first);
+	return len;
+}
+
+size_t ring_read(struct ring *r, void *dst)
+{
+	uint64_t head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->pc->data_tail;	/* only we write it */
+	size_t len;
+
+	if (head == tail)
+		return 0;
+	if (head - tail > r->data_size) {
+		/* Not a state the kernel leaves a non-overwrite ring in: resync. */
+		__atomic_store_n(&r->pc->data_tail, head, __ATOMIC_RELEASE);
+		return 0;
+	}
+	len = ring_copy(r->data, r->data_size, tail, head, dst);
+	__atomic_store_n(&r->pc->data_tail, head, __ATOMIC_RELEASE);
+	return len;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A perf mmap ring: one control page and 2^n data pages that the kernel
+ * fills and we drain (perf_event_open(2), "MMAP layout").
+ */
+#ifndef PROF_RECORD_RING_H
+#define PROF_RECORD_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct ring {
+	int fd;				/* the event the ring belongs to (not owned) */
+	int cpu;
+	void *base;			/* control page + data */
+	size_t map_size;
+	unsigned char *data;
+	size_t data_size;		/* a power of two */
+	struct perf_event_mmap_page *pc;
+};
+
+/* Map 1 + pages pages of fd read-write. 0 or -errno (ENOMEM/EPERM past mlock limits). */
+int ring_init(struct ring *r, int fd, int cpu, size_t pages);
+void ring_release(struct ring *r);
+
+/*
+ * Copy everything the kernel has written and we have not read into dst
+ * (at least r->data_size bytes), then hand the space back to the kernel.
+ * Returns the bytes copied: whole records, by the kernel's contract.
+ */
+size_t ring_read(struct ring *r, void *dst);
+
+/*
+ * The copy itself, for a ring of size bytes (a power of two) at data:
+ * the bytes from tail to head, unwrapped. Returns head - tail, which must
+ * not exceed size.
+ */
+size_t ring_copy(const unsigned char *data, size_t size, uint64_t tail, uint64_t head,
+		 void *dst);
+
+#endif

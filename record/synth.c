@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc synthesis. The records are laid out as the kernel lays out its own
+ * (struct layouts in include/uapi/linux/perf_event.h), with the sample_id
+ * trailer of the tracking event and time 0, so that readers order them
+ * before every record the kernel wrote.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "parse.h"
+#include "synth.h"
+#include "writer.h"
+
+#define REC_MAX 8192
+
+struct rec {
+	uint64_t buf[REC_MAX / 8];
+	size_t len;
+};
+
+static void put(struct rec *r, const void *p, size_t n)
+{
+	memcpy((unsigned char *)r->buf + r->len, p, n);
+	r->len += n;
+}
+
+/* A NUL-terminated string padded with NULs to 8 bytes. */
+static void put_str(struct rec *r, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max - 1);
+	size_t padded = (n + 8) & ~(size_t)7;
+
+	memset((unsigned char *)r->buf + r->len, 0, padded);
+	memcpy((unsigned char *)r->buf + r->len, s, n);
+	r->len += padded;
+}
+
+static int finish(struct synth *s, struct rec *r, uint32_t type, int pid, int tid)
+{
+	uint64_t st = s->attr->sample_type, zero = 0;
+	struct perf_event_header h;
+	uint32_t pt[2] = { (uint32_t)pid, (uint32_t)tid };
+
+	if (s->attr->sample_id_all) {
+		if (st & PERF_SAMPLE_TID)
+			put(r, pt, 8);
+		if (st & PERF_SAMPLE_TIME)
+			put(r, &zero, 8);
+		if (st & PERF_SAMPLE_ID)
+			put(r, &s->id, 8);
+		if (st & PERF_SAMPLE_STREAM_ID)
+			put(r, &s->id, 8);
+		if (st & PERF_SAMPLE_CPU)
+			put(r, &zero, 8);
+		if (st & PERF_SAMPLE_IDENTIFIER)
+			put(r, &s->id, 8);
+	}
+	h.type = type;
+	h.misc = PERF_RECORD_MISC_USER;
+	h.size = (uint16_t)r->len;
+	memcpy(r->buf, &h, sizeof(h));
+	s->records++;
+	return writer_records(s->w, r->buf, r->len);
+}
+
+static int synth_comm(struct synth *s, int pid, int tid)
+{
+	char path[64], comm[32] = "";
+	struct rec r = { .len = sizeof(struct perf_event_header) };
+	uint32_t pt[2] = { (uint32_t)pid, (uint32_t)tid };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	put(&r, pt, 8);
+	put_str(&r, comm, 17);
+	return finish(s, &r, PERF_RECORD_COMM, pid, tid);
+}
+
+static int synth_fork(struct synth *s, int pid, int tid)
+{
+	struct rec r = { .len = sizeof(struct perf_event_header) };
+	uint32_t v[4] = { (uint32_t)pid, (uint32_t)pid, (uint32_t)tid, (uint32_t)pid };
+	uint64_t time = 0;
+
+	put(&r, v, sizeof(v));
+	put(&r, &time, 8);
+	return finish(s, &r, PERF_RECORD_FORK, pid, tid);
+}
+
+static int synth_maps(struct synth *s, int pid)
+{
+	char path[64], line[PATH_MAX + 256];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		uint64_t start, end, pgoff, ino, gen = 0, v64[3];
+		unsigned maj, min;
+		char perms[8];
+		int name_at = 0;
+		const char *name;
+		uint32_t v32[2], prot, flags;
+		struct rec r = { .len = sizeof(struct perf_event_header) };
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n",
+			   &start, &end, perms, &pgoff, &maj, &min, &ino, &name_at) < 7)
+			continue;
+		if (perms[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		name = name_at ? line + name_at : "";
+		if (!*name)
+			name = "//anon";
+		prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		       PROT_EXEC;
+		flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		v32[0] = (uint32_t)pid;
+		v32[1] = (uint32_t)pid;
+		put(&r, v32, 8);
+		v64[0] = start;
+		v64[1] = end - start;
+		v64[2] = pgoff;
+		put(&r, v64, sizeof(v64));
+		v32[0] = maj;
+		v32[1] = min;
+		put(&r, v32, 8);
+		put(&r, &ino, 8);
+		put(&r, &gen, 8);
+		v32[0] = prot;
+		v32[1] = flags;
+		put(&r, v32, 8);
+		put_str(&r, name, PATH_MAX);
+		ret = finish(s, &r, PERF_RECORD_MMAP2, pid, pid);
+	}
+	fclose(f);
+	return ret;
+}
+
+int synth_process(struct synth *s, int pid, int tid)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	if (tid > 0) {
+		ret = synth_comm(s, pid, tid);
+		if (!ret && tid != pid)
+			ret = synth_fork(s, pid, tid);
+		return ret ? ret : synth_maps(s, pid);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	/* The leader first: readers learn the process from its COMM. */
+	ret = synth_comm(s, pid, pid);
+	while (!ret && (de = readdir(d))) {
+		uint64_t t;
+
+		if (parse_u64(de->d_name, 1, INT_MAX, &t) || (int)t == pid)
+			continue;
+		ret = synth_comm(s, pid, (int)t);
+		if (!ret)
+			ret = synth_fork(s, pid, (int)t);
+	}
+	closedir(d);
+	return ret ? ret : synth_maps(s, pid);
+}
+
+int synth_all(struct synth *s)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		uint64_t pid;
+
+		if (!parse_u64(de->d_name, 1, INT_MAX, &pid))
+			ret = synth_process(s, (int)pid, 0);
+	}
+	closedir(d);
+	return ret;
+}

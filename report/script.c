@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `prof script`: prints each record decoded, in file order, as
+ * "TYPE key=value ..." with free-text fields last (doc/prof-script.1).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "evtab.h"
+#include "pdata.h"
+#include "reader.h"
+#include "script.h"
+
+#define EXIT_USAGE 64
+
+static const char usage[] =
+	"usage: prof script [-i FILE]\n"
+	"\n"
+	"  -i, --input FILE   profile to read (default prof.data, - for stdin)\n"
+	"  -h, --help         this help\n";
+
+static void put_time(FILE *out, const struct sample *s)
+{
+	if (s->present & PERF_SAMPLE_TIME)
+		fprintf(out, " time=%" PRIu64 ".%09" PRIu64, s->time / 1000000000,
+			s->time % 1000000000);
+	else
+		fputs(" time=-", out);
+	if (s->present & PERF_SAMPLE_CPU)
+		fprintf(out, " cpu=%u", s->cpu);
+}
+
+/* A string field of at most max bytes, which need not hold a NUL. */
+static void put_text(FILE *out, const char *key, const char *p, size_t max)
+{
+	fprintf(out, " %s=%.*s", key, (int)strnlen(p, max), p);
+}
+
+static void print_feature(FILE *out, const struct perf_event_header *h)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	size_t len = h->size - sizeof(*h);
+	uint64_t id;
+	const char *name;
+
+	if (len < 8) {
+		fprintf(out, "FEATURE size=%u\n", h->size);
+		return;
+	}
+	memcpy(&id, p, 8);
+	p += 8;
+	len -= 8;
+	name = pdata_feature_name(id);
+	if (name)
+		fprintf(out, "FEATURE name=%s", name);
+	else
+		fprintf(out, "FEATURE name=feat%" PRIu64, id);
+	switch (id) {
+	case PDATA_FEAT_HOSTNAME:
+	case PDATA_FEAT_OSRELEASE:
+	case PDATA_FEAT_VERSION:
+	case PDATA_FEAT_ARCH:
+	case PDATA_FEAT_CPUDESC:
+	case PDATA_FEAT_CPUID: {
+		uint32_t n;
+
+		if (len >= 4) {
+			memcpy(&n, p, 4);
+			put_text(out, "value", (const char *)p + 4, n < len - 4 ? n : len - 4);
+		}
+		break;
+	}
+	case PDATA_FEAT_NRCPUS: {
+		uint32_t v[2];
+
+		if (len >= 8) {
+			memcpy(v, p, 8);
+			fprintf(out, " value=%u available, %u online", v[0], v[1]);
+		}
+		break;
+	}
+	case PDATA_FEAT_CMDLINE: {
+		uint32_t nr, n;
+		size_t off = 4;
+
+		if (len < 4)
+			break;
+		memcpy(&nr, p, 4);
+		fputs(" value=", out);
+		for (uint32_t i = 0; i < nr && off + 4 <= len; i++) {
+			memcpy(&n, p + off, 4);
+			off += 4;
+			if (n > len - off)
+				break;
+			fprintf(out, "%s%.*s", i ? " " : "", (int)strnlen((const char *)p + off, n),
+				(const char *)p + off);
+			off += n;
+		}
+		break;
+	}
+	case PDATA_FEAT_COMPRESSED: {
+		uint32_t v[5];
+
+		if (len >= sizeof(v)) {
+			memcpy(v, p, sizeof(v));
+			fprintf(out, " value=%s level %u mmap_len %u",
+				v[1] == 1 ? "zstd" : "unknown", v[2], v[4]);
+		}
+		break;
+	}
+	default:
+		fprintf(out, " size=%zu", len);
+		break;
+	}
+	fputc('\n', out);
+}
+
+static void print_attr(FILE *out, const struct evdesc *e)
+{
+	fprintf(out, "ATTR event=%s type=%u config=0x%llx sample_type=0x%llx", e->name,
+		e->attr.type, (unsigned long long)e->attr.config,
+		(unsigned long long)e->attr.sample_type);
+	if (e->attr.freq)
+		fprintf(out, " freq=%llu", (unsigned long long)e->attr.sample_freq);
+	else
+		fprintf(out, " period=%llu", (unsigned long long)e->attr.sample_period);
+	fputs(" ids=", out);
+	for (size_t i = 0; i < e->nr_ids; i++)
+		fprintf(out, "%s%" PRIu64, i ? "," : "", e->ids[i]);
+	if (!e->nr_ids)
+		fputc('-', out);
+	fputc('\n', out);
+}
+
+static void print_sample(FILE *out, const struct evdesc *e, const struct sample *s)
+{
+	fputs("SAMPLE", out);
+	put_time(out, s);
+	fprintf(out, " pid=%u tid=%u event=%s", s->pid, s->tid, e->name);
+	if (s->present & PERF_SAMPLE_PERIOD)
+		fprintf(out, " period=%" PRIu64, s->period);
+	fprintf(out, " ip=0x%" PRIx64, s->ip);
+	if (s->present & PERF_SAMPLE_CALLCHAIN) {
+		fputs(" chain=", out);
+		for (uint64_t i = 0; i < s->nr_chain; i++)
+			fprintf(out, "%s0x%" PRIx64, i ? "," : "", s->chain[i]);
+		if (!s->nr_chain)
+			fputc('-', out);
+	}
+	fputc('\n', out);
+}
+
+/* Print a kernel record other than SAMPLE. -EBADMSG when its body is short. */
+static int print_kernel(FILE *out, const struct perf_event_header *h, const struct sample *id,
+			size_t id_size)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	size_t len = h->size - sizeof(*h) - id_size;
+	const char *name = pdata_record_name(h->type);
+	uint32_t u[4];
+	uint64_t v[4];
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 64;
+
+		if (len < fixed)
+			return -EBADMSG;
+		memcpy(u, p, 8);
+		memcpy(v, p + 8, 24);
+		fputs(name, out);
+		put_time(out, id);
+		fprintf(out, " pid=%u tid=%u addr=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
+			u[0], u[1], v[0], v[1], v[2]);
+		if (h->type == PERF_RECORD_MMAP2) {
+			uint32_t pf[2];
+
+			memcpy(pf, p + 56, 8);
+			fprintf(out, " prot=%c%c%c", pf[0] & 1 ? 'r' : '-', pf[0] & 2 ? 'w' : '-',
+				pf[0] & 4 ? 'x' : '-');
+			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				uint8_t n = p[32];
+
+				fputs(" buildid=", out);
+				for (uint8_t i = 0; i < n && i < 20; i++)
+					fprintf(out, "%02x", p[36 + i]);
+			}
+		}
+		put_text(out, "file", (const char *)p + fixed, len - fixed);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		if (len < 8)
+			return -EBADMSG;
+		memcpy(u, p, 8);
+		fputs(name, out);
+		put_time(out, id);
+		fprintf(out, " pid=%u tid=%u", u[0], u[1]);
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			fputs(" exec=1", out);
+		put_text(out, "comm", (const char *)p + 8, len - 8);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (len < 16)
+			return -EBADMSG;
+		memcpy(u, p, 16);
+		fputs(name, out);
+		put_time(out, id);
+		fprintf(out, " pid=%u ppid=%u tid=%u ptid=%u", u[0], u[1], u[2], u[3]);
+		break;
+	case PERF_RECORD_LOST:
+		if (len < 16)
+			return -EBADMSG;
+		memcpy(v, p, 16);
+		fputs(name, out);
+		put_time(out, id);
+		fprintf(out, " id=%" PRIu64 " lost=%" PRIu64, v[0], v[1]);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (len < 8)
+			return -EBADMSG;
+		memcpy(v, p, 8);
+		fputs(name, out);
+		put_time(out, id);
+		fprintf(out, " lost=%" PRIu64, v[0]);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		if (len < 24)
+			return -EBADMSG;
+		memcpy(v, p, 24);
+		fputs(name, out);
+		fprintf(out, " time=%" PRIu64 ".%09" PRIu64, v[0] / 1000000000, v[0] % 1000000000);
+		if (id->present & PERF_SAMPLE_CPU)
+			fprintf(out, " cpu=%u", id->cpu);
+		fprintf(out, " id=%" PRIu64, v[1]);
+		break;
+	default:
+		if (name)
+			fputs(name, out);
+		else
+			fprintf(out, "TYPE%u", h->type);
+		put_time(out, id);
+		fprintf(out, " size=%u", h->size);
+		break;
+	}
+	fputc('\n', out);
+	return 0;
+}
+
+static int print_record(FILE *out, struct evtab *t, const struct perf_event_header *h)
+{
+	const struct evdesc *e;
+	struct sample s;
+
+	if (h->type == PDATA_HEADER_ATTR) {
+		if (evtab_add_record(t, h))
+			return -EBADMSG;
+		print_attr(out, &t->ev[t->nr - 1]);
+		return 0;
+	}
+	if (h->type == PDATA_HEADER_FEATURE) {
+		print_feature(out, h);
+		return 0;
+	}
+	if (h->type >= 64) {
+		const char *name = pdata_record_name(h->type);
+
+		if (name)
+			fprintf(out, "%s", name);
+		else
+			fprintf(out, "TYPE%u", h->type);
+		if (h->type != PDATA_FINISHED_ROUND)
+			fprintf(out, " size=%u", h->size);
+		fputc('\n', out);
+		return 0;
+	}
+	e = evtab_find(t, h);
+	if (!e)
+		return -ENOENT;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (decode_sample(&e->attr, h, &s))
+			return -EBADMSG;
+		print_sample(out, e, &s);
+		return 0;
+	}
+	if (decode_id(&e->attr, h, &s))
+		return -EBADMSG;
+	return print_kernel(out, h, &s, decode_id_size(&e->attr));
+}
+
+int cmd_script(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "prof.data";
+	struct reader *r;
+	struct reader_record rec;
+	struct evtab t;
+	int c, ret, status = 0;
+	static char obuf[1 << 16];
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "prof: option '%s' needs a value; see 'prof script --help'\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "prof: unknown option '%s'; see 'prof script --help'\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "prof: unexpected argument '%s'; see 'prof script --help'\n",
+			argv[optind]);
+		return EXIT_USAGE;
+	}
+	r = reader_open(input);
+	if (!r) {
+		if (errno == EBADMSG)
+			fprintf(stderr, "prof: '%s' is not a perf.data file\n", input);
+		else if (errno == ENOTSUP)
+			fprintf(stderr, "prof: '%s' was written on a machine of the other "
+				"endianness, which prof does not read\n", input);
+		else
+			fprintf(stderr, "prof: cannot open '%s': %s\n", input, strerror(errno));
+		return 1;
+	}
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	evtab_init(&t);
+	while ((ret = reader_next(r, &rec)) > 0) {
+		ret = print_record(stdout, &t, rec.hdr);
+		if (ret == -ENOENT) {
+			fflush(stdout);
+			fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s record "
+				"of an unknown event\n", input, rec.offset,
+				pdata_record_name(rec.hdr->type) ? pdata_record_name(rec.hdr->type) : "a");
+			status = 1;
+			break;
+		}
+		if (ret) {
+			fflush(stdout);
+			fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": malformed %s "
+				"record\n", input, rec.offset,
+				pdata_record_name(rec.hdr->type) ? pdata_record_name(rec.hdr->type) : "a");
+			status = 1;
+			break;
+		}
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
+		status = 1;
+	}
+	if (ret == -EBADMSG) {
+		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", input,
+			reader_error_offset(r), reader_error(r));
+		status = 1;
+	} else if (ret < 0 && status == 0) {
+		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
+		status = 1;
+	} else if (ret == 0 && reader_truncated(r)) {
+		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
+			"; showing the records before it\n", input, reader_offset(r));
+	}
+	evtab_release(&t);
+	reader_free(r);
+	return status;
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The subcommands main() dispatches to. */
+#ifndef PROF_CMDS_H
+#define PROF_CMDS_H
+
+#include "record.h"
+#include "script.h"
+
+#endif

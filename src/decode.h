@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Decoding kernel records by their event's sample_type: the fields of
+ * PERF_RECORD_SAMPLE, and the sample_id trailer other records carry when
+ * sample_id_all is set. Pointers point into the record.
+ */
+#ifndef PROF_DECODE_H
+#define PROF_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct sample {
+	uint64_t present;	/* PERF_SAMPLE_* bits that were decoded */
+	uint64_t id, ip, time, addr, stream_id, period;
+	uint32_t pid, tid, cpu;
+	uint64_t nr_chain;
+	const uint64_t *chain;
+	uint64_t user_abi, nr_user_regs;
+	const uint64_t *user_regs;
+	uint64_t stack_size, stack_dyn_size;
+	const unsigned char *stack;
+	uint32_t raw_size;
+	const unsigned char *raw;
+};
+
+/*
+ * Decode a PERF_RECORD_SAMPLE. 0, or -EBADMSG when a field runs past the
+ * end of the record or a count is impossible.
+ */
+int decode_sample(const struct perf_event_attr *attr, const struct perf_event_header *h,
+		  struct sample *s);
+
+/*
+ * Decode the sample_id trailer (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER)
+ * of a non-sample record. s->present is 0 when attr has no sample_id_all.
+ * 0, or -EBADMSG when the record is shorter than its trailer.
+ */
+int decode_id(const struct perf_event_attr *attr, const struct perf_event_header *h,
+	      struct sample *s);
+
+/* Bytes of the sample_id trailer that attr gives non-sample records. */
+size_t decode_id_size(const struct perf_event_attr *attr);
+
+#endif

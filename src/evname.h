@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The event names prof knows, as perf spells them, and their (type, config). */
+#ifndef PROF_EVNAME_H
+#define PROF_EVNAME_H
+
+#include <stdint.h>
+
+struct evname {
+	const char *name;
+	uint32_t type;		/* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
+	uint64_t config;
+};
+
+/* The entry called name (or one of its aliases), or NULL. */
+const struct evname *evname_lookup(const char *name);
+/* The canonical name of (type, config), or NULL when it is not in the table. */
+const char *evname_of(uint32_t type, uint64_t config);
+/* All canonical names, comma-separated, for messages. */
+const char *evname_list(void);
+
+#endif

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* prof: the subcommand table, in the manner of git and perf. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+#define EXIT_USAGE 64
+
+struct cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+};
+
+static int cmd_help(int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "record", cmd_record, "run a command, or attach to processes, and sample it" },
+	{ "script", cmd_script, "print every record of a profile, one per line" },
+	{ "help", cmd_help, "show this list, or the manual of a command" },
+};
+
+#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: prof [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < NR_CMDS; i++)
+		fprintf(out, "   %-8s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(out, "\nSee 'prof help COMMAND' or 'prof COMMAND --help' for more.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	char page[64];
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < NR_CMDS; i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		snprintf(page, sizeof(page), "prof-%s", cmds[i].name);
+		execlp("man", "man", page, (char *)NULL);
+		fprintf(stderr, "prof: cannot run man: %s; try 'prof %s --help'\n",
+			strerror(errno), cmds[i].name);
+		return 1;
+	}
+	fprintf(stderr, "prof: '%s' is not a prof command; see 'prof help'\n", argv[1]);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v")) {
+		printf("prof %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < NR_CMDS; i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "prof: '%s' is not a prof command; see 'prof help'\n", argv[1]);
+	return EXIT_USAGE;
+}

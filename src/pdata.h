@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The perf.data layout prof reads and writes: magic numbers, the record
+ * types perf adds to the kernel's, and feature ids. doc/FORMAT.md explains
+ * them; tools/perf/util/{header,event}.h in Linux are the source of truth.
+ */
+#ifndef PROF_PDATA_H
+#define PROF_PDATA_H
+
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#define PDATA_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
+#define PDATA_PIPE_HEADER_SIZE	16
+#define PDATA_FILE_HEADER_SIZE	104
+
+/*
+ * perf 6.1 finds the ids after a HEADER_ATTR record's attr at the offset of
+ * its own compiled struct perf_event_attr (128 bytes), not at attr.size, so
+ * we always write attrs at exactly that size.
+ */
+#define PDATA_ATTR_SIZE		128
+
+/* Record types perf defines for its own use (tools/perf/util/event.h). */
+enum {
+	PDATA_HEADER_ATTR = 64,
+	PDATA_HEADER_EVENT_TYPE = 65,
+	PDATA_HEADER_TRACING_DATA = 66,
+	PDATA_HEADER_BUILD_ID = 67,
+	PDATA_FINISHED_ROUND = 68,
+	PDATA_ID_INDEX = 69,
+	PDATA_AUXTRACE_INFO = 70,
+	PDATA_AUXTRACE = 71,
+	PDATA_AUXTRACE_ERROR = 72,
+	PDATA_THREAD_MAP = 73,
+	PDATA_CPU_MAP = 74,
+	PDATA_STAT_CONFIG = 75,
+	PDATA_STAT = 76,
+	PDATA_STAT_ROUND = 77,
+	PDATA_EVENT_UPDATE = 78,
+	PDATA_TIME_CONV = 79,
+	PDATA_HEADER_FEATURE = 80,
+	PDATA_COMPRESSED = 81,
+	PDATA_FINISHED_INIT = 82,
+	PDATA_COMPRESSED2 = 83,
+};
+
+/* Feature ids (HEADER_* in tools/perf/util/header.h). */
+enum {
+	PDATA_FEAT_TRACING_DATA = 1,
+	PDATA_FEAT_BUILD_ID = 2,
+	PDATA_FEAT_HOSTNAME = 3,
+	PDATA_FEAT_OSRELEASE = 4,
+	PDATA_FEAT_VERSION = 5,
+	PDATA_FEAT_ARCH = 6,
+	PDATA_FEAT_NRCPUS = 7,
+	PDATA_FEAT_CPUDESC = 8,
+	PDATA_FEAT_CPUID = 9,
+	PDATA_FEAT_TOTAL_MEM = 10,
+	PDATA_FEAT_CMDLINE = 11,
+	PDATA_FEAT_EVENT_DESC = 12,
+	PDATA_FEAT_COMPRESSED = 27,
+	PDATA_FEAT_LAST = 256,
+};
+
+/* String payloads in features are padded to this (NAME_ALIGN in perf). */
+#define PDATA_STRING_ALIGN	64
+
+/* Largest record: header.size is a u16. */
+#define PDATA_RECORD_MAX	65535
+
+/* Name of a record type ("SAMPLE", "MMAP2", "FINISHED_ROUND"), NULL if unknown. */
+const char *pdata_record_name(uint32_t type);
+/* Name of a feature id ("hostname"), NULL if we do not know it. */
+const char *pdata_feature_name(uint64_t id);
+
+#endif

@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reads perf.data: pipe mode (a stream of records) and file mode (header,
+ * attrs section, data section). Compressed records are decompressed with
+ * one zstd stream that persists across records, because perf's own writer
+ * lets frames and records span compressed records; prof's files, one frame
+ * of whole records per compressed record, are a special case of that.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "pdata.h"
+#include "reader.h"
+#include "xalloc.h"
+
+#define IN_CHUNK	(256 * 1024)
+/* Decompressed bytes held at once: room for a whole record plus a chunk. */
+#define DEC_CAP		(PDATA_RECORD_MAX + 256 * 1024)
+
+struct file_section {
+	uint64_t offset, size;
+};
+
+struct reader {
+	int fd;			/* -1 when reading memory */
+	const unsigned char *mem;
+	size_t mem_len;
+
+	unsigned char *in;	/* input window */
+	size_t in_pos, in_len, in_cap;
+	uint64_t in_base;	/* file offset of in[0] */
+	int eof;
+	uint64_t end;		/* file mode: end of the data section */
+
+	int pipe;
+	int truncated;
+	uint64_t done;		/* offset after the last complete record */
+
+	/* file mode: the attrs section, handed out as HEADER_ATTR records */
+	unsigned char *attrs;
+	size_t attrs_len, attrs_pos;
+
+	/* compressed records */
+	ZSTD_DStream *zds;
+	unsigned char *zsrc;	/* the compressed bytes of the current record */
+	size_t zsrc_pos, zsrc_len;
+	unsigned char *dec;	/* decompressed records, dec_pos..dec_len */
+	size_t dec_pos, dec_len;
+	uint64_t zoffset;	/* offset of the current compressed record */
+	int zpending;		/* the decoder may hold more output */
+
+	uint64_t *aligned;	/* a copy of a record that was not 8-aligned */
+
+	char why[160];
+	uint64_t why_offset;
+};
+
+static int corrupt(struct reader *r, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int corrupt(struct reader *r, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	r->why_offset = offset;
+	return -EBADMSG;
+}
+
+/* Make at least n bytes available at in + in_pos. 1 ok, 0 at EOF, -errno. */
+static int ensure(struct reader *r, size_t n)
+{
+	if (r->in_len - r->in_pos >= n)
+		return 1;
+	if (r->fd < 0) {
+		r->eof = 1;
+		return 0;
+	}
+	if (r->in_pos) {
+		memmove(r->in, r->in + r->in_pos, r->in_len - r->in_pos);
+		r->in_base += r->in_pos;
+		r->in_len -= r->in_pos;
+		r->in_pos = 0;
+	}
+	if (n > r->in_cap) {
+		r->in_cap = n + IN_CHUNK;
+		r->in = xreallocarray(r->in, r->in_cap, 1);
+	}
+	while (r->in_len < n && !r->eof) {
+		size_t want = r->in_cap - r->in_len;
+		ssize_t got;
+
+		if (r->end && r->in_base + r->in_len + want > r->end)
+			want = r->end - (r->in_base + r->in_len);
+		if (!want) {
+			r->eof = 1;
+			break;
+		}
+		got = read(r->fd, r->in + r->in_len, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			r->eof = 1;
+		r->in_len += (size_t)got;
+	}
+	return r->in_len - r->in_pos >= n;
+}
+
+static uint64_t in_offset(const struct reader *r)
+{
+	return r->in_base + r->in_pos;
+}
+
+/* Skip n bytes of input that follow a record (AUXTRACE, TRACING_DATA). */
+static int skip_input(struct reader *r, uint64_t n)
+{
+	while (n) {
+		size_t step = n > IN_CHUNK ? IN_CHUNK : (size_t)n;
+		int ret = ensure(r, step);
+
+		if (ret <= 0) {
+			if (!ret)
+				r->truncated = 1;
+			return ret ? ret : 0;
+		}
+		r->in_pos += step;
+		n -= step;
+	}
+	return 1;
+}
+
+static int read_exact_at(struct reader *r, uint64_t off, void *buf, size_t len)
+{
+	if (r->fd < 0) {
+		if (off > r->mem_len || len > r->mem_len - off)
+			return -EBADMSG;
+		memcpy(buf, r->mem + off, len);
+		return 0;
+	}
+	while (len) {
+		ssize_t n = pread(r->fd, buf, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EBADMSG;
+		buf = (unsigned char *)buf + n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * File mode: the header names the attrs section (attr_size bytes of attr,
+ * then a section locating its ids) and the data section. The attrs become
+ * HEADER_ATTR records so that readers see one kind of stream.
+ */
+static int open_file_mode(struct reader *r, const unsigned char *hdr)
+{
+	uint64_t attr_size;
+	struct file_section attrs, data;
+	size_t n, out = 0;
+	unsigned char *sec = NULL;
+	int ret = -EBADMSG;
+
+	memcpy(&attr_size, hdr + 16, 8);
+	memcpy(&attrs, hdr + 24, sizeof(attrs));
+	memcpy(&data, hdr + 40, sizeof(data));
+	if (attr_size < 64 || attr_size > 4096 || attrs.size % (attr_size + 16) ||
+	    attrs.size > (1 << 20))
+		return -EBADMSG;
+	n = attrs.size / (attr_size + 16);
+	sec = xmalloc(attrs.size ? attrs.size : 1);
+	if (read_exact_at(r, attrs.offset, sec, attrs.size))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *e = sec + i * (attr_size + 16);
+		struct file_section ids;
+		struct perf_event_header h;
+		size_t asz = attr_size < PDATA_ATTR_SIZE ? attr_size : PDATA_ATTR_SIZE;
+		size_t rec;
+
+		memcpy(&ids, e + attr_size, sizeof(ids));
+		if (ids.size % 8 || ids.size > 8 * 4096)
+			goto out;
+		rec = sizeof(h) + PDATA_ATTR_SIZE + ids.size;
+		r->attrs = xreallocarray(r->attrs, out + rec, 1);
+		memset(r->attrs + out, 0, rec);
+		h.type = PDATA_HEADER_ATTR;
+		h.misc = 0;
+		h.size = (uint16_t)rec;
+		memcpy(r->attrs + out, &h, sizeof(h));
+		memcpy(r->attrs + out + sizeof(h), e, asz);
+		/* attr.size as the file had it, capped at what we copied */
+		{
+			uint32_t s32 = (uint32_t)asz;
+
+			memcpy(r->attrs + out + sizeof(h) + 4, &s32, 4);
+		}
+		if (ids.size && read_exact_at(r, ids.offset,
+					      r->attrs + out + sizeof(h) + PDATA_ATTR_SIZE,
+					      ids.size))
+			goto out;
+		out += rec;
+	}
+	r->attrs_len = out;
+	/* Position the input at the data section. */
+	if (r->fd < 0) {
+		if (data.offset > r->mem_len)
+			goto out;
+		r->in_pos = data.offset;
+		r->in_len = data.size < r->mem_len - data.offset ?
+			    data.offset + data.size : r->mem_len;
+	} else {
+		if (lseek(r->fd, (off_t)data.offset, SEEK_SET) < 0) {
+			ret = -errno;
+			goto out;
+		}
+		r->in_base = data.offset;
+		r->in_pos = r->in_len = 0;
+		r->eof = 0;
+		r->end = data.offset + data.size;
+	}
+	r->done = data.offset;
+	ret = 0;
+out:
+	free(sec);
+	return ret;
+}
+
+static struct reader *reader_start(struct reader *r)
+{
+	uint64_t h[2];
+	unsigned char fh[PDATA_FILE_HEADER_SIZE];
+	int ret;
+
+	r->aligned = xmalloc(PDATA_RECORD_MAX + 8);
+	r->dec = xmalloc(DEC_CAP);
+	r->zsrc = xmalloc(PDATA_RECORD_MAX);
+	ret = ensure(r, sizeof(h));
+	if (ret <= 0) {
+		ret = ret ? ret : -EBADMSG;
+		goto fail;
+	}
+	memcpy(h, r->in + r->in_pos, sizeof(h));
+	if (h[0] == __builtin_bswap64(PDATA_MAGIC)) {
+		ret = -ENOTSUP;
+		goto fail;
+	}
+	if (h[0] != PDATA_MAGIC) {
+		ret = -EBADMSG;
+		goto fail;
+	}
+	if (h[1] == PDATA_PIPE_HEADER_SIZE) {
+		r->pipe = 1;
+		r->in_pos += sizeof(h);
+		r->done = sizeof(h);
+		return r;
+	}
+	if (h[1] != PDATA_FILE_HEADER_SIZE) {
+		ret = -EBADMSG;
+		goto fail;
+	}
+	if (ensure(r, sizeof(fh)) <= 0) {
+		ret = -EBADMSG;
+		goto fail;
+	}
+	memcpy(fh, r->in + r->in_pos, sizeof(fh));
+	ret = open_file_mode(r, fh);
+	if (ret)
+		goto fail;
+	return r;
+fail:
+	reader_free(r);
+	errno = -ret;
+	return NULL;
+}
+
+struct reader *reader_fdopen(int fd)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+
+	r->fd = fd;
+	r->in_cap = IN_CHUNK;
+	r->in = xmalloc(r->in_cap);
+	return reader_start(r);
+}
+
+struct reader *reader_open(const char *path)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return reader_fdopen(dup(0));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	return reader_fdopen(fd);
+}
+
+struct reader *reader_mem(const void *data, size_t len)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+
+	r->fd = -1;
+	r->mem = data;
+	r->mem_len = len;
+	r->in = (unsigned char *)data;	/* never written through in memory mode */
+	r->in_len = len;
+	return reader_start(r);
+}
+
+void reader_free(struct reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0) {
+		close(r->fd);
+		free(r->in);
+	}
+	ZSTD_freeDStream(r->zds);
+	free(r->attrs);
+	free(r->zsrc);
+	free(r->dec);
+	free(r->aligned);
+	free(r);
+}
+
+static const struct perf_event_header *aligned(struct reader *r, const unsigned char *p,
+					       size_t size)
+{
+	if (((uintptr_t)p & 7) == 0)
+		return (const struct perf_event_header *)p;
+	memcpy(r->aligned, p, size);
+	return (const struct perf_event_header *)r->aligned;
+}
+
+/*
+ * Hand out the next whole record from the decompressed bytes, decompressing
+ * more of the current compressed record as needed. 1 with a record, 0 when
+ * this compressed record is used up (a partial record may stay in dec for
+ * the next one), -EBADMSG.
+ */
+static int next_decompressed(struct reader *r, struct reader_record *rec)
+{
+	for (;;) {
+		size_t avail = r->dec_len - r->dec_pos;
+
+		if (avail >= sizeof(struct perf_event_header)) {
+			struct perf_event_header h;
+
+			memcpy(&h, r->dec + r->dec_pos, sizeof(h));
+			if (h.size < sizeof(h))
+				return corrupt(r, r->zoffset,
+					       "record of %u bytes inside a compressed record",
+					       h.size);
+			if (h.type == PDATA_COMPRESSED || h.type == PDATA_COMPRESSED2)
+				return corrupt(r, r->zoffset, "compressed record inside a compressed record");
+			if (avail >= h.size) {
+				rec->hdr = aligned(r, r->dec + r->dec_pos, h.size);
+				rec->offset = r->zoffset;
+				rec->compressed = 1;
+				r->dec_pos += h.size;
+				return 1;
+			}
+		}
+		if (r->zsrc_pos >= r->zsrc_len && !r->zpending)
+			return 0;
+		/* Keep the partial record, make room after it, decompress more. */
+		memmove(r->dec, r->dec + r->dec_pos, avail);
+		r->dec_pos = 0;
+		r->dec_len = avail;
+		{
+			ZSTD_inBuffer zin = { r->zsrc, r->zsrc_len, r->zsrc_pos };
+			ZSTD_outBuffer zout = { r->dec, DEC_CAP, r->dec_len };
+			size_t ret = ZSTD_decompressStream(r->zds, &zout, &zin);
+
+			if (ZSTD_isError(ret))
+				return corrupt(r, r->zoffset, "zstd: %s",
+					       ZSTD_getErrorName(ret));
+			r->zsrc_pos = zin.pos;
+			r->dec_len = zout.pos;
+			/* A full output buffer may hide more output. */
+			r->zpending = zout.pos == zout.size;
+			if (zout.pos == avail && zin.pos == zin.size && !r->zpending)
+				return 0;
+		}
+	}
+}
+
+static int start_compressed(struct reader *r, const struct perf_event_header *h,
+			    uint64_t offset)
+{
+	const unsigned char *p = (const unsigned char *)h + sizeof(*h);
+	size_t len = h->size - sizeof(*h);
+
+	if (h->type == PDATA_COMPRESSED2) {
+		uint64_t data_size;
+
+		if (len < 8)
+			return corrupt(r, offset, "COMPRESSED2 record of %u bytes", h->size);
+		memcpy(&data_size, p, 8);
+		p += 8;
+		len -= 8;
+		if (data_size > len)
+			return corrupt(r, offset, "COMPRESSED2 data size %llu beyond its record",
+				       (unsigned long long)data_size);
+		len = (size_t)data_size;
+	}
+	if (!r->zds) {
+		r->zds = ZSTD_createDStream();
+		if (!r->zds || ZSTD_isError(ZSTD_initDStream(r->zds)))
+			return -ENOMEM;
+	}
+	memcpy(r->zsrc, p, len);
+	r->zsrc_pos = 0;
+	r->zsrc_len = len;
+	r->zoffset = offset;
+	return 0;
+}
+
+int reader_next(struct reader *r, struct reader_record *rec)
+{
+	for (;;) {
+		struct perf_event_header h;
+		const unsigned char *p;
+		uint64_t off;
+		int ret;
+
+		if (r->attrs_pos < r->attrs_len) {
+			memcpy(&h, r->attrs + r->attrs_pos, sizeof(h));
+			rec->hdr = aligned(r, r->attrs + r->attrs_pos, h.size);
+			rec->offset = 0;
+			rec->compressed = 0;
+			r->attrs_pos += h.size;
+			return 1;
+		}
+		ret = next_decompressed(r, rec);
+		if (ret)
+			return ret;
+
+		off = in_offset(r);
+		ret = ensure(r, sizeof(h));
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			/* Clean end, unless bytes of a record (or of a frame) were left. */
+			if (r->in_len > r->in_pos || r->dec_len > r->dec_pos)
+				r->truncated = 1;
+			return 0;
+		}
+		memcpy(&h, r->in + r->in_pos, sizeof(h));
+		if (h.size < sizeof(h))
+			return corrupt(r, off, "record of %u bytes (type %u)", h.size, h.type);
+		ret = ensure(r, h.size);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			r->truncated = 1;
+			return 0;
+		}
+		p = r->in + r->in_pos;
+		r->in_pos += h.size;
+		rec->hdr = aligned(r, p, h.size);
+		rec->offset = off;
+		rec->compressed = 0;
+
+		if (h.type == PDATA_COMPRESSED || h.type == PDATA_COMPRESSED2) {
+			ret = start_compressed(r, rec->hdr, off);
+			if (ret)
+				return ret;
+			r->done = in_offset(r);
+			continue;
+		}
+		/* Pipe mode puts these payloads after the record, outside header.size. */
+		if (r->pipe && h.type == PDATA_AUXTRACE && h.size >= 16) {
+			uint64_t size;
+
+			memcpy(&size, (const unsigned char *)rec->hdr + 8, 8);
+			memcpy(r->aligned, rec->hdr, h.size);
+			rec->hdr = (const struct perf_event_header *)r->aligned;
+			ret = skip_input(r, size);
+			if (ret <= 0)
+				return ret;
+		} else if (r->pipe && h.type == PDATA_HEADER_TRACING_DATA && h.size >= 12) {
+			uint32_t size;
+
+			memcpy(&size, (const unsigned char *)rec->hdr + 8, 4);
+			memcpy(r->aligned, rec->hdr, h.size);
+			rec->hdr = (const struct perf_event_header *)r->aligned;
+			ret = skip_input(r, ((uint64_t)size + 7) & ~7ULL);
+			if (ret <= 0)
+				return ret;
+		}
+		r->done = in_offset(r);
+		return 1;
+	}
+}
+
+int reader_truncated(const struct reader *r)
+{
+	return r->truncated;
+}
+
+uint64_t reader_offset(const struct reader *r)
+{
+	return r->done;
+}
+
+const char *reader_error(const struct reader *r)
+{
+	return r->why;
+}
+
+uint64_t reader_error_offset(const struct reader *r)
+{
+	return r->why_offset;
+}
+
+int reader_is_pipe(const struct reader *r)
+{
+	return r->pipe;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The profile reader: iterates the records of a perf.data file or stream,
+ * pipe mode or file mode, opening PERF_RECORD_COMPRESSED(2) records and
+ * handing out the records inside them in order. Input is never trusted:
+ * every size is checked, nothing is asserted.
+ */
+#ifndef PROF_READER_H
+#define PROF_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct reader;
+
+struct reader_record {
+	/* The record, 8-byte aligned, valid until the next reader_next(). */
+	const struct perf_event_header *hdr;
+	/* File offset of the record, or of the compressed record holding it. */
+	uint64_t offset;
+	/* Non-zero when it came out of a compressed record. */
+	int compressed;
+};
+
+/*
+ * Open path ("-" is standard input). NULL and errno on failure: the errno
+ * of open(2), or EBADMSG when it is not a perf.data file, ENOTSUP when it
+ * is one of a kind we do not read (another endianness).
+ */
+struct reader *reader_open(const char *path);
+/* Read from fd, which the reader then owns. Same errors. */
+struct reader *reader_fdopen(int fd);
+/* Read len bytes at data (not copied: keep them alive). Same errors. */
+struct reader *reader_mem(const void *data, size_t len);
+void reader_free(struct reader *r);
+
+/*
+ * The next record: 1 and *rec filled, 0 at the end (see reader_truncated),
+ * or a negative errno: -EBADMSG for a corrupt file (reader_error() says
+ * what and reader_error_offset() where), or the errno of a failed read.
+ * In file mode the attrs section comes first, as HEADER_ATTR records.
+ */
+int reader_next(struct reader *r, struct reader_record *rec);
+
+/* After reader_next() returned 0: non-zero when the file ended inside a record. */
+int reader_truncated(const struct reader *r);
+/* The offset where the last complete record ended (what a truncated file keeps). */
+uint64_t reader_offset(const struct reader *r);
+const char *reader_error(const struct reader *r);
+uint64_t reader_error_offset(const struct reader *r);
+/* 1 for a pipe-mode stream, 0 for file mode. */
+int reader_is_pipe(const struct reader *r);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The profile writer: a perf.data pipe-mode stream, append-only, so that
+ * the bytes on disk are a valid profile after every write (doc/FORMAT.md).
+ */
+#ifndef PROF_WRITER_H
+#define PROF_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct writer;
+
+/*
+ * A writer appending to fd, which it does not own (writer_free leaves it
+ * open). level 0 writes records as they are; 1..22 packs them into
+ * PERF_RECORD_COMPRESSED records, each one complete zstd frame of at most
+ * frame_max bytes of whole records. buf_size is the largest span a caller
+ * will ask writer_reserve() for. NULL and errno on failure.
+ */
+struct writer *writer_new(int fd, int level, size_t frame_max, size_t buf_size);
+void writer_free(struct writer *w);
+
+/*
+ * Every function below returns 0 or a negative errno. After the first
+ * failed write every call returns that error again; on a regular file the
+ * writer first cuts the file back to its last complete record.
+ */
+int writer_header(struct writer *w);
+/* A HEADER_ATTR record: attr (written at PDATA_ATTR_SIZE) and its sample ids. */
+int writer_attr(struct writer *w, const struct perf_event_attr *attr,
+		const uint64_t *ids, size_t nr_ids);
+/* A HEADER_FEATURE record with a raw payload (padded to 8 bytes). */
+int writer_feature(struct writer *w, uint64_t feat, const void *data, size_t len);
+/* A HEADER_FEATURE record holding one string, or nr strings (CMDLINE). */
+int writer_feature_string(struct writer *w, uint64_t feat, const char *s);
+int writer_feature_strings(struct writer *w, uint64_t feat,
+			   const char *const *s, size_t nr);
+
+/*
+ * End the header records: the COMPRESSED feature when compressing, then
+ * FINISHED_INIT. Call it once, after the attrs and features and before
+ * any kernel record.
+ */
+int writer_end_features(struct writer *w);
+
+/*
+ * Room for len bytes of whole records at the end of the buffer, flushing
+ * it first when needed; fill them, then writer_commit() what was filled.
+ * *out is valid until the next call. -EMSGSIZE when len > buf_size.
+ */
+int writer_reserve(struct writer *w, size_t len, void **out);
+void writer_commit(struct writer *w, size_t len);
+/* Append whole records (copying them into the buffer). */
+int writer_records(struct writer *w, const void *data, size_t len);
+/* Write out (compressing) everything buffered. */
+int writer_flush(struct writer *w);
+
+/* Bytes of records given to the writer, and bytes it wrote to fd. */
+uint64_t writer_bytes_in(const struct writer *w);
+uint64_t writer_bytes_out(const struct writer *w);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Allocation that cannot fail: on out-of-memory these print one line and
+ * exit(1). Every count * size product is checked for overflow.
+ */
+#ifndef PROF_XALLOC_H
+#define PROF_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+/* Like reallocarray(3): the old block is kept on failure, so this dies. */
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A small TAP producer for unit tests run by automake's tap-driver.sh. */
+#ifndef PROF_TESTS_TAP_H
+#define PROF_TESTS_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int tap_n, tap_failed;
+
+#define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+__attribute__((format(printf, 4, 5), unused))
+static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", pass ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!pass) {
+		printf("#   failed at %s:%d\n", file, line);
+		tap_failed++;
+	}
+	return pass;
+}
+
+__attribute__((unused))
+static int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#endif

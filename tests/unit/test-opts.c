@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* record_opts_parse() and cpulist_parse(): good values, and each bad one refused. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "opts.h"
+#include "parse.h"
+#include "tap.h"
+
+static int parse(struct record_opts *o, char *err, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	for (; args[argc]; argc++)
+		argv[argc] = (char *)args[argc];
+	argv[argc] = NULL;
+	return record_opts_parse(o, argc, argv, err, 256);
+}
+
+#define PARSE(...) parse(&o, err, (const char *const[]){ "record", __VA_ARGS__, NULL })
+
+int main(void)
+{
+	struct record_opts o;
+	struct cpulist l;
+	char err[256];
+	uint64_t v;
+	int ret;
+
+	ret = PARSE("./app", "-x");
+	ok(ret == 0 && o.argc == 2 && !strcmp(o.argv[1], "-x") && o.freq == 4000 &&
+	   o.mmap_pages == 128 && o.level == 1 && o.default_event &&
+	   !strcmp(o.events[0], "cycles") && !strcmp(o.output, "prof.data"),
+	   "defaults, and the command's own options are left to it");
+	record_opts_release(&o);
+
+	ret = PARSE("-e", "cpu-clock,page-faults", "-F", "999", "-g", "-m", "8", "-z", "3",
+		    "-o", "x.data", "--duration", "0.5", "-q", "--", "true");
+	ok(ret == 0 && o.nr_events == 2 && !strcmp(o.events[1], "page-faults") &&
+	   o.freq == 999 && o.callchain && o.mmap_pages == 8 && o.level == 3 &&
+	   o.duration == 0.5 && o.quiet && o.argc == 1, "every option parses");
+	record_opts_release(&o);
+
+	ret = PARSE("-p", "1,2,3");
+	ok(ret == 0 && o.nr_pids == 3 && o.pids[2] == 3 && !o.argv, "-p takes a list");
+	record_opts_release(&o);
+
+	ret = PARSE("-c", "10000", "true");
+	ok(ret == 0 && o.period == 10000 && o.freq == 0, "-c replaces -F");
+	record_opts_release(&o);
+
+	ret = PARSE("--no-compress", "true");
+	ok(ret == 0 && o.level == 0, "--no-compress");
+	record_opts_release(&o);
+
+	static const struct {
+		const char *args[5];
+		const char *msg;
+	} bad[] = {
+		{ { "-F", "abc", "true" }, "not a number" },
+		{ { "-F", "0", "true" }, "out of range" },
+		{ { "-F", "-5", "true" }, "not a number" },
+		{ { "-F", "99999999999999999999", "true" }, "out of range" },
+		{ { "-m", "3", "true" }, "not a power of two" },
+		{ { "-m", "0", "true" }, "out of range" },
+		{ { "-z", "23", "true" }, "out of range" },
+		{ { "-e", "bogus", "true" }, "unknown event" },
+		{ { "-C", "0-", "true" }, "not a CPU list" },
+		{ { "-C", "3-1", "true" }, "not a CPU list" },
+		{ { "-p", "12x" }, "not a list" },
+		{ { "-p", "0" }, "not a list" },
+		{ { "--duration", "-1", "true" }, "positive" },
+		{ { "--duration", "0", "true" }, "positive" },
+		{ { "--bogus", "true" }, "unknown option '--bogus'" },
+		{ { "-F" }, "needs a value" },
+		{ { "-q" }, "no command" },
+		{ { "-a", "-p", "1" }, "conflict" },
+		{ { "-F", "10", "-c", "5" }, "conflict" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[8] = { "record" };
+		int n = 1;
+
+		for (int j = 0; j < 4 && bad[i].args[j]; j++)
+			argv[n++] = bad[i].args[j];
+		argv[n] = NULL;
+		err[0] = '\0';
+		ret = parse(&o, err, argv);
+		ok(ret == -EINVAL && strstr(err, bad[i].msg) && !strchr(err, '\n'),
+		   "%s %s is refused: %s", bad[i].args[0], bad[i].args[1] ? bad[i].args[1] : "",
+		   err);
+		record_opts_release(&o);
+	}
+
+	ok(cpulist_parse(&l, "0-2,5,7-8") == 0 && l.nr == 6 && l.cpus[3] == 5 &&
+	   l.cpus[5] == 8, "cpulist 0-2,5,7-8");
+	cpulist_release(&l);
+	ok(cpulist_parse(&l, "3,1,1\n") == 0 && l.nr == 2 && l.cpus[0] == 1,
+	   "cpulist sorts and drops duplicates, takes sysfs' newline");
+	cpulist_release(&l);
+	ok(cpulist_parse(&l, "") && cpulist_parse(&l, ",1") && cpulist_parse(&l, "1,,2") &&
+	   cpulist_parse(&l, "99999") && cpulist_parse(&l, "a"), "bad cpulists are refused");
+	ok(cpulist_online(&l) == 0 && l.nr >= 1, "the online CPUs read from sysfs");
+	cpulist_release(&l);
+
+	ok(parse_u64("42", 1, 100, &v) == 0 && v == 42, "parse_u64 42");
+	ok(parse_u64("42 ", 1, 100, &v) == -EINVAL && parse_u64("", 0, 1, &v) == -EINVAL &&
+	   parse_u64("+1", 0, 9, &v) == -EINVAL && parse_u64("101", 1, 100, &v) == -ERANGE,
+	   "parse_u64 refuses junk and out-of-range values");
+	return tap_done();
+}
