@@ -95,20 +95,26 @@ static double now(void)
 static void refused(const struct recorder *rc, int err)
 {
 	int p = evopen_paranoid();
-	int need = rc->system_wide ? 0 : 2;
 
-	if (p == INT_MIN) {
+	if (p == INT_MIN)
 		fprintf(stderr, "prof: perf_event_open refused (%s) and "
 			"/proc/sys/kernel/perf_event_paranoid is unreadable; run prof as root "
 			"or with CAP_PERFMON\n", strerror(err));
-		return;
-	}
-	fprintf(stderr, "prof: perf_event_open refused (%s): "
-		"/proc/sys/kernel/perf_event_paranoid is %d; allow %s with "
-		"'sysctl kernel.perf_event_paranoid=%d' as root, or run prof as root or "
-		"with CAP_PERFMON\n", strerror(err), p,
-		rc->system_wide ? "system-wide profiling" : "profiling your own processes",
-		p > need ? need : (need > 0 ? need - 1 : -1));
+	else if (rc->system_wide && p > 0)
+		fprintf(stderr, "prof: perf_event_open refused (%s): "
+			"/proc/sys/kernel/perf_event_paranoid is %d and system-wide profiling "
+			"(-a, -C) needs 0 or less; run 'sysctl kernel.perf_event_paranoid=0' as "
+			"root, or run prof as root or with CAP_PERFMON\n", strerror(err), p);
+	else if (p > 2)
+		fprintf(stderr, "prof: perf_event_open refused (%s): "
+			"/proc/sys/kernel/perf_event_paranoid is %d, which forbids profiling; "
+			"allow your own programs with 'sysctl kernel.perf_event_paranoid=2' as "
+			"root, or run prof as root or with CAP_PERFMON\n", strerror(err), p);
+	else
+		fprintf(stderr, "prof: perf_event_open refused (%s): "
+			"/proc/sys/kernel/perf_event_paranoid is %d, which allows profiling only "
+			"your own processes; run prof as the target's owner or as root\n",
+			strerror(err), p);
 }
 
 /* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */
@@ -163,34 +169,51 @@ static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cp
 }
 
 /*
- * Open event e everywhere. The first open decides the fallbacks: cycles
- * becomes cpu-clock without a PMU; kernel samples are dropped when the
- * paranoid level forbids them.
+ * Open event e on the first thread and CPU, falling back while a fallback
+ * applies: cycles becomes cpu-clock without a PMU; kernel samples are
+ * dropped when the paranoid level forbids them. Either may be what the
+ * kernel complains of first, so try until neither helps.
  */
+static int open_first(struct recorder *rc, struct rec_event *e)
+{
+	int ret, dropped_kernel = 0;
+
+	for (;;) {
+		ret = open_one(rc, e, rc->threads[0], 0);
+		if (!ret)
+			break;
+		if (e->attr.type == PERF_TYPE_HARDWARE &&
+		    e->attr.config == PERF_COUNT_HW_CPU_CYCLES && evopen_no_hardware(-ret)) {
+			notice(rc, "no hardware cycle counter here (%s); sampling cpu-clock instead",
+			       strerror(-ret));
+			e->attr.type = PERF_TYPE_SOFTWARE;
+			e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+			e->name = "cpu-clock";
+			continue;
+		}
+		if ((ret == -EACCES || ret == -EPERM) && !rc->system_wide &&
+		    !e->attr.exclude_kernel) {
+			e->attr.exclude_kernel = 1;
+			e->attr.exclude_hv = 1;
+			dropped_kernel = 1;
+			continue;
+		}
+		return ret;
+	}
+	if (dropped_kernel)
+		notice(rc, "kernel samples not allowed (perf_event_paranoid is %d); "
+		       "recording user space only", evopen_paranoid());
+	return 0;
+}
+
+/* Open event e on every thread from first_thread and every CPU. */
 static int open_event(struct recorder *rc, struct rec_event *e, int first_thread)
 {
 	for (int t = first_thread; t < rc->nr_threads; t++) {
 		for (size_t c = 0; c < (size_t)rc->cpus.nr; c++) {
-			int ret = open_one(rc, e, rc->threads[t], c);
+			int ret = t == 0 && c == 0 ? open_first(rc, e)
+						   : open_one(rc, e, rc->threads[t], c);
 
-			if (ret && t == 0 && c == 0 && e->attr.type == PERF_TYPE_HARDWARE &&
-			    e->attr.config == PERF_COUNT_HW_CPU_CYCLES && evopen_no_hardware(-ret)) {
-				notice(rc, "no hardware cycle counter here (%s); sampling cpu-clock instead",
-				       strerror(-ret));
-				e->attr.type = PERF_TYPE_SOFTWARE;
-				e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
-				e->name = "cpu-clock";
-				ret = open_one(rc, e, rc->threads[t], c);
-			}
-			if ((ret == -EACCES || ret == -EPERM) && t == 0 && c == 0 &&
-			    !rc->system_wide && !e->attr.exclude_kernel) {
-				e->attr.exclude_kernel = 1;
-				e->attr.exclude_hv = 1;
-				ret = open_one(rc, e, rc->threads[t], c);
-				if (!ret)
-					notice(rc, "kernel samples not allowed (perf_event_paranoid is %d); "
-					       "recording user space only", evopen_paranoid());
-			}
 			/* A thread of a -p process may exit while we open: skip it. */
 			if (ret == -ESRCH && rc->o.nr_pids && !rc->o.nr_tids && t > 0)
 				break;
@@ -579,7 +602,7 @@ static void summary(const struct recorder *rc)
 
 static int exit_status(const struct recorder *rc)
 {
-	if (!rc->launched || !rc->profile_command || rc->child_killed || !rc->child_done)
+	if (!rc->launched || rc->child_killed || !rc->child_done)
 		return 0;
 	if (WIFEXITED(rc->child_status))
 		return WEXITSTATUS(rc->child_status);
@@ -681,7 +704,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	if (path) {
-		ret = launch_start(&rc.launch, path, rc.o.argv);
+		ret = launch_start(&rc.launch, path, rc.o.argv, !strcmp(rc.o.output, "-"));
 		if (ret) {
 			fprintf(stderr, "prof: cannot start '%s': %s\n", rc.o.argv[0], strerror(-ret));
 			goto out;

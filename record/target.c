@@ -75,7 +75,7 @@ int launch_resolve(const char *cmd, char **path)
 	return first_err;
 }
 
-int launch_start(struct launch *l, const char *path, char *const argv[])
+int launch_start(struct launch *l, const char *path, char *const argv[], int stdout_to_err)
 {
 	int go[2], err[2];
 	sigset_t empty;
@@ -109,6 +109,8 @@ int launch_start(struct launch *l, const char *path, char *const argv[])
 		/* EOF without a byte means prof gave up: do not run the command. */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
+		if (stdout_to_err && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(126);
 		execv(path, argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

@@ -20,10 +20,12 @@ struct launch {
 int launch_resolve(const char *cmd, char **path);
 
 /*
- * Fork a child that restores the signal mask and dispositions in *mask,
- * then waits for launch_release() and execs path with argv. 0 or -errno.
+ * Fork a child that restores the default signal mask and SIGPIPE, then
+ * waits for launch_release() and execs path with argv. With stdout_to_err
+ * its standard output goes to standard error, because ours carries the
+ * profile (-o -), as perf does. 0 or -errno.
  */
-int launch_start(struct launch *l, const char *path, char *const argv[]);
+int launch_start(struct launch *l, const char *path, char *const argv[], int stdout_to_err);
 /* Let the child exec. 0 when exec succeeded, else the positive errno of exec. */
 int launch_release(struct launch *l);
 /* Kill and reap a child that will not be released. */

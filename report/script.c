@@ -124,7 +124,7 @@ static void print_feature(FILE *out, const struct perf_event_header *h)
 
 static void print_attr(FILE *out, const struct evdesc *e)
 {
-	fprintf(out, "ATTR event=%s type=%u config=0x%llx sample_type=0x%llx", e->name,
+	fprintf(out, "ATTR event=%s type=%u config=%llu sample_type=0x%llx", e->name,
 		e->attr.type, (unsigned long long)e->attr.config,
 		(unsigned long long)e->attr.sample_type);
 	if (e->attr.freq)
@@ -351,8 +351,9 @@ int cmd_script(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	evtab_init(&t);
 	while ((ret = reader_next(r, &rec)) > 0) {
-		ret = print_record(stdout, &t, rec.hdr);
-		if (ret == -ENOENT) {
+		int pr = print_record(stdout, &t, rec.hdr);
+
+		if (pr == -ENOENT) {
 			fflush(stdout);
 			fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s record "
 				"of an unknown event\n", input, rec.offset,
@@ -360,7 +361,7 @@ int cmd_script(int argc, char **argv)
 			status = 1;
 			break;
 		}
-		if (ret) {
+		if (pr) {
 			fflush(stdout);
 			fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": malformed %s "
 				"record\n", input, rec.offset,
@@ -369,6 +370,8 @@ int cmd_script(int argc, char **argv)
 			break;
 		}
 	}
+	if (status)
+		ret = 0;	/* reported above */
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
 		status = 1;
@@ -377,10 +380,10 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", input,
 			reader_error_offset(r), reader_error(r));
 		status = 1;
-	} else if (ret < 0 && status == 0) {
+	} else if (ret < 0) {
 		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
 		status = 1;
-	} else if (ret == 0 && reader_truncated(r)) {
+	} else if (ret == 0 && !status && reader_truncated(r)) {
 		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
 			"; showing the records before it\n", input, reader_offset(r));
 	}

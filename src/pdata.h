@@ -15,9 +15,10 @@
 #define PDATA_FILE_HEADER_SIZE	104
 
 /*
- * perf 6.1 finds the ids after a HEADER_ATTR record's attr at the offset of
- * its own compiled struct perf_event_attr (128 bytes), not at attr.size, so
- * we always write attrs at exactly that size.
+ * perf before 6.1.55 finds the ids after a HEADER_ATTR record's attr at the
+ * offset of its own compiled struct perf_event_attr (128 bytes in 6.1), not
+ * at attr.size; later ones use attr.size. Writing attrs at exactly 128
+ * bytes reads right in both.
  */
 #define PDATA_ATTR_SIZE		128
 

@@ -181,9 +181,11 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 	memcpy(&attr_size, hdr + 16, 8);
 	memcpy(&attrs, hdr + 24, sizeof(attrs));
 	memcpy(&data, hdr + 40, sizeof(data));
-	if (attr_size < 64 || attr_size > 4096 || attrs.size % (attr_size + 16) ||
+	/* attr_size covers an attr and the section locating its ids. */
+	if (attr_size < 64 + 16 || attr_size > 4096 || attrs.size % attr_size ||
 	    attrs.size > (1 << 20))
 		return -EBADMSG;
+	attr_size -= 16;
 	n = attrs.size / (attr_size + 16);
 	sec = xmalloc(attrs.size ? attrs.size : 1);
 	if (read_exact_at(r, attrs.offset, sec, attrs.size))

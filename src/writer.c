@@ -218,9 +218,9 @@ int writer_end_features(struct writer *w)
 {
 	/*
 	 * perf's reader decompresses each COMPRESSED record into a buffer of
-	 * mmap_len bytes that it learns from this feature, and refuses
-	 * compressed records before it. perf 6.1's report also drops every
-	 * compressed record unless FINISHED_INIT closed the header records.
+	 * mmap_len bytes that it learns from this feature, so it must come
+	 * before the first compressed record. FINISHED_INIT then closes the
+	 * header records, as perf's own pipe-mode writer does.
 	 */
 	uint32_t c[5] = { 0, 1, (uint32_t)w->level, 0, (uint32_t)w->frame_max };
 	struct perf_event_header h = { PDATA_FINISHED_INIT, 0, sizeof(h) };
@@ -290,7 +290,16 @@ int writer_flush(struct writer *w)
 	if (!w->len)
 		return 0;
 	if (!w->level) {
-		ret = write_all(w, w->buf, w->len);
+		/*
+		 * In pieces of whole records, so that a disk filling up keeps all
+		 * but the last piece, as it keeps all but the last frame.
+		 */
+		while (off < w->len && !ret) {
+			size_t n = whole_records(w->buf + off, w->len - off, PDATA_RECORD_MAX);
+
+			ret = write_all(w, w->buf + off, n);
+			off += n;
+		}
 		w->len = 0;
 		return ret;
 	}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Attach to running processes and threads (-p, -t): the samples, and the
+# synthesized COMM and MMAP2 records that let them be symbolized; and an
+# attach without --duration ends when the target exits.
+test_timeout=20
+. "${srcdir:-.}/tests/test-subr.sh"
+require_perf_event
+
+shape=$WORKLOADS/shape
+nm -n -S "$shape" > shape.nm || fail "nm $shape"
+real=$(readlink -f "$shape")
+
+mkfifo fifo || fail "mkfifo"
+"$shape" -s 30 -r fifo &
+wpid=$!
+bg_add $wpid
+wait_ready fifo
+
+# check_attached DATA WHAT: DATA holds samples of $wpid in shape's leaves,
+# symbolizable from a COMM and an MMAP2 of pid $wpid.
+check_attached() {
+	script_of "$1" "$1.txt"
+	n=$(awk -v pid="$wpid" "$awk_lib"'$1 == "SAMPLE" && field("pid") == pid { n++ } END { print n + 0 }' "$1.txt")
+	other=$(awk -v pid="$wpid" "$awk_lib"'$1 == "SAMPLE" && field("pid") != pid { n++ } END { print n + 0 }' "$1.txt")
+	grep -q "^COMM .*pid=$wpid tid=$wpid .*comm=shape\$" "$1.txt" ||
+		fail "$2: no COMM of pid $wpid"
+	grep -q "^MMAP2 .*pid=$wpid .*prot=r-x .*file=$real\$" "$1.txt" ||
+		fail "$2: no executable MMAP2 of $real for pid $wpid"
+	shares shape.nm "$1.txt" "$wpid" > "$1.shares"
+	leaves=$(($(count_of leaf_a "$1.shares") + $(count_of leaf_b "$1.shares") + $(count_of leaf_c "$1.shares")))
+	a=$(share_of leaf_a "$1.shares" leaf_a leaf_b leaf_c)
+	note "$2: $n samples of pid $wpid ($other of others), $leaves in the leaves, leaf_a $a%"
+	[ "$n" -ge 200 ] || fail "$2: $n samples of pid $wpid in 1 s at 4000 Hz, expected at least 200"
+	[ "$other" = 0 ] || fail "$2: $other samples of other processes"
+	[ "$leaves" -ge $((n * 8 / 10)) ] || fail "$2: only $leaves of $n samples symbolize to shape's leaves"
+	expect_range "$2: leaf_a's share" "$a" 45 75
+}
+
+run_prof record -p $wpid --duration 1 -o p.data
+expect_rc 0 "prof record -p $wpid --duration 1"
+grep -q '^prof: [0-9]* samples, ' err || fail "-p: no summary line"
+check_attached p.data "-p $wpid"
+
+run_prof record -t $wpid --duration 1 -q -o t.data
+expect_rc 0 "prof record -t $wpid --duration 1"
+check_attached t.data "-t $wpid"
+
+kill -9 $wpid
+wait $wpid 2> /dev/null
+
+# Without --duration, prof stops when its target exits: shape -s 1 ends
+# long before the 20 s limit.
+"$shape" -s 1 -r fifo &
+wpid=$!
+bg_add $wpid
+wait_ready fifo
+prof_timeout=20
+run_prof record -p $wpid -q -o e.data
+expect_rc 0 "prof record -p $wpid (until it exits)"
+wait $wpid
+wrc=$?
+[ "$wrc" = 0 ] || fail "shape -s 1 exited $wrc"
+script_of e.data e.txt
+n=$(awk -v pid="$wpid" "$awk_lib"'$1 == "SAMPLE" && field("pid") == pid { n++ } END { print n + 0 }' e.txt)
+note "until exit: $n samples of pid $wpid"
+[ "$n" -ge 100 ] || fail "until exit: $n samples of pid $wpid, expected at least 100"
+exit 0

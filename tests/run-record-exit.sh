@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof record returns the command's status like a shell does: its exit
+# code, 128+N when signal N killed it, 127 not found, 126 not runnable;
+# and the profile it wrote stays readable.
+. "${srcdir:-.}/tests/test-subr.sh"
+require_perf_event
+
+# readable FILE: prof script reads FILE to the end, without complaint.
+readable() {
+	run_prof script -i "$1"
+	expect_rc 0 "prof script -i $1"
+	[ -s err ] && fail "prof script -i $1 printed on stderr: $(cat err)"
+	grep -q '^ATTR ' out || fail "prof script -i $1 shows no ATTR record"
+}
+
+run_prof record -q -o ok.data -- true
+expect_rc 0 "prof record -- true"
+[ -s err ] && fail "prof record -q -- true printed on stderr: $(cat err)"
+readable ok.data
+
+run_prof record -q -o three.data -- sh -c 'exit 3'
+expect_rc 3 "prof record -- sh -c 'exit 3'"
+[ -s err ] && fail "prof record -q -- sh -c 'exit 3' printed on stderr: $(cat err)"
+readable three.data
+
+run_prof record -q -o max.data -- sh -c 'exit 255'
+expect_rc 255 "prof record -- sh -c 'exit 255'"
+readable max.data
+
+# Without -q, the summary line shows that prof itself ended normally and
+# did not die of the signal.
+run_prof record -o segv.data -- sh -c 'kill -SEGV $$'
+expect_rc 139 "prof record -- sh -c 'kill -SEGV \$\$'"
+grep -q '^prof: [0-9]* samples, ' err || fail "no summary line after the command died of SIGSEGV"
+readable segv.data
+
+run_prof record -o term.data -- sh -c 'kill -TERM $$'
+expect_rc 143 "prof record -- sh -c 'kill -TERM \$\$'"
+grep -q '^prof: [0-9]* samples, ' err || fail "no summary line after the command died of SIGTERM"
+readable term.data
+
+missing=prof-test-no-such-command-$$
+run_prof record -q -o missing.data -- "$missing"
+expect_rc 127 "prof record -- $missing"
+one_error_line "prof record -- $missing"
+grep -q "$missing" err || fail "the error does not name $missing: $(cat err)"
+note "not found: $(cat err)"
+if [ -e missing.data ]; then
+	readable missing.data
+fi
+
+printf '#!/bin/sh\nexit 0\n' > script.sh
+chmod 644 script.sh
+run_prof record -q -o noexec.data -- ./script.sh
+expect_rc 126 "prof record -- ./script.sh (mode 644)"
+one_error_line "prof record -- ./script.sh (mode 644)"
+grep -q 'script.sh' err || fail "the error does not name script.sh: $(cat err)"
+note "not executable: $(cat err)"
+if [ -e noexec.data ]; then
+	readable noexec.data
+else
+	note "no noexec.data written"
+fi
+
+# SIGTERM to prof goes to the command; prof then returns its status.
+mkfifo fifo || fail "mkfifo"
+"$PROF" record -o sigterm.data -- "$WORKLOADS/shape" -s 30 -r fifo > out 2> err &
+ppid=$!
+bg_add $ppid
+wait_ready fifo
+kill -TERM $ppid
+wait $ppid
+rc=$?
+expect_rc 143 "prof record -- shape, given SIGTERM"
+grep -q '^prof: [0-9]* samples, ' err || fail "no summary line after SIGTERM"
+readable sigterm.data
+wpid=$(awk "$awk_lib"'$1 == "COMM" && / exec=1 comm=shape$/ { print field("pid"); exit }' out)
+[ -n "$wpid" ] || fail "no 'COMM ... exec=1 comm=shape' in sigterm.data"
+if kill -0 "$wpid" 2> /dev/null; then
+	kill -9 "$wpid"
+	fail "shape $wpid still runs after prof got SIGTERM"
+fi
+exit 0

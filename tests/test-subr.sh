@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by every tests/run-*.sh: finds prof and the workloads, runs the
+# test in a temporary directory of its own, and gives the helpers below.
+# POSIX sh (dash) and awk only. Exit codes follow automake: 0 pass, 1 fail,
+# 77 skip, 99 hard error.
+
+# Bound the whole test, so that a hang fails it instead of stalling
+# `make check`: the script runs again under timeout(1), as a child.
+if [ -z "${PROF_TEST_GUARDED:-}" ] && command -v timeout > /dev/null 2>&1; then
+	PROF_TEST_GUARDED=1
+	export PROF_TEST_GUARDED
+	timeout -k 5 "${test_timeout:-60}" /bin/sh "$0" "$@"
+	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "FAIL: $0: timed out after ${test_timeout:-60} s"
+		exit 1
+	fi
+	exit "$rc"
+fi
+
+# automake runs the tests from the top build directory with srcdir and
+# builddir set (AM_TESTS_ENVIRONMENT); by hand, run them from there too.
+srcdir=${srcdir:-.}
+builddir=${builddir:-$PWD}
+case $srcdir in /*) ;; *) srcdir=$PWD/$srcdir ;; esac
+case $builddir in /*) ;; *) builddir=$PWD/$builddir ;; esac
+PROF=${PROF:-$builddir/prof}
+WORKLOADS=${WORKLOADS:-$builddir/tests/workloads}
+export srcdir builddir PROF WORKLOADS
+
+test_name=$(basename "$0" .sh)
+
+if [ ! -x "$PROF" ]; then
+	echo "ERROR: no prof binary at $PROF (build it first)"
+	exit 99
+fi
+
+# Processes started in the background: killed on exit, whatever happens.
+bg_pids=
+
+cleanup() {
+	for p in $bg_pids; do
+		kill -9 "$p" 2> /dev/null
+	done
+	cd /
+	if [ -n "${PROF_TEST_KEEP:-}" ]; then
+		echo "kept $tmpdir"
+	else
+		rm -rf "$tmpdir"
+	fi
+}
+
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/$test_name.XXXXXX") || {
+	echo "ERROR: cannot make a temporary directory"
+	exit 99
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+cd "$tmpdir" || exit 99
+
+# skip REASON: the test cannot run here.
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# fail MESSAGE: the property does not hold. Shows the last prof stderr.
+fail() {
+	echo "FAIL: $*"
+	if [ -s err ]; then
+		echo "--- stderr of the last prof run:"
+		sed -n 1,20p err
+	fi
+	exit 1
+}
+
+# check_later MESSAGE: a failed check that need not stop the test (an
+# error message's wording): reported at once, and `finish` fails the test.
+failed_later=0
+check_later() {
+	echo "FAIL: $*"
+	failed_later=$((failed_later + 1))
+}
+
+# finish: the last line of a test that uses check_later.
+finish() {
+	if [ "$failed_later" != 0 ]; then
+		echo "FAIL: $failed_later check(s) failed above"
+		exit 1
+	fi
+	exit 0
+}
+
+# note MESSAGE: a line in the test log (observed numbers).
+note() {
+	echo "$test_name: $*"
+}
+
+# bg_add PID: kill PID when the test ends.
+bg_add() {
+	bg_pids="$bg_pids $1"
+}
+
+require_perf() {
+	command -v perf > /dev/null 2>&1 || skip "perf is not installed"
+}
+
+# A failing probe run skips only when the kernel refused perf_event_open;
+# any other failure is prof's and fails the test.
+require_perf_event() {
+	"$PROF" record -q -e cpu-clock -o probe.data true > probe.out 2> probe.err
+	probe_rc=$?
+	if [ "$probe_rc" != 0 ]; then
+		if grep -q -i -e perf_event_paranoid -e 'not permitted' \
+			-e 'permission denied' -e 'perf_event_open' probe.err; then
+			skip "perf_event_open is refused: $(cat probe.err)"
+		fi
+		fail "probe 'prof record -q -e cpu-clock true' exited $probe_rc: $(cat probe.err)"
+	fi
+	rm -f probe.data probe.out probe.err
+}
+
+# run_prof ARGS...: runs prof with stdout in ./out, stderr in ./err and its
+# exit status in $rc. Never pipe prof into another command: the pipe
+# would hide its crash and its status. prof_timeout bounds one run.
+run_prof() {
+	timeout -k 5 "${prof_timeout:-40}" "$PROF" "$@" > out 2> err
+	rc=$?
+	if [ "$rc" = 124 ]; then
+		fail "prof $* did not finish in ${prof_timeout:-40} s"
+	fi
+	return 0
+}
+
+# expect_rc WANT WHAT: $rc must be WANT.
+expect_rc() {
+	[ "$rc" = "$1" ] || fail "$2: exit status $rc, expected $1"
+}
+
+# one_error_line [WHAT]: stderr holds exactly one line, starting "prof: ".
+one_error_line() {
+	n=$(wc -l < err)
+	[ "$n" = 1 ] || fail "${1:-prof}: $n lines on stderr, expected one"
+	grep -q '^prof: ' err || fail "${1:-prof}: stderr does not start with 'prof: ': $(cat err)"
+}
+
+# expect_err WHAT < EXPECTED: ./err is exactly the text on standard input
+# (a heredoc beside the command); a difference is shown with diff -u and
+# fails the test at `finish`.
+expect_err() {
+	cat > expected.err
+	diff -u expected.err err || check_later "$1: stderr differs from the expected text"
+}
+
+# count_lines REGEX FILE: how many lines of FILE match REGEX.
+count_lines() {
+	grep -c -e "$1" "$2"
+}
+
+# script_of DATAFILE OUTFILE: `prof script -i DATAFILE` into OUTFILE; must
+# exit 0 and print nothing on stderr.
+script_of() {
+	run_prof script -i "$1"
+	expect_rc 0 "prof script -i $1"
+	[ -s err ] && fail "prof script -i $1 printed on stderr: $(cat err)"
+	mv out "$2"
+}
+
+# in_range VALUE LOW HIGH: LOW <= VALUE <= HIGH, as numbers.
+in_range() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v + 0 >= lo + 0 && v + 0 <= hi + 0) }'
+}
+
+# expect_range WHAT VALUE LOW HIGH
+expect_range() {
+	in_range "$2" "$3" "$4" || fail "$1 is $2, expected between $3 and $4"
+}
+
+# The awk functions shared by resolve and shares: hex to number (exact for
+# user addresses; kernel addresses lose low bits, but never fall in a
+# workload's text), a field of a prof script line, and a symbol table read
+# from `nm -n -S` output (text symbols; a symbol without a size ends where
+# the next begins).
+awk_lib='
+function hex(s,   i, c, v) {
+	s = tolower(s)
+	sub(/^0x/, "", s)
+	v = 0
+	for (i = 1; i <= length(s); i++) {
+		c = index("0123456789abcdef", substr(s, i, 1))
+		if (!c)
+			return -1
+		v = v * 16 + c - 1
+	}
+	return v
+}
+function field(k,   i) {
+	for (i = 2; i <= NF; i++)
+		if (index($i, k "=") == 1)
+			return substr($i, length(k) + 2)
+	return ""
+}
+function load_nm(file,   line, f, n) {
+	nsym = 0
+	while ((getline line < file) > 0) {
+		n = split(line, f, " ")
+		if (n == 4 && (f[3] == "T" || f[3] == "t")) {
+			nsym++; sstart[nsym] = hex(f[1]); send[nsym] = sstart[nsym] + hex(f[2]); sname[nsym] = f[4]
+		} else if (n == 3 && (f[2] == "T" || f[2] == "t")) {
+			nsym++; sstart[nsym] = hex(f[1]); send[nsym] = -1; sname[nsym] = f[3]
+		}
+	}
+	close(file)
+	for (n = 1; n <= nsym; n++)
+		if (send[n] < 0)
+			send[n] = n < nsym ? sstart[n + 1] : sstart[n] + 1
+}
+function sym(addr,   a, lo, hi, mid) {
+	a = hex(addr)
+	if (nsym == 0 || a < sstart[1])
+		return "?"
+	lo = 1; hi = nsym
+	while (lo < hi) {
+		mid = int((lo + hi + 1) / 2)
+		if (sstart[mid] <= a) lo = mid; else hi = mid - 1
+	}
+	return a < send[lo] ? sname[lo] : "?"
+}
+'
+
+# resolve NMFILE SCRIPTFILE: one line per SAMPLE of the prof script output
+# SCRIPTFILE: "pid tid SYMBOL CHAIN", SYMBOL being the function of NMFILE's
+# binary holding ip= ("?" when none) and CHAIN the chain= addresses mapped
+# the same way, comma-separated ("-" without chain=; markers become "?").
+resolve() {
+	awk -v nmfile="$1" "$awk_lib"'
+	BEGIN { load_nm(nmfile) }
+	$1 == "SAMPLE" {
+		c = field("chain")
+		out = "-"
+		if (c != "") {
+			n = split(c, a, ",")
+			out = ""
+			for (i = 1; i <= n; i++)
+				out = out (i > 1 ? "," : "") sym(a[i])
+		}
+		print field("pid"), field("tid"), sym(field("ip")), out
+	}' "$2"
+}
+
+# shares NMFILE SCRIPTFILE [PID]: per function of NMFILE's binary, the
+# SAMPLE lines (of PID only, when given) whose ip= falls in it:
+# "name count percent", percent of the samples in that binary's functions.
+shares() {
+	awk -v nmfile="$1" -v pid="${3:-}" "$awk_lib"'
+	BEGIN { load_nm(nmfile) }
+	$1 == "SAMPLE" && (pid == "" || field("pid") == pid) {
+		s = sym(field("ip"))
+		if (s != "?") { cnt[s]++; total++ }
+	}
+	END {
+		for (s in cnt)
+			printf "%s %d %.2f\n", s, cnt[s], 100 * cnt[s] / total
+	}' "$2"
+}
+
+# count_of NAME SHARESFILE: NAME's count in shares output (0 when absent).
+count_of() {
+	awk -v n="$1" '$1 == n { c = $2 } END { print c + 0 }' "$2"
+}
+
+# share_of NAME SHARESFILE NAMES...: NAME's count as a percentage of the
+# sum of the counts of NAMES (0 when they have none).
+share_of() {
+	name=$1
+	file=$2
+	shift 2
+	awk -v n="$name" -v group=" $* " '
+	index(group, " " $1 " ") { total += $2 }
+	$1 == n { c = $2 }
+	END { printf "%.2f\n", total ? 100 * c / total : 0 }' "$file"
+}
+
+# wait_ready FIFO: wait (at most 10 s) for a workload's "ready" line.
+wait_ready() {
+	timeout 10 sh -c 'read x < "$1" && [ "$x" = ready ]' sh "$1" ||
+		fail "the workload never said ready on $1"
+}
+
+# summary_field N: from the summary line in ./err ("prof: S samples, L lost
+# records (P%), B bytes to 'F' ..."), field N: 1 samples, 2 lost, 3 bytes.
+summary_field() {
+	awk -v n="$1" '
+	/^prof: [0-9]+ samples, [0-9]+ lost records \(/ {
+		v[1] = $2; v[2] = $4; split($0, a, "\\), "); split(a[2], b, " "); v[3] = b[1]
+		print v[n]; found = 1; exit
+	}
+	END { if (!found) exit 1 }' err
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// shape: a workload with a known profile. main -> run() -> leaf_a, leaf_b,
+// leaf_c, called 6:3:1 times a round with one fixed cost per call, so they
+// take about 60%, 30% and 10% of the CPU time.
+//   shape [-s SECONDS] [-r READY_FIFO]
+// With -r, writes "ready\n" to READY_FIFO once the first round has run.
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Iterations per leaf call: about 0.1 ms, so a round (10 calls) is short
+ * next to any duration a test asks for, and the clock is read once a round. */
+#define LEAF_ITERS 100000UL
+
+static volatile unsigned long sink;
+
+/* The three leaves are the same loop, so one call costs the same in each;
+ * only their call counts differ. noinline keeps each its own symbol, and
+ * aligned(64) puts each loop at the same offset in a cache line, so that
+ * code placement cannot make one leaf faster than another.
+ * The accumulator is a volatile local: every iteration loads and stores it,
+ * so the loop can be neither dropped nor folded, and because it lives on
+ * the stack GCC keeps the frame pointer even in these leaf functions (with
+ * only a global it drops the frame of a leaf that never touches the stack,
+ * -fno-omit-frame-pointer or not, and call chains would skip run()). */
+#define LEAF(name) \
+	__attribute__((noinline, aligned(64))) void name(void); \
+	__attribute__((noinline, aligned(64))) void name(void) \
+	{ \
+		volatile unsigned long acc = 0; \
+		unsigned long i; \
+		for (i = 0; i < LEAF_ITERS; i++) \
+			acc += i; \
+		sink += acc; \
+	}
+
+LEAF(leaf_a)
+LEAF(leaf_b)
+LEAF(leaf_c)
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO]\n");
+	exit(64);
+}
+
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0))
+		usage();
+	return v;
+}
+
+/* Tell a waiting test we are running. Opening a FIFO for writing blocks
+ * until the test opens it for reading, which is what it waits for. */
+static void say_ready(const char *fifo)
+{
+	static const char msg[] = "ready\n";
+	int fd;
+
+	fd = open(fifo, O_WRONLY);
+	if (fd < 0) {
+		fprintf(stderr, "shape: cannot open '%s': %s\n", fifo, strerror(errno));
+		exit(1);
+	}
+	if (write(fd, msg, sizeof(msg) - 1) != (ssize_t)(sizeof(msg) - 1)) {
+		fprintf(stderr, "shape: cannot write '%s': %s\n", fifo, strerror(errno));
+		exit(1);
+	}
+	close(fd);
+}
+
+__attribute__((noinline)) void run(double seconds, const char *ready);
+__attribute__((noinline)) void run(double seconds, const char *ready)
+{
+	double end = now() + seconds;
+	int i;
+
+	do {
+		for (i = 0; i < 6; i++)
+			leaf_a();
+		for (i = 0; i < 3; i++)
+			leaf_b();
+		leaf_c();
+		if (ready) {
+			say_ready(ready);
+			ready = NULL;
+		}
+	} while (now() < end);
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = 2;
+	const char *ready = NULL;
+	int c;
+
+	/* A test that reads the ready line and closes the FIFO must not
+	 * kill us with SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+	while ((c = getopt(argc, argv, "s:r:")) != -1) {
+		switch (c) {
+		case 's':
+			seconds = parse_seconds(optarg);
+			break;
+		case 'r':
+			ready = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	run(seconds, ready);
+	return 0;
+}
