@@ -348,8 +348,15 @@ static int write_head(struct recorder *rc)
 	int ret;
 
 	ret = writer_header(rc->w);
-	for (size_t i = 0; !ret && i < rc->nr_ev; i++)
+	for (size_t i = 0; !ret && i < rc->nr_ev; i++) {
 		ret = writer_attr(rc->w, &rc->ev[i].attr, rc->ev[i].ids, rc->ev[i].nr_ids);
+		if (ret == -E2BIG) {
+			fprintf(stderr, "prof: event '%s' has %zu sample ids (threads x CPUs), more "
+				"than one attr record holds; attach to fewer threads or sample fewer "
+				"CPUs with -C\n", rc->ev[i].name, rc->ev[i].nr_ids);
+			return -1;
+		}
+	}
 	if (!ret && uname(&u) == 0) {
 		ret = writer_feature_string(rc->w, PDATA_FEAT_HOSTNAME, u.nodename);
 		if (!ret)
@@ -381,7 +388,9 @@ static int synthesize(struct recorder *rc)
 	struct synth s = { rc->w, &rc->ev[0].attr, rc->ev[0].ids ? rc->ev[0].ids[0] : 0, 0 };
 	int ret = 0;
 
-	if (rc->system_wide)
+	if (!rc->ev[0].attr.exclude_kernel)
+		ret = synth_kernel(&s);
+	if (!ret && rc->system_wide)
 		ret = synth_all(&s);
 	for (int i = 0; !ret && i < rc->o.nr_pids; i++)
 		ret = synth_process(&s, rc->o.pids[i], 0);

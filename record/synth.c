@@ -44,7 +44,8 @@ static void put_str(struct rec *r, const char *s, size_t max)
 	r->len += padded;
 }
 
-static int finish(struct synth *s, struct rec *r, uint32_t type, int pid, int tid)
+static int finish(struct synth *s, struct rec *r, uint32_t type, int pid, int tid,
+		  uint16_t misc)
 {
 	uint64_t st = s->attr->sample_type, zero = 0;
 	struct perf_event_header h;
@@ -65,7 +66,7 @@ static int finish(struct synth *s, struct rec *r, uint32_t type, int pid, int ti
 			put(r, &s->id, 8);
 	}
 	h.type = type;
-	h.misc = PERF_RECORD_MISC_USER;
+	h.misc = misc;
 	h.size = (uint16_t)r->len;
 	memcpy(r->buf, &h, sizeof(h));
 	s->records++;
@@ -89,7 +90,7 @@ static int synth_comm(struct synth *s, int pid, int tid)
 	comm[strcspn(comm, "\n")] = '\0';
 	put(&r, pt, 8);
 	put_str(&r, comm, 17);
-	return finish(s, &r, PERF_RECORD_COMM, pid, tid);
+	return finish(s, &r, PERF_RECORD_COMM, pid, tid, PERF_RECORD_MISC_USER);
 }
 
 static int synth_fork(struct synth *s, int pid, int tid)
@@ -100,7 +101,7 @@ static int synth_fork(struct synth *s, int pid, int tid)
 
 	put(&r, v, sizeof(v));
 	put(&r, &time, 8);
-	return finish(s, &r, PERF_RECORD_FORK, pid, tid);
+	return finish(s, &r, PERF_RECORD_FORK, pid, tid, PERF_RECORD_MISC_USER);
 }
 
 static int synth_maps(struct synth *s, int pid)
@@ -150,7 +151,7 @@ static int synth_maps(struct synth *s, int pid)
 		v32[1] = flags;
 		put(&r, v32, 8);
 		put_str(&r, name, PATH_MAX);
-		ret = finish(s, &r, PERF_RECORD_MMAP2, pid, pid);
+		ret = finish(s, &r, PERF_RECORD_MMAP2, pid, pid, PERF_RECORD_MISC_USER);
 	}
 	fclose(f);
 	return ret;
@@ -186,6 +187,36 @@ int synth_process(struct synth *s, int pid, int tid)
 	}
 	closedir(d);
 	return ret ? ret : synth_maps(s, pid);
+}
+
+int synth_kernel(struct synth *s)
+{
+	char line[256], name[128], type;
+	struct rec r = { .len = sizeof(struct perf_event_header) };
+	uint64_t start = 0, v64[3];
+	uint32_t v32[2] = { UINT32_MAX, 0 };	/* pid -1: the kernel's map */
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return 0;
+	/* _text is within the first lines; reading all 100k+ would cost 60 ms. */
+	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
+		if (sscanf(line, "%" SCNx64 " %c %127s", &v64[0], &type, name) == 3 &&
+		    !strcmp(name, "_text")) {
+			start = v64[0];
+			break;
+		}
+	}
+	fclose(f);
+	if (!start)	/* not found, or hidden by kptr_restrict */
+		return 0;
+	put(&r, v32, 8);
+	v64[0] = start;
+	v64[1] = UINT64_MAX - start;	/* to the top: modules resolve from kallsyms too */
+	v64[2] = start;
+	put(&r, v64, sizeof(v64));
+	put_str(&r, "[kernel.kallsyms]_text", 64);
+	return finish(s, &r, PERF_RECORD_MMAP, -1, 0, PERF_RECORD_MISC_KERNEL);
 }
 
 int synth_all(struct synth *s)

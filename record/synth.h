@@ -25,6 +25,12 @@ struct synth {
  * negative errno.
  */
 int synth_process(struct synth *s, int pid, int tid);
+/*
+ * The kernel's text as perf names it, an MMAP of "[kernel.kallsyms]_text"
+ * for pid -1, so that readers resolve kernel addresses. Nothing when
+ * /proc/kallsyms hides addresses. 0 or the writer's negative errno.
+ */
+int synth_kernel(struct synth *s);
 /* Every process in /proc. 0 or the writer's negative errno. */
 int synth_all(struct synth *s);
 

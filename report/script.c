@@ -178,8 +178,9 @@ static int print_kernel(FILE *out, const struct perf_event_header *h, const stru
 		memcpy(v, p + 8, 24);
 		fputs(name, out);
 		put_time(out, id);
-		fprintf(out, " pid=%u tid=%u addr=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
-			u[0], u[1], v[0], v[1], v[2]);
+		/* pid -1 is the kernel's map */
+		fprintf(out, " pid=%d tid=%u addr=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
+			(int32_t)u[0], u[1], v[0], v[1], v[2]);
 		if (h->type == PERF_RECORD_MMAP2) {
 			uint32_t pf[2];
 

@@ -118,54 +118,42 @@ int writer_header(struct writer *w)
 	return write_all(w, h, sizeof(h));
 }
 
-int writer_attr(struct writer *w, const struct perf_event_attr *attr,
-		const uint64_t *ids, size_t nr_ids)
+/* A user record: header, a, then b, zero-padded to 8 bytes. */
+static int write_record(struct writer *w, uint32_t type, const void *a, size_t alen,
+			const void *b, size_t blen)
 {
-	size_t size = sizeof(struct perf_event_header) + PDATA_ATTR_SIZE +
-		      nr_ids * sizeof(uint64_t);
+	size_t size = sizeof(struct perf_event_header) + ((alen + blen + 7) & ~(size_t)7);
+	struct perf_event_header h = { type, 0, 0 };
 	unsigned char *rec;
-	struct perf_event_header h;
-	struct perf_event_attr a;
 	int ret;
 
 	if (size > PDATA_RECORD_MAX)
 		return -E2BIG;
 	rec = xcalloc(1, size);
-	h.type = PDATA_HEADER_ATTR;
-	h.misc = 0;
 	h.size = (uint16_t)size;
 	memcpy(rec, &h, sizeof(h));
-	memset(&a, 0, sizeof(a));
-	memcpy(&a, attr, sizeof(a) < PDATA_ATTR_SIZE ? sizeof(a) : PDATA_ATTR_SIZE);
-	a.size = PDATA_ATTR_SIZE;
-	memcpy(rec + sizeof(h), &a,
-	       sizeof(a) < PDATA_ATTR_SIZE ? sizeof(a) : PDATA_ATTR_SIZE);
-	memcpy(rec + sizeof(h) + PDATA_ATTR_SIZE, ids, nr_ids * sizeof(uint64_t));
+	memcpy(rec + sizeof(h), a, alen);
+	if (blen)
+		memcpy(rec + sizeof(h) + alen, b, blen);
 	ret = write_all(w, rec, size);
 	free(rec);
 	return ret;
 }
 
+int writer_attr(struct writer *w, const struct perf_event_attr *attr,
+		const uint64_t *ids, size_t nr_ids)
+{
+	unsigned char a[PDATA_ATTR_SIZE] = { 0 };
+	struct perf_event_attr copy = *attr;
+
+	copy.size = PDATA_ATTR_SIZE;
+	memcpy(a, &copy, sizeof(copy) < sizeof(a) ? sizeof(copy) : sizeof(a));
+	return write_record(w, PDATA_HEADER_ATTR, a, sizeof(a), ids, nr_ids * sizeof(*ids));
+}
+
 int writer_feature(struct writer *w, uint64_t feat, const void *data, size_t len)
 {
-	size_t body = (len + 7) & ~(size_t)7;
-	size_t size = sizeof(struct perf_event_header) + 8 + body;
-	struct perf_event_header h;
-	unsigned char *rec;
-	int ret;
-
-	if (size > PDATA_RECORD_MAX)
-		return -E2BIG;
-	rec = xcalloc(1, size);
-	h.type = PDATA_HEADER_FEATURE;
-	h.misc = 0;
-	h.size = (uint16_t)size;
-	memcpy(rec, &h, sizeof(h));
-	memcpy(rec + sizeof(h), &feat, 8);
-	memcpy(rec + sizeof(h) + 8, data, len);
-	ret = write_all(w, rec, size);
-	free(rec);
-	return ret;
+	return write_record(w, PDATA_HEADER_FEATURE, &feat, sizeof(feat), data, len);
 }
 
 /* perf's do_write_string(): u32 length incl. NUL padded to 64, then the bytes. */

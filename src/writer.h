@@ -28,7 +28,10 @@ void writer_free(struct writer *w);
  * writer first cuts the file back to its last complete record.
  */
 int writer_header(struct writer *w);
-/* A HEADER_ATTR record: attr (written at PDATA_ATTR_SIZE) and its sample ids. */
+/*
+ * A HEADER_ATTR record: attr (written at PDATA_ATTR_SIZE) and its sample
+ * ids. -E2BIG when they do not fit in one record (more than 8174 ids).
+ */
 int writer_attr(struct writer *w, const struct perf_event_attr *attr,
 		const uint64_t *ids, size_t nr_ids);
 /* A HEADER_FEATURE record with a raw payload (padded to 8 bytes). */

@@ -89,4 +89,25 @@ for mode in compressed plain; do
 	[ "$shape_lines" -ge $((total * 99 / 100)) ] ||
 		fail "$mode: perf script symbolizes only $shape_lines lines in the leaves"
 done
+
+# Kernel samples: prof writes perf's kernel map, so perf names them
+# ([kernel.kallsyms]) instead of leaving them [unknown]. Kernel frames come
+# from the kernel's own call chains (-g) of a workload that makes syscalls.
+if [ "$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)" != 0000000000000000 ]; then
+	run_prof record -q -e cpu-clock -g -F 10000 -o k.data -- sh -c \
+		'i=0; while [ $i -lt 3000 ]; do cat /proc/self/stat > /dev/null; i=$((i + 1)); done'
+	expect_rc 0 "prof record of a syscall-heavy loop"
+	script_of k.data k.txt
+	grep -q '^MMAP .*pid=-1 .*file=\[kernel.kallsyms\]_text$' k.txt ||
+		fail "no kernel map record in the profile"
+	kernel=$(count_lines '^SAMPLE.* ip=0xffff' k.txt)
+	[ "$kernel" -gt 0 ] || skip "no kernel samples were taken (perf_event_paranoid?)"
+	perf report -i k.data --stdio --no-children --sort dso > k.perf 2> k.perf.err ||
+		fail "perf report of the kernel profile failed: $(sed -n 1,3p k.perf.err)"
+	known=$(awk '$2 == "[kernel.kallsyms]" { sub("%", "", $1); s += $1 } END { print s + 0 }' k.perf)
+	unknown=$(awk '$2 == "[unknown]" { sub("%", "", $1); s += $1 } END { print s + 0 }' k.perf)
+	note "kernel: $kernel kernel samples; perf: [kernel.kallsyms] $known%, [unknown] $unknown%"
+	in_range "$known" 1 100 || fail "perf puts no samples in [kernel.kallsyms] ($kernel kernel samples)"
+	in_range "$unknown" 0 1 || fail "perf leaves $unknown% of the samples in [unknown]"
+fi
 exit 0

@@ -228,7 +228,9 @@ lf_samples=$n_samples lf_nlost=$n_lostrec lf_lost=$n_lost
 lp_summary=$(sed -n 's/^prof: \([0-9][0-9]*\) samples, \([0-9][0-9]*\) lost records.*/\1 \2/p' "$T/loss-prof.err")
 say "    prof summary: $(grep '^prof: [0-9]* samples' "$T/loss-prof.err" || echo '(none)')"
 grep -i 'lost' "$T/loss-perf.err" | sed 's/^/    perf: /'
-if [ -n "$lp_summary" ]; then
+if [ "$lp_samples" = - ]; then
+	: # prof script failed, said above
+elif [ -n "$lp_summary" ]; then
 	set -- $lp_summary
 	if [ "$1" != "$lp_samples" ] || [ "$2" != "$lp_lost" ]; then
 		say "    odd: prof's summary says $1 samples, $2 lost records; prof script counts $lp_samples SAMPLE, lost= sum $lp_lost"
@@ -238,7 +240,7 @@ else
 fi
 # perf must read what prof wrote (the file is a perf.data pipe stream)
 counts "$T/loss-prof.data" perf
-if [ "$n_samples" != "$lp_samples" ] || [ "$n_lost" != "$lp_lost" ]; then
+if [ "$lp_samples" != - ] && { [ "$n_samples" != "$lp_samples" ] || [ "$n_lost" != "$lp_lost" ]; }; then
 	say "    odd: perf report -D reads $n_samples samples, $n_lost lost from prof's file; prof script $lp_samples, $lp_lost"
 fi
 lp_pct=$(awk -v l="$lp_lost" -v s="$lp_samples" 'BEGIN { if (l !~ /^[0-9]+$/ || s !~ /^[0-9]+$/ || l + s == 0) print "-"; else printf "%.2f\n", 100 * l / (l + s) }')
@@ -253,7 +255,8 @@ rm -f "$T"/loss-*.data
 
 say "$me: [3/3] attach: 'record -F $FREQ -g -p PID' for $SECS s to a running threads"
 mkfifo "$T/ready" || die "cannot make a fifo in $T"
-"$WORKLOADS/threads" -s $((4 * SECS + 60)) -r "$T/ready" &
+# (it outlives the four runs; killed when they are done)
+"$WORKLOADS/threads" -s "$(awk -v s="$SECS" 'BEGIN { print 4 * (s + 2) + 30 }')" -r "$T/ready" &
 wl_pid=$!
 # (bounded: a workload that dies before it is ready must not hang us)
 timeout 30 sh -c 'read -r x <"$1"' sh "$T/ready" ||
