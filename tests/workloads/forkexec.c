@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workload.h"
+
 #define SPIN_ITERS 100000UL
 
 static volatile unsigned long sink;
@@ -19,18 +21,14 @@ static volatile unsigned long sink;
 __attribute__((noinline)) void parent_spin(double seconds);
 __attribute__((noinline)) void parent_spin(double seconds)
 {
-	struct timespec ts;
-	double end;
+	double end = now() + seconds;
 	volatile unsigned long acc = 0;
 	unsigned long i;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	end = ts.tv_sec + ts.tv_nsec / 1e9 + seconds;
 	do {
 		for (i = 0; i < SPIN_ITERS; i++)
 			acc += i;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-	} while (ts.tv_sec + ts.tv_nsec / 1e9 < end);
+	} while (now() < end);
 	sink += acc;
 }
 
@@ -68,7 +66,6 @@ int main(int argc, char **argv)
 	char shape[PATH_MAX + 8];
 	double seconds;
 	pid_t pid;
-	char *p;
 	int c, status;
 
 	while ((c = getopt(argc, argv, "s:")) != -1) {
@@ -82,10 +79,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	errno = 0;
-	seconds = strtod(secs, &p);
-	if (errno || p == secs || *p || !(seconds >= 0))
-		usage();
+	seconds = parse_seconds(secs, usage);
 
 	shape_path(shape, sizeof(shape));
 	fflush(NULL);

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workload.h"
+
 /* Iterations per leaf call: about 0.1 ms, so a round (10 calls) is short
  * next to any duration a test asks for, and the clock is read once a round. */
 #define LEAF_ITERS 100000UL
@@ -43,49 +45,10 @@ LEAF(leaf_a)
 LEAF(leaf_b)
 LEAF(leaf_c)
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void usage(void)
 {
 	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO]\n");
 	exit(64);
-}
-
-static double parse_seconds(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0))
-		usage();
-	return v;
-}
-
-/* Tell a waiting test we are running. Opening a FIFO for writing blocks
- * until the test opens it for reading, which is what it waits for. */
-static void say_ready(const char *fifo)
-{
-	static const char msg[] = "ready\n";
-	int fd;
-
-	fd = open(fifo, O_WRONLY);
-	if (fd < 0) {
-		fprintf(stderr, "shape: cannot open '%s': %s\n", fifo, strerror(errno));
-		exit(1);
-	}
-	if (write(fd, msg, sizeof(msg) - 1) != (ssize_t)(sizeof(msg) - 1)) {
-		fprintf(stderr, "shape: cannot write '%s': %s\n", fifo, strerror(errno));
-		exit(1);
-	}
-	close(fd);
 }
 
 __attribute__((noinline)) void run(double seconds, const char *ready);
@@ -101,7 +64,7 @@ __attribute__((noinline)) void run(double seconds, const char *ready)
 			leaf_b();
 		leaf_c();
 		if (ready) {
-			say_ready(ready);
+			say_ready("shape", ready);
 			ready = NULL;
 		}
 	} while (now() < end);
@@ -119,7 +82,7 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "s:r:")) != -1) {
 		switch (c) {
 		case 's':
-			seconds = parse_seconds(optarg);
+			seconds = parse_seconds(optarg, usage);
 			break;
 		case 'r':
 			ready = optarg;

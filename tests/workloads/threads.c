@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workload.h"
+
 /* The two leaves are the same loop at the same alignment, so they cost the
  * same; the volatile local keeps the loop and, being on the stack, keeps
  * GCC from dropping the frame pointer of these leaf functions. */
@@ -43,14 +45,6 @@ __attribute__((noinline, aligned(64))) void spin_b(void)
 	for (i = 0; i < SPIN_ITERS; i++)
 		acc += i;
 	sink_b += acc;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Spin in leaf() until the end time; meet main at the barrier after the
@@ -83,39 +77,18 @@ static void usage(void)
 	exit(64);
 }
 
-static void say_ready(const char *fifo)
-{
-	static const char msg[] = "ready\n";
-	int fd;
-
-	fd = open(fifo, O_WRONLY);
-	if (fd < 0) {
-		fprintf(stderr, "threads: cannot open '%s': %s\n", fifo, strerror(errno));
-		exit(1);
-	}
-	if (write(fd, msg, sizeof(msg) - 1) != (ssize_t)(sizeof(msg) - 1)) {
-		fprintf(stderr, "threads: cannot write '%s': %s\n", fifo, strerror(errno));
-		exit(1);
-	}
-	close(fd);
-}
-
 int main(int argc, char **argv)
 {
 	const char *ready = NULL;
 	pthread_t ta, tb;
 	double end;
-	char *p;
 	int c, err;
 
 	signal(SIGPIPE, SIG_IGN);
 	while ((c = getopt(argc, argv, "s:r:")) != -1) {
 		switch (c) {
 		case 's':
-			errno = 0;
-			seconds = strtod(optarg, &p);
-			if (errno || p == optarg || *p || !(seconds >= 0))
-				usage();
+			seconds = parse_seconds(optarg, usage);
 			break;
 		case 'r':
 			ready = optarg;
@@ -138,7 +111,7 @@ int main(int argc, char **argv)
 	}
 	pthread_barrier_wait(&started);
 	if (ready)
-		say_ready(ready);
+		say_ready("threads", ready);
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
 	pthread_barrier_destroy(&started);

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the workloads share: the clock, the -s value, and the ready signal. */
+#ifndef PROF_TESTS_WORKLOAD_H
+#define PROF_TESTS_WORKLOAD_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The -s value: a non-negative number of seconds, or usage() (which exits). */
+static inline double parse_seconds(const char *s, void (*usage)(void))
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0))
+		usage();
+	return v;
+}
+
+/*
+ * Tell a waiting test we are running. Opening a FIFO for writing blocks
+ * until the test opens it for reading, which is what it waits for.
+ */
+static inline void say_ready(const char *prog, const char *fifo)
+{
+	static const char msg[] = "ready\n";
+	int fd = open(fifo, O_WRONLY);
+
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot open '%s': %s\n", prog, fifo, strerror(errno));
+		exit(1);
+	}
+	if (write(fd, msg, sizeof(msg) - 1) != (ssize_t)(sizeof(msg) - 1)) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, fifo, strerror(errno));
+		exit(1);
+	}
+	close(fd);
+}
+
+#endif
