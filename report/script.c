@@ -280,7 +280,7 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 			fprintf(out, "%s", name);
 		else
 			fprintf(out, "TYPE%u", h->type);
-		if (h->type != PDATA_FINISHED_ROUND)
+		if (h->type != PDATA_FINISHED_ROUND && h->type != PDATA_FINISHED_INIT)
 			fprintf(out, " size=%u", h->size);
 		fputc('\n', out);
 		return 0;
