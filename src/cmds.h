@@ -4,6 +4,7 @@
 #define PROF_CMDS_H
 
 #include "record.h"
+#include "report.h"
 #include "script.h"
 
 #endif

@@ -21,6 +21,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "record", cmd_record, "run a command, or attach to processes, and sample it" },
+	{ "report", cmd_report, "show where the time went: flat and call-graph views" },
 	{ "script", cmd_script, "print every record of a profile, one per line" },
 	{ "help", cmd_help, "show this list, or the manual of a command" },
 };

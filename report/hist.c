@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Aggregation. Every text is interned, so an entry's key is a tuple of
+ * pointers and hashes as bytes; tree nodes are found by (parent, name) in
+ * one table, so inserting a stack costs one lookup per frame.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "strpool.h"
+#include "symbols.h"
+#include "xalloc.h"
+
+struct hist {
+	struct hist_opts o;
+	struct strpool *pool;
+	struct hist_entry **ents;	/* table, open addressing */
+	size_t nslots, nents;
+	struct hist_entry **sorted;
+	struct hist_node *nodes;
+	size_t nnodes, cap_nodes;
+	size_t *ntab;			/* (parent, name) -> node, open addressing */
+	size_t nntab;
+	size_t root;
+	uint64_t total, samples;
+	int sorted_ok;
+};
+
+struct hist *hist_new(const struct hist_opts *o)
+{
+	struct hist *h = xcalloc(1, sizeof(*h));
+
+	h->o = *o;
+	h->pool = strpool_new();
+	h->nslots = 1024;
+	h->ents = xcalloc(h->nslots, sizeof(*h->ents));
+	h->cap_nodes = 1024;
+	h->nodes = xcalloc(h->cap_nodes, sizeof(*h->nodes));
+	h->nnodes = 1;			/* node 0 means "none" */
+	h->nntab = 2048;
+	h->ntab = xcalloc(h->nntab, sizeof(*h->ntab));
+	return h;
+}
+
+void hist_free(struct hist *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->nslots; i++)
+		free(h->ents[i]);
+	free(h->ents);
+	free(h->sorted);
+	free(h->nodes);
+	free(h->ntab);
+	strpool_free(h->pool);
+	free(h);
+}
+
+const char *hist_frame_text(struct hist *h, const struct rframe *f)
+{
+	char buf[1024];
+
+	if (f->name)
+		snprintf(buf, sizeof(buf), "[%c] %s%s", f->kernel ? 'k' : '.', f->name,
+			 f->inlined ? " (inlined)" : "");
+	else if (f->dso)
+		snprintf(buf, sizeof(buf), "[%c] %s+0x%llx", f->kernel ? 'k' : '.',
+			 dso_short_name(f->dso), (unsigned long long)f->addr);
+	else
+		snprintf(buf, sizeof(buf), "[%c] 0x%llx", f->kernel ? 'k' : '.',
+			 (unsigned long long)f->addr);
+	return strpool_intern(h->pool, buf);
+}
+
+static const char *key_text(struct hist *h, enum hist_key k, const struct rsample *s,
+			    const struct rframe *f)
+{
+	char buf[1024];
+
+	switch (k) {
+	case HIST_COMM:
+		return s->comm;
+	case HIST_PID:
+		snprintf(buf, sizeof(buf), "%u", s->pid);
+		break;
+	case HIST_TID:
+		snprintf(buf, sizeof(buf), "%u", s->tid);
+		break;
+	case HIST_CPU:
+		snprintf(buf, sizeof(buf), "%u", s->cpu);
+		break;
+	case HIST_DSO:
+		return f->dso ? dso_short_name(f->dso) : "[unknown]";
+	case HIST_SYM:
+		return hist_frame_text(h, f);
+	case HIST_SRCLINE:
+		if (f->file && f->line)
+			snprintf(buf, sizeof(buf), "%s:%d", f->file, f->line);
+		else if (f->dso)
+			snprintf(buf, sizeof(buf), "%s+0x%llx", dso_short_name(f->dso),
+				 (unsigned long long)f->addr);
+		else
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)f->addr);
+		break;
+	default:
+		return "";
+	}
+	return strpool_intern(h->pool, buf);
+}
+
+static unsigned long key_hash(const char *const *text, int n)
+{
+	return strpool_hash(text, n * sizeof(*text));
+}
+
+static void grow_entries(struct hist *h)
+{
+	struct hist_entry **old = h->ents;
+	size_t n = h->nslots;
+
+	h->nslots *= 2;
+	h->ents = xcalloc(h->nslots, sizeof(*h->ents));
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		if (!old[i])
+			continue;
+		j = key_hash(old[i]->text, HIST_NKEYS) & (h->nslots - 1);
+		while (h->ents[j])
+			j = (j + 1) & (h->nslots - 1);
+		h->ents[j] = old[i];
+	}
+	free(old);
+}
+
+/* The entry with these key texts (unused keys NULL), made when new. */
+static struct hist_entry *entry(struct hist *h, const char *const *text)
+{
+	size_t i = key_hash(text, HIST_NKEYS) & (h->nslots - 1);
+	struct hist_entry *e;
+
+	for (; h->ents[i]; i = (i + 1) & (h->nslots - 1))
+		if (!memcmp(h->ents[i]->text, text, sizeof(h->ents[i]->text)))
+			return h->ents[i];
+	e = h->ents[i] = xcalloc(1, sizeof(*e));
+	memcpy(e->text, text, sizeof(e->text));
+	h->sorted_ok = 0;
+	if (++h->nents * 2 > h->nslots)
+		grow_entries(h);
+	return e;
+}
+
+static void key_of(struct hist *h, const struct rsample *s, const struct rframe *f,
+		   const char **text)
+{
+	memset(text, 0, HIST_NKEYS * sizeof(*text));
+	for (int k = 0; k < h->o.nkeys; k++)
+		text[h->o.keys[k]] = key_text(h, h->o.keys[k], s, f);
+}
+
+static size_t node_hash(size_t parent, const char *name)
+{
+	return (size_t)((parent * 0x9e3779b97f4a7c15ULL) ^
+			((uintptr_t)name * 0xff51afd7ed558ccdULL));
+}
+
+static void grow_ntab(struct hist *h)
+{
+	free(h->ntab);
+	h->nntab *= 2;
+	h->ntab = xcalloc(h->nntab, sizeof(*h->ntab));
+	for (size_t id = 1; id < h->nnodes; id++) {
+		size_t j;
+
+		if (!h->nodes[id].parent)
+			continue;	/* roots are not looked up by name */
+		j = node_hash(h->nodes[id].parent, h->nodes[id].name) & (h->nntab - 1);
+
+		while (h->ntab[j])
+			j = (j + 1) & (h->nntab - 1);
+		h->ntab[j] = id;
+	}
+}
+
+static size_t new_node(struct hist *h, size_t parent, const char *name)
+{
+	struct hist_node *n;
+	size_t id;
+
+	if (h->nnodes == h->cap_nodes) {
+		h->cap_nodes *= 2;
+		h->nodes = xreallocarray(h->nodes, h->cap_nodes, sizeof(*h->nodes));
+	}
+	id = h->nnodes++;
+	n = &h->nodes[id];
+	memset(n, 0, sizeof(*n));
+	n->name = name;
+	n->parent = parent;
+	if (parent) {
+		n->next_sibling = h->nodes[parent].first_child;
+		h->nodes[parent].first_child = id;
+	}
+	return id;
+}
+
+/* The child of parent called name, made when new. */
+static size_t child(struct hist *h, size_t parent, const char *name)
+{
+	size_t j = node_hash(parent, name) & (h->nntab - 1), id;
+
+	for (; h->ntab[j]; j = (j + 1) & (h->nntab - 1)) {
+		id = h->ntab[j];
+		if (h->nodes[id].parent == parent && h->nodes[id].name == name)
+			return id;
+	}
+	id = new_node(h, parent, name);
+	h->ntab[j] = id;
+	if (h->nnodes * 2 > h->nntab)
+		grow_ntab(h);
+	return id;
+}
+
+/*
+ * Add a path of frames under node at: frames[from], frames[from + step],
+ * ... up to n frames. Every node on the path gets the period in total;
+ * the last gets it in self.
+ */
+static void add_path(struct hist *h, size_t at, const struct rsample *s, int from, int step)
+{
+	h->nodes[at].total += s->period;
+	h->nodes[at].samples++;
+	for (int i = from; i >= 0 && i < s->nframes; i += step) {
+		at = child(h, at, hist_frame_text(h, &s->frames[i]));
+		h->nodes[at].total += s->period;
+		h->nodes[at].samples++;
+	}
+	h->nodes[at].self += s->period;
+}
+
+void hist_add(struct hist *h, const struct rsample *s)
+{
+	const char *text[HIST_NKEYS];
+	static const struct rframe none = { 0 };
+	const struct rframe *leaf = s->nframes ? &s->frames[0] : &none;
+	struct hist_entry *e;
+	int last = s->nframes - 1;
+
+	h->total += s->period;
+	h->samples++;
+	key_of(h, s, leaf, text);
+	e = entry(h, text);
+	e->self += s->period;
+	e->samples++;
+	if (h->o.children) {
+		/* Inclusive: each distinct entry on the stack once (recursion counts once). */
+		struct hist_entry *seen[256];
+		int nseen = 0;
+
+		for (int i = 0; i < s->nframes; i++) {
+			struct hist_entry *c;
+			int dup = 0;
+
+			key_of(h, s, &s->frames[i], text);
+			c = entry(h, text);
+			for (int j = 0; j < nseen && !dup; j++)
+				dup = seen[j] == c;
+			if (dup)
+				continue;
+			c->children += s->period;
+			if (nseen < 256)
+				seen[nseen++] = c;
+		}
+		if (!s->nframes)
+			e->children += s->period;
+	}
+	switch (h->o.graph) {
+	case HIST_GRAPH_CALLEE:
+	case HIST_GRAPH_CALLER:
+		if (!e->tree)
+			e->tree = new_node(h, 0, e->text[HIST_SYM] ? e->text[HIST_SYM] : "");
+		/* The entry's own frame is the tree's root: start past it. */
+		if (h->o.graph == HIST_GRAPH_CALLEE)
+			add_path(h, e->tree, s, 1, 1);
+		else
+			add_path(h, e->tree, s, last, -1);
+		break;
+	case HIST_TREE_TOP_DOWN:
+	case HIST_TREE_BOTTOM_UP:
+		if (!h->root)
+			h->root = new_node(h, 0, "[root]");
+		if (h->o.graph == HIST_TREE_TOP_DOWN)
+			add_path(h, h->root, s, last, -1);
+		else
+			add_path(h, h->root, s, 0, 1);
+		break;
+	default:
+		break;
+	}
+}
+
+static int cmp_entries(const void *a, const void *b, void *arg)
+{
+	const struct hist_entry *x = *(const struct hist_entry *const *)a;
+	const struct hist_entry *y = *(const struct hist_entry *const *)b;
+	const struct hist *h = arg;
+	uint64_t vx = h->o.children ? x->children : x->self;
+	uint64_t vy = h->o.children ? y->children : y->self;
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	for (int k = 0; k < h->o.nkeys; k++) {
+		int c = strcmp(x->text[h->o.keys[k]], y->text[h->o.keys[k]]);
+
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n)
+{
+	if (!h->sorted_ok) {
+		size_t j = 0;
+
+		free(h->sorted);
+		h->sorted = xcalloc(h->nents, sizeof(*h->sorted));
+		for (size_t i = 0; i < h->nslots; i++)
+			if (h->ents[i])
+				h->sorted[j++] = h->ents[i];
+		qsort_r(h->sorted, j, sizeof(*h->sorted), cmp_entries, h);
+		h->sorted_ok = 1;
+	}
+	*n = h->nents;
+	return (const struct hist_entry *const *)h->sorted;
+}
+
+uint64_t hist_total(const struct hist *h)
+{
+	return h->total;
+}
+
+uint64_t hist_samples(const struct hist *h)
+{
+	return h->samples;
+}
+
+const struct hist_node *hist_node(struct hist *h, size_t i)
+{
+	return i && i < h->nnodes ? &h->nodes[i] : NULL;
+}
+
+size_t hist_tree_root(struct hist *h)
+{
+	return h->root;
+}

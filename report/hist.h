@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Aggregation: the flat histogram (one entry per distinct sort key, self
+ * and inclusive periods) and call trees (per entry, or the whole program).
+ */
+#ifndef PROF_REPORT_HIST_H
+#define PROF_REPORT_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+
+enum hist_key {
+	HIST_COMM, HIST_PID, HIST_TID, HIST_DSO, HIST_SYM, HIST_SRCLINE, HIST_CPU,
+	HIST_NKEYS
+};
+
+enum hist_graph {
+	HIST_GRAPH_NONE,
+	HIST_GRAPH_CALLER,	/* under each entry: from the outermost caller down to it */
+	HIST_GRAPH_CALLEE,	/* under each entry: from it out to its callers */
+	HIST_TREE_TOP_DOWN,	/* the whole program from the root */
+	HIST_TREE_BOTTOM_UP,	/* the whole program from the leaves */
+};
+
+struct hist_opts {
+	enum hist_key keys[HIST_NKEYS];
+	int nkeys;
+	int children;
+	enum hist_graph graph;
+};
+
+/* One value of each sort key; text values are interned. */
+struct hist_entry {
+	const char *text[HIST_NKEYS];	/* the key's column text */
+	uint64_t self, children;	/* periods */
+	uint64_t samples;		/* samples whose leaf is this entry */
+	size_t tree;			/* root node of its call tree, or 0 */
+};
+
+struct hist_node {
+	const char *name;	/* function text, interned */
+	uint64_t total, self;	/* periods */
+	uint64_t samples;
+	size_t parent;
+	size_t first_child, next_sibling;	/* 0 ends a list; not sorted */
+};
+
+struct hist;
+
+struct hist *hist_new(const struct hist_opts *o);
+void hist_free(struct hist *h);
+/* Account one sample. */
+void hist_add(struct hist *h, const struct rsample *s);
+
+/* Entries sorted by children (with --children) or self, then by text. */
+const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n);
+uint64_t hist_total(const struct hist *h);	/* summed period */
+uint64_t hist_samples(const struct hist *h);
+/* Node i (0 is never a node). */
+const struct hist_node *hist_node(struct hist *h, size_t i);
+/* The root of the whole-program tree (--tree). */
+size_t hist_tree_root(struct hist *h);
+
+/* The text of one frame as the Symbol column shows it: "[.] leaf_a". */
+const char *hist_frame_text(struct hist *h, const struct rframe *f);
+
+#endif

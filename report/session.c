@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The report's session: records are queued and handed on in time order
+ * (perf's FINISHED_ROUND rule: when a round ends, everything up to the
+ * newest time seen before the previous round ended is safe to process,
+ * because every ring has been drained past it), then threads and maps are
+ * updated and samples resolved into frames.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "pdata.h"
+#include "session.h"
+#include "strpool.h"
+#include "symbols.h"
+#include "xalloc.h"
+
+#define MAX_FRAMES	1024
+#define INLINE_MAX	16
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
+struct proc {
+	int pid;
+	struct map *maps;	/* sorted by start, not overlapping */
+	size_t nr, cap;
+};
+
+struct thread {
+	int pid, tid;
+	const char *comm;
+};
+
+/* An int-keyed open-addressing table of pointers. */
+struct itab {
+	int *keys;
+	void **vals;
+	size_t n, used;
+};
+
+struct qent {
+	uint64_t time, seq;
+	size_t off;		/* in the arena */
+	uint64_t foff;		/* file offset, for messages */
+};
+
+struct session {
+	struct symbols *sym;
+	session_sample_fn fn;
+	void *ctx;
+	struct evtab ev;
+	struct strpool *pool;
+	struct itab threads, procs;
+
+	unsigned char *arena;	/* queued records, 8-aligned */
+	size_t alen, acap;
+	struct qent *q;
+	size_t qn, qcap;
+	uint64_t seq, max_time, round_limit;
+
+	uint64_t lost;
+	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
+	struct rframe frames[MAX_FRAMES];
+	char why[160];
+	uint64_t why_offset;
+};
+
+static const char *const feat_names[4] = { "hostname", "osrelease", "arch", "cmdline" };
+
+static void *itab_get(const struct itab *t, int key)
+{
+	if (!t->n)
+		return NULL;
+	for (size_t i = (size_t)(unsigned)key * 2654435761u & (t->n - 1); t->vals[i];
+	     i = (i + 1) & (t->n - 1))
+		if (t->keys[i] == key)
+			return t->vals[i];
+	return NULL;
+}
+
+static void itab_put(struct itab *t, int key, void *val);
+
+static void itab_grow(struct itab *t)
+{
+	struct itab old = *t;
+
+	t->n = old.n ? old.n * 2 : 256;
+	t->keys = xcalloc(t->n, sizeof(*t->keys));
+	t->vals = xcalloc(t->n, sizeof(*t->vals));
+	t->used = 0;
+	for (size_t i = 0; i < old.n; i++)
+		if (old.vals[i])
+			itab_put(t, old.keys[i], old.vals[i]);
+	free(old.keys);
+	free(old.vals);
+}
+
+/* Insert or replace. */
+static void itab_put(struct itab *t, int key, void *val)
+{
+	size_t i;
+
+	if ((t->used + 1) * 2 > t->n)
+		itab_grow(t);
+	for (i = (size_t)(unsigned)key * 2654435761u & (t->n - 1); t->vals[i];
+	     i = (i + 1) & (t->n - 1))
+		if (t->keys[i] == key)
+			break;
+	if (!t->vals[i])
+		t->used++;
+	t->keys[i] = key;
+	t->vals[i] = val;
+}
+
+struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	s->sym = sym;
+	s->fn = fn;
+	s->ctx = ctx;
+	s->pool = strpool_new();
+	evtab_init(&s->ev);
+	return s;
+}
+
+static void free_itab(struct itab *t, int procs)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->vals[i])
+			continue;
+		if (procs)
+			free(((struct proc *)t->vals[i])->maps);
+		free(t->vals[i]);
+	}
+	free(t->keys);
+	free(t->vals);
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	free_itab(&s->threads, 0);
+	free_itab(&s->procs, 1);
+	free(s->arena);
+	free(s->q);
+	evtab_release(&s->ev);
+	strpool_free(s->pool);
+	free(s);
+}
+
+static int bad(struct session *s, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(struct session *s, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+	s->why_offset = off;
+	return -EBADMSG;
+}
+
+const char *session_error(const struct session *s)
+{
+	return s->why;
+}
+
+uint64_t session_error_offset(const struct session *s)
+{
+	return s->why_offset;
+}
+
+const struct evtab *session_evtab(const struct session *s)
+{
+	return &s->ev;
+}
+
+uint64_t session_lost(const struct session *s)
+{
+	return s->lost;
+}
+
+const char *session_feature(const struct session *s, const char *name)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(name, feat_names[i]))
+			return s->feat[i];
+	return NULL;
+}
+
+/* --- threads and maps ------------------------------------------------- */
+
+static struct proc *get_proc(struct session *s, int pid)
+{
+	struct proc *p = itab_get(&s->procs, pid);
+
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = pid;
+		itab_put(&s->procs, pid, p);
+	}
+	return p;
+}
+
+static struct thread *get_thread(struct session *s, int pid, int tid)
+{
+	struct thread *t = itab_get(&s->threads, tid);
+
+	if (!t) {
+		char name[32];
+
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->pid = pid;
+		snprintf(name, sizeof(name), ":%d", tid);
+		t->comm = strpool_intern(s->pool, name);
+		itab_put(&s->threads, tid, t);
+	}
+	return t;
+}
+
+/* Put m in p's maps, cutting away whatever it overlaps: the newer map wins. */
+static void insert_map(struct proc *p, const struct map *m)
+{
+	size_t i = 0, out = 0;
+	struct map *old = p->maps, *v;
+	size_t n = p->nr;
+
+	v = xcalloc(n * 2 + 2, sizeof(*v));
+	for (i = 0; i < n; i++) {
+		struct map o = old[i];
+
+		if (o.end <= m->start || o.start >= m->end) {
+			v[out++] = o;
+			continue;
+		}
+		if (o.start < m->start) {	/* the part below m */
+			struct map lo = o;
+
+			lo.end = m->start;
+			v[out++] = lo;
+		}
+		if (o.end > m->end) {		/* the part above m */
+			struct map hi = o;
+
+			hi.pgoff += m->end - o.start;
+			hi.start = m->end;
+			v[out++] = hi;
+		}
+	}
+	v[out++] = *m;
+	/* keep them sorted: one insertion step */
+	for (i = out - 1; i > 0 && v[i - 1].start > v[i].start; i--) {
+		struct map t = v[i];
+
+		v[i] = v[i - 1];
+		v[i - 1] = t;
+	}
+	free(old);
+	p->maps = v;
+	p->nr = out;
+	p->cap = n * 2 + 2;
+}
+
+static const struct map *find_map(const struct proc *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p ? p->nr : 0;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (addr < p->maps[mid].start)
+			hi = mid;
+		else if (addr >= p->maps[mid].end)
+			lo = mid + 1;
+		else
+			return &p->maps[mid];
+	}
+	return NULL;
+}
+
+static int do_mmap(struct session *s, const struct perf_event_header *h, size_t body)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	int mmap2 = h->type == PERF_RECORD_MMAP2;
+	size_t fixed = mmap2 ? 64 : 32, namelen;
+	uint32_t pt[2];
+	uint64_t v[3];
+	struct map m;
+	const unsigned char *bid = NULL;
+	size_t bid_len = 0;
+	char name[4096];
+
+	if (body < fixed + 1)
+		return -EBADMSG;
+	memcpy(pt, p, 8);
+	memcpy(v, p + 8, 24);
+	namelen = strnlen((const char *)p + fixed, body - fixed);
+	if (namelen >= sizeof(name))
+		namelen = sizeof(name) - 1;
+	memcpy(name, p + fixed, namelen);
+	name[namelen] = '\0';
+	if (mmap2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		bid_len = p[32] <= 20 ? p[32] : 20;
+		bid = p + 36;
+	}
+	if (v[1] == 0 || v[0] + v[1] < v[0])
+		return 0;	/* empty or wrapping: nothing to map */
+	m.start = v[0];
+	m.end = v[0] + v[1];
+	m.pgoff = v[2];
+	if ((int32_t)pt[0] == -1 || !strncmp(name, "[kernel.kallsyms]", 17))
+		return 0;	/* the kernel resolves from kallsyms */
+	m.dso = symbols_dso(s->sym, name, bid, bid_len);
+	insert_map(get_proc(s, (int)pt[0]), &m);
+	return 0;
+}
+
+static int do_comm(struct session *s, const struct perf_event_header *h, size_t body)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	uint32_t pt[2];
+	struct thread *t;
+
+	if (body < 9)
+		return -EBADMSG;
+	memcpy(pt, p, 8);
+	t = get_thread(s, (int)pt[0], (int)pt[1]);
+	t->pid = (int)pt[0];
+	t->comm = strpool_intern_len(s->pool, (const char *)p + 8,
+				     strnlen((const char *)p + 8, body - 8));
+	/* exec replaces the image: its new mappings follow this record */
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		struct proc *pr = get_proc(s, (int)pt[0]);
+
+		pr->nr = 0;
+	}
+	return 0;
+}
+
+static int do_fork(struct session *s, const struct perf_event_header *h, size_t body)
+{
+	uint32_t v[4];	/* pid, ppid, tid, ptid */
+	struct thread *parent, *t;
+
+	if (body < 16)
+		return -EBADMSG;
+	memcpy(v, h + 1, 16);
+	parent = itab_get(&s->threads, (int)v[3]);
+	t = xcalloc(1, sizeof(*t));	/* a reused tid is a new thread */
+	t->pid = (int)v[0];
+	t->tid = (int)v[2];
+	t->comm = parent ? parent->comm : get_thread(s, (int)v[1], (int)v[3])->comm;
+	free(itab_get(&s->threads, t->tid));
+	itab_put(&s->threads, t->tid, t);
+	if (v[0] != v[1]) {	/* a new process: it starts with its parent's maps */
+		struct proc *pp = itab_get(&s->procs, (int)v[1]);
+		struct proc *np = get_proc(s, (int)v[0]);
+
+		free(np->maps);
+		np->nr = np->cap = pp ? pp->nr : 0;
+		np->maps = np->cap ? xcalloc(np->cap, sizeof(struct map)) : NULL;
+		if (np->nr)
+			memcpy(np->maps, pp->maps, np->nr * sizeof(struct map));
+	}
+	return 0;
+}
+
+/* --- samples ------------------------------------------------------------ */
+
+/* Append the frames of one address; returns the new count. */
+static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t addr,
+		      int kernel, int caller)
+{
+	struct frame_info fi[INLINE_MAX];
+	struct dso *dso = NULL;
+	uint64_t a = addr;
+	int k;
+
+	if (kernel) {
+		dso = symbols_kernel(s->sym);
+	} else {
+		const struct map *m = find_map(pr, addr);
+
+		if (m) {
+			dso = m->dso;
+			a = addr - m->start + m->pgoff;
+		}
+	}
+	/* A caller's address is where the call returns to: look up the call. */
+	k = dso ? dso_resolve(dso, caller && a ? a - 1 : a, fi, INLINE_MAX) : 0;
+	if (k == 0) {
+		struct rframe *f = &s->frames[n];
+
+		if (n >= MAX_FRAMES)
+			return n;
+		memset(f, 0, sizeof(*f));
+		f->dso = dso;
+		f->addr = a;
+		f->kernel = kernel;
+		return n + 1;
+	}
+	for (int i = 0; i < k && n < MAX_FRAMES; i++, n++) {
+		struct rframe *f = &s->frames[n];
+
+		f->dso = dso;
+		f->name = fi[i].name;
+		f->addr = a;
+		f->sym_offset = fi[i].sym_offset;
+		f->file = fi[i].file;
+		f->line = fi[i].line;
+		f->kernel = kernel;
+		f->inlined = fi[i].inlined;
+	}
+	return n;
+}
+
+static int deliver_sample(struct session *s, const struct evdesc *e,
+			  const struct perf_event_header *h, uint64_t foff)
+{
+	struct sample smp;
+	struct rsample rs;
+	const struct proc *pr;
+	struct thread *t;
+	int n = 0, cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
+		     cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+	if (decode_sample(&e->attr, h, &smp))
+		return bad(s, foff, "malformed SAMPLE record");
+	pr = itab_get(&s->procs, (int)smp.pid);
+	t = get_thread(s, (int)smp.pid, (int)smp.tid);
+	if (smp.nr_chain) {
+		int ctx_kernel = kernel, first = 1;
+
+		for (uint64_t i = 0; i < smp.nr_chain && n < MAX_FRAMES; i++) {
+			uint64_t a = smp.chain[i];
+
+			if (a >= PERF_CONTEXT_MAX) {
+				ctx_kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_GUEST_KERNEL;
+				continue;
+			}
+			n = add_frames(s, n, pr, a, ctx_kernel, !first);
+			first = 0;
+		}
+	}
+	if (n == 0)
+		n = add_frames(s, 0, pr, smp.ip, kernel, 0);
+	rs.ev = e;
+	rs.pid = smp.pid;
+	rs.tid = smp.tid;
+	rs.cpu = smp.cpu;
+	rs.time = smp.time;
+	rs.period = (smp.present & PERF_SAMPLE_PERIOD) ? smp.period : 1;
+	rs.comm = t->comm;
+	rs.nframes = n;
+	rs.frames = s->frames;
+	return s->fn(s->ctx, &rs);
+}
+
+/* Act on one kernel record, in time order. */
+static int deliver(struct session *s, const struct perf_event_header *h, uint64_t foff)
+{
+	const struct evdesc *e = evtab_find(&s->ev, h);
+	size_t body;
+	int ret = 0;
+
+	if (!e)
+		return bad(s, foff, "%s record of an unknown event",
+			   pdata_record_name(h->type) ? pdata_record_name(h->type) : "a");
+	if (h->type == PERF_RECORD_SAMPLE)
+		return deliver_sample(s, e, h, foff);
+	body = h->size - sizeof(*h) - decode_id_size(&e->attr);
+	if (h->size < sizeof(*h) + decode_id_size(&e->attr))
+		return bad(s, foff, "%s record too short", pdata_record_name(h->type));
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		ret = do_mmap(s, h, body);
+		break;
+	case PERF_RECORD_COMM:
+		ret = do_comm(s, h, body);
+		break;
+	case PERF_RECORD_FORK:
+		ret = do_fork(s, h, body);
+		break;
+	case PERF_RECORD_LOST:
+		if (body >= 16) {
+			uint64_t v;
+
+			memcpy(&v, (const unsigned char *)(h + 1) + 8, 8);
+			s->lost += v;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (body >= 8) {
+			uint64_t v;
+
+			memcpy(&v, h + 1, 8);
+			s->lost += v;
+		}
+		break;
+	}
+	if (ret == -EBADMSG)
+		return bad(s, foff, "malformed %s record", pdata_record_name(h->type));
+	return ret;
+}
+
+/* --- the queue ---------------------------------------------------------- */
+
+static int qcmp(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Deliver every queued record with time <= limit, in time order; keep the rest. */
+static int flush(struct session *s, uint64_t limit)
+{
+	size_t i, keep = 0, newlen = 0;
+	unsigned char *arena;
+	int ret = 0;
+
+	if (!s->qn)
+		return 0;
+	qsort(s->q, s->qn, sizeof(*s->q), qcmp);
+	for (i = 0; i < s->qn && s->q[i].time <= limit && !ret; i++)
+		ret = deliver(s, (const struct perf_event_header *)(s->arena + s->q[i].off),
+			      s->q[i].foff);
+	if (ret)
+		return ret;
+	/* Move what is left to a fresh arena: it is the next round's start. */
+	arena = xmalloc(s->acap);
+	for (; i < s->qn; i++) {
+		const struct perf_event_header *h = (const void *)(s->arena + s->q[i].off);
+		size_t sz = (h->size + 7) & ~(size_t)7;
+
+		memcpy(arena + newlen, h, h->size);
+		s->q[keep] = s->q[i];
+		s->q[keep++].off = newlen;
+		newlen += sz;
+	}
+	free(s->arena);
+	s->arena = arena;
+	s->alen = newlen;
+	s->qn = keep;
+	return 0;
+}
+
+static int enqueue(struct session *s, const struct perf_event_header *h, uint64_t foff)
+{
+	const struct evdesc *e = evtab_find(&s->ev, h);
+	struct sample smp;
+	size_t sz = (h->size + 7) & ~(size_t)7;
+	uint64_t time = 0;
+
+	if (e) {
+		if (h->type == PERF_RECORD_SAMPLE) {
+			if (decode_sample(&e->attr, h, &smp))
+				return bad(s, foff, "malformed SAMPLE record");
+		} else if (decode_id(&e->attr, h, &smp)) {
+			return bad(s, foff, "%s record too short",
+				   pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
+		}
+		if (smp.present & PERF_SAMPLE_TIME)
+			time = smp.time;
+	}
+	if (s->alen + sz > s->acap) {
+		s->acap = s->acap ? s->acap * 2 : 1 << 20;
+		while (s->alen + sz > s->acap)
+			s->acap *= 2;
+		s->arena = xreallocarray(s->arena, s->acap, 1);
+	}
+	memcpy(s->arena + s->alen, h, h->size);
+	if (s->qn == s->qcap) {
+		s->qcap = s->qcap ? s->qcap * 2 : 4096;
+		s->q = xreallocarray(s->q, s->qcap, sizeof(*s->q));
+	}
+	s->q[s->qn].time = time;
+	s->q[s->qn].seq = s->seq++;
+	s->q[s->qn].off = s->alen;
+	s->q[s->qn].foff = foff;
+	s->qn++;
+	s->alen += sz;
+	if (time > s->max_time)
+		s->max_time = time;
+	return 0;
+}
+
+static void do_feature(struct session *s, const struct perf_event_header *h)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	size_t len = h->size - sizeof(*h);
+	uint64_t id;
+	int slot = -1;
+	char buf[1024];
+	size_t out = 0;
+
+	if (len < 12)
+		return;
+	memcpy(&id, p, 8);
+	p += 8;
+	len -= 8;
+	switch (id) {
+	case PDATA_FEAT_HOSTNAME: slot = 0; break;
+	case PDATA_FEAT_OSRELEASE: slot = 1; break;
+	case PDATA_FEAT_ARCH: slot = 2; break;
+	case PDATA_FEAT_CMDLINE: slot = 3; break;
+	default: return;
+	}
+	if (slot < 3) {
+		uint32_t n;
+
+		memcpy(&n, p, 4);
+		n = n < len - 4 ? n : (uint32_t)(len - 4);
+		s->feat[slot] = strpool_intern_len(s->pool, (const char *)p + 4,
+						   strnlen((const char *)p + 4, n));
+		return;
+	}
+	{
+		uint32_t nr, n;
+		size_t off = 4;
+
+		memcpy(&nr, p, 4);
+		for (uint32_t i = 0; i < nr && off + 4 <= len; i++) {
+			size_t sl;
+
+			memcpy(&n, p + off, 4);
+			off += 4;
+			if (n > len - off)
+				break;
+			sl = strnlen((const char *)p + off, n);
+			if (out + sl + 2 >= sizeof(buf))
+				break;
+			if (out)
+				buf[out++] = ' ';
+			memcpy(buf + out, p + off, sl);
+			out += sl;
+			off += n;
+		}
+		s->feat[3] = strpool_intern_len(s->pool, buf, out);
+	}
+}
+
+int session_record(struct session *s, const struct reader_record *rec)
+{
+	const struct perf_event_header *h = rec->hdr;
+	int ret;
+
+	switch (h->type) {
+	case PDATA_HEADER_ATTR:
+		if (evtab_add_record(&s->ev, h))
+			return bad(s, rec->offset, "malformed ATTR record");
+		return 0;
+	case PDATA_HEADER_FEATURE:
+		do_feature(s, h);
+		return 0;
+	case PDATA_FINISHED_ROUND:
+		ret = flush(s, s->round_limit);
+		s->round_limit = s->max_time;
+		return ret;
+	}
+	if (h->type >= 64)
+		return 0;	/* perf's own bookkeeping: nothing for a report */
+	return enqueue(s, h, rec->offset);
+}
+
+int session_finish(struct session *s)
+{
+	return flush(s, UINT64_MAX);
+}

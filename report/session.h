@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The state a profile describes as it goes: threads (COMM, FORK, EXIT),
+ * address maps per process (MMAP, MMAP2), records put back in time order
+ * across CPUs (FINISHED_ROUND), and each sample resolved into frames.
+ */
+#ifndef PROF_REPORT_SESSION_H
+#define PROF_REPORT_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evtab.h"
+#include "reader.h"
+
+struct symbols;
+struct dso;
+struct session;
+
+struct rframe {
+	struct dso *dso;	/* NULL when no map covers the address */
+	const char *name;	/* function, NULL when unknown */
+	uint64_t addr;		/* file offset in dso, or the address (kernel, no map) */
+	uint64_t sym_offset;
+	const char *file;	/* source, with srcline */
+	int line;
+	unsigned kernel : 1;
+	unsigned inlined : 1;
+};
+
+struct rsample {
+	const struct evdesc *ev;
+	uint32_t pid, tid, cpu;
+	uint64_t time, period;
+	const char *comm;	/* interned, valid until session_free */
+	int nframes;		/* frames[0] is where the sample hit */
+	const struct rframe *frames;
+};
+
+/* Called for each sample, in time order. Non-zero stops the session with that value. */
+typedef int (*session_sample_fn)(void *ctx, const struct rsample *s);
+
+/* A session resolving through sym (not owned). NULL and errno. */
+struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx);
+void session_free(struct session *s);
+
+/*
+ * Feed the next record of the file. Returns 0, the callback's non-zero
+ * value, or -EBADMSG for a malformed record (session_error() says which).
+ */
+int session_record(struct session *s, const struct reader_record *rec);
+/* The end of the file: deliver what is still queued. Same returns. */
+int session_finish(struct session *s);
+
+const char *session_error(const struct session *s);
+uint64_t session_error_offset(const struct session *s);
+
+const struct evtab *session_evtab(const struct session *s);
+/* Records the kernel lost (LOST, LOST_SAMPLES), and samples seen. */
+uint64_t session_lost(const struct session *s);
+/* Text features: "hostname", "osrelease", "arch", "cmdline"; NULL when absent. */
+const char *session_feature(const struct session *s, const char *name);
+
+#endif

@@ -1,0 +1,1192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Symbols: file offsets of mapped ELF files and kernel addresses turned into
+ * function names, inline chains and source lines, each answer computed once.
+ */
+#include "config.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strpool.h"
+#include "symbols.h"
+#include "xalloc.h"
+
+/*
+ * libstdc++'s demangler, the one elfutils uses (USE_DEMANGLE). It is part
+ * of the C++ ABI, so no C header declares it; link with -lstdc++.
+ */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+#define BUILD_ID_MAX	64	/* perf records 20 bytes; longer is not a build id */
+#define CHAIN_MAX	64	/* frames kept per address: DWARF nesting is input */
+#define SCAN_MAX	64	/* symbols looked at for one nested-symbol lookup */
+#define KSYM_LAST_SIZE	4096	/* the last kernel symbol has no successor */
+
+enum obj_state {
+	OBJ_NEW,		/* not opened yet: opened on the first resolve */
+	OBJ_READY,
+	OBJ_BROKEN,		/* resolves nothing; warned, or silent by name */
+};
+
+/* A function symbol of an ELF file, in libdwfl's module addresses. */
+struct fsym {
+	uint64_t start, end;	/* end exclusive */
+	const char *name;	/* libelf's string table; interned when hit */
+	size_t name_len;	/* without a symbol version: "memcpy@@GLIBC_2.14" */
+	Dwarf_Off die;		/* its DWARF function: 0 unknown yet, or NO_DIE */
+};
+
+#define NO_DIE	((Dwarf_Off)-1)
+
+/* A PT_LOAD's file bytes and where they load. */
+struct load {
+	uint64_t off, size, vaddr;
+};
+
+/*
+ * One path as processes map it. The file behind it is opened and indexed
+ * once, however many processes and dsos (build ids) refer to it.
+ */
+struct elfobj {
+	const char *path;	/* as recorded, interned */
+	struct elfobj *next;	/* hash chain */
+	struct dso *dsos;	/* one per recorded build id */
+	enum obj_state state;
+	char *file;		/* what was opened: under symfs, or path */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;	/* module address - ELF vaddr */
+	struct load *loads;
+	size_t nloads;
+	struct fsym *syms;	/* sorted by start, one per start */
+	uint64_t *maxend;	/* maxend[i]: largest end in syms[0..i] */
+	size_t nsyms;
+	const unsigned char *build_id;	/* libdwfl's; NULL when none */
+	size_t build_id_len;
+};
+
+struct dso {
+	struct symbols *s;
+	struct elfobj *obj;	/* NULL for the kernel */
+	struct dso *next;	/* the obj's other dsos */
+	unsigned char build_id[BUILD_ID_MAX];
+	size_t build_id_len;
+	int checked;		/* build id compared with the file's */
+	int dead;		/* resolves nothing */
+};
+
+struct ksym {
+	uint64_t addr;
+	const char *name;	/* in symbols.kbuf */
+	int rank;		/* higher wins among symbols at one address */
+};
+
+/* A resolved address: frames[first .. first + n) of struct symbols. */
+struct cent {
+	const void *key;	/* the elfobj, or the kernel dso; NULL: empty */
+	uint64_t addr;
+	uint32_t first, n;
+};
+
+struct dent {
+	const char *mangled, *plain;	/* both interned */
+};
+
+struct symbols {
+	struct symbols_opts o;
+	char *symfs;		/* absolute, no trailing '/'; NULL for / */
+	char *debuginfo_path;	/* libdwfl's search path, with the symfs */
+	Dwfl_Callbacks cb;
+	struct strpool *pool;
+
+	struct elfobj **objs;	/* chained hash by interned path pointer */
+	size_t nobj_buckets, nobjs;
+
+	struct dso kernel;
+	int kloaded;
+	char *kbuf;
+	struct ksym *ksyms;
+	size_t nksyms;
+
+	struct cent *cache;	/* open addressing, power of two */
+	size_t ncache, cache_used;
+	struct frame_info *frames;
+	size_t nframes, frames_cap;
+
+	struct dent *dm;	/* demangled names by mangled pointer */
+	size_t ndm, dm_used;
+
+	char **warnings;	/* NULL-terminated */
+	size_t nwarnings;
+};
+
+/* --- small helpers -------------------------------------------------------- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_ptr(const void *p)
+{
+	return mix64((uint64_t)(uintptr_t)p);
+}
+
+/* One line per warning: control bytes of a hostile path would break it. */
+__attribute__((format(printf, 2, 3)))
+static void warn(struct symbols *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	msg = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	s->warnings = xreallocarray(s->warnings, s->nwarnings + 2, sizeof(*s->warnings));
+	s->warnings[s->nwarnings++] = msg;
+	s->warnings[s->nwarnings] = NULL;
+}
+
+static int ends_with(const char *str, const char *suffix)
+{
+	size_t n = strlen(str), m = strlen(suffix);
+
+	return n >= m && !memcmp(str + n - m, suffix, m);
+}
+
+/* The name interned, demangled first when asked and it is a C++ name. */
+static const char *intern_name_len(struct symbols *s, const char *raw, size_t len)
+{
+	const char *name = strpool_intern_len(s->pool, raw, len);
+	char *plain;
+	size_t i;
+	int status = -1;
+
+	/* Only the Itanium ABI's "_Z" names: others would demangle as types. */
+	if (!s->o.demangle || name[0] != '_' || name[1] != 'Z')
+		return name;
+	for (i = hash_ptr(name) & (s->ndm - 1); s->dm[i].mangled; i = (i + 1) & (s->ndm - 1))
+		if (s->dm[i].mangled == name)
+			return s->dm[i].plain;
+	plain = __cxa_demangle(name, NULL, NULL, &status);
+	s->dm[i].mangled = name;
+	s->dm[i].plain = status == 0 && plain ? strpool_intern(s->pool, plain) : name;
+	free(plain);
+	name = s->dm[i].plain;
+	if (++s->dm_used * 2 > s->ndm) {
+		struct dent *old = s->dm;
+		size_t n = s->ndm;
+
+		s->ndm *= 2;
+		s->dm = xcalloc(s->ndm, sizeof(*s->dm));
+		for (size_t j = 0; j < n; j++) {
+			if (!old[j].mangled)
+				continue;
+			for (i = hash_ptr(old[j].mangled) & (s->ndm - 1); s->dm[i].mangled;
+			     i = (i + 1) & (s->ndm - 1))
+				;
+			s->dm[i] = old[j];
+		}
+		free(old);
+	}
+	return name;
+}
+
+static const char *intern_name(struct symbols *s, const char *raw)
+{
+	return intern_name_len(s, raw, strlen(raw));
+}
+
+/* --- the resolution cache ------------------------------------------------- */
+
+static size_t cache_slot(const struct symbols *s, const void *key, uint64_t addr)
+{
+	size_t mask = s->ncache - 1;
+	size_t i = mix64(addr ^ hash_ptr(key)) & mask;
+
+	while (s->cache[i].key && (s->cache[i].key != key || s->cache[i].addr != addr))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void cache_grow(struct symbols *s)
+{
+	struct cent *old = s->cache;
+	size_t n = s->ncache;
+
+	s->ncache *= 2;
+	s->cache = xcalloc(s->ncache, sizeof(*s->cache));
+	for (size_t i = 0; i < n; i++)
+		if (old[i].key)
+			s->cache[cache_slot(s, old[i].key, old[i].addr)] = old[i];
+	free(old);
+}
+
+static struct frame_info *push_frame(struct symbols *s)
+{
+	struct frame_info *f;
+
+	if (s->nframes == s->frames_cap) {
+		s->frames_cap = s->frames_cap ? 2 * s->frames_cap : 4096;
+		s->frames = xreallocarray(s->frames, s->frames_cap, sizeof(*s->frames));
+	}
+	f = &s->frames[s->nframes++];
+	memset(f, 0, sizeof(*f));
+	return f;
+}
+
+/* --- ELF files ------------------------------------------------------------ */
+
+/* Which of two symbols at one address names it: perf's choice, so that the
+ * two tools agree: sized, not weak, global, fewer leading '_', longer. */
+static int sym_rank_cmp(const GElf_Sym *a, const char *an, const GElf_Sym *b, const char *bn)
+{
+	size_t ua = strspn(an, "_"), ub = strspn(bn, "_");
+	size_t la, lb;
+
+	if (!a->st_size != !b->st_size)
+		return a->st_size ? -1 : 1;
+	if ((GELF_ST_BIND(a->st_info) == STB_WEAK) != (GELF_ST_BIND(b->st_info) == STB_WEAK))
+		return GELF_ST_BIND(a->st_info) == STB_WEAK ? 1 : -1;
+	if ((GELF_ST_BIND(a->st_info) == STB_GLOBAL) != (GELF_ST_BIND(b->st_info) == STB_GLOBAL))
+		return GELF_ST_BIND(a->st_info) == STB_GLOBAL ? -1 : 1;
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	la = strlen(an);
+	lb = strlen(bn);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return strcmp(an, bn);
+}
+
+struct rawsym {
+	struct fsym f;
+	GElf_Sym sym;
+	uint64_t sec_end;	/* end of its section, for sizeless symbols */
+};
+
+static int rawsym_cmp(const void *pa, const void *pb)
+{
+	const struct rawsym *a = pa, *b = pb;
+
+	if (a->f.start != b->f.start)
+		return a->f.start < b->f.start ? -1 : 1;
+	return sym_rank_cmp(&a->sym, a->f.name, &b->sym, b->f.name);
+}
+
+/*
+ * The function symbols of the module (.symtab of the file or of its debug
+ * file, else .dynsym, plus MiniDebugInfo: what libdwfl chose), sorted once.
+ * dwfl_module_addrsym looks through the whole table on every call, which a
+ * profile with many distinct addresses cannot afford. The rules are its
+ * own: a sized symbol containing the address wins; failing that, a sizeless
+ * one (assembly) reaches to the next symbol or the end of its section, and
+ * never from inside a sized symbol.
+ */
+static void index_symbols(struct elfobj *obj)
+{
+	int n = dwfl_module_getsymtab(obj->mod);
+	struct rawsym *raw;
+	size_t nraw = 0, k = 0;
+	uint64_t maxend = 0;
+
+	if (n <= 1)
+		return;
+	raw = xcalloc((size_t)n, sizeof(*raw));
+	for (int i = 1; i < n; i++) {
+		struct rawsym *r = &raw[nraw];
+		GElf_Addr addr, bias;
+		GElf_Word shndx;
+		Elf *elf;
+		const char *name = dwfl_module_getsym_info(obj->mod, i, &r->sym, &addr, &shndx,
+							   &elf, &bias);
+		int type = GELF_ST_TYPE(r->sym.st_info);
+		GElf_Shdr shdr;
+
+		if (!name || !name[0] || r->sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+			continue;
+		/* shndx is -1 outside SHF_ALLOC sections; ABS and COMMON are no code. */
+		if (shndx == (GElf_Word)-1 || shndx == SHN_UNDEF ||
+		    (shndx >= SHN_LORESERVE && shndx <= SHN_HIRESERVE))
+			continue;
+		r->sec_end = UINT64_MAX;
+		if (type == STT_NOTYPE || r->sym.st_size == 0) {
+			Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+
+			if (!scn || !gelf_getshdr(scn, &shdr))
+				continue;
+			/* An untyped label is code only in code. */
+			if (type == STT_NOTYPE && !(shdr.sh_flags & SHF_EXECINSTR))
+				continue;
+			r->sec_end = shdr.sh_addr + shdr.sh_size + bias;
+		}
+		if (r->sym.st_size && addr + r->sym.st_size < addr)
+			continue;
+		r->f.start = addr;
+		r->f.end = addr + r->sym.st_size;
+		r->f.name = name;
+		/* .symtab keeps the versions of .symver names; .dynsym does not. */
+		r->f.name_len = strchr(name + 1, '@') ? (size_t)(strchr(name + 1, '@') - name)
+						      : strlen(name);
+		nraw++;
+	}
+	qsort(raw, nraw, sizeof(*raw), rawsym_cmp);
+
+	obj->syms = xcalloc(nraw ? nraw : 1, sizeof(*obj->syms));
+	obj->maxend = xcalloc(nraw ? nraw : 1, sizeof(*obj->maxend));
+	for (size_t i = 0; i < nraw; i++) {
+		struct rawsym *r = &raw[i];
+
+		/* The first at an address is the best (rawsym_cmp): aliases go. */
+		if (i && raw[i - 1].f.start == r->f.start)
+			continue;
+		if (!r->sym.st_size) {
+			size_t j = i + 1;
+
+			if (r->f.start < maxend)
+				continue;	/* a label inside a sized symbol */
+			while (j < nraw && raw[j].f.start == r->f.start)
+				j++;
+			r->f.end = j < nraw && raw[j].f.start < r->sec_end ? raw[j].f.start
+									     : r->sec_end;
+			if (r->f.end <= r->f.start)
+				continue;
+		}
+		if (r->f.end > maxend)
+			maxend = r->f.end;
+		obj->syms[k] = r->f;
+		obj->maxend[k] = maxend;
+		k++;
+	}
+	obj->nsyms = k;
+	free(raw);
+}
+
+static struct fsym *find_symbol(const struct elfobj *obj, uint64_t a)
+{
+	size_t lo = 0, hi = obj->nsyms;
+
+	/* The last symbol starting at or before a ... */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj->syms[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ... or, when it ends before a, an earlier one that holds it. */
+	for (size_t i = lo, seen = 0; i-- > 0 && seen < SCAN_MAX; seen++) {
+		if (obj->maxend[i] <= a)
+			break;
+		if (a < obj->syms[i].end)
+			return &obj->syms[i];
+	}
+	return NULL;
+}
+
+static int open_candidate(const char *file, int *err)
+{
+	struct stat st;
+	int fd;
+
+	/* O_NONBLOCK: a FIFO at a recorded path must not hang the report. */
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		*err = errno;
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*err = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void load_segments(struct elfobj *obj, Elf *elf)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) < 0 || n == 0)
+		return;
+	obj->loads = xcalloc(n, sizeof(*obj->loads));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_filesz)
+			continue;
+		if (ph.p_offset + ph.p_filesz < ph.p_offset)
+			continue;
+		obj->loads[obj->nloads].off = ph.p_offset;
+		obj->loads[obj->nloads].size = ph.p_filesz;
+		obj->loads[obj->nloads].vaddr = ph.p_vaddr;
+		obj->nloads++;
+	}
+}
+
+/* Open, report to libdwfl and index the file; on failure say why, once. */
+static void obj_open(struct symbols *s, struct elfobj *obj)
+{
+	const char *path = obj->path;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char *under = NULL;
+	int fd = -1, err = 0, err0;
+	GElf_Ehdr eh;
+	Elf *elf;
+	const void *bits;
+	GElf_Addr bits_vaddr;
+	int len;
+
+	obj->state = OBJ_BROKEN;
+	if (ends_with(path, " (deleted)")) {
+		warn(s, "%.*s was deleted after it was mapped; its frames show as [unknown]",
+		     (int)(strlen(path) - strlen(" (deleted)")), path);
+		return;
+	}
+	/* Under the symfs first, then where the process had it. */
+	if (s->symfs) {
+		size_t n = strlen(s->symfs) + strlen(path) + 1;
+
+		under = xmalloc(n);
+		snprintf(under, n, "%s%s", s->symfs, path);
+		fd = open_candidate(under, &err);
+	}
+	err0 = err;
+	if (fd < 0 && (!under || err == ENOENT || err == ENOTDIR))
+		fd = open_candidate(path, &err);
+	if (fd < 0) {
+		if (under)
+			err = err0;
+		warn(s, "cannot open %s: %s", under ? under : path,
+		     err == ENODEV ? "not a regular file" : strerror(err));
+		free(under);
+		return;
+	}
+	obj->file = under && err0 == 0 ? under : xstrdup(path);
+	if (obj->file != under)
+		free(under);
+
+	obj->dwfl = dwfl_begin(&s->cb);
+	if (!obj->dwfl) {
+		warn(s, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		close(fd);
+		return;
+	}
+	dwfl_report_begin(obj->dwfl);
+	/* Base 0, p_vaddr added: module addresses are the ELF's own vaddrs. */
+	obj->mod = dwfl_report_elf(obj->dwfl, base, obj->file, fd, 0, true);
+	if (!obj->mod) {
+		/* libdwfl takes the descriptor only when it succeeds. */
+		warn(s, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		close(fd);
+		return;
+	}
+	dwfl_report_end(obj->dwfl, NULL, NULL);
+	elf = dwfl_module_getelf(obj->mod, &obj->bias);
+	if (!elf || !gelf_getehdr(elf, &eh)) {
+		warn(s, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		return;
+	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		warn(s, "cannot open %s: not an executable or a shared library", obj->file);
+		return;
+	}
+	load_segments(obj, elf);
+	len = dwfl_module_build_id(obj->mod, (const unsigned char **)&bits, &bits_vaddr);
+	if (len > 0) {
+		obj->build_id = bits;
+		obj->build_id_len = (size_t)len;
+	}
+	index_symbols(obj);
+	obj->state = OBJ_READY;
+}
+
+/* perf pads short build ids with zeros to 20 bytes. */
+static int build_id_matches(const struct dso *d, const struct elfobj *obj)
+{
+	if (!obj->build_id || obj->build_id_len > d->build_id_len)
+		return 0;
+	if (memcmp(d->build_id, obj->build_id, obj->build_id_len))
+		return 0;
+	for (size_t i = obj->build_id_len; i < d->build_id_len; i++)
+		if (d->build_id[i])
+			return 0;
+	return 1;
+}
+
+static void dso_check(struct dso *d)
+{
+	struct symbols *s = d->s;
+	struct elfobj *obj = d->obj;
+
+	d->checked = 1;
+	if (obj->state == OBJ_NEW)
+		obj_open(s, obj);
+	if (obj->state != OBJ_READY) {
+		d->dead = 1;
+		return;
+	}
+	/* A different build: its names would be wrong, and none is better. */
+	if (d->build_id_len && !build_id_matches(d, obj)) {
+		warn(s, "build id of %s differs from the recorded one; its frames show as [unknown]",
+		     obj->file);
+		d->dead = 1;
+	}
+}
+
+/* Function name of a DIE: the linkage name when there is one, so that it
+ * reads as the symbol table's does, through abstract origins. */
+static const char *die_name(struct symbols *s, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	return name && name[0] ? intern_name(s, name) : NULL;
+}
+
+static int is_function(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+/* The scopes within a function that can hold an inlined call (libdw's scope
+ * walk descends into the same ones). */
+static int is_inner_scope(int tag)
+{
+	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+	       tag == DW_TAG_try_block || tag == DW_TAG_catch_block || tag == DW_TAG_with_stmt;
+}
+
+static int clamp_line(Dwarf_Word v)
+{
+	return v > INT_MAX ? 0 : (int)v;
+}
+
+/*
+ * The scopes holding pc below the function DIE top, innermost first, top
+ * last, into chain[CHAIN_MAX]. A DIE budget bounds the walk: the tree is
+ * input.
+ */
+static int descend(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die *chain)
+{
+	Dwarf_Die path[CHAIN_MAX];
+	long budget = 1L << 20;
+	int n = 0;
+
+	path[n++] = *top;
+	while (n < CHAIN_MAX) {
+		Dwarf_Die c;
+		int found = 0;
+
+		if (dwarf_child(&path[n - 1], &c) != 0)
+			break;
+		do {
+			if (is_inner_scope(dwarf_tag(&c)) && dwarf_haspc(&c, pc) == 1) {
+				found = 1;
+				break;
+			}
+		} while (--budget > 0 && dwarf_siblingof(&c, &c) == 0);
+		if (!found)
+			break;
+		path[n++] = c;
+	}
+	for (int i = 0; i < n; i++)
+		chain[i] = path[n - 1 - i];
+	return n;
+}
+
+/*
+ * The concrete scopes holding module address a, innermost first, ending
+ * with the function that holds them, into chain[CHAIN_MAX]; *dbias is
+ * DWARF's bias. As elfutils' addr2line -i and stack -i do: the innermost
+ * function-like scope from dwarf_getscopes, then its parents from
+ * dwarf_getscopes_die (dwarf_getscopes goes on into the abstract origin's
+ * scopes, which are no callers). That walks the whole CU, so the function's
+ * DIE is remembered in its symbol, and the next address of the function
+ * only searches the function's own subtree.
+ */
+static int scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
+		       Dwarf_Addr *dbias)
+{
+	Dwarf_Die *cu, *scopes = NULL, *full = NULL;
+	Dwarf *dw;
+	int n = 0, nscopes, nfull = 0;
+
+	*dbias = 0;
+	if (sym && sym->die == NO_DIE)
+		return 0;
+	if (sym && sym->die) {
+		Dwarf_Die die;
+
+		dw = dwfl_module_getdwarf(obj->mod, dbias);
+		if (dw && dwarf_offdie(dw, sym->die, &die) && dwarf_haspc(&die, a - *dbias) == 1)
+			return descend(&die, a - *dbias, chain);
+	}
+	cu = dwfl_module_addrdie(obj->mod, a, dbias);
+	if (!cu) {
+		if (sym)
+			sym->die = NO_DIE;
+		return 0;
+	}
+	nscopes = dwarf_getscopes(cu, a - *dbias, &scopes);
+	for (int i = 0; i < nscopes; i++) {
+		if (is_function(dwarf_tag(&scopes[i]))) {
+			nfull = dwarf_getscopes_die(&scopes[i], &full);
+			break;
+		}
+	}
+	if (sym)
+		sym->die = NO_DIE;	/* unless a function turns up */
+	for (int i = 0; i < nfull && n < CHAIN_MAX; i++) {
+		int tag = dwarf_tag(&full[i]);
+		Dwarf_Addr b;
+
+		chain[n++] = full[i];
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_entry_point)
+			continue;
+		/* dwarf_offdie finds it again only in the main debug file. */
+		dw = dwfl_module_getdwarf(obj->mod, &b);
+		if (sym)
+			sym->die = dw && dwarf_cu_getdwarf(full[i].cu) == dw ? dwarf_dieoffset(&full[i])
+									    : 0;
+		break;
+	}
+	free(scopes);
+	free(full);
+	return n;
+}
+
+/* The frames of module address a, appended to s->frames; their count. */
+static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
+{
+	struct fsym *sym;
+	const char *name = NULL, *file = NULL;
+	uint64_t a = 0, sym_offset = 0;
+	Dwarf_Die chain[CHAIN_MAX], *outer = NULL, cudie;
+	Dwarf_Addr dbias = 0;
+	Dwarf_Files *files = NULL;
+	int line = 0, nchain = 0, n = 0, found = 0;
+	struct frame_info *f;
+
+	for (size_t i = 0; i < obj->nloads; i++) {
+		const struct load *l = &obj->loads[i];
+
+		if (off - l->off < l->size) {
+			a = off - l->off + l->vaddr + obj->bias;
+			found = 1;
+			break;
+		}
+	}
+	if (!found)
+		return 0;
+	sym = find_symbol(obj, a);
+	if (sym) {
+		name = intern_name_len(s, sym->name, sym->name_len);
+		sym_offset = a - sym->start;
+	}
+	if (s->o.inline_frames || !name)
+		nchain = scope_chain(obj, sym, a, chain, &dbias);
+	for (int i = 0; i < nchain; i++) {
+		int tag = dwarf_tag(&chain[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) {
+			outer = &chain[i];
+			nchain = i;	/* what is left is inlined into outer */
+			break;
+		}
+	}
+	/* No symbol (a stripped file with DWARF): the function DWARF names. */
+	if (!name && outer) {
+		Dwarf_Addr entry;
+
+		name = die_name(s, outer);
+		if (name && dwarf_entrypc(outer, &entry) == 0 && entry + dbias <= a)
+			sym_offset = a - (entry + dbias);
+	}
+	if (!name)
+		return 0;
+
+	if (s->o.srcline) {
+		Dwfl_Line *l = dwfl_module_getsrc(obj->mod, a);
+		const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+
+		file = src ? strpool_intern(s->pool, src) : NULL;
+		if (!file || line < 0)
+			line = 0;
+		if (s->o.inline_frames && nchain && dwarf_diecu(&chain[0], &cudie, NULL, NULL) &&
+		    dwarf_getsrcfiles(&cudie, &files, NULL) != 0)
+			files = NULL;
+	}
+	/*
+	 * Each inlined frame's line is where it is; the call site it records
+	 * is the line of the frame it was inlined into.
+	 */
+	for (int i = 0; s->o.inline_frames && i < nchain && n < CHAIN_MAX - 1; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word v;
+
+		if (dwarf_tag(&chain[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		f = push_frame(s);
+		f->name = die_name(s, &chain[i]);
+		f->inlined = 1;
+		f->file = file;
+		f->line = line;
+		n++;
+		if (!s->o.srcline)
+			continue;
+		file = NULL;
+		line = 0;
+		if (files && dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_file, &attr), &v) == 0) {
+			const char *src = dwarf_filesrc(files, v, NULL, NULL);
+
+			file = src ? strpool_intern(s->pool, src) : NULL;
+		}
+		if (file && dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &v) == 0)
+			line = clamp_line(v);
+	}
+	f = push_frame(s);
+	f->name = name;
+	f->sym_offset = sym_offset;
+	f->file = file;
+	f->line = line;
+	return n + 1;
+}
+
+/* --- the kernel ----------------------------------------------------------- */
+
+static int ksym_cmp(const void *pa, const void *pb)
+{
+	const struct ksym *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank > b->rank ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* perf's preference among aliases (see sym_rank_cmp), as a number. */
+static int ksym_rank(char type, const char *name)
+{
+	size_t under = strspn(name, "_");
+	size_t len = strlen(name);
+
+	return (type == 'T' ? 1 << 30 : type == 't' ? 1 << 29 : 0) +
+	       (int)((under < 255 ? 255 - under : 0) << 20) + (int)(len < 0xfffff ? len : 0xfffff);
+}
+
+static char *slurp(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 1 << 22, len = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	/* /proc files report no size: read until the end. */
+	for (;;) {
+		ssize_t r;
+
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+/*
+ * /proc/kallsyms, once: "ADDR TYPE NAME[\t[MODULE]]" a line. Text symbols
+ * only (t, T, w, W), sorted; one name per address; a symbol reaches to the
+ * next. Names stay in the buffer, cut in place, until one is asked for.
+ */
+static void kernel_load(struct symbols *s)
+{
+	size_t len, cap = 0, n = 0, k = 0;
+	char *p, *end;
+	uint64_t any = 0;
+
+	s->kloaded = 1;
+	s->kbuf = slurp("/proc/kallsyms", &len);
+	if (!s->kbuf) {
+		warn(s, "cannot open /proc/kallsyms: %s", strerror(errno));
+		return;
+	}
+	for (p = s->kbuf, end = s->kbuf + len; p < end; ) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *q, *name, *stop;
+		unsigned long long addr;
+		char type;
+
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		errno = 0;
+		addr = strtoull(p, &q, 16);
+		if (q == p || errno || q[0] != ' ' || !q[1] || q[2] != ' ')
+			goto next;
+		type = q[1];
+		name = q + 3;
+		stop = name + strcspn(name, "\t ");
+		*stop = '\0';
+		if (!name[0] || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
+			goto next;
+		any |= addr;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			s->ksyms = xreallocarray(s->ksyms, cap, sizeof(*s->ksyms));
+		}
+		s->ksyms[n].addr = addr;
+		s->ksyms[n].name = name;
+		s->ksyms[n].rank = ksym_rank(type, name);
+		n++;
+next:
+		p = nl + 1;
+	}
+	if (!any) {
+		/* kptr_restrict: every address reads 0, and would all match. */
+		if (n)
+			warn(s, "/proc/kallsyms hides kernel addresses (kernel.kptr_restrict); "
+				"kernel frames show as [unknown]");
+		n = 0;
+	}
+	qsort(s->ksyms, n, sizeof(*s->ksyms), ksym_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!k || s->ksyms[k - 1].addr != s->ksyms[i].addr)
+			s->ksyms[k++] = s->ksyms[i];
+	s->nksyms = k;
+}
+
+static int resolve_kernel(struct symbols *s, uint64_t a)
+{
+	size_t lo = 0, hi;
+	uint64_t end;
+	struct frame_info *f;
+
+	if (!s->kloaded)
+		kernel_load(s);
+	hi = s->nksyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ksyms[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	end = lo < s->nksyms ? s->ksyms[lo].addr : s->ksyms[lo - 1].addr + KSYM_LAST_SIZE;
+	if (a >= end)
+		return 0;
+	f = push_frame(s);
+	f->name = strpool_intern(s->pool, s->ksyms[lo - 1].name);
+	f->sym_offset = a - s->ksyms[lo - 1].addr;
+	return 1;
+}
+
+/* --- the interface -------------------------------------------------------- */
+
+struct symbols *symbols_new(const struct symbols_opts *o)
+{
+	struct symbols *s = xcalloc(1, sizeof(*s));
+	struct stat st;
+
+	if (o)
+		s->o = *o;
+	if (s->o.symfs && s->o.symfs[0]) {
+		s->symfs = realpath(s->o.symfs, NULL);
+		if (!s->symfs)
+			goto fail;
+		if (stat(s->symfs, &st) < 0)
+			goto fail;
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			goto fail;
+		}
+		if (!strcmp(s->symfs, "/")) {
+			free(s->symfs);
+			s->symfs = NULL;
+		}
+	}
+	s->o.symfs = s->symfs;
+	/*
+	 * libdwfl's default path, with the symfs's debug directory first. An
+	 * absolute element is searched by build id, and by debug link with
+	 * the file's directory and each of its suffixes below it, so
+	 * SYMFS/usr/lib/debug/usr/lib serves SYMFS/usr/lib. ':' separates
+	 * elements, so a symfs holding one cannot be an element.
+	 */
+	if (s->symfs && !strchr(s->symfs, ':')) {
+		size_t n = strlen(s->symfs) + sizeof(":.debug:/usr/lib/debug:/usr/lib/debug");
+
+		s->debuginfo_path = xmalloc(n);
+		snprintf(s->debuginfo_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", s->symfs);
+	}
+	s->cb.find_elf = dwfl_build_id_find_elf;
+	/* Build id, debug link, then debuginfod when DEBUGINFOD_URLS is set. */
+	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.section_address = dwfl_offline_section_address;
+	s->cb.debuginfo_path = &s->debuginfo_path;
+
+	s->pool = strpool_new();
+	s->nobj_buckets = 256;
+	s->objs = xcalloc(s->nobj_buckets, sizeof(*s->objs));
+	s->ncache = 4096;
+	s->cache = xcalloc(s->ncache, sizeof(*s->cache));
+	s->ndm = 256;
+	s->dm = xcalloc(s->ndm, sizeof(*s->dm));
+	s->warnings = xcalloc(1, sizeof(*s->warnings));
+	s->kernel.s = s;
+	return s;
+
+fail:
+	{
+		int e = errno;
+
+		free(s->symfs);
+		free(s);
+		errno = e;
+	}
+	return NULL;
+}
+
+static void obj_free(struct elfobj *obj)
+{
+	struct dso *d, *next;
+
+	for (d = obj->dsos; d; d = next) {
+		next = d->next;
+		free(d);
+	}
+	if (obj->dwfl)
+		dwfl_end(obj->dwfl);
+	free(obj->file);
+	free(obj->loads);
+	free(obj->syms);
+	free(obj->maxend);
+	free(obj);
+}
+
+void symbols_free(struct symbols *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nobj_buckets; i++) {
+		struct elfobj *obj, *next;
+
+		for (obj = s->objs[i]; obj; obj = next) {
+			next = obj->next;
+			obj_free(obj);
+		}
+	}
+	free(s->objs);
+	for (size_t i = 0; i < s->nwarnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
+	free(s->cache);
+	free(s->frames);
+	free(s->dm);
+	free(s->ksyms);
+	free(s->kbuf);
+	strpool_free(s->pool);
+	free(s->debuginfo_path);
+	free(s->symfs);
+	free(s);
+}
+
+/* Names that are no file to open: resolve nothing, and say nothing. */
+static int is_special(const char *path)
+{
+	return path[0] != '/' ||		/* [vdso], [heap], [anon:x], anon_inode:... */
+	       !strncmp(path, "//anon", 6) ||
+	       !strncmp(path, "/memfd:", 7) ||	/* memfd_create(2) */
+	       !strncmp(path, "/SYSV", 5);	/* System V shared memory */
+}
+
+static struct elfobj *obj_get(struct symbols *s, const char *path)
+{
+	const char *key = strpool_intern(s->pool, path);
+	size_t b = hash_ptr(key) & (s->nobj_buckets - 1);
+	struct elfobj *obj;
+
+	for (obj = s->objs[b]; obj; obj = obj->next)
+		if (obj->path == key)
+			return obj;
+	obj = xcalloc(1, sizeof(*obj));
+	obj->path = key;
+	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
+	obj->next = s->objs[b];
+	s->objs[b] = obj;
+	if (++s->nobjs > s->nobj_buckets) {
+		size_t n = s->nobj_buckets * 2;
+		struct elfobj **t = xcalloc(n, sizeof(*t));
+
+		for (size_t i = 0; i < s->nobj_buckets; i++) {
+			struct elfobj *o, *next;
+
+			for (o = s->objs[i]; o; o = next) {
+				size_t nb = hash_ptr(o->path) & (n - 1);
+
+				next = o->next;
+				o->next = t[nb];
+				t[nb] = o;
+			}
+		}
+		free(s->objs);
+		s->objs = t;
+		s->nobj_buckets = n;
+	}
+	return obj;
+}
+
+struct dso *symbols_dso(struct symbols *s, const char *path,
+			const unsigned char *build_id, size_t build_id_len)
+{
+	struct elfobj *obj = obj_get(s, path ? path : "");
+	struct dso *d;
+	size_t i;
+
+	/* All zeros is how some writers say "no build id". */
+	if (!build_id || build_id_len > BUILD_ID_MAX)
+		build_id_len = 0;
+	for (i = 0; i < build_id_len && !build_id[i]; i++)
+		;
+	if (i == build_id_len)
+		build_id_len = 0;
+	for (d = obj->dsos; d; d = d->next)
+		if (d->build_id_len == build_id_len &&
+		    (!build_id_len || !memcmp(d->build_id, build_id, build_id_len)))
+			return d;
+	d = xcalloc(1, sizeof(*d));
+	d->s = s;
+	d->obj = obj;
+	if (build_id_len)
+		memcpy(d->build_id, build_id, build_id_len);
+	d->build_id_len = build_id_len;
+	d->next = obj->dsos;
+	obj->dsos = d;
+	return d;
+}
+
+struct dso *symbols_kernel(struct symbols *s)
+{
+	return &s->kernel;
+}
+
+const char *dso_short_name(const struct dso *d)
+{
+	const char *slash;
+
+	if (!d->obj)
+		return "[kernel.kallsyms]";
+	slash = strrchr(d->obj->path, '/');
+	/* "//anon" and the like keep their name. */
+	return slash && slash[1] && d->obj->path[0] == '/' && strncmp(d->obj->path, "//", 2)
+	       ? slash + 1 : d->obj->path;
+}
+
+const char *dso_path(const struct dso *d)
+{
+	return d->obj ? d->obj->path : "[kernel.kallsyms]";
+}
+
+int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
+{
+	struct symbols *s = d->s;
+	const void *key = d->obj ? (const void *)d->obj : (const void *)d;
+	size_t i;
+	int n;
+
+	if (max < 1)
+		return 0;
+	if (d->obj) {
+		if (!d->checked)
+			dso_check(d);
+		if (d->dead)
+			return 0;
+	}
+	i = cache_slot(s, key, addr);
+	if (!s->cache[i].key) {
+		size_t first = s->nframes;
+
+		n = d->obj ? resolve_file(s, d->obj, addr) : resolve_kernel(s, addr);
+		s->cache[i].key = key;
+		s->cache[i].addr = addr;
+		s->cache[i].first = (uint32_t)first;
+		s->cache[i].n = (uint32_t)n;
+		if (++s->cache_used * 2 > s->ncache) {
+			cache_grow(s);
+			i = cache_slot(s, key, addr);
+		}
+	}
+	n = (int)s->cache[i].n < max ? (int)s->cache[i].n : max;
+	if (n)
+		memcpy(out, s->frames + s->cache[i].first, (size_t)n * sizeof(*out));
+	return n;
+}
+
+const char *const *symbols_warnings(const struct symbols *s)
+{
+	return (const char *const *)s->warnings;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Symbols: function names, inline chains and source lines for addresses in
+ * ELF files (libdwfl, in process) and in the kernel (/proc/kallsyms). Each
+ * file is opened and indexed once and shared by every process mapping it.
+ * Not thread-safe: one struct symbols is used by one thread at a time.
+ */
+#ifndef PROF_REPORT_SYMBOLS_H
+#define PROF_REPORT_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbols;
+struct dso;
+
+struct symbols_opts {
+	const char *symfs;	/* look for every file (and its debug info) under
+				 * this root first; NULL for / */
+	int demangle;		/* C++ names demangled */
+	int inline_frames;	/* expand inlined functions into frames of their own */
+	int srcline;		/* fill in source files and lines (costs time) */
+};
+
+/*
+ * NULL and errno when o->symfs is not a directory (ENOENT, ENOTDIR, ...).
+ * Files and /proc/kallsyms are read on their first dso_resolve(). o may
+ * be NULL for all options off.
+ */
+struct symbols *symbols_new(const struct symbols_opts *o);
+void symbols_free(struct symbols *s);
+
+/*
+ * The dso for a file a process maps, found by path and, when the record
+ * carried one, build id (NULL or all zeros for none). Never NULL: a file
+ * that cannot be opened, or whose build id differs from build_id, is
+ * remembered as such (one warning, through symbols_warnings(), at its
+ * first dso_resolve()) and resolves nothing. So do, without a warning,
+ * names that are no file: "[vdso]", "[heap]", "[stack]", "//anon",
+ * anything not starting with '/', "/memfd:...", "/SYSV..."; a file
+ * "... (deleted)" is not opened either (one warning). The same
+ * (path, build id) gives the same dso; dsos of one path share one open
+ * file. Owned by s.
+ */
+struct dso *symbols_dso(struct symbols *s, const char *path,
+			const unsigned char *build_id, size_t build_id_len);
+/*
+ * The dso of the kernel ("[kernel.kallsyms]") and of kernel modules, from
+ * this machine's /proc/kallsyms; resolves nothing (one warning) when
+ * kallsyms hides the addresses (kernel.kptr_restrict). Owned by s.
+ */
+struct dso *symbols_kernel(struct symbols *s);
+
+/* "libc.so.6", "shape", "[kernel.kallsyms]", "[vdso]": what reports show. */
+const char *dso_short_name(const struct dso *d);
+const char *dso_path(const struct dso *d);
+
+struct frame_info {
+	const char *name;	/* function; NULL when unknown. Owned by s. */
+	uint64_t sym_offset;	/* address - function start, when name is set;
+				 * 0 in inlined frames */
+	const char *file;	/* source file, NULL unless srcline (owned by s) */
+	int line;		/* source line, 0 when unknown */
+	int inlined;		/* a function inlined into the next frame */
+};
+
+/*
+ * Resolve an address of dso d. For files, addr is a file offset (the
+ * sample's ip - map start + map pgoff); for the kernel, the address
+ * itself. Fills out[0..n) innermost first: inlined functions (inlined
+ * set, when inline_frames is on), then the function that holds them;
+ * at most max frames, the innermost ones when there are more. Returns
+ * n >= 1, or 0 when nothing is known of addr (no symbol covers it, or d
+ * resolves nothing) or max < 1. Answers are cached per (file, addr), so
+ * calling this for every frame of every sample is cheap. Results stay
+ * valid until symbols_free(); equal strings are the same pointer.
+ */
+int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max);
+
+/*
+ * Warnings gathered while resolving (a build id mismatch, a missing file),
+ * one line each, no "prof: " prefix; NULL-terminated, owned by s.
+ */
+const char *const *symbols_warnings(const struct symbols *s);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Interned strings: equal strings get one pointer, so that the report can
+ * compare and hash names by pointer. The pool owns them.
+ */
+#ifndef PROF_STRPOOL_H
+#define PROF_STRPOOL_H
+
+#include <stddef.h>
+
+struct strpool;
+
+struct strpool *strpool_new(void);
+void strpool_free(struct strpool *p);
+/* The pool's copy of the len bytes at s (a NUL is added). */
+const char *strpool_intern_len(struct strpool *p, const char *s, size_t len);
+const char *strpool_intern(struct strpool *p, const char *s);
+
+/* FNV-1a over len bytes: the hash the pool and its users share. */
+unsigned long strpool_hash(const void *data, size_t len);
+
+#endif
