@@ -15,9 +15,18 @@
 #include "symbols.h"
 #include "xalloc.h"
 
+struct text_cache {
+	const char *name;	/* interned by the symbolizer */
+	unsigned flags;
+	const char *text;
+};
+
+#define TEXT_CACHE 4096	/* direct-mapped: a miss only costs a format */
+
 struct hist {
 	struct hist_opts o;
 	struct strpool *pool;
+	struct text_cache tc[TEXT_CACHE];
 	struct hist_entry **ents;	/* table, open addressing */
 	size_t nslots, nents;
 	struct hist_entry **sorted;
@@ -63,16 +72,31 @@ void hist_free(struct hist *h)
 const char *hist_frame_text(struct hist *h, const struct rframe *f)
 {
 	char buf[1024];
+	unsigned flags = f->kernel | f->inlined << 1;
+	struct text_cache *c = NULL;
 
+	/* Named frames are the common case: their text depends on the name only. */
+	if (f->name) {
+		c = &h->tc[(((uintptr_t)f->name >> 4) ^ flags) & (TEXT_CACHE - 1)];
+		if (c->name == f->name && c->flags == flags)
+			return c->text;
+	}
 	if (f->name)
 		snprintf(buf, sizeof(buf), "[%c] %s%s", f->kernel ? 'k' : '.', f->name,
 			 f->inlined ? " (inlined)" : "");
+	else if (f->dso && dso_unknown(f->dso))
+		snprintf(buf, sizeof(buf), "[%c] [unknown]", f->kernel ? 'k' : '.');
 	else if (f->dso)
 		snprintf(buf, sizeof(buf), "[%c] %s+0x%llx", f->kernel ? 'k' : '.',
 			 dso_short_name(f->dso), (unsigned long long)f->addr);
 	else
 		snprintf(buf, sizeof(buf), "[%c] 0x%llx", f->kernel ? 'k' : '.',
 			 (unsigned long long)f->addr);
+	if (c) {
+		c->name = f->name;
+		c->flags = flags;
+		return c->text = strpool_intern(h->pool, buf);
+	}
 	return strpool_intern(h->pool, buf);
 }
 
@@ -112,9 +136,17 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 	return strpool_intern(h->pool, buf);
 }
 
+/* The texts are interned: hash the pointers, a word at a time. */
 static unsigned long key_hash(const char *const *text, int n)
 {
-	return strpool_hash(text, n * sizeof(*text));
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (int i = 0; i < n; i++) {
+		h ^= (uint64_t)(uintptr_t)text[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return (unsigned long)h;
 }
 
 static void grow_entries(struct hist *h)
@@ -226,19 +258,24 @@ static size_t child(struct hist *h, size_t parent, const char *name)
 
 /*
  * Add a path of frames under node at: frames[from], frames[from + step],
- * ... up to n frames. Every node on the path gets the period in total;
- * the last gets it in self.
+ * ... Every node on the path gets the period in total; the node of the
+ * sampled frame, frames[0], gets it in self (the root when it is not on
+ * the path).
  */
 static void add_path(struct hist *h, size_t at, const struct rsample *s, int from, int step)
 {
+	size_t self = at;
+
 	h->nodes[at].total += s->period;
 	h->nodes[at].samples++;
 	for (int i = from; i >= 0 && i < s->nframes; i += step) {
 		at = child(h, at, hist_frame_text(h, &s->frames[i]));
 		h->nodes[at].total += s->period;
 		h->nodes[at].samples++;
+		if (i == 0)
+			self = at;
 	}
-	h->nodes[at].self += s->period;
+	h->nodes[self].self += s->period;
 }
 
 void hist_add(struct hist *h, const struct rsample *s)

@@ -554,8 +554,9 @@ static void print_flat(struct report *r, struct hist *h)
 		for (int k = 0; k < nk; k++)
 			printf("  %-*s", k + 1 < nk ? w[k] : 0, e[i]->text[r->ho.keys[k]]);
 		printf("\n");
-		if (e[i]->tree && (r->ho.graph == HIST_GRAPH_CALLER ||
-				   r->ho.graph == HIST_GRAPH_CALLEE)) {
+		/* A graph under an entry too small for any branch would be empty. */
+		if (e[i]->tree && hist_node(h, e[i]->tree)->total >= graph_min &&
+		    (r->ho.graph == HIST_GRAPH_CALLER || r->ho.graph == HIST_GRAPH_CALLEE)) {
 			size_t top = e[i]->tree, *kids;
 
 			/*

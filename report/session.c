@@ -539,7 +539,11 @@ static int flush(struct session *s, uint64_t limit)
 
 	if (!s->qn)
 		return 0;
-	qsort(s->q, s->qn, sizeof(*s->q), qcmp);
+	/* One ring's records are in order already: sort only when needed. */
+	for (i = 1; i < s->qn && qcmp(&s->q[i - 1], &s->q[i]) <= 0; i++)
+		;
+	if (i < s->qn)
+		qsort(s->q, s->qn, sizeof(*s->q), qcmp);
 	for (i = 0; i < s->qn && s->q[i].time <= limit && !ret; i++)
 		ret = deliver(s, (const struct perf_event_header *)(s->arena + s->q[i].off),
 			      s->q[i].foff);

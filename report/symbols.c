@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,7 @@ struct dso {
 	size_t build_id_len;
 	int checked;		/* build id compared with the file's */
 	int dead;		/* resolves nothing */
+	int unknown;		/* ... because its file is missing or another build */
 };
 
 struct ksym {
@@ -116,6 +118,10 @@ struct symbols {
 
 	struct dso kernel;
 	int kloaded;
+	pthread_t kthread;	/* reading /proc/kallsyms ahead of need */
+	int kthread_on;
+	char *kpre;		/* what it read, and its length or -errno */
+	ssize_t kpre_len;
 	char *kbuf;
 	struct ksym *ksyms;
 	size_t nksyms;
@@ -465,10 +471,10 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 	const char *path = obj->path;
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char *under = NULL;
-	int fd = -1, err = 0, err0;
+	int fd, err = 0;
 	GElf_Ehdr eh;
 	Elf *elf;
-	const void *bits;
+	const unsigned char *bits;
 	GElf_Addr bits_vaddr;
 	int len;
 
@@ -478,28 +484,32 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 		     (int)(strlen(path) - strlen(" (deleted)")), path);
 		return;
 	}
-	/* Under the symfs first, then where the process had it. */
 	if (s->symfs) {
 		size_t n = strlen(s->symfs) + strlen(path) + 1;
 
 		under = xmalloc(n);
 		snprintf(under, n, "%s%s", s->symfs, path);
 		fd = open_candidate(under, &err);
-	}
-	err0 = err;
-	if (fd < 0 && (!under || err == ENOENT || err == ENOTDIR))
+		/* Not under the symfs: where the process had it. */
+		if (fd < 0 && (err == ENOENT || err == ENOTDIR)) {
+			int err2;
+
+			fd = open_candidate(path, &err2);
+			if (fd >= 0) {
+				free(under);
+				under = NULL;
+			}
+		}
+	} else {
 		fd = open_candidate(path, &err);
+	}
 	if (fd < 0) {
-		if (under)
-			err = err0;
 		warn(s, "cannot open %s: %s", under ? under : path,
 		     err == ENODEV ? "not a regular file" : strerror(err));
 		free(under);
 		return;
 	}
-	obj->file = under && err0 == 0 ? under : xstrdup(path);
-	if (obj->file != under)
-		free(under);
+	obj->file = under ? under : xstrdup(path);
 
 	obj->dwfl = dwfl_begin(&s->cb);
 	if (!obj->dwfl) {
@@ -527,7 +537,7 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 		return;
 	}
 	load_segments(obj, elf);
-	len = dwfl_module_build_id(obj->mod, (const unsigned char **)&bits, &bits_vaddr);
+	len = dwfl_module_build_id(obj->mod, &bits, &bits_vaddr);
 	if (len > 0) {
 		obj->build_id = bits;
 		obj->build_id_len = (size_t)len;
@@ -549,6 +559,8 @@ static int build_id_matches(const struct dso *d, const struct elfobj *obj)
 	return 1;
 }
 
+static int is_special(const char *path);
+
 static void dso_check(struct dso *d)
 {
 	struct symbols *s = d->s;
@@ -559,6 +571,7 @@ static void dso_check(struct dso *d)
 		obj_open(s, obj);
 	if (obj->state != OBJ_READY) {
 		d->dead = 1;
+		d->unknown = !is_special(obj->path);
 		return;
 	}
 	/* A different build: its names would be wrong, and none is better. */
@@ -566,6 +579,7 @@ static void dso_check(struct dso *d)
 		warn(s, "build id of %s differs from the recorded one; its frames show as [unknown]",
 		     obj->file);
 		d->dead = 1;
+		d->unknown = 1;
 	}
 }
 
@@ -860,6 +874,30 @@ static char *slurp(const char *path, size_t *lenp)
  * only (t, T, w, W), sorted; one name per address; a symbol reaches to the
  * next. Names stay in the buffer, cut in place, until one is asked for.
  */
+/*
+ * The kernel makes /proc/kallsyms' text as it is read, 120 ms for 120k
+ * symbols: as long as the rest of a small report. A thread reads it from
+ * the start, on the other CPU, while the profile is read; it touches
+ * nothing but kpre and kpre_len, which are read after the join.
+ */
+static void *kernel_prefetch(void *arg)
+{
+	struct symbols *s = arg;
+	size_t len;
+
+	s->kpre = slurp("/proc/kallsyms", &len);
+	s->kpre_len = s->kpre ? (ssize_t)len : -errno;
+	return NULL;
+}
+
+static void kernel_join(struct symbols *s)
+{
+	if (s->kthread_on) {
+		pthread_join(s->kthread, NULL);
+		s->kthread_on = 0;
+	}
+}
+
 static void kernel_load(struct symbols *s)
 {
 	size_t len, cap = 0, n = 0, k = 0;
@@ -867,7 +905,17 @@ static void kernel_load(struct symbols *s)
 	uint64_t any = 0;
 
 	s->kloaded = 1;
-	s->kbuf = slurp("/proc/kallsyms", &len);
+	kernel_join(s);
+	if (s->kpre) {
+		s->kbuf = s->kpre;
+		len = (size_t)s->kpre_len;
+		s->kpre = NULL;
+	} else {
+		if (s->kpre_len < 0)
+			errno = (int)-s->kpre_len;
+		else
+			s->kbuf = slurp("/proc/kallsyms", &len);
+	}
 	if (!s->kbuf) {
 		warn(s, "cannot open /proc/kallsyms: %s", strerror(errno));
 		return;
@@ -998,6 +1046,8 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	s->dm = xcalloc(s->ndm, sizeof(*s->dm));
 	s->warnings = xcalloc(1, sizeof(*s->warnings));
 	s->kernel.s = s;
+	/* Without the thread, the first kernel lookup reads kallsyms itself. */
+	s->kthread_on = pthread_create(&s->kthread, NULL, kernel_prefetch, s) == 0;
 	return s;
 
 fail:
@@ -1032,6 +1082,8 @@ void symbols_free(struct symbols *s)
 {
 	if (!s)
 		return;
+	kernel_join(s);
+	free(s->kpre);
 	for (size_t i = 0; i < s->nobj_buckets; i++) {
 		struct elfobj *obj, *next;
 
@@ -1149,6 +1201,11 @@ const char *dso_short_name(const struct dso *d)
 const char *dso_path(const struct dso *d)
 {
 	return d->obj ? d->obj->path : "[kernel.kallsyms]";
+}
+
+int dso_unknown(const struct dso *d)
+{
+	return d->unknown;
 }
 
 int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)

@@ -78,6 +78,13 @@ struct frame_info {
 int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max);
 
 /*
+ * 1 when d resolved nothing because its file is missing, unreadable or of
+ * another build than the one recorded (after a dso_resolve() on it): its
+ * frames must show as [unknown], not as offsets into some other file.
+ */
+int dso_unknown(const struct dso *d);
+
+/*
  * Warnings gathered while resolving (a build id mismatch, a missing file),
  * one line each, no "prof: " prefix; NULL-terminated, owned by s.
  */

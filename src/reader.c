@@ -166,6 +166,56 @@ static int read_exact_at(struct reader *r, uint64_t off, void *buf, size_t len)
 }
 
 /*
+ * File mode keeps the features in sections after the data: a table of
+ * sections, one per bit set in the header's feature bitmap, in bit order.
+ * The ones a report shows become HEADER_FEATURE records after the attrs,
+ * as pipe mode has them. A feature that cannot be read is left out: it
+ * describes the profile, it is not part of it.
+ */
+static size_t add_file_features(struct reader *r, const unsigned char *hdr,
+				const struct file_section *data, size_t out)
+{
+	uint64_t bits[4], table = data->offset + data->size;
+	size_t idx = 0;
+
+	if (table < data->offset)
+		return out;
+	memcpy(bits, hdr + 72, sizeof(bits));
+	for (unsigned feat = 0; feat < 256; feat++) {
+		struct file_section sec;
+		struct perf_event_header h;
+		size_t rec;
+
+		if (!(bits[feat / 64] >> (feat % 64) & 1))
+			continue;
+		if (read_exact_at(r, table + 16 * idx++, &sec, sizeof(sec)))
+			break;
+		if (feat != PDATA_FEAT_HOSTNAME && feat != PDATA_FEAT_OSRELEASE &&
+		    feat != PDATA_FEAT_VERSION && feat != PDATA_FEAT_ARCH &&
+		    feat != PDATA_FEAT_NRCPUS && feat != PDATA_FEAT_CMDLINE)
+			continue;
+		if (sec.size > PDATA_RECORD_MAX - 16)
+			continue;
+		rec = 16 + (((size_t)sec.size + 7) & ~(size_t)7);
+		r->attrs = xreallocarray(r->attrs, out + rec, 1);
+		memset(r->attrs + out, 0, rec);
+		h.type = PDATA_HEADER_FEATURE;
+		h.misc = 0;
+		h.size = (uint16_t)rec;
+		memcpy(r->attrs + out, &h, sizeof(h));
+		{
+			uint64_t id = feat;
+
+			memcpy(r->attrs + out + 8, &id, 8);
+		}
+		if (read_exact_at(r, sec.offset, r->attrs + out + 16, (size_t)sec.size))
+			continue;	/* the space stays, zeroed: not counted below */
+		out += rec;
+	}
+	return out;
+}
+
+/*
  * File mode: the header names the attrs section (attr_size bytes of attr,
  * then a section locating its ids) and the data section. The attrs become
  * HEADER_ATTR records so that readers see one kind of stream.
@@ -220,6 +270,7 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 			goto out;
 		out += rec;
 	}
+	out = add_file_features(r, hdr, &data, out);
 	r->attrs_len = out;
 	/* Position the input at the data section. */
 	if (r->fd < 0) {

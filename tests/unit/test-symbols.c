@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Symbols against binaries that exist: the shape workload, libc, libstdc++,
+ * libc's inlined functions when its debug info is installed, the kernel;
+ * and the dsos that must resolve nothing, hostile files among them.
+ *   test-symbols [WORKLOADS_DIR]   (else $WORKLOADS, else tests/workloads)
+ */
+#include "config.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbols.h"
+#include "tap.h"
+
+#define LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"
+#define LIBSTDCXX "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"
+
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+static uint64_t rnd_state = 0x2545f4914f6cdd1dULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+static void skip(const char *what, const char *why)
+{
+	printf("ok %d - %s # SKIP %s\n", ++tap_n, what, why);
+}
+
+static int nwarnings(const struct symbols *s)
+{
+	const char *const *w = symbols_warnings(s);
+	int n = 0;
+
+	while (w[n])
+		n++;
+	return n;
+}
+
+static const char *last_warning(const struct symbols *s)
+{
+	int n = nwarnings(s);
+
+	return n ? symbols_warnings(s)[n - 1] : "";
+}
+
+struct elfsym {
+	uint64_t value, size;
+	uint64_t next;		/* lowest start of another symbol above value */
+};
+
+/* A defined function in the file's .symtab or .dynsym, read with libelf. */
+static int find_sym(const char *path, Elf64_Word sh_type, const char *name, struct elfsym *out)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	int found = 0;
+
+	out->next = UINT64_MAX;
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != sh_type || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!found && n && !strcmp(n, name) && GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
+				out->value = sym.st_value;
+				out->size = sym.st_size;
+				found = 1;
+			}
+		}
+	}
+	/* Second pass for the neighbour, now that value is known. */
+	scn = NULL;
+	while (found && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != sh_type || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+
+			if (gelf_getsym(data, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
+			    sym.st_value > out->value && sym.st_value < out->next)
+				out->next = sym.st_value;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return found ? 0 : -1;
+}
+
+/* The file offset where vaddr's byte is, through the PT_LOAD that holds it. */
+static int vaddr_to_off(const char *path, uint64_t vaddr, uint64_t *off)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	size_t n = 0;
+	int ret = -1;
+
+	if (elf && elf_getphdrnum(elf, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+			    vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz) {
+				*off = vaddr - ph.p_vaddr + ph.p_offset;
+				ret = 0;
+				break;
+			}
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static ssize_t file_build_id(const char *path, unsigned char *buf, size_t max)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	const void *bits;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &bits) : -1;
+
+	if (n > 0 && (size_t)n <= max)
+		memcpy(buf, bits, (size_t)n);
+	else
+		n = -1;
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = s ? strlen(s) : 0, m = strlen(suffix);
+
+	return s && n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void test_shape(const char *shape, const char *tmp)
+{
+	struct symbols_opts o = { .srcline = 1 };
+	struct symbols *s = symbols_new(&o);
+	struct frame_info f[8], g[8];
+	struct elfsym leaf;
+	unsigned char id[64];
+	ssize_t idlen = file_build_id(shape, id, sizeof(id));
+	struct dso *d, *bad;
+	uint64_t off;
+	struct stat st;
+	char link[PATH_MAX], msg[PATH_MAX + 128];
+	int n;
+
+	if (find_sym(shape, SHT_SYMTAB, "leaf_a", &leaf) < 0 ||
+	    vaddr_to_off(shape, leaf.value + 4, &off) < 0) {
+		ok(0, "leaf_a is in %s's symbol table", shape);
+		symbols_free(s);
+		return;
+	}
+	d = symbols_dso(s, shape, NULL, 0);
+	ok(d == symbols_dso(s, shape, NULL, 0), "the same path gives the same dso");
+	ok(!strcmp(dso_short_name(d), "shape") && !strcmp(dso_path(d), shape),
+	   "short name \"%s\", path as given", dso_short_name(d));
+	n = dso_resolve(d, off, f, 8);
+	ok(n == 1 && f[0].name && !strcmp(f[0].name, "leaf_a") && f[0].sym_offset == 4 &&
+	   !f[0].inlined, "offset 0x%" PRIx64 " is leaf_a+4 (%d frames, %s+%" PRIu64 ")", off, n,
+	   n > 0 && f[0].name ? f[0].name : "-", n > 0 ? f[0].sym_offset : 0);
+	ok(n == 1 && ends_with(f[0].file, "/shape.c") && f[0].line > 0,
+	   "with srcline, the line is in shape.c (%s:%d)", n > 0 && f[0].file ? f[0].file : "-",
+	   n > 0 ? f[0].line : 0);
+	ok(dso_resolve(d, off, g, 8) == 1 && g[0].name == f[0].name && g[0].file == f[0].file,
+	   "a second lookup gives the same interned strings");
+
+	if (leaf.size && leaf.next > leaf.value + leaf.size &&
+	    vaddr_to_off(shape, leaf.value + leaf.size, &off) == 0) {
+		n = dso_resolve(d, off, f, 8);
+		ok(n == 0, "the padding after leaf_a is in no function (%d frames)", n);
+	} else {
+		skip("the padding after leaf_a is in no function", "no padding after leaf_a");
+	}
+	ok(stat(shape, &st) == 0 && dso_resolve(d, (uint64_t)st.st_size - 1, f, 8) == 0 &&
+	   dso_resolve(d, UINT64_MAX, f, 8) == 0, "offsets outside every PT_LOAD resolve to nothing");
+	ok(nwarnings(s) == 0, "no warnings so far (%s)", last_warning(s));
+
+	if (idlen > 0) {
+		struct dso *right = symbols_dso(s, shape, id, (size_t)idlen);
+
+		ok(right != d && vaddr_to_off(shape, leaf.value, &off) == 0 &&
+		   dso_resolve(right, off, f, 8) == 1 &&
+		   f[0].sym_offset == 0 && nwarnings(s) == 0,
+		   "the file's own build id resolves, without warning");
+		id[0] ^= 0xff;
+		bad = symbols_dso(s, shape, id, (size_t)idlen);
+		n = dso_resolve(bad, off, f, 8);
+		n += dso_resolve(bad, off + 1, f, 8);
+		snprintf(msg, sizeof(msg),
+			 "build id of %s differs from the recorded one; its frames show as [unknown]",
+			 shape);
+		ok(n == 0 && nwarnings(s) == 1 && !strcmp(last_warning(s), msg),
+		   "another build id: nothing, and one warning (%s)", last_warning(s));
+		ok(dso_resolve(d, off, f, 8) == 1, "the dso without a build id still resolves");
+	} else {
+		skip("build ids", "shape has no build id");
+	}
+	symbols_free(s);
+
+	/*
+	 * Every path is looked up under the symfs first: there, "/bin/true"
+	 * is shape. A path missing from it is looked up where it is.
+	 */
+	snprintf(link, sizeof(link), "%s/bin", tmp);
+	mkdir(link, 0700);
+	snprintf(link, sizeof(link), "%s/bin/true", tmp);
+	if (symlink(shape, link) == 0) {
+		o.symfs = tmp;
+		s = symbols_new(&o);
+		d = symbols_dso(s, "/bin/true", NULL, 0);
+		vaddr_to_off(shape, leaf.value + 8, &off);
+		n = s ? dso_resolve(d, off, f, 8) : -1;
+		ok(n == 1 && !strcmp(f[0].name, "leaf_a") && f[0].sym_offset == 8,
+		   "under a symfs, /bin/true is %s/bin/true", tmp);
+		n = s ? dso_resolve(symbols_dso(s, shape, NULL, 0), off, f, 8) : -1;
+		ok(n == 1 && !strcmp(f[0].name, "leaf_a") && nwarnings(s) == 0,
+		   "a file missing from the symfs is found where it is");
+		symbols_free(s);
+		unlink(link);
+	} else {
+		ok(0, "symlink %s: %s", link, strerror(errno));
+	}
+	o.symfs = "/nonexistent/prof-symfs";
+	errno = 0;
+	ok(symbols_new(&o) == NULL && errno == ENOENT, "a symfs that does not exist is ENOENT");
+}
+
+static void test_nothing(const char *tmp)
+{
+	static const char *const special[] = {
+		"[vdso]", "[vsyscall]", "//anon", "[heap]", "[stack]", "[anon:x]",
+		"anon_inode:[perf_event]", "/memfd:jit (deleted)", "", "[kernel.kallsyms]_text",
+	};
+	struct symbols *s = symbols_new(NULL);
+	struct frame_info f[4];
+	char path[PATH_MAX];
+	int n = 0, fd;
+
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		n += dso_resolve(symbols_dso(s, special[i], NULL, 0), 0x1000, f, 4);
+	ok(n == 0 && nwarnings(s) == 0, "names that are no file resolve nothing, silently");
+	ok(!strcmp(dso_short_name(symbols_dso(s, "[vdso]", NULL, 0)), "[vdso]") &&
+	   !strcmp(dso_short_name(symbols_dso(s, "//anon", NULL, 0)), "//anon"),
+	   "they keep their names");
+
+	n = dso_resolve(symbols_dso(s, LIBC " (deleted)", NULL, 0), 0x1000, f, 4);
+	ok(n == 0 && nwarnings(s) == 1 && strstr(last_warning(s), "was deleted"),
+	   "a deleted file is not opened: %s", last_warning(s));
+
+	n = dso_resolve(symbols_dso(s, "/nonexistent/prof-test/x.so", NULL, 0), 0, f, 4);
+	n += dso_resolve(symbols_dso(s, "/nonexistent/prof-test/x.so", NULL, 0), 8, f, 4);
+	n += dso_resolve(symbols_dso(s, "/nonexistent/prof-test/x.so", (const unsigned char *)"ab",
+				     2), 8, f, 4);
+	ok(n == 0 && nwarnings(s) == 2 &&
+	   !strcmp(last_warning(s),
+		   "cannot open /nonexistent/prof-test/x.so: No such file or directory"),
+	   "a missing file: nothing, one warning (%s)", last_warning(s));
+
+	n = dso_resolve(symbols_dso(s, "/nonexistent/a\nb\033[2J", NULL, 0), 0, f, 4);
+	ok(n == 0 && nwarnings(s) == 3 && !strchr(last_warning(s), '\n') &&
+	   !strchr(last_warning(s), '\033'), "a warning stays one line: %s", last_warning(s));
+
+	/* Hostile files: none may crash, hang, or resolve. */
+	snprintf(path, sizeof(path), "%s/fifo", tmp);
+	mkfifo(path, 0600);
+	n = dso_resolve(symbols_dso(s, path, NULL, 0), 0, f, 4);
+	n += dso_resolve(symbols_dso(s, tmp, NULL, 0), 0, f, 4);
+	snprintf(path, sizeof(path), "%s/noise", tmp);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	for (int i = 0; i < 4096; i++) {
+		unsigned char b = (unsigned char)rnd();
+
+		if (write(fd, &b, 1) != 1)
+			break;
+	}
+	close(fd);
+	n += dso_resolve(symbols_dso(s, path, NULL, 0), 100, f, 4);
+	snprintf(path, sizeof(path), "%s/empty", tmp);
+	close(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600));
+	n += dso_resolve(symbols_dso(s, path, NULL, 0), 0, f, 4);
+	ok(n == 0 && nwarnings(s) == 7, "a FIFO, a directory, noise, an empty file: nothing, "
+	   "a warning each (%s)", last_warning(s));
+	ok(dso_resolve(symbols_dso(s, LIBC, NULL, 0), 0x1000, f, 0) == 0, "max 0 gives 0 frames");
+	symbols_free(s);
+}
+
+/* Copies of an ELF file with bytes changed: never a crash. */
+static void test_mutants(const char *src, const char *tmp)
+{
+	struct symbols *s;
+	struct frame_info f[16];
+	char path[PATH_MAX];
+	unsigned char *buf;
+	struct stat st;
+	int fd = open(src, O_RDONLY), total = 0;
+	struct symbols_opts o = { .demangle = 1, .inline_frames = 1, .srcline = 1 };
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < 64) {
+		ok(0, "read %s", src);
+		return;
+	}
+	buf = malloc((size_t)st.st_size);
+	if (read(fd, buf, (size_t)st.st_size) != st.st_size) {
+		ok(0, "read %s", src);
+		close(fd);
+		free(buf);
+		return;
+	}
+	close(fd);
+	for (int round = 0; round < 60; round++) {
+		unsigned char *m = malloc((size_t)st.st_size);
+		size_t len = (size_t)st.st_size;
+		struct dso *d;
+
+		memcpy(m, buf, len);
+		if (round % 3 == 2) {
+			len = 64 + rnd() % (len - 64);	/* truncated */
+		} else {
+			for (int i = 0; i < 1 + round; i++) {
+				/* The headers and tables are where the damage is felt. */
+				size_t at = rnd() % (i % 2 ? len : 4096 < len ? 4096 : len);
+
+				m[at] = (unsigned char)rnd();
+			}
+		}
+		snprintf(path, sizeof(path), "%s/mutant%d", tmp, round);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || write(fd, m, len) != (ssize_t)len) {
+			ok(0, "write %s", path);
+			free(m);
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		close(fd);
+		s = symbols_new(&o);
+		d = symbols_dso(s, path, NULL, 0);
+		for (int i = 0; i < 2000; i++)
+			total += dso_resolve(d, rnd() % (len + 64), f, 16) > 0;
+		symbols_free(s);
+		unlink(path);
+		free(m);
+	}
+	ok(1, "60 damaged copies of %s resolve without a crash (%d hits)", src, total);
+	free(buf);
+}
+
+static void test_libc(void)
+{
+	struct symbols *s = symbols_new(NULL);
+	struct frame_info f[4];
+	struct elfsym m;
+	uint64_t off;
+	int n;
+
+	if (find_sym(LIBC, SHT_DYNSYM, "malloc", &m) < 0 || vaddr_to_off(LIBC, m.value + 1, &off) < 0) {
+		skip("libc's malloc", "no " LIBC " with malloc");
+		symbols_free(s);
+		return;
+	}
+	n = dso_resolve(symbols_dso(s, LIBC, NULL, 0), off, f, 4);
+	ok(n == 1 && !strcmp(f[0].name, "malloc") && f[0].sym_offset == 1 && !f[0].file,
+	   "libc: 0x%" PRIx64 " is malloc+1 (%s+%" PRIu64 ")", off, n ? f[0].name : "-",
+	   n ? f[0].sym_offset : 0);
+	ok(nwarnings(s) == 0, "libc: no warnings (%s)", last_warning(s));
+	symbols_free(s);
+}
+
+/* The first C++ function libstdc++ exports, by both names. */
+static void test_demangle(void)
+{
+	int fd = open(LIBSTDCXX, O_RDONLY);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	uint64_t value = 0, off;
+	struct symbols_opts o = { .demangle = 1 };
+	struct symbols *raw, *plain;
+	struct frame_info f[4], g[4];
+	char *want;
+	int st = -1, n, k;
+
+	while (elf && !value && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size < 2)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name && !strncmp(name, "_ZNSt", 5)) {
+				value = sym.st_value;
+				break;
+			}
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	if (!value || vaddr_to_off(LIBSTDCXX, value + 1, &off) < 0) {
+		skip("demangling", "no C++ function in " LIBSTDCXX);
+		return;
+	}
+	raw = symbols_new(NULL);
+	plain = symbols_new(&o);
+	n = dso_resolve(symbols_dso(raw, LIBSTDCXX, NULL, 0), off, f, 4);
+	k = dso_resolve(symbols_dso(plain, LIBSTDCXX, NULL, 0), off, g, 4);
+	want = n == 1 ? __cxa_demangle(f[0].name, NULL, NULL, &st) : NULL;
+	ok(n == 1 && !strncmp(f[0].name, "_Z", 2), "without demangle, the name is mangled (%s)",
+	   n ? f[0].name : "-");
+	ok(k == 1 && want && !strcmp(g[0].name, want) && strstr(g[0].name, "::"),
+	   "with demangle, it reads %s", k ? g[0].name : "-");
+	free(want);
+	symbols_free(raw);
+	symbols_free(plain);
+}
+
+struct inl {
+	Dwarf_Addr pc;
+	const char *name;
+	Dwarf_Word call_line;
+};
+
+static int has_inlined_child(Dwarf_Die *die)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(die, &c) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_inlined_subroutine || has_inlined_child(&c))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* An inlined subroutine with a single range, nothing inlined into it. */
+static int find_inlined(Dwarf_Die *die, struct inl *out, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 32 || dwarf_child(die, &c) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute a;
+
+		if (dwarf_tag(&c) == DW_TAG_inlined_subroutine && dwarf_lowpc(&c, &out->pc) == 0 &&
+		    !dwarf_hasattr(&c, DW_AT_ranges) && dwarf_diename(&c) &&
+		    dwarf_formudata(dwarf_attr(&c, DW_AT_call_line, &a), &out->call_line) == 0 &&
+		    out->call_line > 0 && !has_inlined_child(&c)) {
+			out->name = dwarf_diename(&c);
+			return 1;
+		}
+		if (find_inlined(&c, out, depth + 1))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+static void test_inline(void)
+{
+	unsigned char id[64];
+	ssize_t idlen = file_build_id(LIBC, id, sizeof(id));
+	char path[PATH_MAX], *p;
+	struct symbols_opts o = { .inline_frames = 1, .srcline = 1 };
+	struct symbols *s;
+	struct frame_info f[16], g[16];
+	char *outer;
+	struct inl in = { 0, NULL, 0 };
+	Dwarf *dw = NULL;
+	Dwarf_Off cuoff = 0, next;
+	size_t hsize;
+	uint64_t off;
+	int fd = -1, n, found = 0, cus = 0;
+
+	if (idlen > 1) {
+		p = path + snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
+		for (ssize_t i = 1; i < idlen; i++)
+			p += sprintf(p, "%02x", id[i]);
+		strcpy(p, ".debug");
+		fd = open(path, O_RDONLY);
+	}
+	dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+	/* Some way into libc, past the start-up code. */
+	while (dw && !found && dwarf_nextcu(dw, cuoff, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (++cus > 20 && dwarf_offdie(dw, cuoff + hsize, &cu) &&
+		    find_inlined(&cu, &in, 0) && vaddr_to_off(LIBC, in.pc, &off) == 0)
+			found = 1;
+		cuoff = next;
+	}
+	if (!found) {
+		skip("inline frames", "no debug info for " LIBC " (libc6-dbg)");
+		if (dw)
+			dwarf_end(dw);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	s = symbols_new(&o);
+	n = dso_resolve(symbols_dso(s, LIBC, NULL, 0), off, f, 16);
+	ok(n >= 2 && f[0].inlined && f[0].name && !strcmp(f[0].name, in.name) &&
+	   !f[n - 1].inlined && f[n - 1].name,
+	   "libc 0x%" PRIx64 ": %s is inlined into %s (%d frames)", off, in.name,
+	   n > 0 && f[n - 1].name ? f[n - 1].name : "-", n);
+	ok(n >= 2 && f[1].line == (int)in.call_line && f[1].file && f[0].file && f[0].line > 0,
+	   "the caller's line is the call site, %s:%d (want %d)", n >= 2 && f[1].file ? f[1].file : "-",
+	   n >= 2 ? f[1].line : 0, (int)in.call_line);
+	ok(n >= 2 && dso_resolve(symbols_dso(s, LIBC, NULL, 0), off, g, 1) == 1 && g[0].inlined &&
+	   g[0].name == f[0].name, "max 1 keeps the innermost frame");
+	/* The names die with s. */
+	outer = n > 0 && f[n - 1].name ? strdup(f[n - 1].name) : NULL;
+	symbols_free(s);
+	o.inline_frames = 0;
+	s = symbols_new(&o);
+	n = dso_resolve(symbols_dso(s, LIBC, NULL, 0), off, g, 16);
+	ok(n == 1 && !g[0].inlined && g[0].name && outer && !strcmp(g[0].name, outer),
+	   "without inline_frames, one frame: %s", n > 0 && g[0].name ? g[0].name : "-");
+	free(outer);
+	symbols_free(s);
+	dwarf_end(dw);
+	close(fd);
+}
+
+static void test_kernel(void)
+{
+	FILE *k = fopen("/proc/kallsyms", "re");
+	char line[512], name[256], prev[256] = "", type;
+	unsigned long long addr, prev_addr = 0, text = 0;
+	int prev_unique = 0, found = 0;
+	struct symbols *s;
+	struct frame_info f[4];
+	int n;
+
+	/* A text symbol after _text alone at its address, with a successor. */
+	while (k && fgets(line, sizeof(line), k)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			text = addr;
+		if (prev_unique && addr > prev_addr + 1 && text && prev_addr > text) {
+			found = 1;
+			break;
+		}
+		prev_unique = addr != prev_addr && (type == 't' || type == 'T') &&
+			      !strchr(line, '[');
+		prev_addr = addr;
+		strcpy(prev, name);
+	}
+	if (k)
+		fclose(k);
+	if (!text) {
+		skip("kernel symbols", "/proc/kallsyms hides addresses");
+		return;
+	}
+	if (!found) {
+		ok(0, "a kernel text symbol after _text");
+		return;
+	}
+	s = symbols_new(NULL);
+	n = dso_resolve(symbols_kernel(s), prev_addr + 1, f, 4);
+	ok(n == 1 && !strcmp(f[0].name, prev) && f[0].sym_offset == 1,
+	   "kernel: %llx is %s+1 (%s)", prev_addr + 1, prev, n ? f[0].name : "-");
+	ok(dso_resolve(symbols_kernel(s), 0, f, 4) == 0, "kernel: address 0 is in nothing");
+	ok(!strcmp(dso_short_name(symbols_kernel(s)), "[kernel.kallsyms]") && nwarnings(s) == 0,
+	   "kernel: named [kernel.kallsyms], no warnings (%s)", last_warning(s));
+	symbols_free(s);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("WORKLOADS") ? getenv("WORKLOADS")
+								   : "tests/workloads";
+	char shape[PATH_MAX], tmp[] = "/tmp/test-symbols.XXXXXX";
+	char cmd[PATH_MAX + 16];
+
+	elf_version(EV_CURRENT);
+	/* Recorded paths are absolute; relative ones name no file. */
+	snprintf(cmd, sizeof(cmd), "%s/shape", dir);
+	if (!mkdtemp(tmp)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return tap_done();
+	}
+	if (realpath(cmd, shape)) {
+		test_shape(shape, tmp);
+	} else {
+		ok(0, "the shape workload is at %s: %s", cmd, strerror(errno));
+		shape[0] = '\0';
+	}
+	test_nothing(tmp);
+	test_libc();
+	test_demangle();
+	test_inline();
+	test_kernel();
+	if (shape[0])
+		test_mutants(shape, tmp);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmp);
+	return tap_done();
+}
