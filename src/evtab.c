@@ -119,6 +119,9 @@ const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_h
 			return NULL;
 		id = w[nw - idx];
 	}
+	/* perf synthesizes records with a zeroed trailer: id 0 is the first event's. */
+	if (!id)
+		return &t->ev[0];
 	for (size_t i = 0; i < t->nr; i++)
 		for (size_t j = 0; j < t->ev[i].nr_ids; j++)
 			if (t->ev[i].ids[j] == id)

@@ -231,6 +231,8 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 	memcpy(&attr_size, hdr + 16, 8);
 	memcpy(&attrs, hdr + 24, sizeof(attrs));
 	memcpy(&data, hdr + 40, sizeof(data));
+	if (data.size > UINT64_MAX - data.offset)
+		return -EBADMSG;
 	/* attr_size covers an attr and the section locating its ids. */
 	if (attr_size < 64 + 16 || attr_size > 4096 || attrs.size % attr_size ||
 	    attrs.size > (1 << 20))
@@ -545,7 +547,7 @@ int reader_next(struct reader *r, struct reader_record *rec)
 			uint64_t size;
 
 			memcpy(&size, (const unsigned char *)rec->hdr + 8, 8);
-			memcpy(r->aligned, rec->hdr, h.size);
+			memmove(r->aligned, rec->hdr, h.size);	/* may be r->aligned */
 			rec->hdr = (const struct perf_event_header *)r->aligned;
 			ret = skip_input(r, size);
 			if (ret <= 0)
@@ -554,7 +556,7 @@ int reader_next(struct reader *r, struct reader_record *rec)
 			uint32_t size;
 
 			memcpy(&size, (const unsigned char *)rec->hdr + 8, 4);
-			memcpy(r->aligned, rec->hdr, h.size);
+			memmove(r->aligned, rec->hdr, h.size);	/* may be r->aligned */
 			rec->hdr = (const struct perf_event_header *)r->aligned;
 			ret = skip_input(r, ((uint64_t)size + 7) & ~7ULL);
 			if (ret <= 0)
