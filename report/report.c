@@ -70,6 +70,8 @@ struct filters {
 
 struct report {
 	const char *input;
+	char **copies;		/* option values split in place, freed at the end */
+	size_t ncopies;
 	struct hist_opts ho;
 	double percent_limit;
 	int has_limit;
@@ -85,24 +87,27 @@ struct report {
 
 /* --- options -------------------------------------------------------------- */
 
-static int split_list(const char *arg, const char ***out, size_t *n)
+/* Split a comma list; the items point into a copy the report frees. */
+static int split_list(struct report *r, const char *arg, const char ***out, size_t *n)
 {
 	char *copy = xstrdup(arg), *save = NULL;
 
+	r->copies = xreallocarray(r->copies, r->ncopies + 1, sizeof(*r->copies));
+	r->copies[r->ncopies++] = copy;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		*out = xreallocarray(*out, *n + 1, sizeof(**out));
-		(*out)[(*n)++] = t;	/* copy is kept for the life of the report */
+		(*out)[(*n)++] = t;
 	}
 	return *n ? 0 : -EINVAL;
 }
 
-static int id_list(const char *arg, struct idlist *l)
+static int id_list(struct report *r, const char *arg, struct idlist *l)
 {
 	const char **items = NULL;
 	size_t n = 0;
 	uint64_t v;
 
-	if (split_list(arg, &items, &n))
+	if (split_list(r, arg, &items, &n))
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		if (parse_u64(items[i], 0, INT_MAX, &v)) {
@@ -122,7 +127,7 @@ static int parse_sort(struct report *r, const char *arg)
 	size_t n = 0;
 
 	r->ho.nkeys = 0;
-	if (split_list(arg, &items, &n))
+	if (split_list(r, arg, &items, &n))
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		int k;
@@ -248,23 +253,23 @@ static int parse_options(struct report *r, int argc, char **argv)
 			r->max_depth = (int)v;
 			break;
 		case OPT_COMM:
-			if (split_list(optarg, &r->f.comm, &r->f.ncomm))
+			if (split_list(r, optarg, &r->f.comm, &r->f.ncomm))
 				bad = "--comm: give a comma list of command names";
 			break;
 		case OPT_DSO:
-			if (split_list(optarg, &r->f.dso, &r->f.ndso))
+			if (split_list(r, optarg, &r->f.dso, &r->f.ndso))
 				bad = "--dso: give a comma list of shared object names";
 			break;
 		case OPT_PID:
-			if (id_list(optarg, &r->f.pid))
+			if (id_list(r, optarg, &r->f.pid))
 				bad = "--pid: give a comma list of process ids";
 			break;
 		case OPT_TID:
-			if (id_list(optarg, &r->f.tid))
+			if (id_list(r, optarg, &r->f.tid))
 				bad = "--tid: give a comma list of thread ids";
 			break;
 		case OPT_CPU:
-			if (id_list(optarg, &r->f.cpu))
+			if (id_list(r, optarg, &r->f.cpu))
 				bad = "--cpu: give a comma list of CPU numbers";
 			break;
 		case OPT_SYMBOL:
@@ -627,6 +632,9 @@ static void report_release(struct report *r)
 	free(r->f.pid.v);
 	free(r->f.tid.v);
 	free(r->f.cpu.v);
+	for (size_t i = 0; i < r->ncopies; i++)
+		free(r->copies[i]);
+	free(r->copies);
 }
 
 int cmd_report(int argc, char **argv)
