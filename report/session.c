@@ -55,6 +55,7 @@ struct qent {
 
 struct session {
 	struct symbols *sym;
+	struct qent *qtmp;	/* merge buffer, qcap entries */
 	session_sample_fn fn;
 	void *ctx;
 	struct evtab ev;
@@ -154,6 +155,7 @@ void session_free(struct session *s)
 	free_itab(&s->procs, 1);
 	free(s->arena);
 	free(s->q);
+	free(s->qtmp);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
 	free(s);
@@ -521,13 +523,53 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 
 /* --- the queue ---------------------------------------------------------- */
 
-static int qcmp(const void *a, const void *b)
+static inline int qless(const struct qent *x, const struct qent *y)
 {
-	const struct qent *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * Sort the queue by (time, seq). A round holds one run already in time
+ * order per ring the recorder drained, so merging neighbouring runs until
+ * one is left costs O(n log runs), where a general sort pays O(n log n).
+ */
+static void sort_queue(struct session *s)
+{
+	size_t n = s->qn;
+
+	for (;;) {
+		size_t i = 0, out = 0, runs = 0;
+
+		while (i < n) {
+			size_t a = i, b, c;
+
+			for (b = a + 1; b < n && !qless(&s->q[b], &s->q[b - 1]); b++)
+				;
+			for (c = b; c < n && (c == b || !qless(&s->q[c], &s->q[c - 1])); c++)
+				;
+			/* merge [a, b) and [b, c) into qtmp */
+			{
+				size_t x = a, y = b;
+
+				while (x < b && y < c)
+					s->qtmp[out++] = qless(&s->q[y], &s->q[x]) ? s->q[y++] : s->q[x++];
+				while (x < b)
+					s->qtmp[out++] = s->q[x++];
+				while (y < c)
+					s->qtmp[out++] = s->q[y++];
+			}
+			runs++;
+			i = c;
+		}
+		{
+			struct qent *t = s->q;
+
+			s->q = s->qtmp;
+			s->qtmp = t;
+		}
+		if (runs <= 1)
+			return;
+	}
 }
 
 /* Deliver every queued record with time <= limit, in time order; keep the rest. */
@@ -539,11 +581,7 @@ static int flush(struct session *s, uint64_t limit)
 
 	if (!s->qn)
 		return 0;
-	/* One ring's records are in order already: sort only when needed. */
-	for (i = 1; i < s->qn && qcmp(&s->q[i - 1], &s->q[i]) <= 0; i++)
-		;
-	if (i < s->qn)
-		qsort(s->q, s->qn, sizeof(*s->q), qcmp);
+	sort_queue(s);
 	for (i = 0; i < s->qn && s->q[i].time <= limit && !ret; i++)
 		ret = deliver(s, (const struct perf_event_header *)(s->arena + s->q[i].off),
 			      s->q[i].foff);
@@ -595,6 +633,7 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 	if (s->qn == s->qcap) {
 		s->qcap = s->qcap ? s->qcap * 2 : 4096;
 		s->q = xreallocarray(s->q, s->qcap, sizeof(*s->q));
+		s->qtmp = xreallocarray(s->qtmp, s->qcap, sizeof(*s->qtmp));
 	}
 	s->q[s->qn].time = time;
 	s->q[s->qn].seq = s->seq++;
