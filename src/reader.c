@@ -61,6 +61,7 @@ struct reader {
 
 	char why[160];
 	uint64_t why_offset;
+	int pending;		/* an error found at open, given by the first reader_next */
 };
 
 static int corrupt(struct reader *r, uint64_t offset, const char *fmt, ...)
@@ -282,8 +283,8 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 		r->in_len = data.size < r->mem_len - data.offset ?
 			    data.offset + data.size : r->mem_len;
 	} else {
-		if (lseek(r->fd, (off_t)data.offset, SEEK_SET) < 0) {
-			ret = -errno;
+		if (data.offset > INT64_MAX || lseek(r->fd, (off_t)data.offset, SEEK_SET) < 0) {
+			ret = data.offset > INT64_MAX || errno == EINVAL ? -EBADMSG : -errno;
 			goto out;
 		}
 		r->in_base = data.offset;
@@ -337,6 +338,13 @@ static struct reader *reader_start(struct reader *r)
 	}
 	memcpy(fh, r->in + r->in_pos, sizeof(fh));
 	ret = open_file_mode(r, fh);
+	if (ret == -EBADMSG) {
+		/* A perf.data file with a broken header: corrupt, not foreign. */
+		corrupt(r, 0, "the file header's sections do not fit in the file");
+		r->pending = -EBADMSG;
+		r->attrs_len = 0;
+		return r;
+	}
 	if (ret)
 		goto fail;
 	return r;
@@ -491,6 +499,8 @@ static int start_compressed(struct reader *r, const struct perf_event_header *h,
 
 int reader_next(struct reader *r, struct reader_record *rec)
 {
+	if (r->pending)
+		return r->pending;
 	for (;;) {
 		struct perf_event_header h;
 		const unsigned char *p;
