@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A binary replaced after recording by another build: prof report warns
+# once and shows its frames as [unknown], never names from the other build.
+# A binary that is gone: a warning too, and [unknown].
+. "$srcdir/tests/test-subr.sh"
+
+require_perf_event
+cp "$WORKLOADS/shape" ./app
+run_prof record -q -e cpu-clock -o b.data -- ./app -s 0.5
+expect_rc 0 "prof record of a copy of shape"
+script_of b.data b.txt
+grep -q '^MMAP2 .*buildid=[0-9a-f]* file=.*/app$' b.txt ||
+	skip "this kernel records no build ids in MMAP2 (before Linux 5.12)"
+
+run_prof report -i b.data --sort sym
+expect_rc 0 "prof report with the recorded binary"
+grep -q '\[\.\] leaf_a$' out || fail "leaf_a not resolved with the right binary"
+
+# Another build at the same path: the threads workload has other symbols.
+cp "$WORKLOADS/threads" ./app
+run_prof report -i b.data --sort sym
+expect_rc 0 "prof report after the binary changed"
+n=$(grep -c "build id of .*/app differs from the recorded one" err)
+[ "$n" = 1 ] || fail "expected one build-id warning, got $n: $(cat err)"
+grep -q -e 'spin_' -e 'thread_' -e 'leaf_' out && fail "names from another build: $(grep -e spin_ -e thread_ -e leaf_ out)"
+u=$(awk '/\[\.\] \[unknown\]$/ { sub("%", "", $1); s += $1 } END { print s + 0 }' out)
+note "other build: [unknown] $u%"
+expect_range "share of [unknown] frames" "$u" 90 100
+
+rm ./app
+run_prof report -i b.data --sort sym
+expect_rc 0 "prof report after the binary was removed"
+grep -q "cannot open .*app" err || fail "no warning for the missing binary: $(cat err)"
+u=$(awk '/\[\.\] \[unknown\]$/ { sub("%", "", $1); s += $1 } END { print s + 0 }' out)
+note "missing binary: [unknown] $u%"
+expect_range "share of [unknown] frames" "$u" 90 100
