@@ -122,13 +122,20 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 	case HIST_SYM:
 		return hist_frame_text(h, f);
 	case HIST_SRCLINE:
-		if (f->file && f->line)
-			snprintf(buf, sizeof(buf), "%s:%d", f->file, f->line);
-		else if (f->dso)
+		/* As perf shows it: the file's base name, or symbol+offset. */
+		if (f->file && f->line) {
+			const char *base = strrchr(f->file, '/');
+
+			snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : f->file, f->line);
+		} else if (f->name && !f->inlined) {
+			snprintf(buf, sizeof(buf), "%s+%llu", f->name,
+				 (unsigned long long)f->sym_offset);
+		} else if (f->dso) {
 			snprintf(buf, sizeof(buf), "%s+0x%llx", dso_short_name(f->dso),
 				 (unsigned long long)f->addr);
-		else
+		} else {
 			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)f->addr);
+		}
 		break;
 	default:
 		return "";
