@@ -612,7 +612,16 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 	size_t sz = (h->size + 7) & ~(size_t)7;
 	uint64_t time = 0;
 
-	if (e) {
+	if (e && h->type == PERF_RECORD_SAMPLE && (e->attr.sample_type & PERF_SAMPLE_TIME)) {
+		/* Only fixed-size fields come before TIME: read it where it is. */
+		uint64_t st = e->attr.sample_type;
+		size_t at = sizeof(*h) + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) +
+					      !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
+
+		if (h->size < at + 8)
+			return bad(s, foff, "malformed SAMPLE record");
+		memcpy(&time, (const unsigned char *)h + at, 8);
+	} else if (e) {
 		if (h->type == PERF_RECORD_SAMPLE) {
 			if (decode_sample(&e->attr, h, &smp))
 				return bad(s, foff, "malformed SAMPLE record");
