@@ -692,15 +692,16 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "prof: cannot read '%s': %s\n", r.input, strerror(-ret));
 		goto out;
 	}
-	if (reader_truncated(rd))
-		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
-			"; reporting the records before it\n", r.input, reader_offset(rd));
 	ret = session_finish(r.session);
 	if (ret == -EBADMSG) {
 		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", r.input,
 			session_error_offset(r.session), session_error(r.session));
 		goto out;
 	}
+	/* Only now: a corrupt record found while finishing is the one message. */
+	if (reader_truncated(rd))
+		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
+			"; reporting the records before it\n", r.input, reader_offset(rd));
 	if ((r.ho.graph == HIST_GRAPH_CALLER || r.ho.graph == HIST_GRAPH_CALLEE ||
 	     r.ho.graph == HIST_TREE_TOP_DOWN || r.ho.graph == HIST_TREE_BOTTOM_UP) &&
 	    r.samples && !r.chains)

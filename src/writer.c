@@ -62,7 +62,13 @@ struct writer *writer_new(int fd, int level, size_t frame_max, size_t buf_size)
 	if (level) {
 		w->out = xmalloc(PDATA_RECORD_MAX);
 		w->cctx = ZSTD_createCCtx();
-		if (!w->cctx) {
+		/*
+		 * A checksum per frame (4 bytes) lets a reader tell a damaged
+		 * frame from garbage records that happen to parse.
+		 */
+		if (!w->cctx ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level)) ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1))) {
 			writer_free(w);
 			errno = ENOMEM;
 			return NULL;
@@ -247,8 +253,7 @@ static int write_frame(struct writer *w, const unsigned char *p, size_t len)
 	size_t n, half;
 	int ret;
 
-	n = ZSTD_compressCCtx(w->cctx, w->out + sizeof(h), FRAME_OUT_MAX, p, len,
-			      w->level);
+	n = ZSTD_compress2(w->cctx, w->out + sizeof(h), FRAME_OUT_MAX, p, len);
 	if (!ZSTD_isError(n)) {
 		h.type = PDATA_COMPRESSED;
 		h.misc = 0;

@@ -9,11 +9,11 @@
 test_timeout=240
 require_perf_event
 
-# check FILE: prof script exits 0 or 1 (never a signal, never 64), and an
-# error is one line naming the file.
+# check FILE [report]: prof script (or prof report) exits 0 or 1 (never a
+# signal, never 64), and an error is one line naming the file.
 crashes=0
 check() {
-	timeout -k 2 10 "$PROF" script -i "$1" > out 2> err
+	timeout -k 2 10 "$PROF" ${2:-script} -i "$1" > out 2> err
 	rc=$?
 	case $rc in
 	0) ;;
@@ -53,10 +53,11 @@ for mode in "" --no-compress; do
 	done < flips
 done
 
-for f in "$srcdir"/tests/data/bad/*; do
+for f in "$srcdir"/tests/data/bad/*.data; do
 	[ -f "$f" ] || continue
 	cp "$f" replay.data
 	check replay.data
+	check replay.data report
 done
 
 [ "$crashes" = 0 ] || fail "$crashes inputs crashed prof script or gave a bad error"

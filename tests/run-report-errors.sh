@@ -1,0 +1,165 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof report on bad options and bad files: usage errors exit 64 with one
+# "prof: " line; a missing or foreign file exits 1; a truncated profile is
+# reported with a warning; a profile with a byte flipped gives a report or
+# one error naming the offset, never a crash or a hang.
+. "$srcdir/tests/test-subr.sh"
+require_perf_event
+
+shape=$WORKLOADS/shape
+
+run_prof record -q -g --no-compress -e cpu-clock -o raw.data -- "$shape" -s 1
+expect_rc 0 "prof record -g --no-compress -- shape -s 1"
+run_prof record -q -g -e cpu-clock -o z.data -- "$shape" -s 1
+expect_rc 0 "prof record -g -- shape -s 1"
+
+# usage ARGS...: `prof report -i raw.data ARGS` is a usage error.
+usage() {
+	run_prof report -i raw.data "$@"
+	expect_rc 64 "prof report $*"
+	one_error_line "prof report $*"
+	[ -s out ] && fail "prof report $*: a usage error printed a report"
+	note "prof report $*: $(cat err)"
+}
+usage --sort bogus
+usage --sort comm,bogus
+usage --sort ''
+usage -g sideways
+usage --call-graph=sideways
+usage --tree=left
+usage --percent-limit abc
+usage --percent-limit 10x
+usage --percent-limit -1
+usage --max-depth 0
+usage --max-depth abc
+usage --time 5,1
+usage --time abc
+usage --symbol '('
+usage --cpu x
+usage --pid abc
+usage --bogus
+
+# A missing file.
+run_prof report -i nosuch.data
+expect_rc 1 "prof report -i nosuch.data"
+expect_err "prof report -i nosuch.data" <<'EOF'
+prof: cannot open 'nosuch.data': No such file or directory
+EOF
+# The default input is prof.data.
+run_prof report
+expect_rc 1 "prof report without prof.data"
+expect_err "prof report without prof.data" <<'EOF'
+prof: cannot open 'prof.data': No such file or directory
+EOF
+
+# Not a perf.data file: text, an empty file, a short file.
+cp "$srcdir/tests/test-subr.sh" text.data
+: > empty.data
+printf 'PERF' > short.data
+for f in text.data empty.data short.data; do
+	run_prof report -i $f
+	note "prof report -i $f: exit $rc: $(cat err)"
+	[ "$rc" = 1 ] || check_later "prof report -i $f (not a perf.data file): exit status $rc, expected 1"
+	[ "$(wc -l < err)" = 1 ] && grep -q "^prof: .*'$f'" err ||
+		check_later "prof report -i $f: stderr is not one 'prof: ' line naming the file: $(cat err)"
+	[ $f = text.data ] && { grep -q 'not a perf.data file' err ||
+		check_later "prof report -i text.data: stderr does not say 'not a perf.data file': $(cat err)"; }
+done
+
+# A profile cut in its middle: what is there is reported, with a warning.
+for f in raw.data z.data; do
+	run_prof report -i $f --sort sym
+	expect_rc 0 "prof report -i $f"
+	full=$(awk '!/^#/ && $1 ~ /%$/ && $2 ~ /^[0-9]+$/ { n += $2 } END { print n + 0 }' out)
+	size=$(wc -c < $f)
+	# Records are multiples of 8 bytes long: 5 bytes past a multiple of 8
+	# is inside one (a cut between two records is a shorter, whole file).
+	cut=$((size / 2 - size / 2 % 8 + 5))
+	head -c $cut $f > cut-$f
+	run_prof report -i cut-$f --sort sym
+	n=$(awk '!/^#/ && $1 ~ /%$/ && $2 ~ /^[0-9]+$/ { n += $2 } END { print n + 0 }' out)
+	note "$f cut at $cut of $size bytes: exit $rc, $n samples (whole file: $full), stderr: $(cat err)"
+	expect_rc 0 "prof report -i cut-$f (cut at $cut of $size bytes)"
+	grep -q 'truncated' err || fail "prof report -i cut-$f: no warning with 'truncated' on stderr: $(cat err)"
+	grep -v '^prof: ' err > other.err
+	[ -s other.err ] && check_later "prof report -i cut-$f: a stderr line not starting 'prof: ': $(cat other.err)"
+	grep -q '\[\.\] leaf_a' out || fail "prof report -i cut-$f: no leaf_a in the report"
+	expect_range "prof report -i cut-$f: samples in half the file (whole: $full)" "$n" \
+		$((full / 5)) $((full * 4 / 5))
+done
+
+# perf's file-mode header says how long the data section is: one that
+# runs past the end of the file is a truncated file (exit 0, a warning) or
+# a corrupt one (exit 1, one line naming the offset), nothing else.
+if command -v perf > /dev/null 2>&1; then
+	perf record -q -e cpu-clock -o perf.data -- "$shape" -s 0.3 > /dev/null 2> perf.err ||
+		fail "perf record -- shape -s 0.3 exited $?: $(sed -n 1,5p perf.err)"
+	# data.size is the u64 at offset 40; its top byte is at 47.
+	cp perf.data long.data
+	printf '\247' | dd of=long.data bs=1 seek=47 conv=notrunc 2> /dev/null
+	run_prof report -i long.data
+	note "perf file with data.size past the end: exit $rc: $(cat err)"
+	case $rc in
+	0) grep -q truncated err || check_later "prof report -i long.data (data.size past the end): exit 0 without a 'truncated' warning: $(cat err)" ;;
+	1) [ "$(wc -l < err)" = 1 ] && grep -q "^prof: 'long.data' is corrupt at offset [0-9]" err ||
+		check_later "prof report -i long.data (data.size past the end): exit 1 without one \"prof: 'long.data' is corrupt at offset N\" line: $(cat err)" ;;
+	*) fail "prof report -i long.data (data.size past the end): exit status $rc: $(cat err)" ;;
+	esac
+fi
+
+# 100 random bytes replaced, 70 in the plain profile and 30 in the
+# compressed one: exit 0 (a report, warnings allowed) or 1 (one error line
+# naming the offset, or saying it is not a perf.data file); never a signal
+# or a hang. The offsets are the same from run to run (the profiles are
+# not); PROF_TEST_SEED=N tries others.
+seed=${PROF_TEST_SEED:-20251122}
+note "flips: seed $seed"
+prof_timeout=15
+crashes=0
+for f in raw.data z.data; do
+	case $f in raw.data) nflips=70 ;; *) nflips=30 ;; esac
+	size=$(wc -c < $f)
+	awk -v size="$size" -v n="$nflips" -v seed="$seed$nflips" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) {
+			# Half of them in the first 4 KiB, where the headers are.
+			o = (i % 2 && size > 4096) ? int(rand() * 4096) : int(rand() * size)
+			print o, 1 + int(rand() * 255)
+		}
+	}' > flips.$f
+	while read -r off x; do
+		cp $f flip.data
+		old=$(od -An -tu1 -j "$off" -N1 $f | tr -d ' ')
+		new=$(awk -v a="$old" -v b="$x" 'BEGIN {
+			r = 0; p = 1
+			for (i = 0; i < 8; i++) {
+				if ((int(a / p) % 2) != (int(b / p) % 2)) r += p
+				p *= 2
+			}
+			print r }')
+		printf "$(printf '\\%03o' "$new")" |
+			dd of=flip.data bs=1 seek="$off" conv=notrunc 2> /dev/null
+		timeout -k 2 "$prof_timeout" "$PROF" report -i flip.data < /dev/null > out 2> err
+		rc=$?
+		what="$f with byte $off changed from $old to $new"
+		case $rc in
+		0) ;;
+		1)
+			if [ "$(wc -l < err)" != 1 ] || ! grep -q '^prof: ' err ||
+				! grep -q -e 'offset [0-9]' -e 'not a perf.data file' err; then
+				echo "FAIL: $what: exit 1 without one 'prof: ' line naming the offset: $(sed -n 1,3p err)"
+				crashes=$((crashes + 1))
+			fi
+			;;
+		*)
+			echo "FAIL: $what: exit status $rc$( [ "$rc" = 124 ] && echo ' (hung)'): $(sed -n 1,3p err)"
+			crashes=$((crashes + 1))
+			;;
+		esac
+		echo "$rc" >> flip.rcs
+	done < flips.$f
+done
+note "flips: $(grep -c '^0$' flip.rcs) reports, $(grep -c '^1$' flip.rcs) errors, $crashes bad outcomes"
+[ "$crashes" = 0 ] || fail "$crashes flipped profiles crashed, hung or gave a bad error (seed $seed)"
+finish
