@@ -384,7 +384,7 @@ static int on_sample(void *ctx, const struct rsample *s)
 		r->last_time = s->time;
 	r->samples++;
 	if (s->nframes > 1)
-		r->chains++;
+		r->chains++;	/* counted only when chains are resolved: for the trees */
 	if (!keep(r, s))
 		return 0;
 	if (ev >= r->nhists) {
@@ -673,6 +673,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	r.session = session_new(sym, on_sample, &r);
+	session_leaf_only(r.session, !r.ho.children && r.ho.graph == HIST_GRAPH_NONE);
 	while ((ret = reader_next(rd, &rec)) > 0) {
 		ret = session_record(r.session, &rec);
 		if (ret)

@@ -69,6 +69,7 @@ struct session {
 	uint64_t seq, max_time, round_limit;
 
 	uint64_t lost;
+	int leaf_only;
 	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
 	struct rframe frames[MAX_FRAMES];
 	char why[160];
@@ -145,6 +146,11 @@ static void free_itab(struct itab *t, int procs)
 	}
 	free(t->keys);
 	free(t->vals);
+}
+
+void session_leaf_only(struct session *s, int on)
+{
+	s->leaf_only = on;
 }
 
 void session_free(struct session *s)
@@ -445,7 +451,7 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 		return bad(s, foff, "malformed SAMPLE record");
 	pr = itab_get(&s->procs, (int)smp.pid);
 	t = get_thread(s, (int)smp.pid, (int)smp.tid);
-	if (smp.nr_chain) {
+	if (smp.nr_chain && !s->leaf_only) {
 		int ctx_kernel = kernel, first = 1;
 
 		for (uint64_t i = 0; i < smp.nr_chain && n < MAX_FRAMES; i++) {

@@ -43,6 +43,11 @@ typedef int (*session_sample_fn)(void *ctx, const struct rsample *s);
 /* A session resolving through sym (not owned). NULL and errno. */
 struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx);
 void session_free(struct session *s);
+/*
+ * Resolve only the sampled frame of each sample, not its call chain: all
+ * a flat view without --children needs, and most of the cost of the rest.
+ */
+void session_leaf_only(struct session *s, int on);
 
 /*
  * Feed the next record of the file. Returns 0, the callback's non-zero
