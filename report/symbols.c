@@ -106,6 +106,15 @@ struct dent {
 	const char *mangled, *plain;	/* both interned */
 };
 
+struct kparse {
+	char *buf;		/* the text of /proc/kallsyms, names cut in place */
+	size_t len;
+	struct ksym *syms;	/* sorted by address, one per address */
+	size_t n;
+	int hidden;		/* addresses hidden by kptr_restrict */
+	int err;		/* errno when it could not be read */
+};
+
 struct symbols {
 	struct symbols_opts o;
 	char *symfs;		/* absolute, no trailing '/'; NULL for / */
@@ -118,10 +127,9 @@ struct symbols {
 
 	struct dso kernel;
 	int kloaded;
-	pthread_t kthread;	/* reading /proc/kallsyms ahead of need */
+	pthread_t kthread;	/* parsing /proc/kallsyms ahead of need */
 	int kthread_on;
-	char *kpre;		/* what it read, and its length or -errno */
-	ssize_t kpre_len;
+	struct kparse kp;	/* the thread's result; adopted by kernel_load() */
 	char *kbuf;
 	struct ksym *ksyms;
 	size_t nksyms;
@@ -875,52 +883,23 @@ static char *slurp(const char *path, size_t *lenp)
  * next. Names stay in the buffer, cut in place, until one is asked for.
  */
 /*
- * The kernel makes /proc/kallsyms' text as it is read, 120 ms for 120k
- * symbols: as long as the rest of a small report. A thread reads it from
- * the start, on the other CPU, while the profile is read; it touches
- * nothing but kpre and kpre_len, which are read after the join.
+ * The kernel's text symbols, parsed out of /proc/kallsyms: "ADDR TYPE
+ * NAME[\t[MODULE]]" a line. Text symbols only (t, T, w, W), sorted, one
+ * name per address (a symbol reaches to the next). Names stay in buf, cut
+ * in place. Touches nothing but k, so that a thread can do it.
  */
-static void *kernel_prefetch(void *arg)
+static void kernel_parse(struct kparse *k)
 {
-	struct symbols *s = arg;
-	size_t len;
-
-	s->kpre = slurp("/proc/kallsyms", &len);
-	s->kpre_len = s->kpre ? (ssize_t)len : -errno;
-	return NULL;
-}
-
-static void kernel_join(struct symbols *s)
-{
-	if (s->kthread_on) {
-		pthread_join(s->kthread, NULL);
-		s->kthread_on = 0;
-	}
-}
-
-static void kernel_load(struct symbols *s)
-{
-	size_t len, cap = 0, n = 0, k = 0;
+	size_t cap = 0, n = 0, out = 0;
 	char *p, *end;
 	uint64_t any = 0;
 
-	s->kloaded = 1;
-	kernel_join(s);
-	if (s->kpre) {
-		s->kbuf = s->kpre;
-		len = (size_t)s->kpre_len;
-		s->kpre = NULL;
-	} else {
-		if (s->kpre_len < 0)
-			errno = (int)-s->kpre_len;
-		else
-			s->kbuf = slurp("/proc/kallsyms", &len);
-	}
-	if (!s->kbuf) {
-		warn(s, "cannot open /proc/kallsyms: %s", strerror(errno));
+	k->buf = slurp("/proc/kallsyms", &k->len);
+	if (!k->buf) {
+		k->err = errno;
 		return;
 	}
-	for (p = s->kbuf, end = s->kbuf + len; p < end; ) {
+	for (p = k->buf, end = k->buf + k->len; p < end; ) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *q, *name, *stop;
 		unsigned long long addr;
@@ -942,27 +921,67 @@ static void kernel_load(struct symbols *s)
 		any |= addr;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 65536;
-			s->ksyms = xreallocarray(s->ksyms, cap, sizeof(*s->ksyms));
+			k->syms = xreallocarray(k->syms, cap, sizeof(*k->syms));
 		}
-		s->ksyms[n].addr = addr;
-		s->ksyms[n].name = name;
-		s->ksyms[n].rank = ksym_rank(type, name);
+		k->syms[n].addr = addr;
+		k->syms[n].name = name;
+		k->syms[n].rank = ksym_rank(type, name);
 		n++;
 next:
 		p = nl + 1;
 	}
 	if (!any) {
 		/* kptr_restrict: every address reads 0, and would all match. */
-		if (n)
-			warn(s, "/proc/kallsyms hides kernel addresses (kernel.kptr_restrict); "
-				"kernel frames show as [unknown]");
+		k->hidden = n > 0;
 		n = 0;
 	}
-	qsort(s->ksyms, n, sizeof(*s->ksyms), ksym_cmp);
+	qsort(k->syms, n, sizeof(*k->syms), ksym_cmp);
 	for (size_t i = 0; i < n; i++)
-		if (!k || s->ksyms[k - 1].addr != s->ksyms[i].addr)
-			s->ksyms[k++] = s->ksyms[i];
-	s->nksyms = k;
+		if (!out || k->syms[out - 1].addr != k->syms[i].addr)
+			k->syms[out++] = k->syms[i];
+	k->n = out;
+}
+
+/*
+ * The kernel makes /proc/kallsyms' text as it is read, 120 ms for 120k
+ * symbols, and parsing and sorting them takes more: as long as the rest
+ * of a small report. A thread does it all from symbols_new() on, on the
+ * other CPU, while the profile is read; the first kernel lookup joins it.
+ */
+static void *kernel_prefetch(void *arg)
+{
+	kernel_parse(&((struct symbols *)arg)->kp);
+	return NULL;
+}
+
+static void kernel_join(struct symbols *s)
+{
+	if (s->kthread_on) {
+		pthread_join(s->kthread, NULL);
+		s->kthread_on = 0;
+	}
+}
+
+static void kernel_load(struct symbols *s)
+{
+	s->kloaded = 1;
+	if (s->kthread_on)
+		kernel_join(s);
+	else
+		kernel_parse(&s->kp);
+	if (!s->kp.buf) {
+		warn(s, "cannot open /proc/kallsyms: %s", strerror(s->kp.err));
+		return;
+	}
+	if (s->kp.hidden)
+		warn(s, "/proc/kallsyms hides kernel addresses (kernel.kptr_restrict); "
+			"kernel frames show as [unknown]");
+	/* adopt what the parse made: freed with s */
+	s->kbuf = s->kp.buf;
+	s->ksyms = s->kp.syms;
+	s->nksyms = s->kp.n;
+	s->kp.buf = NULL;
+	s->kp.syms = NULL;
 }
 
 static int resolve_kernel(struct symbols *s, uint64_t a)
@@ -1083,7 +1102,8 @@ void symbols_free(struct symbols *s)
 	if (!s)
 		return;
 	kernel_join(s);
-	free(s->kpre);
+	free(s->kp.buf);
+	free(s->kp.syms);
 	for (size_t i = 0; i < s->nobj_buckets; i++) {
 		struct elfobj *obj, *next;
 
