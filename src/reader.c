@@ -167,6 +167,21 @@ static int read_exact_at(struct reader *r, uint64_t off, void *buf, size_t len)
 }
 
 /*
+ * Room for a record of type with a zeroed body of body bytes after the
+ * records handed out before the data (attrs, features); returns the body.
+ * It counts once the caller adds its size, sizeof(header) + body, to out.
+ */
+static unsigned char *new_record(struct reader *r, size_t out, uint32_t type, size_t body)
+{
+	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + body) };
+
+	r->attrs = xreallocarray(r->attrs, out + sizeof(h) + body, 1);
+	memset(r->attrs + out, 0, sizeof(h) + body);
+	memcpy(r->attrs + out, &h, sizeof(h));
+	return r->attrs + out + sizeof(h);
+}
+
+/*
  * File mode keeps the features in sections after the data: a table of
  * sections, one per bit set in the header's feature bitmap, in bit order.
  * The ones a report shows become HEADER_FEATURE records after the attrs,
@@ -184,7 +199,7 @@ static size_t add_file_features(struct reader *r, const unsigned char *hdr,
 	memcpy(bits, hdr + 72, sizeof(bits));
 	for (unsigned feat = 0; feat < 256; feat++) {
 		struct file_section sec;
-		struct perf_event_header h;
+		unsigned char *body;
 		size_t rec;
 
 		if (!(bits[feat / 64] >> (feat % 64) & 1))
@@ -197,21 +212,16 @@ static size_t add_file_features(struct reader *r, const unsigned char *hdr,
 			continue;
 		if (sec.size > PDATA_RECORD_MAX - 16)
 			continue;
-		rec = 16 + (((size_t)sec.size + 7) & ~(size_t)7);
-		r->attrs = xreallocarray(r->attrs, out + rec, 1);
-		memset(r->attrs + out, 0, rec);
-		h.type = PDATA_HEADER_FEATURE;
-		h.misc = 0;
-		h.size = (uint16_t)rec;
-		memcpy(r->attrs + out, &h, sizeof(h));
+		rec = 8 + (((size_t)sec.size + 7) & ~(size_t)7);
+		body = new_record(r, out, PDATA_HEADER_FEATURE, rec);
 		{
 			uint64_t id = feat;
 
-			memcpy(r->attrs + out + 8, &id, 8);
+			memcpy(body, &id, 8);
 		}
-		if (read_exact_at(r, sec.offset, r->attrs + out + 16, (size_t)sec.size))
+		if (read_exact_at(r, sec.offset, body + 8, (size_t)sec.size))
 			continue;	/* the space stays, zeroed: not counted below */
-		out += rec;
+		out += sizeof(struct perf_event_header) + rec;
 	}
 	return out;
 }
@@ -246,32 +256,18 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *e = sec + i * (attr_size + 16);
 		struct file_section ids;
-		struct perf_event_header h;
-		size_t asz = attr_size < PDATA_ATTR_SIZE ? attr_size : PDATA_ATTR_SIZE;
-		size_t rec;
+		uint32_t asz = attr_size < PDATA_ATTR_SIZE ? (uint32_t)attr_size : PDATA_ATTR_SIZE;
+		unsigned char *body;
 
 		memcpy(&ids, e + attr_size, sizeof(ids));
 		if (ids.size % 8 || ids.size > 8 * 4096)
 			goto out;
-		rec = sizeof(h) + PDATA_ATTR_SIZE + ids.size;
-		r->attrs = xreallocarray(r->attrs, out + rec, 1);
-		memset(r->attrs + out, 0, rec);
-		h.type = PDATA_HEADER_ATTR;
-		h.misc = 0;
-		h.size = (uint16_t)rec;
-		memcpy(r->attrs + out, &h, sizeof(h));
-		memcpy(r->attrs + out + sizeof(h), e, asz);
-		/* attr.size as the file had it, capped at what we copied */
-		{
-			uint32_t s32 = (uint32_t)asz;
-
-			memcpy(r->attrs + out + sizeof(h) + 4, &s32, 4);
-		}
-		if (ids.size && read_exact_at(r, ids.offset,
-					      r->attrs + out + sizeof(h) + PDATA_ATTR_SIZE,
-					      ids.size))
+		body = new_record(r, out, PDATA_HEADER_ATTR, PDATA_ATTR_SIZE + ids.size);
+		memcpy(body, e, asz);
+		memcpy(body + 4, &asz, 4);	/* attr.size: what was copied */
+		if (ids.size && read_exact_at(r, ids.offset, body + PDATA_ATTR_SIZE, ids.size))
 			goto out;
-		out += rec;
+		out += sizeof(struct perf_event_header) + PDATA_ATTR_SIZE + ids.size;
 	}
 	out = add_file_features(r, hdr, &data, out);
 	r->attrs_len = out;
