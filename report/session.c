@@ -5,10 +5,18 @@
  * newest time seen before the previous round ended is safe to process,
  * because every ring has been drained past it), then threads and maps are
  * updated and samples resolved into frames.
+ *
+ * Two stages on two threads: the caller's thread reads, queues and sorts
+ * (session_record), and a delivery thread of the session's own follows
+ * threads and maps, resolves symbols and calls the sample callback, one
+ * sorted round (a batch) at a time. Decompressing and sorting the next
+ * round so overlaps resolving the last one. Records are copied once, into
+ * chunks that are recycled when no queued or delivered record needs them.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,26 +55,65 @@ struct itab {
 	size_t n, used;
 };
 
+/* Records are queued in chunks; a record never spans two. */
+#define CHUNK_BYTES	(1u << 20)
+/* Sorted rounds waiting for the delivery thread: bounds the memory in flight. */
+#define MAX_BATCHES	4
+
+struct chunk {
+	struct chunk *next;	/* in the free list */
+	struct chunk *all;	/* every chunk, freed with the session */
+	size_t len;		/* bytes used in data */
+	size_t queued;		/* queue entries in it (reading thread only) */
+	uint64_t stamp;		/* last batch that took a record of it (reading thread) */
+	int refs;		/* atomic: the reading thread's hold, plus one per
+				 * batch holding its records */
+	int held;		/* the reading thread's hold is still on it */
+	uint64_t data[];	/* 8-aligned records */
+};
+
 struct qent {
 	uint64_t time, seq;
-	size_t off;		/* in the arena */
+	const struct perf_event_header *h;
+	struct chunk *c;
 	uint64_t foff;		/* file offset, for messages */
+};
+
+/* One sorted round, handed to the delivery thread. */
+struct batch {
+	struct batch *next;
+	struct qent *e;
+	size_t n, cap;
+	struct chunk **c;	/* the chunks its records are in, each once */
+	size_t nc, ccap;
 };
 
 struct session {
 	struct symbols *sym;
-	struct qent *qtmp;	/* merge buffer, qcap entries */
 	session_sample_fn fn;
 	void *ctx;
 	struct evtab ev;
-	struct strpool *pool;
+	struct strpool *pool;	/* delivery thread: comms */
+	struct strpool *fpool;	/* reading thread: features */
 	struct itab threads, procs;
 
-	unsigned char *arena;	/* queued records, 8-aligned */
-	size_t alen, acap;
-	struct qent *q;
+	/* the reading thread's queue */
+	struct chunk *cur;	/* being filled */
+	struct chunk *chunks;	/* all of them, through ->all */
+	struct qent *q, *qtmp;	/* queue and merge buffer, qcap entries each */
 	size_t qn, qcap;
-	uint64_t seq, max_time, round_limit;
+	uint64_t seq, max_time, round_limit, nbatch;
+
+	/* the hand-over, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	pthread_t thread;
+	int started, sync;
+	struct batch *head, *tail, *free_batches;
+	size_t nbatches;
+	struct chunk *free_chunks;
+	int busy, stop, abort;
+	int ret;		/* the delivery thread's first non-zero result; atomic */
 
 	uint64_t lost;
 	int leaf_only;
@@ -131,7 +178,11 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->fn = fn;
 	s->ctx = ctx;
 	s->pool = strpool_new();
+	s->fpool = strpool_new();
 	evtab_init(&s->ev);
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->work, NULL);
+	pthread_cond_init(&s->done, NULL);
 	return s;
 }
 
@@ -153,17 +204,50 @@ void session_leaf_only(struct session *s, int on)
 	s->leaf_only = on;
 }
 
+static void stop_thread(struct session *s, int abort);
+
+static void free_batch(struct batch *b)
+{
+	if (b) {
+		free(b->e);
+		free(b->c);
+		free(b);
+	}
+}
+
 void session_free(struct session *s)
 {
 	if (!s)
 		return;
+	stop_thread(s, 1);
+	while (s->head) {	/* batches the aborted thread left */
+		struct batch *b = s->head;
+
+		s->head = b->next;
+		free_batch(b);
+	}
+	while (s->free_batches) {
+		struct batch *b = s->free_batches;
+
+		s->free_batches = b->next;
+		free_batch(b);
+	}
+	while (s->chunks) {
+		struct chunk *c = s->chunks;
+
+		s->chunks = c->all;
+		free(c);
+	}
 	free_itab(&s->threads, 0);
 	free_itab(&s->procs, 1);
-	free(s->arena);
 	free(s->q);
 	free(s->qtmp);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
+	strpool_free(s->fpool);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->work);
+	pthread_cond_destroy(&s->done);
 	free(s);
 }
 
@@ -527,7 +611,7 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 	return ret;
 }
 
-/* --- the queue ---------------------------------------------------------- */
+/* --- the queue (reading thread) ----------------------------------------- */
 
 static inline int qless(const struct qent *x, const struct qent *y)
 {
@@ -578,37 +662,220 @@ static void sort_queue(struct session *s)
 	}
 }
 
-/* Deliver every queued record with time <= limit, in time order; keep the rest. */
-static int flush(struct session *s, uint64_t limit)
+/* A chunk no record needs any more goes back to the free list. */
+static void chunk_put(struct session *s, struct chunk *c)
 {
-	size_t i, keep = 0, newlen = 0;
-	unsigned char *arena;
+	if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	pthread_mutex_lock(&s->mu);
+	c->next = s->free_chunks;
+	s->free_chunks = c;
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* The reading thread lets go of a chunk it no longer fills nor queues from. */
+static void chunk_unhold(struct session *s, struct chunk *c)
+{
+	if (c->held && !c->queued && c != s->cur) {
+		c->held = 0;
+		chunk_put(s, c);
+	}
+}
+
+/* Room for size more bytes: a recycled chunk, or a new one. */
+static void chunk_room(struct session *s, size_t size)
+{
+	struct chunk *c, *old = s->cur;
+
+	if (old && old->len + size <= CHUNK_BYTES)
+		return;
+	pthread_mutex_lock(&s->mu);
+	c = s->free_chunks;
+	if (c)
+		s->free_chunks = c->next;
+	pthread_mutex_unlock(&s->mu);
+	if (!c) {
+		c = xmalloc(sizeof(*c) + CHUNK_BYTES);
+		c->all = s->chunks;
+		s->chunks = c;
+	}
+	c->len = 0;
+	c->queued = 0;
+	c->stamp = 0;
+	c->held = 1;
+	__atomic_store_n(&c->refs, 1, __ATOMIC_RELAXED);
+	s->cur = c;
+	if (old)
+		chunk_unhold(s, old);
+}
+
+/* --- the delivery thread -------------------------------------------------- */
+
+/* Deliver a batch (unless skip), then let go of its chunks. */
+static int run_batch(struct session *s, struct batch *b, int skip)
+{
 	int ret = 0;
 
-	if (!s->qn)
-		return 0;
-	sort_queue(s);
-	for (i = 0; i < s->qn && s->q[i].time <= limit && !ret; i++)
-		ret = deliver(s, (const struct perf_event_header *)(s->arena + s->q[i].off),
-			      s->q[i].foff);
-	if (ret)
-		return ret;
-	/* Move what is left to a fresh arena: it is the next round's start. */
-	arena = xmalloc(s->acap);
-	for (; i < s->qn; i++) {
-		const struct perf_event_header *h = (const void *)(s->arena + s->q[i].off);
-		size_t sz = (h->size + 7) & ~(size_t)7;
+	for (size_t i = 0; i < b->n && !ret && !skip; i++)
+		ret = deliver(s, b->e[i].h, b->e[i].foff);
+	for (size_t i = 0; i < b->nc; i++)
+		chunk_put(s, b->c[i]);
+	return ret;
+}
 
-		memcpy(arena + newlen, h, h->size);
-		s->q[keep] = s->q[i];
-		s->q[keep++].off = newlen;
-		newlen += sz;
+static void *deliver_main(void *arg)
+{
+	struct session *s = arg;
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		struct batch *b;
+		int ret, abort;
+
+		while (!s->head && !s->stop)
+			pthread_cond_wait(&s->work, &s->mu);
+		b = s->head;
+		if (!b)
+			break;
+		s->head = b->next;
+		if (!s->head)
+			s->tail = NULL;
+		s->nbatches--;
+		s->busy = 1;
+		abort = s->abort;
+		ret = s->ret;
+		pthread_mutex_unlock(&s->mu);
+
+		ret = run_batch(s, b, ret || abort);
+
+		pthread_mutex_lock(&s->mu);
+		if (ret && !s->ret)
+			__atomic_store_n(&s->ret, ret, __ATOMIC_RELEASE);
+		s->busy = 0;
+		b->next = s->free_batches;
+		s->free_batches = b;
+		pthread_cond_broadcast(&s->done);
 	}
-	free(s->arena);
-	s->arena = arena;
-	s->alen = newlen;
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* Wait until the delivery thread has delivered every batch it was given. */
+static void drain(struct session *s)
+{
+	pthread_mutex_lock(&s->mu);
+	while (s->head || s->busy)
+		pthread_cond_wait(&s->done, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* Let the delivery thread finish (or, with abort, skip) its batches and join it. */
+static void stop_thread(struct session *s, int abort)
+{
+	if (!s->started)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = 1;
+	s->abort |= abort;
+	pthread_cond_broadcast(&s->work);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->thread, NULL);
+	s->started = 0;
+}
+
+/*
+ * Hand every queued record with time <= limit, in time order, to the
+ * delivery thread; keep the rest for the next round. 0, or the delivery
+ * thread's non-zero result (it stops at the first).
+ */
+static int flush(struct session *s, uint64_t limit)
+{
+	struct batch *b;
+	size_t n, keep = 0;
+	int ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
+
+	if (ret || !s->qn)
+		return ret;
+	sort_queue(s);
+	for (n = 0; n < s->qn && s->q[n].time <= limit; n++)
+		;
+	if (!n)
+		return 0;
+	/* Without a thread (none could be made), batches are delivered here. */
+	if (!s->started && !s->sync)
+		s->started = !pthread_create(&s->thread, NULL, deliver_main, s);
+	s->sync = !s->started;
+
+	pthread_mutex_lock(&s->mu);
+	while (s->nbatches >= MAX_BATCHES)
+		pthread_cond_wait(&s->done, &s->mu);
+	b = s->free_batches;
+	if (b)
+		s->free_batches = b->next;
+	pthread_mutex_unlock(&s->mu);
+	if (!b)
+		b = xcalloc(1, sizeof(*b));
+	if (b->cap < n) {
+		b->cap = n;
+		free(b->e);
+		b->e = xreallocarray(NULL, n, sizeof(*b->e));
+	}
+	memcpy(b->e, s->q, n * sizeof(*b->e));
+	b->n = n;
+	b->nc = 0;
+	/* The batch holds each chunk it has records in once. */
+	s->nbatch++;
+	for (size_t i = 0; i < n; i++) {
+		struct chunk *c = s->q[i].c;
+
+		c->queued--;
+		if (c->stamp == s->nbatch)
+			continue;
+		c->stamp = s->nbatch;
+		if (b->nc == b->ccap) {
+			b->ccap = b->ccap ? 2 * b->ccap : 16;
+			b->c = xreallocarray(b->c, b->ccap, sizeof(*b->c));
+		}
+		b->c[b->nc++] = c;
+		__atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
+	}
+	for (size_t i = 0; i < b->nc; i++)
+		chunk_unhold(s, b->c[i]);
+	for (size_t i = n; i < s->qn; i++)
+		s->q[keep++] = s->q[i];
 	s->qn = keep;
+
+	if (s->sync) {
+		ret = run_batch(s, b, 0);
+		b->next = s->free_batches;
+		s->free_batches = b;
+		if (ret)
+			__atomic_store_n(&s->ret, ret, __ATOMIC_RELEASE);
+		return ret;
+	}
+	b->next = NULL;
+	pthread_mutex_lock(&s->mu);
+	if (s->tail)
+		s->tail->next = b;
+	else
+		s->head = b;
+	s->tail = b;
+	s->nbatches++;
+	pthread_cond_signal(&s->work);
+	pthread_mutex_unlock(&s->mu);
 	return 0;
+}
+
+/*
+ * An error found while queueing: it stands only when the delivery thread,
+ * which is behind in the file, found none first.
+ */
+static int queue_bad(struct session *s, uint64_t off, const char *what)
+{
+	drain(s);
+	if (s->ret)
+		return s->ret;
+	return bad(s, off, "%s", what);
 }
 
 static int enqueue(struct session *s, const struct perf_event_header *h, uint64_t foff)
@@ -617,6 +884,7 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 	struct sample smp;
 	size_t sz = (h->size + 7) & ~(size_t)7;
 	uint64_t time = 0;
+	struct qent *q;
 
 	if (e && h->type == PERF_RECORD_SAMPLE && (e->attr.sample_type & PERF_SAMPLE_TIME)) {
 		/* Only fixed-size fields come before TIME: read it where it is. */
@@ -625,37 +893,37 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 					      !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
 
 		if (h->size < at + 8)
-			return bad(s, foff, "malformed SAMPLE record");
+			return queue_bad(s, foff, "malformed SAMPLE record");
 		memcpy(&time, (const unsigned char *)h + at, 8);
 	} else if (e) {
 		if (h->type == PERF_RECORD_SAMPLE) {
 			if (decode_sample(&e->attr, h, &smp))
-				return bad(s, foff, "malformed SAMPLE record");
+				return queue_bad(s, foff, "malformed SAMPLE record");
 		} else if (decode_id(&e->attr, h, &smp)) {
-			return bad(s, foff, "%s record too short",
-				   pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s record too short",
+				 pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
+			return queue_bad(s, foff, what);
 		}
 		if (smp.present & PERF_SAMPLE_TIME)
 			time = smp.time;
 	}
-	if (s->alen + sz > s->acap) {
-		s->acap = s->acap ? s->acap * 2 : 1 << 20;
-		while (s->alen + sz > s->acap)
-			s->acap *= 2;
-		s->arena = xreallocarray(s->arena, s->acap, 1);
-	}
-	memcpy(s->arena + s->alen, h, h->size);
+	chunk_room(s, sz);
 	if (s->qn == s->qcap) {
 		s->qcap = s->qcap ? s->qcap * 2 : 4096;
 		s->q = xreallocarray(s->q, s->qcap, sizeof(*s->q));
 		s->qtmp = xreallocarray(s->qtmp, s->qcap, sizeof(*s->qtmp));
 	}
-	s->q[s->qn].time = time;
-	s->q[s->qn].seq = s->seq++;
-	s->q[s->qn].off = s->alen;
-	s->q[s->qn].foff = foff;
-	s->qn++;
-	s->alen += sz;
+	q = &s->q[s->qn++];
+	q->h = (const struct perf_event_header *)((unsigned char *)s->cur->data + s->cur->len);
+	memcpy((unsigned char *)s->cur->data + s->cur->len, h, h->size);
+	q->time = time;
+	q->seq = s->seq++;
+	q->c = s->cur;
+	q->foff = foff;
+	s->cur->len += sz;
+	s->cur->queued++;
 	if (time > s->max_time)
 		s->max_time = time;
 	return 0;
@@ -687,7 +955,7 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 
 		memcpy(&n, p, 4);
 		n = n < len - 4 ? n : (uint32_t)(len - 4);
-		s->feat[slot] = strpool_intern_len(s->pool, (const char *)p + 4,
+		s->feat[slot] = strpool_intern_len(s->fpool, (const char *)p + 4,
 						   strnlen((const char *)p + 4, n));
 		return;
 	}
@@ -712,19 +980,23 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 			out += sl;
 			off += n;
 		}
-		s->feat[3] = strpool_intern_len(s->pool, buf, out);
+		s->feat[3] = strpool_intern_len(s->fpool, buf, out);
 	}
 }
 
 int session_record(struct session *s, const struct reader_record *rec)
 {
 	const struct perf_event_header *h = rec->hdr;
-	int ret;
+	int ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
 
+	if (ret)
+		return ret;
 	switch (h->type) {
 	case PDATA_HEADER_ATTR:
+		/* The delivery thread looks events up: let it finish first. */
+		drain(s);
 		if (evtab_add_record(&s->ev, h))
-			return bad(s, rec->offset, "malformed ATTR record");
+			return queue_bad(s, rec->offset, "malformed ATTR record");
 		return 0;
 	case PDATA_HEADER_FEATURE:
 		do_feature(s, h);
@@ -741,5 +1013,8 @@ int session_record(struct session *s, const struct reader_record *rec)
 
 int session_finish(struct session *s)
 {
-	return flush(s, UINT64_MAX);
+	int ret = flush(s, UINT64_MAX);
+
+	stop_thread(s, 0);
+	return ret ? ret : s->ret;
 }
