@@ -727,6 +727,7 @@ static void *deliver_main(void *arg)
 {
 	struct session *s = arg;
 
+	pthread_setname_np(pthread_self(), "prof-resolve");
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		struct batch *b;

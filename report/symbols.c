@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kallsyms.h"
 #include "strpool.h"
 #include "symbols.h"
 #include "xalloc.h"
@@ -89,12 +90,6 @@ struct dso {
 	int unknown;		/* ... because its file is missing or another build */
 };
 
-struct ksym {
-	uint64_t addr;
-	const char *name;	/* in symbols.kbuf */
-	int rank;		/* higher wins among symbols at one address */
-};
-
 /* A resolved address: frames[first .. first + n) of struct symbols. */
 struct cent {
 	const void *key;	/* the elfobj, or the kernel dso; NULL: empty */
@@ -104,15 +99,6 @@ struct cent {
 
 struct dent {
 	const char *mangled, *plain;	/* both interned */
-};
-
-struct kparse {
-	char *buf;		/* the text of /proc/kallsyms, names cut in place */
-	size_t len;
-	struct ksym *syms;	/* sorted by address, one per address */
-	size_t n;
-	int hidden;		/* addresses hidden by kptr_restrict */
-	int err;		/* errno when it could not be read */
 };
 
 struct symbols {
@@ -129,10 +115,9 @@ struct symbols {
 	int kloaded;
 	pthread_t kthread;	/* parsing /proc/kallsyms ahead of need */
 	int kthread_on;
-	struct kparse kp;	/* the thread's result; adopted by kernel_load() */
-	char *kbuf;
-	struct ksym *ksyms;
-	size_t nksyms;
+	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
+	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
+	struct kallsyms k;
 
 	struct cent *cache;	/* open addressing, power of two */
 	size_t ncache, cache_used;
@@ -818,139 +803,19 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 
 /* --- the kernel ----------------------------------------------------------- */
 
-static int ksym_cmp(const void *pa, const void *pb)
-{
-	const struct ksym *a = pa, *b = pb;
-
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	if (a->rank != b->rank)
-		return a->rank > b->rank ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
-/* perf's preference among aliases (see sym_rank_cmp), as a number. */
-static int ksym_rank(char type, const char *name)
-{
-	size_t under = strspn(name, "_");
-	size_t len = strlen(name);
-
-	return (type == 'T' ? 1 << 30 : type == 't' ? 1 << 29 : 0) +
-	       (int)((under < 255 ? 255 - under : 0) << 20) + (int)(len < 0xfffff ? len : 0xfffff);
-}
-
-static char *slurp(const char *path, size_t *lenp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 22, len = 0;
-	char *buf;
-
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(cap);
-	/* /proc files report no size: read until the end. */
-	for (;;) {
-		ssize_t r;
-
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			free(buf);
-			close(fd);
-			errno = e;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-}
-
 /*
- * /proc/kallsyms, once: "ADDR TYPE NAME[\t[MODULE]]" a line. Text symbols
- * only (t, T, w, W), sorted; one name per address; a symbol reaches to the
- * next. Names stay in the buffer, cut in place, until one is asked for.
- */
-/*
- * The kernel's text symbols, parsed out of /proc/kallsyms: "ADDR TYPE
- * NAME[\t[MODULE]]" a line. Text symbols only (t, T, w, W), sorted, one
- * name per address (a symbol reaches to the next). Names stay in buf, cut
- * in place. Touches nothing but k, so that a thread can do it.
- */
-static void kernel_parse(struct kparse *k)
-{
-	size_t cap = 0, n = 0, out = 0;
-	char *p, *end;
-	uint64_t any = 0;
-
-	k->buf = slurp("/proc/kallsyms", &k->len);
-	if (!k->buf) {
-		k->err = errno;
-		return;
-	}
-	for (p = k->buf, end = k->buf + k->len; p < end; ) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *q, *name, *stop;
-		unsigned long long addr;
-		char type;
-
-		if (!nl)
-			nl = end;
-		*nl = '\0';
-		errno = 0;
-		addr = strtoull(p, &q, 16);
-		if (q == p || errno || q[0] != ' ' || !q[1] || q[2] != ' ')
-			goto next;
-		type = q[1];
-		name = q + 3;
-		stop = name + strcspn(name, "\t ");
-		*stop = '\0';
-		if (!name[0] || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
-			goto next;
-		any |= addr;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			k->syms = xreallocarray(k->syms, cap, sizeof(*k->syms));
-		}
-		k->syms[n].addr = addr;
-		k->syms[n].name = name;
-		k->syms[n].rank = ksym_rank(type, name);
-		n++;
-next:
-		p = nl + 1;
-	}
-	if (!any) {
-		/* kptr_restrict: every address reads 0, and would all match. */
-		k->hidden = n > 0;
-		n = 0;
-	}
-	qsort(k->syms, n, sizeof(*k->syms), ksym_cmp);
-	for (size_t i = 0; i < n; i++)
-		if (!out || k->syms[out - 1].addr != k->syms[i].addr)
-			k->syms[out++] = k->syms[i];
-	k->n = out;
-}
-
-/*
- * The kernel makes /proc/kallsyms' text as it is read, 120 ms for 120k
- * symbols, and parsing and sorting them takes more: as long as the rest
- * of a small report. A thread does it all from symbols_new() on, on the
- * other CPU, while the profile is read; the first kernel lookup joins it.
+ * The kernel makes /proc/kallsyms' text as it is read, 40 to 120 ms for
+ * 120k symbols, and parsing and sorting them takes more: as long as the
+ * rest of a small report. Unless the cache has them, a thread does it all
+ * from symbols_new() on, on the other CPU, while the profile is read; the
+ * first kernel lookup joins it.
  */
 static void *kernel_prefetch(void *arg)
 {
-	kernel_parse(&((struct symbols *)arg)->kp);
+	struct symbols *s = arg;
+
+	pthread_setname_np(pthread_self(), "prof-kallsyms");
+	kallsyms_load(&s->kp, "/proc/kallsyms", s->kcache_dir);
 	return NULL;
 }
 
@@ -968,20 +833,17 @@ static void kernel_load(struct symbols *s)
 	if (s->kthread_on)
 		kernel_join(s);
 	else
-		kernel_parse(&s->kp);
-	if (!s->kp.buf) {
+		kallsyms_load(&s->kp, "/proc/kallsyms", s->kcache_dir);
+	if (!s->kp.names) {
 		warn(s, "cannot open /proc/kallsyms: %s", strerror(s->kp.err));
 		return;
 	}
 	if (s->kp.hidden)
 		warn(s, "/proc/kallsyms hides kernel addresses (kernel.kptr_restrict); "
 			"kernel frames show as [unknown]");
-	/* adopt what the parse made: freed with s */
-	s->kbuf = s->kp.buf;
-	s->ksyms = s->kp.syms;
-	s->nksyms = s->kp.n;
-	s->kp.buf = NULL;
-	s->kp.syms = NULL;
+	/* adopt what the thread made: freed with s */
+	s->k = s->kp;
+	memset(&s->kp, 0, sizeof(s->kp));
 }
 
 static int resolve_kernel(struct symbols *s, uint64_t a)
@@ -992,23 +854,23 @@ static int resolve_kernel(struct symbols *s, uint64_t a)
 
 	if (!s->kloaded)
 		kernel_load(s);
-	hi = s->nksyms;
+	hi = s->k.n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->ksyms[mid].addr <= a)
+		if (s->k.syms[mid].addr <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo == 0)
 		return 0;
-	end = lo < s->nksyms ? s->ksyms[lo].addr : s->ksyms[lo - 1].addr + KSYM_LAST_SIZE;
+	end = lo < s->k.n ? s->k.syms[lo].addr : s->k.syms[lo - 1].addr + KSYM_LAST_SIZE;
 	if (a >= end)
 		return 0;
 	f = push_frame(s);
-	f->name = strpool_intern(s->pool, s->ksyms[lo - 1].name);
-	f->sym_offset = a - s->ksyms[lo - 1].addr;
+	f->name = strpool_intern(s->pool, s->k.names + s->k.syms[lo - 1].name);
+	f->sym_offset = a - s->k.syms[lo - 1].addr;
 	return 1;
 }
 
@@ -1065,6 +927,7 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	s->dm = xcalloc(s->ndm, sizeof(*s->dm));
 	s->warnings = xcalloc(1, sizeof(*s->warnings));
 	s->kernel.s = s;
+	s->kcache_dir = kallsyms_cache_dir();
 	/* Without the thread, the first kernel lookup reads kallsyms itself. */
 	s->kthread_on = pthread_create(&s->kthread, NULL, kernel_prefetch, s) == 0;
 	return s;
@@ -1102,8 +965,9 @@ void symbols_free(struct symbols *s)
 	if (!s)
 		return;
 	kernel_join(s);
-	free(s->kp.buf);
-	free(s->kp.syms);
+	kallsyms_release(&s->kp);
+	kallsyms_release(&s->k);
+	free(s->kcache_dir);
 	for (size_t i = 0; i < s->nobj_buckets; i++) {
 		struct elfobj *obj, *next;
 
@@ -1119,8 +983,6 @@ void symbols_free(struct symbols *s)
 	free(s->cache);
 	free(s->frames);
 	free(s->dm);
-	free(s->ksyms);
-	free(s->kbuf);
 	strpool_free(s->pool);
 	free(s->debuginfo_path);
 	free(s->symfs);

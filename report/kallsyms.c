@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The kernel's text symbols. The kernel makes /proc/kallsyms' text as it
+ * is read: 40 to 120 ms of CPU for 120k symbols, more than the rest of a
+ * small report. The parsed table is kept in a cache file per boot, so
+ * that only the first report of a boot pays for it.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kallsyms.h"
+#include "xalloc.h"
+
+/*
+ * The cache file, kallsyms-BOOT_ID in the cache directory, native byte
+ * order (it never leaves the machine):
+ *   struct khdr, then n entries { u64 addr, u64 name offset }, then the
+ *   names, each NUL-terminated. key says what it was made from (boot,
+ *   kernel release, loaded modules); sum covers everything after the header.
+ */
+#define KCACHE_MAGIC	"PROFKSY1"
+
+struct khdr {
+	char magic[8];
+	uint64_t key, n, names_len, sum;
+};
+
+/* A word-at-a-time hash: a cache damaged on disk must not pass for good. */
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t w;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w ^ len) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+/* The whole of a file; /proc files report no size, so read to the end. */
+static char *slurp(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 1 << 22, len = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+/* A symbol while parsing. */
+struct psym {
+	uint64_t addr;
+	const char *name;
+	int rank;		/* higher wins among symbols at one address */
+};
+
+static int psym_cmp(const void *pa, const void *pb)
+{
+	const struct psym *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank > b->rank ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* perf's preference among aliases (see symbols.c, sym_rank_cmp), as a number. */
+static int ksym_rank(char type, const char *name)
+{
+	size_t under = strspn(name, "_");
+	size_t len = strlen(name);
+
+	return (type == 'T' ? 1 << 30 : type == 't' ? 1 << 29 : 0) +
+	       (int)((under < 255 ? 255 - under : 0) << 20) + (int)(len < 0xfffff ? len : 0xfffff);
+}
+
+/*
+ * "ADDR TYPE NAME[\t[MODULE]]" a line. Text symbols only (t, T, w, W),
+ * sorted, one name per address (a symbol reaches to the next). Names stay
+ * in buf, cut in place.
+ */
+static void parse(struct kallsyms *k, const char *path)
+{
+	size_t cap = 0, n = 0, out = 0, len;
+	char *p, *end;
+	uint64_t any = 0;
+	struct psym *syms = NULL;
+
+	k->text = slurp(path, &len);
+	if (!k->text) {
+		k->err = errno;
+		return;
+	}
+	for (p = k->text, end = k->text + len; p < end; ) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *q, *name, *stop;
+		unsigned long long addr;
+		char type;
+
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		errno = 0;
+		addr = strtoull(p, &q, 16);
+		if (q == p || errno || q[0] != ' ' || !q[1] || q[2] != ' ')
+			goto next;
+		type = q[1];
+		name = q + 3;
+		stop = name + strcspn(name, "\t ");
+		*stop = '\0';
+		if (!name[0] || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
+			goto next;
+		any |= addr;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			syms = xreallocarray(syms, cap, sizeof(*syms));
+		}
+		syms[n].addr = addr;
+		syms[n].name = name;
+		syms[n].rank = ksym_rank(type, name);
+		n++;
+next:
+		p = nl + 1;
+	}
+	if (!any) {
+		/* kptr_restrict: every address reads 0, and would all match. */
+		k->hidden = n > 0;
+		n = 0;
+	}
+	qsort(syms, n, sizeof(*syms), psym_cmp);
+	k->table = xreallocarray(NULL, n ? n : 1, sizeof(*k->table));
+	for (size_t i = 0; i < n; i++)
+		if (!out || k->table[out - 1].addr != syms[i].addr) {
+			k->table[out].addr = syms[i].addr;
+			k->table[out++].name = (uint64_t)(syms[i].name - k->text);
+		}
+	free(syms);
+	k->syms = k->table;
+	k->n = out;
+	k->names = k->text;
+}
+
+/*
+ * What the symbols depend on: the boot (KASLR places the kernel anew at
+ * each), the kernel release, and the modules loaded, by name and address
+ * (not their use counts, which change all the time). 0 when the boot id
+ * cannot be read: then there is no cache.
+ */
+static uint64_t cache_key(char *boot_id, size_t idlen)
+{
+	struct utsname u;
+	char *mods, *p, *save = NULL;
+	size_t len, n = 0;
+	uint64_t h;
+	char *id = slurp("/proc/sys/kernel/random/boot_id", &len);
+
+	if (!id)
+		return 0;
+	len = strcspn(id, "\n");
+	id[len] = '\0';
+	if (!len || len >= idlen || strspn(id, "0123456789abcdef-") != len) {
+		free(id);
+		return 0;
+	}
+	memcpy(boot_id, id, len + 1);
+	h = hash_bytes(0x6b616c6c73796d73ULL, id, len);
+	free(id);
+	if (uname(&u) == 0)
+		h = hash_bytes(h, u.release, strlen(u.release));
+	mods = slurp("/proc/modules", &len);
+	if (mods) {
+		for (p = strtok_r(mods, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+			char *sp = strchr(p, ' '), *addr = strrchr(p, ' ');
+
+			if (sp)
+				h = hash_bytes(h, p, (size_t)(sp - p));
+			if (addr)
+				h = hash_bytes(h, addr, strlen(addr));
+			n++;
+		}
+		free(mods);
+	}
+	h = hash_bytes(h, &n, sizeof(n));
+	return h ? h : 1;
+}
+
+static char *cache_path(const char *dir, const char *boot_id)
+{
+	size_t n = strlen(dir) + strlen(boot_id) + sizeof("/kallsyms-");
+	char *path = xmalloc(n);
+
+	snprintf(path, n, "%s/kallsyms-%s", dir, boot_id);
+	return path;
+}
+
+/*
+ * Map the cache; 0 when it was there, whole and of this key. The table is
+ * used where it lies in the file: nothing to allocate, copy or zero.
+ */
+static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
+{
+	struct khdr h;
+	struct stat st;
+	size_t len, ents;
+	const struct ksym *e;
+	const char *buf, *names;
+	void *map;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(h) || st.st_size > (off_t)1 << 30) {
+		close(fd);
+		return -1;
+	}
+	len = (size_t)st.st_size;
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	buf = map;
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, KCACHE_MAGIC, 8) || h.key != key || h.n > len / 16 ||
+	    h.names_len > len)
+		goto bad;
+	ents = (size_t)h.n * 16;
+	if (sizeof(h) + ents + h.names_len != len || !h.names_len ||
+	    buf[len - 1] != '\0' || hash_bytes(key, buf + sizeof(h), len - sizeof(h)) != h.sum)
+		goto bad;
+	e = (const struct ksym *)(buf + sizeof(h));	/* the header keeps it 8-aligned */
+	names = buf + sizeof(h) + ents;
+	for (size_t i = 0; i < h.n; i++)
+		if (e[i].name >= h.names_len || (i && e[i].addr <= e[i - 1].addr))
+			goto bad;
+	k->syms = e;
+	k->n = h.n;
+	k->names = names;
+	k->map = map;
+	k->map_len = len;
+	k->cached = 1;
+	return 0;
+bad:
+	munmap(map, len);
+	return -1;
+}
+
+/* Remove the caches of other boots: one file a boot would pile up. */
+static void cache_prune(const char *dir, const char *keep)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "kallsyms-", 9) || !strcmp(de->d_name, keep))
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* mkdir -p for the last two levels (~/.cache/prof), private to the user. */
+static int make_dir(const char *dir)
+{
+	char *parent, *slash;
+
+	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	parent = xstrdup(dir);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent) {
+		*slash = '\0';
+		if (mkdir(parent, 0700) < 0 && errno != EEXIST) {
+			free(parent);
+			return -1;
+		}
+	}
+	free(parent);
+	return mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/*
+ * Write the cache beside its final name and rename it there, so that a
+ * reader sees a whole file or none. Kernel addresses are no one else's
+ * business: the directory and the file are the user's only.
+ */
+static void cache_write(const struct kallsyms *k, const char *dir, const char *path,
+			uint64_t key)
+{
+	struct khdr h = { .key = key, .n = k->n };
+	size_t names = 0, ents = k->n * 16, total, off;
+	unsigned char *out;
+	char *tmp;
+	int fd;
+	ssize_t w;
+
+	for (size_t i = 0; i < k->n; i++)
+		names += strlen(k->names + k->syms[i].name) + 1;
+	if (!names || make_dir(dir))
+		return;
+	total = sizeof(h) + ents + names;
+	out = xmalloc(total);
+	off = sizeof(h) + ents;
+	for (size_t i = 0; i < k->n; i++) {
+		const char *name = k->names + k->syms[i].name;
+		size_t l = strlen(name) + 1;
+		struct ksym v = { k->syms[i].addr, off - sizeof(h) - ents };
+
+		memcpy(out + sizeof(h) + 16 * i, &v, 16);
+		memcpy(out + off, name, l);
+		off += l;
+	}
+	memcpy(h.magic, KCACHE_MAGIC, 8);
+	h.names_len = names;
+	h.sum = hash_bytes(key, out + sizeof(h), total - sizeof(h));
+	memcpy(out, &h, sizeof(h));
+
+	tmp = xmalloc(strlen(path) + sizeof(".XXXXXX"));
+	sprintf(tmp, "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto out;
+	for (off = 0; off < total; off += (size_t)w) {
+		w = write(fd, out + off, total - off);
+		if (w < 0 && errno == EINTR) {
+			w = 0;
+			continue;
+		}
+		if (w <= 0)
+			break;
+	}
+	if (close(fd) < 0 || off < total || rename(tmp, path) < 0)
+		unlink(tmp);
+	else
+		cache_prune(dir, strrchr(path, '/') + 1);
+out:
+	free(tmp);
+	free(out);
+}
+
+void kallsyms_load(struct kallsyms *k, const char *kallsyms_path, const char *cache_dir)
+{
+	char boot_id[64];
+	uint64_t key = cache_dir ? cache_key(boot_id, sizeof(boot_id)) : 0;
+	char *path = key ? cache_path(cache_dir, boot_id) : NULL;
+
+	if (path && cache_read(k, path, key) == 0) {
+		free(path);
+		return;
+	}
+	parse(k, kallsyms_path);
+	if (path && k->names && !k->hidden && k->n)
+		cache_write(k, cache_dir, path, key);
+	free(path);
+}
+
+void kallsyms_release(struct kallsyms *k)
+{
+	free(k->text);
+	free(k->table);
+	if (k->map)
+		munmap(k->map, k->map_len);
+	memset(k, 0, sizeof(*k));
+}
+
+char *kallsyms_cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *no = getenv("PROF_NO_CACHE");
+	char *dir;
+	size_t n;
+
+	if (no && no[0])
+		return NULL;
+	if (x && x[0] == '/') {
+		n = strlen(x) + sizeof("/prof");
+		dir = xmalloc(n);
+		snprintf(dir, n, "%s/prof", x);
+		return dir;
+	}
+	if (home && home[0] == '/') {
+		n = strlen(home) + sizeof("/.cache/prof");
+		dir = xmalloc(n);
+		snprintf(dir, n, "%s/.cache/prof", home);
+		return dir;
+	}
+	return NULL;
+}

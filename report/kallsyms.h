@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel's text symbols from /proc/kallsyms, kept in a per-boot cache
+ * file so that a report need not make the kernel print them again.
+ */
+#ifndef PROF_REPORT_KALLSYMS_H
+#define PROF_REPORT_KALLSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A symbol: its address and where its name starts in kallsyms.names. */
+struct ksym {
+	uint64_t addr, name;
+};
+
+struct kallsyms {
+	const struct ksym *syms;	/* sorted by address, one per address */
+	size_t n;
+	const char *names;	/* NUL-terminated names, at syms[i].name */
+	int hidden;		/* addresses hidden by kptr_restrict */
+	int err;		/* errno when /proc/kallsyms could not be read; 0 */
+	int cached;		/* read from the cache file */
+	/* what to free: the text and the table, or the mapped cache file */
+	char *text;
+	struct ksym *table;
+	void *map;
+	size_t map_len;
+};
+
+/*
+ * Fill k (zeroed by the caller) with the running kernel's text symbols
+ * (types t, T, w, W). They come from the cache file when it was written
+ * in this boot with the same modules loaded; otherwise from kallsyms_path
+ * (normally "/proc/kallsyms"), and then the cache is written, unless the
+ * addresses are hidden. cache_dir is the directory of the cache, made
+ * when missing (mode 0700); NULL for no cache. Touches nothing but k and
+ * the cache, so that a thread can do it. Errors leave k->err set and
+ * k->names NULL; a cache that cannot be read or written is passed by.
+ */
+void kallsyms_load(struct kallsyms *k, const char *kallsyms_path, const char *cache_dir);
+void kallsyms_release(struct kallsyms *k);
+
+/*
+ * The cache directory for this user: $XDG_CACHE_HOME/prof, else
+ * $HOME/.cache/prof; NULL when neither is set, or when PROF_NO_CACHE is.
+ * Free it with free().
+ */
+char *kallsyms_cache_dir(void);
+
+#endif

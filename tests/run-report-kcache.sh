@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The per-boot cache of the kernel's symbols: a report made from it names
+# kernel frames exactly as one made from /proc/kallsyms; the cache is the
+# user's only; a damaged or cut cache is never believed, only replaced;
+# caches of other boots are removed; PROF_NO_CACHE writes none.
+. "$srcdir/tests/test-subr.sh"
+
+require_perf_event
+[ -r /proc/sys/kernel/random/boot_id ] || skip "no /proc/sys/kernel/random/boot_id: no cache"
+awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' /proc/kallsyms ||
+	skip "/proc/kallsyms hides kernel addresses here (kernel.kptr_restrict): nothing to cache"
+boot=$(cat /proc/sys/kernel/random/boot_id)
+
+# Kernel time: reading /dev/zero is all kernel.
+run_prof record -q -e cpu-clock -o k.data -- dd if=/dev/zero of=/dev/null bs=64k count=100000
+expect_rc 0 "prof record of dd"
+grep -q . out && fail "prof record wrote to standard output"
+
+XDG_CACHE_HOME=$tmpdir/c
+export XDG_CACHE_HOME
+cache=$tmpdir/c/prof/kallsyms-$boot
+mkdir -p c/prof
+: > c/prof/kallsyms-00000000-1111-2222-3333-444444444444	# an older boot's
+
+PROF_NO_CACHE=1
+export PROF_NO_CACHE
+run_prof report -i k.data --sort dso,sym
+expect_rc 0 "prof report with PROF_NO_CACHE"
+unset PROF_NO_CACHE
+[ -e "$cache" ] && fail "PROF_NO_CACHE=1 wrote a cache"
+mv out plain.out
+k=$(grep -c '\[k\] ' plain.out)
+note "$k kernel entries"
+[ "$k" -ge 1 ] || skip "no kernel samples in the profile (kernel sampling refused?)"
+grep -q '\[k\] 0x' plain.out && fail "kernel frames without names: $(grep '\[k\] 0x' plain.out)"
+
+run_prof report -i k.data --sort dso,sym
+expect_rc 0 "prof report that writes the cache"
+[ -s "$cache" ] || fail "no cache at $cache"
+diff -u plain.out out || fail "the report that wrote the cache differs"
+[ -e c/prof/kallsyms-00000000-1111-2222-3333-444444444444 ] &&
+	fail "the cache of another boot was left behind"
+mode=$(stat -c %a "$cache")
+[ "$mode" = 600 ] || fail "the cache is mode $mode, not 600"
+cp "$cache" good.cache
+
+run_prof report -i k.data --sort dso,sym
+expect_rc 0 "prof report from the cache"
+diff -u plain.out out || fail "the report from the cache differs from /proc/kallsyms'"
+cmp -s "$cache" good.cache || fail "a good cache was rewritten"
+
+# A byte changed in the names, then a cut file: each is read past and rewritten.
+size=$(stat -c %s "$cache")
+printf 'X' | dd of="$cache" bs=1 seek=$((size - 10)) conv=notrunc 2> /dev/null
+run_prof report -i k.data --sort dso,sym
+expect_rc 0 "prof report with a damaged cache"
+diff -u plain.out out || fail "a damaged cache changed the report"
+cmp -s "$cache" good.cache || fail "the damaged cache was not replaced"
+
+head -c $((size / 2)) good.cache > "$cache"
+run_prof report -i k.data --sort dso,sym
+expect_rc 0 "prof report with a cut cache"
+diff -u plain.out out || fail "a cut cache changed the report"
+cmp -s "$cache" good.cache || fail "the cut cache was not replaced"
+
+finish
