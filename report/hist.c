@@ -23,10 +23,25 @@ struct text_cache {
 
 #define TEXT_CACHE 4096	/* direct-mapped: a miss only costs a format */
 
+/*
+ * The entry of a named frame, by what its key texts depend on when the
+ * keys are comm, dso and sym: a hit skips formatting and hashing them.
+ */
+struct entry_memo {
+	const char *comm, *name;
+	const struct dso *dso;
+	unsigned flags;
+	struct hist_entry *e;
+};
+
+#define ENTRY_MEMO 256
+
 struct hist {
 	struct hist_opts o;
 	struct strpool *pool;
 	struct text_cache tc[TEXT_CACHE];
+	struct entry_memo memo[ENTRY_MEMO];
+	int memo_ok;			/* the keys are among comm, dso, sym */
 	struct hist_entry **ents;	/* table, open addressing */
 	size_t nslots, nents;
 	struct hist_entry **sorted;
@@ -44,6 +59,10 @@ struct hist *hist_new(const struct hist_opts *o)
 	struct hist *h = xcalloc(1, sizeof(*h));
 
 	h->o = *o;
+	h->memo_ok = 1;
+	for (int k = 0; k < o->nkeys; k++)
+		if (o->keys[k] != HIST_COMM && o->keys[k] != HIST_DSO && o->keys[k] != HIST_SYM)
+			h->memo_ok = 0;
 	h->pool = strpool_new();
 	h->nslots = 1024;
 	h->ents = xcalloc(h->nslots, sizeof(*h->ents));
@@ -201,6 +220,34 @@ static void key_of(struct hist *h, const struct rsample *s, const struct rframe 
 		text[h->o.keys[k]] = key_text(h, h->o.keys[k], s, f);
 }
 
+/* The entry of sample s at frame f, made when new. */
+static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
+				   const struct rframe *f)
+{
+	const char *text[HIST_NKEYS];
+	struct entry_memo *m = NULL;
+	unsigned flags = f->kernel | f->inlined << 1;
+	struct hist_entry *e;
+
+	if (h->memo_ok && f->name) {
+		m = &h->memo[(((uintptr_t)f->name >> 3) ^ ((uintptr_t)s->comm >> 3) ^
+			      ((uintptr_t)f->dso >> 4) ^ flags) & (ENTRY_MEMO - 1)];
+		if (m->name == f->name && m->comm == s->comm && m->dso == f->dso &&
+		    m->flags == flags)
+			return m->e;
+	}
+	key_of(h, s, f, text);
+	e = entry(h, text);
+	if (m) {
+		m->comm = s->comm;
+		m->name = f->name;
+		m->dso = f->dso;
+		m->flags = flags;
+		m->e = e;
+	}
+	return e;
+}
+
 static size_t node_hash(size_t parent, const char *name)
 {
 	return (size_t)((parent * 0x9e3779b97f4a7c15ULL) ^
@@ -287,7 +334,6 @@ static void add_path(struct hist *h, size_t at, const struct rsample *s, int fro
 
 void hist_add(struct hist *h, const struct rsample *s)
 {
-	const char *text[HIST_NKEYS];
 	static const struct rframe none = { 0 };
 	const struct rframe *leaf = s->nframes ? &s->frames[0] : &none;
 	struct hist_entry *e;
@@ -295,8 +341,7 @@ void hist_add(struct hist *h, const struct rsample *s)
 
 	h->total += s->period;
 	h->samples++;
-	key_of(h, s, leaf, text);
-	e = entry(h, text);
+	e = entry_of(h, s, leaf);
 	e->self += s->period;
 	e->samples++;
 	if (h->o.children) {
@@ -308,8 +353,7 @@ void hist_add(struct hist *h, const struct rsample *s)
 			struct hist_entry *c;
 			int dup = 0;
 
-			key_of(h, s, &s->frames[i], text);
-			c = entry(h, text);
+			c = entry_of(h, s, &s->frames[i]);
 			for (int j = 0; j < nseen && !dup; j++)
 				dup = seen[j] == c;
 			if (dup)

@@ -77,6 +77,7 @@ struct elfobj {
 	size_t nsyms;
 	const unsigned char *build_id;	/* libdwfl's; NULL when none */
 	size_t build_id_len;
+	const char *short_name;	/* what reports show: the base name */
 };
 
 struct dso {
@@ -1010,6 +1011,13 @@ static struct elfobj *obj_get(struct symbols *s, const char *path)
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
+	{
+		const char *slash = strrchr(key, '/');
+
+		/* "//anon" and the like keep their name. */
+		obj->short_name = slash && slash[1] && key[0] == '/' && strncmp(key, "//", 2)
+				  ? slash + 1 : key;
+	}
 	obj->next = s->objs[b];
 	s->objs[b] = obj;
 	if (++s->nobjs > s->nobj_buckets) {
@@ -1070,14 +1078,7 @@ struct dso *symbols_kernel(struct symbols *s)
 
 const char *dso_short_name(const struct dso *d)
 {
-	const char *slash;
-
-	if (!d->obj)
-		return "[kernel.kallsyms]";
-	slash = strrchr(d->obj->path, '/');
-	/* "//anon" and the like keep their name. */
-	return slash && slash[1] && d->obj->path[0] == '/' && strncmp(d->obj->path, "//", 2)
-	       ? slash + 1 : d->obj->path;
+	return d->obj ? d->obj->short_name : "[kernel.kallsyms]";
 }
 
 const char *dso_path(const struct dso *d)
