@@ -39,9 +39,27 @@ struct map {
 
 struct proc {
 	int pid;
+	unsigned gen;		/* changes whenever maps do */
 	struct map *maps;	/* sorted by start, not overlapping */
 	size_t nr, cap;
 };
+
+/*
+ * What one address of one process resolved to, while its maps stay as
+ * they were: hot loops sample the same few addresses over and over.
+ */
+struct fmemo {
+	const struct proc *pr;	/* NULL for the kernel and for unknown pids */
+	unsigned gen;
+	unsigned flags;		/* kernel | caller << 1 */
+	uint64_t addr;
+	struct dso *dso;
+	uint64_t a;		/* the address in dso */
+	int k;			/* frames in fi */
+	struct frame_info fi[2];
+};
+
+#define FMEMO 1024
 
 struct thread {
 	int pid, tid;
@@ -55,8 +73,13 @@ struct itab {
 	size_t n, used;
 };
 
-/* Records are queued in chunks; a record never spans two. */
+/*
+ * Records are queued in chunks, aligned to their size so that a record's
+ * address gives its chunk; a record never spans two. Each record is kept
+ * behind its file offset (a u64), for messages.
+ */
 #define CHUNK_BYTES	(1u << 20)
+#define CHUNK_OF(h)	((struct chunk *)((uintptr_t)(h) & ~(uintptr_t)(CHUNK_BYTES - 1)))
 /* Sorted rounds waiting for the delivery thread: bounds the memory in flight. */
 #define MAX_BATCHES	4
 
@@ -72,11 +95,10 @@ struct chunk {
 	uint64_t data[];	/* 8-aligned records */
 };
 
+/* 16 bytes: the queue is sorted and copied by the million. */
 struct qent {
-	uint64_t time, seq;
-	const struct perf_event_header *h;
-	struct chunk *c;
-	uint64_t foff;		/* file offset, for messages */
+	uint64_t time;
+	const struct perf_event_header *h;	/* in a chunk, after its file offset */
 };
 
 /* One sorted round, handed to the delivery thread. */
@@ -102,7 +124,7 @@ struct session {
 	struct chunk *chunks;	/* all of them, through ->all */
 	struct qent *q, *qtmp;	/* queue and merge buffer, qcap entries each */
 	size_t qn, qcap;
-	uint64_t seq, max_time, round_limit, nbatch;
+	uint64_t max_time, round_limit, nbatch;
 
 	/* the hand-over, under mu */
 	pthread_mutex_t mu;
@@ -119,6 +141,7 @@ struct session {
 	int leaf_only;
 	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
 	struct rframe frames[MAX_FRAMES];
+	struct fmemo fmemo[FMEMO];
 	char why[160];
 	uint64_t why_offset;
 };
@@ -179,6 +202,8 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->ctx = ctx;
 	s->pool = strpool_new();
 	s->fpool = strpool_new();
+	for (size_t i = 0; i < FMEMO; i++)
+		s->fmemo[i].k = -1;
 	evtab_init(&s->ev);
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->work, NULL);
@@ -364,6 +389,7 @@ static void insert_map(struct proc *p, const struct map *m)
 	free(old);
 	p->maps = v;
 	p->nr = out;
+	p->gen++;
 	p->cap = n * 2 + 2;
 }
 
@@ -439,6 +465,7 @@ static int do_comm(struct session *s, const struct perf_event_header *h, size_t 
 		struct proc *pr = get_proc(s, (int)pt[0]);
 
 		pr->nr = 0;
+		pr->gen++;
 	}
 	return 0;
 }
@@ -464,6 +491,7 @@ static int do_fork(struct session *s, const struct perf_event_header *h, size_t 
 
 		free(np->maps);
 		np->nr = np->cap = pp ? pp->nr : 0;
+		np->gen++;
 		np->maps = np->cap ? xcalloc(np->cap, sizeof(struct map)) : NULL;
 		if (np->nr)
 			memcpy(np->maps, pp->maps, np->nr * sizeof(struct map));
@@ -478,22 +506,46 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 		      int kernel, int caller)
 {
 	struct frame_info fi[INLINE_MAX];
+	const struct frame_info *res = fi;
 	struct dso *dso = NULL;
 	uint64_t a = addr;
+	unsigned flags = (unsigned)kernel | (unsigned)caller << 1;
+	const struct proc *key = kernel ? NULL : pr;
+	struct fmemo *m = &s->fmemo[(size_t)((addr >> 1) ^ (addr >> 13) ^
+					     ((uintptr_t)key >> 4) ^ flags) & (FMEMO - 1)];
 	int k;
 
-	if (kernel) {
-		dso = symbols_kernel(s->sym);
+	if (m->addr == addr && m->pr == key && m->flags == flags &&
+	    (!key || m->gen == key->gen) && m->k >= 0) {
+		dso = m->dso;
+		a = m->a;
+		k = m->k;
+		res = m->fi;
 	} else {
-		const struct map *m = find_map(pr, addr);
+		if (kernel) {
+			dso = symbols_kernel(s->sym);
+		} else {
+			const struct map *mp = find_map(pr, addr);
 
-		if (m) {
-			dso = m->dso;
-			a = addr - m->start + m->pgoff;
+			if (mp) {
+				dso = mp->dso;
+				a = addr - mp->start + mp->pgoff;
+			}
+		}
+		/* A caller's address is where the call returns to: look up the call. */
+		k = dso ? dso_resolve(dso, caller && a ? a - 1 : a, fi, INLINE_MAX) : 0;
+		m->k = -1;
+		if (k <= 2) {
+			m->pr = key;
+			m->gen = key ? key->gen : 0;
+			m->flags = flags;
+			m->addr = addr;
+			m->dso = dso;
+			m->a = a;
+			memcpy(m->fi, fi, (size_t)k * sizeof(*fi));
+			m->k = k;
 		}
 	}
-	/* A caller's address is where the call returns to: look up the call. */
-	k = dso ? dso_resolve(dso, caller && a ? a - 1 : a, fi, INLINE_MAX) : 0;
 	if (k == 0) {
 		struct rframe *f = &s->frames[n];
 
@@ -509,13 +561,13 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 		struct rframe *f = &s->frames[n];
 
 		f->dso = dso;
-		f->name = fi[i].name;
+		f->name = res[i].name;
 		f->addr = a;
-		f->sym_offset = fi[i].sym_offset;
-		f->file = fi[i].file;
-		f->line = fi[i].line;
+		f->sym_offset = res[i].sym_offset;
+		f->file = res[i].file;
+		f->line = res[i].line;
 		f->kernel = kernel;
-		f->inlined = fi[i].inlined;
+		f->inlined = res[i].inlined;
 	}
 	return n;
 }
@@ -615,13 +667,14 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 
 static inline int qless(const struct qent *x, const struct qent *y)
 {
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+	return x->time < y->time;
 }
 
 /*
- * Sort the queue by (time, seq). A round holds one run already in time
- * order per ring the recorder drained, so merging neighbouring runs until
- * one is left costs O(n log runs), where a general sort pays O(n log n).
+ * Sort the queue by time, records of one time in the order they came (the
+ * merges are stable). A round holds one run already in time order per
+ * ring the recorder drained, so merging neighbouring runs until one is
+ * left costs O(n log runs), where a general sort pays O(n log n).
  */
 static void sort_queue(struct session *s)
 {
@@ -687,7 +740,7 @@ static void chunk_room(struct session *s, size_t size)
 {
 	struct chunk *c, *old = s->cur;
 
-	if (old && old->len + size <= CHUNK_BYTES)
+	if (old && sizeof(*old) + old->len + size <= CHUNK_BYTES)
 		return;
 	pthread_mutex_lock(&s->mu);
 	c = s->free_chunks;
@@ -695,7 +748,7 @@ static void chunk_room(struct session *s, size_t size)
 		s->free_chunks = c->next;
 	pthread_mutex_unlock(&s->mu);
 	if (!c) {
-		c = xmalloc(sizeof(*c) + CHUNK_BYTES);
+		c = xaligned_alloc(CHUNK_BYTES, CHUNK_BYTES);
 		c->all = s->chunks;
 		s->chunks = c;
 	}
@@ -717,7 +770,7 @@ static int run_batch(struct session *s, struct batch *b, int skip)
 	int ret = 0;
 
 	for (size_t i = 0; i < b->n && !ret && !skip; i++)
-		ret = deliver(s, b->e[i].h, b->e[i].foff);
+		ret = deliver(s, b->e[i].h, ((const uint64_t *)b->e[i].h)[-1]);
 	for (size_t i = 0; i < b->nc; i++)
 		chunk_put(s, b->c[i]);
 	return ret;
@@ -827,7 +880,7 @@ static int flush(struct session *s, uint64_t limit)
 	/* The batch holds each chunk it has records in once. */
 	s->nbatch++;
 	for (size_t i = 0; i < n; i++) {
-		struct chunk *c = s->q[i].c;
+		struct chunk *c = CHUNK_OF(s->q[i].h);
 
 		c->queued--;
 		if (c->stamp == s->nbatch)
@@ -910,20 +963,22 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 		if (smp.present & PERF_SAMPLE_TIME)
 			time = smp.time;
 	}
-	chunk_room(s, sz);
+	chunk_room(s, 8 + sz);
 	if (s->qn == s->qcap) {
 		s->qcap = s->qcap ? s->qcap * 2 : 4096;
 		s->q = xreallocarray(s->q, s->qcap, sizeof(*s->q));
 		s->qtmp = xreallocarray(s->qtmp, s->qcap, sizeof(*s->qtmp));
 	}
 	q = &s->q[s->qn++];
-	q->h = (const struct perf_event_header *)((unsigned char *)s->cur->data + s->cur->len);
-	memcpy((unsigned char *)s->cur->data + s->cur->len, h, h->size);
+	{
+		unsigned char *at = (unsigned char *)s->cur->data + s->cur->len;
+
+		memcpy(at, &foff, 8);
+		memcpy(at + 8, h, h->size);
+		q->h = (const struct perf_event_header *)(at + 8);
+	}
 	q->time = time;
-	q->seq = s->seq++;
-	q->c = s->cur;
-	q->foff = foff;
-	s->cur->len += sz;
+	s->cur->len += 8 + sz;
 	s->cur->queued++;
 	if (time > s->max_time)
 		s->max_time = time;

@@ -55,3 +55,12 @@ char *xstrdup(const char *s)
 
 	return memcpy(xmalloc(n), s, n);
 }
+
+void *xaligned_alloc(size_t align, size_t size)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, align, size ? size : 1))
+		oom(1, size);
+	return p;
+}

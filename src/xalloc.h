@@ -13,5 +13,7 @@ void *xcalloc(size_t nmemb, size_t size);
 /* Like reallocarray(3): the old block is kept on failure, so this dies. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
+/* size bytes aligned to align, a power of two; free() frees them. */
+void *xaligned_alloc(size_t align, size_t size);
 
 #endif
