@@ -377,7 +377,8 @@ static int on_sample(void *ctx, const struct rsample *s)
 	size_t ev = (size_t)(s->ev - t->ev);
 
 	if (!r->have_time) {
-		r->first_time = s->time;
+		/* The first in time: with session_unordered(), not always this one. */
+		r->first_time = session_first_time(r->session);
 		r->have_time = 1;
 	}
 	if (s->time > r->last_time)
@@ -429,6 +430,19 @@ static void print_header(struct report *r, const struct evdesc *e, struct hist *
 	printf("#\n");
 }
 
+/*
+ * Bigger first; equals by name, since the order samples came in (which
+ * session_unordered() lets vary) must not show.
+ */
+static int node_before(const struct hist_node *a, const struct hist_node *b)
+{
+	if (a->total != b->total)
+		return a->total > b->total;
+	if (a->self != b->self)
+		return a->self > b->self;
+	return strcmp(a->name, b->name) < 0;
+}
+
 /* The children of node, sorted by total, at or above the limit. */
 static size_t sorted_children(struct hist *h, size_t node, uint64_t min, size_t **out)
 {
@@ -442,8 +456,8 @@ static size_t sorted_children(struct hist *h, size_t node, uint64_t min, size_t 
 		(*out)[n++] = c;
 	}
 	for (size_t i = 1; i < n; i++)	/* insertion sort: child lists are short */
-		for (size_t j = i; j > 0 && hist_node(h, (*out)[j])->total >
-					    hist_node(h, (*out)[j - 1])->total; j--) {
+		for (size_t j = i; j > 0 && node_before(hist_node(h, (*out)[j]),
+							hist_node(h, (*out)[j - 1])); j--) {
 			size_t t = (*out)[j];
 
 			(*out)[j] = (*out)[j - 1];
@@ -674,6 +688,8 @@ int cmd_report(int argc, char **argv)
 	}
 	r.session = session_new(sym, on_sample, &r);
 	session_leaf_only(r.session, !r.ho.children && r.ho.graph == HIST_GRAPH_NONE);
+	/* Every view adds samples up: none needs them in time order. */
+	session_unordered(r.session, 1);
 	while ((ret = reader_next(rd, &rec)) > 0) {
 		ret = session_record(r.session, &rec);
 		if (ret)

@@ -61,6 +61,29 @@ struct fmemo {
 
 #define FMEMO 1024
 
+/* An address placed in its dso, not resolved yet: a parked sample's frame. */
+struct rawf {
+	struct dso *dso;	/* NULL when no map covers it */
+	uint64_t a;		/* the address in dso, or the address */
+	unsigned kernel : 1;
+	unsigned caller : 1;
+};
+
+/*
+ * A sample whose file is still being opened (see session_unordered()),
+ * put aside with its frames placed in the maps of its time.
+ */
+struct parked {
+	const struct evdesc *ev;
+	uint32_t pid, tid, cpu;
+	uint64_t time, period;
+	const char *comm;
+	size_t first, n;	/* its frames: praw[first .. first + n) */
+};
+
+/* Parked samples at most; past that, a sample waits for its file. */
+#define PARK_MAX 65536
+
 struct thread {
 	int pid, tid;
 	const char *comm;
@@ -142,6 +165,13 @@ struct session {
 	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
 	struct rframe frames[MAX_FRAMES];
 	struct fmemo fmemo[FMEMO];
+	int unordered;
+	uint64_t first_time;	/* of the first sample in time order */
+	int have_first;
+	struct parked *pk;
+	size_t npk, pk_cap;
+	struct rawf *praw;
+	size_t npraw, praw_cap;
 	char why[160];
 	uint64_t why_offset;
 };
@@ -229,6 +259,16 @@ void session_leaf_only(struct session *s, int on)
 	s->leaf_only = on;
 }
 
+void session_unordered(struct session *s, int on)
+{
+	s->unordered = on;
+}
+
+uint64_t session_first_time(const struct session *s)
+{
+	return s->first_time;
+}
+
 static void stop_thread(struct session *s, int abort);
 
 static void free_batch(struct batch *b)
@@ -267,6 +307,8 @@ void session_free(struct session *s)
 	free_itab(&s->procs, 1);
 	free(s->q);
 	free(s->qtmp);
+	free(s->pk);
+	free(s->praw);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
 	strpool_free(s->fpool);
@@ -501,51 +543,10 @@ static int do_fork(struct session *s, const struct perf_event_header *h, size_t 
 
 /* --- samples ------------------------------------------------------------ */
 
-/* Append the frames of one address; returns the new count. */
-static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t addr,
-		      int kernel, int caller)
+/* Append the k frames fi of address a of dso; returns the new count. */
+static int append_frames(struct session *s, int n, struct dso *dso, uint64_t a, int kernel,
+			 const struct frame_info *fi, int k)
 {
-	struct frame_info fi[INLINE_MAX];
-	const struct frame_info *res = fi;
-	struct dso *dso = NULL;
-	uint64_t a = addr;
-	unsigned flags = (unsigned)kernel | (unsigned)caller << 1;
-	const struct proc *key = kernel ? NULL : pr;
-	struct fmemo *m = &s->fmemo[(size_t)((addr >> 1) ^ (addr >> 13) ^
-					     ((uintptr_t)key >> 4) ^ flags) & (FMEMO - 1)];
-	int k;
-
-	if (m->addr == addr && m->pr == key && m->flags == flags &&
-	    (!key || m->gen == key->gen) && m->k >= 0) {
-		dso = m->dso;
-		a = m->a;
-		k = m->k;
-		res = m->fi;
-	} else {
-		if (kernel) {
-			dso = symbols_kernel(s->sym);
-		} else {
-			const struct map *mp = find_map(pr, addr);
-
-			if (mp) {
-				dso = mp->dso;
-				a = addr - mp->start + mp->pgoff;
-			}
-		}
-		/* A caller's address is where the call returns to: look up the call. */
-		k = dso ? dso_resolve(dso, caller && a ? a - 1 : a, fi, INLINE_MAX) : 0;
-		m->k = -1;
-		if (k <= 2) {
-			m->pr = key;
-			m->gen = key ? key->gen : 0;
-			m->flags = flags;
-			m->addr = addr;
-			m->dso = dso;
-			m->a = a;
-			memcpy(m->fi, fi, (size_t)k * sizeof(*fi));
-			m->k = k;
-		}
-	}
 	if (k == 0) {
 		struct rframe *f = &s->frames[n];
 
@@ -561,15 +562,192 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 		struct rframe *f = &s->frames[n];
 
 		f->dso = dso;
-		f->name = res[i].name;
+		f->name = fi[i].name;
 		f->addr = a;
-		f->sym_offset = res[i].sym_offset;
-		f->file = res[i].file;
-		f->line = res[i].line;
+		f->sym_offset = fi[i].sym_offset;
+		f->file = fi[i].file;
+		f->line = fi[i].line;
 		f->kernel = kernel;
-		f->inlined = res[i].inlined;
+		f->inlined = fi[i].inlined;
 	}
 	return n;
+}
+
+/* Place an address in its dso: the process's maps of this moment. */
+static void locate(struct session *s, const struct proc *pr, uint64_t addr, int kernel,
+		   int caller, struct rawf *r)
+{
+	r->dso = NULL;
+	r->a = addr;
+	r->kernel = kernel;
+	r->caller = caller;
+	if (kernel) {
+		r->dso = symbols_kernel(s->sym);
+	} else {
+		const struct map *mp = find_map(pr, addr);
+
+		if (mp) {
+			r->dso = mp->dso;
+			r->a = addr - mp->start + mp->pgoff;
+		}
+	}
+}
+
+/* The frames of r: a caller's address is where the call returns to, so look up the call. */
+static int resolve_raw(const struct rawf *r, struct frame_info *fi)
+{
+	return r->dso ? dso_resolve(r->dso, r->caller && r->a ? r->a - 1 : r->a, fi, INLINE_MAX)
+		      : 0;
+}
+
+/*
+ * Append the frames of one address; returns the new count, or -1 when
+ * nowait and its file is still being opened.
+ */
+static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t addr,
+		      int kernel, int caller, int nowait)
+{
+	struct frame_info fi[INLINE_MAX];
+	unsigned flags = (unsigned)kernel | (unsigned)caller << 1;
+	const struct proc *key = kernel ? NULL : pr;
+	struct fmemo *m = &s->fmemo[(size_t)((addr >> 1) ^ (addr >> 13) ^
+					     ((uintptr_t)key >> 4) ^ flags) & (FMEMO - 1)];
+	struct rawf r;
+	int k;
+
+	if (m->addr == addr && m->pr == key && m->flags == flags &&
+	    (!key || m->gen == key->gen) && m->k >= 0)
+		return append_frames(s, n, m->dso, m->a, kernel, m->fi, m->k);
+	locate(s, pr, addr, kernel, caller, &r);
+	if (nowait && r.dso && !dso_ready(r.dso))
+		return -1;
+	k = resolve_raw(&r, fi);
+	m->k = -1;
+	if (k <= 2) {
+		m->pr = key;
+		m->gen = key ? key->gen : 0;
+		m->flags = flags;
+		m->addr = addr;
+		m->dso = r.dso;
+		m->a = r.a;
+		memcpy(m->fi, fi, (size_t)k * sizeof(*fi));
+		m->k = k;
+	}
+	return append_frames(s, n, r.dso, r.a, kernel, fi, k);
+}
+
+/*
+ * Call fn for each address of a sample, innermost first: the call chain
+ * (kernel and user parts, context markers followed), or the sampled ip
+ * when the chain gives nothing or is not wanted. Stops at fn's -1.
+ */
+static int each_address(struct session *s, const struct sample *smp, int kernel,
+			int (*fn)(struct session *s, void *arg, uint64_t a, int kernel, int caller),
+			void *arg)
+{
+	int n = 0, got = 0;
+
+	if (smp->nr_chain && !s->leaf_only) {
+		int ctx_kernel = kernel, first = 1;
+
+		for (uint64_t i = 0; i < smp->nr_chain && got < MAX_FRAMES; i++) {
+			uint64_t a = smp->chain[i];
+
+			if (a >= PERF_CONTEXT_MAX) {
+				ctx_kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_GUEST_KERNEL;
+				continue;
+			}
+			n = fn(s, arg, a, ctx_kernel, !first);
+			if (n < 0)
+				return -1;
+			got = n;
+			first = 0;
+		}
+	}
+	if (got == 0)
+		n = fn(s, arg, smp->ip, kernel, 0);
+	return n;
+}
+
+struct build {
+	const struct proc *pr;
+	int n, nowait;
+};
+
+static int build_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
+{
+	struct build *b = arg;
+
+	b->n = add_frames(s, b->n, b->pr, a, kernel, caller, b->nowait);
+	return b->n;
+}
+
+static int park_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
+{
+	const struct proc *pr = arg;
+
+	if (s->npraw == s->praw_cap) {
+		s->praw_cap = s->praw_cap ? 2 * s->praw_cap : 4096;
+		s->praw = xreallocarray(s->praw, s->praw_cap, sizeof(*s->praw));
+	}
+	locate(s, pr, a, kernel, caller, &s->praw[s->npraw++]);
+	return (int)(s->npraw - s->pk[s->npk].first);
+}
+
+/* Put a sample aside until its files are open, its addresses placed now. */
+static void park(struct session *s, const struct evdesc *e, const struct sample *smp,
+		 const struct proc *pr, const char *comm, int kernel)
+{
+	struct parked *p;
+
+	if (s->npk == s->pk_cap) {
+		s->pk_cap = s->pk_cap ? 2 * s->pk_cap : 256;
+		s->pk = xreallocarray(s->pk, s->pk_cap, sizeof(*s->pk));
+	}
+	p = &s->pk[s->npk];
+	p->ev = e;
+	p->pid = smp->pid;
+	p->tid = smp->tid;
+	p->cpu = smp->cpu;
+	p->time = smp->time;
+	p->period = (smp->present & PERF_SAMPLE_PERIOD) ? smp->period : 1;
+	p->comm = comm;
+	p->first = s->npraw;
+	each_address(s, smp, kernel, park_one, (void *)pr);
+	p->n = s->npraw - p->first;
+	s->npk++;
+}
+
+/* Resolve and deliver the parked samples, waiting for their files. */
+static int unpark(struct session *s)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < s->npk && !ret; i++) {
+		const struct parked *p = &s->pk[i];
+		struct rsample rs;
+		int n = 0;
+
+		for (size_t j = 0; j < p->n; j++) {
+			struct frame_info fi[INLINE_MAX];
+			const struct rawf *r = &s->praw[p->first + j];
+
+			n = append_frames(s, n, r->dso, r->a, r->kernel, fi, resolve_raw(r, fi));
+		}
+		rs.ev = p->ev;
+		rs.pid = p->pid;
+		rs.tid = p->tid;
+		rs.cpu = p->cpu;
+		rs.time = p->time;
+		rs.period = p->period;
+		rs.comm = p->comm;
+		rs.nframes = n;
+		rs.frames = s->frames;
+		ret = s->fn(s->ctx, &rs);
+	}
+	s->npk = 0;
+	s->npraw = 0;
+	return ret;
 }
 
 static int deliver_sample(struct session *s, const struct evdesc *e,
@@ -577,32 +755,26 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 {
 	struct sample smp;
 	struct rsample rs;
-	const struct proc *pr;
+	struct build b;
 	struct thread *t;
-	int n = 0, cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	int kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
 		     cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 
 	if (decode_sample(&e->attr, h, &smp))
 		return bad(s, foff, "malformed SAMPLE record");
-	pr = itab_get(&s->procs, (int)smp.pid);
-	t = get_thread(s, (int)smp.pid, (int)smp.tid);
-	if (smp.nr_chain && !s->leaf_only) {
-		int ctx_kernel = kernel, first = 1;
-
-		for (uint64_t i = 0; i < smp.nr_chain && n < MAX_FRAMES; i++) {
-			uint64_t a = smp.chain[i];
-
-			if (a >= PERF_CONTEXT_MAX) {
-				ctx_kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_GUEST_KERNEL;
-				continue;
-			}
-			n = add_frames(s, n, pr, a, ctx_kernel, !first);
-			first = 0;
-		}
+	if (!s->have_first) {
+		s->first_time = smp.time;
+		s->have_first = 1;
 	}
-	if (n == 0)
-		n = add_frames(s, 0, pr, smp.ip, kernel, 0);
+	b.pr = itab_get(&s->procs, (int)smp.pid);
+	b.n = 0;
+	b.nowait = s->unordered && s->npk < PARK_MAX;
+	t = get_thread(s, (int)smp.pid, (int)smp.tid);
+	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
+		park(s, e, &smp, b.pr, t->comm, kernel);
+		return 0;
+	}
 	rs.ev = e;
 	rs.pid = smp.pid;
 	rs.tid = smp.tid;
@@ -610,7 +782,7 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	rs.time = smp.time;
 	rs.period = (smp.present & PERF_SAMPLE_PERIOD) ? smp.period : 1;
 	rs.comm = t->comm;
-	rs.nframes = n;
+	rs.nframes = b.n;
 	rs.frames = s->frames;
 	return s->fn(s->ctx, &rs);
 }
@@ -789,8 +961,19 @@ static void *deliver_main(void *arg)
 		while (!s->head && !s->stop)
 			pthread_cond_wait(&s->work, &s->mu);
 		b = s->head;
-		if (!b)
+		if (!b) {
+			/* The end: what was parked goes out last. */
+			if (!s->abort && !s->ret && s->npk) {
+				int err;
+
+				pthread_mutex_unlock(&s->mu);
+				err = unpark(s);
+				pthread_mutex_lock(&s->mu);
+				if (err)
+					__atomic_store_n(&s->ret, err, __ATOMIC_RELEASE);
+			}
 			break;
+		}
 		s->head = b->next;
 		if (!s->head)
 			s->tail = NULL;
@@ -1072,5 +1255,7 @@ int session_finish(struct session *s)
 	int ret = flush(s, UINT64_MAX);
 
 	stop_thread(s, 0);
+	if (!ret && !s->ret && s->npk)
+		s->ret = unpark(s);	/* parked without a thread: none could be made */
 	return ret ? ret : s->ret;
 }

@@ -37,7 +37,10 @@ struct rsample {
 	const struct rframe *frames;
 };
 
-/* Called for each sample, in time order. Non-zero stops the session with that value. */
+/*
+ * Called for each sample, in time order (but see session_unordered()).
+ * Non-zero stops the session with that value.
+ */
 typedef int (*session_sample_fn)(void *ctx, const struct rsample *s);
 
 /* A session resolving through sym (not owned). NULL and errno. */
@@ -48,6 +51,15 @@ void session_free(struct session *s);
  * a flat view without --children needs, and most of the cost of the rest.
  */
 void session_leaf_only(struct session *s, int on);
+/*
+ * Let samples come out of time order: a sample whose file the symbolizer
+ * is still opening (its DWARF can take 40 ms to inflate) is put aside,
+ * its addresses placed in the maps of its time, and delivered at the end,
+ * so that the rest need not wait. For callers that only add samples up.
+ */
+void session_unordered(struct session *s, int on);
+/* The time of the first sample in time order (set before any callback). */
+uint64_t session_first_time(const struct session *s);
 
 /*
  * Feed the next record of the file. Returns 0, the callback's non-zero

@@ -78,6 +78,8 @@ struct elfobj {
 	const unsigned char *build_id;	/* libdwfl's; NULL when none */
 	size_t build_id_len;
 	const char *short_name;	/* what reports show: the base name */
+	int loading;		/* being opened, by the loader or a resolve (under lmu) */
+	char *warning;		/* why it resolves nothing, until a resolve says it */
 };
 
 struct dso {
@@ -116,6 +118,7 @@ struct symbols {
 	int kloaded;
 	pthread_t kthread;	/* parsing /proc/kallsyms ahead of need */
 	int kthread_on;
+	int kjoined;		/* the thread is done and joined: kp holds its result */
 	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
 	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
 	struct kallsyms k;
@@ -128,8 +131,21 @@ struct symbols {
 	struct dent *dm;	/* demangled names by mangled pointer */
 	size_t ndm, dm_used;
 
-	char **warnings;	/* NULL-terminated */
+	char **warnings;	/* NULL-terminated, sorted */
 	size_t nwarnings;
+
+	/*
+	 * The loader: a thread that opens files, and loads their DWARF, that
+	 * dso_ready() found unopened, while the caller goes on with samples
+	 * of other files. Each file has its own Dwfl, so loading one touches
+	 * nothing a resolve in another uses.
+	 */
+	pthread_mutex_t lmu;
+	pthread_cond_t lwork, ldone;
+	pthread_t lthread;
+	int lthread_on, lstop;
+	struct elfobj **lq;	/* files to open, lq[lq_head .. lq_n) */
+	size_t lq_head, lq_n, lq_cap;
 };
 
 /* --- small helpers -------------------------------------------------------- */
@@ -149,29 +165,71 @@ static uint64_t hash_ptr(const void *p)
 	return mix64((uint64_t)(uintptr_t)p);
 }
 
-/* One line per warning: control bytes of a hostile path would break it. */
+/*
+ * A message. One line per warning: control bytes of a hostile path would
+ * break it, so they become '?'.
+ */
+__attribute__((format(printf, 1, 0)))
+static char *format_msg(const char *fmt, va_list ap)
+{
+	va_list again;
+	char *msg;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0) {
+		va_end(again);
+		return NULL;
+	}
+	msg = xmalloc((size_t)n + 1);
+	vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return msg;
+}
+
+/*
+ * Warnings are kept sorted: which sample first needs a file can depend on
+ * when the loader finished with it (see session_unordered()), and the
+ * same profile must give the same messages.
+ */
+static void add_warning(struct symbols *s, char *msg)
+{
+	size_t i;
+
+	if (!msg)
+		return;
+	s->warnings = xreallocarray(s->warnings, s->nwarnings + 2, sizeof(*s->warnings));
+	for (i = s->nwarnings; i > 0 && strcmp(s->warnings[i - 1], msg) > 0; i--)
+		s->warnings[i] = s->warnings[i - 1];
+	s->warnings[i] = msg;
+	s->warnings[++s->nwarnings] = NULL;
+}
+
 __attribute__((format(printf, 2, 3)))
 static void warn(struct symbols *s, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	add_warning(s, format_msg(fmt, ap));
 	va_end(ap);
-	if (n < 0)
+}
+
+/* A file's warning waits in the file: the loader thread may be opening it. */
+__attribute__((format(printf, 2, 3)))
+static void obj_warn(struct elfobj *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (obj->warning)
 		return;
-	msg = xmalloc((size_t)n + 1);
 	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	obj->warning = format_msg(fmt, ap);
 	va_end(ap);
-	for (char *p = msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	s->warnings = xreallocarray(s->warnings, s->nwarnings + 2, sizeof(*s->warnings));
-	s->warnings[s->nwarnings++] = msg;
-	s->warnings[s->nwarnings] = NULL;
 }
 
 static int ends_with(const char *str, const char *suffix)
@@ -474,7 +532,7 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 
 	obj->state = OBJ_BROKEN;
 	if (ends_with(path, " (deleted)")) {
-		warn(s, "%.*s was deleted after it was mapped; its frames show as [unknown]",
+		obj_warn(obj, "%.*s was deleted after it was mapped; its frames show as [unknown]",
 		     (int)(strlen(path) - strlen(" (deleted)")), path);
 		return;
 	}
@@ -498,7 +556,7 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 		fd = open_candidate(path, &err);
 	}
 	if (fd < 0) {
-		warn(s, "cannot open %s: %s", under ? under : path,
+		obj_warn(obj, "cannot open %s: %s", under ? under : path,
 		     err == ENODEV ? "not a regular file" : strerror(err));
 		free(under);
 		return;
@@ -507,7 +565,7 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 
 	obj->dwfl = dwfl_begin(&s->cb);
 	if (!obj->dwfl) {
-		warn(s, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		obj_warn(obj, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
 		close(fd);
 		return;
 	}
@@ -516,18 +574,18 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 	obj->mod = dwfl_report_elf(obj->dwfl, base, obj->file, fd, 0, true);
 	if (!obj->mod) {
 		/* libdwfl takes the descriptor only when it succeeds. */
-		warn(s, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		obj_warn(obj, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
 		close(fd);
 		return;
 	}
 	dwfl_report_end(obj->dwfl, NULL, NULL);
 	elf = dwfl_module_getelf(obj->mod, &obj->bias);
 	if (!elf || !gelf_getehdr(elf, &eh)) {
-		warn(s, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		obj_warn(obj, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
 		return;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-		warn(s, "cannot open %s: not an executable or a shared library", obj->file);
+		obj_warn(obj, "cannot open %s: not an executable or a shared library", obj->file);
 		return;
 	}
 	load_segments(obj, elf);
@@ -555,14 +613,208 @@ static int build_id_matches(const struct dso *d, const struct elfobj *obj)
 
 static int is_special(const char *path);
 
+/* Resolving wants DWARF: for inline frames and source lines. */
+static int wants_dwarf(const struct symbols *s)
+{
+	return s->o.inline_frames || s->o.srcline;
+}
+
+/*
+ * Open a file, and load its DWARF when resolving will want it: that is
+ * where the time goes (libc6-dbg's compressed .debug_info takes 40 ms to
+ * inflate). The loader thread runs the second half for big debug files.
+ */
+static void obj_load_dwarf(struct elfobj *obj)
+{
+	Dwarf_Addr bias;
+
+	dwfl_module_getdwarf(obj->mod, &bias);
+}
+
+static void obj_load(struct symbols *s, struct elfobj *obj)
+{
+	obj_open(s, obj);
+	if (obj->state == OBJ_READY && wants_dwarf(s))
+		obj_load_dwarf(obj);
+}
+
+/* DWARF worth a thread: what inflating costs about 1 ms for. */
+#define DWARF_HEAVY	(256 * 1024)
+
+/*
+ * Whether loading obj's DWARF is slow: its .debug_info, or its separate
+ * debug file by build id, is big; or debuginfod may be asked for it.
+ */
+static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(obj->mod, &bias);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	char path[PATH_MAX];
+	struct stat st;
+	int n;
+
+	if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0)
+		while ((scn = elf_nextscn(elf, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS) {
+				const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+
+				if (name && !strcmp(name, ".debug_info"))
+					return sh.sh_size > DWARF_HEAVY;
+			}
+	if (!obj->build_id || obj->build_id_len < 2)
+		return 0;
+	n = snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%02x/",
+		     s->symfs ? s->symfs : "", obj->build_id[0]);
+	for (size_t i = 1; i < obj->build_id_len && n > 0 && (size_t)n + 3 < sizeof(path); i++)
+		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", obj->build_id[i]);
+	if (n > 0 && (size_t)n + 7 < sizeof(path)) {
+		strcpy(path + n, ".debug");
+		if (stat(path, &st) == 0)
+			return st.st_size > DWARF_HEAVY;
+	}
+	/* Not here: libdwfl may ask debuginfod, over the network. */
+	return getenv("DEBUGINFOD_URLS") && getenv("DEBUGINFOD_URLS")[0];
+}
+
+/* Make obj opened (or broken) and loaded: wait for the loader, or do it here. */
+static void obj_settle(struct symbols *s, struct elfobj *obj)
+{
+	int mine;
+
+	if (!s->lthread_on) {
+		if (obj->state == OBJ_NEW)
+			obj_load(s, obj);
+		return;
+	}
+	pthread_mutex_lock(&s->lmu);
+	while (obj->loading)
+		pthread_cond_wait(&s->ldone, &s->lmu);
+	mine = obj->state == OBJ_NEW;
+	obj->loading = mine;
+	pthread_mutex_unlock(&s->lmu);
+	if (!mine)
+		return;
+	obj_load(s, obj);
+	pthread_mutex_lock(&s->lmu);
+	obj->loading = 0;
+	pthread_mutex_unlock(&s->lmu);
+}
+
+/* The loader: loads the DWARF of files handed to it, in turn. */
+static void *loader_main(void *arg)
+{
+	struct symbols *s = arg;
+
+	pthread_setname_np(pthread_self(), "prof-load");
+	pthread_mutex_lock(&s->lmu);
+	for (;;) {
+		struct elfobj *obj;
+
+		while (s->lq_head == s->lq_n && !s->lstop)
+			pthread_cond_wait(&s->lwork, &s->lmu);
+		if (s->lstop)
+			break;
+		obj = s->lq[s->lq_head++];
+		pthread_mutex_unlock(&s->lmu);
+		obj_load_dwarf(obj);
+		pthread_mutex_lock(&s->lmu);
+		obj->loading = 0;
+		pthread_cond_broadcast(&s->ldone);
+	}
+	pthread_mutex_unlock(&s->lmu);
+	return NULL;
+}
+
+/* Hand obj, opened and marked loading, to the loader; 0, or -1 without one. */
+static int loader_give(struct symbols *s, struct elfobj *obj)
+{
+	if (!s->lthread_on && !s->lstop) {
+		s->lthread_on = pthread_create(&s->lthread, NULL, loader_main, s) == 0;
+		s->lstop = !s->lthread_on;	/* no thread: resolves load files */
+	}
+	if (!s->lthread_on)
+		return -1;
+	pthread_mutex_lock(&s->lmu);
+	if (s->lq_n == s->lq_cap) {
+		/* drop what the loader has taken before growing */
+		memmove(s->lq, s->lq + s->lq_head, (s->lq_n - s->lq_head) * sizeof(*s->lq));
+		s->lq_n -= s->lq_head;
+		s->lq_head = 0;
+		if (s->lq_n == s->lq_cap) {
+			s->lq_cap = s->lq_cap ? 2 * s->lq_cap : 64;
+			s->lq = xreallocarray(s->lq, s->lq_cap, sizeof(*s->lq));
+		}
+	}
+	s->lq[s->lq_n++] = obj;
+	pthread_cond_signal(&s->lwork);
+	pthread_mutex_unlock(&s->lmu);
+	return 0;
+}
+
+int dso_ready(struct dso *d)
+{
+	struct symbols *s = d->s;
+	struct elfobj *obj = d->obj;
+	int busy;
+
+	if (!obj) {
+		/* The kernel: ready once kallsyms is read. */
+		if (s->kloaded || !s->kthread_on)
+			return 1;
+		if (pthread_tryjoin_np(s->kthread, NULL) != 0)
+			return 0;
+		s->kthread_on = 0;
+		s->kjoined = 1;
+		return 1;
+	}
+	if (d->checked)
+		return 1;
+	if (s->lthread_on) {
+		pthread_mutex_lock(&s->lmu);
+		busy = obj->loading;
+		pthread_mutex_unlock(&s->lmu);
+		if (busy)
+			return 0;
+	}
+	if (obj->state != OBJ_NEW)
+		return 1;
+	/*
+	 * Opening and indexing a file is quick: here. Its DWARF, when big,
+	 * goes to the loader, and the caller comes back to it later.
+	 */
+	obj_open(s, obj);
+	if (obj->state != OBJ_READY || !wants_dwarf(s))
+		return 1;
+	if (dwarf_heavy(s, obj)) {
+		if (s->lthread_on) {
+			pthread_mutex_lock(&s->lmu);
+			obj->loading = 1;
+			pthread_mutex_unlock(&s->lmu);
+		} else {
+			obj->loading = 1;	/* the thread is not there yet */
+		}
+		if (loader_give(s, obj) == 0)
+			return 0;
+		obj->loading = 0;
+	}
+	obj_load_dwarf(obj);
+	return 1;
+}
+
 static void dso_check(struct dso *d)
 {
 	struct symbols *s = d->s;
 	struct elfobj *obj = d->obj;
 
 	d->checked = 1;
-	if (obj->state == OBJ_NEW)
-		obj_open(s, obj);
+	obj_settle(s, obj);
+	if (obj->warning) {
+		add_warning(s, obj->warning);
+		obj->warning = NULL;
+	}
 	if (obj->state != OBJ_READY) {
 		d->dead = 1;
 		d->unknown = !is_special(obj->path);
@@ -825,6 +1077,7 @@ static void kernel_join(struct symbols *s)
 	if (s->kthread_on) {
 		pthread_join(s->kthread, NULL);
 		s->kthread_on = 0;
+		s->kjoined = 1;
 	}
 }
 
@@ -833,7 +1086,7 @@ static void kernel_load(struct symbols *s)
 	s->kloaded = 1;
 	if (s->kthread_on)
 		kernel_join(s);
-	else
+	else if (!s->kjoined)
 		kallsyms_load(&s->kp, "/proc/kallsyms", s->kcache_dir);
 	if (!s->kp.names) {
 		warn(s, "cannot open /proc/kallsyms: %s", strerror(s->kp.err));
@@ -929,6 +1182,9 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	s->warnings = xcalloc(1, sizeof(*s->warnings));
 	s->kernel.s = s;
 	s->kcache_dir = kallsyms_cache_dir();
+	pthread_mutex_init(&s->lmu, NULL);
+	pthread_cond_init(&s->lwork, NULL);
+	pthread_cond_init(&s->ldone, NULL);
 	/* Without the thread, the first kernel lookup reads kallsyms itself. */
 	s->kthread_on = pthread_create(&s->kthread, NULL, kernel_prefetch, s) == 0;
 	return s;
@@ -955,6 +1211,7 @@ static void obj_free(struct elfobj *obj)
 	if (obj->dwfl)
 		dwfl_end(obj->dwfl);
 	free(obj->file);
+	free(obj->warning);
 	free(obj->loads);
 	free(obj->syms);
 	free(obj->maxend);
@@ -966,6 +1223,17 @@ void symbols_free(struct symbols *s)
 	if (!s)
 		return;
 	kernel_join(s);
+	if (s->lthread_on) {
+		pthread_mutex_lock(&s->lmu);
+		s->lstop = 1;
+		pthread_cond_broadcast(&s->lwork);
+		pthread_mutex_unlock(&s->lmu);
+		pthread_join(s->lthread, NULL);
+	}
+	free(s->lq);
+	pthread_mutex_destroy(&s->lmu);
+	pthread_cond_destroy(&s->lwork);
+	pthread_cond_destroy(&s->ldone);
 	kallsyms_release(&s->kp);
 	kallsyms_release(&s->k);
 	free(s->kcache_dir);

@@ -3,7 +3,8 @@
  * Symbols: function names, inline chains and source lines for addresses in
  * ELF files (libdwfl, in process) and in the kernel (/proc/kallsyms). Each
  * file is opened and indexed once and shared by every process mapping it.
- * Not thread-safe: one struct symbols is used by one thread at a time.
+ * Not thread-safe: one struct symbols is used by one thread at a time (it
+ * runs threads of its own: one reads /proc/kallsyms, one opens files).
  */
 #ifndef PROF_REPORT_SYMBOLS_H
 #define PROF_REPORT_SYMBOLS_H
@@ -76,6 +77,14 @@ struct frame_info {
  * valid until symbols_free(); equal strings are the same pointer.
  */
 int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max);
+
+/*
+ * 1 when dso_resolve() on d would answer without waiting for a file to
+ * be opened and its DWARF loaded. When it would, 0, and the file is
+ * opened in a thread of the symbolizer's own meanwhile: a caller that
+ * can come back to this address later goes on with other work.
+ */
+int dso_ready(struct dso *d);
 
 /*
  * 1 when d resolved nothing because its file is missing, unreadable or of

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The session on records made here: samples come out resolved against the
+ * maps of their own time, in time order across rounds, and, with
+ * session_unordered(), a sample put aside while its file's DWARF loads
+ * still resolves in the maps it was taken in, not in later ones.
+ *   test-session [WORKLOADS_DIR]   (else $WORKLOADS, else tests/workloads)
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "pdata.h"
+#include "session.h"
+#include "symbols.h"
+#include "tap.h"
+
+#define LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"
+#define BASE 0x7f0000000000ULL
+
+struct seen {
+	int n;
+	uint64_t time[16];
+	char dso[16][64];
+};
+
+static int on_sample(void *ctx, const struct rsample *s)
+{
+	struct seen *v = ctx;
+
+	if (v->n < 16) {
+		v->time[v->n] = s->time;
+		snprintf(v->dso[v->n], sizeof(v->dso[0]), "%s",
+			 s->nframes && s->frames[0].dso ? dso_short_name(s->frames[0].dso) : "-");
+	}
+	v->n++;
+	return 0;
+}
+
+static unsigned char buf[4096];
+
+static void feed(struct session *s, const void *rec)
+{
+	struct reader_record r = { .hdr = rec, .offset = 0, .compressed = 0 };
+	int ret = session_record(s, &r);
+
+	if (ret)
+		printf("# session_record: %d (%s)\n", ret, session_error(s));
+}
+
+/* One event: IP, TID, TIME, PERIOD; other records carry TID and TIME. */
+static void attr(struct session *s)
+{
+	struct perf_event_header *h = (void *)buf;
+	struct perf_event_attr *a = (void *)(h + 1);
+
+	memset(buf, 0, sizeof(buf));
+	h->type = PDATA_HEADER_ATTR;
+	h->size = (uint16_t)(sizeof(*h) + sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a->sample_id_all = 1;
+	feed(s, buf);
+}
+
+static void mmap2(struct session *s, uint64_t time, const char *path)
+{
+	struct perf_event_header *h = (void *)buf;
+	unsigned char *p = (unsigned char *)(h + 1);
+	uint32_t pt[2] = { 100, 100 };
+	uint64_t v[3] = { BASE, 0x100000, 0 };
+	size_t len = (strlen(path) + 8) & ~(size_t)7;
+	uint32_t prot = 5, flags = 2;
+
+	memset(buf, 0, sizeof(buf));
+	h->type = PERF_RECORD_MMAP2;
+	memcpy(p, pt, 8);
+	memcpy(p + 8, v, 24);
+	memcpy(p + 56, &prot, 4);
+	memcpy(p + 60, &flags, 4);
+	memcpy(p + 64, path, strlen(path));
+	p += 64 + len;
+	memcpy(p, pt, 8);		/* sample_id: TID, TIME */
+	memcpy(p + 8, &time, 8);
+	h->size = (uint16_t)(p + 16 - buf);
+	feed(s, buf);
+}
+
+static void sample(struct session *s, uint64_t time, uint64_t ip)
+{
+	struct perf_event_header *h = (void *)buf;
+	uint64_t *w = (uint64_t *)(h + 1);
+	uint32_t pt[2] = { 100, 100 };
+
+	memset(buf, 0, sizeof(buf));
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = PERF_RECORD_MISC_USER;
+	w[0] = ip;
+	memcpy(&w[1], pt, 8);
+	w[2] = time;
+	w[3] = 1;
+	h->size = sizeof(*h) + 32;
+	feed(s, buf);
+}
+
+static void round_end(struct session *s)
+{
+	struct perf_event_header h = { PDATA_FINISHED_ROUND, 0, sizeof(h) };
+
+	feed(s, &h);
+}
+
+/*
+ * libc mapped, a sample in it, then the same range mapped over by another
+ * file and a sample there: each must name the file mapped at its time.
+ */
+static void run(const char *other, int unordered)
+{
+	/* Inline frames want DWARF: libc6-dbg's makes libc a file the loader opens. */
+	struct symbols_opts o = { .inline_frames = 1 };
+	struct symbols *sym = symbols_new(&o);
+	struct seen v = { 0 };
+	struct session *s = session_new(sym, on_sample, &v);
+	const char *base = strrchr(other, '/') + 1;
+
+	session_unordered(s, unordered);
+	attr(s);
+	mmap2(s, 10, LIBC);
+	sample(s, 30, BASE + 0x30000);	/* out of order within the round */
+	sample(s, 20, BASE + 0x28000);
+	round_end(s);
+	mmap2(s, 40, other);
+	round_end(s);
+	sample(s, 50, BASE + 0x1000);
+	round_end(s);
+	ok(session_finish(s) == 0, "%s: the session ends well (%s)",
+	   unordered ? "unordered" : "ordered", session_error(s));
+	ok(v.n == 3, "%s: 3 samples delivered (%d)", unordered ? "unordered" : "ordered", v.n);
+	if (v.n == 3) {
+		int libc = 0, other_seen = 0;
+
+		for (int i = 0; i < 3; i++) {
+			if (v.time[i] < 40)
+				libc += !strcmp(v.dso[i], "libc.so.6");
+			else
+				other_seen += !strcmp(v.dso[i], base);
+		}
+		ok(libc == 2, "%s: the samples before the new map are in libc.so.6 (%s, %s)",
+		   unordered ? "unordered" : "ordered", v.dso[0], v.dso[1]);
+		ok(other_seen == 1, "%s: the sample after it is in %s",
+		   unordered ? "unordered" : "ordered", base);
+		if (unordered)
+			printf("# the libc samples were %sput aside (libc's DWARF %s)\n",
+			       v.time[0] == 50 ? "" : "not ",
+			       v.time[0] == 50 ? "loaded in the loader thread" : "was quick");
+		else
+			ok(v.time[0] == 20 && v.time[1] == 30 && v.time[2] == 50,
+			   "ordered: in time order (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ")",
+			   v.time[0], v.time[1], v.time[2]);
+		ok(session_first_time(s) == 20, "%s: the first time is 20 (%" PRIu64 ")",
+		   unordered ? "unordered" : "ordered", session_first_time(s));
+	}
+	session_free(s);
+	symbols_free(sym);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("WORKLOADS");
+	char other[PATH_MAX];
+
+	snprintf(other, sizeof(other), "%s/shape", dir ? dir : "tests/workloads");
+	if (access(LIBC, R_OK) || access(other, R_OK)) {
+		printf("1..0 # SKIP no %s or no %s\n", LIBC, other);
+		return 0;
+	}
+	run(other, 0);
+	run(other, 1);
+	return tap_done();
+}
