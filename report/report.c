@@ -635,10 +635,10 @@ static void print_report(struct report *r)
 
 static void report_release(struct report *r)
 {
+	session_free(r->session);	/* first: its thread adds to the hists */
 	for (size_t i = 0; i < r->nhists; i++)
 		hist_free(r->hists[i]);
 	free(r->hists);
-	session_free(r->session);
 	if (r->f.has_symbol)
 		regfree(&r->f.symbol);
 	free(r->f.comm);
@@ -695,6 +695,8 @@ int cmd_report(int argc, char **argv)
 		if (ret)
 			break;
 	}
+	if (ret)
+		session_abort(r.session);	/* its thread stops before anything is read of it */
 	if (ret == -EBADMSG && reader_error(rd)[0] && !session_error(r.session)[0]) {
 		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", r.input,
 			reader_error_offset(rd), reader_error(rd));

@@ -1250,6 +1250,11 @@ int session_record(struct session *s, const struct reader_record *rec)
 	return enqueue(s, h, rec->offset);
 }
 
+void session_abort(struct session *s)
+{
+	stop_thread(s, 1);
+}
+
 int session_finish(struct session *s)
 {
 	int ret = flush(s, UINT64_MAX);

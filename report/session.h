@@ -68,6 +68,12 @@ uint64_t session_first_time(const struct session *s);
 int session_record(struct session *s, const struct reader_record *rec);
 /* The end of the file: deliver what is still queued. Same returns. */
 int session_finish(struct session *s);
+/*
+ * Give up: nothing more is delivered, and once this returns the callback
+ * runs no more (it runs on a thread of the session's own). For the error
+ * paths; session_error() is stable after it.
+ */
+void session_abort(struct session *s);
 
 const char *session_error(const struct session *s);
 uint64_t session_error_offset(const struct session *s);

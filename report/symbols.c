@@ -738,15 +738,15 @@ static int loader_give(struct symbols *s, struct elfobj *obj)
 	if (!s->lthread_on)
 		return -1;
 	pthread_mutex_lock(&s->lmu);
-	if (s->lq_n == s->lq_cap) {
+	if (s->lq_n == s->lq_cap && s->lq_head) {
 		/* drop what the loader has taken before growing */
 		memmove(s->lq, s->lq + s->lq_head, (s->lq_n - s->lq_head) * sizeof(*s->lq));
 		s->lq_n -= s->lq_head;
 		s->lq_head = 0;
-		if (s->lq_n == s->lq_cap) {
-			s->lq_cap = s->lq_cap ? 2 * s->lq_cap : 64;
-			s->lq = xreallocarray(s->lq, s->lq_cap, sizeof(*s->lq));
-		}
+	}
+	if (s->lq_n == s->lq_cap) {
+		s->lq_cap = s->lq_cap ? 2 * s->lq_cap : 64;
+		s->lq = xreallocarray(s->lq, s->lq_cap, sizeof(*s->lq));
 	}
 	s->lq[s->lq_n++] = obj;
 	pthread_cond_signal(&s->lwork);
