@@ -26,13 +26,15 @@
  * order (it never leaves the machine):
  *   struct khdr, then n entries { u64 addr, u64 name offset }, then the
  *   names, each NUL-terminated. key says what it was made from (boot,
- *   kernel release, loaded modules); sum covers everything after the header.
+ *   kernel release, loaded modules); sum covers everything after the header
+ *   (and the header's text and stext).
  */
-#define KCACHE_MAGIC	"PROFKSY1"
+#define KCACHE_MAGIC	"PROFKSY2"
 
 struct khdr {
 	char magic[8];
 	uint64_t key, n, names_len, sum;
+	uint64_t text, stext;	/* what a profile's kernel map is checked against */
 };
 
 /* A word-at-a-time hash: a cache damaged on disk must not pass for good. */
@@ -152,6 +154,11 @@ static void parse(struct kallsyms *k, const char *path)
 		name = q + 3;
 		stop = name + strcspn(name, "\t ");
 		*stop = '\0';
+		/* The symbols a kernel map is relocated by: kept before aliases drop them. */
+		if (!strcmp(name, "_text"))
+			k->text_addr = addr;
+		else if (!strcmp(name, "_stext"))
+			k->stext_addr = addr;
 		if (!name[0] || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
 			goto next;
 		any |= addr;
@@ -268,8 +275,8 @@ static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 	    h.names_len > len)
 		goto bad;
 	ents = (size_t)h.n * 16;
-	if (sizeof(h) + ents + h.names_len != len || !h.names_len ||
-	    buf[len - 1] != '\0' || hash_bytes(key, buf + sizeof(h), len - sizeof(h)) != h.sum)
+	if (sizeof(h) + ents + h.names_len != len || !h.names_len || buf[len - 1] != '\0' ||
+	    hash_bytes(hash_bytes(key, &h.text, 16), buf + sizeof(h), len - sizeof(h)) != h.sum)
 		goto bad;
 	e = (const struct ksym *)(buf + sizeof(h));	/* the header keeps it 8-aligned */
 	names = buf + sizeof(h) + ents;
@@ -279,6 +286,8 @@ static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 	k->syms = e;
 	k->n = h.n;
 	k->names = names;
+	k->text_addr = h.text;
+	k->stext_addr = h.stext;
 	k->map = map;
 	k->map_len = len;
 	k->cached = 1;
@@ -334,7 +343,8 @@ static int make_dir(const char *dir)
 static void cache_write(const struct kallsyms *k, const char *dir, const char *path,
 			uint64_t key)
 {
-	struct khdr h = { .key = key, .n = k->n };
+	struct khdr h = { .key = key, .n = k->n, .text = k->text_addr,
+			  .stext = k->stext_addr };
 	size_t names = 0, ents = k->n * 16, total, off;
 	unsigned char *out;
 	char *tmp;
@@ -359,7 +369,7 @@ static void cache_write(const struct kallsyms *k, const char *dir, const char *p
 	}
 	memcpy(h.magic, KCACHE_MAGIC, 8);
 	h.names_len = names;
-	h.sum = hash_bytes(key, out + sizeof(h), total - sizeof(h));
+	h.sum = hash_bytes(hash_bytes(key, &h.text, 16), out + sizeof(h), total - sizeof(h));
 	memcpy(out, &h, sizeof(h));
 
 	tmp = xmalloc(strlen(path) + sizeof(".XXXXXX"));

@@ -18,6 +18,8 @@ struct kallsyms {
 	const struct ksym *syms;	/* sorted by address, one per address */
 	size_t n;
 	const char *names;	/* NUL-terminated names, at syms[i].name */
+	uint64_t text_addr;	/* where _text is: 0 when not listed */
+	uint64_t stext_addr;	/* where _stext is */
 	int hidden;		/* addresses hidden by kptr_restrict */
 	int err;		/* errno when /proc/kallsyms could not be read; 0 */
 	int cached;		/* read from the cache file */

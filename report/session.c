@@ -482,8 +482,13 @@ static int do_mmap(struct session *s, const struct perf_event_header *h, size_t 
 	m.start = v[0];
 	m.end = v[0] + v[1];
 	m.pgoff = v[2];
-	if ((int32_t)pt[0] == -1 || !strncmp(name, "[kernel.kallsyms]", 17))
-		return 0;	/* the kernel resolves from kallsyms */
+	if (!strncmp(name, "[kernel.kallsyms]", 17)) {
+		/* The kernel resolves from kallsyms, checked against where it was. */
+		symbols_kernel_map(s->sym, name + 17, v[2]);
+		return 0;
+	}
+	if ((int32_t)pt[0] == -1)
+		return 0;	/* kernel modules: in kallsyms too */
 	m.dso = symbols_dso(s->sym, name, bid, bid_len);
 	insert_map(get_proc(s, (int)pt[0]), &m);
 	return 0;

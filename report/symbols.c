@@ -119,6 +119,8 @@ struct symbols {
 	pthread_t kthread;	/* parsing /proc/kallsyms ahead of need */
 	int kthread_on;
 	int kjoined;		/* the thread is done and joined: kp holds its result */
+	int krec;		/* the profile's kernel map: 0 none, 1 by _text, 2 by _stext */
+	uint64_t krec_addr;	/* ... and where that symbol was when it was recorded */
 	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
 	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
 	struct kallsyms k;
@@ -1081,6 +1083,37 @@ static void kernel_join(struct symbols *s)
 	}
 }
 
+/*
+ * KASLR places the kernel anew at each boot: kallsyms of another boot than
+ * the profile's would name every kernel frame wrong. The profile's kernel
+ * map says where _text (or _stext) was; when kallsyms disagrees, kernel
+ * frames are [unknown].
+ */
+static void kernel_check(struct symbols *s)
+{
+	uint64_t now = s->krec == 1 ? s->k.text_addr : s->krec == 2 ? s->k.stext_addr : 0;
+
+	if (!s->krec || !now || now == s->krec_addr || s->kernel.dead)
+		return;
+	warn(s, "the kernel was at another address when the profile was recorded (another "
+		"boot or machine); kernel frames show as [unknown]");
+	s->kernel.dead = 1;
+	s->kernel.unknown = 1;
+}
+
+void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr)
+{
+	if (!strcmp(ref, "_text"))
+		s->krec = 1;
+	else if (!strcmp(ref, "_stext"))
+		s->krec = 2;
+	else
+		return;
+	s->krec_addr = addr;
+	if (s->kloaded && s->k.names)
+		kernel_check(s);
+}
+
 static void kernel_load(struct symbols *s)
 {
 	s->kloaded = 1;
@@ -1098,6 +1131,7 @@ static void kernel_load(struct symbols *s)
 	/* adopt what the thread made: freed with s */
 	s->k = s->kp;
 	memset(&s->kp, 0, sizeof(s->kp));
+	kernel_check(s);
 }
 
 static int resolve_kernel(struct symbols *s, uint64_t a)
@@ -1108,6 +1142,8 @@ static int resolve_kernel(struct symbols *s, uint64_t a)
 
 	if (!s->kloaded)
 		kernel_load(s);
+	if (s->kernel.dead)
+		return 0;
 	hi = s->k.n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -51,6 +51,13 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
  * kallsyms hides the addresses (kernel.kptr_restrict). Owned by s.
  */
 struct dso *symbols_kernel(struct symbols *s);
+/*
+ * The profile's kernel map ("[kernel.kallsyms]_text"): symbol ref ("_text"
+ * or "_stext") was at addr when it was recorded. When this machine's
+ * kallsyms has it elsewhere (another boot: KASLR), kernel frames resolve
+ * to nothing, with one warning, rather than to wrong names.
+ */
+void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr);
 
 /* "libc.so.6", "shape", "[kernel.kallsyms]", "[vdso]": what reports show. */
 const char *dso_short_name(const struct dso *d);

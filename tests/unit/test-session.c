@@ -3,7 +3,9 @@
  * The session on records made here: samples come out resolved against the
  * maps of their own time, in time order across rounds, and, with
  * session_unordered(), a sample put aside while its file's DWARF loads
- * still resolves in the maps it was taken in, not in later ones.
+ * still resolves in the maps it was taken in, not in later ones; kernel
+ * frames of a profile whose kernel map disagrees with kallsyms (another
+ * boot) are [unknown], never wrong names.
  *   test-session [WORKLOADS_DIR]   (else $WORKLOADS, else tests/workloads)
  */
 #include "config.h"
@@ -28,6 +30,8 @@ struct seen {
 	int n;
 	uint64_t time[16];
 	char dso[16][64];
+	char name[16][64];
+	int unknown[16];
 };
 
 static int on_sample(void *ctx, const struct rsample *s)
@@ -38,6 +42,9 @@ static int on_sample(void *ctx, const struct rsample *s)
 		v->time[v->n] = s->time;
 		snprintf(v->dso[v->n], sizeof(v->dso[0]), "%s",
 			 s->nframes && s->frames[0].dso ? dso_short_name(s->frames[0].dso) : "-");
+		snprintf(v->name[v->n], sizeof(v->name[0]), "%s",
+			 s->nframes && s->frames[0].name ? s->frames[0].name : "-");
+		v->unknown[v->n] = s->nframes && s->frames[0].dso && dso_unknown(s->frames[0].dso);
 	}
 	v->n++;
 	return 0;
@@ -94,7 +101,29 @@ static void mmap2(struct session *s, uint64_t time, const char *path)
 	feed(s, buf);
 }
 
-static void sample(struct session *s, uint64_t time, uint64_t ip)
+/* The kernel's map as perf and prof record it: pgoff is where _text was. */
+static void kernel_mmap(struct session *s, uint64_t text)
+{
+	struct perf_event_header *h = (void *)buf;
+	unsigned char *p = (unsigned char *)(h + 1);
+	uint32_t pt[2] = { UINT32_MAX, 0 };
+	uint64_t v[3] = { text, 0x1000000, text }, time = 1;
+	const char *name = "[kernel.kallsyms]_text";
+
+	memset(buf, 0, sizeof(buf));
+	h->type = PERF_RECORD_MMAP;
+	h->misc = PERF_RECORD_MISC_KERNEL;
+	memcpy(p, pt, 8);
+	memcpy(p + 8, v, 24);
+	memcpy(p + 32, name, strlen(name));
+	p += 32 + 24;
+	memcpy(p, pt, 8);
+	memcpy(p + 8, &time, 8);
+	h->size = (uint16_t)(p + 16 - buf);
+	feed(s, buf);
+}
+
+static void ksample(struct session *s, uint64_t time, uint64_t ip, int kernel)
 {
 	struct perf_event_header *h = (void *)buf;
 	uint64_t *w = (uint64_t *)(h + 1);
@@ -102,13 +131,18 @@ static void sample(struct session *s, uint64_t time, uint64_t ip)
 
 	memset(buf, 0, sizeof(buf));
 	h->type = PERF_RECORD_SAMPLE;
-	h->misc = PERF_RECORD_MISC_USER;
+	h->misc = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	w[0] = ip;
 	memcpy(&w[1], pt, 8);
 	w[2] = time;
 	w[3] = 1;
 	h->size = sizeof(*h) + 32;
 	feed(s, buf);
+}
+
+static void sample(struct session *s, uint64_t time, uint64_t ip)
+{
+	ksample(s, time, ip, 0);
 }
 
 static void round_end(struct session *s)
@@ -172,6 +206,69 @@ static void run(const char *other, int unordered)
 	symbols_free(sym);
 }
 
+/* A kernel function's address and _text's, from this machine's kallsyms. */
+static int kernel_addrs(uint64_t *text, uint64_t *fn, char *name, size_t len)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], sym[256], type;
+	unsigned long long a;
+
+	*text = *fn = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && (!*text || !*fn)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 || !a)
+			continue;
+		if (!strcmp(sym, "_text"))
+			*text = a;
+		else if (!*fn && *text && type == 'T' && !strcmp(sym, "schedule")) {
+			*fn = a;
+			snprintf(name, len, "%s", sym);
+		}
+	}
+	fclose(f);
+	return *text && *fn ? 0 : -1;
+}
+
+/* The same kernel sample under a kernel map of this boot, then of another. */
+static void run_kernel(void)
+{
+	uint64_t text, fn;
+	char name[256];
+
+	if (kernel_addrs(&text, &fn, name, sizeof(name))) {
+		printf("ok %d # SKIP kallsyms has no _text and schedule, or hides them\n", ++tap_n);
+		return;
+	}
+	for (int moved = 0; moved < 2; moved++) {
+		struct symbols *sym = symbols_new(NULL);
+		struct seen v = { 0 };
+		struct session *s = session_new(sym, on_sample, &v);
+		const char *const *w;
+		int nw = 0;
+
+		session_unordered(s, 1);
+		attr(s);
+		kernel_mmap(s, moved ? text + 0x2000000 : text);
+		ksample(s, 5, fn + 4, 1);
+		round_end(s);
+		session_finish(s);
+		for (w = symbols_warnings(sym); *w; w++)
+			nw++;
+		if (!moved)
+			ok(v.n == 1 && !strcmp(v.name[0], name) && !v.unknown[0] && nw == 0,
+			   "kernel of this boot: %s, no warning (%s, %d warnings)", name,
+			   v.name[0], nw);
+		else
+			ok(v.n == 1 && !strcmp(v.name[0], "-") && v.unknown[0] && nw == 1 &&
+			   strstr(symbols_warnings(sym)[0], "another address"),
+			   "kernel of another boot: [unknown], one warning (%s, %d: %s)",
+			   v.name[0], nw, nw ? symbols_warnings(sym)[0] : "");
+		session_free(s);
+		symbols_free(sym);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : getenv("WORKLOADS");
@@ -184,5 +281,6 @@ int main(int argc, char **argv)
 	}
 	run(other, 0);
 	run(other, 1);
+	run_kernel();
 	return tap_done();
 }
