@@ -24,12 +24,12 @@
 /*
  * The cache file, kallsyms-BOOT_ID in the cache directory, native byte
  * order (it never leaves the machine):
- *   struct khdr, then n entries { u64 addr, u64 name offset }, then the
- *   names, each NUL-terminated. key says what it was made from (boot,
+ *   struct khdr, then n entries { u64 addr, u32 name offset, u32 module
+ *   name offset }, then the names, each NUL-terminated. key says what it was made from (boot,
  *   kernel release, loaded modules); sum covers everything after the header
  *   (and the header's text and stext).
  */
-#define KCACHE_MAGIC	"PROFKSY2"
+#define KCACHE_MAGIC	"PROFKSY3"
 
 struct khdr {
 	char magic[8];
@@ -95,7 +95,7 @@ static char *slurp(const char *path, size_t *lenp)
 /* A symbol while parsing. */
 struct psym {
 	uint64_t addr;
-	const char *name;
+	const char *name, *module;
 	int rank;		/* higher wins among symbols at one address */
 };
 
@@ -139,7 +139,7 @@ static void parse(struct kallsyms *k, const char *path)
 	}
 	for (p = k->text, end = k->text + len; p < end; ) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *q, *name, *stop;
+		char *q, *name, *stop, *module;
 		unsigned long long addr;
 		char type;
 
@@ -153,6 +153,16 @@ static void parse(struct kallsyms *k, const char *path)
 		type = q[1];
 		name = q + 3;
 		stop = name + strcspn(name, "\t ");
+		/* "\t[ext4]" after a module's symbols; the kernel's own end the line */
+		module = end;	/* the NUL after the text: "" */
+		if (*stop == '\t' && stop[1] == '[') {
+			char *close = strchr(stop + 2, ']');
+
+			if (close && close > stop + 2) {
+				module = stop + 1;	/* "[ext4]", as perf names it */
+				close[1] = '\0';
+			}
+		}
 		*stop = '\0';
 		/* The symbols a kernel map is relocated by: kept before aliases drop them. */
 		if (!strcmp(name, "_text"))
@@ -168,6 +178,7 @@ static void parse(struct kallsyms *k, const char *path)
 		}
 		syms[n].addr = addr;
 		syms[n].name = name;
+		syms[n].module = module;
 		syms[n].rank = ksym_rank(type, name);
 		n++;
 next:
@@ -180,10 +191,11 @@ next:
 	}
 	qsort(syms, n, sizeof(*syms), psym_cmp);
 	k->table = xreallocarray(NULL, n ? n : 1, sizeof(*k->table));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && len < UINT32_MAX; i++)
 		if (!out || k->table[out - 1].addr != syms[i].addr) {
 			k->table[out].addr = syms[i].addr;
-			k->table[out++].name = (uint64_t)(syms[i].name - k->text);
+			k->table[out].name = (uint32_t)(syms[i].name - k->text);
+			k->table[out++].module = (uint32_t)(syms[i].module - k->text);
 		}
 	free(syms);
 	k->syms = k->table;
@@ -281,7 +293,8 @@ static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 	e = (const struct ksym *)(buf + sizeof(h));	/* the header keeps it 8-aligned */
 	names = buf + sizeof(h) + ents;
 	for (size_t i = 0; i < h.n; i++)
-		if (e[i].name >= h.names_len || (i && e[i].addr <= e[i - 1].addr))
+		if (e[i].name >= h.names_len || e[i].module >= h.names_len ||
+		    (i && e[i].addr <= e[i - 1].addr))
 			goto bad;
 	k->syms = e;
 	k->n = h.n;
@@ -345,30 +358,45 @@ static void cache_write(const struct kallsyms *k, const char *dir, const char *p
 {
 	struct khdr h = { .key = key, .n = k->n, .text = k->text_addr,
 			  .stext = k->stext_addr };
-	size_t names = 0, ents = k->n * 16, total, off;
+	size_t names = 1, ents = k->n * 16, total, off;
 	unsigned char *out;
 	char *tmp;
 	int fd;
 	ssize_t w;
+	uint32_t last_src = UINT32_MAX, last_dst = 0;
 
+	/* At most: every name and every module name once per symbol, and a "" first. */
 	for (size_t i = 0; i < k->n; i++)
-		names += strlen(k->names + k->syms[i].name) + 1;
-	if (!names || make_dir(dir))
+		names += strlen(k->names + k->syms[i].name) + 1 +
+			 strlen(k->names + k->syms[i].module) + 1;
+	if (names > UINT32_MAX || make_dir(dir))
 		return;
-	total = sizeof(h) + ents + names;
-	out = xmalloc(total);
+	out = xmalloc(sizeof(h) + ents + names);
 	off = sizeof(h) + ents;
+	out[off++] = '\0';	/* offset 0: the kernel's module, "" */
 	for (size_t i = 0; i < k->n; i++) {
 		const char *name = k->names + k->syms[i].name;
+		const char *mod = k->names + k->syms[i].module;
 		size_t l = strlen(name) + 1;
-		struct ksym v = { k->syms[i].addr, off - sizeof(h) - ents };
+		struct ksym v = { k->syms[i].addr, (uint32_t)(off - sizeof(h) - ents), 0 };
 
-		memcpy(out + sizeof(h) + 16 * i, &v, 16);
 		memcpy(out + off, name, l);
 		off += l;
+		/* Module symbols come in runs: a module's name is written once a run. */
+		if (mod[0] && k->syms[i].module == last_src) {
+			v.module = last_dst;
+		} else if (mod[0]) {
+			l = strlen(mod) + 1;
+			v.module = last_dst = (uint32_t)(off - sizeof(h) - ents);
+			last_src = k->syms[i].module;
+			memcpy(out + off, mod, l);
+			off += l;
+		}
+		memcpy(out + sizeof(h) + 16 * i, &v, 16);
 	}
+	total = off;
 	memcpy(h.magic, KCACHE_MAGIC, 8);
-	h.names_len = names;
+	h.names_len = total - sizeof(h) - ents;
 	h.sum = hash_bytes(hash_bytes(key, &h.text, 16), out + sizeof(h), total - sizeof(h));
 	memcpy(out, &h, sizeof(h));
 

@@ -9,9 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A symbol: its address and where its name starts in kallsyms.names. */
+/*
+ * A symbol: its address, and where its name and its module's name start
+ * in kallsyms.names (the module's is "" for the kernel itself).
+ */
 struct ksym {
-	uint64_t addr, name;
+	uint64_t addr;
+	uint32_t name, module;
 };
 
 struct kallsyms {
@@ -34,7 +38,8 @@ struct kallsyms {
  * Fill k (zeroed by the caller) with the running kernel's text symbols
  * (types t, T, w, W). They come from the cache file when it was written
  * in this boot with the same modules loaded; otherwise from kallsyms_path
- * (normally "/proc/kallsyms"), and then the cache is written, unless the
+ * (normally "/proc/kallsyms"; kernel modules' symbols, "ADDR t NAME
+ * [MODULE]", keep their module), and then the cache is written, unless the
  * addresses are hidden. cache_dir is the directory of the cache, made
  * when missing (mode 0700); NULL for no cache. Touches nothing but k and
  * the cache, so that a thread can do it. Errors leave k->err set and

@@ -566,7 +566,7 @@ static int append_frames(struct session *s, int n, struct dso *dso, uint64_t a, 
 	for (int i = 0; i < k && n < MAX_FRAMES; i++, n++) {
 		struct rframe *f = &s->frames[n];
 
-		f->dso = dso;
+		f->dso = fi[i].dso ? fi[i].dso : dso;	/* a kernel module's */
 		f->name = fi[i].name;
 		f->addr = a;
 		f->sym_offset = fi[i].sym_offset;

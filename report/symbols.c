@@ -91,6 +91,7 @@ struct dso {
 	int checked;		/* build id compared with the file's */
 	int dead;		/* resolves nothing */
 	int unknown;		/* ... because its file is missing or another build */
+	const char *kname;	/* a kernel module's: "[ext4]"; NULL otherwise */
 };
 
 /* A resolved address: frames[first .. first + n) of struct symbols. */
@@ -122,6 +123,9 @@ struct symbols {
 	int krec;		/* the profile's kernel map: 0 none, 1 by _text, 2 by _stext */
 	uint64_t krec_addr;	/* ... and where that symbol was when it was recorded */
 	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
+	const char *kpath;	/* where they are read: /proc/kallsyms */
+	struct dso **kmods;	/* the kernel modules' dsos, by interned name */
+	size_t nkmods;
 	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
 	struct kallsyms k;
 
@@ -1070,7 +1074,7 @@ static void *kernel_prefetch(void *arg)
 	struct symbols *s = arg;
 
 	pthread_setname_np(pthread_self(), "prof-kallsyms");
-	kallsyms_load(&s->kp, "/proc/kallsyms", s->kcache_dir);
+	kallsyms_load(&s->kp, s->kpath, s->kcache_dir);
 	return NULL;
 }
 
@@ -1120,9 +1124,9 @@ static void kernel_load(struct symbols *s)
 	if (s->kthread_on)
 		kernel_join(s);
 	else if (!s->kjoined)
-		kallsyms_load(&s->kp, "/proc/kallsyms", s->kcache_dir);
+		kallsyms_load(&s->kp, s->kpath, s->kcache_dir);
 	if (!s->kp.names) {
-		warn(s, "cannot open /proc/kallsyms: %s", strerror(s->kp.err));
+		warn(s, "cannot open %s: %s", s->kpath, strerror(s->kp.err));
 		return;
 	}
 	if (s->kp.hidden)
@@ -1132,6 +1136,27 @@ static void kernel_load(struct symbols *s)
 	s->k = s->kp;
 	memset(&s->kp, 0, sizeof(s->kp));
 	kernel_check(s);
+}
+
+/* The dso of the kernel module called name ("[ext4]"); NULL for "", the kernel's own. */
+static struct dso *kernel_module(struct symbols *s, const char *name)
+{
+	const char *key;
+	struct dso *d;
+
+	if (!name[0])
+		return NULL;
+	key = strpool_intern(s->pool, name);
+	for (size_t i = 0; i < s->nkmods; i++)
+		if (s->kmods[i]->kname == key)
+			return s->kmods[i];
+	d = xcalloc(1, sizeof(*d));
+	d->s = s;
+	d->kname = key;
+	d->checked = 1;
+	s->kmods = xreallocarray(s->kmods, s->nkmods + 1, sizeof(*s->kmods));
+	s->kmods[s->nkmods++] = d;
+	return d;
 }
 
 static int resolve_kernel(struct symbols *s, uint64_t a)
@@ -1161,6 +1186,7 @@ static int resolve_kernel(struct symbols *s, uint64_t a)
 	f = push_frame(s);
 	f->name = strpool_intern(s->pool, s->k.names + s->k.syms[lo - 1].name);
 	f->sym_offset = a - s->k.syms[lo - 1].addr;
+	f->dso = kernel_module(s, s->k.names + s->k.syms[lo - 1].module);
 	return 1;
 }
 
@@ -1217,7 +1243,9 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	s->dm = xcalloc(s->ndm, sizeof(*s->dm));
 	s->warnings = xcalloc(1, sizeof(*s->warnings));
 	s->kernel.s = s;
-	s->kcache_dir = kallsyms_cache_dir();
+	/* Another file than the running kernel's is read as it is, never cached. */
+	s->kpath = s->o.kallsyms ? s->o.kallsyms : "/proc/kallsyms";
+	s->kcache_dir = s->o.kallsyms ? NULL : kallsyms_cache_dir();
 	pthread_mutex_init(&s->lmu, NULL);
 	pthread_cond_init(&s->lwork, NULL);
 	pthread_cond_init(&s->ldone, NULL);
@@ -1273,6 +1301,9 @@ void symbols_free(struct symbols *s)
 	kallsyms_release(&s->kp);
 	kallsyms_release(&s->k);
 	free(s->kcache_dir);
+	for (size_t i = 0; i < s->nkmods; i++)
+		free(s->kmods[i]);
+	free(s->kmods);
 	for (size_t i = 0; i < s->nobj_buckets; i++) {
 		struct elfobj *obj, *next;
 
@@ -1382,12 +1413,12 @@ struct dso *symbols_kernel(struct symbols *s)
 
 const char *dso_short_name(const struct dso *d)
 {
-	return d->obj ? d->obj->short_name : "[kernel.kallsyms]";
+	return d->obj ? d->obj->short_name : d->kname ? d->kname : "[kernel.kallsyms]";
 }
 
 const char *dso_path(const struct dso *d)
 {
-	return d->obj ? d->obj->path : "[kernel.kallsyms]";
+	return d->obj ? d->obj->path : d->kname ? d->kname : "[kernel.kallsyms]";
 }
 
 int dso_unknown(const struct dso *d)

@@ -21,6 +21,8 @@ struct symbols_opts {
 	int demangle;		/* C++ names demangled */
 	int inline_frames;	/* expand inlined functions into frames of their own */
 	int srcline;		/* fill in source files and lines (costs time) */
+	const char *kallsyms;	/* the kernel's symbols: NULL for /proc/kallsyms (and
+				 * its cache); another file is read as it is */
 };
 
 /*
@@ -59,7 +61,10 @@ struct dso *symbols_kernel(struct symbols *s);
  */
 void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr);
 
-/* "libc.so.6", "shape", "[kernel.kallsyms]", "[vdso]": what reports show. */
+/*
+ * "libc.so.6", "shape", "[kernel.kallsyms]", "[ext4]" (a kernel module),
+ * "[vdso]": what reports show.
+ */
 const char *dso_short_name(const struct dso *d);
 const char *dso_path(const struct dso *d);
 
@@ -70,6 +75,8 @@ struct frame_info {
 	const char *file;	/* source file, NULL unless srcline (owned by s) */
 	int line;		/* source line, 0 when unknown */
 	int inlined;		/* a function inlined into the next frame */
+	struct dso *dso;	/* the dso it is in when not the one asked: a
+				 * kernel module's, for the kernel's; else NULL */
 };
 
 /*

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kallsyms.h"
 #include "symbols.h"
 #include "tap.h"
 
@@ -617,6 +618,83 @@ static void test_kernel(void)
 	symbols_free(s);
 }
 
+/*
+ * Kernel modules, from a kallsyms of our own: a module's function is named
+ * in a dso of the module's name, as perf shows it ("[ext4]"); the
+ * kernel's own functions stay in [kernel.kallsyms].
+ */
+static void test_modules(const char *tmp)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	struct symbols_opts o = { .kallsyms = path };
+	struct symbols *s;
+	struct frame_info fi[4];
+	static const struct {
+		uint64_t addr;
+		const char *name, *dso;
+	} want[] = {
+		{ 0xffffffff81001004ULL, "do_thing", "[kernel.kallsyms]" },
+		{ 0xffffffffc0001010ULL, "ext4_fill_super", "[ext4]" },
+		{ 0xffffffffc0002001ULL, "ext4_read", "[ext4]" },
+		{ 0xffffffffc0010008ULL, "xfs_go", "[xfs]" },
+	};
+
+	snprintf(path, sizeof(path), "%s/kallsyms", tmp);
+	f = fopen(path, "w");
+	if (!f) {
+		ok(0, "write %s: %s", path, strerror(errno));
+		return;
+	}
+	fputs("ffffffff81000000 T _text\n"
+	      "ffffffff81000000 T startup_64\n"
+	      "ffffffff81001000 T do_thing\n"
+	      "ffffffff81002000 D some_data\n"
+	      "ffffffff81003000 T _etext\n"
+	      "ffffffffc0001000 t ext4_fill_super\t[ext4]\n"
+	      "ffffffffc0002000 t ext4_read\t[ext4]\n"
+	      "ffffffffc0003000 d ext4_data\t[ext4]\n"
+	      "ffffffffc0010000 t xfs_go\t[xfs]\n"
+	      "ffffffffc0011000 t xfs_end\t[xfs]\n", f);
+	fclose(f);
+	s = symbols_new(&o);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int n = dso_resolve(symbols_kernel(s), want[i].addr, fi, 4);
+		const char *dso = n ? dso_short_name(fi[0].dso ? fi[0].dso
+							       : symbols_kernel(s)) : "-";
+
+		ok(n == 1 && !strcmp(fi[0].name, want[i].name) && !strcmp(dso, want[i].dso),
+		   "modules: %" PRIx64 " is %s in %s (%s in %s)", want[i].addr, want[i].name,
+		   want[i].dso, n ? fi[0].name : "-", dso);
+	}
+	ok(nwarnings(s) == 0, "modules: no warnings (%s)", last_warning(s));
+	symbols_free(s);
+
+	/* The same table through the cache: written by one load, read by the next. */
+	{
+		struct kallsyms a = { 0 }, b = { 0 };
+		char dir[PATH_MAX];
+		int same;
+
+		snprintf(dir, sizeof(dir), "%s/cache", tmp);
+		kallsyms_load(&a, path, dir);
+		kallsyms_load(&b, path, dir);
+		if (access("/proc/sys/kernel/random/boot_id", R_OK)) {
+			skip("the kallsyms cache", "no boot id");
+		} else {
+			same = a.n == b.n && !a.cached && b.cached && a.text_addr == b.text_addr;
+			for (size_t i = 0; same && i < a.n; i++)
+				same = a.syms[i].addr == b.syms[i].addr &&
+				       !strcmp(a.names + a.syms[i].name, b.names + b.syms[i].name) &&
+				       !strcmp(a.names + a.syms[i].module, b.names + b.syms[i].module);
+			ok(same && a.n == 7, "modules: the cache gives back the table (%zu, %zu "
+			   "symbols, cached %d %d)", a.n, b.n, a.cached, b.cached);
+		}
+		kallsyms_release(&a);
+		kallsyms_release(&b);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : getenv("WORKLOADS") ? getenv("WORKLOADS")
@@ -642,6 +720,7 @@ int main(int argc, char **argv)
 	test_demangle();
 	test_inline();
 	test_kernel();
+	test_modules(tmp);
 	if (shape[0])
 		test_mutants(shape, tmp);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
