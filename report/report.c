@@ -83,6 +83,7 @@ struct report {
 	size_t nhists;
 	uint64_t first_time, last_time, samples, chains;
 	int have_time;
+	int filtering;		/* any filter given */
 };
 
 /* --- options -------------------------------------------------------------- */
@@ -386,7 +387,7 @@ static int on_sample(void *ctx, const struct rsample *s)
 	r->samples++;
 	if (s->nframes > 1)
 		r->chains++;	/* counted only when chains are resolved: for the trees */
-	if (!keep(r, s))
+	if (r->filtering && !keep(r, s))
 		return 0;
 	if (ev >= r->nhists) {
 		r->hists = xreallocarray(r->hists, ev + 1, sizeof(*r->hists));
@@ -670,6 +671,8 @@ int cmd_report(int argc, char **argv)
 		report_release(&r);
 		return ret;
 	}
+	r.filtering = r.f.ncomm || r.f.ndso || r.f.pid.n || r.f.tid.n || r.f.cpu.n ||
+		      r.f.has_symbol || r.f.t_start >= 0 || r.f.t_end >= 0;
 	rd = reader_open(r.input);
 	if (!rd) {
 		if (errno == EBADMSG)

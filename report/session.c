@@ -165,6 +165,9 @@ struct session {
 	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
 	struct rframe frames[MAX_FRAMES];
 	struct fmemo fmemo[FMEMO];
+	/* the last sample's process and thread: hot loops sample one of each */
+	struct proc *last_proc;
+	struct thread *last_thread;
 	int unordered;
 	uint64_t first_time;	/* of the first sample in time order */
 	int have_first;
@@ -530,6 +533,7 @@ static int do_fork(struct session *s, const struct perf_event_header *h, size_t 
 	t->pid = (int)v[0];
 	t->tid = (int)v[2];
 	t->comm = parent ? parent->comm : get_thread(s, (int)v[1], (int)v[3])->comm;
+	s->last_thread = NULL;	/* it may be the one freed */
 	free(itab_get(&s->threads, t->tid));
 	itab_put(&s->threads, t->tid, t);
 	if (v[0] != v[1]) {	/* a new process: it starts with its parent's maps */
@@ -772,10 +776,15 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 		s->first_time = smp.time;
 		s->have_first = 1;
 	}
-	b.pr = itab_get(&s->procs, (int)smp.pid);
+	/* Processes live as long as the session; a thread until a FORK reuses its tid. */
+	if (!s->last_proc || s->last_proc->pid != (int)smp.pid)
+		s->last_proc = itab_get(&s->procs, (int)smp.pid);
+	b.pr = s->last_proc;
 	b.n = 0;
 	b.nowait = s->unordered && s->npk < PARK_MAX;
-	t = get_thread(s, (int)smp.pid, (int)smp.tid);
+	t = s->last_thread;
+	if (!t || t->tid != (int)smp.tid)
+		t = s->last_thread = get_thread(s, (int)smp.pid, (int)smp.tid);
 	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
 		park(s, e, &smp, b.pr, t->comm, kernel);
 		return 0;
