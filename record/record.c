@@ -385,7 +385,8 @@ static int write_head(struct recorder *rc)
 
 static int synthesize(struct recorder *rc)
 {
-	struct synth s = { rc->w, &rc->ev[0].attr, rc->ev[0].ids ? rc->ev[0].ids[0] : 0, 0 };
+	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
+			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0 };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)
@@ -409,6 +410,7 @@ static int synthesize(struct recorder *rc)
 			fclose(f);
 		ret = synth_process(&s, tgid, rc->o.tids[i]);
 	}
+	synth_release(&s);
 	if (!ret)
 		ret = writer_flush(rc->w);
 	return ret ? write_error(rc, ret) : 0;

@@ -8,17 +8,21 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "synth.h"
 #include "writer.h"
+#include "xalloc.h"
 
 #define REC_MAX 8192
 
@@ -104,6 +108,98 @@ static int synth_fork(struct synth *s, int pid, int tid)
 	return finish(s, &r, PERF_RECORD_FORK, pid, tid, PERF_RECORD_MISC_USER);
 }
 
+/* A file's build id, by device and inode: -a reads each library once. */
+struct synth_bid {
+	uint64_t dev, ino;
+	unsigned char len;	/* 0: the file has none, or could not be read */
+	unsigned char id[20];
+};
+
+/*
+ * The GNU build id note of an ELF file of this machine's class and byte
+ * order, from its PT_NOTE segments; 0 bytes when there is none. The
+ * kernel reads it the same way for MMAP2 with attr.build_id.
+ */
+static size_t read_build_id(int fd, unsigned char *id)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > 256)
+		return 0;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		unsigned char notes[1024];
+		size_t len, at = 0;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph))
+			return 0;
+		if (ph.p_type != PT_NOTE)
+			continue;
+		len = ph.p_filesz < sizeof(notes) ? (size_t)ph.p_filesz : sizeof(notes);
+		if (pread(fd, notes, len, (off_t)ph.p_offset) != (ssize_t)len)
+			continue;
+		while (at + sizeof(Elf64_Nhdr) <= len) {
+			Elf64_Nhdr nh;
+			size_t name, desc;
+
+			memcpy(&nh, notes + at, sizeof(nh));
+			name = at + sizeof(nh);
+			desc = name + ((nh.n_namesz + 3) & ~3u);
+			if (desc > len || nh.n_descsz > len - desc)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(notes + name, "GNU", 4) && nh.n_descsz && nh.n_descsz <= 20) {
+				memcpy(id, notes + desc, nh.n_descsz);
+				return nh.n_descsz;
+			}
+			at = desc + ((nh.n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The build id of the file behind a mapping: through /proc/PID/map_files,
+ * which is the very file mapped even when its path now names another.
+ */
+static const struct synth_bid *build_id_of(struct synth *s, int pid, uint64_t start,
+					   uint64_t end, unsigned maj, unsigned min, uint64_t ino)
+{
+	uint64_t dev = (uint64_t)maj << 32 | min;
+	struct synth_bid *b;
+	char path[96];
+	int fd;
+
+	for (size_t i = 0; i < s->nbids; i++)
+		if (s->bids[i].ino == ino && s->bids[i].dev == dev)
+			return &s->bids[i];
+	if (s->nbids == s->bids_cap) {
+		s->bids_cap = s->bids_cap ? 2 * s->bids_cap : 64;
+		s->bids = xreallocarray(s->bids, s->bids_cap, sizeof(*s->bids));
+	}
+	b = &s->bids[s->nbids++];
+	memset(b, 0, sizeof(*b));
+	b->dev = dev;
+	b->ino = ino;
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		b->len = (unsigned char)read_build_id(fd, b->id);
+		close(fd);
+	}
+	return b;
+}
+
+void synth_release(struct synth *s)
+{
+	free(s->bids);
+	s->bids = NULL;
+	s->nbids = s->bids_cap = 0;
+}
+
 static int synth_maps(struct synth *s, int pid)
 {
 	char path[64], line[PATH_MAX + 256];
@@ -122,6 +218,8 @@ static int synth_maps(struct synth *s, int pid)
 		const char *name;
 		uint32_t v32[2], prot, flags;
 		struct rec r = { .len = sizeof(struct perf_event_header) };
+		const struct synth_bid *bid;
+		uint16_t misc = PERF_RECORD_MISC_USER;
 
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n",
 			   &start, &end, perms, &pgoff, &maj, &min, &ino, &name_at) < 7)
@@ -142,16 +240,26 @@ static int synth_maps(struct synth *s, int pid)
 		v64[1] = end - start;
 		v64[2] = pgoff;
 		put(&r, v64, sizeof(v64));
-		v32[0] = maj;
-		v32[1] = min;
-		put(&r, v32, 8);
-		put(&r, &ino, 8);
-		put(&r, &gen, 8);
+		bid = ino ? build_id_of(s, pid, start, end, maj, min, ino) : NULL;
+		if (bid && bid->len) {
+			/* u8 size, 3 reserved bytes, 20 bytes of id: the place of maj..gen */
+			unsigned char b[24] = { bid->len };
+
+			memcpy(b + 4, bid->id, bid->len);
+			put(&r, b, sizeof(b));
+			misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		} else {
+			v32[0] = maj;
+			v32[1] = min;
+			put(&r, v32, 8);
+			put(&r, &ino, 8);
+			put(&r, &gen, 8);
+		}
 		v32[0] = prot;
 		v32[1] = flags;
 		put(&r, v32, 8);
 		put_str(&r, name, PATH_MAX);
-		ret = finish(s, &r, PERF_RECORD_MMAP2, pid, pid, PERF_RECORD_MISC_USER);
+		ret = finish(s, &r, PERF_RECORD_MMAP2, pid, pid, misc);
 	}
 	fclose(f);
 	return ret;

@@ -2,7 +2,9 @@
 /*
  * Records synthesized from /proc for processes that were running before
  * recording started: COMM per thread, FORK per non-leader thread, MMAP2 per
- * executable mapping, so that the report can name and symbolize them.
+ * executable mapping (with the file's build id, as the kernel gives it for
+ * new mappings, so that a report never names frames from another build),
+ * so that the report can name and symbolize them.
  */
 #ifndef PROF_RECORD_SYNTH_H
 #define PROF_RECORD_SYNTH_H
@@ -12,12 +14,19 @@
 
 struct writer;
 
+struct synth_bid;
+
 struct synth {
 	struct writer *w;
 	const struct perf_event_attr *attr;	/* gives the sample_id trailer */
 	uint64_t id;				/* sample id written in the trailer */
 	uint64_t records;			/* records written so far */
+	struct synth_bid *bids;			/* build ids read, by file; synth_release */
+	size_t nbids, bids_cap;
 };
+
+/* Free what s gathered (the build ids of the files it read). */
+void synth_release(struct synth *s);
 
 /*
  * Write the records of process pid (of thread tid only, when tid > 0).

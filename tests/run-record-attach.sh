@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Attach to running processes and threads (-p, -t): the samples, and the
-# synthesized COMM and MMAP2 records that let them be symbolized; and an
-# attach without --duration ends when the target exits.
-test_timeout=20
+# synthesized COMM and MMAP2 records that let them be symbolized, with the
+# file's build id, so that a binary rebuilt after the recording gives
+# [unknown], never its names; and an attach without --duration ends when
+# the target exits.
+test_timeout=40
 . "${srcdir:-.}/tests/test-subr.sh"
 require_perf_event
 
@@ -48,6 +50,35 @@ check_attached t.data "-t $wpid"
 
 kill -9 $wpid
 wait $wpid 2> /dev/null
+
+# The synthesized MMAP2 carries the build id the file has.
+want=$(readelf -n "$shape" 2> /dev/null | awk '/Build ID/ { print $3 }')
+if [ -n "$want" ]; then
+	grep -q "^MMAP2 .*pid=$wpid .*buildid=$want file=$real\$" p.data.txt ||
+		fail "-p: the MMAP2 of $real has not its build id $want: $(grep "file=$real" p.data.txt)"
+	# A copy of shape, attached, then replaced by another build: [unknown].
+	cp "$shape" ./app
+	./app -s 30 -r fifo &
+	apid=$!
+	bg_add $apid
+	wait_ready fifo
+	run_prof record -p $apid --duration 1 -q -o r.data
+	expect_rc 0 "prof record -p $apid (a copy of shape)"
+	kill -9 $apid
+	wait $apid 2> /dev/null
+	cp "$WORKLOADS/threads" ./app
+	run_prof report -i r.data --sort sym
+	expect_rc 0 "prof report after the attached binary changed"
+	grep -q "build id of .*/app differs from the recorded one" err ||
+		fail "no build-id warning for the replaced binary: $(cat err)"
+	grep -q '\[\.\] \(spin_\|thread_\|leaf_\)' out &&
+		fail "names from another build: $(grep '\[\.\] \(spin_\|thread_\|leaf_\)' out)"
+	u=$(awk '/\[\.\] \[unknown\]$/ { sub("%", "", $1); s += $1 } END { print s + 0 }' out)
+	note "attached, then rebuilt: [unknown] $u%"
+	expect_range "share of [unknown] frames" "$u" 90 100
+else
+	note "readelf found no build id in $shape: build ids not checked"
+fi
 
 # Without --duration, prof stops when its target exits: shape -s 1 ends
 # long before the 20 s limit.
