@@ -902,6 +902,43 @@ static int descend(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die *chain)
 	return n;
 }
 
+/* DIEs that hold functions without being one: C++ namespaces and classes. */
+static int is_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_interface_type;
+}
+
+/*
+ * The concrete function holding pc among the children of parent (a CU),
+ * looking into containers but stepping over every other subtree: a
+ * libc6-dbg CU has thousands of DIEs, and dwarf_getscopes parses them all
+ * to find one function. 1 and *out, or 0 (then dwarf_getscopes, which
+ * misses nothing, still can look).
+ */
+static int find_function(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth,
+			 long *budget)
+{
+	Dwarf_Die c;
+
+	if (depth > 8 || dwarf_child(parent, &c) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) &&
+		    dwarf_haspc(&c, pc) == 1) {
+			*out = c;
+			return 1;
+		}
+		if (is_container(tag) && dwarf_haschildren(&c) &&
+		    find_function(&c, pc, out, depth + 1, budget))
+			return 1;
+	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
 /*
  * The concrete scopes holding module address a, innermost first, ending
  * with the function that holds them, into chain[CHAIN_MAX]; *dbias is
@@ -934,6 +971,18 @@ static int scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf
 		if (sym)
 			sym->die = NO_DIE;
 		return 0;
+	}
+	{
+		Dwarf_Die fn;
+		long budget = 1L << 20;
+
+		if (find_function(cu, a - *dbias, &fn, 0, &budget)) {
+			dw = dwfl_module_getdwarf(obj->mod, &(Dwarf_Addr){ 0 });
+			if (sym)
+				sym->die = dw && dwarf_cu_getdwarf(fn.cu) == dw ? dwarf_dieoffset(&fn)
+										 : 0;
+			return descend(&fn, a - *dbias, chain);
+		}
 	}
 	nscopes = dwarf_getscopes(cu, a - *dbias, &scopes);
 	for (int i = 0; i < nscopes; i++) {
