@@ -296,6 +296,11 @@ static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 		if (e[i].name >= h.names_len || e[i].module >= h.names_len ||
 		    (i && e[i].addr <= e[i - 1].addr))
 			goto bad;
+	/*
+	 * Checking touched every page; a report looks up a few hundred
+	 * symbols. Let the pages go: those used come back from the page cache.
+	 */
+	madvise(map, len, MADV_DONTNEED);
 	k->syms = e;
 	k->n = h.n;
 	k->names = names;
