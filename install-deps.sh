@@ -7,7 +7,8 @@ set -eu
 packages="build-essential autoconf automake libtool pkg-config make
 libelf-dev libdw-dev libzstd-dev linux-libc-dev
 linux-perf libxml2-utils man-db groff-base
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev
+chromium python3-jsonschema"
 
 missing=
 for p in $packages; do

@@ -16,11 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame.h"
 #include "hist.h"
+#include "json.h"
 #include "parse.h"
 #include "reader.h"
 #include "report.h"
 #include "session.h"
+#include "stacks.h"
 #include "symbols.h"
 #include "xalloc.h"
 
@@ -43,6 +46,10 @@ static const char usage[] =
 	"      --no-demangle           keep C++ names as they are in the binary\n"
 	"      --no-inline             fold inlined functions into their callers\n"
 	"      --symfs DIR             look for binaries under DIR\n"
+	"  -F, --format FORMAT         text (default), folded, svg (a flame graph), json\n"
+	"  -o, --output FILE           write the report to FILE, not standard output\n"
+	"      --no-comm               folded, svg: no command name at the stacks' root\n"
+	"      --inverted              svg: an icicle graph, the root on top\n"
 	"  -h, --help                  this help\n";
 
 static const char *const key_names[HIST_NKEYS] = {
@@ -68,8 +75,16 @@ struct filters {
 	double t_start, t_end;	/* seconds from the first sample; < 0: open */
 };
 
+enum format { FMT_TEXT, FMT_FOLDED, FMT_SVG, FMT_JSON };
+
+static const char *const format_names[] = { "text", "folded", "svg", "json" };
+
 struct report {
 	const char *input;
+	enum format format;
+	const char *output;	/* -o; NULL for standard output */
+	int no_comm, inverted;
+	struct stacks **stacks;	/* one per event, for the formats that draw stacks */
 	char **copies;		/* option values split in place, freed at the end */
 	size_t ncopies;
 	struct hist_opts ho;
@@ -176,6 +191,7 @@ static int parse_time(struct report *r, const char *arg)
 enum {
 	OPT_CHILDREN = 256, OPT_LIMIT, OPT_TREE, OPT_DEPTH, OPT_COMM, OPT_PID, OPT_TID,
 	OPT_DSO, OPT_SYMBOL, OPT_CPU, OPT_TIME, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_SYMFS,
+	OPT_NO_COMM, OPT_INVERTED,
 };
 
 static int parse_options(struct report *r, int argc, char **argv)
@@ -198,6 +214,10 @@ static int parse_options(struct report *r, int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-comm", no_argument, NULL, OPT_NO_COMM },
+		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -207,7 +227,7 @@ static int parse_options(struct report *r, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g:F:o:h", longopts, NULL)) != -1) {
 		const char *bad = NULL;
 
 		switch (c) {
@@ -297,6 +317,29 @@ static int parse_options(struct report *r, int argc, char **argv)
 			break;
 		case OPT_SYMFS:
 			r->so.symfs = optarg;
+			break;
+		case 'F': {
+			size_t f;
+
+			for (f = 0; f < sizeof(format_names) / sizeof(*format_names); f++)
+				if (!strcmp(optarg, format_names[f]))
+					break;
+			if (f == sizeof(format_names) / sizeof(*format_names))
+				bad = "--format: give text, folded, svg or json";
+			else
+				r->format = (enum format)f;
+			break;
+		}
+		case 'o':
+			if (!optarg[0])
+				bad = "--output: give a file name";
+			r->output = optarg;
+			break;
+		case OPT_NO_COMM:
+			r->no_comm = 1;
+			break;
+		case OPT_INVERTED:
+			r->inverted = 1;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -391,13 +434,21 @@ static int on_sample(void *ctx, const struct rsample *s)
 		return 0;
 	if (ev >= r->nhists) {
 		r->hists = xreallocarray(r->hists, ev + 1, sizeof(*r->hists));
-		for (size_t i = r->nhists; i <= ev; i++)
+		r->stacks = xreallocarray(r->stacks, ev + 1, sizeof(*r->stacks));
+		for (size_t i = r->nhists; i <= ev; i++) {
 			r->hists[i] = NULL;
+			r->stacks[i] = NULL;
+		}
 		r->nhists = ev + 1;
 	}
-	if (!r->hists[ev])
+	if (!r->hists[ev]) {
 		r->hists[ev] = hist_new(&r->ho);
+		if (r->format != FMT_TEXT)
+			r->stacks[ev] = stacks_new(!r->no_comm);
+	}
 	hist_add(r->hists[ev], s);
+	if (r->stacks && r->stacks[ev])
+		stacks_add(r->stacks[ev], s);
 	return 0;
 }
 
@@ -632,14 +683,113 @@ static void print_report(struct report *r)
 		       r->samples ? " left after the filters" : "");
 }
 
+/* --- the other formats ---------------------------------------------------- */
+
+static void print_json(struct report *r)
+{
+	const struct evtab *t = session_evtab(r->session);
+	struct json j;
+
+	json_begin(&j, stdout);
+	json_object(&j, NULL);
+	json_string(&j, "schema", "prof-report/1");
+	json_string(&j, "input", r->input);
+	json_string(&j, "command", session_feature(r->session, "cmdline"));
+	json_string(&j, "host", session_feature(r->session, "hostname"));
+	json_string(&j, "osrelease", session_feature(r->session, "osrelease"));
+	json_string(&j, "arch", session_feature(r->session, "arch"));
+	json_u64(&j, "lost", session_lost(r->session));
+	json_double(&j, "duration", (double)(r->last_time - r->first_time) / 1e9);
+	json_array(&j, "sort");
+	for (int k = 0; k < r->ho.nkeys; k++)
+		json_string(&j, NULL, key_names[r->ho.keys[k]]);
+	json_end(&j);
+	json_array(&j, "events");
+	for (size_t i = 0; i < r->nhists; i++) {
+		struct hist *h = r->hists[i];
+		size_t n;
+		const struct hist_entry *const *e;
+		uint64_t total;
+		double limit = r->has_limit ? r->percent_limit : 0;
+
+		if (!h)
+			continue;
+		e = hist_sorted(h, &n);
+		total = hist_total(h);
+		json_object(&j, NULL);
+		json_string(&j, "event", t->ev[i].name);
+		json_u64(&j, "samples", hist_samples(h));
+		json_u64(&j, "period", total);
+		json_array(&j, "flat");
+		for (size_t k = 0; k < n; k++) {
+			uint64_t v = r->ho.children ? e[k]->children : e[k]->self;
+
+			if (!v || pct(v, total) < limit)
+				break;
+			json_object(&j, NULL);
+			for (int key = 0; key < r->ho.nkeys; key++)
+				json_string(&j, key_names[r->ho.keys[key]],
+					    e[k]->text[r->ho.keys[key]]);
+			json_u64(&j, "samples", e[k]->samples);
+			json_double(&j, "self", pct(e[k]->self, total));
+			json_u64(&j, "self_period", e[k]->self);
+			if (r->ho.children) {
+				json_double(&j, "children", pct(e[k]->children, total));
+				json_u64(&j, "children_period", e[k]->children);
+			}
+			json_end(&j);
+		}
+		json_end(&j);
+		stacks_sort(r->stacks[i]);
+		json_stacks(&j, "tree", r->stacks[i], stacks_root(r->stacks[i]));
+		json_end(&j);
+	}
+	json_end(&j);
+	json_end(&j);
+}
+
+/* Folded stacks or a flame graph of the first event with samples. */
+static int print_stacks(struct report *r)
+{
+	const struct evtab *t = session_evtab(r->session);
+	size_t ev = r->nhists, others = 0;
+	char sub[512];
+	struct flame_opts fo = { .inverted = r->inverted };
+
+	for (size_t i = 0; i < r->nhists; i++)
+		if (r->hists[i]) {
+			if (ev == r->nhists)
+				ev = i;
+			else
+				others++;
+		}
+	if (ev == r->nhists)
+		return 0;
+	if (others)
+		fprintf(stderr, "prof: warning: '%s' has %zu more events; the %s shows '%s' "
+			"only (--format json has them all)\n", r->input, others,
+			r->format == FMT_SVG ? "flame graph" : "folded output", t->ev[ev].name);
+	stacks_sort(r->stacks[ev]);
+	if (r->format == FMT_FOLDED)
+		return flame_folded(r->stacks[ev], stdout);
+	snprintf(sub, sizeof(sub), "%s, %" PRIu64 " samples, %s", t->ev[ev].name,
+		 hist_samples(r->hists[ev]), r->input);
+	fo.title = r->inverted ? "Icicle Graph" : "Flame Graph";
+	fo.subtitle = sub;
+	return flame_svg(r->stacks[ev], &fo, stdout);
+}
+
 /* --- the command ---------------------------------------------------------- */
 
 static void report_release(struct report *r)
 {
 	session_free(r->session);	/* first: its thread adds to the hists */
-	for (size_t i = 0; i < r->nhists; i++)
+	for (size_t i = 0; i < r->nhists; i++) {
 		hist_free(r->hists[i]);
+		stacks_free(r->stacks[i]);
+	}
 	free(r->hists);
+	free(r->stacks);
 	if (r->f.has_symbol)
 		regfree(&r->f.symbol);
 	free(r->f.comm);
@@ -690,7 +840,8 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	r.session = session_new(sym, on_sample, &r);
-	session_leaf_only(r.session, !r.ho.children && r.ho.graph == HIST_GRAPH_NONE);
+	session_leaf_only(r.session, !r.ho.children && r.ho.graph == HIST_GRAPH_NONE &&
+				     r.format == FMT_TEXT);
 	/* Every view adds samples up: none needs them in time order. */
 	session_unordered(r.session, 1);
 	while ((ret = reader_next(rd, &rec)) > 0) {
@@ -725,12 +876,22 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
 			"; reporting the records before it\n", r.input, reader_offset(rd));
 	if ((r.ho.graph == HIST_GRAPH_CALLER || r.ho.graph == HIST_GRAPH_CALLEE ||
-	     r.ho.graph == HIST_TREE_TOP_DOWN || r.ho.graph == HIST_TREE_BOTTOM_UP) &&
+	     r.ho.graph == HIST_TREE_TOP_DOWN || r.ho.graph == HIST_TREE_BOTTOM_UP ||
+	     r.format != FMT_TEXT) &&
 	    r.samples && !r.chains)
 		fprintf(stderr, "prof: warning: '%s' has no call chains (record with -g); "
 			"the trees hold only the sampled functions\n", r.input);
+	if (r.output && !freopen(r.output, "w", stdout)) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(errno));
+		goto out;
+	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	print_report(&r);
+	if (r.format == FMT_TEXT)
+		print_report(&r);
+	else if (r.format == FMT_JSON)
+		print_json(&r);
+	else
+		print_stacks(&r);
 	for (const char *const *w = symbols_warnings(sym); w && *w; w++)
 		fprintf(stderr, "prof: warning: %s\n", *w);
 	{
@@ -743,7 +904,10 @@ int cmd_report(int argc, char **argv)
 	}
 	status = 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "prof: cannot write the report: %s\n", strerror(errno));
+		if (r.output)
+			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(errno));
+		else
+			fprintf(stderr, "prof: cannot write the report: %s\n", strerror(errno));
 		status = 1;
 	}
 out:

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Flame graphs. The SVG carries each frame's place in samples (data-x,
+ * data-w) and depth (data-d); a small script lays them out for the zoom,
+ * so that the file stands alone: no network, no fonts, nothing to fetch.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+#include "strpool.h"
+#include "xalloc.h"
+
+#define SVG_WIDTH	1200
+#define FRAME_H		16
+#define PAD_TOP		44
+#define PAD_BOTTOM	28
+#define PAD_SIDE	10
+#define MIN_WIDTH	0.1	/* px: narrower frames are left out of the file */
+
+/* --- folded ------------------------------------------------------------- */
+
+static const char *suffix(enum stacks_kind k)
+{
+	return k == STACKS_KERNEL ? "_[k]" : k == STACKS_INLINED ? "_[i]" : "";
+}
+
+/* A name as one field of a folded line: no ';' (the separator), no line break. */
+static void put_field(const char *s, FILE *out)
+{
+	for (; *s; s++)
+		putc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, out);
+}
+
+static void folded_node(const struct stacks *st, size_t id, size_t *path, int depth,
+			FILE *out)
+{
+	const struct stacks_node *n = stacks_node(st, id);
+
+	path[depth] = id;
+	if (n->self_samples) {
+		for (int i = 1; i <= depth; i++) {
+			const struct stacks_node *p = stacks_node(st, path[i]);
+
+			if (i > 1)
+				putc(';', out);
+			put_field(p->name, out);
+			fputs(suffix(p->kind), out);
+		}
+		fprintf(out, " %" PRIu64 "\n", n->self_samples);
+	}
+	for (size_t c = n->first_child; c; c = stacks_node(st, c)->next_sibling)
+		folded_node(st, c, path, depth + 1, out);
+}
+
+int flame_folded(const struct stacks *st, FILE *out)
+{
+	/* The command, up to 1024 frames, and the root: the depth is bounded. */
+	size_t path[1100];
+	const struct stacks_node *root = stacks_node(st, stacks_root(st));
+
+	for (size_t c = root->first_child; c; c = stacks_node(st, c)->next_sibling)
+		folded_node(st, c, path, 1, out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* --- SVG ---------------------------------------------------------------- */
+
+static void put_xml(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '&')
+			fputs("&amp;", out);
+		else if (c == '<')
+			fputs("&lt;", out);
+		else if (c == '>')
+			fputs("&gt;", out);
+		else if (c == '"')
+			fputs("&quot;", out);
+		else if (c < 0x20)
+			putc('?', out);	/* not allowed in XML 1.0 */
+		else
+			putc(c, out);
+	}
+}
+
+/* A colour by kind, varied by the name so that neighbours differ (flamegraph.pl's palettes). */
+static void colour(const struct stacks_node *n, char *buf, size_t len)
+{
+	unsigned long h = strpool_hash(n->name, strlen(n->name));
+	double v1 = (double)(h & 0xff) / 255, v2 = (double)(h >> 8 & 0xff) / 255;
+
+	switch (n->kind) {
+	case STACKS_KERNEL:	/* orange */
+		snprintf(buf, len, "rgb(%d,%d,%d)", 205 + (int)(50 * v1), 110 + (int)(60 * v2), 30);
+		break;
+	case STACKS_INLINED:	/* aqua */
+		snprintf(buf, len, "rgb(%d,%d,%d)", 60 + (int)(50 * v1), 170 + (int)(50 * v2),
+			 170 + (int)(50 * v2));
+		break;
+	case STACKS_UNKNOWN:	/* grey */
+		snprintf(buf, len, "rgb(%d,%d,%d)", 170 + (int)(30 * v1), 170 + (int)(30 * v1),
+			 170 + (int)(30 * v1));
+		break;
+	case STACKS_ROOT:	/* the root and commands: lavender */
+		snprintf(buf, len, "rgb(%d,%d,%d)", 190 + (int)(20 * v1), 190 + (int)(20 * v1), 230);
+		break;
+	default:		/* user code: hot */
+		snprintf(buf, len, "rgb(%d,%d,%d)", 205 + (int)(50 * v1), (int)(230 * v2),
+			 (int)(55 * v1));
+		break;
+	}
+}
+
+static const char *const kind_names[] = { "root", "user", "kernel", "inlined", "unknown" };
+
+struct svg {
+	const struct stacks *st;
+	FILE *out;
+	double scale;		/* px per sample */
+	uint64_t total;
+	int height, inverted, max_depth;
+};
+
+static int depth_of(const struct stacks *st, size_t id, double scale)
+{
+	const struct stacks_node *n = stacks_node(st, id);
+	int d = 0;
+
+	for (size_t c = n->first_child; c; c = stacks_node(st, c)->next_sibling)
+		if ((double)stacks_node(st, c)->samples * scale >= MIN_WIDTH) {
+			int k = depth_of(st, c, scale) + 1;
+
+			if (k > d)
+				d = k;
+		}
+	return d;
+}
+
+static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
+{
+	const struct stacks_node *n = stacks_node(v->st, id);
+	double px = PAD_SIDE + (double)x * v->scale, pw = (double)n->samples * v->scale;
+	int y = v->inverted ? PAD_TOP + depth * FRAME_H
+			    : v->height - PAD_BOTTOM - (depth + 1) * FRAME_H;
+	char fill[48];
+	int chars = (int)((pw - 6) / 7.0);	/* 12 px sans: about 7 px a glyph */
+	size_t len = strlen(n->name);
+
+	if (pw < MIN_WIDTH)
+		return;
+	colour(n, fill, sizeof(fill));
+	fprintf(v->out, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%d\" "
+		"data-k=\"%s\" data-n=\"", x, n->samples, depth, kind_names[n->kind]);
+	put_xml(n->name, v->out);
+	fprintf(v->out, "\"><title>");
+	put_xml(n->name, v->out);
+	fprintf(v->out, "%s (%" PRIu64 " samples, %.2f%%)</title>",
+		n->kind == STACKS_INLINED ? " (inlined)" : n->kind == STACKS_KERNEL ? " [k]" : "",
+		n->samples, v->total ? 100.0 * (double)n->samples / (double)v->total : 0);
+	fprintf(v->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+		"rx=\"2\"/><text x=\"%.1f\" y=\"%d\">", px, y, pw, FRAME_H - 1, fill, px + 3,
+		y + FRAME_H - 4);
+	if (chars >= 3) {
+		if ((int)len <= chars) {
+			put_xml(n->name, v->out);
+		} else {
+			char *cut = xmalloc((size_t)chars + 1);
+
+			memcpy(cut, n->name, (size_t)chars - 2);
+			memcpy(cut + chars - 2, "..", 3);
+			put_xml(cut, v->out);
+			free(cut);
+		}
+	}
+	fputs("</text></g>\n", v->out);
+	for (size_t c = n->first_child; c; c = stacks_node(v->st, c)->next_sibling) {
+		svg_node(v, c, x, depth + 1);
+		x += stacks_node(v->st, c)->samples;
+	}
+}
+
+/*
+ * The viewer: zoom on click (the frame's ancestors stay, full width),
+ * reset, search with a regular expression (matches in magenta, and the
+ * share of samples they cover, nested matches counted once), a details
+ * line on hover; Ctrl-F searches and Escape resets.
+ */
+static const char script[] =
+"var svg, frames, W, total, det, mat, sbtn, fit;\n"
+"function init(evt) {\n"
+"  svg = document.documentElement; frames = document.getElementById('frames');\n"
+"  W = +svg.getAttribute('width'); total = +frames.getAttribute('data-total');\n"
+"  det = document.getElementById('details'); mat = document.getElementById('matched');\n"
+"  sbtn = document.getElementById('search');\n"
+"  document.getElementById('reset').addEventListener('click', function () { zoom(null); });\n"
+"  sbtn.addEventListener('click', function () { search(null); });\n"
+"  frames.addEventListener('click', function (e) { var g = e.target.closest('g.f');\n"
+"    if (g) zoom(+g.dataset.d == 0 ? null : g); });\n"
+"  frames.addEventListener('mouseover', function (e) { var g = e.target.closest('g.f');\n"
+"    if (g) det.textContent = g.querySelector('title').textContent; });\n"
+"  frames.addEventListener('mouseout', function () { det.textContent = ' '; });\n"
+"  window.addEventListener('keydown', function (e) {\n"
+"    if ((e.ctrlKey || e.metaKey) && e.key == 'f') { e.preventDefault(); search(null); }\n"
+"    if (e.key == 'Escape') { zoom(null); search(''); } });\n"
+"  fit = 7;\n"
+"  // #zoom=NAME&search=RE in the address: a link to a view (and a test's handle)\n"
+"  var q = {}; location.hash.substring(1).split('&').forEach(function (kv) {\n"
+"    var i = kv.indexOf('='); if (i > 0) q[kv.substring(0, i)] = decodeURIComponent(kv.substring(i + 1)); });\n"
+"  if (q.zoom) { var gs = frames.querySelectorAll('g.f'), best = null;\n"
+"    for (var i = 0; i < gs.length; i++) if (gs[i].dataset.n == q.zoom && (!best || +gs[i].dataset.w > +best.dataset.w)) best = gs[i];\n"
+"    if (best) zoom(best); }\n"
+"  if (q.search) search(q.search);\n"
+"  svg.setAttribute('data-ready', '1');\n"
+"}\n"
+"function label(g, w) {\n"
+"  var n = g.dataset.n, c = Math.floor((w - 6) / fit), t = g.querySelector('text');\n"
+"  t.textContent = c < 3 ? '' : n.length <= c ? n : n.substring(0, c - 2) + '..';\n"
+"}\n"
+"function zoom(z) {\n"
+"  var x0 = z ? +z.dataset.x : 0, w0 = z ? +z.dataset.w : total, d0 = z ? +z.dataset.d : 0;\n"
+"  var scale = (W - 20) / w0, gs = frames.querySelectorAll('g.f');\n"
+"  document.getElementById('reset').style.opacity = z ? 1 : 0.3;\n"
+"  for (var i = 0; i < gs.length; i++) {\n"
+"    var g = gs[i], x = +g.dataset.x, w = +g.dataset.w, d = +g.dataset.d;\n"
+"    var r = g.querySelector('rect'), t = g.querySelector('text');\n"
+"    var inside = x >= x0 && x + w <= x0 + w0 && d >= d0;\n"
+"    var above = d < d0 && x <= x0 && x + w >= x0 + w0;\n"
+"    if (!inside && !above) { g.style.display = 'none'; continue; }\n"
+"    var px = 10 + (Math.max(x, x0) - x0) * scale;\n"
+"    var pw = (Math.min(x + w, x0 + w0) - Math.max(x, x0)) * scale;\n"
+"    if (pw < 0.1) { g.style.display = 'none'; continue; }\n"
+"    g.style.display = ''; g.style.opacity = above ? 0.5 : 1;\n"
+"    r.setAttribute('x', px.toFixed(1)); r.setAttribute('width', pw.toFixed(1));\n"
+"    t.setAttribute('x', (px + 3).toFixed(1)); label(g, pw);\n"
+"  }\n"
+"}\n"
+"function search(term) {\n"
+"  if (term === null) term = prompt('Search for (a regular expression, empty to clear)', '');\n"
+"  if (term === null) return;\n"
+"  var re = null, gs = frames.querySelectorAll('g.f'), spans = [];\n"
+"  try { re = term ? new RegExp(term) : null; } catch (e) { alert('Not a regular expression: ' + e.message); return; }\n"
+"  for (var i = 0; i < gs.length; i++) {\n"
+"    var g = gs[i], r = g.querySelector('rect');\n"
+"    if (!g.dataset.fill) g.dataset.fill = r.getAttribute('fill');\n"
+"    var hit = re && re.test(g.dataset.n);\n"
+"    r.setAttribute('fill', hit ? 'rgb(230,0,230)' : g.dataset.fill);\n"
+"    if (hit) spans.push([+g.dataset.x, +g.dataset.x + +g.dataset.w]);\n"
+"  }\n"
+"  spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
+"  var covered = 0, end = -1;\n"
+"  for (var j = 0; j < spans.length; j++) {\n"
+"    if (spans[j][0] >= end) { covered += spans[j][1] - spans[j][0]; end = spans[j][1]; }\n"
+"    else if (spans[j][1] > end) { covered += spans[j][1] - end; end = spans[j][1]; }\n"
+"  }\n"
+"  mat.textContent = re ? 'Matched: ' + (100 * covered / total).toFixed(2) + '%' : ' ';\n"
+"  sbtn.textContent = re ? 'Search: ' + term : 'Search';\n"
+"}\n";
+
+int flame_svg(const struct stacks *st, const struct flame_opts *o, FILE *out)
+{
+	struct svg v = { .st = st, .out = out, .inverted = o->inverted };
+	const struct stacks_node *root = stacks_node(st, stacks_root(st));
+
+	v.total = root->samples;
+	v.scale = v.total ? (double)(SVG_WIDTH - 2 * PAD_SIDE) / (double)v.total : 0;
+	v.max_depth = v.total ? depth_of(st, stacks_root(st), v.scale) : 0;
+	v.height = PAD_TOP + PAD_BOTTOM + (v.max_depth + 1) * FRAME_H;
+	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" onload=\"init(evt)\">\n",
+		SVG_WIDTH, v.height, SVG_WIDTH, v.height);
+	fputs("<style>text { font-family: Verdana, Arial, sans-serif; font-size: 12px; fill: #000; }\n"
+	      "#title { font-size: 17px; } .btn { cursor: pointer; } .btn:hover { fill: #06c; }\n"
+	      "g.f { cursor: pointer; } g.f text { pointer-events: none; }\n"
+	      "g.f:hover rect { stroke: #000; stroke-width: 0.5; }</style>\n", out);
+	fprintf(out, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n", script);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n",
+		SVG_WIDTH, v.height);
+	fprintf(out, "<text id=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">", SVG_WIDTH / 2);
+	put_xml(o->title ? o->title : "Flame Graph", out);
+	fputs("</text>\n", out);
+	if (o->subtitle) {
+		fprintf(out, "<text id=\"subtitle\" x=\"%d\" y=\"38\" text-anchor=\"middle\" "
+			"fill=\"#555\">", SVG_WIDTH / 2);
+		put_xml(o->subtitle, out);
+		fputs("</text>\n", out);
+	}
+	fprintf(out, "<text id=\"reset\" class=\"btn\" x=\"%d\" y=\"22\" opacity=\"0.3\">Reset Zoom"
+		"</text>\n", PAD_SIDE);
+	fprintf(out, "<text id=\"search\" class=\"btn\" x=\"%d\" y=\"22\" text-anchor=\"end\">Search"
+		"</text>\n", SVG_WIDTH - PAD_SIDE);
+	fprintf(out, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", PAD_SIDE, v.height - 10);
+	fprintf(out, "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"> </text>\n",
+		SVG_WIDTH - PAD_SIDE, v.height - 10);
+	fprintf(out, "<g id=\"frames\" data-total=\"%" PRIu64 "\">\n", v.total);
+	if (v.total)
+		svg_node(&v, stacks_root(st), 0, 0);
+	fputs("</g>\n</svg>\n", out);
+	return ferror(out) ? -EIO : 0;
+}

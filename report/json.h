@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * JSON output: a writer that keeps the text valid (escapes, UTF-8, commas)
+ * and the report as doc/prof-report.schema.json describes it.
+ */
+#ifndef PROF_REPORT_JSON_H
+#define PROF_REPORT_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stacks.h"
+
+struct json {
+	FILE *out;
+	int depth;
+	/* per open object or array: nothing written in it yet; its closing bracket.
+	 * Stack trees nest two levels a frame, and stacks hold up to 1024 frames. */
+	unsigned char first[4200];
+	char close[4200];
+};
+
+void json_begin(struct json *j, FILE *out);
+void json_object(struct json *j, const char *key);	/* key NULL inside an array */
+void json_array(struct json *j, const char *key);
+void json_end(struct json *j);				/* closes the last object or array */
+void json_string(struct json *j, const char *key, const char *v);	/* v NULL: null */
+void json_u64(struct json *j, const char *key, uint64_t v);
+void json_double(struct json *j, const char *key, double v);
+void json_bool(struct json *j, const char *key, int v);
+
+/* The stack tree from node id down, as {"name", "kind", "samples", ..., "children"}. */
+void json_stacks(struct json *j, const char *key, const struct stacks *st, size_t id);
+
+#endif

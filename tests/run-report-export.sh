@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof report --format folded, svg and json on the shape workload: folded
+# stacks carry leaf_a, leaf_b and leaf_c under main;run in the 6:3:1 of the
+# source, and add up to the samples; the flame graph is well-formed XML
+# and, in headless Chromium, lays out, zooms and searches; the JSON
+# validates against doc/prof-report.schema.json and agrees with the text
+# report; filters apply; bad options and a full disk give one line.
+test_timeout=90
+. "$srcdir/tests/test-subr.sh"
+
+require_perf_event
+run_prof record -q -g -e cpu-clock -o s.data -- "$WORKLOADS/shape" -s 2
+expect_rc 0 "prof record -g shape"
+
+run_prof report -i s.data --sort comm
+expect_rc 0 "prof report --sort comm"
+total=$(sed -n 's/^# samples: *//p' out)
+
+# --- folded --------------------------------------------------------------
+run_prof report -i s.data --format folded
+expect_rc 0 "prof report --format folded"
+mv out s.folded
+bad=$(grep -cv '^shape;[^ ].* [0-9][0-9]*$' s.folded)
+[ "$bad" = 0 ] || fail "folded: $bad lines not 'shape;frames... COUNT': $(grep -v '^shape;[^ ].* [0-9][0-9]*$' s.folded | head -3)"
+sum=$(awk '{ s += $NF } END { print s + 0 }' s.folded)
+[ "$sum" = "$total" ] || fail "folded: the counts add up to $sum, the report has $total samples"
+# Each leaf's share of the three, from the stacks that end in it under main;run.
+leaf() { awk -v l="$1" '$1 ~ (";main;run;" l "$") { s += $2 } END { print s + 0 }' s.folded; }
+a=$(leaf leaf_a) b=$(leaf leaf_b) c=$(leaf leaf_c)
+n=$((a + b + c))
+note "folded: $sum samples in $(wc -l < s.folded) stacks; leaves $a $b $c"
+[ "$n" -ge $((total * 9 / 10)) ] || fail "folded: only $n of $total samples end in main;run;leaf_*"
+expect_range "folded: leaf_a's share" "$(awk -v x=$a -v n=$n 'BEGIN { print 100 * x / n }')" 45 75
+expect_range "folded: leaf_b's share" "$(awk -v x=$b -v n=$n 'BEGIN { print 100 * x / n }')" 18 42
+expect_range "folded: leaf_c's share" "$(awk -v x=$c -v n=$n 'BEGIN { print 100 * x / n }')" 4 18
+
+run_prof report -i s.data --format folded --no-comm
+expect_rc 0 "prof report --format folded --no-comm"
+grep -q '^shape;' out && fail "--no-comm: stacks still start with the command"
+grep -q '^__libc_start_call_main;main;run;leaf_a [0-9]*$' out ||
+	fail "--no-comm: no stack __libc_start_call_main;main;run;leaf_a: $(head -3 out)"
+
+# Filters apply: only leaf_b's samples.
+run_prof report -i s.data --format folded --symbol '^leaf_b$'
+expect_rc 0 "prof report --format folded --symbol"
+grep -v ';leaf_b [0-9]*$' out | grep -q . && fail "--symbol: stacks not ending in leaf_b: $(grep -v ';leaf_b ' out | head -2)"
+want=$(awk '$1 ~ /;leaf_b$/ { s += $2 } END { print s + 0 }' s.folded)
+got=$(awk '{ s += $NF } END { print s + 0 }' out)
+[ "$got" = "$want" ] || fail "--symbol leaf_b: $got samples, where $want stacks end in leaf_b"
+
+# --- svg -----------------------------------------------------------------
+run_prof report -i s.data --format svg -o s.svg
+expect_rc 0 "prof report --format svg -o s.svg"
+[ -s out ] && fail "-o: the report went to standard output too"
+if command -v xmllint > /dev/null 2>&1; then
+	xmllint --noout s.svg 2> xml.err || fail "s.svg is not well-formed XML: $(head -3 xml.err)"
+else
+	note "no xmllint (libxml2-utils): XML not checked"
+fi
+for f in leaf_a leaf_b leaf_c main run; do
+	grep -q "data-n=\"$f\"" s.svg || fail "svg: no frame $f"
+done
+run_prof report -i s.data --format svg --inverted -o i.svg
+expect_rc 0 "prof report --format svg --inverted"
+grep -q 'Icicle Graph' i.svg || fail "--inverted: not an icicle graph"
+
+browser=
+for b in chromium chromium-browser; do
+	command -v $b > /dev/null 2>&1 && browser=$b && break
+done
+if [ -n "$browser" ]; then
+	# dom URL: the page after its script ran, zoomed on leaf_b, searched for leaf_.
+	dom() {
+		timeout 60 $browser --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+			--disable-background-networking --disable-component-update --disable-sync \
+			--user-data-dir="$tmpdir/chrome" --dump-dom "$1" > dom.html 2> chrome.err ||
+			fail "$browser --dump-dom $1 failed: $(tail -3 chrome.err)"
+	}
+	dom "file://$tmpdir/s.svg"
+	grep -q 'data-ready="1"' dom.html || fail "svg: the script did not run to its end in $browser"
+	for f in leaf_a leaf_b leaf_c; do
+		grep -q ">$f</text>" dom.html || fail "svg: $f's name is not shown on its frame"
+	done
+	dom "file://$tmpdir/s.svg#zoom=leaf_b&search=leaf_"
+	grep -q 'data-ready="1"' dom.html || fail "svg: the script failed zooming or searching"
+	grep -o '<g class="f"[^>]*data-n="leaf_a"[^>]*>' dom.html | grep -q 'display: none' ||
+		fail "svg: zoomed on leaf_b, leaf_a is still shown"
+	# (the widest leaf_b: the one zoomed on)
+	w=$(grep -o '<g class="f"[^>]*data-n="leaf_b"[^>]*><title>[^<]*</title><rect[^>]*>' dom.html |
+		sed 's/.*<rect[^>]* width="\([0-9.]*\)".*/\1/' | sort -n | tail -n 1)
+	expect_range "svg: leaf_b's width once zoomed on (px)" "${w:-0}" 1170 1190
+	m=$(sed -n 's/.*Matched: \([0-9.]*\)%.*/\1/p' dom.html | head -n 1)
+	note "svg in $browser: zoomed leaf_b is $w px; 'leaf_' matches $m%"
+	expect_range "svg: the share matched by 'leaf_'" "${m:-0}" 90 100
+else
+	note "no Chromium: the flame graph is not rendered (apt-get install chromium)"
+fi
+
+# --- json ----------------------------------------------------------------
+run_prof report -i s.data --format json -o s.json
+expect_rc 0 "prof report --format json"
+py=
+for p in /usr/bin/python3 python3; do
+	command -v $p > /dev/null 2>&1 && $p -c 'import jsonschema' 2> /dev/null && py=$p && break
+done
+if [ -n "$py" ]; then
+	$py - "$srcdir/doc/prof-report.schema.json" s.json > json.out 2>&1 << 'EOF' || fail "json: $(tail -5 json.out)"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+doc = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(schema).validate(doc)
+ev = doc["events"][0]
+leaf = [e for e in ev["flat"] if e["sym"] == "[.] leaf_a"]
+print(ev["samples"], leaf[0]["self"] if leaf else -1)
+def total(n):
+    return n["self_samples"] + sum(total(c) for c in n.get("children", []))
+print(total(ev["tree"]))
+EOF
+	set -- $(cat json.out)
+	[ "$1" = "$total" ] || fail "json: $1 samples, the report has $total"
+	[ "$3" = "$total" ] || fail "json: the tree holds $3 samples, the report has $total"
+	text=$(awk '$NF == "leaf_a" && $(NF-1) == "[.]" { sub("%", "", $1); print $1; exit }' out 2> /dev/null)
+	run_prof report -i s.data
+	text=$(awk '$NF == "leaf_a" && $(NF-1) == "[.]" { sub("%", "", $1); print $1; exit }' out)
+	d=$(awk -v a="$2" -v b="$text" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
+	note "json: valid; leaf_a $2% (text report $text%)"
+	expect_range "json: leaf_a's share minus the text report's" "$d" 0 0.01
+else
+	note "no python3 with jsonschema (python3-jsonschema): JSON not validated"
+	grep -q '"schema": "prof-report/1"' s.json || fail "json: no schema line"
+fi
+
+# --- errors --------------------------------------------------------------
+run_prof report -i s.data --format pdf
+expect_rc 64 "--format pdf"
+one_error_line "--format pdf"
+if [ -w /dev/full ]; then
+	run_prof report -i s.data --format svg -o /dev/full
+	expect_rc 1 "-o /dev/full"
+	one_error_line "-o /dev/full"
+	grep -q "cannot write '/dev/full'" err || fail "-o /dev/full: $(cat err)"
+fi
+run_prof report -i s.data --format folded -o "$tmpdir/no/such/dir/x"
+expect_rc 1 "-o into a missing directory"
+one_error_line "-o into a missing directory"
+finish
