@@ -5,10 +5,10 @@
 set -eu
 
 packages="build-essential autoconf automake libtool pkg-config make
-libelf-dev libdw-dev libzstd-dev linux-libc-dev
+libelf-dev libdw-dev libzstd-dev zlib1g-dev linux-libc-dev
 linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev
-chromium python3-jsonschema"
+chromium python3-jsonschema golang-go"
 
 missing=
 for p in $packages; do

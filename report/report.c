@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flame.h"
 #include "hist.h"
 #include "json.h"
 #include "parse.h"
+#include "pprof.h"
 #include "reader.h"
 #include "report.h"
 #include "session.h"
@@ -46,7 +48,8 @@ static const char usage[] =
 	"      --no-demangle           keep C++ names as they are in the binary\n"
 	"      --no-inline             fold inlined functions into their callers\n"
 	"      --symfs DIR             look for binaries under DIR\n"
-	"  -F, --format FORMAT         text (default), folded, svg (a flame graph), json\n"
+	"  -F, --format FORMAT         text (default), folded, svg (a flame graph), json,\n"
+	"                              pprof (gzipped profile.proto)\n"
 	"  -o, --output FILE           write the report to FILE, not standard output\n"
 	"      --no-comm               folded, svg: no command name at the stacks' root\n"
 	"      --inverted              svg: an icicle graph, the root on top\n"
@@ -75,9 +78,9 @@ struct filters {
 	double t_start, t_end;	/* seconds from the first sample; < 0: open */
 };
 
-enum format { FMT_TEXT, FMT_FOLDED, FMT_SVG, FMT_JSON };
+enum format { FMT_TEXT, FMT_FOLDED, FMT_SVG, FMT_JSON, FMT_PPROF };
 
-static const char *const format_names[] = { "text", "folded", "svg", "json" };
+static const char *const format_names[] = { "text", "folded", "svg", "json", "pprof" };
 
 struct report {
 	const char *input;
@@ -85,6 +88,7 @@ struct report {
 	const char *output;	/* -o; NULL for standard output */
 	int no_comm, inverted;
 	struct stacks **stacks;	/* one per event, for the formats that draw stacks */
+	struct pprof **pprofs;	/* one per event, for pprof */
 	char **copies;		/* option values split in place, freed at the end */
 	size_t ncopies;
 	struct hist_opts ho;
@@ -325,7 +329,7 @@ static int parse_options(struct report *r, int argc, char **argv)
 				if (!strcmp(optarg, format_names[f]))
 					break;
 			if (f == sizeof(format_names) / sizeof(*format_names))
-				bad = "--format: give text, folded, svg or json";
+				bad = "--format: give text, folded, svg, json or pprof";
 			else
 				r->format = (enum format)f;
 			break;
@@ -366,6 +370,8 @@ static int parse_options(struct report *r, int argc, char **argv)
 	for (int k = 0; k < r->ho.nkeys; k++)
 		if (r->ho.keys[k] == HIST_SRCLINE)
 			r->so.srcline = 1;
+	if (r->format == FMT_PPROF)
+		r->so.srcline = 1;	/* its functions have files, its lines numbers */
 	return -1;
 }
 
@@ -435,20 +441,30 @@ static int on_sample(void *ctx, const struct rsample *s)
 	if (ev >= r->nhists) {
 		r->hists = xreallocarray(r->hists, ev + 1, sizeof(*r->hists));
 		r->stacks = xreallocarray(r->stacks, ev + 1, sizeof(*r->stacks));
+		r->pprofs = xreallocarray(r->pprofs, ev + 1, sizeof(*r->pprofs));
 		for (size_t i = r->nhists; i <= ev; i++) {
 			r->hists[i] = NULL;
 			r->stacks[i] = NULL;
+			r->pprofs[i] = NULL;
 		}
 		r->nhists = ev + 1;
 	}
 	if (!r->hists[ev]) {
 		r->hists[ev] = hist_new(&r->ho);
-		if (r->format != FMT_TEXT)
+		if (r->format == FMT_PPROF) {
+			const char *name = t->ev[ev].name;
+
+			r->pprofs[ev] = pprof_new(name, !strcmp(name, "cpu-clock") ||
+							!strcmp(name, "task-clock"));
+		} else if (r->format != FMT_TEXT) {
 			r->stacks[ev] = stacks_new(!r->no_comm);
+		}
 	}
 	hist_add(r->hists[ev], s);
-	if (r->stacks && r->stacks[ev])
+	if (r->stacks[ev])
 		stacks_add(r->stacks[ev], s);
+	if (r->pprofs[ev])
+		pprof_add(r->pprofs[ev], s);
 	return 0;
 }
 
@@ -748,7 +764,7 @@ static void print_json(struct report *r)
 	json_end(&j);
 }
 
-/* Folded stacks or a flame graph of the first event with samples. */
+/* Folded stacks, a flame graph or a pprof profile of the first event with samples. */
 static int print_stacks(struct report *r)
 {
 	const struct evtab *t = session_evtab(r->session);
@@ -768,7 +784,10 @@ static int print_stacks(struct report *r)
 	if (others)
 		fprintf(stderr, "prof: warning: '%s' has %zu more events; the %s shows '%s' "
 			"only (--format json has them all)\n", r->input, others,
-			r->format == FMT_SVG ? "flame graph" : "folded output", t->ev[ev].name);
+			r->format == FMT_SVG ? "flame graph" : r->format == FMT_PPROF ?
+			"pprof profile" : "folded output", t->ev[ev].name);
+	if (r->format == FMT_PPROF)
+		return pprof_write(r->pprofs[ev], r->last_time - r->first_time, stdout);
 	stacks_sort(r->stacks[ev]);
 	if (r->format == FMT_FOLDED)
 		return flame_folded(r->stacks[ev], stdout);
@@ -787,9 +806,11 @@ static void report_release(struct report *r)
 	for (size_t i = 0; i < r->nhists; i++) {
 		hist_free(r->hists[i]);
 		stacks_free(r->stacks[i]);
+		pprof_free(r->pprofs[i]);
 	}
 	free(r->hists);
 	free(r->stacks);
+	free(r->pprofs);
 	if (r->f.has_symbol)
 		regfree(&r->f.symbol);
 	free(r->f.comm);
@@ -823,6 +844,12 @@ int cmd_report(int argc, char **argv)
 	}
 	r.filtering = r.f.ncomm || r.f.ndso || r.f.pid.n || r.f.tid.n || r.f.cpu.n ||
 		      r.f.has_symbol || r.f.t_start >= 0 || r.f.t_end >= 0;
+	if (r.format == FMT_PPROF && !r.output && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "prof: --format pprof writes gzip-compressed data: give -o FILE, "
+			"or redirect standard output\n");
+		report_release(&r);
+		return EXIT_USAGE;
+	}
 	rd = reader_open(r.input);
 	if (!rd) {
 		if (errno == EBADMSG)

@@ -1470,6 +1470,20 @@ const char *dso_path(const struct dso *d)
 	return d->obj ? d->obj->path : d->kname ? d->kname : "[kernel.kallsyms]";
 }
 
+size_t dso_build_id(const struct dso *d, const unsigned char **id)
+{
+	if (d->build_id_len) {
+		*id = d->build_id;
+		return d->build_id_len;
+	}
+	if (d->obj && d->obj->state == OBJ_READY && d->obj->build_id) {
+		*id = d->obj->build_id;
+		return d->obj->build_id_len;
+	}
+	*id = NULL;
+	return 0;
+}
+
 int dso_unknown(const struct dso *d)
 {
 	return d->unknown;

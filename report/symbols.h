@@ -67,6 +67,11 @@ void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr);
  */
 const char *dso_short_name(const struct dso *d);
 const char *dso_path(const struct dso *d);
+/*
+ * The build id of d: the one recorded with its map, else its file's once
+ * opened. Its length, 0 when none is known; *id points into d's memory.
+ */
+size_t dso_build_id(const struct dso *d, const unsigned char **id);
 
 struct frame_info {
 	const char *name;	/* function; NULL when unknown. Owned by s. */

@@ -132,6 +132,34 @@ else
 	grep -q '"schema": "prof-report/1"' s.json || fail "json: no schema line"
 fi
 
+# --- pprof -------------------------------------------------------------
+run_prof report -i s.data --format pprof -o s.pb.gz
+expect_rc 0 "prof report --format pprof"
+gzip -t s.pb.gz 2> gz.err || fail "pprof: not gzip: $(cat gz.err)"
+if command -v go > /dev/null 2>&1; then
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 120 go tool pprof -top s.pb.gz \
+		> top.txt 2> top.err || fail "go tool pprof -top: $(tail -3 top.err)"
+	grep -q '^Type: cpu' top.txt || fail "pprof: not a cpu profile: $(head -5 top.txt)"
+	grep -q '^File: shape' top.txt || fail "pprof: the main mapping is not shape: $(head -3 top.txt)"
+	run_prof report -i s.data
+	for f in leaf_a leaf_b leaf_c; do
+		want=$(awk -v f=$f '$NF == f && $(NF-1) == "[.]" { sub("%", "", $1); print $1; exit }' out)
+		got=$(awk -v f=$f '$NF == f { sub("%", "", $2); print $2; exit }' top.txt)
+		d=$(awk -v a="${got:-0}" -v b="${want:-0}" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
+		note "pprof: $f flat $got% (prof report $want%)"
+		expect_range "pprof: $f's flat share minus prof report's" "$d" 0 0.02
+	done
+	# Inline frames are lines of one location: -raw shows them indented under it.
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache timeout 120 go tool pprof -raw s.pb.gz > raw.txt 2>&1 ||
+		fail "go tool pprof -raw: $(tail -3 raw.txt)"
+	grep -q ' M=[0-9]* leaf_a .*shape.c:[0-9]' raw.txt ||
+		fail "pprof: leaf_a's location has no file and line: $(grep leaf_a raw.txt | head -2)"
+else
+	note "no go (golang-go): the pprof file is not read back"
+fi
+run_prof report -i s.data --format pprof
+[ "$rc" = 0 ] || [ "$rc" = 64 ] || fail "--format pprof to a pipe: exit $rc"
+
 # --- errors --------------------------------------------------------------
 run_prof report -i s.data --format pdf
 expect_rc 64 "--format pdf"

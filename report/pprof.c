@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * profile.proto by hand: the message is a handful of varints and
+ * length-delimited fields, less code than a protobuf dependency; gzip
+ * through zlib, whose framing and deflate are not worth writing again.
+ * Field numbers from pprof's proto/profile.proto.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "pprof.h"
+#include "strpool.h"
+#include "symbols.h"
+#include "xalloc.h"
+
+/* --- a map from arrays of u64 to indices ------------------------------------ */
+
+struct ukey {
+	size_t off, len;	/* in keys */
+	uint64_t val;
+};
+
+struct umap {
+	uint64_t *keys;
+	size_t nkeys, cap_keys;
+	struct ukey *ents;
+	size_t n, cap;
+	size_t *slots;		/* index + 1 into ents, 0 empty */
+	size_t nslots;
+};
+
+static uint64_t hash_words(const uint64_t *w, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= w[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static void umap_grow(struct umap *m)
+{
+	free(m->slots);
+	m->nslots = m->nslots ? 2 * m->nslots : 1024;
+	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	for (size_t i = 0; i < m->n; i++) {
+		size_t j = hash_words(m->keys + m->ents[i].off, m->ents[i].len) & (m->nslots - 1);
+
+		while (m->slots[j])
+			j = (j + 1) & (m->nslots - 1);
+		m->slots[j] = i + 1;
+	}
+}
+
+/* The entry of key w[0..n), made with val when new (*made set). */
+static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64_t val, int *made)
+{
+	size_t j;
+
+	*made = 0;
+	if ((m->n + 1) * 2 > m->nslots)
+		umap_grow(m);
+	for (j = hash_words(w, n) & (m->nslots - 1); m->slots[j]; j = (j + 1) & (m->nslots - 1)) {
+		struct ukey *e = &m->ents[m->slots[j] - 1];
+
+		if (e->len == n && !memcmp(m->keys + e->off, w, n * sizeof(*w)))
+			return e;
+	}
+	if (m->nkeys + n > m->cap_keys) {
+		m->cap_keys = (m->cap_keys + n) * 2;
+		m->keys = xreallocarray(m->keys, m->cap_keys, sizeof(*m->keys));
+	}
+	memcpy(m->keys + m->nkeys, w, n * sizeof(*w));
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 256;
+		m->ents = xreallocarray(m->ents, m->cap, sizeof(*m->ents));
+	}
+	m->ents[m->n].off = m->nkeys;
+	m->ents[m->n].len = n;
+	m->ents[m->n].val = val;
+	m->nkeys += n;
+	m->slots[j] = ++m->n;
+	*made = 1;
+	return &m->ents[m->n - 1];
+}
+
+static void umap_release(struct umap *m)
+{
+	free(m->keys);
+	free(m->ents);
+	free(m->slots);
+}
+
+/* --- the profile ------------------------------------------------------------ */
+
+struct pfunc {
+	uint64_t name, file;	/* string indices */
+};
+
+struct ploc {
+	const struct dso *dso;
+	uint64_t mapping, addr;
+	size_t first, n;	/* lines[first .. first + n) */
+};
+
+struct pline {
+	uint64_t func, line;
+};
+
+struct pmap {
+	const struct dso *dso;
+	uint64_t limit;		/* past the highest address seen */
+	uint64_t hits;		/* samples whose leaf is in it */
+	uint64_t id;		/* as written: by hits, so the first is the main program */
+};
+
+struct pprof {
+	struct strpool *pool;
+	struct umap strs, funcs, locs, samples, maps;
+	const char **str;	/* the string table */
+	size_t nstr, cap_str;
+	struct pfunc *func;
+	size_t nfunc, cap_func;
+	struct ploc *loc;
+	size_t nloc, cap_loc;
+	struct pline *line;
+	size_t nline, cap_line;
+	struct pmap *map;
+	size_t nmap, cap_map;
+	uint64_t (*sval)[2];	/* per sample: count, period */
+	size_t nsval, cap_sval;
+	const char *event;
+	int time_unit;
+};
+
+#define GROW(p, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? 2 * (cap) : 64; \
+		(p) = xreallocarray((p), (cap), sizeof(*(p))); \
+	} \
+} while (0)
+
+/* The string table index of s ("" is 0). */
+static uint64_t str_index(struct pprof *p, const char *s)
+{
+	const char *key = strpool_intern(p->pool, s ? s : "");
+	uint64_t w = (uint64_t)(uintptr_t)key;
+	int made;
+	struct ukey *e = umap_get(&p->strs, &w, 1, p->nstr, &made);
+
+	if (made) {
+		GROW(p->str, p->nstr, p->cap_str);
+		p->str[p->nstr++] = key;
+	}
+	return e->val;
+}
+
+struct pprof *pprof_new(const char *event, int time_unit)
+{
+	struct pprof *p = xcalloc(1, sizeof(*p));
+
+	p->pool = strpool_new();
+	p->event = event;
+	p->time_unit = time_unit;
+	str_index(p, "");
+	return p;
+}
+
+void pprof_free(struct pprof *p)
+{
+	if (!p)
+		return;
+	umap_release(&p->strs);
+	umap_release(&p->funcs);
+	umap_release(&p->locs);
+	umap_release(&p->samples);
+	umap_release(&p->maps);
+	free(p->str);
+	free(p->func);
+	free(p->loc);
+	free(p->line);
+	free(p->map);
+	free(p->sval);
+	strpool_free(p->pool);
+	free(p);
+}
+
+static uint64_t func_id(struct pprof *p, const struct rframe *f)
+{
+	char buf[512];
+	const char *name = f->name;
+	uint64_t w[2];
+	int made;
+	struct ukey *e;
+
+	if (!name) {
+		if (f->dso && !dso_unknown(f->dso))
+			snprintf(buf, sizeof(buf), "%s+0x%llx", dso_short_name(f->dso),
+				 (unsigned long long)f->addr);
+		else
+			snprintf(buf, sizeof(buf), "[unknown]");
+		name = buf;
+	}
+	w[0] = str_index(p, name);
+	w[1] = str_index(p, f->file);
+	e = umap_get(&p->funcs, w, 2, p->nfunc + 1, &made);
+	if (made) {
+		GROW(p->func, p->nfunc, p->cap_func);
+		p->func[p->nfunc].name = w[0];
+		p->func[p->nfunc++].file = w[1];
+	}
+	return e->val;
+}
+
+static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t addr)
+{
+	uint64_t w = (uint64_t)(uintptr_t)d;
+	int made;
+	struct ukey *e = umap_get(&p->maps, &w, 1, p->nmap + 1, &made);
+	struct pmap *m;
+
+	if (made) {
+		GROW(p->map, p->nmap, p->cap_map);
+		p->map[p->nmap].dso = d;
+		p->map[p->nmap].hits = 0;
+		p->map[p->nmap++].limit = 0;
+	}
+	m = &p->map[e->val - 1];
+	if (addr + 1 > m->limit)
+		m->limit = addr + 1;
+	return e->val;
+}
+
+/*
+ * The Location of frames f[0 .. n), which share an address: the inlined
+ * functions, then the one they are inlined into.
+ */
+static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
+{
+	uint64_t w[2 + 2 * 64];
+	int k = 0, made;
+	struct ukey *e;
+
+	w[k++] = (uint64_t)(uintptr_t)f[0].dso;
+	w[k++] = f[0].addr << 1 | f[0].kernel;
+	for (int i = 0; i < n && i < 64; i++) {
+		w[k++] = func_id(p, &f[i]);
+		w[k++] = (uint64_t)f[i].line;
+	}
+	e = umap_get(&p->locs, w, (size_t)k, p->nloc + 1, &made);
+	if (made) {
+		struct ploc *l;
+
+		GROW(p->loc, p->nloc, p->cap_loc);
+		l = &p->loc[p->nloc++];
+		l->dso = f[0].dso;
+		l->addr = f[0].addr;
+		l->mapping = f[0].dso ? mapping_id(p, f[0].dso, f[0].addr) : 0;
+		l->first = p->nline;
+		l->n = 0;
+		for (int i = 2; i < k; i += 2) {
+			GROW(p->line, p->nline, p->cap_line);
+			p->line[p->nline].func = w[i];
+			p->line[p->nline++].line = w[i + 1];
+			l->n++;
+		}
+	}
+	return e->val;
+}
+
+void pprof_add(struct pprof *p, const struct rsample *s)
+{
+	uint64_t *w = xreallocarray(NULL, (size_t)s->nframes + 2, sizeof(*w));
+	size_t k = 0;
+	int made;
+	struct ukey *e;
+
+	w[k++] = str_index(p, s->comm);
+	for (int i = 0; i < s->nframes; ) {
+		int j = i + 1;
+
+		/* inlined frames come before the function they are in, at its address */
+		while (j < s->nframes && s->frames[j - 1].inlined && s->frames[j].addr == s->frames[i].addr &&
+		       s->frames[j].dso == s->frames[i].dso)
+			j++;
+		w[k++] = location_id(p, &s->frames[i], j - i);
+		if (i == 0 && p->loc[w[k - 1] - 1].mapping)
+			p->map[p->loc[w[k - 1] - 1].mapping - 1].hits++;
+		i = j;
+	}
+	e = umap_get(&p->samples, w, k, p->nsval, &made);
+	if (made) {
+		GROW(p->sval, p->nsval, p->cap_sval);
+		p->sval[p->nsval][0] = 0;
+		p->sval[p->nsval++][1] = 0;
+	}
+	p->sval[e->val][0]++;
+	p->sval[e->val][1] += s->period;
+	free(w);
+}
+
+/* --- protobuf ----------------------------------------------------------------- */
+
+struct pb {
+	unsigned char *b;
+	size_t n, cap;
+};
+
+static void pb_raw(struct pb *b, const void *d, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2;
+		b->b = xreallocarray(b->b, b->cap, 1);
+	}
+	memcpy(b->b + b->n, d, n);
+	b->n += n;
+}
+
+static void pb_varint(struct pb *b, uint64_t v)
+{
+	unsigned char t[10];
+	size_t n = 0;
+
+	do {
+		t[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	pb_raw(b, t, n);
+}
+
+/* A varint field; zeros are left out, as proto3 does. */
+static void pb_u64(struct pb *b, unsigned field, uint64_t v)
+{
+	if (!v)
+		return;
+	pb_varint(b, (uint64_t)field << 3);
+	pb_varint(b, v);
+}
+
+static void pb_bytes(struct pb *b, unsigned field, const void *d, size_t n)
+{
+	pb_varint(b, (uint64_t)field << 3 | 2);
+	pb_varint(b, n);
+	pb_raw(b, d, n);
+}
+
+/* A nested message from its own buffer, which is then emptied. */
+static void pb_msg(struct pb *b, unsigned field, struct pb *m)
+{
+	pb_bytes(b, field, m->b, m->n);
+	m->n = 0;
+}
+
+static void value_type(struct pb *b, unsigned field, uint64_t type, uint64_t unit)
+{
+	struct pb m = { 0 };
+
+	pb_u64(&m, 1, type);
+	pb_u64(&m, 2, unit);
+	pb_bytes(b, field, m.b ? m.b : (unsigned char *)"", m.n);
+	free(m.b);
+}
+
+static void hex(const unsigned char *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+static int by_hits(const void *a, const void *b, void *arg)
+{
+	const struct pprof *p = arg;
+	const struct pmap *x = &p->map[*(const size_t *)a], *y = &p->map[*(const size_t *)b];
+
+	if (x->hits != y->hits)
+		return x->hits > y->hits ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void encode(struct pprof *p, uint64_t duration_ns, struct pb *out)
+{
+	struct pb m = { 0 }, packed = { 0 };
+	uint64_t t_samples = str_index(p, "samples"), u_count = str_index(p, "count");
+	uint64_t t_value = str_index(p, p->time_unit ? "cpu" : p->event);
+	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
+	uint64_t k_comm = str_index(p, "comm");
+
+	value_type(out, 1, t_samples, u_count);
+	value_type(out, 1, t_value, u_value);
+	for (size_t i = 0; i < p->samples.n; i++) {
+		const struct ukey *e = &p->samples.ents[i];
+		const uint64_t *w = p->samples.keys + e->off;
+		struct pb label = { 0 };
+
+		for (size_t j = 1; j < e->len; j++)
+			pb_varint(&packed, w[j]);
+		pb_msg(&m, 1, &packed);
+		pb_varint(&packed, p->sval[e->val][0]);
+		pb_varint(&packed, p->sval[e->val][1]);
+		pb_msg(&m, 2, &packed);
+		pb_u64(&label, 1, k_comm);
+		pb_u64(&label, 2, w[0]);
+		pb_msg(&m, 3, &label);
+		free(label.b);
+		pb_msg(out, 2, &m);
+	}
+	/* pprof takes the first mapping for the main program: the busiest one. */
+	{
+		size_t *order = xreallocarray(NULL, p->nmap ? p->nmap : 1, sizeof(*order));
+
+		for (size_t i = 0; i < p->nmap; i++)
+			order[i] = i;
+		qsort_r(order, p->nmap, sizeof(*order), by_hits, p);
+		for (size_t i = 0; i < p->nmap; i++)
+			p->map[order[i]].id = i + 1;
+		free(order);
+	}
+	for (size_t r = 0; r < p->nmap; r++) {
+		size_t i = 0;
+		const unsigned char *id;
+		size_t n;
+		char buf[2 * 64 + 1] = "";
+
+		while (p->map[i].id != r + 1)
+			i++;
+		n = dso_build_id(p->map[i].dso, &id);
+		if (n && n <= 64)
+			hex(id, n, buf);
+		pb_u64(&m, 1, r + 1);
+		pb_u64(&m, 3, p->map[i].limit);	/* addresses are offsets in the file */
+		pb_u64(&m, 5, str_index(p, dso_path(p->map[i].dso)));
+		pb_u64(&m, 6, str_index(p, buf));
+		pb_u64(&m, 7, 1);	/* has_functions */
+		pb_u64(&m, 8, 1);
+		pb_u64(&m, 9, 1);
+		pb_u64(&m, 10, 1);
+		pb_msg(out, 3, &m);
+	}
+	for (size_t i = 0; i < p->nloc; i++) {
+		const struct ploc *l = &p->loc[i];
+		struct pb line = { 0 };
+
+		pb_u64(&m, 1, i + 1);
+		pb_u64(&m, 2, l->mapping ? p->map[l->mapping - 1].id : 0);
+		pb_u64(&m, 3, l->addr);
+		for (size_t j = 0; j < l->n; j++) {
+			pb_u64(&line, 1, p->line[l->first + j].func);
+			pb_u64(&line, 2, p->line[l->first + j].line);
+			pb_msg(&m, 4, &line);
+		}
+		free(line.b);
+		pb_msg(out, 4, &m);
+	}
+	for (size_t i = 0; i < p->nfunc; i++) {
+		pb_u64(&m, 1, i + 1);
+		pb_u64(&m, 2, p->func[i].name);
+		pb_u64(&m, 3, p->func[i].name);
+		pb_u64(&m, 4, p->func[i].file);
+		pb_msg(out, 5, &m);
+	}
+	for (size_t i = 0; i < p->nstr; i++)
+		pb_bytes(out, 6, p->str[i], strlen(p->str[i]));
+	pb_u64(out, 10, duration_ns);
+	value_type(out, 11, t_value, u_value);
+	pb_u64(out, 14, t_value);	/* default_sample_type */
+	free(m.b);
+	free(packed.b);
+}
+
+int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
+{
+	struct pb raw = { 0 };
+	z_stream z;
+	unsigned char buf[1 << 16];
+	int ret = 0, zr;
+
+	/* Every string the encoder names must be in the table before it is written. */
+	str_index(p, "samples");
+	str_index(p, "count");
+	str_index(p, p->time_unit ? "cpu" : p->event);
+	str_index(p, p->time_unit ? "nanoseconds" : "count");
+	str_index(p, "comm");
+	for (size_t i = 0; i < p->nmap; i++) {
+		const unsigned char *id;
+		size_t n = dso_build_id(p->map[i].dso, &id);
+		char hexid[2 * 64 + 1] = "";
+
+		if (n && n <= 64)
+			hex(id, n, hexid);
+		str_index(p, hexid);
+		str_index(p, dso_path(p->map[i].dso));
+	}
+	encode(p, duration_ns, &raw);
+
+	memset(&z, 0, sizeof(z));
+	/* 15 + 16: a gzip wrapper, which pprof expects */
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(raw.b);
+		return -ENOMEM;
+	}
+	z.next_in = raw.b;
+	z.avail_in = (uInt)raw.n;
+	do {
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		zr = deflate(&z, Z_FINISH);
+		if (zr == Z_STREAM_ERROR) {
+			ret = -EIO;
+			break;
+		}
+		if (fwrite(buf, 1, sizeof(buf) - z.avail_out, out) != sizeof(buf) - z.avail_out) {
+			ret = -EIO;
+			break;
+		}
+	} while (zr != Z_STREAM_END);
+	deflateEnd(&z);
+	free(raw.b);
+	return ret ? ret : ferror(out) ? -EIO : 0;
+}
