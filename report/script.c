@@ -17,13 +17,19 @@
 #include "pdata.h"
 #include "reader.h"
 #include "script.h"
+#include "session.h"
+#include "symbols.h"
 
 #define EXIT_USAGE 64
 
 static const char usage[] =
-	"usage: prof script [-i FILE]\n"
+	"usage: prof script [-i FILE] [--symbols [--no-inline] [--no-demangle] [--symfs DIR]]\n"
 	"\n"
 	"  -i, --input FILE   profile to read (default prof.data, - for stdin)\n"
+	"  -S, --symbols      each sample as perf script prints it, with its symbolized\n"
+	"                     call chain, in time order (for stackcollapse-perf.pl,\n"
+	"                     speedscope); without it, every record raw, one a line\n"
+	"      --no-inline, --no-demangle, --symfs DIR   as in prof report\n"
 	"  -h, --help         this help\n";
 
 static void put_time(FILE *out, const struct sample *s)
@@ -299,14 +305,112 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 	return print_kernel(out, h, &s, decode_id_size(&e->attr));
 }
 
+/* --- --symbols: perf script's layout ---------------------------------------- */
+
+struct symscript {
+	FILE *out;
+	uint64_t samples;
+};
+
+/*
+ * As perf script 6.1 prints a sample with a call chain: "comm pid [cpu]
+ * secs.usecs: period event:", then a line a frame, "\t%16x sym+0xoff (dso)",
+ * then an empty line; what stackcollapse-perf.pl and speedscope parse.
+ */
+static int print_symbolized(void *ctx, const struct rsample *s)
+{
+	struct symscript *x = ctx;
+
+	x->samples++;
+	fprintf(x->out, "%s %5u ", s->comm, s->pid);
+	if (s->ev->attr.sample_type & PERF_SAMPLE_CPU)
+		fprintf(x->out, "[%03u] ", s->cpu);
+	fprintf(x->out, "%5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %s: \n",
+		s->time / 1000000000, s->time % 1000000000 / 1000, s->period, s->ev->name);
+	for (int i = 0; i < s->nframes; i++) {
+		const struct rframe *f = &s->frames[i];
+		const char *dso = !f->dso ? "[unknown]" : f->kernel ? dso_short_name(f->dso)
+								    : dso_path(f->dso);
+
+		fprintf(x->out, "\t%16" PRIx64 " ", f->addr);
+		if (f->name && f->inlined)
+			fprintf(x->out, "%s (inlined)", f->name);
+		else if (f->name)
+			fprintf(x->out, "%s+0x%" PRIx64, f->name, f->sym_offset);
+		else
+			fputs("[unknown]", x->out);
+		fprintf(x->out, " (%s)\n", dso);
+	}
+	putc('\n', x->out);
+	return 0;
+}
+
+static int script_symbols(const char *input, struct reader *r, const struct symbols_opts *so)
+{
+	struct symscript x = { .out = stdout };
+	struct symbols *sym = symbols_new(so);
+	struct session *ss;
+	struct reader_record rec;
+	int ret, status = 1;
+
+	if (!sym) {
+		fprintf(stderr, "prof: cannot set up the symbolizer: %s\n", strerror(errno));
+		return 1;
+	}
+	ss = session_new(sym, print_symbolized, &x);
+	while ((ret = reader_next(r, &rec)) > 0)
+		if ((ret = session_record(ss, &rec)))
+			break;
+	if (ret)
+		session_abort(ss);
+	else
+		ret = session_finish(ss);
+	if (ret == -EBADMSG) {
+		int from_reader = reader_error(r)[0] && !session_error(ss)[0];
+
+		fflush(stdout);
+		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", input,
+			from_reader ? reader_error_offset(r) : session_error_offset(ss),
+			from_reader ? reader_error(r) : session_error(ss));
+		goto out;
+	}
+	if (ret < 0) {
+		fflush(stdout);
+		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
+		goto out;
+	}
+	if (reader_truncated(r))
+		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
+			"; showing the records before it\n", input, reader_offset(r));
+	for (const char *const *w = symbols_warnings(sym); w && *w; w++)
+		fprintf(stderr, "prof: warning: %s\n", *w);
+	status = 0;
+out:
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
+		status = 1;
+	}
+	session_free(ss);
+	symbols_free(sym);
+	return status;
+}
+
+enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS };
+
 int cmd_script(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "symbols", no_argument, NULL, 'S' },
+		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "prof.data";
+	struct symbols_opts so = { .demangle = 1, .inline_frames = 1 };
+	int symbolize = 0;
 	struct reader *r;
 	struct reader_record rec;
 	struct evtab t;
@@ -315,10 +419,22 @@ int cmd_script(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:Sh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
+			break;
+		case 'S':
+			symbolize = 1;
+			break;
+		case OPT_NO_INLINE:
+			so.inline_frames = 0;
+			break;
+		case OPT_NO_DEMANGLE:
+			so.demangle = 0;
+			break;
+		case OPT_SYMFS:
+			so.symfs = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -350,6 +466,11 @@ int cmd_script(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	if (symbolize) {
+		status = script_symbols(input, r, &so);
+		reader_free(r);
+		return status;
+	}
 	evtab_init(&t);
 	while ((ret = reader_next(r, &rec)) > 0) {
 		int pr = print_record(stdout, &t, rec.hdr);

@@ -610,6 +610,16 @@ static int resolve_raw(const struct rawf *r, struct frame_info *fi)
 }
 
 /*
+ * A caller's frame was looked up at its return address - 1 (the call);
+ * its offset is of the return address itself, as perf shows it.
+ */
+static void fix_caller_offsets(const struct rawf *r, struct frame_info *fi, int k)
+{
+	if (r->caller && r->a && k > 0 && fi[k - 1].name)
+		fi[k - 1].sym_offset++;
+}
+
+/*
  * Append the frames of one address; returns the new count, or -1 when
  * nowait and its file is still being opened.
  */
@@ -631,6 +641,7 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 	if (nowait && r.dso && !dso_ready(r.dso))
 		return -1;
 	k = resolve_raw(&r, fi);
+	fix_caller_offsets(&r, fi, k);
 	m->k = -1;
 	if (k <= 2) {
 		m->pr = key;
@@ -741,7 +752,10 @@ static int unpark(struct session *s)
 			struct frame_info fi[INLINE_MAX];
 			const struct rawf *r = &s->praw[p->first + j];
 
-			n = append_frames(s, n, r->dso, r->a, r->kernel, fi, resolve_raw(r, fi));
+			int k = resolve_raw(r, fi);
+
+			fix_caller_offsets(r, fi, k);
+			n = append_frames(s, n, r->dso, r->a, r->kernel, fi, k);
 		}
 		rs.ev = p->ev;
 		rs.pid = p->pid;
