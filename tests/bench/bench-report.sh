@@ -19,6 +19,7 @@ SECS=${BENCH_SECONDS:-25}	# length of the ~1M-sample recording
 FREQ=${BENCH_FREQ:-20000}
 SRCSECS=${BENCH_SRCLINE_SECONDS:-5}	# length of the srcline recording
 LIMIT=${BENCH_TIMEOUT:-300}	# seconds one report may take
+RUNS=${BENCH_RUNS:-3}		# runs of each report; the median wall time is shown
 
 me=bench-report
 failed=0
@@ -82,31 +83,36 @@ ratio() {
 		else printf "%.3g\n", a / b }'
 }
 
-# measure NAME COMMAND...: run COMMAND once under GNU time and timeout,
-# stdout to $T/NAME.out, stderr to $T/NAME.err. Sets wall (seconds) and
-# rss (MiB, the peak of the biggest process: perf's addr2line children are
-# counted only when one is bigger than perf itself); "timeout" or "-" when
-# the command timed out or failed.
+# measure NAME COMMAND...: run COMMAND $RUNS times under GNU time and
+# timeout, stdout to $T/NAME.out, stderr to $T/NAME.err. Sets wall (the
+# median of the runs' wall seconds) and rss (MiB, the largest peak of the
+# biggest process: perf's addr2line children are counted only when one is
+# bigger than perf itself); "timeout" or "-" when a run timed out or failed.
 measure() {
 	_n=$1
 	shift
-	"$TIME" -f '%e %M' -o "$T/$_n.time" timeout -k 5 "$LIMIT" "$@" \
-		< /dev/null > "$T/$_n.out" 2> "$T/$_n.err"
-	_rc=$?
 	wall=- rss=-
-	if [ $_rc = 124 ] || [ $_rc = 137 ]; then
-		wall=timeout rss=timeout
-		say "    $_n: timed out after $LIMIT s: $*"
-		return 1
-	fi
-	if [ $_rc != 0 ]; then
-		fail "$* (exit $_rc)" "$T/$_n.err"
-		return 1
-	fi
-	set -- $(tail -n 1 "$T/$_n.time")
-	wall=$1
-	rss=$(awk -v k="$2" 'BEGIN { printf "%.1f\n", k / 1024 }')
-	say "    $_n: $wall s, $rss MiB"
+	: > "$T/$_n.walls"
+	_i=0
+	while [ $_i -lt "$RUNS" ]; do
+		_i=$((_i + 1))
+		"$TIME" -f '%e %M' -o "$T/$_n.time" timeout -k 5 "$LIMIT" "$@" \
+			< /dev/null > "$T/$_n.out" 2> "$T/$_n.err"
+		_rc=$?
+		if [ $_rc = 124 ] || [ $_rc = 137 ]; then
+			wall=timeout rss=timeout
+			say "    $_n: timed out after $LIMIT s: $*"
+			return 1
+		fi
+		if [ $_rc != 0 ]; then
+			fail "$* (exit $_rc)" "$T/$_n.err"
+			return 1
+		fi
+		tail -n 1 "$T/$_n.time" >> "$T/$_n.walls"
+	done
+	wall=$(sort -n "$T/$_n.walls" | awk '{ w[NR] = $1 } END { print w[int((NR + 1) / 2)] }')
+	rss=$(awk '$2 > m { m = $2 } END { printf "%.1f\n", m / 1024 }' "$T/$_n.walls")
+	say "    $_n: $wall s (median of $(awk '{ printf "%s%s", s, $1; s = " " }' "$T/$_n.walls")), $rss MiB"
 	return 0
 }
 
@@ -225,7 +231,7 @@ done
 # --- table -----------------------------------------------------------------
 
 say ""
-printf '%-44s %10s %10s %10s\n' "metric (one run each)" prof perf prof/perf
+printf '%-44s %10s %10s %10s\n' "metric (median of $RUNS runs)" prof perf prof/perf
 while IFS='|' read -r m a b; do
 	case $m in
 	*samples*) printf '%-44s %10s %10s %10s\n' "$m" "$a" "$b" "" ;;
