@@ -13,9 +13,7 @@ require_perf_event
 run_prof record -q -g -e cpu-clock -o s.data -- "$WORKLOADS/shape" -s 2
 expect_rc 0 "prof record -g shape"
 
-run_prof report -i s.data --sort comm
-expect_rc 0 "prof report --sort comm"
-total=$(sed -n 's/^# samples: *//p' out)
+total=$(samples_of s.data)
 
 # --- folded --------------------------------------------------------------
 run_prof report -i s.data --format folded

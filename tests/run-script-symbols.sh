@@ -11,9 +11,7 @@ test_timeout=60
 require_perf_event
 run_prof record -q -g -e cpu-clock -o s.data -- "$WORKLOADS/shape" -s 1
 expect_rc 0 "prof record -g shape"
-run_prof report -i s.data --sort comm
-expect_rc 0 "prof report"
-total=$(sed -n 's/^# samples: *//p' out)
+total=$(samples_of s.data)
 
 run_prof script --symbols -i s.data
 expect_rc 0 "prof script --symbols"

@@ -168,6 +168,14 @@ script_of() {
 	mv out "$2"
 }
 
+# samples_of DATAFILE: the "# samples:" count of prof report's header;
+# prof report must exit 0.
+samples_of() {
+	run_prof report -i "$1" --sort comm
+	expect_rc 0 "prof report -i $1"
+	sed -n 's/^# samples: *//p' out
+}
+
 # in_range VALUE LOW HIGH: LOW <= VALUE <= HIGH, as numbers.
 in_range() {
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v + 0 >= lo + 0 && v + 0 <= hi + 0) }'
