@@ -83,6 +83,60 @@ static int take_regs(struct cursor *c, uint64_t mask, uint64_t *abi, uint64_t *n
 	return take_array(c, *nr, regs);
 }
 
+/* The fields that are one u64 each and come first, in the kernel's order. */
+#define FAST_FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/*
+ * The common case, prof's and perf's default samples: u64 fields, then a
+ * call chain or nothing. A read of each word where it lies, instead of the
+ * general walk (which a million samples feel): same checks, same result.
+ */
+static int decode_fast(uint64_t st, const struct perf_event_header *h, struct sample *s)
+{
+	const uint64_t *w = (const uint64_t *)(h + 1);
+	size_t nw = (h->size - sizeof(*h)) / 8, i = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->present = st;
+/* the next u64 of the record into dst, which must hold one */
+#define NEXT(dst) do { if (i >= nw) return -EBADMSG; (dst) = w[i++]; } while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		NEXT(s->id);
+	if (st & PERF_SAMPLE_IP)
+		NEXT(s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		if (i >= nw)
+			return -EBADMSG;
+		memcpy(&s->pid, &w[i], 4);	/* u32 pid, then u32 tid */
+		memcpy(&s->tid, (const unsigned char *)&w[i++] + 4, 4);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		NEXT(s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		NEXT(s->addr);
+	if (st & PERF_SAMPLE_ID)
+		NEXT(s->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		NEXT(s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		if (i >= nw)
+			return -EBADMSG;
+		memcpy(&s->cpu, &w[i++], 4);	/* u32 cpu, u32 reserved */
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		NEXT(s->period);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		NEXT(s->nr_chain);
+		if (s->nr_chain > nw - i)
+			return -EBADMSG;
+		s->chain = &w[i];
+	}
+#undef NEXT
+	return 0;
+}
+
 int decode_sample(const struct perf_event_attr *attr, const struct perf_event_header *h,
 		  struct sample *s)
 {
@@ -90,6 +144,8 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 			    (const unsigned char *)h + h->size };
 	uint64_t st = attr->sample_type;
 
+	if (!(st & ~(FAST_FIELDS | PERF_SAMPLE_CALLCHAIN)))
+		return decode_fast(st, h, s);
 	memset(s, 0, sizeof(*s));
 	s->present = st;
 	if (st & PERF_SAMPLE_IDENTIFIER && take_u64(&c, &s->id))
