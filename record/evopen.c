@@ -12,6 +12,7 @@
 #include "evname.h"
 #include "evopen.h"
 #include "opts.h"
+#include "regs.h"
 
 void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 		 const struct record_opts *o, int tracking, int enable_on_exec)
@@ -34,6 +35,24 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->callchain == CALLCHAIN_DWARF) {
+		/*
+		 * The kernel's part of the chain comes as with -g; the user part
+		 * is unwound by prof report from the registers and a copy of the
+		 * stack, as perf record --call-graph dwarf does.
+		 */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = regs_user_mask();
+		a->sample_stack_user = o->stack_size;
+		a->exclude_callchain_user = 1;
+		/*
+		 * perf report unwinds through memory at the mapped addresses
+		 * (.eh_frame_hdr sits in a read-only segment): it needs the
+		 * mappings that are not executable too.
+		 */
+		if (tracking)
+			a->mmap_data = 1;
+	}
 	a->sample_id_all = 1;
 	a->disabled = enable_on_exec;
 	a->enable_on_exec = enable_on_exec;

@@ -12,6 +12,7 @@
 #include "evname.h"
 #include "opts.h"
 #include "parse.h"
+#include "regs.h"
 #include "xalloc.h"
 
 const char record_usage[] =
@@ -24,7 +25,10 @@ const char record_usage[] =
 	"                             where there is no hardware PMU)\n"
 	"  -F, --freq HZ              samples per second (default 4000)\n"
 	"  -c, --count PERIOD         a sample every PERIOD events instead of -F\n"
-	"  -g                         frame-pointer call chains\n"
+	"  -g                         frame-pointer call chains (--call-graph fp)\n"
+	"      --call-graph MODE      fp, or dwarf[,SIZE]: copy SIZE bytes of each\n"
+	"                             sample's user stack (default 16384) for DWARF\n"
+	"                             unwinding by prof report\n"
 	"  -p, --pid PIDS             attach to processes and their threads\n"
 	"  -t, --tid TIDS             attach to single threads\n"
 	"  -a, --all-cpus             every process on every CPU\n"
@@ -37,7 +41,7 @@ const char record_usage[] =
 	"  -q, --quiet                no notices and no summary\n"
 	"  -h, --help                 this help\n";
 
-enum { OPT_NO_COMPRESS = 256, OPT_DURATION };
+enum { OPT_NO_COMPRESS = 256, OPT_DURATION, OPT_CALL_GRAPH };
 
 static const struct option longopts[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -52,6 +56,7 @@ static const struct option longopts[] = {
 	{ "compression-level", required_argument, NULL, 'z' },
 	{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -135,7 +140,25 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 			ret = number("-c", optarg, 1, UINT64_MAX >> 1, &o->period, err, len);
 			break;
 		case 'g':
-			o->callchain = 1;
+			o->callchain = CALLCHAIN_FP;
+			break;
+		case OPT_CALL_GRAPH:
+			if (!strcmp(optarg, "fp")) {
+				o->callchain = CALLCHAIN_FP;
+			} else if (!strcmp(optarg, "dwarf")) {
+				o->callchain = CALLCHAIN_DWARF;
+			} else if (!strncmp(optarg, "dwarf,", 6)) {
+				o->callchain = CALLCHAIN_DWARF;
+				ret = number("--call-graph dwarf,SIZE", optarg + 6, 8, RECORD_MAX_STACK,
+					     &v, err, len);
+				if (!ret && v % 8)
+					ret = bad(err, len, "--call-graph dwarf,SIZE: %s is not a multiple "
+						  "of 8", optarg + 6);
+				o->stack_size = (uint32_t)v;
+			} else {
+				ret = bad(err, len, "--call-graph: '%s' is not fp, dwarf or dwarf,SIZE",
+					  optarg);
+			}
 			break;
 		case 'p':
 		case 't':
@@ -160,6 +183,7 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 			if (!ret && (v & (v - 1)))
 				ret = bad(err, len, "-m: %s is not a power of two", optarg);
 			o->mmap_pages = (unsigned)v;
+			o->pages_given = 1;
 			break;
 		case 'o':
 			if (!*optarg)
@@ -197,6 +221,14 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 		if (ret)
 			return ret;
 	}
+	if (o->callchain == CALLCHAIN_DWARF && !regs_user_mask())
+		return bad(err, len, "--call-graph dwarf: prof does not unwind on this machine's "
+			   "architecture; use -g");
+	if (o->callchain == CALLCHAIN_DWARF && !o->stack_size)
+		o->stack_size = RECORD_DEFAULT_STACK;
+	/* Each dwarf sample carries its stack: a default ring would overflow. */
+	if (o->callchain == CALLCHAIN_DWARF && !o->pages_given)
+		o->mmap_pages = RECORD_DWARF_PAGES;
 	if (o->period && freq_given)
 		return bad(err, len, "-F and -c conflict: give one of them");
 	if (o->period)

@@ -12,6 +12,13 @@
 #define RECORD_DEFAULT_PAGES	128
 #define RECORD_DEFAULT_LEVEL	1
 #define RECORD_MAX_PAGES	(1u << 20)
+/* --call-graph dwarf: bytes of user stack copied per sample (see prof-record(1)) */
+#define RECORD_DEFAULT_STACK	16384
+#define RECORD_MAX_STACK	65528
+/* and ring pages per CPU, where -m is not given: a sample is ~16 KiB */
+#define RECORD_DWARF_PAGES	512
+
+enum record_callchain { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };
 
 struct record_opts {
 	char **events;		/* names as given; the default is "cycles" */
@@ -19,7 +26,9 @@ struct record_opts {
 	int default_event;	/* -e not given */
 	uint64_t freq;		/* -F, or 0 with -c */
 	uint64_t period;	/* -c */
-	int callchain;		/* -g */
+	enum record_callchain callchain;	/* -g, --call-graph */
+	uint32_t stack_size;	/* --call-graph dwarf,SIZE */
+	int pages_given;	/* -m was given */
 	int *pids, nr_pids;	/* -p */
 	int *tids, nr_tids;	/* -t */
 	int all_cpus;		/* -a */

@@ -102,7 +102,12 @@ struct report {
 	size_t nhists;
 	uint64_t first_time, last_time, samples, chains;
 	int have_time;
+	/* --call-graph dwarf: samples unwound, those that reached a root, where the rest stopped */
+	uint64_t dw_total, dw_complete;
+	struct { const struct dso *dso; uint64_t n; } dw_stop[32];
+	int ndw_stop;
 	int filtering;		/* any filter given */
+	int chains_wanted;	/* the view resolves (and unwinds) whole stacks */
 };
 
 /* --- options -------------------------------------------------------------- */
@@ -420,6 +425,44 @@ static int keep(struct report *r, const struct rsample *s)
 	return 1;
 }
 
+/* Where a complete user stack ends: the program's or a thread's entry. */
+static int is_root(const char *name)
+{
+	static const char *const roots[] = {
+		"_start", "__libc_start_main", "__libc_start_call_main", "__libc_start_main_impl",
+		"clone", "__clone", "clone3", "__clone3", "start_thread", "thread_start",
+	};
+
+	for (size_t i = 0; name && i < sizeof(roots) / sizeof(*roots); i++)
+		if (!strcmp(name, roots[i]))
+			return 1;
+	return 0;
+}
+
+/* Count a dwarf-unwound sample: complete, or where its stack stopped. */
+static void stack_quality(struct report *r, const struct rsample *s)
+{
+	const struct rframe *last = &s->frames[s->nframes - 1];
+	int i;
+
+	if (last->kernel)
+		return;		/* no user part: a kernel thread */
+	r->dw_total++;
+	if (is_root(last->name)) {
+		r->dw_complete++;
+		return;
+	}
+	for (i = 0; i < r->ndw_stop && r->dw_stop[i].dso != last->dso; i++)
+		;
+	if (i == r->ndw_stop) {
+		if (i == (int)(sizeof(r->dw_stop) / sizeof(r->dw_stop[0])))
+			return;
+		r->dw_stop[r->ndw_stop].dso = last->dso;
+		r->dw_stop[r->ndw_stop++].n = 0;
+	}
+	r->dw_stop[i].n++;
+}
+
 static int on_sample(void *ctx, const struct rsample *s)
 {
 	struct report *r = ctx;
@@ -436,6 +479,9 @@ static int on_sample(void *ctx, const struct rsample *s)
 	r->samples++;
 	if (s->nframes > 1)
 		r->chains++;	/* counted only when chains are resolved: for the trees */
+	if (r->chains_wanted && s->nframes > 1 &&
+	    (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER))
+		stack_quality(r, s);
 	if (r->filtering && !keep(r, s))
 		return 0;
 	if (ev >= r->nhists) {
@@ -491,10 +537,42 @@ static void print_header(struct report *r, const struct evdesc *e, struct hist *
 	       lost_pct > 1.0 ? " -- WARNING: the profile is missing samples; record with a "
 				"bigger -m or a lower -F" : "");
 	printf("# duration: %.3f s\n", (double)(r->last_time - r->first_time) / 1e9);
-	if (cmd)
-		printf("# command:  %s\n", cmd);
+	if (cmd) {
+		/* one line, whatever the command line held (a python -c script...) */
+		printf("# command:  ");
+		for (const char *c = cmd; *c; c++)
+			putchar((unsigned char)*c < 0x20 ? ' ' : *c);
+		printf("\n");
+	}
 	if (host)
 		printf("# host:     %s (Linux %s %s)\n", host, rel ? rel : "?", arch ? arch : "?");
+	if (r->dw_total) {
+		double q = pct(r->dw_complete, r->dw_total);
+
+		printf("# stacks:   %.1f%% complete (dwarf: %" PRIu64 " of %" PRIu64 " user stacks "
+		       "reach the program's or a thread's entry)", q, r->dw_complete, r->dw_total);
+		if (q < 90) {
+			int top[3] = { -1, -1, -1 };
+
+			for (int i = 0; i < r->ndw_stop; i++)
+				for (int k = 0; k < 3; k++)
+					if (top[k] < 0 || r->dw_stop[i].n > r->dw_stop[top[k]].n) {
+						for (int j = 2; j > k; j--)
+							top[j] = top[j - 1];
+						top[k] = i;
+						break;
+					}
+			printf(" -- WARNING: unwinding stopped most in");
+			for (int k = 0; k < 3 && top[k] >= 0; k++)
+				printf("%s %s (%.0f%%)", k ? "," : "",
+				       r->dw_stop[top[k]].dso ? dso_short_name(r->dw_stop[top[k]].dso)
+							      : "[unknown]",
+				       pct(r->dw_stop[top[k]].n, r->dw_total));
+			printf("; record with a bigger --call-graph dwarf,SIZE, install their debug "
+			       "info, or build them with frame pointers");
+		}
+		printf("\n");
+	}
 	printf("#\n");
 }
 
@@ -867,8 +945,8 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	r.session = session_new(sym, on_sample, &r);
-	session_leaf_only(r.session, !r.ho.children && r.ho.graph == HIST_GRAPH_NONE &&
-				     r.format == FMT_TEXT);
+	r.chains_wanted = r.ho.children || r.ho.graph != HIST_GRAPH_NONE || r.format != FMT_TEXT;
+	session_leaf_only(r.session, !r.chains_wanted);
 	/* Every view adds samples up: none needs them in time order. */
 	session_unordered(r.session, 1);
 	while ((ret = reader_next(rd, &rec)) > 0) {

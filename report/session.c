@@ -27,6 +27,7 @@
 #include "session.h"
 #include "strpool.h"
 #include "symbols.h"
+#include "unwind.h"
 #include "xalloc.h"
 
 #define MAX_FRAMES	1024
@@ -165,6 +166,11 @@ struct session {
 	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
 	struct rframe frames[MAX_FRAMES];
 	struct fmemo fmemo[FMEMO];
+	struct unwind *unwind;	/* made at the first sample with a stack copy */
+	struct unwind_map *umaps;
+	size_t umaps_cap;
+	uint64_t upcs[MAX_FRAMES];
+	int nupcs;		/* of the sample being delivered or parked */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;
 	struct thread *last_thread;
@@ -312,6 +318,8 @@ void session_free(struct session *s)
 	free(s->qtmp);
 	free(s->pk);
 	free(s->praw);
+	unwind_free(s->unwind);
+	free(s->umaps);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
 	strpool_free(s->fpool);
@@ -482,6 +490,8 @@ static int do_mmap(struct session *s, const struct perf_event_header *h, size_t 
 	}
 	if (v[1] == 0 || v[0] + v[1] < v[0])
 		return 0;	/* empty or wrapping: nothing to map */
+	if (h->misc & PERF_RECORD_MISC_MMAP_DATA)
+		return 0;	/* data (dwarf mode records them for perf): no samples there */
 	m.start = v[0];
 	m.end = v[0] + v[1];
 	m.pgoff = v[2];
@@ -657,9 +667,39 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 }
 
 /*
+ * The user frames of a --call-graph dwarf sample, unwound from its
+ * registers and stack copy in the maps of process pr: into s->upcs.
+ */
+static int unwind_sample(struct session *s, const struct evdesc *e, const struct sample *smp,
+			 const struct proc *pr)
+{
+	if (!pr || !smp->stack_dyn_size || !smp->nr_user_regs)
+		return 0;
+	if (!s->unwind)
+		s->unwind = unwind_new(symbols_symfs(s->sym));
+	if (s->umaps_cap < pr->nr) {
+		s->umaps_cap = pr->nr;
+		s->umaps = xreallocarray(s->umaps, s->umaps_cap, sizeof(*s->umaps));
+	}
+	for (size_t i = 0; i < pr->nr; i++) {
+		const struct map *m = &pr->maps[i];
+
+		s->umaps[i].start = m->start;
+		s->umaps[i].end = m->end;
+		s->umaps[i].pgoff = m->pgoff;
+		/* Only files that resolve: another build's CFI would mislead. */
+		s->umaps[i].path = m->dso && symbols_dso_file(m->dso) ? symbols_dso_file(m->dso)
+								      : NULL;
+	}
+	return unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, pr->nr, smp,
+			   e->attr.sample_regs_user, s->upcs, MAX_FRAMES);
+}
+
+/*
  * Call fn for each address of a sample, innermost first: the call chain
- * (kernel and user parts, context markers followed), or the sampled ip
- * when the chain gives nothing or is not wanted. Stops at fn's -1.
+ * (kernel and user parts, context markers followed), then the user frames
+ * unwound from a stack copy, or the sampled ip when that gives nothing or
+ * chains are not wanted. Stops at fn's -1.
  */
 static int each_address(struct session *s, const struct sample *smp, int kernel,
 			int (*fn)(struct session *s, void *arg, uint64_t a, int kernel, int caller),
@@ -682,6 +722,15 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 				return -1;
 			got = n;
 			first = 0;
+		}
+	}
+	if (s->nupcs && !s->leaf_only) {
+		for (int i = 0; i < s->nupcs; i++) {
+			/* the interrupted pc is no return address; the rest are */
+			n = fn(s, arg, s->upcs[i], 0, i > 0);
+			if (n < 0)
+				return -1;
+			got = n;
 		}
 	}
 	if (got == 0)
@@ -799,6 +848,7 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	t = s->last_thread;
 	if (!t || t->tid != (int)smp.tid)
 		t = s->last_thread = get_thread(s, (int)smp.pid, (int)smp.tid);
+	s->nupcs = s->leaf_only ? 0 : unwind_sample(s, e, &smp, b.pr);
 	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
 		park(s, e, &smp, b.pr, t->comm, kernel);
 		return 0;

@@ -1470,6 +1470,20 @@ const char *dso_path(const struct dso *d)
 	return d->obj ? d->obj->path : d->kname ? d->kname : "[kernel.kallsyms]";
 }
 
+const char *symbols_dso_file(const struct dso *d)
+{
+	if (!d->obj || d->dead)
+		return NULL;
+	if (d->obj->state == OBJ_READY)
+		return d->obj->file;
+	return d->obj->state == OBJ_NEW ? d->obj->path : NULL;
+}
+
+const char *symbols_symfs(const struct symbols *s)
+{
+	return s->symfs;
+}
+
 size_t dso_build_id(const struct dso *d, const unsigned char **id)
 {
 	if (d->build_id_len) {

@@ -68,6 +68,15 @@ void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr);
 const char *dso_short_name(const struct dso *d);
 const char *dso_path(const struct dso *d);
 /*
+ * The file to read d's code from (for unwinding): the one opened, or the
+ * recorded path while it is not opened yet; NULL when d resolves nothing
+ * (no file, another build, [vdso] and the like).
+ */
+const char *symbols_dso_file(const struct dso *d);
+/* o->symfs, made absolute; NULL for /. */
+const char *symbols_symfs(const struct symbols *s);
+
+/*
  * The build id of d: the one recorded with its map, else its file's once
  * opened. Its length, 0 when none is known; *id points into d's memory.
  */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * User stacks of --call-graph dwarf samples, unwound in process with
+ * libdwfl from the sample's registers and its copy of the stack.
+ */
+#ifndef PROF_REPORT_UNWIND_H
+#define PROF_REPORT_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+
+struct unwind;
+
+/* A process's executable mapping, as the session knows it. */
+struct unwind_map {
+	uint64_t start, end, pgoff;
+	const char *path;	/* the file; NULL to leave the mapping out */
+};
+
+/* symfs: as symbols_opts.symfs (NULL for /). NULL never. */
+struct unwind *unwind_new(const char *symfs);
+void unwind_free(struct unwind *u);
+
+/*
+ * The user frames of sample s of process pid, whose mappings are
+ * maps[0 .. n) in generation gen (a new gen rebuilds the process's
+ * state), its registers those of regs_mask (attr.sample_regs_user):
+ * pcs[0] the interrupted pc, then return addresses, at most max.
+ * Returns how many, 0 when the sample carries no usable registers or stack.
+ */
+int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
+		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs, int max);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The user registers a --call-graph dwarf sample carries, and their
+ * mapping to DWARF register numbers, for the machine prof runs on:
+ * x86_64, and aarch64 from its asm/perf_regs.h.
+ */
+#ifndef PROF_REGS_H
+#define PROF_REGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* attr.sample_regs_user for DWARF unwinding; 0 on a machine we cannot unwind. */
+uint64_t regs_user_mask(void);
+
+/* DWARF registers of the machine: what regs_to_dwarf fills. */
+#define REGS_DWARF_MAX	33
+
+/*
+ * The sample's registers (nr values, one per bit of mask, lowest bit
+ * first) as DWARF registers 0..n-1, in dwarf[REGS_DWARF_MAX]; *pc and
+ * *sp too. Returns n, or 0 when a register the unwinder needs is missing.
+ */
+int regs_to_dwarf(const uint64_t *regs, size_t nr, uint64_t mask, uint64_t *dwarf,
+		  uint64_t *pc, uint64_t *sp);
+
+#endif
