@@ -24,7 +24,9 @@ mv out flat.txt
 a=$(share '[.] inl_leaf (inlined)' flat.txt)
 note "inl_leaf (inlined): $a%"
 expect_range "inl_leaf (inlined) share" "$a" 80 100
-grep -q '\[\.\] outer$' flat.txt && fail "outer has an entry of its own though its time is inl_leaf's"
+# outer's own instructions (its loop, the clock calls) may catch a sample
+# or two, under load more; its time is inl_leaf's.
+expect_range "outer's own share beside inl_leaf's" "$(share '[.] outer' flat.txt)" 0 5
 
 run_prof report -i inl.data --no-inline
 expect_rc 0 "prof report --no-inline"
