@@ -49,28 +49,25 @@ expect_range "-g: share of whole chains (%)" "$(awk -v f=$f -v n=$n 'BEGIN { pri
 
 # Every thread, and the child of a fork and exec, unwind to their entry.
 root='(^|;)(_start|__libc_start_main|__libc_start_call_main|clone3?|__clone3?|start_thread);'
-run_prof record -q --call-graph dwarf -e cpu-clock -o t.data -- "$WORKLOADS/threads" -s 1
-expect_rc 0 "prof record --call-graph dwarf threads"
-run_prof report -i t.data --format folded --no-comm
-expect_rc 0 "prof report --format folded (threads)"
-for fn in spin_a spin_b; do
-	s=$(awk -v f="$fn" '$1 ~ (";" f "$") { s += $NF } END { print s + 0 }' out)
-	r=$(awk -v f="$fn" -v re="$root" '$1 ~ (";" f "$") && $1 ~ re { s += $NF } END { print s + 0 }' out)
-	note "threads: $r of $s samples in $fn reach a thread's entry"
-	[ "$s" -ge 100 ] || fail "threads: only $s samples in $fn"
-	expect_range "threads: $fn's complete stacks (%)" "$(awk -v r=$r -v s=$s 'BEGIN { print 100 * r / s }')" 90 100
-done
-run_prof record -q --call-graph dwarf -e cpu-clock -o f.data -- "$WORKLOADS/forkexec" -s 1
-expect_rc 0 "prof record --call-graph dwarf forkexec"
-run_prof report -i f.data --format folded --no-comm
-expect_rc 0 "prof report --format folded (forkexec)"
-for fn in parent_spin leaf_a; do
-	s=$(awk -v f="$fn" '$1 ~ (";" f "$") { s += $NF } END { print s + 0 }' out)
-	r=$(awk -v f="$fn" -v re="$root" '$1 ~ (";" f "$") && $1 ~ re { s += $NF } END { print s + 0 }' out)
-	note "forkexec: $r of $s samples in $fn reach the program's entry"
-	[ "$s" -ge 100 ] || fail "forkexec: only $s samples in $fn"
-	expect_range "forkexec: $fn's complete stacks (%)" "$(awk -v r=$r -v s=$s 'BEGIN { print 100 * r / s }')" 90 100
-done
+# entries WORKLOAD FUNCTION...: in a dwarf recording of WORKLOAD, at least
+# 90% of the samples in each FUNCTION have a stack from an entry point.
+entries() {
+	w=$1
+	shift
+	run_prof record -q --call-graph dwarf -e cpu-clock -o "$w.data" -- "$WORKLOADS/$w" -s 1
+	expect_rc 0 "prof record --call-graph dwarf $w"
+	run_prof report -i "$w.data" --format folded --no-comm
+	expect_rc 0 "prof report --format folded ($w)"
+	for fn in "$@"; do
+		s=$(awk -v f="$fn" '$1 ~ (";" f "$") { s += $NF } END { print s + 0 }' out)
+		r=$(awk -v f="$fn" -v re="$root" '$1 ~ (";" f "$") && $1 ~ re { s += $NF } END { print s + 0 }' out)
+		note "$w: $r of $s samples in $fn reach an entry point"
+		[ "$s" -ge 100 ] || fail "$w: only $s samples in $fn"
+		expect_range "$w: $fn's complete stacks (%)" "$(awk -v r=$r -v s=$s 'BEGIN { print 100 * r / s }')" 90 100
+	done
+}
+entries threads spin_a spin_b
+entries forkexec parent_spin leaf_a
 
 # The flat view agrees with perf report on the same file.
 if command -v perf > /dev/null 2>&1; then
