@@ -78,6 +78,23 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	return dwfl_thread_state_registers(thread, 0, (unsigned)c->ndwarf, c->dwarf);
 }
 
+/*
+ * No separate debug files for unwinding. libdwfl looks for .debug_frame
+ * where .eh_frame has no entry for a pc, and a separate debug file means
+ * loading all of it (libc6-dbg inflates 40 ms of compressed DWARF), again
+ * in each process's Dwfl: that was most of a dwarf report's time. Debian's
+ * binaries carry .eh_frame for all their code; where it has no entry,
+ * elfutils falls back to the frame pointer.
+ */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
+	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
+	return -1;
+}
+
 static const Dwfl_Thread_Callbacks callbacks = {
 	.next_thread = next_thread,
 	.memory_read = memory_read,
@@ -95,7 +112,7 @@ struct unwind *unwind_new(const char *symfs)
 		snprintf(u->debuginfo_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", symfs);
 	}
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = no_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	u->cap = 64;
