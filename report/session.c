@@ -68,6 +68,7 @@ struct rawf {
 	uint64_t a;		/* the address in dso, or the address */
 	unsigned kernel : 1;
 	unsigned caller : 1;
+	unsigned by_fp : 1;	/* unwound by the frame pointer */
 };
 
 /*
@@ -170,7 +171,11 @@ struct session {
 	struct unwind_map *umaps;
 	size_t umaps_cap;
 	uint64_t upcs[MAX_FRAMES];
+	unsigned char upcs_fp[MAX_FRAMES];	/* upcs[i] found by the frame pointer */
 	int nupcs;		/* of the sample being delivered or parked */
+	int cur_fp;		/* the address each_address() hands out is such */
+	const struct proc *umaps_pr;	/* umaps are of this process's maps ... */
+	unsigned umaps_gen;		/* ... in this generation */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;
 	struct thread *last_thread;
@@ -588,6 +593,7 @@ static int append_frames(struct session *s, int n, struct dso *dso, uint64_t a, 
 		f->line = fi[i].line;
 		f->kernel = kernel;
 		f->inlined = fi[i].inlined;
+		f->by_fp = 0;
 	}
 	return n;
 }
@@ -600,6 +606,7 @@ static void locate(struct session *s, const struct proc *pr, uint64_t addr, int 
 	r->a = addr;
 	r->kernel = kernel;
 	r->caller = caller;
+	r->by_fp = 0;
 	if (kernel) {
 		r->dso = symbols_kernel(s->sym);
 	} else {
@@ -681,7 +688,8 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 		s->umaps_cap = pr->nr;
 		s->umaps = xreallocarray(s->umaps, s->umaps_cap, sizeof(*s->umaps));
 	}
-	for (size_t i = 0; i < pr->nr; i++) {
+	/* the unwinder reads them only when gen changes */
+	for (size_t i = 0; (s->umaps_pr != pr || s->umaps_gen != pr->gen) && i < pr->nr; i++) {
 		const struct map *m = &pr->maps[i];
 
 		s->umaps[i].start = m->start;
@@ -691,8 +699,10 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 		s->umaps[i].path = m->dso && symbols_dso_file(m->dso) ? symbols_dso_file(m->dso)
 								      : NULL;
 	}
+	s->umaps_pr = pr;
+	s->umaps_gen = pr->gen;
 	return unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, pr->nr, smp,
-			   e->attr.sample_regs_user, s->upcs, MAX_FRAMES);
+			   e->attr.sample_regs_user, s->upcs, s->upcs_fp, MAX_FRAMES);
 }
 
 /*
@@ -727,7 +737,9 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 	if (s->nupcs && !s->leaf_only) {
 		for (int i = 0; i < s->nupcs; i++) {
 			/* the interrupted pc is no return address; the rest are */
+			s->cur_fp = s->upcs_fp[i];
 			n = fn(s, arg, s->upcs[i], 0, i > 0);
+			s->cur_fp = 0;
 			if (n < 0)
 				return -1;
 			got = n;
@@ -746,9 +758,12 @@ struct build {
 static int build_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
 {
 	struct build *b = arg;
+	int n = add_frames(s, b->n, b->pr, a, kernel, caller, b->nowait);
 
-	b->n = add_frames(s, b->n, b->pr, a, kernel, caller, b->nowait);
-	return b->n;
+	for (int i = b->n; s->cur_fp && i < n; i++)
+		s->frames[i].by_fp = 1;
+	b->n = n;
+	return n;
 }
 
 static int park_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
@@ -759,7 +774,8 @@ static int park_one(struct session *s, void *arg, uint64_t a, int kernel, int ca
 		s->praw_cap = s->praw_cap ? 2 * s->praw_cap : 4096;
 		s->praw = xreallocarray(s->praw, s->praw_cap, sizeof(*s->praw));
 	}
-	locate(s, pr, a, kernel, caller, &s->praw[s->npraw++]);
+	locate(s, pr, a, kernel, caller, &s->praw[s->npraw]);
+	s->praw[s->npraw++].by_fp = (unsigned)s->cur_fp;
 	return (int)(s->npraw - s->pk[s->npk].first);
 }
 
@@ -803,8 +819,12 @@ static int unpark(struct session *s)
 
 			int k = resolve_raw(r, fi);
 
+			int n0 = n;
+
 			fix_caller_offsets(r, fi, k);
 			n = append_frames(s, n, r->dso, r->a, r->kernel, fi, k);
+			for (int f = n0; r->by_fp && f < n; f++)
+				s->frames[f].by_fp = 1;
 		}
 		rs.ev = p->ev;
 		rs.pid = p->pid;

@@ -26,6 +26,8 @@ struct rframe {
 	int line;
 	unsigned kernel : 1;
 	unsigned inlined : 1;
+	unsigned by_fp : 1;	/* --call-graph dwarf: found by the frame pointer, no CFI
+				 * covering the frame below */
 };
 
 struct rsample {

@@ -1,110 +1,152 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * DWARF unwinding with libdwfl, as elfutils' stack(1) and perf's
- * unwind-libdw do, but with one Dwfl per process kept across samples
- * (rebuilt only when the process's mappings change): the modules are
- * reported once, their CFI parsed once. libdwfl reads the registers and
- * the stack copy through our callbacks, and its own ELF files for the
- * rest; where a frame has no CFI, its backend falls back to the frame
- * pointer.
+ * DWARF unwinding of --call-graph dwarf samples: our own loop over the
+ * call frame information libdw parses.
+ *
+ * libdwfl's unwinder (dwfl_attach_state, as elfutils' stack(1) and perf's
+ * unwind-libdw use it) wants a Dwfl per process, so each process opened
+ * its files and parsed their CFI again, and it asks libdw for every frame
+ * anew: a malloc'd Dwarf_Frame, seventeen register rules and a module
+ * lookup per frame were half of a dwarf report's time. Here:
+ *
+ *  - each file is opened once, its .eh_frame read in place, and shared by
+ *    every process that maps it (struct ufile);
+ *  - a rule row, once asked of libdw (dwarf_cfi_addrframe), is compiled
+ *    into a small struct rule that holds for its whole pc range, and
+ *    found again by a memo and a binary search: an interpreter returns
+ *    to the same few hundred call sites over and over;
+ *  - a process is only its sorted maps, rebuilt when they change.
+ *
+ * .debug_frame, the file's own or its separate debug file's, is read only
+ * for pcs .eh_frame has no entry for. Where neither has one, the frame
+ * pointer is followed when it points into the copied stack, and the
+ * frames found that way are marked.
  */
 #include "config.h"
 
 #include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "regs.h"
 #include "unwind.h"
 #include "xalloc.h"
 
-/* The sample being unwound: what the callbacks read. */
-struct uctx {
-	int pid, tid;
-	uint64_t dwarf[REGS_DWARF_MAX];
-	int ndwarf;
-	uint64_t pc, sp;
-	const unsigned char *stack;
-	uint64_t stack_len;
-	uint64_t *pcs;
-	int n, max;
+#if defined(__x86_64__)
+#define DW_SP	7
+#define DW_FP	6
+#elif defined(__aarch64__)
+#define DW_SP	31
+#define DW_FP	29
+#else
+#define DW_SP	0
+#define DW_FP	0
+#endif
+#define NREG	REGS_DWARF_MAX
+
+/* How the caller's value of a register, or the CFA, is found. */
+enum {
+	R_UNDEF,	/* lost: call-clobbered */
+	R_SAME,		/* unchanged */
+	R_AT_CFA,	/* in memory at CFA + off */
+	R_VAL_CFA,	/* CFA + off */
+	R_REG,		/* in register reg */
+	R_REG_OFF,	/* register reg + off: the usual CFA */
+	R_EXPR,		/* in memory at the address ops compute */
+	R_VAL_EXPR,	/* what ops compute */
+};
+
+struct rloc {
+	uint8_t kind, reg;
+	uint16_t nops;
+	int64_t off;
+	Dwarf_Op *ops;		/* R_EXPR, R_VAL_EXPR; owned */
+};
+
+/* One row of a file's CFI: how to find the caller's registers at pcs [start, end). */
+struct rule {
+	uint64_t start, end;	/* in the file's addresses (p_vaddr) */
+	uint8_t ra;		/* the return address column */
+	uint8_t signal;		/* a signal frame: its caller's pc is exact */
+	struct rloc cfa;
+	struct rloc reg[];	/* nreg of them */
+};
+
+/* No CFI covers the pc: what the memo remembers of a miss. */
+static const struct rule no_rule;
+
+/* A file, opened once for every process that maps it. */
+struct ufile {
+	char *path;
+	int fd;
+	Elf *elf;
+	const unsigned char *image;	/* the whole file, mapped by libelf */
+	size_t size;
+	GElf_Phdr *load;		/* its PT_LOAD headers */
+	size_t nload;
+	Dwarf_CFI *eh;			/* .eh_frame; NULL when none */
+	Dwfl *dwfl;			/* for .debug_frame, made when first needed */
+	Dwarf_CFI *dbg;
+	Dwarf_Addr dbg_bias;
+	int dbg_tried;
+	struct rule **rules;		/* sorted by start, not overlapping */
+	size_t nrules, cap;
+};
+
+/* A process's mapping of a file: pc + delta is the file's address. */
+struct pmap {
+	uint64_t start, end, pgoff;
+	int64_t delta;
+	struct ufile *f;		/* NULL: no file to unwind with */
 };
 
 struct uproc {
 	int pid;
 	unsigned gen;
-	int ok;			/* attached: samples can unwind */
-	Dwfl *dwfl;
-	struct uctx ctx;
+	struct pmap *maps;
+	size_t n;
+};
+
+#define MEMO	8192
+
+struct memo {
+	const struct ufile *f;
+	uint64_t pc;
+	const struct rule *r;
 };
 
 struct unwind {
+	int nreg;			/* the machine's DWARF registers we track */
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
-	struct uproc **procs;	/* open addressing by pid */
-	size_t nprocs, cap;
+	struct uproc **procs;		/* open addressing by pid */
+	size_t nprocs, pcap;
+	struct ufile **files;		/* open addressing by path */
+	size_t nfiles, fcap;
+	struct memo memo[MEMO];
 };
 
-static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
-{
-	struct uctx *c = arg;
-
-	(void)dwfl;
-	if (*thread_argp)
-		return 0;
-	*thread_argp = c;
-	return c->tid;
-}
-
-/* Memory is the stack copy: from the sampled sp up. Anything else, libdwfl reads from files. */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
-{
-	struct uctx *c = arg;
-
-	(void)dwfl;
-	if (addr < c->sp || addr - c->sp > c->stack_len || c->stack_len - (addr - c->sp) < 8)
-		return false;
-	memcpy(result, c->stack + (addr - c->sp), 8);
-	return true;
-}
-
-static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
-{
-	struct uctx *c = arg;
-
-	dwfl_thread_state_register_pc(thread, c->pc);
-	return dwfl_thread_state_registers(thread, 0, (unsigned)c->ndwarf, c->dwarf);
-}
-
-/*
- * No separate debug files for unwinding. libdwfl looks for .debug_frame
- * where .eh_frame has no entry for a pc, and a separate debug file means
- * loading all of it (libc6-dbg inflates 40 ms of compressed DWARF), again
- * in each process's Dwfl: that was most of a dwarf report's time. Debian's
- * binaries carry .eh_frame for all their code; where it has no entry,
- * elfutils falls back to the frame pointer.
- */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			GElf_Word debuglink_crc, char **debuginfo_file_name)
-{
-	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
-	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
-	return -1;
-}
-
-static const Dwfl_Thread_Callbacks callbacks = {
-	.next_thread = next_thread,
-	.memory_read = memory_read,
-	.set_initial_registers = set_initial_registers,
+/* The sample being unwound. */
+struct uctx {
+	const struct uproc *p;
+	const unsigned char *stack;
+	uint64_t stack_lo, stack_len;
+	uint64_t v[NREG];		/* the registers of the frame being unwound */
+	uint64_t known;			/* bit r: v[r] is known */
+	uint64_t cfa;
 };
 
 struct unwind *unwind_new(const char *symfs)
 {
 	struct unwind *u = xcalloc(1, sizeof(*u));
 
+	elf_version(EV_CURRENT);
 	if (symfs && symfs[0]) {
 		size_t n = strlen(symfs) + sizeof(":.debug:/usr/lib/debug:/usr/lib/debug");
 
@@ -112,50 +154,147 @@ struct unwind *unwind_new(const char *symfs)
 		snprintf(u->debuginfo_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", symfs);
 	}
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = no_debuginfo;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
-	u->cap = 64;
-	u->procs = xcalloc(u->cap, sizeof(*u->procs));
+	u->pcap = 64;
+	u->procs = xcalloc(u->pcap, sizeof(*u->procs));
+	u->fcap = 64;
+	u->files = xcalloc(u->fcap, sizeof(*u->files));
 	return u;
+}
+
+static void free_rule(struct rule *r, int nreg)
+{
+	free(r->cfa.ops);
+	for (int i = 0; i < nreg; i++)
+		free(r->reg[i].ops);
+	free(r);
+}
+
+static void free_file(struct ufile *f, int nreg)
+{
+	for (size_t i = 0; i < f->nrules; i++)
+		free_rule(f->rules[i], nreg);
+	free(f->rules);
+	if (f->dwfl)
+		dwfl_end(f->dwfl);
+	/* the .eh_frame CFI belongs to the Elf */
+	if (f->eh)
+		dwarf_cfi_end(f->eh);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->load);
+	free(f->path);
+	free(f);
 }
 
 void unwind_free(struct unwind *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->cap; i++)
+	for (size_t i = 0; i < u->pcap; i++)
 		if (u->procs[i]) {
-			if (u->procs[i]->dwfl)
-				dwfl_end(u->procs[i]->dwfl);
+			free(u->procs[i]->maps);
 			free(u->procs[i]);
 		}
+	for (size_t i = 0; i < u->fcap; i++)
+		if (u->files[i])
+			free_file(u->files[i], u->nreg);
 	free(u->procs);
+	free(u->files);
 	free(u->debuginfo_path);
 	free(u);
+}
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 ^ (unsigned char)*s++;
+	return h;
+}
+
+/* Open path: its loadable segments and .eh_frame. Never NULL; a file that cannot be read has no CFI. */
+static struct ufile *open_file(const char *path)
+{
+	struct ufile *f = xcalloc(1, sizeof(*f));
+	size_t n;
+
+	f->path = xstrdup(path);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return f;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &n)) {
+		if (f->elf)
+			elf_end(f->elf);
+		f->elf = NULL;
+		return f;
+	}
+	f->image = (const unsigned char *)elf_rawfile(f->elf, &f->size);
+	f->load = xcalloc(n ? n : 1, sizeof(*f->load));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			f->load[f->nload++] = ph;
+	}
+	f->eh = dwarf_getcfi_elf(f->elf);
+	return f;
+}
+
+static struct ufile *get_file(struct unwind *u, const char *path)
+{
+	size_t i;
+
+	if ((u->nfiles + 1) * 2 > u->fcap) {
+		struct ufile **old = u->files;
+		size_t n = u->fcap;
+
+		u->fcap *= 2;
+		u->files = xcalloc(u->fcap, sizeof(*u->files));
+		for (size_t k = 0; k < n; k++)
+			if (old[k]) {
+				for (i = hash_str(old[k]->path) & (u->fcap - 1); u->files[i];
+				     i = (i + 1) & (u->fcap - 1))
+					;
+				u->files[i] = old[k];
+			}
+		free(old);
+	}
+	for (i = hash_str(path) & (u->fcap - 1); u->files[i]; i = (i + 1) & (u->fcap - 1))
+		if (!strcmp(u->files[i]->path, path))
+			return u->files[i];
+	u->files[i] = open_file(path);
+	u->nfiles++;
+	return u->files[i];
 }
 
 static struct uproc *get_proc(struct unwind *u, int pid)
 {
 	size_t i;
 
-	if ((u->nprocs + 1) * 2 > u->cap) {
+	if ((u->nprocs + 1) * 2 > u->pcap) {
 		struct uproc **old = u->procs;
-		size_t n = u->cap;
+		size_t n = u->pcap;
 
-		u->cap *= 2;
-		u->procs = xcalloc(u->cap, sizeof(*u->procs));
+		u->pcap *= 2;
+		u->procs = xcalloc(u->pcap, sizeof(*u->procs));
 		for (size_t k = 0; k < n; k++)
 			if (old[k]) {
-				for (i = (size_t)(unsigned)old[k]->pid * 2654435761u & (u->cap - 1);
-				     u->procs[i]; i = (i + 1) & (u->cap - 1))
+				for (i = (size_t)(unsigned)old[k]->pid * 2654435761u & (u->pcap - 1);
+				     u->procs[i]; i = (i + 1) & (u->pcap - 1))
 					;
 				u->procs[i] = old[k];
 			}
 		free(old);
 	}
-	for (i = (size_t)(unsigned)pid * 2654435761u & (u->cap - 1); u->procs[i];
-	     i = (i + 1) & (u->cap - 1))
+	for (i = (size_t)(unsigned)pid * 2654435761u & (u->pcap - 1); u->procs[i];
+	     i = (i + 1) & (u->pcap - 1))
 		if (u->procs[i]->pid == pid)
 			return u->procs[i];
 	u->procs[i] = xcalloc(1, sizeof(**u->procs));
@@ -165,71 +304,549 @@ static struct uproc *get_proc(struct unwind *u, int pid)
 	return u->procs[i];
 }
 
-/* A Dwfl with the process's files at their load addresses, attached to our callbacks. */
+/*
+ * The process's maps with their files and, for each, what turns a pc
+ * into the file's address: the segment whose file range the mapping
+ * starts in gives p_vaddr - p_offset.
+ */
 static void build(struct unwind *u, struct uproc *p, const struct unwind_map *maps, size_t n)
 {
-	if (p->dwfl)
-		dwfl_end(p->dwfl);
-	p->ok = 0;
-	p->dwfl = dwfl_begin(&u->cb);
-	if (!p->dwfl)
-		return;
-	dwfl_report_begin(p->dwfl);
+	p->maps = xreallocarray(p->maps, n ? n : 1, sizeof(*p->maps));
+	p->n = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *base;
+		struct pmap *m = &p->maps[p->n];
 
-		if (!maps[i].path)
+		if (maps[i].end <= maps[i].start)
 			continue;
-		/* A file's segments share one load bias: report it once. */
-		if (i && maps[i - 1].path == maps[i].path)
-			continue;
-		base = strrchr(maps[i].path, '/');
-		dwfl_report_elf(p->dwfl, base ? base + 1 : maps[i].path, maps[i].path, -1,
-				maps[i].start - maps[i].pgoff, false);
+		m->start = maps[i].start;
+		m->end = maps[i].end;
+		m->pgoff = maps[i].pgoff;
+		m->f = maps[i].path ? get_file(u, maps[i].path) : NULL;
+		m->delta = 0;
+		if (m->f && m->f->elf) {
+			const GElf_Phdr *seg = NULL;
+
+			for (size_t k = 0; k < m->f->nload && !seg; k++) {
+				const GElf_Phdr *ph = &m->f->load[k];
+				uint64_t align = ph->p_align > 1 ? ph->p_align : 1;
+
+				if ((ph->p_offset & ~(align - 1)) <= m->pgoff &&
+				    m->pgoff < ph->p_offset + ph->p_filesz)
+					seg = ph;
+			}
+			if (seg)
+				m->delta = (int64_t)(m->pgoff - m->start) +
+					   (int64_t)(seg->p_vaddr - seg->p_offset);
+			else
+				m->f = NULL;
+		}
+		p->n++;
 	}
-	dwfl_report_end(p->dwfl, NULL, NULL);
-	p->ok = dwfl_attach_state(p->dwfl, NULL, p->pid, &callbacks, &p->ctx);
 }
 
-static int frame_cb(Dwfl_Frame *state, void *arg)
+static const struct pmap *find_pmap(const struct uproc *p, uint64_t pc)
 {
-	struct uctx *c = arg;
-	Dwarf_Addr pc;
-	bool activation;
+	size_t lo = 0, hi = p->n;
 
-	if (!dwfl_frame_pc(state, &pc, &activation) || pc == 0)
-		return DWARF_CB_ABORT;
-	c->pcs[c->n++] = pc;
-	return c->n < c->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pc < p->maps[mid].start)
+			hi = mid;
+		else if (pc >= p->maps[mid].end)
+			lo = mid + 1;
+		else
+			return &p->maps[mid];
+	}
+	return NULL;
+}
+
+/* 8 bytes at addr: from the stack copy, else from an executable file's image. */
+static int rd(const struct uctx *c, uint64_t addr, uint64_t *out)
+{
+	const struct pmap *m;
+	uint64_t off;
+
+	if (addr >= c->stack_lo && addr - c->stack_lo < c->stack_len &&
+	    c->stack_len - (addr - c->stack_lo) >= 8) {
+		memcpy(out, c->stack + (addr - c->stack_lo), 8);
+		return 0;
+	}
+	m = find_pmap(c->p, addr);
+	if (!m || !m->f || !m->f->image)
+		return -1;
+	off = addr - m->start + m->pgoff;
+	if (off >= m->f->size || m->f->size - off < 8)
+		return -1;
+	memcpy(out, m->f->image + off, 8);
+	return 0;
+}
+
+static int reg_of(const struct uctx *c, unsigned r, uint64_t *out)
+{
+	if (r >= NREG || !(c->known >> r & 1))
+		return -1;
+	*out = c->v[r];
+	return 0;
+}
+
+/*
+ * A CFI expression (DWARF 5 section 6.4.2: no calls, no TLS): the ops
+ * libdw hands out for CFA and register rules, on a stack seeded with
+ * nothing (the CFA's) or the CFA (a register's, whose first op pushes it).
+ */
+static int eval(const struct uctx *c, const Dwarf_Op *ops, size_t nops, uint64_t *out)
+{
+	uint64_t st[64], a, b;
+	size_t sp = 0;
+
+#define PUSH(x) do { if (sp == 64) return -1; st[sp++] = (x); } while (0)
+#define POP(x) do { if (!sp) return -1; (x) = st[--sp]; } while (0)
+	for (size_t i = 0; i < nops; i++) {
+		const Dwarf_Op *op = &ops[i];
+		uint8_t at = op->atom;
+
+		if (at >= DW_OP_lit0 && at <= DW_OP_lit31) {
+			PUSH((uint64_t)(at - DW_OP_lit0));
+			continue;
+		}
+		if (at >= DW_OP_breg0 && at <= DW_OP_breg31) {
+			if (reg_of(c, at - DW_OP_breg0, &a))
+				return -1;
+			PUSH(a + op->number);
+			continue;
+		}
+		if (at >= DW_OP_reg0 && at <= DW_OP_reg31) {
+			if (reg_of(c, at - DW_OP_reg0, &a))
+				return -1;
+			PUSH(a);
+			continue;
+		}
+		switch (at) {
+		case DW_OP_addr: case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
+		case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s: case DW_OP_const8u:
+		case DW_OP_const8s: case DW_OP_constu: case DW_OP_consts:
+			PUSH(op->number);
+			break;
+		case DW_OP_bregx:
+			if (reg_of(c, (unsigned)op->number, &a))
+				return -1;
+			PUSH(a + op->number2);
+			break;
+		case DW_OP_regx:
+			if (reg_of(c, (unsigned)op->number, &a))
+				return -1;
+			PUSH(a);
+			break;
+		case DW_OP_call_frame_cfa:
+			PUSH(c->cfa);
+			break;
+		case DW_OP_dup:
+			if (!sp)
+				return -1;
+			a = st[sp - 1];
+			PUSH(a);
+			break;
+		case DW_OP_drop:
+			POP(a);
+			break;
+		case DW_OP_over:
+			if (sp < 2)
+				return -1;
+			a = st[sp - 2];
+			PUSH(a);
+			break;
+		case DW_OP_pick:
+			if (op->number >= sp)
+				return -1;
+			a = st[sp - 1 - op->number];
+			PUSH(a);
+			break;
+		case DW_OP_swap:
+			POP(a); POP(b); PUSH(a); PUSH(b);
+			break;
+		case DW_OP_rot:
+			if (sp < 3)
+				return -1;
+			a = st[sp - 1];
+			st[sp - 1] = st[sp - 2];
+			st[sp - 2] = st[sp - 3];
+			st[sp - 3] = a;
+			break;
+		case DW_OP_deref:
+			POP(a);
+			if (rd(c, a, &b))
+				return -1;
+			PUSH(b);
+			break;
+		case DW_OP_deref_size:
+			POP(a);
+			if (op->number < 1 || op->number > 8 || rd(c, a, &b))
+				return -1;
+			if (op->number < 8)
+				b &= (1ULL << (op->number * 8)) - 1;	/* little-endian machines */
+			PUSH(b);
+			break;
+		case DW_OP_plus_uconst:
+			POP(a); PUSH(a + op->number);
+			break;
+		case DW_OP_abs:
+			POP(a); PUSH((int64_t)a < 0 ? -a : a);
+			break;
+		case DW_OP_neg:
+			POP(a); PUSH(-a);
+			break;
+		case DW_OP_not:
+			POP(a); PUSH(~a);
+			break;
+		case DW_OP_and: POP(b); POP(a); PUSH(a & b); break;
+		case DW_OP_or: POP(b); POP(a); PUSH(a | b); break;
+		case DW_OP_xor: POP(b); POP(a); PUSH(a ^ b); break;
+		case DW_OP_plus: POP(b); POP(a); PUSH(a + b); break;
+		case DW_OP_minus: POP(b); POP(a); PUSH(a - b); break;
+		case DW_OP_mul: POP(b); POP(a); PUSH(a * b); break;
+		case DW_OP_shl: POP(b); POP(a); PUSH(b < 64 ? a << b : 0); break;
+		case DW_OP_shr: POP(b); POP(a); PUSH(b < 64 ? a >> b : 0); break;
+		case DW_OP_shra:
+			POP(b); POP(a);
+			PUSH(b < 64 ? (uint64_t)((int64_t)a >> b) : (int64_t)a < 0 ? ~0ULL : 0);
+			break;
+		case DW_OP_div:
+			POP(b); POP(a);
+			if (!b || ((int64_t)b == -1 && a == 1ULL << 63))
+				return -1;
+			PUSH((uint64_t)((int64_t)a / (int64_t)b));
+			break;
+		case DW_OP_mod:
+			POP(b); POP(a);
+			if (!b)
+				return -1;
+			PUSH(a % b);
+			break;
+		case DW_OP_eq: POP(b); POP(a); PUSH(a == b); break;
+		case DW_OP_ne: POP(b); POP(a); PUSH(a != b); break;
+		case DW_OP_lt: POP(b); POP(a); PUSH((int64_t)a < (int64_t)b); break;
+		case DW_OP_le: POP(b); POP(a); PUSH((int64_t)a <= (int64_t)b); break;
+		case DW_OP_gt: POP(b); POP(a); PUSH((int64_t)a > (int64_t)b); break;
+		case DW_OP_ge: POP(b); POP(a); PUSH((int64_t)a >= (int64_t)b); break;
+		case DW_OP_skip:
+		case DW_OP_bra: {
+			/* to the op at byte offset op->offset + 3 + number */
+			uint64_t to = op->offset + 3 + op->number;
+			size_t k;
+
+			if (at == DW_OP_bra) {
+				POP(a);
+				if (!a)
+					break;
+			}
+			for (k = 0; k < nops && ops[k].offset != to; k++)
+				;
+			if (k <= i && to != ops[0].offset)
+				return -1;	/* backwards: no loops */
+			i = k - 1;
+			break;
+		}
+		case DW_OP_nop:
+			break;
+		case DW_OP_stack_value:
+			/* only last, and the rule's kind says it */
+			break;
+		default:
+			return -1;
+		}
+	}
+#undef PUSH
+#undef POP
+	if (!sp)
+		return -1;
+	*out = st[sp - 1];
+	return 0;
+}
+
+static Dwarf_Op *copy_ops(const Dwarf_Op *ops, size_t n)
+{
+	Dwarf_Op *o = xmalloc(n * sizeof(*o));
+
+	memcpy(o, ops, n * sizeof(*o));
+	return o;
+}
+
+/* What libdw gives for a register (libdw.h, dwarf_frame_register), in our terms. */
+static void compile_reg(Dwarf_Frame *fr, int r, struct rloc *l)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t n = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (dwarf_frame_register(fr, r, mem, &ops, &n) < 0)
+		return;		/* R_UNDEF */
+	if (n == 0) {
+		l->kind = ops ? R_UNDEF : R_SAME;
+		return;
+	}
+	if (ops[n - 1].atom == DW_OP_stack_value) {
+		n--;
+		l->kind = R_VAL_EXPR;
+	} else {
+		l->kind = R_EXPR;
+	}
+	if (n >= 1 && n <= 2 && ops[0].atom == DW_OP_call_frame_cfa &&
+	    (n == 1 || ops[1].atom == DW_OP_plus_uconst)) {
+		l->kind = l->kind == R_EXPR ? R_AT_CFA : R_VAL_CFA;
+		l->off = n == 2 ? (int64_t)ops[1].number : 0;
+		return;
+	}
+	if (n == 1 && l->kind == R_EXPR && ops[0].atom == DW_OP_regx && ops[0].number < NREG) {
+		l->kind = R_REG;
+		l->reg = (uint8_t)ops[0].number;
+		return;
+	}
+	if (n == 0) {
+		l->kind = R_UNDEF;
+		return;
+	}
+	l->ops = copy_ops(ops, n);
+	l->nops = (uint16_t)n;
+}
+
+/* The rule row of f's CFI cfi (whose addresses + bias are f's) holding at addr, or NULL. */
+static struct rule *compile(struct unwind *u, Dwarf_CFI *cfi, Dwarf_Addr bias, uint64_t addr)
+{
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	bool signal;
+	struct rule *r;
+	int ra;
+
+	if (!cfi || addr < bias || dwarf_cfi_addrframe(cfi, addr - bias, &fr) || !fr)
+		return NULL;
+	ra = dwarf_frame_info(fr, &start, &end, &signal);
+	/*
+	 * libdw 0.188 gives a row that DW_CFA_restore_state began the start
+	 * of the row remembered (glibc's and CPython's -O2 code have many):
+	 * from the pc asked on, the row is right.
+	 */
+	if (start + bias < addr)
+		start = addr - bias;
+	if (ra < 0 || ra >= u->nreg || dwarf_frame_cfa(fr, &ops, &nops) || !nops) {
+		free(fr);
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r) + (size_t)u->nreg * sizeof(r->reg[0]));
+	r->start = start + bias;
+	r->end = end + bias;
+	r->ra = (uint8_t)ra;
+	r->signal = signal;
+	if (nops == 1 && ops[0].atom == DW_OP_bregx && ops[0].number < NREG) {
+		r->cfa.kind = R_REG_OFF;
+		r->cfa.reg = (uint8_t)ops[0].number;
+		r->cfa.off = (int64_t)ops[0].number2;
+	} else if (nops == 1 && ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		r->cfa.kind = R_REG_OFF;
+		r->cfa.reg = (uint8_t)(ops[0].atom - DW_OP_breg0);
+		r->cfa.off = (int64_t)ops[0].number;
+	} else {
+		r->cfa.kind = R_VAL_EXPR;
+		r->cfa.ops = copy_ops(ops, nops);
+		r->cfa.nops = (uint16_t)nops;
+	}
+	for (int i = 0; i < u->nreg; i++)
+		compile_reg(fr, i, &r->reg[i]);
+	free(fr);
+	if (r->start > addr || r->end <= addr)
+		r->start = addr, r->end = addr + 1;	/* trust only what was asked */
+	return r;
+}
+
+/* .debug_frame of f, in the file or its separate debug file: loaded on first need. */
+static Dwarf_CFI *debug_cfi(struct unwind *u, struct ufile *f, Dwarf_Addr *bias)
+{
+	if (!f->dbg_tried) {
+		Dwfl_Module *mod;
+		const char *base = strrchr(f->path, '/');
+
+		f->dbg_tried = 1;
+		f->dwfl = dwfl_begin(&u->cb);
+		if (f->dwfl) {
+			dwfl_report_begin(f->dwfl);
+			mod = dwfl_report_elf(f->dwfl, base ? base + 1 : f->path, f->path, -1, 0,
+					      false);
+			dwfl_report_end(f->dwfl, NULL, NULL);
+			if (mod)
+				f->dbg = dwfl_module_dwarf_cfi(mod, &f->dbg_bias);
+		}
+	}
+	*bias = f->dbg_bias;
+	return f->dbg;
+}
+
+static void insert_rule(struct ufile *f, size_t at, struct rule *r)
+{
+	if (f->nrules == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->rules = xreallocarray(f->rules, f->cap, sizeof(*f->rules));
+	}
+	memmove(&f->rules[at + 1], &f->rules[at], (f->nrules - at) * sizeof(*f->rules));
+	f->rules[at] = r;
+	f->nrules++;
+}
+
+/* The rule for f's address addr: remembered, or compiled from .eh_frame or .debug_frame. */
+static const struct rule *rule_for(struct unwind *u, struct ufile *f, uint64_t addr)
+{
+	struct memo *m = &u->memo[((uintptr_t)f >> 4 ^ addr ^ addr >> 12) & (MEMO - 1)];
+	size_t lo = 0, hi = f->nrules;
+	struct rule *r;
+
+	if (m->f == f && m->pc == addr)
+		return m->r;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < f->rules[mid]->start)
+			hi = mid;
+		else if (addr >= f->rules[mid]->end)
+			lo = mid + 1;
+		else {
+			lo = mid;
+			break;
+		}
+	}
+	if (lo < f->nrules && f->rules[lo]->start <= addr && addr < f->rules[lo]->end) {
+		r = f->rules[lo];
+	} else {
+		Dwarf_Addr bias = 0;
+
+		r = compile(u, f->eh, 0, addr);
+		if (!r && f->elf)
+			r = compile(u, debug_cfi(u, f, &bias), bias, addr);
+		if (r) {
+			/* a row may not overlap its neighbours: clip it to the gap */
+			if (lo > 0 && r->start < f->rules[lo - 1]->end)
+				r->start = f->rules[lo - 1]->end;
+			if (lo < f->nrules && r->end > f->rules[lo]->start)
+				r->end = f->rules[lo]->start;
+			insert_rule(f, lo, r);
+		}
+	}
+	m->f = f;
+	m->pc = addr;
+	m->r = r ? r : &no_rule;
+	return m->r;
+}
+
+/* The caller's value of register i under rule l; -1 when lost. */
+static int apply(const struct uctx *c, const struct rloc *l, int i, uint64_t *out)
+{
+	uint64_t a;
+
+	switch (l->kind) {
+	case R_SAME:
+		return reg_of(c, (unsigned)i, out);
+	case R_AT_CFA:
+		return rd(c, c->cfa + (uint64_t)l->off, out);
+	case R_VAL_CFA:
+		*out = c->cfa + (uint64_t)l->off;
+		return 0;
+	case R_REG:
+		return reg_of(c, l->reg, out);
+	case R_EXPR:
+		return eval(c, l->ops, l->nops, &a) || rd(c, a, out) ? -1 : 0;
+	case R_VAL_EXPR:
+		return eval(c, l->ops, l->nops, out);
+	default:
+		return -1;
+	}
 }
 
 int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
-		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs, int max)
+		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
+		unsigned char *by_fp, int max)
 {
 	struct uproc *p;
-	struct uctx *c;
+	struct uctx c;
+	uint64_t pc, sp, nv[NREG];
+	int nreg, out = 0, exact = 1;
 
 	if (!s->nr_user_regs || !s->user_regs || !s->stack || !s->stack_dyn_size || max < 1)
 		return 0;
-	p = get_proc(u, pid);
-	c = &p->ctx;
-	c->ndwarf = regs_to_dwarf(s->user_regs, (size_t)s->nr_user_regs, regs_mask, c->dwarf,
-				  &c->pc, &c->sp);
-	if (!c->ndwarf)
+	nreg = regs_to_dwarf(s->user_regs, (size_t)s->nr_user_regs, regs_mask, c.v, &pc, &sp);
+	if (!nreg)
 		return 0;
+	if (!u->nreg)
+		u->nreg = nreg;
+	p = get_proc(u, pid);
 	if (p->gen != gen) {
 		build(u, p, maps, n);
 		p->gen = gen;
 	}
-	if (!p->ok)
-		return 0;
-	c->pid = pid;
-	c->tid = (int)s->tid;
-	c->stack = s->stack;
-	c->stack_len = s->stack_dyn_size;
-	c->pcs = pcs;
-	c->n = 0;
-	c->max = max;
-	dwfl_getthread_frames(p->dwfl, c->tid, frame_cb, c);
-	return c->n;
+	c.p = p;
+	c.stack = s->stack;
+	c.stack_lo = sp;
+	c.stack_len = s->stack_dyn_size;
+	c.known = nreg >= 64 ? ~0ULL : (1ULL << nreg) - 1;
+	pcs[out] = pc;
+	by_fp[out++] = 0;
+	while (out < max) {
+		uint64_t look = exact ? pc : pc - 1, npc, nsp, nknown = 0;
+		const struct pmap *m = find_pmap(p, look);
+		const struct rule *r = m && m->f ? rule_for(u, m->f, look + (uint64_t)m->delta)
+						 : &no_rule;
+		int fp = r == &no_rule;
+
+		if (!fp) {
+			if (r->cfa.kind == R_REG_OFF) {
+				if (reg_of(&c, r->cfa.reg, &c.cfa))
+					break;
+				c.cfa += (uint64_t)r->cfa.off;
+			} else if (eval(&c, r->cfa.ops, r->cfa.nops, &c.cfa)) {
+				break;
+			}
+			if (r->reg[r->ra].kind == R_UNDEF)
+				break;		/* the outermost frame: _start, a thread's start */
+			for (int i = 0; i < nreg; i++)
+				if (!apply(&c, &r->reg[i], i, &nv[i]))
+					nknown |= 1ULL << i;
+			if (!(nknown >> r->ra & 1))
+				break;
+			npc = nv[r->ra];
+			if (!(nknown >> DW_SP & 1) || r->reg[DW_SP].kind == R_SAME) {
+				nv[DW_SP] = c.cfa;	/* the caller's sp is the CFA */
+				nknown |= 1ULL << DW_SP;
+			}
+			nsp = nv[DW_SP];
+		} else {
+			/* No CFI: a frame record [saved fp, return address] at fp, in the stack copy. */
+			uint64_t f = c.v[DW_FP], ofp, ra;
+
+			if (!(c.known >> DW_FP & 1) || f < sp || f & 7 ||
+			    f - c.stack_lo >= c.stack_len || c.stack_len - (f - c.stack_lo) < 16)
+				break;
+			memcpy(&ofp, c.stack + (f - c.stack_lo), 8);
+			memcpy(&ra, c.stack + (f - c.stack_lo) + 8, 8);
+			npc = ra;
+			nsp = f + 16;
+			nv[DW_FP] = ofp;
+			nv[DW_SP] = nsp;
+			nknown = 1ULL << DW_FP | 1ULL << DW_SP;
+			r = NULL;
+		}
+		if (npc == 0 || nsp < sp || (nsp == sp && npc == pc))
+			break;		/* the end, or going nowhere */
+		pcs[out] = npc;
+		by_fp[out++] = (unsigned char)fp;
+		memcpy(c.v, nv, sizeof(nv));
+		c.known = nknown;
+#if defined(__x86_64__)
+		c.v[16] = npc;		/* rip is DWARF register 16 */
+		c.known |= 1ULL << 16;
+#endif
+		pc = npc;
+		sp = nsp;
+		exact = r && r->signal;
+	}
+	return out;
 }

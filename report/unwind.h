@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * User stacks of --call-graph dwarf samples, unwound in process with
- * libdwfl from the sample's registers and its copy of the stack.
+ * User stacks of --call-graph dwarf samples, unwound in process from the
+ * sample's registers and its copy of the stack, with the CFI libdw reads
+ * (.eh_frame, else .debug_frame) and the frame pointer where there is none.
  */
 #ifndef PROF_REPORT_UNWIND_H
 #define PROF_REPORT_UNWIND_H
@@ -27,10 +28,14 @@ void unwind_free(struct unwind *u);
  * The user frames of sample s of process pid, whose mappings are
  * maps[0 .. n) in generation gen (a new gen rebuilds the process's
  * state), its registers those of regs_mask (attr.sample_regs_user):
- * pcs[0] the interrupted pc, then return addresses, at most max.
- * Returns how many, 0 when the sample carries no usable registers or stack.
+ * pcs[0] the interrupted pc, then return addresses, at most max;
+ * by_fp[i] is 1 when pcs[i] was found by following the frame pointer, no
+ * CFI covering the frame below it. Returns how many, 0 when the sample
+ * carries no usable registers or stack. Files are opened once and shared
+ * by every process; a process's maps are read again when gen changes.
  */
 int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
-		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs, int max);
+		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
+		unsigned char *by_fp, int max);
 
 #endif
