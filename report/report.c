@@ -103,7 +103,7 @@ struct report {
 	uint64_t first_time, last_time, samples, chains;
 	int have_time;
 	/* --call-graph dwarf: samples unwound, those that reached a root, where the rest stopped */
-	uint64_t dw_total, dw_complete;
+	uint64_t dw_total, dw_complete, dw_fp;	/* dw_fp: with frames found by the frame pointer */
 	struct { const struct dso *dso; uint64_t n; } dw_stop[32];
 	int ndw_stop;
 	int filtering;		/* any filter given */
@@ -448,6 +448,11 @@ static void stack_quality(struct report *r, const struct rsample *s)
 	if (last->kernel)
 		return;		/* no user part: a kernel thread */
 	r->dw_total++;
+	for (int k = 0; k < s->nframes; k++)
+		if (s->frames[k].by_fp) {
+			r->dw_fp++;
+			break;
+		}
 	if (is_root(last->name)) {
 		r->dw_complete++;
 		return;
@@ -551,6 +556,9 @@ static void print_header(struct report *r, const struct evdesc *e, struct hist *
 
 		printf("# stacks:   %.1f%% complete (dwarf: %" PRIu64 " of %" PRIu64 " user stacks "
 		       "reach the program's or a thread's entry)", q, r->dw_complete, r->dw_total);
+		if (r->dw_fp)
+			printf("; %" PRIu64 " (%.1f%%) needed a frame pointer where no CFI was found",
+			       r->dw_fp, pct(r->dw_fp, r->dw_total));
 		if (q < 90) {
 			int top[3] = { -1, -1, -1 };
 

@@ -316,6 +316,7 @@ struct symscript {
  * As perf script 6.1 prints a sample with a call chain: "comm pid [cpu]
  * secs.usecs: period event:", then a line a frame, "\t%16x sym+0xoff (dso)",
  * then an empty line; what stackcollapse-perf.pl and speedscope parse.
+ * A frame unwound by its frame pointer ends in " [fp]", which they skip.
  */
 static int print_symbolized(void *ctx, const struct rsample *s)
 {
@@ -339,7 +340,8 @@ static int print_symbolized(void *ctx, const struct rsample *s)
 			fprintf(x->out, "%s+0x%" PRIx64, f->name, f->sym_offset);
 		else
 			fputs("[unknown]", x->out);
-		fprintf(x->out, " (%s)\n", dso);
+		/* no CFI covered the frame below: found by the frame pointer */
+		fprintf(x->out, " (%s)%s\n", dso, f->by_fp ? " [fp]" : "");
 	}
 	putc('\n', x->out);
 	return 0;

@@ -3,8 +3,11 @@
 # --call-graph dwarf: the unwind workload (-O2 -fomit-frame-pointer, its
 # hot path in a shared library of its own) shows main;outer;unw_mid;
 # unw_leaf in at least 90% of its samples, where frame pointers (-g) cannot
-# get past the library; every thread and every child unwinds; the header
-# says how many stacks are complete; the flat view agrees with perf's.
+# get past the library; CFI found only in a separate debug file's
+# .debug_frame is used, and where there is no CFI at all the frame pointer
+# is, its frames marked; every thread and every child unwinds; the header
+# says how many stacks are complete; perf agrees with the flat view and
+# unwinds prof's file too.
 test_timeout=120
 . "$srcdir/tests/test-subr.sh"
 
@@ -16,9 +19,11 @@ if [ "$rc" = 64 ] && grep -q "does not unwind on this machine" err; then
 fi
 expect_rc 0 "prof record --call-graph dwarf"
 
-# full STACKS: the samples whose folded stack holds main;outer;unw_mid;unw_leaf
-full() { awk '$1 ~ /(^|;)main;outer;unw_mid;unw_leaf$/ { s += $NF } END { print s + 0 }' "$1"; }
+# full STACKS [MID]: the samples whose folded stack holds main;outer;MID;unw_leaf
+full() { awk -v m="${2:-unw_mid}" '$1 ~ ("(^|;)main;outer;" m ";unw_leaf$") { s += $NF }
+	END { print s + 0 }' "$1"; }
 all() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { print b ? 100 * a / b : 0 }'; }
 
 run_prof report -i d.data --format folded
 expect_rc 0 "prof report --format folded (dwarf)"
@@ -36,6 +41,56 @@ expect_rc 0 "prof report --children (dwarf)"
 q=$(sed -n 's/^# stacks: *\([0-9.]*\)% complete (dwarf.*/\1/p' out)
 note "header: $(grep '^# stacks:' out)"
 expect_range "dwarf: the header's complete stacks (%)" "${q:-0}" 90 100
+
+# CFI only in .debug_frame, and that only in the separate debug file
+# libunwdbf.so.debug: with it the chain is whole, without it broken. A
+# copy of the workload, so that its debug file can go.
+mkdir dbf
+cp "$WORKLOADS/unwind" "$WORKLOADS"/libunw*.so "$WORKLOADS/libunwdbf.so.debug" dbf/ ||
+	fail "cannot copy the unwind workload"
+run_prof record -q --call-graph dwarf -e cpu-clock -o dbf.data -- dbf/unwind -s 1 -m debugframe
+expect_rc 0 "prof record --call-graph dwarf (unwind -m debugframe)"
+run_prof report -i dbf.data --format folded
+expect_rc 0 "prof report --format folded (debugframe)"
+n=$(all out) f=$(full out dbf_mid)
+note "debugframe: $f of $n samples have the whole chain"
+[ "$n" -ge 1000 ] || fail "debugframe: only $n samples"
+expect_range "debugframe: share of whole chains (%)" "$(pct $f $n)" 90 100
+rm dbf/libunwdbf.so.debug
+run_prof report -i dbf.data --format folded
+expect_rc 0 "prof report --format folded (debugframe, no debug file)"
+f=$(full out dbf_mid)
+note "debugframe without libunwdbf.so.debug: $f of $n samples have the whole chain"
+expect_range "debugframe, no debug file: share of whole chains (%)" "$(pct $f $n)" 0 10
+
+# No CFI at all for fp_mid: its frame pointer finds outer, marked [fp].
+run_prof record -q --call-graph dwarf -e cpu-clock -o fp.data -- "$WORKLOADS/unwind" -s 1 -m fp
+expect_rc 0 "prof record --call-graph dwarf (unwind -m fp)"
+run_prof report -i fp.data --format folded
+expect_rc 0 "prof report --format folded (fp)"
+n=$(all out) f=$(full out fp_mid)
+note "fp: $f of $n samples have the whole chain"
+[ "$n" -ge 1000 ] || fail "fp: only $n samples"
+expect_range "fp: share of whole chains (%)" "$(pct $f $n)" 90 100
+run_prof script -S -i fp.data
+expect_rc 0 "prof script -S (fp)"
+m=$(awk 'BEGIN { RS = "" } /fp_mid\+/ { n++; if ($0 ~ /fp_mid\+[^\n]*\n[^\n]* outer\+[^\n]*\[fp\]\n/) m++ }
+	END { printf "%d of %d\n", m, n }' out)
+note "fp: outer marked [fp] below fp_mid in $m samples"
+expect_range "fp: samples with outer marked [fp] (%)" "$(pct ${m% of*} ${m#*of })" 90 100
+run_prof script -S -i d.data
+expect_rc 0 "prof script -S (eh)"
+m=$(awk 'BEGIN { RS = "" } { n++; if (/\[fp\]/) m++ } END { printf "%d of %d\n", m, n }' out)
+note "eh: samples with a frame marked [fp]: $m"
+expect_range "eh: samples with a frame marked [fp] (%)" "$(pct ${m% of*} ${m#*of })" 0 1
+run_prof report -i fp.data -g caller
+expect_rc 0 "prof report -g caller (fp)"
+h=$(grep '^# stacks:' out)
+note "fp header: $h"
+case $h in
+*"needed a frame pointer where no CFI was found"*) ;;
+*) fail "fp: the header does not say frame pointers were needed: $h" ;;
+esac
 
 # Frame pointers alone cannot walk through the library.
 run_prof record -q -g -e cpu-clock -o g.data -- "$WORKLOADS/unwind" -s 1
@@ -85,6 +140,13 @@ if command -v perf > /dev/null 2>&1; then
 			if (d > 0.5) printf "%s %.2f %.2f; ", k, a[k], b[k] } }' prof.flat perf.flat)
 	[ -z "$odd" ] || fail "prof and perf flat views differ by more than 0.5 points: $odd"
 	note "flat view agrees with perf report within 0.5 points"
+	# perf unwinds prof's file: the registers, stack copies and maps it needs are there.
+	perf script -i d.data -F ip,sym > perf.script 2> perf.err ||
+		fail "perf script: $(tail -3 perf.err)"
+	w=$(awk 'BEGIN { RS = "" } { n++; if (/unw_leaf/ && /unw_mid/ && /outer/ && /main/) w++ }
+		END { printf "%d of %d\n", w, n }' perf.script)
+	note "perf script unwinds prof's dwarf file: $w samples have the whole chain"
+	expect_range "perf script: share of whole chains (%)" "$(pct ${w% of*} ${w#*of })" 90 100
 else
 	note "no perf: the flat view is not compared"
 fi

@@ -2,10 +2,15 @@
 // unwind: a workload without frame pointers. main -> outer() -> unw_mid()
 // -> unw_leaf(), the last two in a shared library of its own (unwlib), all
 // built -O2 -fomit-frame-pointer: with -g the call chains break, with
-// --call-graph dwarf they are whole.
-//   unwind [-s SECONDS]
+// --call-graph dwarf they are whole. -m picks the middle function:
+//   eh          unw_mid, CFI in .eh_frame (the default)
+//   debugframe  dbf_mid (libunwdbf.so), CFI only in .debug_frame of a
+//               separate debug file
+//   fp          fp_mid (libunwfp.so), no CFI, frame pointers
+//   unwind [-s SECONDS] [-m eh|debugframe|fp]
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "unwlib.h"
@@ -15,14 +20,16 @@ static volatile unsigned long sink;
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: unwind [-s SECONDS]\n");
+	fprintf(stderr, "usage: unwind [-s SECONDS] [-m eh|debugframe|fp]\n");
 	exit(64);
 }
+
+static unsigned long (*mid)(unsigned long) = unw_mid;
 
 __attribute__((noinline)) unsigned long outer(unsigned long n);
 __attribute__((noinline)) unsigned long outer(unsigned long n)
 {
-	unsigned long r = unw_mid(n);
+	unsigned long r = mid(n);
 
 	sink += r;
 	return r + 1;
@@ -33,9 +40,15 @@ int main(int argc, char **argv)
 	double seconds = 2, end;
 	int c;
 
-	while ((c = getopt(argc, argv, "s:")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:")) != -1) {
 		if (c == 's')
 			seconds = parse_seconds(optarg, usage);
+		else if (c == 'm' && !strcmp(optarg, "eh"))
+			mid = unw_mid;
+		else if (c == 'm' && !strcmp(optarg, "debugframe"))
+			mid = dbf_mid;
+		else if (c == 'm' && !strcmp(optarg, "fp"))
+			mid = fp_mid;
 		else
 			usage();
 	}

@@ -5,5 +5,9 @@
 
 unsigned long unw_leaf(unsigned long n);
 unsigned long unw_mid(unsigned long n);
+/* libunwdbf.so: CFI only in a separate debug file's .debug_frame */
+unsigned long dbf_mid(unsigned long n);
+/* libunwfp.so: no CFI at all, frame pointers */
+unsigned long fp_mid(unsigned long n);
 
 #endif
