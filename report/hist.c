@@ -21,7 +21,11 @@ struct text_cache {
 	const char *text;
 };
 
-#define TEXT_CACHE 4096	/* direct-mapped: a miss only costs a format */
+/*
+ * Open addressing, grown at half full: a deep interpreter profile meets
+ * thousands of functions per tree walk, and a direct-mapped cache missed
+ * often enough that formatting was 7% of a dwarf report.
+ */
 
 /*
  * The entry of a named frame, by what its key texts depend on when the
@@ -35,11 +39,13 @@ struct entry_memo {
 };
 
 #define ENTRY_MEMO 256
+#define PATH_MEMO 256
 
 struct hist {
 	struct hist_opts o;
 	struct strpool *pool;
-	struct text_cache tc[TEXT_CACHE];
+	struct text_cache *tc;
+	size_t ntc, ntc_used;
 	struct entry_memo memo[ENTRY_MEMO];
 	int memo_ok;			/* the keys are among comm, dso, sym */
 	struct hist_entry **ents;	/* table, open addressing */
@@ -50,6 +56,11 @@ struct hist {
 	size_t *ntab;			/* (parent, name) -> node, open addressing */
 	size_t nntab;
 	size_t root;
+	/* the last path added: consecutive samples share most of theirs */
+	size_t path_start;
+	int path_len;
+	const char *path_text[PATH_MEMO];
+	size_t path_node[PATH_MEMO];
 	uint64_t total, samples;
 	int sorted_ok;
 };
@@ -64,6 +75,8 @@ struct hist *hist_new(const struct hist_opts *o)
 		if (o->keys[k] != HIST_COMM && o->keys[k] != HIST_DSO && o->keys[k] != HIST_SYM)
 			h->memo_ok = 0;
 	h->pool = strpool_new();
+	h->ntc = 4096;
+	h->tc = xcalloc(h->ntc, sizeof(*h->tc));
 	h->nslots = 1024;
 	h->ents = xcalloc(h->nslots, sizeof(*h->ents));
 	h->cap_nodes = 1024;
@@ -84,8 +97,31 @@ void hist_free(struct hist *h)
 	free(h->sorted);
 	free(h->nodes);
 	free(h->ntab);
+	free(h->tc);
 	strpool_free(h->pool);
 	free(h);
+}
+
+static size_t tc_slot(const struct text_cache *tc, size_t n, const char *name, unsigned flags)
+{
+	size_t i = (size_t)(((uintptr_t)name * 0x9e3779b97f4a7c15ULL) >> 32 ^ flags) & (n - 1);
+
+	while (tc[i].name && (tc[i].name != name || tc[i].flags != flags))
+		i = (i + 1) & (n - 1);
+	return i;
+}
+
+static void tc_grow(struct hist *h)
+{
+	struct text_cache *old = h->tc;
+	size_t n = h->ntc;
+
+	h->ntc *= 2;
+	h->tc = xcalloc(h->ntc, sizeof(*h->tc));
+	for (size_t i = 0; i < n; i++)
+		if (old[i].name)
+			h->tc[tc_slot(h->tc, h->ntc, old[i].name, old[i].flags)] = old[i];
+	free(old);
 }
 
 const char *hist_frame_text(struct hist *h, const struct rframe *f)
@@ -96,9 +132,12 @@ const char *hist_frame_text(struct hist *h, const struct rframe *f)
 
 	/* Named frames are the common case: their text depends on the name only. */
 	if (f->name) {
-		c = &h->tc[(((uintptr_t)f->name >> 4) ^ flags) & (TEXT_CACHE - 1)];
-		if (c->name == f->name && c->flags == flags)
+		if ((h->ntc_used + 1) * 2 > h->ntc)
+			tc_grow(h);
+		c = &h->tc[tc_slot(h->tc, h->ntc, f->name, flags)];
+		if (c->name)
 			return c->text;
+		h->ntc_used++;
 	}
 	if (f->name)
 		snprintf(buf, sizeof(buf), "[%c] %s%s", f->kernel ? 'k' : '.', f->name,
@@ -319,16 +358,30 @@ static size_t child(struct hist *h, size_t parent, const char *name)
 static void add_path(struct hist *h, size_t at, const struct rsample *s, int from, int step)
 {
 	size_t self = at;
+	int k = 0, same = at == h->path_start;
 
 	h->nodes[at].total += s->period;
 	h->nodes[at].samples++;
-	for (int i = from; i >= 0 && i < s->nframes; i += step) {
-		at = child(h, at, hist_frame_text(h, &s->frames[i]));
+	h->path_start = at;
+	for (int i = from; i >= 0 && i < s->nframes; i += step, k++) {
+		const char *text = hist_frame_text(h, &s->frames[i]);
+
+		if (same && k < h->path_len && h->path_text[k] == text) {
+			at = h->path_node[k];
+		} else {
+			same = 0;
+			at = child(h, at, text);
+			if (k < PATH_MEMO) {
+				h->path_text[k] = text;
+				h->path_node[k] = at;
+			}
+		}
 		h->nodes[at].total += s->period;
 		h->nodes[at].samples++;
 		if (i == 0)
 			self = at;
 	}
+	h->path_len = k < PATH_MEMO ? k : PATH_MEMO;
 	h->nodes[self].self += s->period;
 }
 

@@ -79,6 +79,7 @@ struct elfobj {
 	size_t build_id_len;
 	const char *short_name;	/* what reports show: the base name */
 	int loading;		/* being opened, by the loader or a resolve (under lmu) */
+	struct cuidx **cuidx;	/* the functions of each CU met, by address */
 	char *warning;		/* why it resolves nothing, until a resolve says it */
 };
 
@@ -911,32 +912,115 @@ static int is_container(int tag)
 }
 
 /*
- * The concrete function holding pc among the children of parent (a CU),
- * looking into containers but stepping over every other subtree: a
- * libc6-dbg CU has thousands of DIEs, and dwarf_getscopes parses them all
- * to find one function. 1 and *out, or 0 (then dwarf_getscopes, which
- * misses nothing, still can look).
+ * The concrete functions of a CU by address: a libc6-dbg or CPython CU
+ * has thousands of top-level DIEs, and dwarf_getscopes parses them all to
+ * find one function; looking among them for each new function was 30% of
+ * a dwarf report of Python. So a CU's functions are listed once, the first
+ * time an address falls in it, looking into containers (namespaces,
+ * classes) but stepping over every other subtree.
  */
-static int find_function(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth,
-			 long *budget)
+struct cufn {
+	Dwarf_Addr lo, hi;
+	Dwarf_Die die;
+};
+
+struct cuidx {
+	Dwarf *dw;
+	Dwarf_Off off;		/* the CU DIE's */
+	struct cufn *fn;	/* sorted by lo */
+	size_t n, cap;
+	struct cuidx *next;	/* hash chain */
+};
+
+static void list_functions(Dwarf_Die *parent, int depth, struct cuidx *x, long *budget)
 {
 	Dwarf_Die c;
 
 	if (depth > 8 || dwarf_child(parent, &c) != 0)
-		return 0;
+		return;
 	do {
 		int tag = dwarf_tag(&c);
 
-		if ((tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) &&
-		    dwarf_haspc(&c, pc) == 1) {
-			*out = c;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+
+			while ((off = dwarf_ranges(&c, off, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (x->n == x->cap) {
+					x->cap = x->cap ? 2 * x->cap : 64;
+					x->fn = xreallocarray(x->fn, x->cap, sizeof(*x->fn));
+				}
+				x->fn[x->n].lo = lo;
+				x->fn[x->n].hi = hi;
+				x->fn[x->n++].die = c;
+			}
+		} else if (is_container(tag) && dwarf_haschildren(&c)) {
+			list_functions(&c, depth + 1, x, budget);
+		}
+	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
+}
+
+static int cufn_cmp(const void *a, const void *b)
+{
+	const struct cufn *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+#define CUIDX_HASH 256
+
+/* The concrete function of obj's CU cu holding pc: 1 and *out, or 0. */
+static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf *dw = dwarf_cu_getdwarf(cu->cu);
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	size_t h = (size_t)(off ^ off >> 12) & (CUIDX_HASH - 1), lo = 0, hi;
+	struct cuidx *x;
+
+	if (!obj->cuidx)
+		obj->cuidx = xcalloc(CUIDX_HASH, sizeof(*obj->cuidx));
+	for (x = obj->cuidx[h]; x && (x->off != off || x->dw != dw); x = x->next)
+		;
+	if (!x) {
+		long budget = 1L << 20;
+
+		x = xcalloc(1, sizeof(*x));
+		x->dw = dw;
+		x->off = off;
+		list_functions(cu, 0, x, &budget);
+		qsort(x->fn, x->n, sizeof(*x->fn), cufn_cmp);
+		x->next = obj->cuidx[h];
+		obj->cuidx[h] = x;
+	}
+	/* the last range starting at or below pc, and a few before it (ranges may nest) */
+	hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->fn[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i-- > 0 && k < 8; k++)
+		if (pc < x->fn[i].hi) {
+			*out = x->fn[i].die;
 			return 1;
 		}
-		if (is_container(tag) && dwarf_haschildren(&c) &&
-		    find_function(&c, pc, out, depth + 1, budget))
-			return 1;
-	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
 	return 0;
+}
+
+static void free_cuidx(struct elfobj *obj)
+{
+	for (size_t i = 0; obj->cuidx && i < CUIDX_HASH; i++)
+		for (struct cuidx *x = obj->cuidx[i], *next; x; x = next) {
+			next = x->next;
+			free(x->fn);
+			free(x);
+		}
+	free(obj->cuidx);
 }
 
 /*
@@ -974,9 +1058,8 @@ static int scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf
 	}
 	{
 		Dwarf_Die fn;
-		long budget = 1L << 20;
 
-		if (find_function(cu, a - *dbias, &fn, 0, &budget)) {
+		if (find_function(obj, cu, a - *dbias, &fn)) {
 			dw = dwfl_module_getdwarf(obj->mod, &(Dwarf_Addr){ 0 });
 			if (sym)
 				sym->die = dw && dwarf_cu_getdwarf(fn.cu) == dw ? dwarf_dieoffset(&fn)
@@ -1328,6 +1411,7 @@ static void obj_free(struct elfobj *obj)
 	free(obj->loads);
 	free(obj->syms);
 	free(obj->maxend);
+	free_cuidx(obj);
 	free(obj);
 }
 
