@@ -27,7 +27,7 @@ const char record_usage[] =
 	"  -c, --count PERIOD         a sample every PERIOD events instead of -F\n"
 	"  -g                         frame-pointer call chains (--call-graph fp)\n"
 	"      --call-graph MODE      fp, or dwarf[,SIZE]: copy SIZE bytes of each\n"
-	"                             sample's user stack (default 16384) for DWARF\n"
+	"                             sample's user stack (default 32768) for DWARF\n"
 	"                             unwinding by prof report\n"
 	"  -p, --pid PIDS             attach to processes and their threads\n"
 	"  -t, --tid TIDS             attach to single threads\n"

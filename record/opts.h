@@ -13,9 +13,9 @@
 #define RECORD_DEFAULT_LEVEL	1
 #define RECORD_MAX_PAGES	(1u << 20)
 /* --call-graph dwarf: bytes of user stack copied per sample (see prof-record(1)) */
-#define RECORD_DEFAULT_STACK	16384
+#define RECORD_DEFAULT_STACK	32768
 #define RECORD_MAX_STACK	65528
-/* and ring pages per CPU, where -m is not given: a sample is ~16 KiB */
+/* and ring pages per CPU, where -m is not given: a sample takes up to ~32 KiB of it */
 #define RECORD_DWARF_PAGES	512
 
 enum record_callchain { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };

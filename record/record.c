@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "decode.h"
 #include "evname.h"
 #include "evopen.h"
 #include "opts.h"
@@ -417,23 +418,64 @@ static int synthesize(struct recorder *rc)
 }
 
 /*
- * Check the records the kernel gave us and count samples and losses.
- * Returns the length of the valid prefix (all of it, but for a kernel bug).
+ * Cut a sample's stack copy (PERF_SAMPLE_STACK_USER) to what the kernel
+ * copied. The record always has room for the whole size asked, but only
+ * dyn_size bytes of it are the stack; the rest is whatever the ring held
+ * before: compressing it cost CPU, and storing it bytes. The record says
+ * its own size, which perf reads too. Returns the record's new size.
  */
-static size_t account(struct recorder *rc, const unsigned char *p, size_t len)
+static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec, size_t size)
 {
-	size_t off = 0;
+	struct perf_event_header h;
+	struct sample s;
+	unsigned char *data, *after;
+	uint64_t keep;
+
+	memcpy(&h, rec, sizeof(h));
+	if (decode_sample(attr, (const struct perf_event_header *)rec, &s) || !s.stack)
+		return size;
+	keep = (s.stack_dyn_size + 7) & ~7ULL;
+	if (keep < 8)
+		keep = 8;	/* a size of 0 would drop dyn_size too */
+	if (keep >= s.stack_size)
+		return size;
+	data = rec + (s.stack - rec);
+	after = data + s.stack_size;	/* dyn_size, then any later fields */
+	memmove(data + keep, after, (size_t)(rec + size - after));
+	memset(data + s.stack_dyn_size, 0, (size_t)(keep - s.stack_dyn_size));
+	memcpy(data - 8, &keep, 8);
+	size -= (size_t)(s.stack_size - keep);
+	h.size = (uint16_t)size;
+	memcpy(rec, &h, sizeof(h));
+	return size;
+}
+
+/*
+ * Check the records the kernel gave us, count samples and losses, and cut
+ * stack copies to their used part, moving the records down over the room
+ * that frees. *used is the length of the valid prefix (all of it, but for
+ * a kernel bug); returns the length of what it holds now.
+ */
+static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t *used)
+{
+	const struct perf_event_attr *attr = &rc->ev[0].attr;	/* all alike in layout */
+	int trim = (attr->sample_type & PERF_SAMPLE_STACK_USER) != 0;
+	size_t off = 0, w = 0;
 
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
+		size_t keep;
 		uint64_t v;
 
 		memcpy(&h, p + off, sizeof(h));
 		if (h.size < sizeof(h) || h.size % 8 || h.size > len - off)
 			break;
+		keep = h.size;
 		switch (h.type) {
 		case PERF_RECORD_SAMPLE:
 			rc->samples++;
+			if (trim)
+				keep = trim_stack(attr, p + off, h.size);
 			break;
 		case PERF_RECORD_LOST:		/* u64 id, u64 lost */
 			if (h.size >= 24) {
@@ -451,9 +493,13 @@ static size_t account(struct recorder *rc, const unsigned char *p, size_t len)
 			rc->throttled++;
 			break;
 		}
+		if (w != off)
+			memmove(p + w, p + off, keep);
+		w += keep;
 		off += h.size;
 	}
-	return off;
+	*used = off;
+	return w;
 }
 
 /* One pass over the rings. Returns bytes moved (>= 0) or -1 after a message. */
@@ -466,7 +512,7 @@ static long drain(struct recorder *rc)
 	for (int c = 0; c < rc->cpus.nr; c++) {
 		struct ring *r = &rc->rings[c];
 		void *dst;
-		size_t n, ok;
+		size_t n, ok, kept;
 
 		if (!r->base)
 			continue;
@@ -474,13 +520,13 @@ static long drain(struct recorder *rc)
 		if (ret)
 			return write_error(rc, ret);
 		n = ring_read(r, dst);
-		ok = account(rc, dst, n);
-		writer_commit(rc->w, ok);
+		kept = account(rc, dst, n, &ok);
+		writer_commit(rc->w, kept);
 		if (ok != n) {
 			fprintf(stderr, "prof: malformed record in the ring of cpu %d; "
 				"dropped %zu bytes\n", r->cpu, n - ok);
 		}
-		total += (long)ok;
+		total += (long)kept;
 	}
 	if (!total)
 		return 0;

@@ -147,6 +147,15 @@ if command -v perf > /dev/null 2>&1; then
 		END { printf "%d of %d\n", w, n }' perf.script)
 	note "perf script unwinds prof's dwarf file: $w samples have the whole chain"
 	expect_range "perf script: share of whole chains (%)" "$(pct ${w% of*} ${w#*of })" 90 100
+	# Stack copies are cut to what the kernel filled: this workload's stack
+	# holds a few KiB, far from the 32 KiB each record had room for.
+	perf report -D -i d.data 2> perf.err |
+		sed -n 's/.*\[0x\([0-9a-f]*\)\]: PERF_RECORD_SAMPLE.*/\1/p' > sizes ||
+		fail "perf report -D: $(tail -3 perf.err)"
+	med=$(while read -r x; do printf '%d\n' "0x$x"; done < sizes | sort -n |
+		awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }')
+	note "median SAMPLE record of the dwarf file: $med bytes"
+	expect_range "median SAMPLE record (bytes)" "$med" 200 16384
 else
 	note "no perf: the flat view is not compared"
 fi
