@@ -542,7 +542,7 @@ static int eval(const struct uctx *c, const Dwarf_Op *ops, size_t nops, uint64_t
 			}
 			for (k = 0; k < nops && ops[k].offset != to; k++)
 				;
-			if (k <= i && to != ops[0].offset)
+			if (k <= i)
 				return -1;	/* backwards: no loops */
 			i = k - 1;
 			break;
