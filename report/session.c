@@ -171,7 +171,7 @@ struct session {
 	struct unwind_map *umaps;
 	size_t umaps_cap;
 	uint64_t upcs[MAX_FRAMES];
-	unsigned char upcs_fp[MAX_FRAMES];	/* upcs[i] found by the frame pointer */
+	unsigned char upcs_fl[MAX_FRAMES];	/* how upcs[i] was found: UNWIND_* */
 	int nupcs;		/* of the sample being delivered or parked */
 	int cur_fp;		/* the address each_address() hands out is such */
 	const struct proc *umaps_pr;	/* umaps are of this process's maps ... */
@@ -702,7 +702,7 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 	s->umaps_pr = pr;
 	s->umaps_gen = pr->gen;
 	return unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, pr->nr, smp,
-			   e->attr.sample_regs_user, s->upcs, s->upcs_fp, MAX_FRAMES);
+			   e->attr.sample_regs_user, s->upcs, s->upcs_fl, MAX_FRAMES);
 }
 
 /*
@@ -736,9 +736,9 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 	}
 	if (s->nupcs && !s->leaf_only) {
 		for (int i = 0; i < s->nupcs; i++) {
-			/* the interrupted pc is no return address; the rest are */
-			s->cur_fp = s->upcs_fp[i];
-			n = fn(s, arg, s->upcs[i], 0, i > 0);
+			/* the interrupted pcs are no return addresses; the rest are */
+			s->cur_fp = (s->upcs_fl[i] & UNWIND_FP) != 0;
+			n = fn(s, arg, s->upcs[i], 0, !(s->upcs_fl[i] & UNWIND_EXACT));
 			s->cur_fp = 0;
 			if (n < 0)
 				return -1;

@@ -764,7 +764,7 @@ static int apply(const struct uctx *c, const struct rloc *l, int i, uint64_t *ou
 
 int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
 		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
-		unsigned char *by_fp, int max)
+		unsigned char *flags, int max)
 {
 	struct uproc *p;
 	struct uctx c;
@@ -789,7 +789,7 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 	c.stack_len = s->stack_dyn_size;
 	c.known = nreg >= 64 ? ~0ULL : (1ULL << nreg) - 1;
 	pcs[out] = pc;
-	by_fp[out++] = 0;
+	flags[out++] = UNWIND_EXACT;
 	while (out < max) {
 		uint64_t look = exact ? pc : pc - 1, npc, nsp, nknown = 0;
 		const struct pmap *m = find_pmap(p, look);
@@ -834,10 +834,13 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 			nknown = 1ULL << DW_FP | 1ULL << DW_SP;
 			r = NULL;
 		}
+		if (r && r->signal)
+			flags[out - 1] |= UNWIND_EXACT;	/* a trampoline: nothing called it */
 		if (npc == 0 || nsp < sp || (nsp == sp && npc == pc))
 			break;		/* the end, or going nowhere */
 		pcs[out] = npc;
-		by_fp[out++] = (unsigned char)fp;
+		flags[out++] = (unsigned char)((fp ? UNWIND_FP : 0) |
+					       (r && r->signal ? UNWIND_EXACT : 0));
 		memcpy(c.v, nv, sizeof(nv));
 		c.known = nknown;
 #if defined(__x86_64__)

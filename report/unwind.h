@@ -28,14 +28,22 @@ void unwind_free(struct unwind *u);
  * The user frames of sample s of process pid, whose mappings are
  * maps[0 .. n) in generation gen (a new gen rebuilds the process's
  * state), its registers those of regs_mask (attr.sample_regs_user):
- * pcs[0] the interrupted pc, then return addresses, at most max;
- * by_fp[i] is 1 when pcs[i] was found by following the frame pointer, no
- * CFI covering the frame below it. Returns how many, 0 when the sample
+ * pcs[0] the interrupted pc, then return addresses, at most max; flags[i]
+ * says how pcs[i] was found (UNWIND_*). Returns how many, 0 when the sample
  * carries no usable registers or stack. Files are opened once and shared
  * by every process; a process's maps are read again when gen changes.
  */
 int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
 		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
-		unsigned char *by_fp, int max);
+		unsigned char *flags, int max);
+
+/* found by following the frame pointer: no CFI covered the frame below */
+#define UNWIND_FP	1
+/*
+ * an exact pc, not a return address, to look up as it is: the interrupted
+ * pc of a signal frame's caller, or the start of a signal trampoline
+ * (__restore_rt) that a handler returns to
+ */
+#define UNWIND_EXACT	2
 
 #endif

@@ -5,7 +5,8 @@
 # unw_leaf in at least 90% of its samples, where frame pointers (-g) cannot
 # get past the library; CFI found only in a separate debug file's
 # .debug_frame is used, and where there is no CFI at all the frame pointer
-# is, its frames marked; every thread and every child unwinds; the header
+# is, its frames marked; signal frames are crossed; every thread and
+# every child unwinds; the header
 # says how many stacks are complete; perf agrees with the flat view and
 # unwinds prof's file too.
 test_timeout=120
@@ -91,6 +92,19 @@ case $h in
 *"needed a frame pointer where no CFI was found"*) ;;
 *) fail "fp: the header does not say frame pointers were needed: $h" ;;
 esac
+
+# Through a signal frame: sig_mid raises SIGUSR1, its handler calls
+# unw_leaf; glibc's __restore_rt has CFI expressions (a CFA read from the
+# signal frame), and the interrupted pc below it is exact.
+run_prof record -q --call-graph dwarf -e cpu-clock -o sig.data -- "$WORKLOADS/unwind" -s 1 -m signal
+expect_rc 0 "prof record --call-graph dwarf (unwind -m signal)"
+run_prof report -i sig.data --format folded
+expect_rc 0 "prof report --format folded (signal)"
+n=$(all out)
+f=$(awk '$1 ~ /(^|;)main;outer;sig_mid;(.*;)?on_signal;unw_leaf$/ { s += $NF } END { print s + 0 }' out)
+note "signal: $f of $n samples have main;outer;sig_mid;...;on_signal;unw_leaf"
+[ "$n" -ge 1000 ] || fail "signal: only $n samples"
+expect_range "signal: share of whole chains (%)" "$(pct $f $n)" 90 100
 
 # Frame pointers alone cannot walk through the library.
 run_prof record -q -g -e cpu-clock -o g.data -- "$WORKLOADS/unwind" -s 1

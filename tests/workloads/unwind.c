@@ -7,7 +7,11 @@
 //   debugframe  dbf_mid (libunwdbf.so), CFI only in .debug_frame of a
 //               separate debug file
 //   fp          fp_mid (libunwfp.so), no CFI, frame pointers
-//   unwind [-s SECONDS] [-m eh|debugframe|fp]
+//   signal      sig_mid, which raises SIGUSR1, whose handler on_signal
+//               calls unw_leaf: the stack goes through the kernel's
+//               signal frame (glibc's __restore_rt, CFI expressions)
+//   unwind [-s SECONDS] [-m eh|debugframe|fp|signal]
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +24,25 @@ static volatile unsigned long sink;
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: unwind [-s SECONDS] [-m eh|debugframe|fp]\n");
+	fprintf(stderr, "usage: unwind [-s SECONDS] [-m eh|debugframe|fp|signal]\n");
 	exit(64);
+}
+
+static volatile unsigned long sig_n, sig_r;
+
+void on_signal(int sig);
+void on_signal(int sig)
+{
+	(void)sig;
+	sig_r = unw_leaf(sig_n);
+}
+
+__attribute__((noinline)) unsigned long sig_mid(unsigned long n);
+__attribute__((noinline)) unsigned long sig_mid(unsigned long n)
+{
+	sig_n = n;
+	raise(SIGUSR1);
+	return sig_r ^ n;
 }
 
 static unsigned long (*mid)(unsigned long) = unw_mid;
@@ -49,9 +70,12 @@ int main(int argc, char **argv)
 			mid = dbf_mid;
 		else if (c == 'm' && !strcmp(optarg, "fp"))
 			mid = fp_mid;
+		else if (c == 'm' && !strcmp(optarg, "signal"))
+			mid = sig_mid;
 		else
 			usage();
 	}
+	signal(SIGUSR1, on_signal);
 	end = now() + seconds;
 	do
 		sink += outer(200000);
