@@ -990,7 +990,8 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 		x->dw = dw;
 		x->off = off;
 		list_functions(cu, 0, x, &budget);
-		qsort(x->fn, x->n, sizeof(*x->fn), cufn_cmp);
+		if (x->n > 1) /* a CU without functions leaves x->fn NULL */
+			qsort(x->fn, x->n, sizeof(*x->fn), cufn_cmp);
 		x->next = obj->cuidx[h];
 		obj->cuidx[h] = x;
 	}
