@@ -21,18 +21,24 @@ fi
 expect_rc 0 "prof record --call-graph dwarf"
 
 # full STACKS [MID]: the samples whose folded stack holds main;outer;MID;unw_leaf
+# (MID is an awk regex)
 full() { awk -v m="${2:-unw_mid}" '$1 ~ ("(^|;)main;outer;" m ";unw_leaf$") { s += $NF }
 	END { print s + 0 }' "$1"; }
 all() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { print b ? 100 * a / b : 0 }'; }
+# whole LABEL DATA MID [LOW HIGH]: DATA has at least 1000 samples, and the
+# share of them whose stack holds main;outer;MID;unw_leaf is within LOW to
+# HIGH percent (90 to 100).
+whole() {
+	run_prof report -i "$2" --format folded
+	expect_rc 0 "prof report --format folded ($1)"
+	n=$(all out) f=$(full out "$3")
+	note "$1: $f of $n samples have the whole chain"
+	[ "$n" -ge 1000 ] || fail "$1: only $n samples"
+	expect_range "$1: share of whole chains (%)" "$(pct $f $n)" "${4:-90}" "${5:-100}"
+}
 
-run_prof report -i d.data --format folded
-expect_rc 0 "prof report --format folded (dwarf)"
-mv out d.folded
-n=$(all d.folded) f=$(full d.folded)
-note "dwarf: $f of $n samples have the whole chain"
-[ "$n" -ge 1000 ] || fail "dwarf: only $n samples"
-expect_range "dwarf: share of whole chains (%)" "$(awk -v f=$f -v n=$n 'BEGIN { print 100 * f / n }')" 90 100
+whole dwarf d.data unw_mid
 
 run_prof report -i d.data --sort sym
 expect_rc 0 "prof report (dwarf)"
@@ -51,28 +57,14 @@ cp "$WORKLOADS/unwind" "$WORKLOADS"/libunw*.so "$WORKLOADS/libunwdbf.so.debug" d
 	fail "cannot copy the unwind workload"
 run_prof record -q --call-graph dwarf -e cpu-clock -o dbf.data -- dbf/unwind -s 1 -m debugframe
 expect_rc 0 "prof record --call-graph dwarf (unwind -m debugframe)"
-run_prof report -i dbf.data --format folded
-expect_rc 0 "prof report --format folded (debugframe)"
-n=$(all out) f=$(full out dbf_mid)
-note "debugframe: $f of $n samples have the whole chain"
-[ "$n" -ge 1000 ] || fail "debugframe: only $n samples"
-expect_range "debugframe: share of whole chains (%)" "$(pct $f $n)" 90 100
+whole debugframe dbf.data dbf_mid
 rm dbf/libunwdbf.so.debug
-run_prof report -i dbf.data --format folded
-expect_rc 0 "prof report --format folded (debugframe, no debug file)"
-f=$(full out dbf_mid)
-note "debugframe without libunwdbf.so.debug: $f of $n samples have the whole chain"
-expect_range "debugframe, no debug file: share of whole chains (%)" "$(pct $f $n)" 0 10
+whole "debugframe without libunwdbf.so.debug" dbf.data dbf_mid 0 10
 
 # No CFI at all for fp_mid: its frame pointer finds outer, marked [fp].
 run_prof record -q --call-graph dwarf -e cpu-clock -o fp.data -- "$WORKLOADS/unwind" -s 1 -m fp
 expect_rc 0 "prof record --call-graph dwarf (unwind -m fp)"
-run_prof report -i fp.data --format folded
-expect_rc 0 "prof report --format folded (fp)"
-n=$(all out) f=$(full out fp_mid)
-note "fp: $f of $n samples have the whole chain"
-[ "$n" -ge 1000 ] || fail "fp: only $n samples"
-expect_range "fp: share of whole chains (%)" "$(pct $f $n)" 90 100
+whole fp fp.data fp_mid
 run_prof script -S -i fp.data
 expect_rc 0 "prof script -S (fp)"
 m=$(awk 'BEGIN { RS = "" } /fp_mid\+/ { n++; if ($0 ~ /fp_mid\+[^\n]*\n[^\n]* outer\+[^\n]*\[fp\]\n/) m++ }
@@ -98,23 +90,12 @@ esac
 # signal frame), and the interrupted pc below it is exact.
 run_prof record -q --call-graph dwarf -e cpu-clock -o sig.data -- "$WORKLOADS/unwind" -s 1 -m signal
 expect_rc 0 "prof record --call-graph dwarf (unwind -m signal)"
-run_prof report -i sig.data --format folded
-expect_rc 0 "prof report --format folded (signal)"
-n=$(all out)
-f=$(awk '$1 ~ /(^|;)main;outer;sig_mid;(.*;)?on_signal;unw_leaf$/ { s += $NF } END { print s + 0 }' out)
-note "signal: $f of $n samples have main;outer;sig_mid;...;on_signal;unw_leaf"
-[ "$n" -ge 1000 ] || fail "signal: only $n samples"
-expect_range "signal: share of whole chains (%)" "$(pct $f $n)" 90 100
+whole signal sig.data 'sig_mid;(.*;)?on_signal'
 
 # Frame pointers alone cannot walk through the library.
 run_prof record -q -g -e cpu-clock -o g.data -- "$WORKLOADS/unwind" -s 1
 expect_rc 0 "prof record -g"
-run_prof report -i g.data --format folded
-expect_rc 0 "prof report --format folded (-g)"
-mv out g.folded
-n=$(all g.folded) f=$(full g.folded)
-note "-g: $f of $n samples have the whole chain"
-expect_range "-g: share of whole chains (%)" "$(awk -v f=$f -v n=$n 'BEGIN { print 100 * f / n }')" 0 10
+whole -g g.data unw_mid 0 10
 
 # Every thread, and the child of a fork and exec, unwind to their entry.
 root='(^|;)(_start|__libc_start_main|__libc_start_call_main|clone3?|__clone3?|start_thread);'
