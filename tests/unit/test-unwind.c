@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The unwinder against this very process. The registers of a known point
+ * in a chain of functions built without frame pointers, and a copy of the
+ * stack above it, unwind to the return addresses each level saw and on to
+ * _start, as a --call-graph dwarf sample would. Then the same sample is
+ * damaged many thousand ways (bytes and words of the stack copy, the
+ * registers, the copy's length, the frames asked for) and the maps are
+ * pointed at hostile files (cut short, empty, not ELF, missing, ELF with
+ * its .eh_frame scrambled): the unwinder must never read outside what it
+ * was given, never return more frames than asked, and always come back.
+ * Under CI's sanitizer build an out-of-bounds read fails the test.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "regs.h"
+#include "tap.h"
+#include "unwind.h"
+
+#if defined(__x86_64__)
+
+#include <asm/perf_regs.h>
+
+#define MAX_FRAMES	128
+#define STACK_MAX	65528
+#define NMAPS		64
+
+extern void _start(void);
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* What the sample of leaf() holds, and what the levels above it saw. */
+static uint64_t perf_regs[PERF_REG_X86_64_MAX];	/* by the kernel's numbering */
+static unsigned char stack_copy[STACK_MAX];
+static size_t stack_len;
+static uint64_t ra_leaf, ra_mid, ra_outer;
+static uint64_t stack_end;
+
+static struct unwind_map maps[NMAPS];
+static char map_paths[NMAPS][4096];
+static size_t nmaps;
+
+/* Copied byte by byte and not instrumented: the stack above us holds ASan's redzones. */
+__attribute__((noinline, no_sanitize_address)) static void copy_stack(uint64_t sp)
+{
+	volatile const unsigned char *p = (volatile const unsigned char *)(uintptr_t)sp;
+	size_t n = stack_end - sp < STACK_MAX ? (size_t)(stack_end - sp) : STACK_MAX;
+
+	n &= ~(size_t)7;
+	for (size_t i = 0; i < n; i++)
+		stack_copy[i] = p[i];
+	stack_len = n;
+}
+
+/*
+ * The interrupted state: the pc of the lea, and the registers as they are
+ * there. Nothing between the lea and the stores moves the stack pointer.
+ */
+__attribute__((noinline)) static int leaf(int x)
+{
+	uint64_t *r = perf_regs;
+	volatile char pad[40];
+
+	pad[x & 31] = (char)x;
+
+	ra_leaf = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	__asm__ volatile("lea 0(%%rip), %%rax\n\t"
+			 "mov %%rax, %c[ip](%[r])\n\t"
+			 "mov %%rsp, %c[sp](%[r])\n\t"
+			 "mov %%rbp, %c[bp](%[r])\n\t"
+			 "mov %%rbx, %c[bx](%[r])\n\t"
+			 "mov %%r12, %c[r12](%[r])\n\t"
+			 "mov %%r13, %c[r13](%[r])\n\t"
+			 "mov %%r14, %c[r14](%[r])\n\t"
+			 "mov %%r15, %c[r15](%[r])\n\t"
+			 :
+			 : [r] "r"(r), [ip] "i"(8 * PERF_REG_X86_IP), [sp] "i"(8 * PERF_REG_X86_SP),
+			   [bp] "i"(8 * PERF_REG_X86_BP), [bx] "i"(8 * PERF_REG_X86_BX),
+			   [r12] "i"(8 * PERF_REG_X86_R12), [r13] "i"(8 * PERF_REG_X86_R13),
+			   [r14] "i"(8 * PERF_REG_X86_R14), [r15] "i"(8 * PERF_REG_X86_R15)
+			 : "rax", "memory");
+	copy_stack(perf_regs[PERF_REG_X86_SP]);
+	return x + pad[x & 31];
+}
+
+/* Frames of their own sizes, callee-saved registers pushed: CFA = sp + n, n not 8. */
+__attribute__((noinline)) static int mid(int x)
+{
+	volatile char pad[200];
+	int y;
+
+	pad[x & 127] = (char)x;
+	y = leaf(x * 3);
+
+	ra_mid = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	__asm__ volatile("" : : : "memory");
+	return y + 2 + x + pad[x & 127];
+}
+
+__attribute__((noinline)) static int outer(int x)
+{
+	volatile char pad[1000];
+	int y;
+
+	pad[x & 511] = (char)x;
+	y = mid(x + 5);
+
+	ra_outer = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	__asm__ volatile("" : : : "memory");
+	return y * 2 + x + pad[x & 511];
+}
+
+/* The executable mappings of this process, and where its stack ends. */
+static int read_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4352];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off;
+		char perm[8], path[4096] = "";
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &lo, &hi, perm, &off,
+			   path) < 4)
+			continue;
+		if (!strcmp(path, "[stack]"))
+			stack_end = hi;
+		if (perm[2] != 'x' || path[0] != '/' || nmaps == NMAPS)
+			continue;
+		maps[nmaps].start = lo;
+		maps[nmaps].end = hi;
+		maps[nmaps].pgoff = off;
+		snprintf(map_paths[nmaps], sizeof(map_paths[nmaps]), "%s", path);
+		maps[nmaps].path = map_paths[nmaps];
+		nmaps++;
+	}
+	fclose(f);
+	return stack_end ? 0 : -1;
+}
+
+/* The sample's registers in mask order, as decode_sample hands them out. */
+static size_t sample_regs(const uint64_t *by_perf, uint64_t *out)
+{
+	uint64_t mask = regs_user_mask();
+	size_t n = 0;
+
+	for (int r = 0; r < 64; r++)
+		if (mask >> r & 1)
+			out[n++] = r < PERF_REG_X86_64_MAX ? by_perf[r] : 0;
+	return n;
+}
+
+static int unwind(struct unwind *u, int pid, unsigned gen, const struct unwind_map *m, size_t n,
+		  const uint64_t *regs, size_t nregs, const unsigned char *stack, size_t len,
+		  uint64_t *pcs, unsigned char *flags, int max)
+{
+	struct sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.user_regs = regs;
+	s.nr_user_regs = nregs;
+	s.stack = stack;
+	s.stack_size = len;
+	s.stack_dyn_size = len;
+	return unwind_user(u, pid, gen, m, n, &s, regs_user_mask(), pcs, flags, max);
+}
+
+/* The undamaged sample: leaf, mid, outer, main ... _start, all by CFI. */
+static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
+{
+	uint64_t pcs[MAX_FRAMES];
+	unsigned char flags[MAX_FRAMES];
+	int n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
+		       MAX_FRAMES), by_fp = 0;
+	uint64_t start = (uint64_t)(uintptr_t)_start;
+
+	ok(n >= 6, "the chain from leaf has %d frames (at least 6: leaf mid outer main libc _start)",
+	   n);
+	ok(n >= 1 && pcs[0] == perf_regs[PERF_REG_X86_IP] && flags[0] & UNWIND_EXACT,
+	   "frame 0 is the interrupted pc, exact");
+	ok(n >= 4 && pcs[1] == ra_leaf && pcs[2] == ra_mid && pcs[3] == ra_outer,
+	   "frames 1-3 are the return addresses leaf, mid and outer saw (%#" PRIx64 " %#" PRIx64
+	   " %#" PRIx64 ")",
+	   n >= 2 ? pcs[1] : 0, n >= 3 ? pcs[2] : 0, n >= 4 ? pcs[3] : 0);
+	ok(n >= 1 && pcs[n - 1] > start && pcs[n - 1] - start < 64,
+	   "the last frame returns into _start (%#" PRIx64 ", _start at %#" PRIx64 ")",
+	   n >= 1 ? pcs[n - 1] : 0, start);
+	for (int i = 0; i < n; i++)
+		by_fp += !!(flags[i] & UNWIND_FP);
+	ok(by_fp == 0, "no frame needed the frame pointer (%d did)", by_fp);
+
+	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags, 3);
+	ok(n == 3 && pcs[2] == ra_mid, "asked for 3 frames, 3 come, the same (%d)", n);
+	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, 0, pcs, flags, MAX_FRAMES);
+	ok(n == 0, "no stack copy, no frames (%d)", n);
+	n = unwind(u, 1, 1, maps, nmaps, regs, 3, stack_copy, stack_len, pcs, flags, MAX_FRAMES);
+	ok(n == 0, "too few registers, no frames (%d)", n);
+}
+
+/* A value a damaged word or register might hold, often a plausible one. */
+static uint64_t nasty(uint64_t sp)
+{
+	switch (rnd() % 8) {
+	case 0:
+		return 0;
+	case 1:
+		return ~0ULL - rnd() % 64;
+	case 2:
+		return sp + rnd() % (stack_len + 256) - 128;	/* in or near the copy */
+	case 3:
+		return ra_leaf + rnd() % 512 - 256;		/* in the text */
+	case 4:
+		return maps[rnd() % nmaps].start + rnd() % 4096;
+	case 5:
+		return sp - rnd() % 65536;			/* below the copy */
+	default:
+		return rnd();
+	}
+}
+
+/*
+ * The sample damaged: returns whether every unwind stayed within what was
+ * asked. ASan, in CI's sanitizer build, checks the reads.
+ */
+static void damaged_samples(struct unwind *u, const uint64_t *regs, size_t nregs, int rounds)
+{
+	static unsigned char st[STACK_MAX];
+	uint64_t r[64], pcs[MAX_FRAMES], sp = perf_regs[PERF_REG_X86_SP];
+	unsigned char flags[MAX_FRAMES];
+	int bad = 0, deep = 0, full = 0;
+	long frames = 0;
+
+	for (int i = 0; i < rounds; i++) {
+		size_t len = stack_len;
+		int max = rnd() % 16 ? MAX_FRAMES : (int)(rnd() % 5), n, kinds = 1 + (int)(rnd() % 3);
+		unsigned char *copy;
+
+		memcpy(st, stack_copy, stack_len);
+		memcpy(r, regs, nregs * sizeof(*r));
+		for (int k = 0; k < kinds; k++) {
+			switch (rnd() % 5) {
+			case 0:		/* bytes, most often near the top */
+				for (int j = 1 + (int)(rnd() % 8); j > 0; j--)
+					st[rnd() % (rnd() % 2 ? 512 : stack_len)] = (unsigned char)rnd();
+				break;
+			case 1: {	/* a word: a saved register, a return address */
+				uint64_t v = nasty(sp);
+
+				memcpy(st + (rnd() % (stack_len / 8)) * 8, &v, 8);
+				break;
+			}
+			case 2:		/* a register, sp and the pc among them */
+				r[rnd() % nregs] = nasty(sp);
+				break;
+			case 3:
+				r[rnd() % 2 ? 7 : 8] = nasty(sp);	/* SP, IP in mask order */
+				break;
+			default:	/* a copy cut short, to any length */
+				len = rnd() % (stack_len + 1);
+				break;
+			}
+		}
+		/* The copy exactly as long as the sample says, so that ASan sees past its end. */
+		copy = malloc(len ? len : 1);
+		memcpy(copy, st, len);
+		n = unwind(u, 1, 1, maps, nmaps, r, nregs, copy, len, pcs, flags, max);
+		free(copy);
+		if (n < 0 || n > max)
+			bad++;
+		deep += n == MAX_FRAMES;
+		full += n >= 6;
+		frames += n > 0 ? n : 0;
+	}
+	ok(bad == 0, "%d damaged samples: no unwind returned more frames than asked (%d did)",
+	   rounds, bad);
+	printf("# damaged samples: %ld frames in all, %d still 6 frames or more, %d hit the limit\n",
+	       frames, full, deep);
+}
+
+/* A copy of this test's binary, with fn applied to it; NULL when it cannot be written. */
+static char *hostile_copy(const char *self, const char *dir, const char *name,
+			  void (*fn)(unsigned char *, size_t, int), int arg)
+{
+	static char path[4200];
+	unsigned char *b;
+	struct stat st;
+	size_t n;
+	int fd = open(self, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	n = (size_t)st.st_size;
+	b = malloc(n ? n : 1);
+	if (read(fd, b, n) != (ssize_t)n) {
+		close(fd);
+		free(b);
+		return NULL;
+	}
+	close(fd);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (fn)
+		fn(b, n, arg);
+	else
+		n = (size_t)arg <= n ? (size_t)arg : n;	/* cut short */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, b, n) != (ssize_t)n) {
+		if (fd >= 0)
+			close(fd);
+		free(b);
+		return NULL;
+	}
+	close(fd);
+	free(b);
+	return path;
+}
+
+/* Where the section NAME lies in the ELF image b: 0, or -1. */
+static int section_of(unsigned char *b, size_t n, const char *name, size_t *off, size_t *size)
+{
+	Elf *e = elf_memory((char *)b, n);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int rc = -1;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx) < 0) {
+		if (e)
+			elf_end(e);
+		return -1;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *s;
+
+		if (!gelf_getshdr(scn, &sh) || !(s = elf_strptr(e, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(s, name) && sh.sh_offset + sh.sh_size <= n) {
+			*off = (size_t)sh.sh_offset;
+			*size = (size_t)sh.sh_size;
+			rc = 0;
+		}
+	}
+	elf_end(e);
+	return rc;
+}
+
+/* arg bytes of .eh_frame and .eh_frame_hdr scrambled. */
+static void scramble_cfi(unsigned char *b, size_t n, int arg)
+{
+	static const char *const names[] = { ".eh_frame", ".eh_frame_hdr" };
+
+	for (int k = 0; k < 2; k++) {
+		size_t off = 0, size = 0;
+
+		if (section_of(b, n, names[k], &off, &size) || !size)
+			continue;
+		for (int i = 0; i < arg; i++)
+			b[off + rnd() % size] = (unsigned char)rnd();
+	}
+}
+
+/* Every mapping of the binary itself pointed at path instead. */
+static int maps_onto(const char *self, const char *path, struct unwind_map *out)
+{
+	int hits = 0;
+
+	for (size_t i = 0; i < nmaps; i++) {
+		out[i] = maps[i];
+		if (!strcmp(maps[i].path, self)) {
+			out[i].path = path;
+			hits++;
+		}
+	}
+	return hits;
+}
+
+static void hostile_files(const uint64_t *regs, size_t nregs)
+{
+	char self[4096], dir[] = "/tmp/test-unwind.XXXXXX";
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct unwind_map m[NMAPS];
+	uint64_t pcs[MAX_FRAMES];
+	unsigned char flags[MAX_FRAMES];
+	int bad = 0, tried = 0, pid = 100, changed = 0, whole;
+	struct stat st;
+	struct unwind *u0 = unwind_new(NULL);
+
+	whole = unwind(u0, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
+		       MAX_FRAMES);
+	unwind_free(u0);
+
+	if (sl <= 0 || !mkdtemp(dir) || stat((self[sl] = 0, self), &st) < 0) {
+		ok(0, "a directory and this binary's path for the hostile files");
+		return;
+	}
+	/* cut at the ELF header, in the program headers, in the middle, before the end */
+	for (int k = 0; k < 4; k++) {
+		static const long cuts[] = { 40, 300, -2, -1 };
+		char name[32];
+		long at = cuts[k] > 0 ? cuts[k] : cuts[k] == -2 ? st.st_size / 2 : st.st_size - 100;
+		const char *p;
+		struct unwind *u = unwind_new(NULL);
+
+		snprintf(name, sizeof(name), "cut-%ld", at);
+		p = hostile_copy(self, dir, name, NULL, (int)at);
+		if (!p || !maps_onto(self, p, m)) {
+			bad++;
+		} else {
+			int n = unwind(u, pid++, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
+				       flags, MAX_FRAMES);
+
+			bad += n < 0 || n > MAX_FRAMES;
+			tried++;
+			unlink(p);
+		}
+		unwind_free(u);
+	}
+	/* empty, not ELF, missing, a directory */
+	{
+		static const char *const other[] = { "/dev/null", "/proc/self/status",
+						     "/nonexistent/prof-test", "/tmp" };
+		struct unwind *u = unwind_new(NULL);
+
+		for (int k = 0; k < 4; k++) {
+			int n;
+
+			maps_onto(self, other[k], m);
+			n = unwind(u, pid++, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
+				   flags, MAX_FRAMES);
+			bad += n < 0 || n > MAX_FRAMES || (n >= 1 && pcs[0] != perf_regs[PERF_REG_X86_IP]);
+			tried++;
+		}
+		unwind_free(u);
+	}
+	/* the CFI scrambled, a few bytes to many, each in a file of its own */
+	for (int k = 0; k < 60; k++) {
+		char name[32];
+		const char *p;
+		struct unwind *u = unwind_new(NULL);
+
+		snprintf(name, sizeof(name), "cfi-%d", k);
+		p = hostile_copy(self, dir, name, scramble_cfi, 1 + k * k);
+		if (!p || !maps_onto(self, p, m)) {
+			bad++;
+		} else {
+			/* again, as later samples find the rules memoized */
+			for (int j = 0; j < 4; j++) {
+				int n = unwind(u, pid, 1, m, nmaps, regs, nregs, stack_copy, stack_len,
+					       pcs, flags, MAX_FRAMES);
+
+				bad += n < 0 || n > MAX_FRAMES;
+				changed += j == 0 && n != whole;
+			}
+			pid++;
+			tried++;
+			unlink(p);
+		}
+		unwind_free(u);
+	}
+	ok(bad == 0 && tried == 68,
+	   "%d hostile files (cut short, empty, not ELF, missing, CFI scrambled): all came back "
+	   "within bounds (%d failed)",
+	   tried, bad);
+	ok(changed > 0, "scrambling the CFI changed the chain in %d of 60 files", changed);
+	rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t regs[64];
+	size_t nregs;
+	struct unwind *u;
+	int rounds = argc > 1 ? atoi(argv[1]) : 20000;
+
+	elf_version(EV_CURRENT);
+	if (read_maps() || !nmaps) {
+		printf("1..0 # SKIP cannot read /proc/self/maps\n");
+		return 0;
+	}
+	if (outer(argc) < 0)	/* samples leaf() as perf would */
+		return 1;
+	nregs = sample_regs(perf_regs, regs);
+	u = unwind_new(NULL);
+	whole_chain(u, regs, nregs);
+	damaged_samples(u, regs, nregs, rounds);
+	/* and the undamaged one still unwinds whole after all that */
+	whole_chain(u, regs, nregs);
+	unwind_free(u);
+	hostile_files(regs, nregs);
+	return tap_done();
+}
+
+#else
+
+int main(void)
+{
+	printf("1..0 # SKIP the unwinder's test captures x86_64 registers\n");
+	return 0;
+}
+
+#endif
