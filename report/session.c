@@ -698,6 +698,8 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 		/* Only files that resolve: another build's CFI would mislead. */
 		s->umaps[i].path = m->dso && symbols_dso_file(m->dso) ? symbols_dso_file(m->dso)
 								      : NULL;
+		s->umaps[i].build_id_len = s->umaps[i].path ? dso_build_id(m->dso,
+						&s->umaps[i].build_id) : 0;
 	}
 	s->umaps_pr = pr;
 	s->umaps_gen = pr->gen;

@@ -605,17 +605,22 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 	obj->state = OBJ_READY;
 }
 
-/* perf pads short build ids with zeros to 20 bytes. */
-static int build_id_matches(const struct dso *d, const struct elfobj *obj)
+int build_id_equal(const unsigned char *recorded, size_t recorded_len,
+		   const unsigned char *file, size_t file_len)
 {
-	if (!obj->build_id || obj->build_id_len > d->build_id_len)
+	if (!file || !file_len || file_len > recorded_len)
 		return 0;
-	if (memcmp(d->build_id, obj->build_id, obj->build_id_len))
+	if (memcmp(recorded, file, file_len))
 		return 0;
-	for (size_t i = obj->build_id_len; i < d->build_id_len; i++)
-		if (d->build_id[i])
+	for (size_t i = file_len; i < recorded_len; i++)
+		if (recorded[i])
 			return 0;
 	return 1;
+}
+
+static int build_id_matches(const struct dso *d, const struct elfobj *obj)
+{
+	return build_id_equal(d->build_id, d->build_id_len, obj->build_id, obj->build_id_len);
 }
 
 static int is_special(const char *path);

@@ -82,6 +82,13 @@ const char *symbols_symfs(const struct symbols *s);
  */
 size_t dso_build_id(const struct dso *d, const unsigned char **id);
 
+/*
+ * Whether a file's build id is the one recorded: equal, or the recorded
+ * one is the file's padded with zeros (as perf pads short ids to 20 bytes).
+ */
+int build_id_equal(const unsigned char *recorded, size_t recorded_len,
+		   const unsigned char *file, size_t file_len);
+
 struct frame_info {
 	const char *name;	/* function; NULL when unknown. Owned by s. */
 	uint64_t sym_offset;	/* address - function start, when name is set;

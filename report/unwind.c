@@ -26,6 +26,7 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -35,6 +36,7 @@
 #include <unistd.h>
 
 #include "regs.h"
+#include "symbols.h"
 #include "unwind.h"
 #include "xalloc.h"
 
@@ -90,6 +92,8 @@ struct ufile {
 	size_t size;
 	GElf_Phdr *load;		/* its PT_LOAD headers */
 	size_t nload;
+	const unsigned char *build_id;	/* in the image; NULL when it has none */
+	size_t build_id_len;
 	Dwarf_CFI *eh;			/* .eh_frame; NULL when none */
 	Dwfl *dwfl;			/* for .debug_frame, made when first needed */
 	Dwarf_CFI *dbg;
@@ -243,6 +247,15 @@ static struct ufile *open_file(const char *path)
 		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 			f->load[f->nload++] = ph;
 	}
+	{
+		const void *id;
+		ssize_t len = dwelf_elf_gnu_build_id(f->elf, &id);
+
+		if (len > 0) {
+			f->build_id = id;
+			f->build_id_len = (size_t)len;
+		}
+	}
 	f->eh = dwarf_getcfi_elf(f->elf);
 	return f;
 }
@@ -323,6 +336,11 @@ static void build(struct unwind *u, struct uproc *p, const struct unwind_map *ma
 		m->pgoff = maps[i].pgoff;
 		m->f = maps[i].path ? get_file(u, maps[i].path) : NULL;
 		m->delta = 0;
+		/* another build of the file: its CFI would lead the unwinder astray */
+		if (m->f && maps[i].build_id_len &&
+		    !build_id_equal(maps[i].build_id, maps[i].build_id_len, m->f->build_id,
+				    m->f->build_id_len))
+			m->f = NULL;
 		if (m->f && m->f->elf) {
 			const GElf_Phdr *seg = NULL;
 

@@ -18,6 +18,9 @@ struct unwind;
 struct unwind_map {
 	uint64_t start, end, pgoff;
 	const char *path;	/* the file; NULL to leave the mapping out */
+	/* the build id recorded for it: a file with another is not used */
+	const unsigned char *build_id;
+	size_t build_id_len;	/* 0: none recorded, any file will do */
 };
 
 /* symfs: as symbols_opts.symfs (NULL for /). NULL never. */

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -215,6 +216,61 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 	ok(n == 0, "no stack copy, no frames (%d)", n);
 	n = unwind(u, 1, 1, maps, nmaps, regs, 3, stack_copy, stack_len, pcs, flags, MAX_FRAMES);
 	ok(n == 0, "too few registers, no frames (%d)", n);
+}
+
+/*
+ * The binary's maps carrying a build id: its own (whole chain), its own
+ * padded with zeros as perf writes short ids (whole), another (its CFI is
+ * not used: leaf's caller is not found by CFI).
+ */
+static void build_ids(const uint64_t *regs, size_t nregs)
+{
+	char self[4096];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int fd = sl > 0 ? open((self[sl] = 0, self), O_RDONLY) : -1;
+	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	const void *bits = NULL;
+	ssize_t len = e ? dwelf_elf_gnu_build_id(e, &bits) : -1;
+	unsigned char id[64];
+	struct unwind_map m[NMAPS];
+	uint64_t pcs[MAX_FRAMES];
+	unsigned char flags[MAX_FRAMES];
+
+	if (len <= 0 || len > 40) {
+		printf("ok %d - build ids # SKIP this test binary has no build id\n", ++tap_n);
+	} else {
+		for (int k = 0; k < 3; k++) {
+			struct unwind *u = unwind_new(NULL);
+			size_t n = (size_t)len + (k == 1 ? 4 : 0);
+			int got;
+
+			memset(id, 0, sizeof(id));
+			memcpy(id, bits, (size_t)len);
+			if (k == 2)
+				id[0] ^= 1;
+			for (size_t i = 0; i < nmaps; i++) {
+				m[i] = maps[i];
+				if (!strcmp(maps[i].path, self)) {
+					m[i].build_id = id;
+					m[i].build_id_len = n;
+				}
+			}
+			got = unwind(u, 1, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
+				     MAX_FRAMES);
+			if (k < 2)
+				ok(got >= 4 && pcs[1] == ra_leaf && pcs[3] == ra_outer,
+				   "the binary's %s build id: the chain is whole (%d frames)",
+				   k ? "zero-padded" : "own", got);
+			else
+				ok(got < 2 || pcs[1] != ra_leaf || flags[1] & UNWIND_FP,
+				   "another build id: the file's CFI is not used (%d frames)", got);
+			unwind_free(u);
+		}
+	}
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* A value a damaged word or register might hold, often a plausible one. */
@@ -508,6 +564,7 @@ int main(int argc, char **argv)
 	/* and the undamaged one still unwinds whole after all that */
 	whole_chain(u, regs, nregs);
 	unwind_free(u);
+	build_ids(regs, nregs);
 	hostile_files(regs, nregs);
 	return tap_done();
 }
