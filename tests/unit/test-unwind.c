@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The unwinder against this very process. The registers of a known point
- * in a chain of functions built without frame pointers, and a copy of the
- * stack above it, unwind to the return addresses each level saw and on to
- * _start, as a --call-graph dwarf sample would. Then the same sample is
+ * in a chain of functions built without frame pointers (the innermost
+ * without a frame at all), and a copy of the stack above it, unwind to the
+ * return addresses each level saw and on to _start, as a --call-graph
+ * dwarf sample would. Then the same sample is
  * damaged many thousand ways (bytes and words of the stack copy, the
  * registers, the copy's length, the frames asked for) and the maps are
  * pointed at hostile files (cut short, empty, not ELF, missing, ELF with
@@ -13,8 +14,8 @@
  */
 #include "config.h"
 
-#include <fcntl.h>
 #include <elfutils/libdwelf.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -28,9 +29,19 @@
 #include "tap.h"
 #include "unwind.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 
 #include <asm/perf_regs.h>
+
+#if defined(__x86_64__)
+#define NPERF	PERF_REG_X86_64_MAX
+#define REG_PC	PERF_REG_X86_IP
+#define REG_SP	PERF_REG_X86_SP
+#else
+#define NPERF	PERF_REG_ARM64_MAX
+#define REG_PC	PERF_REG_ARM64_PC
+#define REG_SP	PERF_REG_ARM64_SP
+#endif
 
 #define MAX_FRAMES	128
 #define STACK_MAX	65528
@@ -49,18 +60,21 @@ static uint64_t rnd(void)
 }
 
 /* What the sample of leaf() holds, and what the levels above it saw. */
-static uint64_t perf_regs[PERF_REG_X86_64_MAX];	/* by the kernel's numbering */
+static uint64_t perf_regs[NPERF];	/* by the kernel's numbering */
 static unsigned char stack_copy[STACK_MAX];
 static size_t stack_len;
-static uint64_t ra_leaf, ra_mid, ra_outer;
+static uint64_t ra_tip, ra_leaf, ra_mid, ra_outer;
 static uint64_t stack_end;
 
 static struct unwind_map maps[NMAPS];
 static char map_paths[NMAPS][4096];
 static size_t nmaps;
 
-/* Copied byte by byte and not instrumented: the stack above us holds ASan's redzones. */
-__attribute__((noinline, no_sanitize_address)) static void copy_stack(uint64_t sp)
+/*
+ * Copied byte by byte, in the caller (a call would overwrite the return
+ * address below it) and not instrumented: the stack holds ASan's redzones.
+ */
+__attribute__((always_inline, no_sanitize_address)) static inline void copy_stack(uint64_t sp)
 {
 	volatile const unsigned char *p = (volatile const unsigned char *)(uintptr_t)sp;
 	size_t n = stack_end - sp < STACK_MAX ? (size_t)(stack_end - sp) : STACK_MAX;
@@ -72,17 +86,19 @@ __attribute__((noinline, no_sanitize_address)) static void copy_stack(uint64_t s
 }
 
 /*
- * The interrupted state: the pc of the lea, and the registers as they are
- * there. Nothing between the lea and the stores moves the stack pointer.
+ * The interrupted state, in a function with no frame of its own, its
+ * return address still in its register on aarch64 and at the stack
+ * pointer on x86_64: the pc of the lea (adr), and the registers as they
+ * are there: the pc, the stack pointer and those a callee saves (with the
+ * frame pointer and, on aarch64, the link register). Nothing between the
+ * lea and the stores moves the stack pointer, nor does the copy.
  */
-__attribute__((noinline)) static int leaf(int x)
+__attribute__((noinline, no_sanitize_address)) static void tip(void)
 {
 	uint64_t *r = perf_regs;
-	volatile char pad[40];
 
-	pad[x & 31] = (char)x;
-
-	ra_leaf = (uint64_t)(uintptr_t)__builtin_return_address(0);
+#if defined(__x86_64__)
+	ra_tip = (uint64_t)(uintptr_t)__builtin_return_address(0);
 	__asm__ volatile("lea 0(%%rip), %%rax\n\t"
 			 "mov %%rax, %c[ip](%[r])\n\t"
 			 "mov %%rsp, %c[sp](%[r])\n\t"
@@ -98,11 +114,39 @@ __attribute__((noinline)) static int leaf(int x)
 			   [r12] "i"(8 * PERF_REG_X86_R12), [r13] "i"(8 * PERF_REG_X86_R13),
 			   [r14] "i"(8 * PERF_REG_X86_R14), [r15] "i"(8 * PERF_REG_X86_R15)
 			 : "rax", "memory");
-	copy_stack(perf_regs[PERF_REG_X86_SP]);
-	return x + pad[x & 31];
+#else
+	/* perf numbers x0..x30 as 0..30, then sp 31 and pc 32 */
+	__asm__ volatile("adr x9, .\n\t"
+			 "str x9, [%[r], #256]\n\t"
+			 "mov x9, sp\n\t"
+			 "str x9, [%[r], #248]\n\t"
+			 "stp x19, x20, [%[r], #152]\n\t"
+			 "stp x21, x22, [%[r], #168]\n\t"
+			 "stp x23, x24, [%[r], #184]\n\t"
+			 "stp x25, x26, [%[r], #200]\n\t"
+			 "stp x27, x28, [%[r], #216]\n\t"
+			 "stp x29, x30, [%[r], #232]\n\t"
+			 :
+			 : [r] "r"(r)
+			 : "x9", "memory");
+	/* not __builtin_return_address, which saves x30 on the stack to strip it */
+	ra_tip = perf_regs[30];
+#endif
+	copy_stack(perf_regs[REG_SP]);
 }
 
 /* Frames of their own sizes, callee-saved registers pushed: CFA = sp + n, n not 8. */
+__attribute__((noinline)) static int leaf(int x)
+{
+	volatile char pad[40];
+
+	pad[x & 31] = (char)x;
+	tip();
+	ra_leaf = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	__asm__ volatile("" : : : "memory");
+	return x + pad[x & 31];
+}
+
 __attribute__((noinline)) static int mid(int x)
 {
 	volatile char pad[200];
@@ -167,7 +211,7 @@ static size_t sample_regs(const uint64_t *by_perf, uint64_t *out)
 
 	for (int r = 0; r < 64; r++)
 		if (mask >> r & 1)
-			out[n++] = r < PERF_REG_X86_64_MAX ? by_perf[r] : 0;
+			out[n++] = r < NPERF ? by_perf[r] : 0;
 	return n;
 }
 
@@ -186,7 +230,7 @@ static int unwind(struct unwind *u, int pid, unsigned gen, const struct unwind_m
 	return unwind_user(u, pid, gen, m, n, &s, regs_user_mask(), pcs, flags, max);
 }
 
-/* The undamaged sample: leaf, mid, outer, main ... _start, all by CFI. */
+/* The undamaged sample: tip, leaf, mid, outer, main ... _start, all by CFI. */
 static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 {
 	uint64_t pcs[MAX_FRAMES];
@@ -195,14 +239,14 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 		       MAX_FRAMES), by_fp = 0;
 	uint64_t start = (uint64_t)(uintptr_t)_start;
 
-	ok(n >= 6, "the chain from leaf has %d frames (at least 6: leaf mid outer main libc _start)",
+	ok(n >= 7, "the chain from tip has %d frames (at least 7: tip leaf mid outer main libc _start)",
 	   n);
-	ok(n >= 1 && pcs[0] == perf_regs[PERF_REG_X86_IP] && flags[0] & UNWIND_EXACT,
+	ok(n >= 1 && pcs[0] == perf_regs[REG_PC] && flags[0] & UNWIND_EXACT,
 	   "frame 0 is the interrupted pc, exact");
-	ok(n >= 4 && pcs[1] == ra_leaf && pcs[2] == ra_mid && pcs[3] == ra_outer,
-	   "frames 1-3 are the return addresses leaf, mid and outer saw (%#" PRIx64 " %#" PRIx64
-	   " %#" PRIx64 ")",
-	   n >= 2 ? pcs[1] : 0, n >= 3 ? pcs[2] : 0, n >= 4 ? pcs[3] : 0);
+	ok(n >= 5 && pcs[1] == ra_tip && pcs[2] == ra_leaf && pcs[3] == ra_mid && pcs[4] == ra_outer,
+	   "frames 1-4 are the return addresses tip, leaf, mid and outer saw (%#" PRIx64
+	   " %#" PRIx64 " %#" PRIx64 " %#" PRIx64 ")",
+	   n >= 2 ? pcs[1] : 0, n >= 3 ? pcs[2] : 0, n >= 4 ? pcs[3] : 0, n >= 5 ? pcs[4] : 0);
 	ok(n >= 1 && pcs[n - 1] > start && pcs[n - 1] - start < 64,
 	   "the last frame returns into _start (%#" PRIx64 ", _start at %#" PRIx64 ")",
 	   n >= 1 ? pcs[n - 1] : 0, start);
@@ -211,7 +255,7 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 	ok(by_fp == 0, "no frame needed the frame pointer (%d did)", by_fp);
 
 	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags, 3);
-	ok(n == 3 && pcs[2] == ra_mid, "asked for 3 frames, 3 come, the same (%d)", n);
+	ok(n == 3 && pcs[2] == ra_leaf, "asked for 3 frames, 3 come, the same (%d)", n);
 	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, 0, pcs, flags, MAX_FRAMES);
 	ok(n == 0, "no stack copy, no frames (%d)", n);
 	n = unwind(u, 1, 1, maps, nmaps, regs, 3, stack_copy, stack_len, pcs, flags, MAX_FRAMES);
@@ -258,11 +302,11 @@ static void build_ids(const uint64_t *regs, size_t nregs)
 			got = unwind(u, 1, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
 				     MAX_FRAMES);
 			if (k < 2)
-				ok(got >= 4 && pcs[1] == ra_leaf && pcs[3] == ra_outer,
+				ok(got >= 5 && pcs[1] == ra_tip && pcs[4] == ra_outer,
 				   "the binary's %s build id: the chain is whole (%d frames)",
 				   k ? "zero-padded" : "own", got);
 			else
-				ok(got < 2 || pcs[1] != ra_leaf || flags[1] & UNWIND_FP,
+				ok(got < 2 || pcs[1] != ra_tip || flags[1] & UNWIND_FP,
 				   "another build id: the file's CFI is not used (%d frames)", got);
 			unwind_free(u);
 		}
@@ -284,7 +328,7 @@ static uint64_t nasty(uint64_t sp)
 	case 2:
 		return sp + rnd() % (stack_len + 256) - 128;	/* in or near the copy */
 	case 3:
-		return ra_leaf + rnd() % 512 - 256;		/* in the text */
+		return ra_tip + rnd() % 512 - 256;		/* in the text */
 	case 4:
 		return maps[rnd() % nmaps].start + rnd() % 4096;
 	case 5:
@@ -301,9 +345,13 @@ static uint64_t nasty(uint64_t sp)
 static void damaged_samples(struct unwind *u, const uint64_t *regs, size_t nregs, int rounds)
 {
 	static unsigned char st[STACK_MAX];
-	uint64_t r[64], pcs[MAX_FRAMES], sp = perf_regs[PERF_REG_X86_SP];
+	uint64_t r[64], pcs[MAX_FRAMES], sp = perf_regs[REG_SP];
 	unsigned char flags[MAX_FRAMES];
 	int bad = 0, deep = 0, full = 0;
+	uint64_t mask = regs_user_mask();
+	/* where sp and the pc stand among the sample's registers */
+	size_t at_sp = (size_t)__builtin_popcountll(mask & ((1ULL << REG_SP) - 1));
+	size_t at_pc = (size_t)__builtin_popcountll(mask & ((1ULL << REG_PC) - 1));
 	long frames = 0;
 
 	for (int i = 0; i < rounds; i++) {
@@ -329,7 +377,7 @@ static void damaged_samples(struct unwind *u, const uint64_t *regs, size_t nregs
 				r[rnd() % nregs] = nasty(sp);
 				break;
 			case 3:
-				r[rnd() % 2 ? 7 : 8] = nasty(sp);	/* SP, IP in mask order */
+				r[rnd() % 2 ? at_sp : at_pc] = nasty(sp);
 				break;
 			default:	/* a copy cut short, to any length */
 				len = rnd() % (stack_len + 1);
@@ -505,7 +553,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 			maps_onto(self, other[k], m);
 			n = unwind(u, pid++, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
 				   flags, MAX_FRAMES);
-			bad += n < 0 || n > MAX_FRAMES || (n >= 1 && pcs[0] != perf_regs[PERF_REG_X86_IP]);
+			bad += n < 0 || n > MAX_FRAMES || (n >= 1 && pcs[0] != perf_regs[REG_PC]);
 			tried++;
 		}
 		unwind_free(u);
@@ -555,7 +603,7 @@ int main(int argc, char **argv)
 		printf("1..0 # SKIP cannot read /proc/self/maps\n");
 		return 0;
 	}
-	if (outer(argc) < 0)	/* samples leaf() as perf would */
+	if (outer(argc) < 0)	/* samples tip() as perf would */
 		return 1;
 	nregs = sample_regs(perf_regs, regs);
 	u = unwind_new(NULL);
@@ -573,7 +621,7 @@ int main(int argc, char **argv)
 
 int main(void)
 {
-	printf("1..0 # SKIP the unwinder's test captures x86_64 registers\n");
+	printf("1..0 # SKIP the unwinder's test captures x86_64 or aarch64 registers\n");
 	return 0;
 }
 
