@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs what building and testing prof needs on Debian 12, with apt-get.
 # Idempotent: packages already there are left alone. Run as root (or it uses sudo).
+#   ./install-deps.sh [--aarch64]
+# --aarch64 also installs what `make check-aarch64` needs: a cross compiler,
+# arm64 libraries (it adds arm64 to dpkg's architectures) and qemu-user.
 set -eu
 
 packages="build-essential autoconf automake libtool pkg-config make
@@ -9,6 +12,21 @@ libelf-dev libdw-dev libzstd-dev zlib1g-dev linux-libc-dev
 linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev
 chromium python3-jsonschema golang-go"
+
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+case ${1:-} in
+--aarch64)
+	dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
+	packages="$packages gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
+libdw-dev:arm64 libelf-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64"
+	;;
+"") ;;
+*)
+	echo "install-deps: unknown option '$1'; the only one is --aarch64" >&2
+	exit 64
+	;;
+esac
 
 missing=
 for p in $packages; do
@@ -19,8 +37,6 @@ if [ -z "$missing" ]; then
 	echo "install-deps: everything is installed"
 	exit 0
 fi
-sudo=
-[ "$(id -u)" -eq 0 ] || sudo=sudo
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
