@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <link.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,12 @@ static int read_maps(void)
 	return stack_end ? 0 : -1;
 }
 
+/* Where perf's register r stands among a sample's registers. */
+static size_t at_reg(int r)
+{
+	return (size_t)__builtin_popcountll(regs_user_mask() & ((1ULL << r) - 1));
+}
+
 /* The sample's registers in mask order, as decode_sample hands them out. */
 static size_t sample_regs(const uint64_t *by_perf, uint64_t *out)
 {
@@ -348,10 +355,7 @@ static void damaged_samples(struct unwind *u, const uint64_t *regs, size_t nregs
 	uint64_t r[64], pcs[MAX_FRAMES], sp = perf_regs[REG_SP];
 	unsigned char flags[MAX_FRAMES];
 	int bad = 0, deep = 0, full = 0;
-	uint64_t mask = regs_user_mask();
-	/* where sp and the pc stand among the sample's registers */
-	size_t at_sp = (size_t)__builtin_popcountll(mask & ((1ULL << REG_SP) - 1));
-	size_t at_pc = (size_t)__builtin_popcountll(mask & ((1ULL << REG_PC) - 1));
+	size_t at_sp = at_reg(REG_SP), at_pc = at_reg(REG_PC);
 	long frames = 0;
 
 	for (int i = 0; i < rounds; i++) {
@@ -401,29 +405,40 @@ static void damaged_samples(struct unwind *u, const uint64_t *regs, size_t nregs
 	       frames, full, deep);
 }
 
-/* A copy of this test's binary, with fn applied to it; NULL when it cannot be written. */
-static char *hostile_copy(const char *self, const char *dir, const char *name,
-			  void (*fn)(unsigned char *, size_t, int), int arg)
+/* The bytes of the file at path, malloc'd, and their number in *n; NULL when unreadable. */
+static unsigned char *read_file(const char *path, size_t *n)
 {
-	static char path[4200];
 	unsigned char *b;
 	struct stat st;
-	size_t n;
-	int fd = open(self, O_RDONLY);
+	int fd = open(path, O_RDONLY);
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		if (fd >= 0)
 			close(fd);
 		return NULL;
 	}
-	n = (size_t)st.st_size;
-	b = malloc(n ? n : 1);
-	if (read(fd, b, n) != (ssize_t)n) {
+	*n = (size_t)st.st_size;
+	b = malloc(*n ? *n : 1);
+	if (read(fd, b, *n) != (ssize_t)*n) {
 		close(fd);
 		free(b);
 		return NULL;
 	}
 	close(fd);
+	return b;
+}
+
+/* A copy of this test's binary, with fn applied to it; NULL when it cannot be written. */
+static char *hostile_copy(const char *self, const char *dir, const char *name,
+			  void (*fn)(unsigned char *, size_t, int), int arg)
+{
+	static char path[4200];
+	size_t n;
+	unsigned char *b = read_file(self, &n);
+	int fd;
+
+	if (!b)
+		return NULL;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (fn)
 		fn(b, n, arg);
@@ -441,8 +456,9 @@ static char *hostile_copy(const char *self, const char *dir, const char *name,
 	return path;
 }
 
-/* Where the section NAME lies in the ELF image b: 0, or -1. */
-static int section_of(unsigned char *b, size_t n, const char *name, size_t *off, size_t *size)
+/* Where the section NAME lies in the ELF image b (and its address, unless addr is NULL): 0, or -1. */
+static int section_of(unsigned char *b, size_t n, const char *name, size_t *off, size_t *size,
+		      uint64_t *addr)
 {
 	Elf *e = elf_memory((char *)b, n);
 	Elf_Scn *scn = NULL;
@@ -463,6 +479,8 @@ static int section_of(unsigned char *b, size_t n, const char *name, size_t *off,
 		if (!strcmp(s, name) && sh.sh_offset + sh.sh_size <= n) {
 			*off = (size_t)sh.sh_offset;
 			*size = (size_t)sh.sh_size;
+			if (addr)
+				*addr = sh.sh_addr;
 			rc = 0;
 		}
 	}
@@ -478,12 +496,73 @@ static void scramble_cfi(unsigned char *b, size_t n, int arg)
 	for (int k = 0; k < 2; k++) {
 		size_t off = 0, size = 0;
 
-		if (section_of(b, n, names[k], &off, &size) || !size)
+		if (section_of(b, n, names[k], &off, &size, NULL) || !size)
 			continue;
 		for (int i = 0; i < arg; i++)
 			b[off + rnd() % size] = (unsigned char)rnd();
 	}
 }
+
+#if defined(__x86_64__)
+static int main_bias(struct dl_phdr_info *info, size_t size, void *out)
+{
+	(void)size;
+	*(uint64_t *)out = info->dlpi_addr;	/* the first is the program */
+	return 1;
+}
+
+/*
+ * A sample in a PLT entry, as if tip had just called through it: the CFI
+ * ld writes for .plt gives the CFA as a DWARF expression, rsp + 8, or
+ * rsp + 16 once the entry has pushed its index (rip & 15 >= 11), which
+ * the unwinder's evaluator must run. At the entry's first instruction and
+ * at its last, the chain goes on through tip to its callers.
+ */
+static void plt_frames(struct unwind *u, const uint64_t *regs, size_t nregs)
+{
+	char self[4096];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t n = 0, off = 0, size = 0;
+	unsigned char *b = sl > 0 ? read_file((self[sl] = 0, self), &n) : NULL;
+	uint64_t addr = 0, bias = 0, r[64], pcs[MAX_FRAMES];
+	uint64_t sp = perf_regs[REG_SP], back = perf_regs[REG_PC];
+	unsigned char flags[MAX_FRAMES], *st = malloc(stack_len + 16);
+	const unsigned char *e;
+
+	/* entry 1 of a lazy PLT: jmp *GOT(%rip); push $n; jmp PLT0 */
+	if (!b || section_of(b, n, ".plt", &off, &size, &addr) || size < 32 ||
+	    (e = b + off + 16, e[0] != 0xff || e[1] != 0x25 || e[6] != 0x68 || e[11] != 0xe9)) {
+		printf("ok %d - PLT frames # SKIP this binary has no lazy PLT of the usual shape\n",
+		       ++tap_n);
+		free(b);
+		free(st);
+		return;
+	}
+	dl_iterate_phdr(main_bias, &bias);
+	for (int k = 0; k < 2; k++) {
+		/* the call's return address (back into tip) at the new sp; at +11, the index below it */
+		size_t pushed = k ? 16 : 8;
+		int got, by_fp = 0;
+
+		memset(st, 0xa5, 8);
+		memcpy(st + pushed - 8, &back, 8);
+		memcpy(st + pushed, stack_copy, stack_len);
+		memcpy(r, regs, nregs * sizeof(*r));
+		r[at_reg(REG_SP)] = sp - pushed;
+		r[at_reg(REG_PC)] = bias + addr + 16 + (k ? 11 : 0);
+		got = unwind(u, 1, 1, maps, nmaps, r, nregs, st, stack_len + pushed, pcs, flags,
+			     MAX_FRAMES);
+		for (int i = 0; i < got; i++)
+			by_fp += !!(flags[i] & UNWIND_FP);
+		ok(got >= 5 && pcs[1] == back && pcs[2] == ra_tip && pcs[3] == ra_leaf && !by_fp,
+		   "a sample at PLT entry + %d unwinds through tip to leaf by CFI (%d frames, %d by "
+		   "frame pointer)",
+		   k ? 11 : 0, got, by_fp);
+	}
+	free(b);
+	free(st);
+}
+#endif
 
 /* Every mapping of the binary itself pointed at path instead. */
 static int maps_onto(const char *self, const char *path, struct unwind_map *out)
@@ -613,6 +692,11 @@ int main(int argc, char **argv)
 	whole_chain(u, regs, nregs);
 	unwind_free(u);
 	build_ids(regs, nregs);
+#if defined(__x86_64__)
+	u = unwind_new(NULL);
+	plt_frames(u, regs, nregs);
+	unwind_free(u);
+#endif
 	hostile_files(regs, nregs);
 	return tap_done();
 }
