@@ -4,6 +4,7 @@
 #define PROF_TESTS_TAP_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int tap_n, tap_failed;
@@ -25,6 +26,18 @@ static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 		tap_failed++;
 	}
 	return pass;
+}
+
+/* xorshift64: the same numbers on every run; a test may reseed rnd_state. */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
+
+__attribute__((unused))
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
 }
 
 __attribute__((unused))

@@ -22,16 +22,6 @@
 
 static unsigned char *recs[NR_REC];
 
-static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
 /* Samples of varied size: compressible ones, and some of noise, which zstd cannot shrink. */
 static void make_records(void)
 {

@@ -50,16 +50,6 @@
 
 extern void _start(void);
 
-static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
 /* What the sample of leaf() holds, and what the levels above it saw. */
 static uint64_t perf_regs[NPERF];	/* by the kernel's numbering */
 static unsigned char stack_copy[STACK_MAX];
