@@ -27,6 +27,7 @@
 #include "session.h"
 #include "stacks.h"
 #include "symbols.h"
+#include "unwind.h"
 #include "xalloc.h"
 
 #define EXIT_USAGE 64
@@ -104,7 +105,8 @@ struct report {
 	int have_time;
 	/* --call-graph dwarf: samples unwound, those that reached a root, where the rest stopped */
 	uint64_t dw_total, dw_complete, dw_fp;	/* dw_fp: with frames found by the frame pointer */
-	struct { const struct dso *dso; uint64_t n; } dw_stop[32];
+	/* where and why incomplete stacks stopped (UNWIND_END_*) */
+	struct { const struct dso *dso; int end; uint64_t n; } dw_stop[32];
 	int ndw_stop;
 	int filtering;		/* any filter given */
 	int chains_wanted;	/* the view resolves (and unwinds) whole stacks */
@@ -439,10 +441,11 @@ static int is_root(const char *name)
 	return 0;
 }
 
-/* Count a dwarf-unwound sample: complete, or where its stack stopped. */
+/* Count a dwarf-unwound sample: complete, or where its stack stopped and why. */
 static void stack_quality(struct report *r, const struct rsample *s)
 {
 	const struct rframe *last = &s->frames[s->nframes - 1];
+	const struct dso *at;
 	int i;
 
 	if (last->kernel)
@@ -453,19 +456,57 @@ static void stack_quality(struct report *r, const struct rsample *s)
 			r->dw_fp++;
 			break;
 		}
-	if (is_root(last->name)) {
+	if (is_root(last->name) || s->unwind_end == UNWIND_END_ROOT) {
 		r->dw_complete++;
 		return;
 	}
-	for (i = 0; i < r->ndw_stop && r->dw_stop[i].dso != last->dso; i++)
+	at = s->unwind_at >= 0 ? s->frames[s->unwind_at].dso : last->dso;
+	for (i = 0; i < r->ndw_stop && (r->dw_stop[i].dso != at || r->dw_stop[i].end != s->unwind_end);
+	     i++)
 		;
 	if (i == r->ndw_stop) {
 		if (i == (int)(sizeof(r->dw_stop) / sizeof(r->dw_stop[0])))
 			return;
-		r->dw_stop[r->ndw_stop].dso = last->dso;
+		r->dw_stop[r->ndw_stop].dso = at;
+		r->dw_stop[r->ndw_stop].end = s->unwind_end;
 		r->dw_stop[r->ndw_stop++].n = 0;
 	}
 	r->dw_stop[i].n++;
+}
+
+/* Why stacks stopped, as the header says it, and what would help. */
+static const char *end_why(int end)
+{
+	switch (end) {
+	case UNWIND_END_STACK:
+		return "stack copy too small";
+	case UNWIND_END_NOCFI:
+		return "no CFI";
+	case UNWIND_END_NOFILE:
+		return "file missing or another build";
+	case UNWIND_END_NOMAP:
+		return "not in a file: JIT code or another stack";
+	case UNWIND_END_MAX:
+		return "too deep";
+	default:
+		return "CFI led nowhere";
+	}
+}
+
+static const char *end_fix(int end)
+{
+	switch (end) {
+	case UNWIND_END_STACK:
+		return "record with a bigger --call-graph dwarf,SIZE (at most 65528)";
+	case UNWIND_END_NOCFI:
+		return "install their debug info or build them with frame pointers";
+	case UNWIND_END_NOFILE:
+		return "give prof report the files the recording used (--symfs)";
+	case UNWIND_END_NOMAP:
+		return "build the code that runs there with frame pointers";
+	default:
+		return NULL;
+	}
 }
 
 static int on_sample(void *ctx, const struct rsample *s)
@@ -570,14 +611,27 @@ static void print_header(struct report *r, const struct evdesc *e, struct hist *
 						top[k] = i;
 						break;
 					}
+			/* the first always; the others if they weigh at least 1% */
+			for (int k = 1; k < 3; k++)
+				if (top[k] >= 0 && pct(r->dw_stop[top[k]].n, r->dw_total) < 1)
+					top[k] = -1;
 			printf(" -- WARNING: unwinding stopped most in");
 			for (int k = 0; k < 3 && top[k] >= 0; k++)
-				printf("%s %s (%.0f%%)", k ? "," : "",
+				printf("%s %s (%.0f%%, %s)", k ? "," : "",
 				       r->dw_stop[top[k]].dso ? dso_short_name(r->dw_stop[top[k]].dso)
 							      : "[unknown]",
-				       pct(r->dw_stop[top[k]].n, r->dw_total));
-			printf("; record with a bigger --call-graph dwarf,SIZE, install their debug "
-			       "info, or build them with frame pointers");
+				       pct(r->dw_stop[top[k]].n, r->dw_total),
+				       end_why(r->dw_stop[top[k]].end));
+			/* the fixes for those reasons, each once */
+			for (int k = 0; k < 3 && top[k] >= 0; k++) {
+				const char *fix = end_fix(r->dw_stop[top[k]].end);
+				int again = 0;
+
+				for (int j = 0; j < k; j++)
+					again |= r->dw_stop[top[j]].end == r->dw_stop[top[k]].end;
+				if (fix && !again)
+					printf("; %s", fix);
+			}
 		}
 		printf("\n");
 	}

@@ -81,6 +81,7 @@ struct parked {
 	uint64_t time, period;
 	const char *comm;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
+	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
 
 /* Parked samples at most; past that, a sample waits for its file. */
@@ -173,6 +174,8 @@ struct session {
 	uint64_t upcs[MAX_FRAMES];
 	unsigned char upcs_fl[MAX_FRAMES];	/* how upcs[i] was found: UNWIND_* */
 	int nupcs;		/* of the sample being delivered or parked */
+	struct unwind_stop ustop;	/* why its unwinding stopped */
+	int ustop_frame;	/* each_address's count of frames before ustop.at's, or -1 */
 	int cur_fp;		/* the address each_address() hands out is such */
 	const struct proc *umaps_pr;	/* umaps are of this process's maps ... */
 	unsigned umaps_gen;		/* ... in this generation */
@@ -680,6 +683,9 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 static int unwind_sample(struct session *s, const struct evdesc *e, const struct sample *smp,
 			 const struct proc *pr)
 {
+	int n;
+
+	s->ustop.end = 0;
 	if (!pr || !smp->stack_dyn_size || !smp->nr_user_regs)
 		return 0;
 	if (!s->unwind)
@@ -703,8 +709,12 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 	}
 	s->umaps_pr = pr;
 	s->umaps_gen = pr->gen;
-	return unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, pr->nr, smp,
-			   e->attr.sample_regs_user, s->upcs, s->upcs_fl, MAX_FRAMES);
+	n = unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, pr->nr, smp,
+			e->attr.sample_regs_user, s->upcs, s->upcs_fl, MAX_FRAMES, &s->ustop);
+	/* Past the end of a copy the kernel did not fill: the stack ended there. */
+	if (s->ustop.end == UNWIND_END_STACK && smp->stack_dyn_size < e->attr.sample_stack_user)
+		s->ustop.end = UNWIND_END_BAD;
+	return n;
 }
 
 /*
@@ -736,8 +746,11 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 			first = 0;
 		}
 	}
+	s->ustop_frame = -1;
 	if (s->nupcs && !s->leaf_only) {
 		for (int i = 0; i < s->nupcs; i++) {
+			if (i == s->ustop.at)
+				s->ustop_frame = got;
 			/* the interrupted pcs are no return addresses; the rest are */
 			s->cur_fp = (s->upcs_fl[i] & UNWIND_FP) != 0;
 			n = fn(s, arg, s->upcs[i], 0, !(s->upcs_fl[i] & UNWIND_EXACT));
@@ -802,6 +815,8 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	p->first = s->npraw;
 	each_address(s, smp, kernel, park_one, (void *)pr);
 	p->n = s->npraw - p->first;
+	p->unwind_end = s->nupcs ? s->ustop.end : 0;
+	p->unwind_at = s->ustop_frame;	/* praw entries are one an address */
 	s->npk++;
 }
 
@@ -815,14 +830,15 @@ static int unpark(struct session *s)
 		struct rsample rs;
 		int n = 0;
 
+		rs.unwind_at = -1;
 		for (size_t j = 0; j < p->n; j++) {
 			struct frame_info fi[INLINE_MAX];
 			const struct rawf *r = &s->praw[p->first + j];
-
 			int k = resolve_raw(r, fi);
-
 			int n0 = n;
 
+			if ((int)j == p->unwind_at)
+				rs.unwind_at = n;
 			fix_caller_offsets(r, fi, k);
 			n = append_frames(s, n, r->dso, r->a, r->kernel, fi, k);
 			for (int f = n0; r->by_fp && f < n; f++)
@@ -837,6 +853,9 @@ static int unpark(struct session *s)
 		rs.comm = p->comm;
 		rs.nframes = n;
 		rs.frames = s->frames;
+		rs.unwind_end = p->unwind_end;
+		if (rs.unwind_at >= n)
+			rs.unwind_at = -1;
 		ret = s->fn(s->ctx, &rs);
 	}
 	s->npk = 0;
@@ -884,6 +903,8 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	rs.comm = t->comm;
 	rs.nframes = b.n;
 	rs.frames = s->frames;
+	rs.unwind_end = s->nupcs ? s->ustop.end : 0;
+	rs.unwind_at = s->ustop_frame < b.n ? s->ustop_frame : -1;
 	return s->fn(s->ctx, &rs);
 }
 

@@ -37,6 +37,12 @@ struct rsample {
 	const char *comm;	/* interned, valid until session_free */
 	int nframes;		/* frames[0] is where the sample hit */
 	const struct rframe *frames;
+	/*
+	 * --call-graph dwarf: why unwinding the user stack stopped
+	 * (UNWIND_END_*, 0 when it did not run), and the frame to blame,
+	 * an index into frames (-1: none)
+	 */
+	int unwind_end, unwind_at;
 };
 
 /*

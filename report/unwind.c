@@ -51,6 +51,8 @@
 #define DW_FP	0
 #endif
 #define NREG	REGS_DWARF_MAX
+/* A read this far past the stack copy's end is taken for one the copy was too small for. */
+#define STACK_BEYOND	(1u << 20)
 
 /* How the caller's value of a register, or the CFA, is found. */
 enum {
@@ -144,6 +146,7 @@ struct uctx {
 	uint64_t v[NREG];		/* the registers of the frame being unwound */
 	uint64_t known;			/* bit r: v[r] is known */
 	uint64_t cfa;
+	int *over;			/* set when a read fell past the copy's end */
 };
 
 struct unwind *unwind_new(const char *symfs)
@@ -390,6 +393,8 @@ static int rd(const struct uctx *c, uint64_t addr, uint64_t *out)
 		memcpy(out, c->stack + (addr - c->stack_lo), 8);
 		return 0;
 	}
+	if (addr >= c->stack_lo && addr - c->stack_lo < c->stack_len + STACK_BEYOND)
+		*c->over = 1;
 	m = find_pmap(c->p, addr);
 	if (!m || !m->f || !m->f->image)
 		return -1;
@@ -782,13 +787,16 @@ static int apply(const struct uctx *c, const struct rloc *l, int i, uint64_t *ou
 
 int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
 		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
-		unsigned char *flags, int max)
+		unsigned char *flags, int max, struct unwind_stop *stop)
 {
 	struct uproc *p;
 	struct uctx c;
 	uint64_t pc, sp, nv[NREG];
-	int nreg, out = 0, exact = 1;
+	int nreg, out = 0, exact = 1, over = 0, end = UNWIND_END_MAX;
+	int fp_from = -1, fp_end = 0;	/* the frame a run of frame pointer frames began at, and why */
 
+	stop->end = 0;
+	stop->at = 0;
 	if (!s->nr_user_regs || !s->user_regs || !s->stack || !s->stack_dyn_size || max < 1)
 		return 0;
 	nreg = regs_to_dwarf(s->user_regs, (size_t)s->nr_user_regs, regs_mask, c.v, &pc, &sp);
@@ -806,6 +814,7 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 	c.stack_lo = sp;
 	c.stack_len = s->stack_dyn_size;
 	c.known = nreg >= 64 ? ~0ULL : (1ULL << nreg) - 1;
+	c.over = &over;
 	pcs[out] = pc;
 	flags[out++] = UNWIND_EXACT;
 	while (out < max) {
@@ -815,6 +824,8 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 						 : &no_rule;
 		int fp = r == &no_rule;
 
+		end = UNWIND_END_BAD;
+		over = 0;
 		if (!fp) {
 			if (r->cfa.kind == R_REG_OFF) {
 				if (reg_of(&c, r->cfa.reg, &c.cfa))
@@ -823,8 +834,10 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 			} else if (eval(&c, r->cfa.ops, r->cfa.nops, &c.cfa)) {
 				break;
 			}
-			if (r->reg[r->ra].kind == R_UNDEF)
-				break;		/* the outermost frame: _start, a thread's start */
+			if (r->reg[r->ra].kind == R_UNDEF) {
+				end = UNWIND_END_ROOT;	/* the outermost frame: _start, a thread's start */
+				break;
+			}
 			for (int i = 0; i < nreg; i++)
 				if (!apply(&c, &r->reg[i], i, &nv[i]))
 					nknown |= 1ULL << i;
@@ -836,13 +849,23 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 				nknown |= 1ULL << DW_SP;
 			}
 			nsp = nv[DW_SP];
+			fp_from = -1;
 		} else {
 			/* No CFI: a frame record [saved fp, return address] at fp, in the stack copy. */
 			uint64_t f = c.v[DW_FP], ofp, ra;
 
-			if (!(c.known >> DW_FP & 1) || f < sp || f & 7 ||
-			    f - c.stack_lo >= c.stack_len || c.stack_len - (f - c.stack_lo) < 16)
+			if (fp_from < 0) {
+				fp_from = out - 1;
+				fp_end = !m ? UNWIND_END_NOMAP
+				     : !m->f || !m->f->elf ? UNWIND_END_NOFILE : UNWIND_END_NOCFI;
+			}
+			end = fp_end;
+			if (!(c.known >> DW_FP & 1) || f < sp || f & 7)
 				break;
+			if (f - c.stack_lo >= c.stack_len || c.stack_len - (f - c.stack_lo) < 16) {
+				over |= f - c.stack_lo < c.stack_len + STACK_BEYOND;
+				break;
+			}
 			memcpy(&ofp, c.stack + (f - c.stack_lo), 8);
 			memcpy(&ra, c.stack + (f - c.stack_lo) + 8, 8);
 			npc = ra;
@@ -868,6 +891,22 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 		pc = npc;
 		sp = nsp;
 		exact = r && r->signal;
+		end = UNWIND_END_MAX;
+	}
+	/*
+	 * Why it stopped, and whose frame to blame: past a frame without CFI,
+	 * the frame pointer's frames are guesses, and where they lead is no
+	 * one's fault but that frame's.
+	 */
+	stop->end = end;
+	stop->at = out - 1;
+	if (end != UNWIND_END_ROOT && end != UNWIND_END_MAX) {
+		if (fp_from >= 0) {
+			stop->end = fp_end;
+			stop->at = fp_from;
+		} else if (over) {
+			stop->end = UNWIND_END_STACK;
+		}
 	}
 	return out;
 }

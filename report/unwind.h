@@ -14,6 +14,22 @@
 
 struct unwind;
 
+/* Why unwinding stopped (0: it did not run). */
+enum {
+	UNWIND_END_ROOT = 1,	/* the CFI marks the frame outermost: done */
+	UNWIND_END_MAX,		/* as many frames as asked */
+	UNWIND_END_STACK,	/* a read fell past the end of the stack copy */
+	UNWIND_END_NOCFI,	/* the file has no CFI for the pc, nor a usable frame pointer */
+	UNWIND_END_NOFILE,	/* the pc's file is missing, not ELF, or another build */
+	UNWIND_END_NOMAP,	/* the pc is in no mapped file: JIT code, a stack switch */
+	UNWIND_END_BAD,		/* the CFI or the stack led nowhere */
+};
+
+struct unwind_stop {
+	int end;		/* UNWIND_END_* */
+	int at;			/* the frame to blame: an index into pcs */
+};
+
 /* A process's executable mapping, as the session knows it. */
 struct unwind_map {
 	uint64_t start, end, pgoff;
@@ -32,13 +48,14 @@ void unwind_free(struct unwind *u);
  * maps[0 .. n) in generation gen (a new gen rebuilds the process's
  * state), its registers those of regs_mask (attr.sample_regs_user):
  * pcs[0] the interrupted pc, then return addresses, at most max; flags[i]
- * says how pcs[i] was found (UNWIND_*). Returns how many, 0 when the sample
- * carries no usable registers or stack. Files are opened once and shared
- * by every process; a process's maps are read again when gen changes.
+ * says how pcs[i] was found (UNWIND_*), *stop why no more were. Returns
+ * how many, 0 when the sample carries no usable registers or stack.
+ * Files are opened once and shared by every process; a process's maps
+ * are read again when gen changes.
  */
 int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
 		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
-		unsigned char *flags, int max);
+		unsigned char *flags, int max, struct unwind_stop *stop);
 
 /* found by following the frame pointer: no CFI covered the frame below */
 #define UNWIND_FP	1

@@ -60,6 +60,17 @@ expect_rc 0 "prof record --call-graph dwarf (unwind -m debugframe)"
 whole debugframe dbf.data dbf_mid
 rm dbf/libunwdbf.so.debug
 whole "debugframe without libunwdbf.so.debug" dbf.data dbf_mid 0 10
+# header WHAT DATA PATTERN: the stacks line of DATA's -g caller report matches PATTERN
+header() {
+	run_prof report -i "$2" -g caller
+	expect_rc 0 "prof report -g caller ($1)"
+	h=$(grep '^# stacks:' out)
+	note "$1 header: $h"
+	printf '%s\n' "$h" | grep -Eq "$3" || fail "$1: the stacks line does not match '$3': $h"
+}
+# the stacks stop where the CFI is missing, and the header says so
+header "debugframe without libunwdbf.so.debug" dbf.data \
+	'WARNING: unwinding stopped most in libunwdbf\.so \([0-9]+%, no CFI\).*install their debug info'
 
 # No CFI at all for fp_mid: its frame pointer finds outer, marked [fp].
 run_prof record -q --call-graph dwarf -e cpu-clock -o fp.data -- "$WORKLOADS/unwind" -s 1 -m fp
@@ -91,6 +102,12 @@ esac
 run_prof record -q --call-graph dwarf -e cpu-clock -o sig.data -- "$WORKLOADS/unwind" -s 1 -m signal
 expect_rc 0 "prof record --call-graph dwarf (unwind -m signal)"
 whole signal sig.data 'sig_mid;(.*;)?on_signal'
+
+# Stack copies too small for the stack: the header says so, and what to do.
+run_prof record -q --call-graph dwarf,64 -e cpu-clock -o small.data -- "$WORKLOADS/unwind" -s 1
+expect_rc 0 "prof record --call-graph dwarf,64"
+header "dwarf,64" small.data \
+	'^# stacks: +[0-9.]+% complete.*WARNING: unwinding stopped most in unwind \([0-9]+%, stack copy too small\).*bigger --call-graph dwarf,SIZE'
 
 # Frame pointers alone cannot walk through the library.
 run_prof record -q -g -e cpu-clock -o g.data -- "$WORKLOADS/unwind" -s 1

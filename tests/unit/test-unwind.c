@@ -38,10 +38,12 @@
 #define NPERF	PERF_REG_X86_64_MAX
 #define REG_PC	PERF_REG_X86_IP
 #define REG_SP	PERF_REG_X86_SP
+#define REG_FP	PERF_REG_X86_BP
 #else
 #define NPERF	PERF_REG_ARM64_MAX
 #define REG_PC	PERF_REG_ARM64_PC
 #define REG_SP	PERF_REG_ARM64_SP
+#define REG_FP	29
 #endif
 
 #define MAX_FRAMES	128
@@ -212,6 +214,9 @@ static size_t sample_regs(const uint64_t *by_perf, uint64_t *out)
 	return n;
 }
 
+/* Why the last unwind() stopped. */
+static struct unwind_stop stop;
+
 static int unwind(struct unwind *u, int pid, unsigned gen, const struct unwind_map *m, size_t n,
 		  const uint64_t *regs, size_t nregs, const unsigned char *stack, size_t len,
 		  uint64_t *pcs, unsigned char *flags, int max)
@@ -224,7 +229,7 @@ static int unwind(struct unwind *u, int pid, unsigned gen, const struct unwind_m
 	s.stack = stack;
 	s.stack_size = len;
 	s.stack_dyn_size = len;
-	return unwind_user(u, pid, gen, m, n, &s, regs_user_mask(), pcs, flags, max);
+	return unwind_user(u, pid, gen, m, n, &s, regs_user_mask(), pcs, flags, max, &stop);
 }
 
 /* The undamaged sample: tip, leaf, mid, outer, main ... _start, all by CFI. */
@@ -250,9 +255,31 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 	for (int i = 0; i < n; i++)
 		by_fp += !!(flags[i] & UNWIND_FP);
 	ok(by_fp == 0, "no frame needed the frame pointer (%d did)", by_fp);
+	ok(stop.end == UNWIND_END_ROOT && stop.at == n - 1,
+	   "it stopped at _start's frame, the CFI saying it is the outermost (end %d at %d)",
+	   stop.end, stop.at);
 
 	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags, 3);
-	ok(n == 3 && pcs[2] == ra_leaf, "asked for 3 frames, 3 come, the same (%d)", n);
+	ok(n == 3 && pcs[2] == ra_leaf && stop.end == UNWIND_END_MAX,
+	   "asked for 3 frames, 3 come, the same, stopped for that (%d, end %d)", n, stop.end);
+	/* tip's return address is at sp (or in x30), mid's and outer's far above */
+	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, 16, pcs, flags, MAX_FRAMES);
+	ok(n >= 2 && n < 5 && pcs[1] == ra_tip && stop.end == UNWIND_END_STACK && stop.at == n - 1,
+	   "a 16-byte copy: tip's caller, then the copy is too small, at the last frame (%d, end "
+	   "%d at %d)",
+	   n, stop.end, stop.at);
+	{
+		uint64_t r[64];
+
+		memcpy(r, regs, nregs * sizeof(*r));
+		r[at_reg(REG_PC)] = 0x1000;	/* mapped by no one */
+		r[at_reg(REG_FP)] = 0;		/* nor a frame pointer to go on by (aarch64 keeps them) */
+		n = unwind(u, 1, 1, maps, nmaps, r, nregs, stack_copy, stack_len, pcs, flags,
+			   MAX_FRAMES);
+		ok(stop.end == UNWIND_END_NOMAP && stop.at == 0,
+		   "a pc in no mapping: blamed on frame 0, not in a file (%d frames, end %d at %d)",
+		   n, stop.end, stop.at);
+	}
 	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, 0, pcs, flags, MAX_FRAMES);
 	ok(n == 0, "no stack copy, no frames (%d)", n);
 	n = unwind(u, 1, 1, maps, nmaps, regs, 3, stack_copy, stack_len, pcs, flags, MAX_FRAMES);
@@ -262,7 +289,8 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 /*
  * The binary's maps carrying a build id: its own (whole chain), its own
  * padded with zeros as perf writes short ids (whole), another (its CFI is
- * not used: leaf's caller is not found by CFI).
+ * not used: tip's caller is not found by CFI). The frame pointer is
+ * cleared: the CFI needs none.
  */
 static void build_ids(const uint64_t *regs, size_t nregs)
 {
@@ -274,9 +302,12 @@ static void build_ids(const uint64_t *regs, size_t nregs)
 	ssize_t len = e ? dwelf_elf_gnu_build_id(e, &bits) : -1;
 	unsigned char id[64];
 	struct unwind_map m[NMAPS];
-	uint64_t pcs[MAX_FRAMES];
+	uint64_t pcs[MAX_FRAMES], r[64];
 	unsigned char flags[MAX_FRAMES];
 
+	/* no frame pointer to go on by where the CFI is refused (aarch64 keeps them) */
+	memcpy(r, regs, nregs * sizeof(*r));
+	r[at_reg(REG_FP)] = 0;
 	if (len <= 0 || len > 40) {
 		printf("ok %d - build ids # SKIP this test binary has no build id\n", ++tap_n);
 	} else {
@@ -296,15 +327,18 @@ static void build_ids(const uint64_t *regs, size_t nregs)
 					m[i].build_id_len = n;
 				}
 			}
-			got = unwind(u, 1, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
+			got = unwind(u, 1, 1, m, nmaps, r, nregs, stack_copy, stack_len, pcs, flags,
 				     MAX_FRAMES);
 			if (k < 2)
 				ok(got >= 5 && pcs[1] == ra_tip && pcs[4] == ra_outer,
 				   "the binary's %s build id: the chain is whole (%d frames)",
 				   k ? "zero-padded" : "own", got);
 			else
-				ok(got < 2 || pcs[1] != ra_tip || flags[1] & UNWIND_FP,
-				   "another build id: the file's CFI is not used (%d frames)", got);
+				ok((got < 2 || pcs[1] != ra_tip || flags[1] & UNWIND_FP) &&
+				   stop.end == UNWIND_END_NOFILE && stop.at == 0,
+				   "another build id: the file's CFI is not used, and frame 0 is "
+				   "blamed on that (%d frames, end %d at %d)",
+				   got, stop.end, stop.at);
 			unwind_free(u);
 		}
 	}
