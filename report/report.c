@@ -474,39 +474,34 @@ static void stack_quality(struct report *r, const struct rsample *s)
 	r->dw_stop[i].n++;
 }
 
-/* Why stacks stopped, as the header says it, and what would help. */
+/* Why stacks stopped, as the header says it, and what would help; by UNWIND_END_*. */
+static const struct {
+	const char *why, *fix;
+} end_text[] = {
+	[UNWIND_END_STACK] = { "stack copy too small",
+			       "record with a bigger --call-graph dwarf,SIZE (at most 65528)" },
+	[UNWIND_END_NOCFI] = { "no CFI",
+			       "install their debug info or build them with frame pointers" },
+	[UNWIND_END_NOFILE] = { "file missing or another build",
+				"give prof report the files the recording used (--symfs)" },
+	[UNWIND_END_NOMAP] = { "not in a file: JIT code or another stack",
+			       "build the code that runs there with frame pointers" },
+	[UNWIND_END_MAX] = { "too deep", NULL },
+	[UNWIND_END_BAD] = { "CFI led nowhere", NULL },
+};
+
 static const char *end_why(int end)
 {
-	switch (end) {
-	case UNWIND_END_STACK:
-		return "stack copy too small";
-	case UNWIND_END_NOCFI:
-		return "no CFI";
-	case UNWIND_END_NOFILE:
-		return "file missing or another build";
-	case UNWIND_END_NOMAP:
-		return "not in a file: JIT code or another stack";
-	case UNWIND_END_MAX:
-		return "too deep";
-	default:
-		return "CFI led nowhere";
-	}
+	if (end < 0 || end >= (int)(sizeof(end_text) / sizeof(*end_text)) || !end_text[end].why)
+		return end_text[UNWIND_END_BAD].why;
+	return end_text[end].why;
 }
 
 static const char *end_fix(int end)
 {
-	switch (end) {
-	case UNWIND_END_STACK:
-		return "record with a bigger --call-graph dwarf,SIZE (at most 65528)";
-	case UNWIND_END_NOCFI:
-		return "install their debug info or build them with frame pointers";
-	case UNWIND_END_NOFILE:
-		return "give prof report the files the recording used (--symfs)";
-	case UNWIND_END_NOMAP:
-		return "build the code that runs there with frame pointers";
-	default:
+	if (end < 0 || end >= (int)(sizeof(end_text) / sizeof(*end_text)))
 		return NULL;
-	}
+	return end_text[end].fix;
 }
 
 static int on_sample(void *ctx, const struct rsample *s)
