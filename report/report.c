@@ -490,18 +490,12 @@ static const struct {
 	[UNWIND_END_BAD] = { "CFI led nowhere", NULL },
 };
 
-static const char *end_why(int end)
+/* The words for end: those of UNWIND_END_BAD where it has none of its own. */
+static int end_words(int end)
 {
-	if (end < 0 || end >= (int)(sizeof(end_text) / sizeof(*end_text)) || !end_text[end].why)
-		return end_text[UNWIND_END_BAD].why;
-	return end_text[end].why;
-}
-
-static const char *end_fix(int end)
-{
-	if (end < 0 || end >= (int)(sizeof(end_text) / sizeof(*end_text)))
-		return NULL;
-	return end_text[end].fix;
+	return end > 0 && end < (int)(sizeof(end_text) / sizeof(*end_text)) && end_text[end].why
+		       ? end
+		       : UNWIND_END_BAD;
 }
 
 static int on_sample(void *ctx, const struct rsample *s)
@@ -616,10 +610,10 @@ static void print_header(struct report *r, const struct evdesc *e, struct hist *
 				       r->dw_stop[top[k]].dso ? dso_short_name(r->dw_stop[top[k]].dso)
 							      : "[unknown]",
 				       pct(r->dw_stop[top[k]].n, r->dw_total),
-				       end_why(r->dw_stop[top[k]].end));
+				       end_text[end_words(r->dw_stop[top[k]].end)].why);
 			/* the fixes for those reasons, each once */
 			for (int k = 0; k < 3 && top[k] >= 0; k++) {
-				const char *fix = end_fix(r->dw_stop[top[k]].end);
+				const char *fix = end_text[end_words(r->dw_stop[top[k]].end)].fix;
 				int again = 0;
 
 				for (int j = 0; j < k; j++)

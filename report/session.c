@@ -685,7 +685,6 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 {
 	int n;
 
-	s->ustop.end = 0;
 	if (!pr || !smp->stack_dyn_size || !smp->nr_user_regs)
 		return 0;
 	if (!s->unwind)

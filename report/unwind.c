@@ -382,6 +382,15 @@ static const struct pmap *find_pmap(const struct uproc *p, uint64_t pc)
 	return NULL;
 }
 
+/*
+ * For a read the stack copy could not serve: whether a bigger copy would
+ * have (addr at or above the copy's start, and not far past its end).
+ */
+static int past_copy(const struct uctx *c, uint64_t addr)
+{
+	return addr >= c->stack_lo && addr - c->stack_lo < c->stack_len + STACK_BEYOND;
+}
+
 /* 8 bytes at addr: from the stack copy, else from an executable file's image. */
 static int rd(const struct uctx *c, uint64_t addr, uint64_t *out)
 {
@@ -393,7 +402,7 @@ static int rd(const struct uctx *c, uint64_t addr, uint64_t *out)
 		memcpy(out, c->stack + (addr - c->stack_lo), 8);
 		return 0;
 	}
-	if (addr >= c->stack_lo && addr - c->stack_lo < c->stack_len + STACK_BEYOND)
+	if (past_copy(c, addr))
 		*c->over = 1;
 	m = find_pmap(c->p, addr);
 	if (!m || !m->f || !m->f->image)
@@ -863,7 +872,7 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 			if (!(c.known >> DW_FP & 1) || f < sp || f & 7)
 				break;
 			if (f - c.stack_lo >= c.stack_len || c.stack_len - (f - c.stack_lo) < 16) {
-				over |= f - c.stack_lo < c.stack_len + STACK_BEYOND;
+				over |= past_copy(&c, f);
 				break;
 			}
 			memcpy(&ofp, c.stack + (f - c.stack_lo), 8);
