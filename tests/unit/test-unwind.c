@@ -63,6 +63,11 @@ static struct unwind_map maps[NMAPS];
 static char map_paths[NMAPS][4096];
 static size_t nmaps;
 
+/* this test's binary: its path, and its bytes (NULL when unreadable) */
+static char self[4096];
+static unsigned char *self_image;
+static size_t self_size;
+
 /*
  * Copied byte by byte, in the caller (a call would overwrite the return
  * address below it) and not instrumented: the stack holds ASan's redzones.
@@ -287,6 +292,29 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 }
 
 /*
+ * The maps, every mapping of the binary itself pointed at path instead
+ * (unless NULL) and given the build id id (len bytes; 0 for none). How
+ * many mappings were the binary's.
+ */
+static int maps_onto(const char *path, const unsigned char *id, size_t len,
+		     struct unwind_map *out)
+{
+	int hits = 0;
+
+	for (size_t i = 0; i < nmaps; i++) {
+		out[i] = maps[i];
+		if (!strcmp(maps[i].path, self)) {
+			if (path)
+				out[i].path = path;
+			out[i].build_id = id;
+			out[i].build_id_len = len;
+			hits++;
+		}
+	}
+	return hits;
+}
+
+/*
  * The binary's maps carrying a build id: its own (whole chain), its own
  * padded with zeros as perf writes short ids (whole), another (its CFI is
  * not used: tip's caller is not found by CFI). The frame pointer is
@@ -294,10 +322,7 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
  */
 static void build_ids(const uint64_t *regs, size_t nregs)
 {
-	char self[4096];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int fd = sl > 0 ? open((self[sl] = 0, self), O_RDONLY) : -1;
-	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf *e = self_image ? elf_memory((char *)self_image, self_size) : NULL;
 	const void *bits = NULL;
 	ssize_t len = e ? dwelf_elf_gnu_build_id(e, &bits) : -1;
 	unsigned char id[64];
@@ -320,13 +345,7 @@ static void build_ids(const uint64_t *regs, size_t nregs)
 			memcpy(id, bits, (size_t)len);
 			if (k == 2)
 				id[0] ^= 1;
-			for (size_t i = 0; i < nmaps; i++) {
-				m[i] = maps[i];
-				if (!strcmp(maps[i].path, self)) {
-					m[i].build_id = id;
-					m[i].build_id_len = n;
-				}
-			}
+			maps_onto(NULL, id, n, m);
 			got = unwind(u, 1, 1, m, nmaps, r, nregs, stack_copy, stack_len, pcs, flags,
 				     MAX_FRAMES);
 			if (k < 2)
@@ -344,8 +363,6 @@ static void build_ids(const uint64_t *regs, size_t nregs)
 	}
 	if (e)
 		elf_end(e);
-	if (fd >= 0)
-		close(fd);
 }
 
 /* A value a damaged word or register might hold, often a plausible one. */
@@ -452,17 +469,21 @@ static unsigned char *read_file(const char *path, size_t *n)
 	return b;
 }
 
-/* A copy of this test's binary, with fn applied to it; NULL when it cannot be written. */
-static char *hostile_copy(const char *self, const char *dir, const char *name,
+/*
+ * A copy of this test's binary in dir, with fn(bytes, size, arg) applied
+ * to it, or without fn cut to arg bytes; NULL when it cannot be written.
+ */
+static char *hostile_copy(const char *dir, const char *name,
 			  void (*fn)(unsigned char *, size_t, int), int arg)
 {
 	static char path[4200];
-	size_t n;
-	unsigned char *b = read_file(self, &n);
+	size_t n = self_size;
+	unsigned char *b = self_image ? malloc(n ? n : 1) : NULL;
 	int fd;
 
 	if (!b)
 		return NULL;
+	memcpy(b, self_image, n);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (fn)
 		fn(b, n, arg);
@@ -544,21 +565,18 @@ static int main_bias(struct dl_phdr_info *info, size_t size, void *out)
  */
 static void plt_frames(struct unwind *u, const uint64_t *regs, size_t nregs)
 {
-	char self[4096];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	size_t n = 0, off = 0, size = 0;
-	unsigned char *b = sl > 0 ? read_file((self[sl] = 0, self), &n) : NULL;
+	size_t off = 0, size = 0;
+	unsigned char *b = self_image;
 	uint64_t addr = 0, bias = 0, r[64], pcs[MAX_FRAMES];
 	uint64_t sp = perf_regs[REG_SP], back = perf_regs[REG_PC];
 	unsigned char flags[MAX_FRAMES], *st = malloc(stack_len + 16);
 	const unsigned char *e;
 
 	/* entry 1 of a lazy PLT: jmp *GOT(%rip); push $n; jmp PLT0 */
-	if (!b || section_of(b, n, ".plt", &off, &size, &addr) || size < 32 ||
+	if (!b || section_of(b, self_size, ".plt", &off, &size, &addr) || size < 32 ||
 	    (e = b + off + 16, e[0] != 0xff || e[1] != 0x25 || e[6] != 0x68 || e[11] != 0xe9)) {
 		printf("ok %d - PLT frames # SKIP this binary has no lazy PLT of the usual shape\n",
 		       ++tap_n);
-		free(b);
 		free(st);
 		return;
 	}
@@ -583,56 +601,39 @@ static void plt_frames(struct unwind *u, const uint64_t *regs, size_t nregs)
 		   "frame pointer)",
 		   k ? 11 : 0, got, by_fp);
 	}
-	free(b);
 	free(st);
 }
 #endif
 
-/* Every mapping of the binary itself pointed at path instead. */
-static int maps_onto(const char *self, const char *path, struct unwind_map *out)
-{
-	int hits = 0;
-
-	for (size_t i = 0; i < nmaps; i++) {
-		out[i] = maps[i];
-		if (!strcmp(maps[i].path, self)) {
-			out[i].path = path;
-			hits++;
-		}
-	}
-	return hits;
-}
-
 static void hostile_files(const uint64_t *regs, size_t nregs)
 {
-	char self[4096], dir[] = "/tmp/test-unwind.XXXXXX";
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char dir[] = "/tmp/test-unwind.XXXXXX";
 	struct unwind_map m[NMAPS];
 	uint64_t pcs[MAX_FRAMES];
 	unsigned char flags[MAX_FRAMES];
 	int bad = 0, tried = 0, pid = 100, changed = 0, whole;
-	struct stat st;
 	struct unwind *u0 = unwind_new(NULL);
 
 	whole = unwind(u0, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
 		       MAX_FRAMES);
 	unwind_free(u0);
 
-	if (sl <= 0 || !mkdtemp(dir) || stat((self[sl] = 0, self), &st) < 0) {
-		ok(0, "a directory and this binary's path for the hostile files");
+	if (!self_image || !mkdtemp(dir)) {
+		ok(0, "a directory and this binary's bytes for the hostile files");
 		return;
 	}
 	/* cut at the ELF header, in the program headers, in the middle, before the end */
 	for (int k = 0; k < 4; k++) {
 		static const long cuts[] = { 40, 300, -2, -1 };
 		char name[32];
-		long at = cuts[k] > 0 ? cuts[k] : cuts[k] == -2 ? st.st_size / 2 : st.st_size - 100;
+		long size = (long)self_size;
+		long at = cuts[k] > 0 ? cuts[k] : cuts[k] == -2 ? size / 2 : size - 100;
 		const char *p;
 		struct unwind *u = unwind_new(NULL);
 
 		snprintf(name, sizeof(name), "cut-%ld", at);
-		p = hostile_copy(self, dir, name, NULL, (int)at);
-		if (!p || !maps_onto(self, p, m)) {
+		p = hostile_copy(dir, name, NULL, (int)at);
+		if (!p || !maps_onto(p, NULL, 0, m)) {
 			bad++;
 		} else {
 			int n = unwind(u, pid++, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
@@ -653,7 +654,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 		for (int k = 0; k < 4; k++) {
 			int n;
 
-			maps_onto(self, other[k], m);
+			maps_onto(other[k], NULL, 0, m);
 			n = unwind(u, pid++, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
 				   flags, MAX_FRAMES);
 			bad += n < 0 || n > MAX_FRAMES || (n >= 1 && pcs[0] != perf_regs[REG_PC]);
@@ -668,8 +669,8 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 		struct unwind *u = unwind_new(NULL);
 
 		snprintf(name, sizeof(name), "cfi-%d", k);
-		p = hostile_copy(self, dir, name, scramble_cfi, 1 + k * k);
-		if (!p || !maps_onto(self, p, m)) {
+		p = hostile_copy(dir, name, scramble_cfi, 1 + k * k);
+		if (!p || !maps_onto(p, NULL, 0, m)) {
 			bad++;
 		} else {
 			/* again, as later samples find the rules memoized */
@@ -700,8 +701,13 @@ int main(int argc, char **argv)
 	size_t nregs;
 	struct unwind *u;
 	int rounds = argc > 1 ? atoi(argv[1]) : 20000;
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	elf_version(EV_CURRENT);
+	if (sl > 0) {
+		self[sl] = 0;
+		self_image = read_file(self, &self_size);
+	}
 	if (read_maps() || !nmaps) {
 		printf("1..0 # SKIP cannot read /proc/self/maps\n");
 		return 0;
@@ -722,6 +728,7 @@ int main(int argc, char **argv)
 	unwind_free(u);
 #endif
 	hostile_files(regs, nregs);
+	free(self_image);
 	return tap_done();
 }
 
