@@ -28,6 +28,7 @@
 #include "stacks.h"
 #include "symbols.h"
 #include "unwind.h"
+#include "warn.h"
 #include "xalloc.h"
 
 #define EXIT_USAGE 64
@@ -502,7 +503,7 @@ static int on_sample(void *ctx, const struct rsample *s)
 {
 	struct report *r = ctx;
 	const struct evtab *t = session_evtab(r->session);
-	size_t ev = (size_t)(s->ev - t->ev);
+	size_t ev = s->ev->index;
 
 	if (!r->have_time) {
 		/* The first in time: with session_unordered(), not always this one. */
@@ -533,7 +534,7 @@ static int on_sample(void *ctx, const struct rsample *s)
 	if (!r->hists[ev]) {
 		r->hists[ev] = hist_new(&r->ho);
 		if (r->format == FMT_PPROF) {
-			const char *name = t->ev[ev].name;
+			const char *name = t->ev[ev]->name;
 
 			r->pprofs[ev] = pprof_new(name, !strcmp(name, "cpu-clock") ||
 							!strcmp(name, "task-clock"));
@@ -810,7 +811,7 @@ static void print_report(struct report *r)
 		if (any)
 			printf("\n");
 		any = 1;
-		print_header(r, &t->ev[i], h);
+		print_header(r, t->ev[i], h);
 		if (r->ho.graph == HIST_TREE_TOP_DOWN || r->ho.graph == HIST_TREE_BOTTOM_UP) {
 			uint64_t total = hist_total(h);
 			double limit = r->has_limit ? r->percent_limit : 0.5;
@@ -862,7 +863,7 @@ static void print_json(struct report *r)
 		e = hist_sorted(h, &n);
 		total = hist_total(h);
 		json_object(&j, NULL);
-		json_string(&j, "event", t->ev[i].name);
+		json_string(&j, "event", t->ev[i]->name);
 		json_u64(&j, "samples", hist_samples(h));
 		json_u64(&j, "period", total);
 		json_array(&j, "flat");
@@ -914,13 +915,13 @@ static int print_stacks(struct report *r)
 		fprintf(stderr, "prof: warning: '%s' has %zu more events; the %s shows '%s' "
 			"only (--format json has them all)\n", r->input, others,
 			r->format == FMT_SVG ? "flame graph" : r->format == FMT_PPROF ?
-			"pprof profile" : "folded output", t->ev[ev].name);
+			"pprof profile" : "folded output", t->ev[ev]->name);
 	if (r->format == FMT_PPROF)
 		return pprof_write(r->pprofs[ev], r->last_time - r->first_time, stdout);
 	stacks_sort(r->stacks[ev]);
 	if (r->format == FMT_FOLDED)
 		return flame_folded(r->stacks[ev], stdout);
-	snprintf(sub, sizeof(sub), "%s, %" PRIu64 " samples, %s", t->ev[ev].name,
+	snprintf(sub, sizeof(sub), "%s, %" PRIu64 " samples, %s", t->ev[ev]->name,
 		 hist_samples(r->hists[ev]), r->input);
 	fo.title = r->inverted ? "Icicle Graph" : "Flame Graph";
 	fo.subtitle = sub;
@@ -1007,14 +1008,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ret)
 		session_abort(r.session);	/* its thread stops before anything is read of it */
-	if (ret == -EBADMSG && reader_error(rd)[0] && !session_error(r.session)[0]) {
-		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", r.input,
-			reader_error_offset(rd), reader_error(rd));
-		goto out;
-	}
 	if (ret == -EBADMSG) {
 		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", r.input,
-			session_error_offset(r.session), session_error(r.session));
+			reader_error_offset(rd), reader_error(rd));
 		goto out;
 	}
 	if (ret < 0) {
@@ -1022,15 +1018,17 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ret = session_finish(r.session);
-	if (ret == -EBADMSG) {
-		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", r.input,
-			session_error_offset(r.session), session_error(r.session));
+	if (ret < 0) {
+		fprintf(stderr, "prof: cannot read '%s': %s\n", r.input, strerror(-ret));
 		goto out;
 	}
-	/* Only now: a corrupt record found while finishing is the one message. */
-	if (reader_truncated(rd))
-		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
-			"; reporting the records before it\n", r.input, reader_offset(rd));
+	{
+		uint64_t first;
+		const char *why;
+		uint64_t n = session_skipped(r.session, &first, &why);
+
+		input_warnings(r.input, rd, n, first, why, "reporting");
+	}
 	if ((r.ho.graph == HIST_GRAPH_CALLER || r.ho.graph == HIST_GRAPH_CALLEE ||
 	     r.ho.graph == HIST_TREE_TOP_DOWN || r.ho.graph == HIST_TREE_BOTTOM_UP ||
 	     r.format != FMT_TEXT) &&

@@ -19,6 +19,7 @@
 #include "script.h"
 #include "session.h"
 #include "symbols.h"
+#include "warn.h"
 
 #define EXIT_USAGE 64
 
@@ -128,8 +129,11 @@ static void print_feature(FILE *out, const struct perf_event_header *h)
 	fputc('\n', out);
 }
 
-static void print_attr(FILE *out, const struct evdesc *e)
+static void print_attr(FILE *out, const struct evdesc *e, const struct perf_event_header *h)
 {
+	const unsigned char *ids;
+	size_t nr = 0;
+
 	fprintf(out, "ATTR event=%s type=%u config=%llu sample_type=0x%llx", e->name,
 		e->attr.type, (unsigned long long)e->attr.config,
 		(unsigned long long)e->attr.sample_type);
@@ -138,9 +142,14 @@ static void print_attr(FILE *out, const struct evdesc *e)
 	else
 		fprintf(out, " period=%llu", (unsigned long long)e->attr.sample_period);
 	fputs(" ids=", out);
-	for (size_t i = 0; i < e->nr_ids; i++)
-		fprintf(out, "%s%" PRIu64, i ? "," : "", e->ids[i]);
-	if (!e->nr_ids)
+	evtab_record_ids(h, &ids, &nr);	/* checked when e was added */
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t id;
+
+		memcpy(&id, ids + 8 * i, 8);
+		fprintf(out, "%s%" PRIu64, i ? "," : "", id);
+	}
+	if (!nr)
 		fputc('-', out);
 	fputc('\n', out);
 }
@@ -176,32 +185,25 @@ static int print_kernel(FILE *out, const struct perf_event_header *h, const stru
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
-		size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 64;
+		struct mmap_event m;
 
-		if (len < fixed)
+		if (decode_mmap(h, len, &m))
 			return -EBADMSG;
-		memcpy(u, p, 8);
-		memcpy(v, p + 8, 24);
 		fputs(name, out);
 		put_time(out, id);
 		/* pid -1 is the kernel's map */
 		fprintf(out, " pid=%d tid=%u addr=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
-			(int32_t)u[0], u[1], v[0], v[1], v[2]);
+			(int32_t)m.pid, m.tid, m.start, m.len, m.pgoff);
 		if (h->type == PERF_RECORD_MMAP2) {
-			uint32_t pf[2];
-
-			memcpy(pf, p + 56, 8);
-			fprintf(out, " prot=%c%c%c", pf[0] & 1 ? 'r' : '-', pf[0] & 2 ? 'w' : '-',
-				pf[0] & 4 ? 'x' : '-');
-			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				uint8_t n = p[32];
-
+			fprintf(out, " prot=%c%c%c", m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
+				m.prot & 4 ? 'x' : '-');
+			if (m.build_id) {
 				fputs(" buildid=", out);
-				for (uint8_t i = 0; i < n && i < 20; i++)
-					fprintf(out, "%02x", p[36 + i]);
+				for (size_t i = 0; i < m.build_id_len; i++)
+					fprintf(out, "%02x", m.build_id[i]);
 			}
 		}
-		put_text(out, "file", (const char *)p + fixed, len - fixed);
+		put_text(out, "file", m.name, m.name_len);
 		break;
 	}
 	case PERF_RECORD_COMM:
@@ -272,7 +274,7 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 	if (h->type == PDATA_HEADER_ATTR) {
 		if (evtab_add_record(t, h))
 			return -EBADMSG;
-		print_attr(out, &t->ev[t->nr - 1]);
+		print_attr(out, t->ev[t->nr - 1], h);
 		return 0;
 	}
 	if (h->type == PDATA_HEADER_FEATURE) {
@@ -368,12 +370,9 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 	else
 		ret = session_finish(ss);
 	if (ret == -EBADMSG) {
-		int from_reader = reader_error(r)[0] && !session_error(ss)[0];
-
 		fflush(stdout);
 		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", input,
-			from_reader ? reader_error_offset(r) : session_error_offset(ss),
-			from_reader ? reader_error(r) : session_error(ss));
+			reader_error_offset(r), reader_error(r));
 		goto out;
 	}
 	if (ret < 0) {
@@ -381,9 +380,14 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
 		goto out;
 	}
-	if (reader_truncated(r))
-		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
-			"; showing the records before it\n", input, reader_offset(r));
+	fflush(stdout);
+	{
+		uint64_t first;
+		const char *why;
+		uint64_t n = session_skipped(ss, &first, &why);
+
+		input_warnings(input, r, n, first, why, "showing");
+	}
 	for (const char *const *w = symbols_warnings(sym); w && *w; w++)
 		fprintf(stderr, "prof: warning: %s\n", *w);
 	status = 0;
@@ -417,6 +421,8 @@ int cmd_script(int argc, char **argv)
 	struct reader_record rec;
 	struct evtab t;
 	int c, ret, status = 0;
+	uint64_t nskip = 0, skip_first = 0;
+	char skip_why[96] = "";
 	static char obuf[1 << 16];
 
 	optind = 1;
@@ -476,26 +482,16 @@ int cmd_script(int argc, char **argv)
 	evtab_init(&t);
 	while ((ret = reader_next(r, &rec)) > 0) {
 		int pr = print_record(stdout, &t, rec.hdr);
+		const char *name = pdata_record_name(rec.hdr->type);
 
-		if (pr == -ENOENT) {
-			fflush(stdout);
-			fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s record "
-				"of an unknown event\n", input, rec.offset,
-				pdata_record_name(rec.hdr->type) ? pdata_record_name(rec.hdr->type) : "a");
-			status = 1;
-			break;
-		}
-		if (pr) {
-			fflush(stdout);
-			fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": malformed %s "
-				"record\n", input, rec.offset,
-				pdata_record_name(rec.hdr->type) ? pdata_record_name(rec.hdr->type) : "a");
-			status = 1;
-			break;
+		/* A record that cannot be used is skipped and counted, as in a report. */
+		if (pr && !nskip++) {
+			skip_first = rec.offset;
+			snprintf(skip_why, sizeof(skip_why), pr == -ENOENT ?
+				 "%s record of an unknown event" : "malformed %s record",
+				 name ? name : "a");
 		}
 	}
-	if (status)
-		ret = 0;	/* reported above */
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
 		status = 1;
@@ -507,9 +503,8 @@ int cmd_script(int argc, char **argv)
 	} else if (ret < 0) {
 		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
 		status = 1;
-	} else if (ret == 0 && !status && reader_truncated(r)) {
-		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
-			"; showing the records before it\n", input, reader_offset(r));
+	} else {
+		input_warnings(input, r, nskip, skip_first, skip_why, "showing");
 	}
 	evtab_release(&t);
 	reader_free(r);

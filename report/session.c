@@ -136,6 +136,12 @@ struct batch {
 	size_t nc, ccap;
 };
 
+/* Records the session could not use, skipped; the first one's offset and why. */
+struct skipped {
+	uint64_t n, first;
+	char why[96];
+};
+
 struct session {
 	struct symbols *sym;
 	session_sample_fn fn;
@@ -189,8 +195,8 @@ struct session {
 	size_t npk, pk_cap;
 	struct rawf *praw;
 	size_t npraw, praw_cap;
-	char why[160];
-	uint64_t why_offset;
+	/* records skipped as malformed: by the reading thread, by the delivery thread */
+	struct skipped skq, skd;
 };
 
 static const char *const feat_names[4] = { "hostname", "osrelease", "arch", "cmdline" };
@@ -337,28 +343,32 @@ void session_free(struct session *s)
 	free(s);
 }
 
-static int bad(struct session *s, uint64_t off, const char *fmt, ...)
+static int skip(struct skipped *k, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int bad(struct session *s, uint64_t off, const char *fmt, ...)
+/* A record that cannot be used is skipped and counted: never fatal. */
+static int skip(struct skipped *k, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (k->n++)
+		return 0;
 	va_start(ap, fmt);
-	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	vsnprintf(k->why, sizeof(k->why), fmt, ap);
 	va_end(ap);
-	s->why_offset = off;
-	return -EBADMSG;
+	k->first = off;
+	return 0;
 }
 
-const char *session_error(const struct session *s)
+uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why)
 {
-	return s->why;
-}
+	const struct skipped *k = &s->skq;
 
-uint64_t session_error_offset(const struct session *s)
-{
-	return s->why_offset;
+	if (!k->n || (s->skd.n && s->skd.first < k->first))
+		k = &s->skd;
+	*first = k->first;
+	*why = k->why;
+	return s->skq.n + s->skd.n;
 }
 
 const struct evtab *session_evtab(const struct session *s)
@@ -473,45 +483,32 @@ static const struct map *find_map(const struct proc *p, uint64_t addr)
 
 static int do_mmap(struct session *s, const struct perf_event_header *h, size_t body)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	int mmap2 = h->type == PERF_RECORD_MMAP2;
-	size_t fixed = mmap2 ? 64 : 32, namelen;
-	uint32_t pt[2];
-	uint64_t v[3];
+	struct mmap_event me;
 	struct map m;
-	const unsigned char *bid = NULL;
-	size_t bid_len = 0;
 	char name[4096];
+	size_t namelen;
 
-	if (body < fixed + 1)
+	if (decode_mmap(h, body, &me))
 		return -EBADMSG;
-	memcpy(pt, p, 8);
-	memcpy(v, p + 8, 24);
-	namelen = strnlen((const char *)p + fixed, body - fixed);
-	if (namelen >= sizeof(name))
-		namelen = sizeof(name) - 1;
-	memcpy(name, p + fixed, namelen);
+	namelen = me.name_len < sizeof(name) ? me.name_len : sizeof(name) - 1;
+	memcpy(name, me.name, namelen);
 	name[namelen] = '\0';
-	if (mmap2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
-		bid_len = p[32] <= 20 ? p[32] : 20;
-		bid = p + 36;
-	}
-	if (v[1] == 0 || v[0] + v[1] < v[0])
+	if (me.len == 0 || me.start + me.len < me.start)
 		return 0;	/* empty or wrapping: nothing to map */
 	if (h->misc & PERF_RECORD_MISC_MMAP_DATA)
 		return 0;	/* data (dwarf mode records them for perf): no samples there */
-	m.start = v[0];
-	m.end = v[0] + v[1];
-	m.pgoff = v[2];
+	m.start = me.start;
+	m.end = me.start + me.len;
+	m.pgoff = me.pgoff;
 	if (!strncmp(name, "[kernel.kallsyms]", 17)) {
 		/* The kernel resolves from kallsyms, checked against where it was. */
-		symbols_kernel_map(s->sym, name + 17, v[2]);
+		symbols_kernel_map(s->sym, name + 17, me.pgoff);
 		return 0;
 	}
-	if ((int32_t)pt[0] == -1)
+	if ((int32_t)me.pid == -1)
 		return 0;	/* kernel modules: in kallsyms too */
-	m.dso = symbols_dso(s->sym, name, bid, bid_len);
-	insert_map(get_proc(s, (int)pt[0]), &m);
+	m.dso = symbols_dso(s->sym, name, me.build_id, me.build_id_len);
+	insert_map(get_proc(s, (int)me.pid), &m);
 	return 0;
 }
 
@@ -874,7 +871,7 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 		     cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 
 	if (decode_sample(&e->attr, h, &smp))
-		return bad(s, foff, "malformed SAMPLE record");
+		return skip(&s->skd, foff, "malformed SAMPLE record");
 	if (!s->have_first) {
 		s->first_time = smp.time;
 		s->have_first = 1;
@@ -915,13 +912,13 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 	int ret = 0;
 
 	if (!e)
-		return bad(s, foff, "%s record of an unknown event",
+		return skip(&s->skd, foff, "%s record of an unknown event",
 			   pdata_record_name(h->type) ? pdata_record_name(h->type) : "a");
 	if (h->type == PERF_RECORD_SAMPLE)
 		return deliver_sample(s, e, h, foff);
 	body = h->size - sizeof(*h) - decode_id_size(&e->attr);
 	if (h->size < sizeof(*h) + decode_id_size(&e->attr))
-		return bad(s, foff, "%s record too short", pdata_record_name(h->type));
+		return skip(&s->skd, foff, "%s record too short", pdata_record_name(h->type));
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -951,7 +948,7 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 		break;
 	}
 	if (ret == -EBADMSG)
-		return bad(s, foff, "malformed %s record", pdata_record_name(h->type));
+		return skip(&s->skd, foff, "malformed %s record", pdata_record_name(h->type));
 	return ret;
 }
 
@@ -1223,18 +1220,6 @@ static int flush(struct session *s, uint64_t limit)
 	return 0;
 }
 
-/*
- * An error found while queueing: it stands only when the delivery thread,
- * which is behind in the file, found none first.
- */
-static int queue_bad(struct session *s, uint64_t off, const char *what)
-{
-	drain(s);
-	if (s->ret)
-		return s->ret;
-	return bad(s, off, "%s", what);
-}
-
 static int enqueue(struct session *s, const struct perf_event_header *h, uint64_t foff)
 {
 	const struct evdesc *e = evtab_find(&s->ev, h);
@@ -1250,18 +1235,15 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 					      !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
 
 		if (h->size < at + 8)
-			return queue_bad(s, foff, "malformed SAMPLE record");
+			return skip(&s->skq, foff, "malformed SAMPLE record");
 		memcpy(&time, (const unsigned char *)h + at, 8);
 	} else if (e) {
 		if (h->type == PERF_RECORD_SAMPLE) {
 			if (decode_sample(&e->attr, h, &smp))
-				return queue_bad(s, foff, "malformed SAMPLE record");
+				return skip(&s->skq, foff, "malformed SAMPLE record");
 		} else if (decode_id(&e->attr, h, &smp)) {
-			char what[64];
-
-			snprintf(what, sizeof(what), "%s record too short",
-				 pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
-			return queue_bad(s, foff, what);
+			return skip(&s->skq, foff, "%s record too short",
+				    pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
 		}
 		if (smp.present & PERF_SAMPLE_TIME)
 			time = smp.time;
@@ -1355,7 +1337,7 @@ int session_record(struct session *s, const struct reader_record *rec)
 		/* The delivery thread looks events up: let it finish first. */
 		drain(s);
 		if (evtab_add_record(&s->ev, h))
-			return queue_bad(s, rec->offset, "malformed ATTR record");
+			return skip(&s->skq, rec->offset, "malformed ATTR record");
 		return 0;
 	case PDATA_HEADER_FEATURE:
 		do_feature(s, h);

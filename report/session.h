@@ -70,8 +70,8 @@ void session_unordered(struct session *s, int on);
 uint64_t session_first_time(const struct session *s);
 
 /*
- * Feed the next record of the file. Returns 0, the callback's non-zero
- * value, or -EBADMSG for a malformed record (session_error() says which).
+ * Feed the next record of the file. Returns 0 or the callback's non-zero
+ * value; a malformed record is skipped (session_skipped()).
  */
 int session_record(struct session *s, const struct reader_record *rec);
 /* The end of the file: deliver what is still queued. Same returns. */
@@ -83,8 +83,12 @@ int session_finish(struct session *s);
  */
 void session_abort(struct session *s);
 
-const char *session_error(const struct session *s);
-uint64_t session_error_offset(const struct session *s);
+/*
+ * Records that could not be used (malformed, of an unknown event, of a
+ * layout no kernel wrote) are skipped, never fatal: how many, and the
+ * offset and the reason of the first in the file. After session_finish().
+ */
+uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why);
 
 const struct evtab *session_evtab(const struct session *s);
 /* Records the kernel lost (LOST, LOST_SAMPLES), and samples seen. */

@@ -272,3 +272,49 @@ int decode_id(const struct perf_event_attr *attr, const struct perf_event_header
 		take_u64(&c, &s->id);
 	return 0;
 }
+
+int decode_mmap(const struct perf_event_header *h, size_t body, struct mmap_event *m)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	size_t fixed = 32;
+	uint32_t pt[2];
+	uint64_t v[3];
+
+	memset(m, 0, sizeof(*m));
+	if (body < 32 || body > h->size)
+		return -EBADMSG;
+	memcpy(pt, p, 8);
+	memcpy(v, p + 8, 24);
+	m->pid = pt[0];
+	m->tid = pt[1];
+	m->start = v[0];
+	m->len = v[1];
+	m->pgoff = v[2];
+	if (h->type == PERF_RECORD_MMAP2) {
+		uint32_t pf[2];
+
+		if (body < 56)
+			return -EBADMSG;
+		fixed = 56;
+		/*
+		 * Linux 3.16 put prot and flags after the inode generation. The
+		 * kernel's prot holds PROT_READ|WRITE|EXEC and nothing else: more
+		 * is the start of the name of an older kernel's record ('/', '[').
+		 */
+		if (body >= 64) {
+			memcpy(pf, p + 56, 8);
+			if (pf[0] <= 7) {
+				m->prot = pf[0];
+				m->flags = pf[1];
+				fixed = 64;
+			}
+		}
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			m->build_id_len = p[32] <= 20 ? p[32] : 20;
+			m->build_id = p + 36;
+		}
+	}
+	m->name = (const char *)p + fixed;
+	m->name_len = strnlen(m->name, body - fixed);
+	return 0;
+}

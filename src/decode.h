@@ -40,6 +40,25 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 int decode_id(const struct perf_event_attr *attr, const struct perf_event_header *h,
 	      struct sample *s);
 
+/* A PERF_RECORD_MMAP or MMAP2, in any layout a kernel wrote. */
+struct mmap_event {
+	uint32_t pid, tid;		/* pid (u32)-1: the kernel's and its modules' maps */
+	uint64_t start, len, pgoff;
+	uint32_t prot, flags;		/* MMAP2 of Linux 3.16 and later only; else 0 */
+	const unsigned char *build_id;	/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID, else NULL */
+	size_t build_id_len;
+	const char *name;		/* in the record: name_len bytes, no NUL among them */
+	size_t name_len;
+};
+
+/*
+ * Decode an MMAP or MMAP2 record whose body (after the header, before the
+ * sample_id trailer) is body bytes. MMAP2 records of Linux 3.12 to 3.15
+ * (RHEL 7's 3.10 has them) have no prot and flags: the name follows the
+ * inode generation. 0, or -EBADMSG when the record is too short.
+ */
+int decode_mmap(const struct perf_event_header *h, size_t body, struct mmap_event *m);
+
 /* Bytes of the sample_id trailer that attr gives non-sample records. */
 size_t decode_id_size(const struct perf_event_attr *attr);
 

@@ -10,34 +10,34 @@
 #include "evname.h"
 #include "evtab.h"
 #include "pdata.h"
+#include "reader.h"
 #include "xalloc.h"
 
 void evtab_init(struct evtab *t)
 {
 	t->ev = NULL;
 	t->nr = 0;
+	u64map_init(&t->ids);
 }
 
 void evtab_release(struct evtab *t)
 {
 	for (size_t i = 0; i < t->nr; i++)
-		free(t->ev[i].ids);
+		free(t->ev[i]);
 	free(t->ev);
+	u64map_release(&t->ids);
 	evtab_init(t);
 }
 
-int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
+/* The attr's size in the record, from attr.size; 0 when it does not fit. */
+static uint32_t attr_size(const struct perf_event_header *h)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
 	size_t body = h->size - sizeof(*h);
-	struct evdesc *e;
 	uint32_t asize;
-	size_t ids_len, copy;
-	const char *name;
 
-	if (body < 8)
-		return -EBADMSG;
-	memcpy(&asize, p + 4, 4);
+	if (h->size < sizeof(*h) + 8)
+		return 0;
+	memcpy(&asize, (const unsigned char *)(h + 1) + 4, 4);
 	if (asize == 0)
 		asize = 64;	/* PERF_ATTR_SIZE_VER0: old files */
 	/*
@@ -45,25 +45,60 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 	 * struct size; prof writes PDATA_ATTR_SIZE. Trust attr.size when it
 	 * fits, as newer perf does.
 	 */
-	if (asize > body || asize < 64)
+	if (asize > body || asize < 64 || (body - asize) % 8)
+		return 0;
+	return asize;
+}
+
+int evtab_record_ids(const struct perf_event_header *h, const unsigned char **ids, size_t *nr)
+{
+	uint32_t asize = attr_size(h);
+
+	if (!asize)
 		return -EBADMSG;
-	ids_len = body - asize;
-	if (ids_len % 8)
+	*ids = (const unsigned char *)(h + 1) + asize;
+	*nr = (h->size - sizeof(*h) - asize) / 8;
+	return 0;
+}
+
+static void add_ids(struct evtab *t, const unsigned char *ids, size_t nr, size_t index)
+{
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t id;
+
+		memcpy(&id, ids + 8 * i, 8);
+		u64map_add(&t->ids, id, (uint32_t)index);
+	}
+}
+
+int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	uint32_t asize = attr_size(h);
+	struct evdesc *e;
+	size_t copy, nr;
+	const char *name;
+
+	if (!asize)
 		return -EBADMSG;
-	t->ev = xreallocarray(t->ev, t->nr + 1, sizeof(*t->ev));
-	e = &t->ev[t->nr++];
-	memset(e, 0, sizeof(*e));
+	nr = (h->size - sizeof(*h) - asize) / 8;
+	if ((h->misc & READER_ATTR_MORE_IDS) && t->nr) {
+		add_ids(t, p + asize, nr, t->nr - 1);	/* more of the last event's: reader.h */
+		return 0;
+	}
+	e = xcalloc(1, sizeof(*e));
 	copy = asize < sizeof(e->attr) ? asize : sizeof(e->attr);
 	memcpy(&e->attr, p, copy);
-	e->nr_ids = ids_len / 8;
-	e->ids = xcalloc(e->nr_ids, 8);
-	memcpy(e->ids, p + asize, ids_len);
+	e->index = t->nr;
+	add_ids(t, p + asize, nr, e->index);
 	name = evname_of(e->attr.type, e->attr.config);
 	if (name)
 		snprintf(e->name, sizeof(e->name), "%s", name);
 	else
 		snprintf(e->name, sizeof(e->name), "type%u/0x%llx", e->attr.type,
 			 (unsigned long long)e->attr.config);
+	t->ev = xreallocarray(t->ev, t->nr + 1, sizeof(*t->ev));
+	t->ev[t->nr++] = e;
 	return 0;
 }
 
@@ -103,17 +138,17 @@ const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_h
 	if (t->nr == 0)
 		return NULL;
 	if (t->nr == 1)
-		return &t->ev[0];
+		return t->ev[0];
 	/* perf requires the id to sit where the first event's sample_type says. */
-	st = t->ev[0].attr.sample_type;
+	st = t->ev[0]->attr.sample_type;
 	if (h->type == PERF_RECORD_SAMPLE) {
 		idx = (st & PERF_SAMPLE_IDENTIFIER) ? 0 : sample_id_index(st);
 		if (idx < 0 || (size_t)idx >= nw)
 			return NULL;
 		id = w[idx];
 	} else {
-		if (!t->ev[0].attr.sample_id_all)
-			return &t->ev[0];
+		if (!t->ev[0]->attr.sample_id_all)
+			return t->ev[0];
 		idx = (st & PERF_SAMPLE_IDENTIFIER) ? 1 : trailer_id_index(st);
 		if (idx < 0 || (size_t)idx > nw)
 			return NULL;
@@ -121,10 +156,10 @@ const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_h
 	}
 	/* perf synthesizes records with a zeroed trailer: id 0 is the first event's. */
 	if (!id)
-		return &t->ev[0];
-	for (size_t i = 0; i < t->nr; i++)
-		for (size_t j = 0; j < t->ev[i].nr_ids; j++)
-			if (t->ev[i].ids[j] == id)
-				return &t->ev[i];
-	return NULL;
+		return t->ev[0];
+	{
+		uint32_t i;
+
+		return u64map_get(&t->ids, id, &i) ? t->ev[i] : NULL;
+	}
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The events of a profile: each HEADER_ATTR's attr, its sample ids and a
- * display name, and the lookup from a record to the event it belongs to.
+ * The events of a profile: each HEADER_ATTR's attr and a display name,
+ * and the lookup from a record to the event it belongs to by its sample
+ * id. Events never move once added: a pointer to one stays valid until
+ * evtab_release(), however many events come after it.
  */
 #ifndef PROF_EVTAB_H
 #define PROF_EVTAB_H
@@ -10,31 +12,42 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+#include "u64map.h"
+
 struct evdesc {
 	struct perf_event_attr attr;	/* zero-extended to our struct size */
-	uint64_t *ids;
-	size_t nr_ids;
+	size_t index;			/* its place in evtab.ev */
 	char name[64];
 };
 
 struct evtab {
-	struct evdesc *ev;
+	struct evdesc **ev;
 	size_t nr;
+	struct u64map ids;		/* sample id -> index; each id once */
 };
 
 void evtab_init(struct evtab *t);
 void evtab_release(struct evtab *t);
 
 /*
- * Add the event of a HEADER_ATTR record. 0, or -EBADMSG when the record is
- * malformed (attr.size beyond the record, ids not a whole number of u64).
+ * The sample ids a HEADER_ATTR record lists: *nr u64s at *ids, in the
+ * record and not necessarily aligned (memcpy them).
+ * 0, or -EBADMSG when the record is malformed (attr.size beyond the
+ * record, ids not a whole number of u64).
+ */
+int evtab_record_ids(const struct perf_event_header *h, const unsigned char **ids,
+		     size_t *nr);
+
+/*
+ * Add the event of a HEADER_ATTR record. 0, or -EBADMSG as above. An id
+ * that an earlier event already claimed stays that event's.
  */
 int evtab_add_record(struct evtab *t, const struct perf_event_header *h);
 
 /*
  * The event a kernel record belongs to, found by its sample id (or the
- * only event there is). NULL when the id is unknown or the record is too
- * short to hold one.
+ * only event there is) in O(1). NULL when the id is unknown or the record
+ * is too short to hold one.
  */
 const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_header *h);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include "pdata.h"
@@ -22,6 +23,19 @@
 #include "xalloc.h"
 
 #define IN_CHUNK	(256 * 1024)
+/* Sample ids in one HEADER_ATTR record the reader makes: its size is a u16. */
+#define IDS_PER_RECORD	((PDATA_RECORD_MAX - 8 - PDATA_ATTR_SIZE) / 8)
+/*
+ * What one compressed record may decompress to when the file has no
+ * COMPRESSED feature to say (perf refuses such files): 64 MiB, above any
+ * ring perf or prof maps by default.
+ */
+#define ZCAP_DEFAULT	(64ULL << 20)
+/*
+ * ... and at most, whatever mmap_len says: a file cannot make a 64 KiB
+ * record stand for gigabytes. perf's rings are rarely over a few MiB.
+ */
+#define ZCAP_MAX	(256ULL << 20)
 /* Decompressed bytes held at once: room for a whole record plus a chunk. */
 #define DEC_CAP		(PDATA_RECORD_MAX + 256 * 1024)
 
@@ -57,6 +71,12 @@ struct reader {
 	uint64_t zoffset;	/* offset of the current compressed record */
 	int zpending;		/* the decoder may hold more output */
 	int zmid;		/* the decoder is inside a frame */
+	uint64_t zout;		/* bytes the current compressed record gave so far */
+	uint64_t zcap;		/* ... at most: the COMPRESSED feature's mmap_len */
+
+	/* damaged compressed records, skipped */
+	uint64_t bad_records, bad_bytes, bad_first;
+	char bad_why[96];
 
 	uint64_t *aligned;	/* a copy of a record that was not 8-aligned */
 
@@ -169,17 +189,46 @@ static int read_exact_at(struct reader *r, uint64_t off, void *buf, size_t len)
 
 /*
  * Room for a record of type with a zeroed body of body bytes after the
- * records handed out before the data (attrs, features); returns the body.
- * It counts once the caller adds its size, sizeof(header) + body, to out.
+ * records handed out before the data (attrs, features); returns the body,
+ * or NULL when no record can be that large. It counts once the caller
+ * adds its size, sizeof(header) + body, to out.
  */
-static unsigned char *new_record(struct reader *r, size_t out, uint32_t type, size_t body)
+static unsigned char *new_record(struct reader *r, size_t out, uint32_t type, uint16_t misc,
+				 size_t body)
 {
-	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + body) };
+	struct perf_event_header h = { type, misc, (uint16_t)(sizeof(h) + body) };
+
+	if (body > PDATA_RECORD_MAX - sizeof(h))
+		return NULL;	/* header.size is a u16: it would wrap */
 
 	r->attrs = xreallocarray(r->attrs, out + sizeof(h) + body, 1);
 	memset(r->attrs + out, 0, sizeof(h) + body);
 	memcpy(r->attrs + out, &h, sizeof(h));
 	return r->attrs + out + sizeof(h);
+}
+
+/*
+ * The COMPRESSED feature's five u32s (version, type, level, ratio,
+ * mmap_len): mmap_len bounds what one compressed record may hold, as in
+ * perf, which decompresses each into a buffer of that size.
+ */
+static void set_zcap(struct reader *r, const unsigned char *c, size_t len)
+{
+	uint32_t v[5];
+
+	if (len < sizeof(v))
+		return;
+	memcpy(v, c, sizeof(v));
+	if (v[4])
+		r->zcap = v[4] < ZCAP_MAX ? v[4] : ZCAP_MAX;
+}
+
+static void compressed_feature(struct reader *r, const struct file_section *sec)
+{
+	unsigned char c[20];
+
+	if (sec->size >= sizeof(c) && !read_exact_at(r, sec->offset, c, sizeof(c)))
+		set_zcap(r, c, sizeof(c));
 }
 
 /*
@@ -207,14 +256,20 @@ static size_t add_file_features(struct reader *r, const unsigned char *hdr,
 			continue;
 		if (read_exact_at(r, table + 16 * idx++, &sec, sizeof(sec)))
 			break;
+		if (feat == PDATA_FEAT_COMPRESSED) {
+			compressed_feature(r, &sec);
+			continue;
+		}
 		if (feat != PDATA_FEAT_HOSTNAME && feat != PDATA_FEAT_OSRELEASE &&
 		    feat != PDATA_FEAT_VERSION && feat != PDATA_FEAT_ARCH &&
 		    feat != PDATA_FEAT_NRCPUS && feat != PDATA_FEAT_CMDLINE)
 			continue;
-		if (sec.size > PDATA_RECORD_MAX - 16)
+		if (sec.size > PDATA_RECORD_MAX)
 			continue;
 		rec = 8 + (((size_t)sec.size + 7) & ~(size_t)7);
-		body = new_record(r, out, PDATA_HEADER_FEATURE, rec);
+		body = new_record(r, out, PDATA_HEADER_FEATURE, 0, rec);
+		if (!body)
+			continue;	/* too big for a record: a report shows none that big */
 		{
 			uint64_t id = feat;
 
@@ -238,6 +293,7 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 	struct file_section attrs, data;
 	size_t n, out = 0;
 	unsigned char *sec = NULL;
+	uint64_t file_size, all_ids = 0;
 	int ret = -EBADMSG;
 
 	memcpy(&attr_size, hdr + 16, 8);
@@ -251,6 +307,15 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 		return -EBADMSG;
 	attr_size -= 16;
 	n = attrs.size / (attr_size + 16);
+	if (r->fd < 0) {
+		file_size = r->mem_len;
+	} else {
+		struct stat st;
+
+		if (fstat(r->fd, &st) < 0)
+			return -errno;
+		file_size = (uint64_t)st.st_size;
+	}
 	sec = xmalloc(attrs.size ? attrs.size : 1);
 	if (read_exact_at(r, attrs.offset, sec, attrs.size))
 		goto out;
@@ -258,17 +323,33 @@ static int open_file_mode(struct reader *r, const unsigned char *hdr)
 		const unsigned char *e = sec + i * (attr_size + 16);
 		struct file_section ids;
 		uint32_t asz = attr_size < PDATA_ATTR_SIZE ? (uint32_t)attr_size : PDATA_ATTR_SIZE;
-		unsigned char *body;
+		uint64_t done = 0;
+		int more = 0;
 
 		memcpy(&ids, e + attr_size, sizeof(ids));
-		if (ids.size % 8 || ids.size > 8 * 4096)
+		/*
+		 * Id sections may not overlap or repeat: together they fit in the
+		 * file. Else 1 MB of attrs could name gigabytes of ids.
+		 */
+		if (ids.size % 8 || ids.size > file_size || all_ids + ids.size > file_size)
 			goto out;
-		body = new_record(r, out, PDATA_HEADER_ATTR, PDATA_ATTR_SIZE + ids.size);
-		memcpy(body, e, asz);
-		memcpy(body + 4, &asz, 4);	/* attr.size: what was copied */
-		if (ids.size && read_exact_at(r, ids.offset, body + PDATA_ATTR_SIZE, ids.size))
-			goto out;
-		out += sizeof(struct perf_event_header) + PDATA_ATTR_SIZE + ids.size;
+		all_ids += ids.size;
+		/* An event with more ids than a record holds takes several. */
+		do {
+			size_t chunk = ids.size - done < IDS_PER_RECORD * 8 ?
+				       (size_t)(ids.size - done) : IDS_PER_RECORD * 8;
+			unsigned char *body = new_record(r, out, PDATA_HEADER_ATTR,
+							 more ? READER_ATTR_MORE_IDS : 0,
+							 PDATA_ATTR_SIZE + chunk);
+
+			memcpy(body, e, asz);
+			memcpy(body + 4, &asz, 4);	/* attr.size: what was copied */
+			if (chunk && read_exact_at(r, ids.offset + done, body + PDATA_ATTR_SIZE, chunk))
+				goto out;
+			out += sizeof(struct perf_event_header) + PDATA_ATTR_SIZE + chunk;
+			done += chunk;
+			more = 1;
+		} while (done < ids.size);
 	}
 	out = add_file_features(r, hdr, &data, out);
 	r->attrs_len = out;
@@ -302,6 +383,7 @@ static struct reader *reader_start(struct reader *r)
 	unsigned char fh[PDATA_FILE_HEADER_SIZE];
 	int ret;
 
+	r->zcap = ZCAP_DEFAULT;
 	r->aligned = xmalloc(PDATA_RECORD_MAX + 8);
 	r->dec = xmalloc(DEC_CAP);
 	r->zsrc = xmalloc(PDATA_RECORD_MAX);
@@ -411,10 +493,32 @@ static const struct perf_event_header *aligned(struct reader *r, const unsigned 
 }
 
 /*
- * Hand out the next whole record from the decompressed bytes, decompressing
- * more of the current compressed record as needed. 1 with a record, 0 when
- * this compressed record is used up (a partial record may stay in dec for
- * the next one), -EBADMSG.
+ * The current compressed record cannot be decompressed: skip it, count
+ * it, and start the next one afresh. A partial record it was to finish
+ * goes with it. perf's frames may span records, so the records after it
+ * may fail too, until a new frame starts.
+ */
+static void damaged(struct reader *r, const char *why)
+{
+	if (!r->bad_records++) {
+		r->bad_first = r->zoffset;
+		snprintf(r->bad_why, sizeof(r->bad_why), "%s", why);
+	}
+	r->bad_bytes += r->zsrc_len;
+	ZSTD_DCtx_reset(r->zds, ZSTD_reset_session_only);
+	r->zsrc_pos = r->zsrc_len;
+	r->dec_pos = r->dec_len = 0;
+	r->zpending = 0;
+	r->zmid = 0;
+}
+
+/*
+ * Hand out the next whole record from the decompressed bytes,
+ * decompressing more of the current compressed record as needed. 1 with
+ * a record, 0 when this compressed record is used up (a partial record
+ * may stay in dec for the next one). A record that fails to decompress,
+ * or gives more than mmap_len, or holds a malformed record, is skipped
+ * (see damaged()).
  */
 static int next_decompressed(struct reader *r, struct reader_record *rec)
 {
@@ -425,12 +529,14 @@ static int next_decompressed(struct reader *r, struct reader_record *rec)
 			struct perf_event_header h;
 
 			memcpy(&h, r->dec + r->dec_pos, sizeof(h));
-			if (h.size < sizeof(h))
-				return corrupt(r, r->zoffset,
-					       "record of %u bytes inside a compressed record",
-					       h.size);
-			if (h.type == PDATA_COMPRESSED || h.type == PDATA_COMPRESSED2)
-				return corrupt(r, r->zoffset, "compressed record inside a compressed record");
+			if (h.size < sizeof(h)) {
+				damaged(r, "a record of fewer than 8 bytes inside");
+				return 0;
+			}
+			if (h.type == PDATA_COMPRESSED || h.type == PDATA_COMPRESSED2) {
+				damaged(r, "a compressed record inside");
+				return 0;
+			}
 			if (avail >= h.size) {
 				rec->hdr = aligned(r, r->dec + r->dec_pos, h.size);
 				rec->offset = r->zoffset;
@@ -450,15 +556,18 @@ static int next_decompressed(struct reader *r, struct reader_record *rec)
 		if (!r->zmid && !r->zsrc_pos && avail == 0) {
 			unsigned long long size = ZSTD_getFrameContentSize(r->zsrc, r->zsrc_len);
 
-			if (size <= DEC_CAP &&
+			if (size <= DEC_CAP && size <= r->zcap &&
 			    ZSTD_findFrameCompressedSize(r->zsrc, r->zsrc_len) == r->zsrc_len) {
 				size_t n = ZSTD_decompressDCtx(r->zds, r->dec, DEC_CAP, r->zsrc,
 							       r->zsrc_len);
 
-				if (ZSTD_isError(n))
-					return corrupt(r, r->zoffset, "zstd: %s", ZSTD_getErrorName(n));
+				if (ZSTD_isError(n)) {
+					damaged(r, ZSTD_getErrorName(n));
+					return 0;
+				}
 				r->dec_pos = 0;
 				r->dec_len = n;
+				r->zout = n;
 				r->zsrc_pos = r->zsrc_len;
 				r->zpending = 0;
 				continue;
@@ -473,9 +582,16 @@ static int next_decompressed(struct reader *r, struct reader_record *rec)
 			ZSTD_outBuffer zout = { r->dec, DEC_CAP, r->dec_len };
 			size_t ret = ZSTD_decompressStream(r->zds, &zout, &zin);
 
-			if (ZSTD_isError(ret))
-				return corrupt(r, r->zoffset, "zstd: %s",
-					       ZSTD_getErrorName(ret));
+			if (ZSTD_isError(ret)) {
+				damaged(r, ZSTD_getErrorName(ret));
+				return 0;
+			}
+			r->zout += zout.pos - avail;
+			if (r->zout > r->zcap) {
+				/* perf: "Destination buffer is too small"; a zstd bomb */
+				damaged(r, "more bytes than the COMPRESSED feature's mmap_len");
+				return 0;
+			}
 			r->zsrc_pos = zin.pos;
 			r->dec_len = zout.pos;
 			r->zmid = ret != 0;	/* 0: a frame ended here */
@@ -493,28 +609,29 @@ static int start_compressed(struct reader *r, const struct perf_event_header *h,
 	const unsigned char *p = (const unsigned char *)h + sizeof(*h);
 	size_t len = h->size - sizeof(*h);
 
-	if (h->type == PDATA_COMPRESSED2) {
-		uint64_t data_size;
-
-		if (len < 8)
-			return corrupt(r, offset, "COMPRESSED2 record of %u bytes", h->size);
-		memcpy(&data_size, p, 8);
-		p += 8;
-		len -= 8;
-		if (data_size > len)
-			return corrupt(r, offset, "COMPRESSED2 data size %llu beyond its record",
-				       (unsigned long long)data_size);
-		len = (size_t)data_size;
-	}
 	if (!r->zds) {
 		r->zds = ZSTD_createDStream();
 		if (!r->zds || ZSTD_isError(ZSTD_initDStream(r->zds)))
 			return -ENOMEM;
 	}
+	r->zoffset = offset;
+	r->zout = 0;
+	if (h->type == PDATA_COMPRESSED2) {
+		uint64_t data_size = 0;
+
+		if (len >= 8)
+			memcpy(&data_size, p, 8);
+		if (len < 8 || data_size > len - 8) {
+			r->zsrc_pos = r->zsrc_len = len;
+			damaged(r, "COMPRESSED2 data size beyond its record");
+			return 0;
+		}
+		p += 8;
+		len = (size_t)data_size;
+	}
 	memcpy(r->zsrc, p, len);
 	r->zsrc_pos = 0;
 	r->zsrc_len = len;
-	r->zoffset = offset;
 	return 0;
 }
 
@@ -573,8 +690,19 @@ int reader_next(struct reader *r, struct reader_record *rec)
 			r->done = in_offset(r);
 			continue;
 		}
-		/* Pipe mode puts these payloads after the record, outside header.size. */
-		if (r->pipe && h.type == PDATA_AUXTRACE && h.size >= 16) {
+		if (h.type == PDATA_HEADER_FEATURE && h.size >= 16 + 20) {
+			uint64_t feat;
+
+			memcpy(&feat, (const unsigned char *)rec->hdr + 8, 8);
+			if (feat == PDATA_FEAT_COMPRESSED)
+				set_zcap(r, (const unsigned char *)rec->hdr + 16, 20);
+		}
+		/*
+		 * AUXTRACE's payload (an Intel PT or ARM SPE trace) follows the
+		 * record, outside header.size, in both modes; TRACING_DATA's, a
+		 * pipe-mode record, too.
+		 */
+		if (h.type == PDATA_AUXTRACE && h.size >= 16) {
 			uint64_t size;
 
 			memcpy(&size, (const unsigned char *)rec->hdr + 8, 8);
@@ -596,6 +724,15 @@ int reader_next(struct reader *r, struct reader_record *rec)
 		r->done = in_offset(r);
 		return 1;
 	}
+}
+
+uint64_t reader_damaged(const struct reader *r, uint64_t *bytes, uint64_t *first,
+			const char **why)
+{
+	*bytes = r->bad_bytes;
+	*first = r->bad_first;
+	*why = r->bad_why;
+	return r->bad_records;
 }
 
 int reader_truncated(const struct reader *r)

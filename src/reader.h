@@ -49,6 +49,23 @@ int reader_truncated(const struct reader *r);
 uint64_t reader_offset(const struct reader *r);
 const char *reader_error(const struct reader *r);
 uint64_t reader_error_offset(const struct reader *r);
+/*
+ * Compressed records that could not be decompressed (a flipped bit, a
+ * frame over the COMPRESSED feature's mmap_len) are skipped, and the
+ * records after them read on. How many were skipped, the compressed
+ * bytes they held, the offset of the first and why it failed; 0 when
+ * none.
+ */
+uint64_t reader_damaged(const struct reader *r, uint64_t *bytes, uint64_t *first,
+			const char **why);
+
+/*
+ * misc of a HEADER_ATTR record the reader made from a file-mode attr
+ * whose ids did not fit in one record: these ids belong to the event of
+ * the record before it (perf never sets misc on HEADER_ATTR).
+ */
+#define READER_ATTR_MORE_IDS	1
+
 /* 1 for a pipe-mode stream, 0 for file mode. */
 int reader_is_pipe(const struct reader *r);
 

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The warnings about a profile's input: one wording for every command. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "reader.h"
+#include "warn.h"
+
+void input_warnings(const char *input, const struct reader *rd, uint64_t nskip, uint64_t first,
+		    const char *why, const char *verb)
+{
+	uint64_t bytes, at;
+	const char *zwhy;
+	uint64_t nz = reader_damaged(rd, &bytes, &at, &zwhy);
+
+	if (nz)
+		fprintf(stderr, "prof: warning: '%s': %" PRIu64 " damaged compressed record%s "
+			"skipped (%" PRIu64 " bytes, the first at offset %" PRIu64 ": %s); "
+			"%s the rest\n", input, nz, nz == 1 ? "" : "s", bytes, at, zwhy, verb);
+	if (nskip)
+		fprintf(stderr, "prof: warning: '%s': %" PRIu64 " record%s that prof cannot use "
+			"skipped (the first at offset %" PRIu64 ": %s); %s the rest\n", input,
+			nskip, nskip == 1 ? "" : "s", first, why, verb);
+	if (reader_truncated(rd))
+		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
+			"; %s the records before it\n", input, reader_offset(rd), verb);
+}

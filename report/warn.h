@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The warnings about a profile's input that every command reading one gives. */
+#ifndef PROF_REPORT_WARN_H
+#define PROF_REPORT_WARN_H
+
+#include <stdint.h>
+
+struct reader;
+
+/*
+ * Once the input is read, one line each on standard error for what was
+ * passed over: a truncated end, compressed records that did not
+ * decompress, and nskip records that could not be used (the first at
+ * offset first, for reason why). verb says what the command does with
+ * the rest ("reporting", "showing").
+ */
+void input_warnings(const char *input, const struct reader *rd, uint64_t nskip, uint64_t first,
+		    const char *why, const char *verb);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A map from u64 keys to u32 values, open addressing: sample ids to
+ * events. Lookups and inserts are O(1) on average, whatever the keys,
+ * because keys are mixed before they pick a slot.
+ */
+#ifndef PROF_U64MAP_H
+#define PROF_U64MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct u64map {
+	uint64_t *keys;
+	uint32_t *vals;		/* value + 1; 0 marks an empty slot */
+	size_t n, used;		/* slots (a power of two, or 0), keys held */
+};
+
+void u64map_init(struct u64map *m);
+void u64map_release(struct u64map *m);
+/* Add key with val unless key is there already: 1 added, 0 there (val kept). */
+int u64map_add(struct u64map *m, uint64_t key, uint32_t val);
+/* 1 and *val when key is there, 0 when not. */
+int u64map_get(const struct u64map *m, uint64_t key, uint32_t *val);
+
+#endif
