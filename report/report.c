@@ -49,7 +49,8 @@ static const char usage[] =
 	"      --time START,END        seconds from the first sample\n"
 	"      --no-demangle           keep C++ names as they are in the binary\n"
 	"      --no-inline             fold inlined functions into their callers\n"
-	"      --symfs DIR             look for binaries under DIR\n"
+	"      --symfs DIR             look for binaries under DIR (then where recorded)\n"
+	"      --strict-symfs          read no file outside the --symfs DIR\n"
 	"  -F, --format FORMAT         text (default), folded, svg (a flame graph), json,\n"
 	"                              pprof (gzipped profile.proto)\n"
 	"  -o, --output FILE           write the report to FILE, not standard output\n"
@@ -203,7 +204,7 @@ static int parse_time(struct report *r, const char *arg)
 enum {
 	OPT_CHILDREN = 256, OPT_LIMIT, OPT_TREE, OPT_DEPTH, OPT_COMM, OPT_PID, OPT_TID,
 	OPT_DSO, OPT_SYMBOL, OPT_CPU, OPT_TIME, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_SYMFS,
-	OPT_NO_COMM, OPT_INVERTED,
+	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED,
 };
 
 static int parse_options(struct report *r, int argc, char **argv)
@@ -226,6 +227,7 @@ static int parse_options(struct report *r, int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "strict-symfs", no_argument, NULL, OPT_STRICT_SYMFS },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-comm", no_argument, NULL, OPT_NO_COMM },
@@ -326,6 +328,9 @@ static int parse_options(struct report *r, int argc, char **argv)
 			break;
 		case OPT_NO_INLINE:
 			r->so.inline_frames = 0;
+			break;
+		case OPT_STRICT_SYMFS:
+			r->so.strict_symfs = 1;
 			break;
 		case OPT_SYMFS:
 			r->so.symfs = optarg;
@@ -1022,13 +1027,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "prof: cannot read '%s': %s\n", r.input, strerror(-ret));
 		goto out;
 	}
-	{
-		uint64_t first;
-		const char *why;
-		uint64_t n = session_skipped(r.session, &first, &why);
-
-		input_warnings(r.input, rd, n, first, why, "reporting");
-	}
+	input_warnings(r.input, rd, r.session, 0, 0, NULL, "reporting");
 	if ((r.ho.graph == HIST_GRAPH_CALLER || r.ho.graph == HIST_GRAPH_CALLEE ||
 	     r.ho.graph == HIST_TREE_TOP_DOWN || r.ho.graph == HIST_TREE_BOTTOM_UP ||
 	     r.format != FMT_TEXT) &&

@@ -30,7 +30,7 @@ static const char usage[] =
 	"  -S, --symbols      each sample as perf script prints it, with its symbolized\n"
 	"                     call chain, in time order (for stackcollapse-perf.pl,\n"
 	"                     speedscope); without it, every record raw, one a line\n"
-	"      --no-inline, --no-demangle, --symfs DIR   as in prof report\n"
+	"      --no-inline, --no-demangle, --symfs DIR, --strict-symfs   as in prof report\n"
 	"  -h, --help         this help\n";
 
 static void put_time(FILE *out, const struct sample *s)
@@ -381,13 +381,7 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 		goto out;
 	}
 	fflush(stdout);
-	{
-		uint64_t first;
-		const char *why;
-		uint64_t n = session_skipped(ss, &first, &why);
-
-		input_warnings(input, r, n, first, why, "showing");
-	}
+	input_warnings(input, r, ss, 0, 0, NULL, "showing");
 	for (const char *const *w = symbols_warnings(sym); w && *w; w++)
 		fprintf(stderr, "prof: warning: %s\n", *w);
 	status = 0;
@@ -401,7 +395,7 @@ out:
 	return status;
 }
 
-enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS };
+enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS, OPT_STRICT_SYMFS };
 
 int cmd_script(int argc, char **argv)
 {
@@ -411,6 +405,7 @@ int cmd_script(int argc, char **argv)
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "strict-symfs", no_argument, NULL, OPT_STRICT_SYMFS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -440,6 +435,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			so.demangle = 0;
+			break;
+		case OPT_STRICT_SYMFS:
+			so.strict_symfs = 1;
 			break;
 		case OPT_SYMFS:
 			so.symfs = optarg;
@@ -504,7 +502,7 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
 		status = 1;
 	} else {
-		input_warnings(input, r, nskip, skip_first, skip_why, "showing");
+		input_warnings(input, r, NULL, nskip, skip_first, skip_why, "showing");
 	}
 	evtab_release(&t);
 	reader_free(r);

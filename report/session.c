@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "maps.h"
 #include "pdata.h"
 #include "session.h"
 #include "strpool.h"
@@ -33,16 +34,10 @@
 #define MAX_FRAMES	1024
 #define INLINE_MAX	16
 
-struct map {
-	uint64_t start, end, pgoff;
-	struct dso *dso;
-};
-
 struct proc {
 	int pid;
 	unsigned gen;		/* changes whenever maps do */
-	struct map *maps;	/* sorted by start, not overlapping */
-	size_t nr, cap;
+	struct maps maps;
 };
 
 /*
@@ -84,8 +79,9 @@ struct parked {
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
 
-/* Parked samples at most; past that, a sample waits for its file. */
+/* Parked samples, and their frames, at most; past that, a sample waits for its file. */
 #define PARK_MAX 65536
+#define PRAW_MAX (1u << 20)
 
 struct thread {
 	int pid, tid;
@@ -108,6 +104,14 @@ struct itab {
 #define CHUNK_OF(h)	((struct chunk *)((uintptr_t)(h) & ~(uintptr_t)(CHUNK_BYTES - 1)))
 /* Sorted rounds waiting for the delivery thread: bounds the memory in flight. */
 #define MAX_BATCHES	4
+/*
+ * Bytes of records queued at most. A file without FINISHED_ROUND records
+ * (or with rounds far apart) would otherwise be held whole in memory,
+ * however much its compressed records expand to: past this the older
+ * half, by time, is handed on, as perf's ordered events do at their
+ * memory limit.
+ */
+#define QUEUE_MAX	(64u << 20)
 
 struct chunk {
 	struct chunk *next;	/* in the free list */
@@ -157,6 +161,8 @@ struct session {
 	struct qent *q, *qtmp;	/* queue and merge buffer, qcap entries each */
 	size_t qn, qcap;
 	uint64_t max_time, round_limit, nbatch;
+	size_t qbytes;		/* bytes the queued records hold, with their offsets */
+	uint64_t forced;	/* flushes QUEUE_MAX forced */
 
 	/* the hand-over, under mu */
 	pthread_mutex_t mu;
@@ -176,7 +182,7 @@ struct session {
 	struct fmemo fmemo[FMEMO];
 	struct unwind *unwind;	/* made at the first sample with a stack copy */
 	struct unwind_map *umaps;
-	size_t umaps_cap;
+	size_t umaps_cap, numaps;
 	uint64_t upcs[MAX_FRAMES];
 	unsigned char upcs_fl[MAX_FRAMES];	/* how upcs[i] was found: UNWIND_* */
 	int nupcs;		/* of the sample being delivered or parked */
@@ -270,7 +276,7 @@ static void free_itab(struct itab *t, int procs)
 		if (!t->vals[i])
 			continue;
 		if (procs)
-			free(((struct proc *)t->vals[i])->maps);
+			maps_release(&((struct proc *)t->vals[i])->maps);
 		free(t->vals[i]);
 	}
 	free(t->keys);
@@ -360,6 +366,11 @@ static int skip(struct skipped *k, uint64_t off, const char *fmt, ...)
 	return 0;
 }
 
+uint64_t session_unrounded(const struct session *s)
+{
+	return s->forced ? (uint64_t)s->forced * (QUEUE_MAX / 2) : 0;
+}
+
 uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why)
 {
 	const struct skipped *k = &s->skq;
@@ -398,6 +409,7 @@ static struct proc *get_proc(struct session *s, int pid)
 	if (!p) {
 		p = xcalloc(1, sizeof(*p));
 		p->pid = pid;
+		maps_init(&p->maps);
 		itab_put(&s->procs, pid, p);
 	}
 	return p;
@@ -423,62 +435,13 @@ static struct thread *get_thread(struct session *s, int pid, int tid)
 /* Put m in p's maps, cutting away whatever it overlaps: the newer map wins. */
 static void insert_map(struct proc *p, const struct map *m)
 {
-	size_t i = 0, out = 0;
-	struct map *old = p->maps, *v;
-	size_t n = p->nr;
-
-	v = xcalloc(n * 2 + 2, sizeof(*v));
-	for (i = 0; i < n; i++) {
-		struct map o = old[i];
-
-		if (o.end <= m->start || o.start >= m->end) {
-			v[out++] = o;
-			continue;
-		}
-		if (o.start < m->start) {	/* the part below m */
-			struct map lo = o;
-
-			lo.end = m->start;
-			v[out++] = lo;
-		}
-		if (o.end > m->end) {		/* the part above m */
-			struct map hi = o;
-
-			hi.pgoff += m->end - o.start;
-			hi.start = m->end;
-			v[out++] = hi;
-		}
-	}
-	v[out++] = *m;
-	/* keep them sorted: one insertion step */
-	for (i = out - 1; i > 0 && v[i - 1].start > v[i].start; i--) {
-		struct map t = v[i];
-
-		v[i] = v[i - 1];
-		v[i - 1] = t;
-	}
-	free(old);
-	p->maps = v;
-	p->nr = out;
+	maps_insert(&p->maps, m);
 	p->gen++;
-	p->cap = n * 2 + 2;
 }
 
 static const struct map *find_map(const struct proc *p, uint64_t addr)
 {
-	size_t lo = 0, hi = p ? p->nr : 0;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (addr < p->maps[mid].start)
-			hi = mid;
-		else if (addr >= p->maps[mid].end)
-			lo = mid + 1;
-		else
-			return &p->maps[mid];
-	}
-	return NULL;
+	return p ? maps_find(&p->maps, addr) : NULL;
 }
 
 static int do_mmap(struct session *s, const struct perf_event_header *h, size_t body)
@@ -529,7 +492,7 @@ static int do_comm(struct session *s, const struct perf_event_header *h, size_t 
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		struct proc *pr = get_proc(s, (int)pt[0]);
 
-		pr->nr = 0;
+		maps_release(&pr->maps);
 		pr->gen++;
 	}
 	return 0;
@@ -555,12 +518,11 @@ static int do_fork(struct session *s, const struct perf_event_header *h, size_t 
 		struct proc *pp = itab_get(&s->procs, (int)v[1]);
 		struct proc *np = get_proc(s, (int)v[0]);
 
-		free(np->maps);
-		np->nr = np->cap = pp ? pp->nr : 0;
+		if (pp)
+			maps_copy(&np->maps, &pp->maps);
+		else
+			maps_release(&np->maps);
 		np->gen++;
-		np->maps = np->cap ? xcalloc(np->cap, sizeof(struct map)) : NULL;
-		if (np->nr)
-			memcpy(np->maps, pp->maps, np->nr * sizeof(struct map));
 	}
 	return 0;
 }
@@ -673,6 +635,21 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 	return append_frames(s, n, r.dso, r.a, kernel, fi, k);
 }
 
+/* One of a process's maps, as the unwinder takes them. */
+static int add_umap(void *arg, const struct map *m)
+{
+	struct session *s = arg;
+	struct unwind_map *u = &s->umaps[s->numaps++];
+
+	u->start = m->start;
+	u->end = m->end;
+	u->pgoff = m->pgoff;
+	/* Only files that resolve: another build's CFI would mislead. */
+	u->path = m->dso && symbols_dso_file(m->dso) ? symbols_dso_file(m->dso) : NULL;
+	u->build_id_len = u->path ? dso_build_id(m->dso, &u->build_id) : 0;
+	return 0;
+}
+
 /*
  * The user frames of a --call-graph dwarf sample, unwound from its
  * registers and stack copy in the maps of process pr: into s->upcs.
@@ -686,26 +663,18 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 		return 0;
 	if (!s->unwind)
 		s->unwind = unwind_new(symbols_symfs(s->sym));
-	if (s->umaps_cap < pr->nr) {
-		s->umaps_cap = pr->nr;
-		s->umaps = xreallocarray(s->umaps, s->umaps_cap, sizeof(*s->umaps));
-	}
 	/* the unwinder reads them only when gen changes */
-	for (size_t i = 0; (s->umaps_pr != pr || s->umaps_gen != pr->gen) && i < pr->nr; i++) {
-		const struct map *m = &pr->maps[i];
-
-		s->umaps[i].start = m->start;
-		s->umaps[i].end = m->end;
-		s->umaps[i].pgoff = m->pgoff;
-		/* Only files that resolve: another build's CFI would mislead. */
-		s->umaps[i].path = m->dso && symbols_dso_file(m->dso) ? symbols_dso_file(m->dso)
-								      : NULL;
-		s->umaps[i].build_id_len = s->umaps[i].path ? dso_build_id(m->dso,
-						&s->umaps[i].build_id) : 0;
+	if (s->umaps_pr != pr || s->umaps_gen != pr->gen) {
+		if (s->umaps_cap < pr->maps.nr) {
+			s->umaps_cap = pr->maps.nr;
+			s->umaps = xreallocarray(s->umaps, s->umaps_cap, sizeof(*s->umaps));
+		}
+		s->numaps = 0;
+		maps_each(&pr->maps, add_umap, s);
 	}
 	s->umaps_pr = pr;
 	s->umaps_gen = pr->gen;
-	n = unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, pr->nr, smp,
+	n = unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, s->numaps, smp,
 			e->attr.sample_regs_user, s->upcs, s->upcs_fl, MAX_FRAMES, &s->ustop);
 	/* Past the end of a copy the kernel did not fill: the stack ended there. */
 	if (s->ustop.end == UNWIND_END_STACK && smp->stack_dyn_size < e->attr.sample_stack_user)
@@ -881,7 +850,7 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 		s->last_proc = itab_get(&s->procs, (int)smp.pid);
 	b.pr = s->last_proc;
 	b.n = 0;
-	b.nowait = s->unordered && s->npk < PARK_MAX;
+	b.nowait = s->unordered && s->npk < PARK_MAX && s->npraw < PRAW_MAX;
 	t = s->last_thread;
 	if (!t || t->tid != (int)smp.tid)
 		t = s->last_thread = get_thread(s, (int)smp.pid, (int)smp.tid);
@@ -1182,6 +1151,7 @@ static int flush(struct session *s, uint64_t limit)
 	for (size_t i = 0; i < n; i++) {
 		struct chunk *c = CHUNK_OF(s->q[i].h);
 
+		s->qbytes -= 8 + ((s->q[i].h->size + 7) & ~(size_t)7);
 		c->queued--;
 		if (c->stamp == s->nbatch)
 			continue;
@@ -1265,8 +1235,14 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 	q->time = time;
 	s->cur->len += 8 + sz;
 	s->cur->queued++;
+	s->qbytes += 8 + sz;
 	if (time > s->max_time)
 		s->max_time = time;
+	if (s->qbytes > QUEUE_MAX) {
+		sort_queue(s);
+		s->forced++;
+		return flush(s, s->q[s->qn / 2].time);
+	}
 	return 0;
 }
 

@@ -90,6 +90,13 @@ void session_abort(struct session *s);
  */
 uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why);
 
+/*
+ * About how many bytes of records had to be handed on before a
+ * FINISHED_ROUND said it was safe (the queue is bounded), so that samples
+ * may have met maps out of time order; 0 when none.
+ */
+uint64_t session_unrounded(const struct session *s);
+
 const struct evtab *session_evtab(const struct session *s);
 /* Records the kernel lost (LOST, LOST_SAMPLES), and samples seen. */
 uint64_t session_lost(const struct session *s);

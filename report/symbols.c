@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "kallsyms.h"
 #include "strpool.h"
 #include "symbols.h"
@@ -66,7 +67,9 @@ struct elfobj {
 	struct elfobj *next;	/* hash chain */
 	struct dso *dsos;	/* one per recorded build id */
 	enum obj_state state;
-	char *file;		/* what was opened: under symfs, or path */
+	char *where;		/* the file to open for path (see locate()); set once
+				 * when the object is made, read by any thread */
+	char *file;		/* what was opened: where, once open */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;	/* module address - ELF vaddr */
@@ -479,30 +482,6 @@ static struct fsym *find_symbol(const struct elfobj *obj, uint64_t a)
 	return NULL;
 }
 
-static int open_candidate(const char *file, int *err)
-{
-	struct stat st;
-	int fd;
-
-	/* O_NONBLOCK: a FIFO at a recorded path must not hang the report. */
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		*err = errno;
-		return -1;
-	}
-	if (fstat(fd, &st) < 0) {
-		*err = errno;
-		close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		*err = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 static void load_segments(struct elfobj *obj, Elf *elf)
 {
 	size_t n;
@@ -529,7 +508,6 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 {
 	const char *path = obj->path;
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	char *under = NULL;
 	int fd, err = 0;
 	GElf_Ehdr eh;
 	Elf *elf;
@@ -543,32 +521,13 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 		     (int)(strlen(path) - strlen(" (deleted)")), path);
 		return;
 	}
-	if (s->symfs) {
-		size_t n = strlen(s->symfs) + strlen(path) + 1;
-
-		under = xmalloc(n);
-		snprintf(under, n, "%s%s", s->symfs, path);
-		fd = open_candidate(under, &err);
-		/* Not under the symfs: where the process had it. */
-		if (fd < 0 && (err == ENOENT || err == ENOTDIR)) {
-			int err2;
-
-			fd = open_candidate(path, &err2);
-			if (fd >= 0) {
-				free(under);
-				under = NULL;
-			}
-		}
-	} else {
-		fd = open_candidate(path, &err);
-	}
+	fd = file_open_regular(obj->where, &err);
 	if (fd < 0) {
-		obj_warn(obj, "cannot open %s: %s", under ? under : path,
+		obj_warn(obj, "cannot open %s: %s", obj->where,
 		     err == ENODEV ? "not a regular file" : strerror(err));
-		free(under);
 		return;
 	}
-	obj->file = under ? under : xstrdup(path);
+	obj->file = xstrdup(obj->where);
 
 	obj->dwfl = dwfl_begin(&s->cb);
 	if (!obj->dwfl) {
@@ -1413,6 +1372,7 @@ static void obj_free(struct elfobj *obj)
 	if (obj->dwfl)
 		dwfl_end(obj->dwfl);
 	free(obj->file);
+	free(obj->where);
 	free(obj->warning);
 	free(obj->loads);
 	free(obj->syms);
@@ -1464,6 +1424,46 @@ void symbols_free(struct symbols *s)
 	free(s);
 }
 
+/*
+ * The file to open for a recorded path: under --symfs when it is there,
+ * else (unless --strict-symfs) the path itself, as perf does. With
+ * --strict-symfs nothing outside the symfs is read: not the host's path,
+ * and not a path whose "..", or a link on it, leads out (realpath decides).
+ * Symbols and unwinding both open what this says.
+ */
+static char *locate(const struct symbols *s, const char *path)
+{
+	size_t n, len;
+	char *under, *real;
+	struct stat st;
+
+	if (!s->symfs)
+		return xstrdup(path);
+	n = strlen(s->symfs) + strlen(path) + 1;
+	under = xmalloc(n);
+	snprintf(under, n, "%s%s", s->symfs, path);
+	if (!s->o.strict_symfs) {
+		if (stat(under, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+			free(under);
+			return xstrdup(path);
+		}
+		return under;
+	}
+	real = realpath(under, NULL);
+	len = strlen(s->symfs);
+	if (real && !(strncmp(real, s->symfs, len) == 0 && real[len] == '/')) {
+		/* out of the symfs: a name that cannot be opened, said as such */
+		free(real);
+		n = strlen(under) + sizeof(" (outside --symfs)");
+		real = xmalloc(n);
+		snprintf(real, n, "%s (outside --symfs)", under);
+		free(under);
+		return real;
+	}
+	free(real);
+	return under;
+}
+
 /* Names that are no file to open: resolve nothing, and say nothing. */
 static int is_special(const char *path)
 {
@@ -1485,6 +1485,7 @@ static struct elfobj *obj_get(struct symbols *s, const char *path)
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
+	obj->where = obj->state == OBJ_NEW ? locate(s, key) : NULL;
 	{
 		const char *slash = strrchr(key, '/');
 
@@ -1566,7 +1567,7 @@ const char *symbols_dso_file(const struct dso *d)
 		return NULL;
 	if (d->obj->state == OBJ_READY)
 		return d->obj->file;
-	return d->obj->state == OBJ_NEW ? d->obj->path : NULL;
+	return d->obj->state == OBJ_NEW ? d->obj->where : NULL;
 }
 
 const char *symbols_symfs(const struct symbols *s)

@@ -18,6 +18,8 @@ struct dso;
 struct symbols_opts {
 	const char *symfs;	/* look for every file (and its debug info) under
 				 * this root first; NULL for / */
+	int strict_symfs;	/* read nothing outside symfs: no fallback to the
+				 * host's path, no ".." or link leading out */
 	int demangle;		/* C++ names demangled */
 	int inline_frames;	/* expand inlined functions into frames of their own */
 	int srcline;		/* fill in source files and lines (costs time) */

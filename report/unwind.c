@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "regs.h"
 #include "symbols.h"
 #include "unwind.h"
@@ -230,9 +231,10 @@ static struct ufile *open_file(const char *path)
 {
 	struct ufile *f = xcalloc(1, sizeof(*f));
 	size_t n;
+	int err;
 
 	f->path = xstrdup(path);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = file_open_regular(path, &err);	/* a FIFO there must not hang us */
 	if (f->fd < 0)
 		return f;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);

@@ -6,15 +6,25 @@
 #include <stdio.h>
 
 #include "reader.h"
+#include "session.h"
 #include "warn.h"
 
-void input_warnings(const char *input, const struct reader *rd, uint64_t nskip, uint64_t first,
-		    const char *why, const char *verb)
+void input_warnings(const char *input, const struct reader *rd, const struct session *ss,
+		    uint64_t nskip, uint64_t first, const char *why, const char *verb)
 {
 	uint64_t bytes, at;
 	const char *zwhy;
 	uint64_t nz = reader_damaged(rd, &bytes, &at, &zwhy);
 
+	if (ss) {
+		uint64_t unrounded = session_unrounded(ss);
+
+		nskip = session_skipped(ss, &first, &why);
+		if (unrounded)
+			fprintf(stderr, "prof: warning: '%s' has no FINISHED_ROUND records for "
+				"%" PRIu64 " MiB and more; records were put in time order within "
+				"windows of that size\n", input, unrounded >> 20);
+	}
 	if (nz)
 		fprintf(stderr, "prof: warning: '%s': %" PRIu64 " damaged compressed record%s "
 			"skipped (%" PRIu64 " bytes, the first at offset %" PRIu64 ": %s); "

@@ -6,15 +6,17 @@
 #include <stdint.h>
 
 struct reader;
+struct session;
 
 /*
  * Once the input is read, one line each on standard error for what was
  * passed over: a truncated end, compressed records that did not
- * decompress, and nskip records that could not be used (the first at
- * offset first, for reason why). verb says what the command does with
- * the rest ("reporting", "showing").
+ * decompress, records that could not be used (session_skipped() of ss;
+ * without a session, nskip of them, the first at offset first, for
+ * reason why), records ordered without rounds. verb says what the
+ * command does with the rest ("reporting", "showing").
  */
-void input_warnings(const char *input, const struct reader *rd, uint64_t nskip, uint64_t first,
-		    const char *why, const char *verb);
+void input_warnings(const char *input, const struct reader *rd, const struct session *ss,
+		    uint64_t nskip, uint64_t first, const char *why, const char *verb);
 
 #endif
