@@ -26,6 +26,7 @@
 #include "decode.h"
 #include "evname.h"
 #include "evopen.h"
+#include "file.h"
 #include "opts.h"
 #include "pdata.h"
 #include "record.h"
@@ -305,6 +306,7 @@ static int open_events(struct recorder *rc)
 static int open_output(struct recorder *rc)
 {
 	struct stat st;
+	int err;
 
 	rc->out_name = rc->o.output;
 	if (!strcmp(rc->o.output, "-")) {
@@ -314,7 +316,8 @@ static int open_output(struct recorder *rc)
 			goto fail;
 		return 0;
 	}
-	if (stat(rc->o.output, &st) == 0 && S_ISREG(st.st_mode)) {
+	/* An old profile is kept as FILE.old, as perf keeps perf.data.old. */
+	if (lstat(rc->o.output, &st) == 0 && S_ISREG(st.st_mode)) {
 		char *old = xmalloc(strlen(rc->o.output) + 5);
 
 		sprintf(old, "%s.old", rc->o.output);
@@ -326,9 +329,12 @@ static int open_output(struct recorder *rc)
 		}
 		free(old);
 	}
-	rc->out_fd = open(rc->o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* O_EXCL, no link followed but ours or root's: see file_create() */
+	rc->out_fd = file_create(rc->o.output, 0600, NULL, &err);
 	if (rc->out_fd >= 0)
 		return 0;
+	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->o.output, file_create_strerror(err));
+	return -1;
 fail:
 	fprintf(stderr, "prof: cannot open '%s': %s\n", rc->o.output, strerror(errno));
 	return -1;

@@ -14,6 +14,7 @@
 
 #include "flame.h"
 #include "strpool.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #define SVG_WIDTH	1200
@@ -30,11 +31,23 @@ static const char *suffix(enum stacks_kind k)
 	return k == STACKS_KERNEL ? "_[k]" : k == STACKS_INLINED ? "_[i]" : "";
 }
 
-/* A name as one field of a folded line: no ';' (the separator), no line break. */
+/*
+ * A name as one field of a folded line: no ';' (the separator), no line
+ * break, valid UTF-8.
+ */
 static void put_field(const char *s, FILE *out)
 {
-	for (; *s; s++)
-		putc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, out);
+	while (*s) {
+		int n = utf8_len(s);
+
+		if (n == 0)
+			fputs(UTF8_REPLACEMENT, out);
+		else if (n > 1)
+			fwrite(s, 1, (size_t)n, out);
+		else
+			putc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, out);
+		s += n ? n : 1;
+	}
 }
 
 static void folded_node(const struct stacks *st, size_t id, size_t *path, int depth,
@@ -73,10 +86,15 @@ int flame_folded(const struct stacks *st, FILE *out)
 
 static void put_xml(const char *s, FILE *out)
 {
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		int n = utf8_len(s);
 
-		if (c == '&')
+		if (n == 0)
+			fputs(UTF8_REPLACEMENT, out);	/* else the file is not well-formed */
+		else if (n > 1)
+			fwrite(s, 1, (size_t)n, out);
+		else if (c == '&')
 			fputs("&amp;", out);
 		else if (c == '<')
 			fputs("&lt;", out);
@@ -88,6 +106,7 @@ static void put_xml(const char *s, FILE *out)
 			putc('?', out);	/* not allowed in XML 1.0 */
 		else
 			putc(c, out);
+		s += n ? n : 1;
 	}
 }
 
@@ -172,10 +191,11 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 		if ((int)len <= chars) {
 			put_xml(n->name, v->out);
 		} else {
-			char *cut = xmalloc((size_t)chars + 1);
+			size_t at = utf8_cut(n->name, (size_t)chars - 2);
+			char *cut = xmalloc(at + 3);
 
-			memcpy(cut, n->name, (size_t)chars - 2);
-			memcpy(cut + chars - 2, "..", 3);
+			memcpy(cut, n->name, at);	/* never inside a character */
+			memcpy(cut + at, "..", 3);
 			put_xml(cut, v->out);
 			free(cut);
 		}

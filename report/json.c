@@ -12,7 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "json.h"
+#include "utf8.h"
+#include "xalloc.h"
 
 void json_begin(struct json *j, FILE *out)
 {
@@ -21,34 +25,13 @@ void json_begin(struct json *j, FILE *out)
 	j->first[0] = 1;
 }
 
-/* The length of the UTF-8 sequence at s, or 0 when it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 static void put_string(FILE *out, const char *v)
 {
 	const unsigned char *s = (const unsigned char *)v;
 
 	putc('"', out);
 	while (*s) {
-		int n = utf8_len(s);
+		int n = utf8_len((const char *)s);
 
 		if (*s == '"' || *s == '\\') {
 			putc('\\', out);
@@ -86,7 +69,7 @@ static void open_with(struct json *j, const char *key, int c)
 	if (j->depth)
 		lead(j, key);
 	putc(c, j->out);
-	/* Deeper is cut off: the tree is bounded well above (MAX_FRAMES). */
+	/* Deeper is cut off: the report nests five levels, see json.h. */
 	if (j->depth + 1 < (int)sizeof(j->first))
 		j->depth++;
 	j->first[j->depth] = 1;
@@ -151,22 +134,46 @@ void json_bool(struct json *j, const char *key, int v)
 
 static const char *const kinds[] = { "root", "user", "kernel", "inlined", "unknown" };
 
+/*
+ * One object per node, in pre-order (a parent before its children, the
+ * root first), each naming its parent's index: the nesting stays at three
+ * levels however deep the stacks, so that every JSON reader takes it (jq
+ * 1.6 refuses 256 levels, Python's json 1000).
+ */
 void json_stacks(struct json *j, const char *key, const struct stacks *st, size_t id)
 {
-	const struct stacks_node *n = stacks_node(st, id);
+	/* index[node] = its place in the array; nodes are numbered from 1 */
+	size_t count = 0, cap = stacks_count(st) + 2;
+	size_t *index = xcalloc(cap, sizeof(*index));
 
-	json_object(j, key);
-	json_string(j, "name", n->name);
-	json_string(j, "kind", kinds[n->kind]);
-	json_u64(j, "samples", n->samples);
-	json_u64(j, "self_samples", n->self_samples);
-	json_u64(j, "period", n->period);
-	json_u64(j, "self_period", n->self_period);
-	if (n->first_child) {
-		json_array(j, "children");
-		for (size_t c = n->first_child; c; c = stacks_node(st, c)->next_sibling)
-			json_stacks(j, NULL, st, c);
+	json_array(j, key);
+	for (size_t at = id; at;) {
+		const struct stacks_node *n = stacks_node(st, at);
+
+		if (at < cap)
+			index[at] = count;
+		json_object(j, NULL);
+		json_string(j, "name", n->name);
+		json_string(j, "kind", kinds[n->kind]);
+		if (at == id)
+			json_string(j, "parent", NULL);
+		else
+			json_u64(j, "parent", n->parent < cap ? index[n->parent] : 0);
+		json_u64(j, "samples", n->samples);
+		json_u64(j, "self_samples", n->self_samples);
+		json_u64(j, "period", n->period);
+		json_u64(j, "self_period", n->self_period);
 		json_end(j);
+		count++;
+		/* the next in pre-order: the first child, else the next sibling up the tree */
+		if (n->first_child) {
+			at = n->first_child;
+			continue;
+		}
+		while (at && at != id && !stacks_node(st, at)->next_sibling)
+			at = stacks_node(st, at)->parent;
+		at = at && at != id ? stacks_node(st, at)->next_sibling : 0;
 	}
+	free(index);
 	json_end(j);
 }

@@ -15,9 +15,9 @@ struct json {
 	FILE *out;
 	int depth;
 	/* per open object or array: nothing written in it yet; its closing bracket.
-	 * Stack trees nest two levels a frame, and stacks hold up to 1024 frames. */
-	unsigned char first[4200];
-	char close[4200];
+	 * The report nests five levels at most: the tree is a flat node table. */
+	unsigned char first[16];
+	char close[16];
 };
 
 void json_begin(struct json *j, FILE *out);
@@ -29,7 +29,11 @@ void json_u64(struct json *j, const char *key, uint64_t v);
 void json_double(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, int v);
 
-/* The stack tree from node id down, as {"name", "kind", "samples", ..., "children"}. */
+/*
+ * The stack tree from node id down, as an array of nodes {"name", "kind",
+ * "parent", "samples", ...} in pre-order, "parent" the index of the
+ * parent's node (null for the first, node id).
+ */
 void json_stacks(struct json *j, const char *key, const struct stacks *st, size_t id);
 
 #endif

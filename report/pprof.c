@@ -16,6 +16,7 @@
 #include "pprof.h"
 #include "strpool.h"
 #include "symbols.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* --- a map from arrays of u64 to indices ------------------------------------ */
@@ -151,7 +152,17 @@ struct pprof {
 /* The string table index of s ("" is 0). */
 static uint64_t str_index(struct pprof *p, const char *s)
 {
-	const char *key = strpool_intern(p->pool, s ? s : "");
+	const char *key;
+
+	/* protobuf strings are UTF-8: pprof's Go decoder refuses others */
+	if (s && !utf8_valid(s)) {
+		char *fixed = utf8_fix(s);
+
+		key = strpool_intern(p->pool, fixed);
+		free(fixed);
+	} else {
+		key = strpool_intern(p->pool, s ? s : "");
+	}
 	uint64_t w = (uint64_t)(uintptr_t)key;
 	int made;
 	struct ukey *e = umap_get(&p->strs, &w, 1, p->nstr, &made);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "flame.h"
 #include "hist.h"
 #include "json.h"
@@ -843,7 +844,7 @@ static void print_json(struct report *r)
 
 	json_begin(&j, stdout);
 	json_object(&j, NULL);
-	json_string(&j, "schema", "prof-report/1");
+	json_string(&j, "schema", "prof-report/2");
 	json_string(&j, "input", r->input);
 	json_string(&j, "command", session_feature(r->session, "cmdline"));
 	json_string(&j, "host", session_feature(r->session, "hostname"));
@@ -969,7 +970,8 @@ int cmd_report(int argc, char **argv)
 	struct reader *rd = NULL;
 	struct symbols *sym = NULL;
 	struct reader_record rec;
-	int ret, status = 1;
+	int ret, err, status = 1;
+	char *out_tmp = NULL;
 	static char obuf[1 << 16];
 
 	ret = parse_options(&r, argc, argv);
@@ -1034,9 +1036,22 @@ int cmd_report(int argc, char **argv)
 	    r.samples && !r.chains)
 		fprintf(stderr, "prof: warning: '%s' has no call chains (record with -g); "
 			"the trees hold only the sampled functions\n", r.input);
-	if (r.output && !freopen(r.output, "w", stdout)) {
-		fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(errno));
-		goto out;
+	if (r.output) {
+		/* a temporary file renamed into place at the end: see file_create() */
+		int fd = file_create(r.output, 0666, &out_tmp, &err);
+
+		if (fd < 0) {
+			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output,
+				file_create_strerror(err));
+			goto out;
+		}
+		fflush(stdout);
+		if (dup2(fd, STDOUT_FILENO) < 0) {
+			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(errno));
+			close(fd);
+			goto out;
+		}
+		close(fd);
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (r.format == FMT_TEXT)
@@ -1063,7 +1078,14 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "prof: cannot write the report: %s\n", strerror(errno));
 		status = 1;
 	}
+	if (out_tmp && file_commit(out_tmp, r.output, !status, &err)) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(err));
+		status = 1;
+	}
 out:
+	if (out_tmp && status)
+		file_commit(out_tmp, r.output, 0, &err);	/* the old output stays */
+	free(out_tmp);
 	report_release(&r);
 	symbols_free(sym);
 	reader_free(rd);

@@ -368,7 +368,7 @@ static int skip(struct skipped *k, uint64_t off, const char *fmt, ...)
 
 uint64_t session_unrounded(const struct session *s)
 {
-	return s->forced ? (uint64_t)s->forced * (QUEUE_MAX / 2) : 0;
+	return s->forced;
 }
 
 uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why)

@@ -91,9 +91,9 @@ void session_abort(struct session *s);
 uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why);
 
 /*
- * About how many bytes of records had to be handed on before a
- * FINISHED_ROUND said it was safe (the queue is bounded), so that samples
- * may have met maps out of time order; 0 when none.
+ * How many times the queue, bounded at 64 MiB of records, had to hand
+ * records on before a FINISHED_ROUND said it was safe, so that samples
+ * may have met maps out of time order; 0 when never.
  */
 uint64_t session_unrounded(const struct session *s);
 

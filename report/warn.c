@@ -21,9 +21,9 @@ void input_warnings(const char *input, const struct reader *rd, const struct ses
 
 		nskip = session_skipped(ss, &first, &why);
 		if (unrounded)
-			fprintf(stderr, "prof: warning: '%s' has no FINISHED_ROUND records for "
-				"%" PRIu64 " MiB and more; records were put in time order within "
-				"windows of that size\n", input, unrounded >> 20);
+			fprintf(stderr, "prof: warning: '%s' has stretches of over 64 MiB without "
+				"FINISHED_ROUND records; their records were put in time order 64 MiB "
+				"at a time\n", input);
 	}
 	if (nz)
 		fprintf(stderr, "prof: warning: '%s': %" PRIu64 " damaged compressed record%s "

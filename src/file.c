@@ -4,10 +4,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
 #include "file.h"
+#include "xalloc.h"
 
 int file_open_regular(const char *path, int *err)
 {
@@ -29,4 +33,104 @@ int file_open_regular(const char *path, int *err)
 		return -1;
 	}
 	return fd;
+}
+
+/* A new file beside path, made with O_EXCL: its name in *tmp. */
+static int create_beside(const char *path, int mode, char **tmp, int *err)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	size_t n = strlen(path) + sizeof("/.prof-XXXXXX");
+	char *name = xmalloc(n);
+	mode_t mask = umask(0);
+	int fd;
+
+	umask(mask);
+	snprintf(name, n, "%.*s.%s.XXXXXX", (int)dirlen, path, slash ? slash + 1 : path);
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0 || fchmod(fd, (mode_t)mode & ~mask) < 0) {
+		*err = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(name);
+		}
+		free(name);
+		return -1;
+	}
+	*tmp = name;
+	return fd;
+}
+
+int file_create(const char *path, int mode, char **tmp, int *err)
+{
+	struct stat st;
+	int fd;
+
+	if (tmp)
+		*tmp = NULL;
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT) {
+			*err = errno;
+			return -1;
+		}
+		if (tmp)
+			return create_beside(path, mode, tmp, err);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd < 0)
+			*err = errno;
+		return fd;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		*err = EISDIR;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (tmp)
+			return create_beside(path, mode, tmp, err);
+		*err = EEXIST;
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		if (st.st_uid != geteuid() && st.st_uid != 0) {
+			*err = ELOOP;
+			return -1;
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+		if (fd < 0)
+			*err = errno;
+		return fd;
+	}
+	/* FIFO, device, socket: nothing to create or truncate */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || S_ISREG(st.st_mode)) {
+		*err = S_ISREG(st.st_mode) ? EEXIST : errno;	/* a file swapped in since lstat */
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int file_commit(const char *tmp, const char *path, int ok, int *err)
+{
+	if (!tmp)
+		return 0;
+	if (ok && rename(tmp, path) == 0)
+		return 0;
+	*err = ok ? errno : 0;
+	unlink(tmp);
+	return ok ? -1 : 0;
+}
+
+const char *file_create_strerror(int err)
+{
+	if (err == ELOOP)
+		return "it is a symbolic link that belongs to another user, and prof writes "
+		       "through no such link (remove it, or give another name)";
+	if (err == EEXIST)
+		return "a file appeared there while prof was opening it; it was left alone";
+	return strerror(err);
 }

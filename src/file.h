@@ -11,4 +11,28 @@
  */
 int file_open_regular(const char *path, int *err);
 
+/*
+ * Open path to write an output, safely in a directory others can write
+ * to (/tmp): never through a symbolic link someone else planted, never
+ * into a file that appears between a check and the open.
+ * - No file there: created with O_EXCL, mode (less the umask); with tmp,
+ *   as a temporary file beside it instead, *tmp its name (the caller
+ *   frees it): file_commit() renames it into place at the end, so that
+ *   a failed run leaves the old output as it was.
+ * - A regular file there: with tmp, as above; without, EEXIST (move it
+ *   aside first).
+ * - A symbolic link: followed only when it belongs to us or to root (as
+ *   /dev/stdout does), like the kernel's fs.protected_symlinks; else
+ *   ELOOP.
+ * - A FIFO, a character device or a socket: opened for writing as it is.
+ * Returns the fd, or -1 and *err (EISDIR for a directory).
+ */
+int file_create(const char *path, int mode, char **tmp, int *err);
+
+/* Words for file_create()'s err, for "cannot write 'FILE': ...". */
+const char *file_create_strerror(int err);
+
+/* Put the temporary file tmp of file_create() in place as path, or (ok 0) remove it. */
+int file_commit(const char *tmp, const char *path, int ok, int *err);
+
 #endif

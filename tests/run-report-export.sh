@@ -112,9 +112,11 @@ jsonschema.Draft202012Validator(schema).validate(doc)
 ev = doc["events"][0]
 leaf = [e for e in ev["flat"] if e["sym"] == "[.] leaf_a"]
 print(ev["samples"], leaf[0]["self"] if leaf else -1)
-def total(n):
-    return n["self_samples"] + sum(total(c) for c in n.get("children", []))
-print(total(ev["tree"]))
+tree = ev["tree"]
+# a flat table: each node after its parent, the root's parent null
+assert tree[0]["parent"] is None
+assert all(0 <= n["parent"] < i for i, n in enumerate(tree) if i)
+print(sum(n["self_samples"] for n in tree))
 EOF
 	set -- $(cat json.out)
 	[ "$1" = "$total" ] || fail "json: $1 samples, the report has $total"
@@ -127,7 +129,7 @@ EOF
 	expect_range "json: leaf_a's share minus the text report's" "$d" 0 0.01
 else
 	note "no python3 with jsonschema (python3-jsonschema): JSON not validated"
-	grep -q '"schema": "prof-report/1"' s.json || fail "json: no schema line"
+	grep -q '"schema": "prof-report/2"' s.json || fail "json: no schema line"
 fi
 
 # --- pprof -------------------------------------------------------------
