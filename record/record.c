@@ -567,6 +567,24 @@ static void reap(struct recorder *rc, int block)
 }
 
 /* The loop. Returns 0, or -1 after a message (write error). */
+/* Signals prof leaves to their defaults: faults, job control, the unblockable. */
+static int handled_elsewhere(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: case SIGBUS: case SIGFPE: case SIGILL: case SIGTRAP: case SIGSYS:
+	case SIGABRT: case SIGTSTP: case SIGTTIN: case SIGTTOU: case SIGSTOP: case SIGKILL:
+	case SIGPIPE: case SIGXFSZ:
+		return 1;
+	}
+	return 0;
+}
+
+/* Signals whose default is to do nothing: passed on, but they stop nothing. */
+static int harmless(int sig)
+{
+	return sig == SIGWINCH || sig == SIGCONT || sig == SIGURG || sig == SIGCHLD;
+}
+
 static int run(struct recorder *rc)
 {
 	size_t nfds = rc->nr_fds + 1;
@@ -604,16 +622,18 @@ static int run(struct recorder *rc)
 			struct signalfd_siginfo si;
 
 			while (read(rc->sfd, &si, sizeof(si)) == sizeof(si)) {
+				int ends = !harmless((int)si.ssi_signo);
+
 				if (si.ssi_signo == SIGCHLD)
 					continue;
-				signals++;
+				signals += ends;
 				/*
 				 * The terminal sends Ctrl-C to the whole process group, the
 				 * command included; a signal sent to prof alone is passed on.
 				 */
 				if (rc->launched && !rc->child_done && si.ssi_code != SI_KERNEL)
 					kill(rc->launch.pid, (int)si.ssi_signo);
-				if (!rc->launched || !rc->profile_command || signals > 1)
+				if (ends && (!rc->launched || !rc->profile_command || signals > 1))
 					stopping = 1;
 			}
 		}
@@ -657,8 +677,9 @@ static void summary(const struct recorder *rc)
 		snprintf(ratio, sizeof(ratio), "%.1fx compressed", (double)in / (double)out);
 	else
 		snprintf(ratio, sizeof(ratio), "uncompressed");
+	/* After a failed write (a full disk), only what reached the file counts. */
 	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes to '%s' "
-		"(%s), %.3f s%s\n", (unsigned long long)rc->samples,
+		"(%s), %.3f s%s\n", (unsigned long long)writer_samples_out(rc->w),
 		(unsigned long long)rc->lost, pct, (unsigned long long)out, rc->out_name, ratio,
 		secs, pct > 1.0 ? "; use a bigger -m or a lower -F" : "");
 }
@@ -752,14 +773,21 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 
-	/* Signals arrive through a signalfd in the poll set; the child restores them. */
+	/*
+	 * Signals arrive through a signalfd in the poll set; the child restores
+	 * them. Every signal that would end prof (SIGQUIT, SIGUSR1, real-time
+	 * ones...) is taken there, so that prof stops cleanly with a summary
+	 * and passes it on to the command, instead of dying and leaving the
+	 * command running. Faults, job control and SIGKILL keep their ways;
+	 * SIGPIPE and SIGXFSZ (a file size limit) become write errors.
+	 */
 	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
+	for (int sig = 1; sig <= SIGRTMAX; sig++)
+		if (!handled_elsewhere(sig))
+			sigaddset(&mask, sig);	/* glibc's own two real-time signals refuse: fine */
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	rc.sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (rc.sfd < 0) {
 		fprintf(stderr, "prof: signalfd: %s\n", strerror(errno));

@@ -103,6 +103,7 @@ int launch_start(struct launch *l, const char *path, char *const argv[], int std
 		/* The command gets the signal state prof was started with. */
 		sigemptyset(&empty);
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &empty, NULL);
 		close(go[1]);
 		close(err[0]);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,11 +521,17 @@ int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 		return -ENOMEM;
 	}
 	z.next_in = raw.b;
-	z.avail_in = (uInt)raw.n;
 	do {
+		/* avail_in is a uInt: feed a profile over 4 GiB in pieces */
+		if (!z.avail_in) {
+			size_t left = raw.n - (size_t)(z.next_in - raw.b);
+
+			z.avail_in = left > UINT_MAX ? UINT_MAX : (uInt)left;
+		}
 		z.next_out = buf;
 		z.avail_out = sizeof(buf);
-		zr = deflate(&z, Z_FINISH);
+		zr = deflate(&z, (size_t)(z.next_in - raw.b) + z.avail_in < raw.n ? Z_NO_FLUSH
+										    : Z_FINISH);
 		if (zr == Z_STREAM_ERROR) {
 			ret = -EIO;
 			break;

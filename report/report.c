@@ -1058,8 +1058,8 @@ int cmd_report(int argc, char **argv)
 		print_report(&r);
 	else if (r.format == FMT_JSON)
 		print_json(&r);
-	else
-		print_stacks(&r);
+	else if ((ret = print_stacks(&r)) < 0)
+		errno = -ret;	/* said below, as any failed write */
 	for (const char *const *w = symbols_warnings(sym); w && *w; w++)
 		fprintf(stderr, "prof: warning: %s\n", *w);
 	{
@@ -1071,7 +1071,7 @@ int cmd_report(int argc, char **argv)
 				pct(lost, r.samples + lost));
 	}
 	status = 0;
-	if (fflush(stdout) || ferror(stdout)) {
+	if (fflush(stdout) || ferror(stdout) || ret < 0) {
 		if (r.output)
 			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(errno));
 		else

@@ -425,7 +425,11 @@ static struct thread *get_thread(struct session *s, int pid, int tid)
 		t = xcalloc(1, sizeof(*t));
 		t->tid = tid;
 		t->pid = pid;
-		snprintf(name, sizeof(name), ":%d", tid);
+		/* the idle task has no COMM record: perf calls it swapper too */
+		if (tid == 0)
+			snprintf(name, sizeof(name), "swapper");
+		else
+			snprintf(name, sizeof(name), ":%d", tid);
 		t->comm = strpool_intern(s->pool, name);
 		itab_put(&s->threads, tid, t);
 	}

@@ -546,8 +546,12 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 	}
 	dwfl_report_end(obj->dwfl, NULL, NULL);
 	elf = dwfl_module_getelf(obj->mod, &obj->bias);
-	if (!elf || !gelf_getehdr(elf, &eh)) {
+	if (!elf) {
 		obj_warn(obj, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		return;
+	}
+	if (!gelf_getehdr(elf, &eh)) {
+		obj_warn(obj, "cannot open %s: %s", obj->file, elf_errmsg(-1));	/* libelf's */
 		return;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {

@@ -48,8 +48,7 @@
 #define DW_SP	31
 #define DW_FP	29
 #else
-#define DW_SP	0
-#define DW_FP	0
+#error "the unwinder knows the DWARF registers of x86_64 and aarch64 only: add this machine's"
 #endif
 #define NREG	REGS_DWARF_MAX
 /* A read this far past the stack copy's end is taken for one the copy was too small for. */

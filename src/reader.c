@@ -447,8 +447,10 @@ struct reader *reader_open(const char *path)
 {
 	int fd;
 
-	if (!strcmp(path, "-"))
-		return reader_fdopen(dup(0));
+	if (!strcmp(path, "-")) {
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? NULL : reader_fdopen(fd);	/* EBADF: stdin closed */
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;

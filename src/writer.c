@@ -35,6 +35,7 @@ struct writer {
 	ZSTD_CCtx *cctx;
 	double ratio;		/* running estimate of in/out, to size frames */
 	uint64_t bytes_in, bytes_out;
+	uint64_t samples_out;	/* SAMPLE records that reached the file */
 };
 
 struct writer *writer_new(int fd, int level, size_t frame_max, size_t buf_size)
@@ -225,6 +226,23 @@ int writer_end_features(struct writer *w)
 	return ret ? ret : write_all(w, &h, sizeof(h));
 }
 
+/* The SAMPLE records among the whole records of p. */
+static uint64_t count_samples(const unsigned char *p, size_t len)
+{
+	uint64_t n = 0;
+
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= len;) {
+		struct perf_event_header h;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < sizeof(h))
+			break;
+		n += h.type == PERF_RECORD_SAMPLE;
+		off += h.size;
+	}
+	return n;
+}
+
 /* Length of the longest run of whole records from p that fits in max bytes (at least one). */
 static size_t whole_records(const unsigned char *p, size_t len, size_t max)
 {
@@ -260,7 +278,10 @@ static int write_frame(struct writer *w, const unsigned char *p, size_t len)
 		h.size = (uint16_t)(n + sizeof(h));
 		memcpy(w->out, &h, sizeof(h));
 		w->ratio = 0.75 * w->ratio + 0.25 * ((double)len / (double)n);
-		return write_all(w, w->out, n + sizeof(h));
+		ret = write_all(w, w->out, n + sizeof(h));
+		if (!ret)
+			w->samples_out += count_samples(p, len);
+		return ret;
 	}
 	if (ZSTD_getErrorCode(n) != ZSTD_error_dstSize_tooSmall)
 		return -EIO;
@@ -291,6 +312,8 @@ int writer_flush(struct writer *w)
 			size_t n = whole_records(w->buf + off, w->len - off, PDATA_RECORD_MAX);
 
 			ret = write_all(w, w->buf + off, n);
+			if (!ret)
+				w->samples_out += count_samples(w->buf + off, n);
 			off += n;
 		}
 		w->len = 0;
@@ -346,6 +369,11 @@ int writer_records(struct writer *w, const void *data, size_t len)
 uint64_t writer_bytes_in(const struct writer *w)
 {
 	return w->bytes_in;
+}
+
+uint64_t writer_samples_out(const struct writer *w)
+{
+	return w->samples_out;
 }
 
 uint64_t writer_bytes_out(const struct writer *w)

@@ -63,5 +63,7 @@ int writer_flush(struct writer *w);
 /* Bytes of records given to the writer, and bytes it wrote to fd. */
 uint64_t writer_bytes_in(const struct writer *w);
 uint64_t writer_bytes_out(const struct writer *w);
+/* SAMPLE records written to the file: not those a failed write lost. */
+uint64_t writer_samples_out(const struct writer *w);
 
 #endif
