@@ -11,7 +11,8 @@ packages="build-essential autoconf automake libtool pkg-config make
 libelf-dev libdw-dev libzstd-dev zlib1g-dev linux-libc-dev
 linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev
-chromium python3-jsonschema golang-go libc6-dbg"
+chromium python3-jsonschema golang-go libc6-dbg
+jq time"
 
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo

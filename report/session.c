@@ -111,7 +111,7 @@ struct itab {
  * half, by time, is handed on, as perf's ordered events do at their
  * memory limit.
  */
-#define QUEUE_MAX	(64u << 20)
+#define QUEUE_MAX	(32u << 20)
 
 struct chunk {
 	struct chunk *next;	/* in the free list */
@@ -1243,9 +1243,14 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 	if (time > s->max_time)
 		s->max_time = time;
 	if (s->qbytes > QUEUE_MAX) {
+		int ret;
+
 		sort_queue(s);
 		s->forced++;
-		return flush(s, s->q[s->qn / 2].time);
+		ret = flush(s, s->q[s->qn / 2].time);
+		/* and no more batches in flight than this one: the bound is on all of it */
+		drain(s);
+		return ret ? ret : __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
 	}
 	return 0;
 }

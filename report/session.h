@@ -91,7 +91,7 @@ void session_abort(struct session *s);
 uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why);
 
 /*
- * How many times the queue, bounded at 64 MiB of records, had to hand
+ * How many times the queue, bounded at 32 MiB of records, had to hand
  * records on before a FINISHED_ROUND said it was safe, so that samples
  * may have met maps out of time order; 0 when never.
  */

@@ -21,8 +21,8 @@ void input_warnings(const char *input, const struct reader *rd, const struct ses
 
 		nskip = session_skipped(ss, &first, &why);
 		if (unrounded)
-			fprintf(stderr, "prof: warning: '%s' has stretches of over 64 MiB without "
-				"FINISHED_ROUND records; their records were put in time order 64 MiB "
+			fprintf(stderr, "prof: warning: '%s' has stretches of over 32 MiB without "
+				"FINISHED_ROUND records; their records were put in time order 32 MiB "
 				"at a time\n", input);
 	}
 	if (nz)

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Writes crafted profiles that once broke the reader or the report, one
+ * file each, for tests/run-report-hostile.sh and the fuzzers' seeds:
+ *   craft NAME [ARG]   writes NAME.data in the current directory
+ * Each file is described where it is made. Records are laid out by hand
+ * (only the byte layouts of perf_event.h and perf's header.h), so that a
+ * file can be as wrong as the test needs.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+#include <linux/perf_event.h>
+
+#include "pdata.h"
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+static void put(struct buf *b, const void *data, size_t len)
+{
+	if (b->n + len > b->cap) {
+		b->cap = (b->n + len) * 2 + 4096;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			perror("craft");
+			exit(1);
+		}
+	}
+	if (data)
+		memcpy(b->p + b->n, data, len);
+	else
+		memset(b->p + b->n, 0, len);
+	b->n += len;
+}
+
+static void put64(struct buf *b, uint64_t v)
+{
+	put(b, &v, 8);
+}
+
+/* A record: header, body, zeros to a multiple of 8. */
+static void rec(struct buf *b, uint32_t type, uint16_t misc, const void *body, size_t len)
+{
+	size_t padded = (len + 7) & ~(size_t)7;
+	struct perf_event_header h = { type, misc, (uint16_t)(sizeof(h) + padded) };
+
+	put(b, &h, sizeof(h));
+	put(b, body, len);
+	put(b, NULL, padded - len);
+}
+
+static void pipe_header(struct buf *b)
+{
+	put64(b, PDATA_MAGIC);
+	put64(b, PDATA_PIPE_HEADER_SIZE);
+}
+
+#define ST_BASE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+
+static struct perf_event_attr make_attr(uint32_t type, uint64_t config, uint64_t st)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = PDATA_ATTR_SIZE;
+	a.type = type;
+	a.config = config;
+	a.sample_type = st;
+	a.sample_period = 1000000;
+	a.sample_id_all = 1;
+	return a;
+}
+
+/* HEADER_ATTR: the attr in PDATA_ATTR_SIZE bytes, then its ids. */
+static void attr_rec(struct buf *b, const struct perf_event_attr *a, const uint64_t *ids, size_t n)
+{
+	unsigned char body[PDATA_ATTR_SIZE + 8 * 64];
+
+	memset(body, 0, sizeof(body));
+	memcpy(body, a, sizeof(*a) < PDATA_ATTR_SIZE ? sizeof(*a) : PDATA_ATTR_SIZE);
+	memcpy(body + PDATA_ATTR_SIZE, ids, 8 * n);
+	rec(b, PDATA_HEADER_ATTR, 0, body, PDATA_ATTR_SIZE + 8 * n);
+}
+
+/*
+ * The sample_id trailer of ST_BASE events: TID, TIME, then IDENTIFIER when
+ * the file's events have one (trailer_id, 0 for none).
+ */
+static uint64_t trailer_id;
+
+static size_t trailer_size(void)
+{
+	return trailer_id ? 24 : 16;
+}
+
+static void trailer(struct buf *b, uint32_t pid, uint64_t time)
+{
+	uint32_t pt[2] = { pid, pid };
+
+	put(b, pt, 8);
+	put64(b, time);
+	if (trailer_id)
+		put64(b, trailer_id);
+}
+
+static void comm_rec(struct buf *b, uint32_t pid, const char *comm)
+{
+	unsigned char body[8 + 32];
+	size_t len = (8 + strlen(comm) + 1 + 7) & ~(size_t)7;
+	struct perf_event_header h = { PERF_RECORD_COMM, 0, (uint16_t)(8 + len + trailer_size()) };
+	uint32_t pt[2] = { pid, pid };
+
+	memset(body, 0, sizeof(body));
+	memcpy(body, pt, 8);
+	memcpy(body + 8, comm, strlen(comm));
+	put(b, &h, sizeof(h));
+	put(b, body, len);
+	trailer(b, pid, 1);
+}
+
+/* MMAP2 as Linux 3.16 and later write it, or (old) as 3.12-3.15 did: no prot, flags. */
+static void mmap2_rec(struct buf *b, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		      const char *path, int old)
+{
+	size_t fixed = old ? 56 : 64, name = (strlen(path) + 8) & ~(size_t)7;
+	unsigned char body[64 + 4096];
+	struct perf_event_header h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER,
+				       (uint16_t)(8 + fixed + name + trailer_size()) };
+	uint32_t pt[2] = { pid, pid }, prot = 5, flags = 2;
+	uint64_t v[3] = { start, len, pgoff };
+
+	memset(body, 0, sizeof(body));
+	memcpy(body, pt, 8);
+	memcpy(body + 8, v, 24);
+	if (!old) {
+		memcpy(body + 56, &prot, 4);
+		memcpy(body + 60, &flags, 4);
+	}
+	memcpy(body + fixed, path, strlen(path));
+	put(b, &h, sizeof(h));
+	put(b, body, fixed + name);
+	trailer(b, pid, 1);
+}
+
+/* A sample of an ST_BASE event (IDENTIFIER first when id), with a call chain when chain. */
+static void sample_rec(struct buf *b, uint32_t pid, uint64_t time, uint64_t ip, const uint64_t *id,
+		       const uint64_t *chain, size_t nchain)
+{
+	uint64_t w[8 + 1100];
+	size_t n = 0;
+	uint32_t pt[2] = { pid, pid };
+
+	if (id)
+		w[n++] = *id;
+	w[n++] = ip;
+	memcpy(&w[n++], pt, 8);
+	w[n++] = time;
+	w[n++] = 1000000;	/* PERIOD comes before CALLCHAIN */
+	if (chain) {
+		w[n++] = nchain;
+		memcpy(&w[n], chain, 8 * nchain);
+		n += nchain;
+	}
+	rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * n);
+}
+
+static void round_rec(struct buf *b)
+{
+	rec(b, PDATA_FINISHED_ROUND, 0, NULL, 0);
+}
+
+/* The COMPRESSED feature: version 0, zstd, level, ratio, mmap_len. */
+static void compressed_feature(struct buf *b, uint32_t mmap_len)
+{
+	unsigned char body[8 + 20];
+	uint64_t id = PDATA_FEAT_COMPRESSED;
+	uint32_t c[5] = { 0, 1, 1, 0, mmap_len };
+
+	memcpy(body, &id, 8);
+	memcpy(body + 8, c, 20);
+	rec(b, PDATA_HEADER_FEATURE, 0, body, sizeof(body));
+}
+
+/* One COMPRESSED record holding src compressed at level (must fit in a record). */
+static void compressed_rec(struct buf *b, const void *src, size_t len, int level)
+{
+	size_t cap = ZSTD_compressBound(len);
+	unsigned char *z = malloc(cap);
+	size_t n = ZSTD_compress(z, cap, src, len, level);
+	struct perf_event_header h = { PDATA_COMPRESSED, 0, 0 };
+
+	if (ZSTD_isError(n) || n + 8 > PDATA_RECORD_MAX) {
+		fprintf(stderr, "craft: %zu bytes compress to %zu: too big for a record\n", len, n);
+		exit(1);
+	}
+	h.size = (uint16_t)(n + 8);
+	put(b, &h, 8);
+	put(b, z, n);
+	free(z);
+}
+
+static void save(const struct buf *b, const char *name)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.data", name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(b->p, 1, b->n, f) != b->n || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static uint64_t rnd_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+#define LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"
+#define BASE 0x7f0000000000ULL
+
+/*
+ * attr-after-park: samples in libc (whose DWARF, with libc6-dbg, loads on
+ * a thread while the samples wait), two rounds, then 300 more events and
+ * a round: the waiting samples must keep their event (a use-after-free).
+ */
+static void attr_after_park(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_CALLCHAIN);
+	uint64_t id = 1;
+
+	trailer_id = 1;
+	pipe_header(b);
+	attr_rec(b, &a, &id, 1);
+	comm_rec(b, 100, "parked");
+	mmap2_rec(b, 100, BASE, 0x200000, 0, LIBC, 0);
+	for (int i = 0; i < 3000; i++) {
+		uint64_t chain[3] = { PERF_CONTEXT_USER, BASE + 0x28000 + 16 * (uint64_t)(i % 500),
+				      BASE + 0x29000 };
+
+		sample_rec(b, 100, 10 + (uint64_t)i, chain[1], &id, chain, 3);
+	}
+	round_rec(b);
+	round_rec(b);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	for (uint64_t i = 2; i < 302; i++)
+		attr_rec(b, &a, &i, 1);
+	round_rec(b);
+}
+
+/* File mode: the 104-byte header, then sections. */
+struct fsec {
+	uint64_t off, size;
+};
+
+static void file_header(struct buf *b, struct fsec attrs, struct fsec data, const uint64_t feat[4])
+{
+	uint64_t attr_size = PDATA_ATTR_SIZE + 16;
+
+	put64(b, PDATA_MAGIC);
+	put64(b, PDATA_FILE_HEADER_SIZE);
+	put64(b, attr_size);
+	put(b, &attrs, 16);
+	put(b, &data, 16);
+	put(b, NULL, 16);	/* event_types, unused */
+	put(b, feat, 32);
+}
+
+/* One attr of the attrs section: PDATA_ATTR_SIZE bytes, then where its ids are. */
+static void file_attr(struct buf *b, const struct perf_event_attr *a, struct fsec ids)
+{
+	unsigned char body[PDATA_ATTR_SIZE];
+
+	memset(body, 0, sizeof(body));
+	memcpy(body, a, sizeof(*a) < PDATA_ATTR_SIZE ? sizeof(*a) : PDATA_ATTR_SIZE);
+	put(b, body, sizeof(body));
+	put(b, &ids, 16);
+}
+
+/*
+ * feature-wrap: a file whose hostname feature is 65515 bytes, so that its
+ * record would be 65536 bytes: a u16 size of 0, and the reader looped.
+ */
+static void feature_wrap(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	uint64_t feat[4] = { 1ULL << PDATA_FEAT_HOSTNAME, 0, 0, 0 };
+	struct buf d = { 0 };
+	struct fsec attrs, data, ids = { 0, 0 }, host;
+	size_t at;
+
+	for (int i = 0; i < 10; i++)
+		sample_rec(&d, 1, 10 + (uint64_t)i, 0x1000, NULL, NULL, 0);
+	attrs.off = PDATA_FILE_HEADER_SIZE;
+	attrs.size = PDATA_ATTR_SIZE + 16;
+	data.off = attrs.off + attrs.size;
+	data.size = d.n;
+	file_header(b, attrs, data, feat);
+	file_attr(b, &a, ids);
+	put(b, d.p, d.n);
+	at = b->n;
+	host.off = at + 16;
+	host.size = 65515;
+	put(b, &host, 16);
+	put(b, NULL, 65515);
+	free(d.p);
+}
+
+/*
+ * ids: file mode, 50 events with 8000 ids each (more than one record
+ * holds), and a sample of each event by its last id: each sample must
+ * land in its own event, fast.
+ */
+static void many_ids(struct buf *b, int nev, int nids)
+{
+	uint64_t feat[4] = { 0 };
+	struct buf d = { 0 }, idb = { 0 };
+	struct fsec attrs, data;
+	size_t ids_at;
+
+	for (int e = 0; e < nev; e++)
+		for (int i = 0; i < nids; i++)
+			put64(&idb, 1000000 * (uint64_t)(e + 1) + (uint64_t)i);
+	for (int r = 0; r < 2000; r++)
+		for (int e = 0; e < nev; e++) {
+			uint64_t id = 1000000 * (uint64_t)(e + 1) + (uint64_t)(nids - 1 - r % nids);
+
+			sample_rec(&d, 1, 10 + (uint64_t)r, 0x1000, &id, NULL, 0);
+		}
+	attrs.off = PDATA_FILE_HEADER_SIZE;
+	attrs.size = (uint64_t)nev * (PDATA_ATTR_SIZE + 16);
+	ids_at = attrs.off + attrs.size;
+	data.off = ids_at + idb.n;
+	data.size = d.n;
+	file_header(b, attrs, data, feat);
+	for (int e = 0; e < nev; e++) {
+		/* software events 0..9 have names; the rest are named by number */
+		struct perf_event_attr a = make_attr(e < 10 ? PERF_TYPE_SOFTWARE : PERF_TYPE_RAW,
+						     (uint64_t)e, ST_BASE | PERF_SAMPLE_IDENTIFIER);
+		struct fsec ids = { ids_at + 8 * (uint64_t)nids * (uint64_t)e, 8 * (uint64_t)nids };
+
+		file_attr(b, &a, ids);
+	}
+	put(b, idb.p, idb.n);
+	put(b, d.p, d.n);
+	free(d.p);
+	free(idb.p);
+}
+
+/*
+ * ids-overlap: 8000 events whose id sections all name the same 32 KiB:
+ * 1 MB naming 2 GB of ids. Refused as corrupt, in bounded memory.
+ */
+static void ids_overlap(struct buf *b)
+{
+	uint64_t feat[4] = { 0 };
+	struct fsec attrs, data, ids;
+	int nev = 8000;
+
+	attrs.off = PDATA_FILE_HEADER_SIZE;
+	attrs.size = (uint64_t)nev * (PDATA_ATTR_SIZE + 16);
+	ids.off = attrs.off + attrs.size;
+	ids.size = 32768;
+	data.off = ids.off + ids.size;
+	data.size = 0;
+	file_header(b, attrs, data, feat);
+	for (int e = 0; e < nev; e++) {
+		struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+						     ST_BASE | PERF_SAMPLE_IDENTIFIER);
+
+		file_attr(b, &a, ids);
+	}
+	for (uint64_t i = 0; i < 4096; i++)
+		put64(b, i + 1);
+}
+
+/*
+ * auxtrace: file mode, an AUXTRACE record whose 4 KiB payload (an Intel PT
+ * trace) follows it outside its size, between samples: the payload must
+ * be skipped, not read as records.
+ */
+static void auxtrace(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	uint64_t feat[4] = { 0 };
+	struct buf d = { 0 };
+	struct fsec attrs, data, ids = { 0, 0 };
+	uint64_t aux[6] = { 4096, 0, 0, 0, 0, 0 };	/* size, offset, reference, idx, tid, cpu */
+	unsigned char payload[4096];
+
+	for (int i = 0; i < 10; i++)
+		sample_rec(&d, 1, 10 + (uint64_t)i, 0x1000, NULL, NULL, 0);
+	rec(&d, PDATA_AUXTRACE, 0, aux, sizeof(aux));
+	/* a payload that reads as records of garbage: type 9 (SAMPLE), size 8 */
+	for (size_t i = 0; i < sizeof(payload); i += 8) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 };
+
+		memcpy(payload + i, &h, 8);
+	}
+	put(&d, payload, sizeof(payload));
+	for (int i = 0; i < 10; i++)
+		sample_rec(&d, 1, 20 + (uint64_t)i, 0x1000, NULL, NULL, 0);
+	attrs.off = PDATA_FILE_HEADER_SIZE;
+	attrs.size = PDATA_ATTR_SIZE + 16;
+	data.off = attrs.off + attrs.size;
+	data.size = d.n;
+	file_header(b, attrs, data, feat);
+	file_attr(b, &a, ids);
+	put(b, d.p, d.n);
+	free(d.p);
+}
+
+/* mmap2-old: libc mapped by an MMAP2 record of Linux 3.12-3.15 (RHEL 7), and samples in it. */
+static void mmap2_old(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	comm_rec(b, 100, "rhel7");
+	mmap2_rec(b, 100, BASE, 0x200000, 0, LIBC, 1);
+	for (int i = 0; i < 100; i++)
+		sample_rec(b, 100, 10 + (uint64_t)i, BASE + 0x28000, NULL, NULL, 0);
+	round_rec(b);
+}
+
+/* *len bytes (cut to whole records) of one ST_BASE sample at time t, repeated. */
+static unsigned char *repeated(size_t *len, uint64_t t)
+{
+	struct buf one = { 0 };
+	unsigned char *big;
+
+	sample_rec(&one, 1, t, 0x1000, NULL, NULL, 0);
+	*len -= *len % one.n;
+	big = malloc(*len);
+	for (size_t i = 0; i < *len; i += one.n)
+		memcpy(big + i, one.p, one.n);
+	free(one.p);
+	return big;
+}
+
+/*
+ * bomb: compressed records whose frames expand to 256 MiB each, far over
+ * the COMPRESSED feature's 1 MiB mmap_len (perf refuses them).
+ */
+static void bomb(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	size_t len = 256u << 20;
+	unsigned char *big = repeated(&len, 5);
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 1 << 20);
+	for (int i = 0; i < 3; i++)
+		compressed_rec(b, big, len, 19);
+	free(big);
+}
+
+/*
+ * norounds: 192 MiB of samples in compressed records within their
+ * mmap_len, and no FINISHED_ROUND: all of it would be queued.
+ */
+static void norounds(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	size_t len = 48u << 20;
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	for (uint64_t i = 0; i < 4; i++) {
+		unsigned char *big = repeated(&len, 5 + i);
+
+		compressed_rec(b, big, len, 19);
+		free(big);
+	}
+}
+
+/*
+ * maps: N maps of one process, of one file, in random order, then
+ * samples: each MMAP used to copy the whole map array.
+ */
+static void maps(struct buf *b, int n)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	uint32_t *order = malloc(sizeof(*order) * (size_t)n);
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	comm_rec(b, 100, "manymaps");
+	for (int i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(rnd() % (uint64_t)(i + 1));
+		uint32_t t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (int i = 0; i < n; i++)
+		mmap2_rec(b, 100, BASE + 0x2000 * (uint64_t)order[i], 0x1000, 0, LIBC, 0);
+	for (int i = 0; i < 1000; i++)
+		sample_rec(b, 100, 10 + (uint64_t)i, BASE + 0x2000 * (rnd() % (uint64_t)n) + 0x10,
+			   NULL, NULL, 0);
+	round_rec(b);
+	free(order);
+}
+
+/*
+ * utf8: commands whose names are not UTF-8 (the kernel cut one at 15
+ * bytes, mid-character; a surrogate; an overlong '/'; U+110000), and a
+ * sample of each: every output must stay valid.
+ */
+static void utf8(struct buf *b)
+{
+	static const char *const comms[] = {
+		"caf\xc3\xa9-\xe2\x82",		/* cut inside the euro sign */
+		"sur\xed\xa0\x80",		/* U+D800 */
+		"over\xc0\xaf",			/* overlong '/' */
+		"big\xf4\x90\x80\x80",		/* U+110000 */
+		"ok-\xc3\xa9\xe2\x82\xac",	/* valid: e-acute, euro */
+	};
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_CALLCHAIN);
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	for (uint32_t p = 0; p < 5; p++) {
+		uint64_t chain[2] = { PERF_CONTEXT_USER, 0x1000 + p };
+
+		comm_rec(b, 100 + p, comms[p]);
+		for (int i = 0; i < 10; i++)
+			sample_rec(b, 100 + p, 10 + (uint64_t)i, chain[1], NULL, chain, 2);
+	}
+	round_rec(b);
+}
+
+/* deep: stacks of n frames (perf's limit is 127, prof keeps up to 1024). */
+static void deep(struct buf *b, int n)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_CALLCHAIN);
+	uint64_t chain[1100];
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	comm_rec(b, 100, "deep");
+	chain[0] = PERF_CONTEXT_USER;
+	for (int i = 1; i <= n; i++)
+		chain[i] = 0x100000 + 16 * (uint64_t)i;
+	for (int i = 0; i < 20; i++)
+		sample_rec(b, 100, 10 + (uint64_t)i, chain[1], NULL, chain, (size_t)n + 1);
+	round_rec(b);
+}
+
+/*
+ * fifo PATH: a --call-graph dwarf sample in a file mapped from PATH (a
+ * FIFO the test makes): unwinding must not open it and wait.
+ */
+static void fifo(struct buf *b, const char *path)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	uint64_t w[64];
+	size_t n = 0;
+	uint32_t pt[2] = { 100, 100 };
+
+	a.sample_regs_user = (1ULL << 6) | (1ULL << 7) | (1ULL << 8);	/* bp, sp, ip (x86) */
+	a.sample_stack_user = 64;
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	comm_rec(b, 100, "fifo");
+	mmap2_rec(b, 100, BASE, 0x10000, 0, path, 0);
+	w[n++] = BASE + 0x100;		/* ip */
+	memcpy(&w[n++], pt, 8);
+	w[n++] = 20;			/* time */
+	w[n++] = 1000000;		/* period */
+	w[n++] = PERF_SAMPLE_REGS_ABI_64;
+	w[n++] = 0x7ffc0000f000ULL;	/* bp */
+	w[n++] = 0x7ffc0000e000ULL;	/* sp */
+	w[n++] = BASE + 0x100;		/* ip */
+	w[n++] = 64;			/* stack size */
+	for (int i = 0; i < 8; i++)
+		w[n++] = BASE + 0x200;
+	w[n++] = 64;			/* dyn size */
+	rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * n);
+	round_rec(b);
+}
+
+int main(int argc, char **argv)
+{
+	struct buf b = { 0 };
+	const char *what = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(what, "attr-after-park"))
+		attr_after_park(&b);
+	else if (!strcmp(what, "feature-wrap"))
+		feature_wrap(&b);
+	else if (!strcmp(what, "ids"))
+		many_ids(&b, 50, 8000);
+	else if (!strcmp(what, "ids-overlap"))
+		ids_overlap(&b);
+	else if (!strcmp(what, "auxtrace"))
+		auxtrace(&b);
+	else if (!strcmp(what, "mmap2-old"))
+		mmap2_old(&b);
+	else if (!strcmp(what, "bomb"))
+		bomb(&b);
+	else if (!strcmp(what, "norounds"))
+		norounds(&b);
+	else if (!strcmp(what, "maps"))
+		maps(&b, argc > 2 ? atoi(argv[2]) : 80000);
+	else if (!strcmp(what, "utf8"))
+		utf8(&b);
+	else if (!strcmp(what, "deep"))
+		deep(&b, argc > 2 ? atoi(argv[2]) : 500);
+	else if (!strcmp(what, "fifo") && argc > 2)
+		fifo(&b, argv[2]);
+	else {
+		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids|ids-overlap|auxtrace|"
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|fifo PATH\n");
+		return 64;
+	}
+	save(&b, what);
+	free(b.p);
+	return 0;
+}

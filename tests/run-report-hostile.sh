@@ -1,0 +1,180 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Crafted files that once broke the reader or the report (tests/hostile/
+# craft.c makes them): each gives a report or one clear error, in bounded
+# time and memory, with the property the bug broke checked. Needs no
+# perf_event_open.
+. "$srcdir/tests/test-subr.sh"
+
+test_timeout=300
+CRAFT=$builddir/tests/hostile/craft
+[ -x "$CRAFT" ] || fail "no $CRAFT (make check builds it)"
+
+# Peak memory is measured where GNU time is, and not under the sanitizers
+# (their shadow memory is no measure of prof's).
+memory=
+if [ -x /usr/bin/time ] && ! nm "$PROF" 2> /dev/null | grep -q __asan_init; then
+	memory=1
+fi
+
+# run_report NAME [ARGS]: prof report --children of NAME.data, bounded in
+# time (a hang fails), its peak KiB in $kib when measured.
+run_report() {
+	name=$1
+	shift
+	kib=0
+	if [ -n "$memory" ]; then
+		timeout -k 2 60 /usr/bin/time -f '%M' -o "$name.kib" "$PROF" report -i "$name.data" "$@" \
+			> out 2> err
+		rc=$?
+		kib=$(tail -n 1 "$name.kib")
+	else
+		timeout -k 2 60 "$PROF" report -i "$name.data" "$@" > out 2> err
+		rc=$?
+	fi
+	[ "$rc" = 124 ] && fail "$name: prof report hung"
+	case $rc in 0|1) ;; *) fail "$name: prof report exited $rc" ;; esac
+}
+
+# under_mib MAX: the last run's peak memory is under MAX MiB.
+under_mib() {
+	[ -z "$memory" ] && return 0
+	[ "$kib" -lt $(($1 * 1024)) ] || fail "$name: $((kib / 1024)) MiB, over $1 MiB"
+	note "$name: peak $((kib / 1024)) MiB"
+}
+
+# 1. Samples waiting for libc's DWARF, then 300 more events: under ASan a
+#    use-after-free once; the samples must keep their event.
+"$CRAFT" attr-after-park || fail "craft attr-after-park"
+run_report attr-after-park --sort comm
+expect_rc 0 "attr-after-park"
+n=$(awk '$NF == "parked" { print $2 }' out)
+[ "$n" = 3000 ] || fail "attr-after-park: $n samples of 'parked', not 3000"
+grep -q 'task-clock' out && fail "attr-after-park: samples moved to a later event"
+
+# 2. A feature whose record would be 65536 bytes: its u16 size was 0 and
+#    the reader looped, writing gigabytes.
+"$CRAFT" feature-wrap || fail "craft feature-wrap"
+timeout -k 2 20 "$PROF" script -i feature-wrap.data > out 2> err
+rc=$?
+[ "$rc" = 124 ] && fail "feature-wrap: prof script hung"
+expect_rc 0 "feature-wrap"
+[ "$(grep -c '^SAMPLE' out)" = 10 ] || fail "feature-wrap: not the 10 samples"
+[ "$(wc -l < out)" -lt 100 ] || fail "feature-wrap: $(wc -l < out) lines of output"
+
+# 3. 50 events of 8000 ids each (file mode): each sample in its event.
+"$CRAFT" ids || fail "craft ids"
+run_report ids --sort comm
+expect_rc 0 "ids"
+events=$(grep -c '^# event:' out)
+[ "$events" = 50 ] || fail "ids: $events events reported, not 50"
+grep -A 12 '^# event: *task-clock' out | grep -q ' 2000 ' ||
+	fail "ids: task-clock does not have its 2000 samples"
+
+# ... and id sections that overlap, naming gigabytes from 1 MB: refused.
+"$CRAFT" ids-overlap || fail "craft ids-overlap"
+run_report ids-overlap
+expect_rc 1 "ids-overlap"
+grep -q "^prof: 'ids-overlap.data' is corrupt" err || fail "ids-overlap: $(cat err)"
+under_mib 64
+
+# 4. File-mode AUXTRACE: its payload is skipped, not read as records.
+"$CRAFT" auxtrace || fail "craft auxtrace"
+"$PROF" script -i auxtrace.data > out 2> err
+rc=$?
+expect_rc 0 "auxtrace"
+[ "$(grep -c '^SAMPLE' out)" = 20 ] || fail "auxtrace: $(grep -c '^SAMPLE' out) samples, not 20"
+[ -s err ] && fail "auxtrace: $(cat err)"
+
+# 5. MMAP2 as Linux 3.12-3.15 wrote it (RHEL 7): no prot and flags.
+"$CRAFT" mmap2-old || fail "craft mmap2-old"
+"$PROF" script -i mmap2-old.data > out 2> err
+rc=$?
+expect_rc 0 "mmap2-old"
+grep -q '^MMAP2 .* file=/usr/lib/x86_64-linux-gnu/libc.so.6$' out ||
+	fail "mmap2-old: the file name is not read right: $(grep MMAP2 out)"
+run_report mmap2-old --sort dso
+grep -q ' libc.so.6$' out || fail "mmap2-old: the samples are not in libc.so.6"
+
+# 6. A zstd bomb: frames far over the COMPRESSED feature's mmap_len.
+"$CRAFT" bomb || fail "craft bomb"
+run_report bomb
+expect_rc 0 "bomb"
+grep -q "damaged compressed records skipped" err || fail "bomb: no warning: $(cat err)"
+under_mib 128
+
+# ... and 192 MiB of records without a FINISHED_ROUND: a bounded queue.
+"$CRAFT" norounds || fail "craft norounds"
+run_report norounds
+expect_rc 0 "norounds"
+grep -q "without FINISHED_ROUND" err || fail "norounds: no warning: $(cat err)"
+n=$(awk '/^# samples:/ { print $3 }' out)
+[ "$n" = 5033164 ] || fail "norounds: $n samples, not 5033164"
+under_mib 256
+
+# 7. 80,000 maps in random order: the maps were copied at every MMAP.
+"$CRAFT" maps 80000 || fail "craft maps"
+run_report maps --sort dso
+expect_rc 0 "maps"
+grep -q '100.00%.* libc.so.6$' out || fail "maps: the samples are not in libc.so.6"
+
+# 8. Commands that are not UTF-8: every format stays valid.
+"$CRAFT" utf8 || fail "craft utf8"
+run_report utf8 --format svg -o utf8.svg
+expect_rc 0 "utf8 svg"
+xmllint --noout utf8.svg 2> xml.err || fail "utf8: the SVG is not well-formed: $(head -3 xml.err)"
+for f in json folded; do
+	run_report utf8 --format $f -o utf8.$f
+	expect_rc 0 "utf8 $f"
+done
+python3 - utf8.json utf8.folded << 'EOF' || fail "utf8: invalid UTF-8 in the JSON or folded output"
+import json, sys
+doc = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+names = [n["name"] for n in doc["events"][0]["tree"]]
+assert any(n == "ok-\u00e9\u20ac" for n in names), names   # valid names stay as they are
+assert any("\ufffd" in n for n in names), names
+open(sys.argv[2], "rb").read().decode("utf-8", "strict")
+EOF
+
+# 9. 500-frame stacks: the JSON tree is flat, so jq and Python read it.
+"$CRAFT" deep 500 || fail "craft deep"
+run_report deep --format json -o deep.json
+expect_rc 0 "deep"
+python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["events"][0]["tree"]; assert len(t) > 500' \
+	deep.json || fail "deep: Python cannot read the JSON"
+if command -v jq > /dev/null 2>&1; then
+	n=$(jq '.events[0].tree | length' deep.json) || fail "deep: jq cannot read the JSON"
+	[ "$n" -gt 500 ] || fail "deep: jq finds $n nodes"
+else
+	note "no jq: the JSON was read with Python only"
+fi
+
+# 10. A FIFO at a recorded path, with a dwarf stack: no hang.
+mkfifo "$PWD/lib.so" || fail "mkfifo"
+"$CRAFT" fifo "$PWD/lib.so" || fail "craft fifo"
+run_report fifo --children
+expect_rc 0 "fifo"
+grep -q "not a regular file" err || fail "fifo: no warning: $(cat err)"
+
+# 11. One flipped bit in a compressed frame of a real profile: that frame
+#     is skipped, with one warning, and the rest reported.
+cp "$srcdir/tests/data/fixtures/prof-z.data" flip.data
+chmod u+w flip.data
+total=$("$PROF" script -i flip.data | grep -c '^SAMPLE')
+size=$(wc -c < flip.data)
+at=$((size / 2))
+printf '\377' | dd of=flip.data bs=1 seek=$at conv=notrunc status=none
+"$PROF" script -i flip.data > out 2> err
+rc=$?
+expect_rc 0 "flip"
+grep -q "1 damaged compressed record skipped" err || fail "flip: $(cat err)"
+n=$(grep -c '^SAMPLE' out)
+# the fixture is small: a frame holds up to half of its samples
+[ "$n" -ge $((total / 4)) ] && [ "$n" -lt "$total" ] ||
+	fail "flip: $n samples of $total left (one frame's worth should go)"
+note "flip at $at: $n of $total samples kept"
+run_report flip
+expect_rc 0 "flip report"
+grep -q "damaged compressed record" err || fail "flip report: no warning"
+
+note "every crafted file: a report or one error, bounded"
