@@ -28,11 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
  * Bound the work per input so that no input can be reported as a hang
- * merely for being expensive: a record costs one unit per 8 bytes it
- * holds, a lookup one unit per id it may compare. A file of 100000 records
- * or 20 million units stops there, as a hang would not.
+ * merely for being expensive (a compressed record may hold up to 256 MiB
+ * of records): a record costs one unit per 8 bytes it holds, and 20
+ * million units stop the walk. A reader that loops is caught apart from
+ * that: see progress().
  */
-#define MAX_RECORDS	100000
 #define MAX_WORK	(20u * 1000 * 1000)
 
 /* Reads into here cannot be optimized away: every byte touched is checked. */
@@ -73,30 +73,55 @@ static uint64_t touch_sample(const struct sample *s)
 	return sum;
 }
 
-static size_t total_ids(const struct evtab *t)
-{
-	size_t n = 0;
+/*
+ * The reader must move on: records from the file come at growing
+ * offsets; records out of one compressed record share its offset, and
+ * can be no more than its bound allows (256 MiB); records the reader
+ * makes before the data (file mode's attrs and features, offset 0) are
+ * no more than the file holds. A reader that hands out the same bytes for
+ * ever (a record size that wrapped to 0 once did) trips here, whatever
+ * the work cap.
+ */
+struct progress {
+	uint64_t last, same_bytes, made;
+	size_t size;
+};
 
-	for (size_t i = 0; i < t->nr; i++)
-		n += t->ev[i].nr_ids;
-	return n;
+static void progress(struct progress *p, const struct reader_record *rec)
+{
+	if (rec->offset == 0) {
+		if (++p->made > p->size / 8 + 512)
+			__builtin_trap();	/* more made-up records than the file could describe */
+		return;
+	}
+	if (rec->compressed && rec->offset == p->last) {
+		p->same_bytes += rec->hdr->size;
+		if (p->same_bytes > (256u << 20) + 65536)
+			__builtin_trap();	/* one compressed record giving more than its bound */
+		return;
+	}
+	if (rec->offset <= p->last)
+		__builtin_trap();	/* the reader went back, or stood still */
+	p->last = rec->offset;
+	p->same_bytes = rec->compressed ? rec->hdr->size : 0;
 }
 
-static void walk(struct reader *r)
+static void walk(struct reader *r, size_t size)
 {
 	struct evtab t;
 	struct reader_record rec;
+	struct progress pr = { 0, 0, 0, size };
 	uint64_t work = 0, sum = 0;
-	size_t nids = 0;
 	int ret = 0;
 
 	evtab_init(&t);
-	for (unsigned long n = 0; n < MAX_RECORDS && work < MAX_WORK; n++) {
+	while (work < MAX_WORK) {
 		const struct perf_event_header *h;
 
 		ret = reader_next(r, &rec);
 		if (ret <= 0)
 			break;
+		progress(&pr, &rec);
 		h = rec.hdr;
 		/* Every byte the reader hands out must be readable. */
 		sum += touch_bytes(h, h->size) + rec.offset + (uint64_t)rec.compressed;
@@ -104,17 +129,14 @@ static void walk(struct reader *r)
 
 		if (h->type == PDATA_HEADER_ATTR) {
 			if (evtab_add_record(&t, h) == 0) {
-				const struct evdesc *e = &t.ev[t.nr - 1];
+				const struct evdesc *e = t.ev[t.nr - 1];
 
-				sum += strlen(e->name) + touch_u64s(e->ids, e->nr_ids);
-				nids = total_ids(&t);
-				work += e->nr_ids;
+				sum += strlen(e->name) + e->index;
 			}
 		} else if (h->type < 64) {
 			const struct evdesc *e = evtab_find(&t, h);
 			struct sample s;
 
-			work += nids;
 			if (!e)
 				continue;
 			sum += e->attr.sample_type + strlen(e->name);
@@ -146,7 +168,7 @@ static void from_memory(const uint8_t *data, size_t size)
 
 	if (!r)
 		return;
-	walk(r);
+	walk(r, size);
 	reader_free(r);
 }
 
@@ -174,7 +196,7 @@ static void from_fd(const uint8_t *data, size_t size)
 	r = reader_fdopen(fd);	/* owns fd, even when it fails */
 	if (!r)
 		return;
-	walk(r);
+	walk(r, size);
 	reader_free(r);
 }
 
@@ -222,7 +244,7 @@ static void from_pipe(const uint8_t *data, size_t size)
 	}
 	r = reader_fdopen(p[0]);	/* owns p[0], even when it fails */
 	if (r) {
-		walk(r);
+		walk(r, size);
 		reader_free(r);
 	}
 	pthread_join(writer, NULL);

@@ -50,8 +50,11 @@ export UBSAN_OPTIONS
 echo "$me: $name for $secs s on a copy of $seeds ($(ls "$tmp/corpus" | wc -l) seeds)"
 # libFuzzer honours -max_total_time; the outer timeout is for a fuzzer
 # that does not (a hang in its own start-up).
+# A report's memory must follow what its input describes: past 1 GiB (ASan
+# included) an input is a finding, as is one malloc of 512 MiB.
 timeout -k 10 $((secs + 120)) "$fuzzer" \
-	-max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
+	-max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=512 \
+	-max_len=65536 \
 	-artifact_prefix="$tmp/artifacts/" -print_final_stats=1 \
 	"$tmp/corpus" > "$tmp/log" 2>&1
 rc=$?
@@ -109,6 +112,6 @@ if [ "$new" = 1 ]; then
 else
 	echo "$me: already known: $bad/$file"
 fi
-echo "$me: reproduce with: UBSAN_OPTIONS=halt_on_error=1 $fuzzer -timeout=5 -rss_limit_mb=2048 $bad/$file"
+echo "$me: reproduce with: UBSAN_OPTIONS=halt_on_error=1 $fuzzer -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=512 $bad/$file"
 echo "$me: and with prof:  prof script -i $bad/$file"
 exit 1
