@@ -666,7 +666,7 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 	if (!pr || !smp->stack_dyn_size || !smp->nr_user_regs)
 		return 0;
 	if (!s->unwind)
-		s->unwind = unwind_new(symbols_symfs(s->sym));
+		s->unwind = unwind_new(symbols_debuginfo_path(s->sym));
 	/* the unwinder reads them only when gen changes */
 	if (s->umaps_pr != pr || s->umaps_gen != pr->gen) {
 		if (s->umaps_cap < pr->maps.nr) {

@@ -1321,13 +1321,17 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	 * absolute element is searched by build id, and by debug link with
 	 * the file's directory and each of its suffixes below it, so
 	 * SYMFS/usr/lib/debug/usr/lib serves SYMFS/usr/lib. ':' separates
-	 * elements, so a symfs holding one cannot be an element.
+	 * elements, so a symfs holding one cannot be an element. With
+	 * --strict-symfs, the host's /usr/lib/debug is no element either.
 	 */
 	if (s->symfs && !strchr(s->symfs, ':')) {
 		size_t n = strlen(s->symfs) + sizeof(":.debug:/usr/lib/debug:/usr/lib/debug");
 
 		s->debuginfo_path = xmalloc(n);
-		snprintf(s->debuginfo_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", s->symfs);
+		snprintf(s->debuginfo_path, n, ":.debug:%s/usr/lib/debug%s", s->symfs,
+			 s->o.strict_symfs ? "" : ":/usr/lib/debug");
+	} else if (s->symfs && s->o.strict_symfs) {
+		s->debuginfo_path = xstrdup(":.debug");
 	}
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	/* Build id, debug link, then debuginfod when DEBUGINFOD_URLS is set. */
@@ -1574,9 +1578,9 @@ const char *symbols_dso_file(const struct dso *d)
 	return d->obj->state == OBJ_NEW ? d->obj->where : NULL;
 }
 
-const char *symbols_symfs(const struct symbols *s)
+const char *symbols_debuginfo_path(const struct symbols *s)
 {
-	return s->symfs;
+	return s->debuginfo_path;
 }
 
 size_t dso_build_id(const struct dso *d, const unsigned char **id)

@@ -70,13 +70,16 @@ void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr);
 const char *dso_short_name(const struct dso *d);
 const char *dso_path(const struct dso *d);
 /*
- * The file to read d's code from (for unwinding): the one opened, or the
- * recorded path while it is not opened yet; NULL when d resolves nothing
- * (no file, another build, [vdso] and the like).
+ * The file to read d's code from (for unwinding): the one the symbolizer
+ * opens for it (under --symfs when there), opened or not yet; NULL when d
+ * resolves nothing (no file, another build, [vdso] and the like).
  */
 const char *symbols_dso_file(const struct dso *d);
-/* o->symfs, made absolute; NULL for /. */
-const char *symbols_symfs(const struct symbols *s);
+/*
+ * libdwfl's debuginfo_path for separate debug files: under --symfs first
+ * (only there with --strict-symfs); NULL for libdwfl's default.
+ */
+const char *symbols_debuginfo_path(const struct symbols *s);
 
 /*
  * The build id of d: the one recorded with its map, else its file's once

@@ -149,17 +149,13 @@ struct uctx {
 	int *over;			/* set when a read fell past the copy's end */
 };
 
-struct unwind *unwind_new(const char *symfs)
+struct unwind *unwind_new(const char *debuginfo_path)
 {
 	struct unwind *u = xcalloc(1, sizeof(*u));
 
 	elf_version(EV_CURRENT);
-	if (symfs && symfs[0]) {
-		size_t n = strlen(symfs) + sizeof(":.debug:/usr/lib/debug:/usr/lib/debug");
-
-		u->debuginfo_path = xmalloc(n);
-		snprintf(u->debuginfo_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", symfs);
-	}
+	if (debuginfo_path)
+		u->debuginfo_path = xstrdup(debuginfo_path);
 	u->cb.find_elf = dwfl_build_id_find_elf;
 	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;

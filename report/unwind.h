@@ -39,8 +39,12 @@ struct unwind_map {
 	size_t build_id_len;	/* 0: none recorded, any file will do */
 };
 
-/* symfs: as symbols_opts.symfs (NULL for /). NULL never. */
-struct unwind *unwind_new(const char *symfs);
+/*
+ * debuginfo_path: where libdwfl looks for separate debug files (their
+ * .debug_frame), as symbols_debuginfo_path() gives it; NULL for
+ * libdwfl's default. NULL never.
+ */
+struct unwind *unwind_new(const char *debuginfo_path);
 void unwind_free(struct unwind *u);
 
 /*

@@ -96,6 +96,24 @@ grep -q '^MMAP2 .* file=/usr/lib/x86_64-linux-gnu/libc.so.6$' out ||
 run_report mmap2-old --sort dso
 grep -q ' libc.so.6$' out || fail "mmap2-old: the samples are not in libc.so.6"
 
+# ... --symfs falls back to the host's path; --strict-symfs reads nothing
+#     outside it, not even through a link that leads out.
+mkdir -p empty link/usr/lib/x86_64-linux-gnu
+ln -s /usr/lib/x86_64-linux-gnu/libc.so.6 link/usr/lib/x86_64-linux-gnu/libc.so.6
+for how in "empty" "empty --strict-symfs" "link" "link --strict-symfs"; do
+	# shellcheck disable=SC2086
+	run_report mmap2-old --sort sym --symfs $how
+	expect_rc 0 "mmap2-old --symfs $how"
+	case $how in
+	*strict*)
+		grep -q '100.00%.*\[\.\] \[unknown\]$' out || fail "--symfs $how: libc was read from outside"
+		grep -q "cannot open $PWD/$(echo "$how" | cut -d' ' -f1)/usr/lib/x86_64-linux-gnu/libc.so.6" err ||
+			fail "--symfs $how: no warning: $(cat err)"
+		;;
+	*) grep -q '\[\.\] \[unknown\]' out && fail "--symfs $how: libc was not read" ;;
+	esac
+done
+
 # 6. A zstd bomb: frames far over the COMPRESSED feature's mmap_len.
 "$CRAFT" bomb || fail "craft bomb"
 run_report bomb

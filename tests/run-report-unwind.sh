@@ -30,7 +30,8 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { print b ? 100 * a / b : 0 }'; }
 # share of them whose stack holds main;outer;MID;unw_leaf is within LOW to
 # HIGH percent (90 to 100).
 whole() {
-	run_prof report -i "$2" --format folded
+	# shellcheck disable=SC2086
+	run_prof report -i "$2" --format folded ${report_args:-}
 	expect_rc 0 "prof report --format folded ($1)"
 	n=$(all out) f=$(full out "$3")
 	note "$1: $f of $n samples have the whole chain"
@@ -60,6 +61,18 @@ expect_rc 0 "prof record --call-graph dwarf (unwind -m debugframe)"
 whole debugframe dbf.data dbf_mid
 rm dbf/libunwdbf.so.debug
 whole "debugframe without libunwdbf.so.debug" dbf.data dbf_mid 0 10
+# --symfs: the binaries moved under another root after recording. The
+# unwinder reads the files the symbolizer does (it was handed the recorded
+# path once, and 0.1% of stacks came out whole).
+mkdir sym
+cp "$WORKLOADS/unwind" "$WORKLOADS"/libunw*.so sym/ || fail "cannot copy the unwind workload"
+run_prof record -q --call-graph dwarf -e cpu-clock -o sym.data -- sym/unwind -s 1
+expect_rc 0 "prof record --call-graph dwarf (sym/unwind)"
+mkdir -p "root$PWD"
+mv sym "root$PWD/" || fail "cannot move the workload under root/"
+report_args="--symfs root" whole "--symfs, files moved" sym.data unw_mid
+report_args="--symfs root --strict-symfs" whole "--strict-symfs" sym.data unw_mid
+whole "files moved, no --symfs" sym.data unw_mid 0 10
 # header WHAT DATA PATTERN: the stacks line of DATA's -g caller report matches PATTERN
 header() {
 	run_prof report -i "$2" -g caller

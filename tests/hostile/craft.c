@@ -85,7 +85,8 @@ static void attr_rec(struct buf *b, const struct perf_event_attr *a, const uint6
 
 	memset(body, 0, sizeof(body));
 	memcpy(body, a, sizeof(*a) < PDATA_ATTR_SIZE ? sizeof(*a) : PDATA_ATTR_SIZE);
-	memcpy(body + PDATA_ATTR_SIZE, ids, 8 * n);
+	if (n)
+		memcpy(body + PDATA_ATTR_SIZE, ids, 8 * n);
 	rec(b, PDATA_HEADER_ATTR, 0, body, PDATA_ATTR_SIZE + 8 * n);
 }
 
