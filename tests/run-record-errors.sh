@@ -136,4 +136,23 @@ for mode in compressed plain; do
 	head -n "$(wc -l < out)" $mode.txt > prefix.txt
 	cmp -s out prefix.txt || fail "the cut $mode file does not show the first records of the whole one"
 done
+# -o through a symbolic link that another user planted (in /tmp, say):
+# refused, and what it points to left alone; the old profile is kept as
+# FILE.old, and the new file created with O_EXCL.
+if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
+	echo secret > target
+	ln -s "$PWD/target" planted.data
+	chown -h nobody planted.data
+	run_prof record -q -e cpu-clock -o planted.data -- true
+	expect_rc 1 "prof record -o a link of another user's"
+	one_error_line "prof record -o planted.data"
+	grep -q "symbolic link that belongs to another user" err || check_later "unclear: $(cat err)"
+	[ "$(cat target)" = secret ] || fail "prof record wrote through the planted link"
+else
+	note "not root, or no user nobody: the planted-link case is not run"
+fi
+echo old > again.data
+run_prof record -q -e cpu-clock -o again.data -- true
+expect_rc 0 "prof record -o an existing file"
+[ "$(cat again.data.old)" = old ] || fail "the old profile was not kept as again.data.old"
 finish

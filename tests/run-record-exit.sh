@@ -81,4 +81,33 @@ if kill -0 "$wpid" 2> /dev/null; then
 	kill -9 "$wpid"
 	fail "shape $wpid still runs after prof got SIGTERM"
 fi
+
+# Any signal that would end prof (SIGUSR1, SIGQUIT, a real-time one) is
+# passed on the same way: prof once died of them, with no summary, and
+# left the command running. SIGWINCH is passed on and stops nothing.
+for signum in USR1:10 QUIT:3; do
+	sig=${signum%:*}
+	rm -f fifo
+	mkfifo fifo || fail "mkfifo"
+	# a background job of sh starts with SIGQUIT ignored: give it back
+	env --default-signal=QUIT "$PROF" record -o sig.data -- \
+		"$WORKLOADS/shape" -s 30 -r fifo > out 2> err &
+	ppid=$!
+	bg_add $ppid
+	wait_ready fifo
+	kill -WINCH $ppid
+	kill -$sig $ppid
+	wait $ppid
+	rc=$?
+	want=$((128 + ${signum#*:}))
+	expect_rc $want "prof record -- shape, given SIGWINCH then SIG$sig"
+	grep -q '^prof: [0-9]* samples, ' err || fail "no summary line after SIG$sig: $(cat err)"
+	"$PROF" script -i sig.data > out 2> /dev/null
+	wpid=$(awk "$awk_lib"'$1 == "COMM" && / exec=1 comm=shape$/ { print field("pid"); exit }' out)
+	[ -n "$wpid" ] || fail "no 'COMM ... exec=1 comm=shape' in sig.data"
+	if kill -0 "$wpid" 2> /dev/null; then
+		kill -9 "$wpid"
+		fail "shape $wpid still runs after prof got SIG$sig"
+	fi
+done
 exit 0

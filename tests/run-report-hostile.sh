@@ -174,6 +174,12 @@ run_report fifo --children
 expect_rc 0 "fifo"
 grep -q "not a regular file" err || fail "fifo: no warning: $(cat err)"
 
+# The idle task has no COMM: perf calls it swapper, and so does prof.
+"$CRAFT" swapper || fail "craft swapper"
+run_report swapper --sort comm
+expect_rc 0 "swapper"
+grep -q '100.00%.* swapper$' out || fail "swapper: pid 0 is not named swapper: $(grep -v '^#' out)"
+
 # 11. One flipped bit in a compressed frame of a real profile: that frame
 #     is skipped, with one warning, and the rest reported.
 cp "$srcdir/tests/data/fixtures/prof-z.data" flip.data

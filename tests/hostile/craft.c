@@ -603,6 +603,18 @@ static void fifo(struct buf *b, const char *path)
 	round_rec(b);
 }
 
+/* swapper: samples of pid and tid 0 (the idle task, in -a), which has no COMM. */
+static void swapper(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	for (int i = 0; i < 10; i++)
+		sample_rec(b, 0, 10 + (uint64_t)i, 0x1000, NULL, NULL, 0);
+	round_rec(b);
+}
+
 int main(int argc, char **argv)
 {
 	struct buf b = { 0 };
@@ -630,11 +642,13 @@ int main(int argc, char **argv)
 		utf8(&b);
 	else if (!strcmp(what, "deep"))
 		deep(&b, argc > 2 ? atoi(argv[2]) : 500);
+	else if (!strcmp(what, "swapper"))
+		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids|ids-overlap|auxtrace|"
-			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|fifo PATH\n");
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|fifo PATH\n");
 		return 64;
 	}
 	save(&b, what);
