@@ -469,11 +469,14 @@ static int do_mmap(struct session *s, const struct perf_event_header *h, size_t 
 	m.pgoff = me.pgoff;
 	if (!strncmp(name, "[kernel.kallsyms]", 17)) {
 		/* The kernel resolves from kallsyms, checked against where it was. */
-		symbols_kernel_map(s->sym, name + 17, me.pgoff);
+		symbols_kernel_map(s->sym, name + 17, me.pgoff, me.start, me.len);
 		return 0;
 	}
-	if ((int32_t)me.pid == -1)
-		return 0;	/* kernel modules: in kallsyms too */
+	if ((int32_t)me.pid == -1) {
+		/* kernel modules: named from kallsyms, placed by these for another boot */
+		symbols_kernel_module_map(s->sym, name, me.start, me.len);
+		return 0;
+	}
 	m.dso = symbols_dso(s->sym, name, me.build_id, me.build_id_len);
 	insert_map(get_proc(s, (int)me.pid), &m);
 	return 0;
@@ -1283,6 +1286,11 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 		n = n < len - 4 ? n : (uint32_t)(len - 4);
 		s->feat[slot] = strpool_intern_len(s->fpool, (const char *)p + 4,
 						   strnlen((const char *)p + 4, n));
+		if (slot == 1) {
+			/* the symbolizer is the delivery thread's: let it finish first */
+			drain(s);
+			symbols_kernel_release(s->sym, s->feat[1]);
+		}
 		return;
 	}
 	{

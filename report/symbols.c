@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -126,6 +127,12 @@ struct symbols {
 	int kjoined;		/* the thread is done and joined: kp holds its result */
 	int krec;		/* the profile's kernel map: 0 none, 1 by _text, 2 by _stext */
 	uint64_t krec_addr;	/* ... and where that symbol was when it was recorded */
+	uint64_t ktext_start, ktext_end;	/* ... and the range it covered */
+	char *krelease;		/* the profile's kernel release (osrelease), NULL if unknown */
+	/* the profile's kernel module maps, by start: names frames of another boot */
+	struct kmodmap { uint64_t start, end; struct dso *dso; } *kmaps;
+	size_t nkmaps;
+	int kmaps_sorted;
 	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
 	const char *kpath;	/* where they are read: /proc/kallsyms */
 	struct dso **kmods;	/* the kernel modules' dsos, by interned name */
@@ -1197,17 +1204,120 @@ static void kernel_join(struct symbols *s)
 static void kernel_check(struct symbols *s)
 {
 	uint64_t now = s->krec == 1 ? s->k.text_addr : s->krec == 2 ? s->k.stext_addr : 0;
+	struct utsname u;
 
-	if (!s->krec || !now || now == s->krec_addr || s->kernel.dead)
+	if (s->kernel.dead)
 		return;
-	warn(s, "the kernel was at another address when the profile was recorded (another "
-		"boot or machine); kernel frames show as [unknown]");
+	/* a kallsyms file given (not this machine's) may be of the profile's kernel */
+	if (!s->o.kallsyms && s->krelease && uname(&u) == 0 && strcmp(u.release, s->krelease)) {
+		warn(s, "the profile was recorded on another kernel (%s; this one is %s); kernel "
+			"frames show as [unknown]", s->krelease, u.release);
+	} else if (s->krec && now && now != s->krec_addr) {
+		warn(s, "the kernel was at another address when the profile was recorded (another "
+			"boot or machine); kernel frames show as [unknown]");
+	} else {
+		return;
+	}
 	s->kernel.dead = 1;
 	s->kernel.unknown = 1;
 }
 
-void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr)
+void symbols_kernel_release(struct symbols *s, const char *release)
 {
+	free(s->krelease);
+	s->krelease = release && release[0] ? xstrdup(release) : NULL;
+	if (s->kloaded && s->k.names)
+		kernel_check(s);
+}
+
+static struct dso *kernel_module(struct symbols *s, const char *name);
+
+/*
+ * A module's name as perf and kallsyms show it: "[nvidia]" for
+ * /lib/modules/.../nvidia.ko (or .ko.xz, .ko.zst), '-' made '_'.
+ */
+static void module_name(const char *path, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strcspn(base, ".");
+
+	if (base[0] == '[') {
+		snprintf(out, len, "%s", base);
+		return;
+	}
+	if (n + 3 > len)
+		n = len - 3;
+	out[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		out[1 + i] = base[i] == '-' ? '_' : base[i];
+	out[1 + n] = ']';
+	out[2 + n] = '\0';
+}
+
+void symbols_kernel_module_map(struct symbols *s, const char *path, uint64_t start, uint64_t len)
+{
+	char name[256];
+
+	if (start + len < start)
+		return;
+	module_name(path, name, sizeof(name));
+	s->kmaps = xreallocarray(s->kmaps, s->nkmaps + 1, sizeof(*s->kmaps));
+	s->kmaps[s->nkmaps].start = start;
+	s->kmaps[s->nkmaps].end = start + len;
+	s->kmaps[s->nkmaps].dso = kernel_module(s, name);
+	s->nkmaps++;
+	s->kmaps_sorted = 0;
+}
+
+static int kmap_cmp(const void *a, const void *b)
+{
+	const struct kmodmap *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * A kernel address of another boot: not named, but placed as perf places
+ * it, by the profile's own maps: in a module, in the kernel, or nowhere
+ * ([unknown]). 1 with a frame, 0 for the kernel's own [unknown].
+ */
+static int place_kernel(struct symbols *s, uint64_t a)
+{
+	size_t lo = 0, hi = s->nkmaps;
+	struct frame_info *f;
+
+	if (!s->kmaps_sorted && s->nkmaps) {
+		qsort(s->kmaps, s->nkmaps, sizeof(*s->kmaps), kmap_cmp);
+		s->kmaps_sorted = 1;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->kmaps[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && a < s->kmaps[lo - 1].end) {
+		f = push_frame(s);
+		f->dso = s->kmaps[lo - 1].dso;
+	} else if (!s->ktext_end || (a >= s->ktext_start && a < s->ktext_end)) {
+		return 0;
+	} else {
+		f = push_frame(s);
+		f->dso = kernel_module(s, "[unknown]");	/* in no map the profile has */
+	}
+	f->dso->unknown = 1;	/* no names of another kernel: "[unknown]" */
+	return 1;
+}
+
+void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr, uint64_t start,
+			uint64_t len)
+{
+	if (start + len >= start) {
+		s->ktext_start = start;
+		s->ktext_end = start + len;
+	}
 	if (!strcmp(ref, "_text"))
 		s->krec = 1;
 	else if (!strcmp(ref, "_stext"))
@@ -1268,8 +1378,8 @@ static int resolve_kernel(struct symbols *s, uint64_t a)
 
 	if (!s->kloaded)
 		kernel_load(s);
-	if (s->kernel.dead)
-		return 0;
+	if (s->kernel.dead || (s->k.hidden && s->nkmaps))
+		return place_kernel(s, a);
 	hi = s->k.n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -1411,6 +1521,8 @@ void symbols_free(struct symbols *s)
 	for (size_t i = 0; i < s->nkmods; i++)
 		free(s->kmods[i]);
 	free(s->kmods);
+	free(s->kmaps);
+	free(s->krelease);
 	for (size_t i = 0; i < s->nobj_buckets; i++) {
 		struct elfobj *obj, *next;
 

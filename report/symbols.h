@@ -56,12 +56,25 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
  */
 struct dso *symbols_kernel(struct symbols *s);
 /*
- * The profile's kernel map ("[kernel.kallsyms]_text"): symbol ref ("_text"
- * or "_stext") was at addr when it was recorded. When this machine's
- * kallsyms has it elsewhere (another boot: KASLR), kernel frames resolve
- * to nothing, with one warning, rather than to wrong names.
+ * The profile's kernel map ("[kernel.kallsyms]_text"), [start, start +
+ * len): symbol ref ("_text" or "_stext") was at addr when it was
+ * recorded. When this machine's kallsyms has it elsewhere (another boot:
+ * KASLR, another machine), kernel frames resolve to no name, with one
+ * warning, rather than to wrong names; they are still placed by the
+ * profile's maps, as perf does: in the kernel, in a module the profile
+ * mapped (symbols_kernel_module_map()), or in none ("[unknown]").
  */
-void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr);
+void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr, uint64_t start,
+			uint64_t len);
+/*
+ * The release of the kernel the profile was recorded on (its osrelease
+ * feature): another than this machine's is another kernel, whose frames
+ * kallsyms would name wrong, however its addresses fall.
+ */
+void symbols_kernel_release(struct symbols *s, const char *release);
+/* A kernel module the profile mapped (an MMAP of pid -1): its path, where it was. */
+void symbols_kernel_module_map(struct symbols *s, const char *path, uint64_t start,
+			       uint64_t len);
 
 /*
  * "libc.so.6", "shape", "[kernel.kallsyms]", "[ext4]" (a kernel module),

@@ -180,6 +180,24 @@ run_report swapper --sort comm
 expect_rc 0 "swapper"
 grep -q '100.00%.* swapper$' out || fail "swapper: pid 0 is not named swapper: $(grep -v '^#' out)"
 
+# A profile of another kernel whose _text was where this one's is: its
+# kernel frames must not take this kernel's names; they are placed by its
+# own maps, as perf places them: the kernel, a module, or [unknown].
+text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+func=$(awk '$3 == "schedule" { print $1; exit }' /proc/kallsyms)
+if [ -n "$text" ] && [ -n "$func" ] && [ "$text" != 0000000000000000 ]; then
+	"$CRAFT" otherkernel "$text" "$func" || fail "craft otherkernel"
+	run_report otherkernel --sort dso,sym
+	expect_rc 0 "otherkernel"
+	grep -q 'schedule' out && fail "otherkernel: this kernel's names for another's frames"
+	grep -q "recorded on another kernel (2.6.32-foreign" err || fail "otherkernel: no warning: $(cat err)"
+	for d in '\[kernel.kallsyms\]' '\[nvidia_drm\]' '\[unknown\]'; do
+		grep -q "33.33%.* $d .*\[unknown\]" out || fail "otherkernel: no third in $d: $(grep -v '^#' out)"
+	done
+else
+	note "kallsyms hides kernel addresses here: the other-kernel case is not run"
+fi
+
 # 11. One flipped bit in a compressed frame of a real profile: that frame
 #     is skipped, with one warning, and the rest reported.
 cp "$srcdir/tests/data/fixtures/prof-z.data" flip.data

@@ -603,6 +603,73 @@ static void fifo(struct buf *b, const char *path)
 	round_rec(b);
 }
 
+/* A string feature (hostname, osrelease...): u32 length, the string, NULs to 64. */
+static void string_feature(struct buf *b, uint64_t id, const char *v)
+{
+	unsigned char body[8 + 4 + 256];
+	uint32_t len = (uint32_t)((strlen(v) + 1 + 63) & ~(size_t)63);
+
+	memset(body, 0, sizeof(body));
+	memcpy(body, &id, 8);
+	memcpy(body + 8, &len, 4);
+	memcpy(body + 12, v, strlen(v));
+	rec(b, PDATA_HEADER_FEATURE, 0, body, 12 + len);
+}
+
+/* A kernel map (pid -1) named name: [kernel.kallsyms]_text or a module's path. */
+static void kernel_mmap_rec(struct buf *b, uint64_t start, uint64_t len, uint64_t pgoff,
+			    const char *name)
+{
+	unsigned char body[32 + 256];
+	size_t nlen = (strlen(name) + 8) & ~(size_t)7;
+	uint32_t pt[2] = { UINT32_MAX, 0 };
+	uint64_t v[3] = { start, len, pgoff };
+
+	memset(body, 0, sizeof(body));
+	memcpy(body, pt, 8);
+	memcpy(body + 8, v, 24);
+	memcpy(body + 32, name, strlen(name));
+	{
+		struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL,
+					       (uint16_t)(8 + 32 + nlen + 16) };
+
+		put(b, &h, 8);
+		put(b, body, 32 + nlen);
+		trailer(b, 0, 1);
+	}
+}
+
+/*
+ * otherkernel TEXT FUNC: a profile of another kernel (osrelease
+ * 2.6.32-foreign) whose _text was where this machine's is (TEXT), with
+ * samples at FUNC (a function of this kernel: the name would be wrong),
+ * in a module it mapped, and in no map at all.
+ */
+static void otherkernel(struct buf *b, uint64_t text, uint64_t func)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	uint64_t w[4];
+	uint32_t pt[2] = { 100, 100 };
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	string_feature(b, PDATA_FEAT_OSRELEASE, "2.6.32-foreign");
+	comm_rec(b, 100, "foreign");
+	kernel_mmap_rec(b, text, 0x3f000000, text, "[kernel.kallsyms]_text");
+	kernel_mmap_rec(b, 0xffffffffc1000000ULL, 0x100000, 0,
+			"/lib/modules/2.6.32-foreign/kernel/drivers/gpu/nvidia-drm.ko");
+	for (int i = 0; i < 30; i++) {
+		uint64_t ip = i < 10 ? func : i < 20 ? 0xffffffffc1000100ULL : 0xffffffffff7ff000ULL;
+
+		w[0] = ip;
+		memcpy(&w[1], pt, 8);
+		w[2] = 10 + (uint64_t)i;
+		w[3] = 1000000;
+		rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, sizeof(w));
+	}
+	round_rec(b);
+}
+
 /* swapper: samples of pid and tid 0 (the idle task, in -a), which has no COMM. */
 static void swapper(struct buf *b)
 {
@@ -642,13 +709,16 @@ int main(int argc, char **argv)
 		utf8(&b);
 	else if (!strcmp(what, "deep"))
 		deep(&b, argc > 2 ? atoi(argv[2]) : 500);
+	else if (!strcmp(what, "otherkernel") && argc > 3)
+		otherkernel(&b, strtoull(argv[2], NULL, 16), strtoull(argv[3], NULL, 16));
 	else if (!strcmp(what, "swapper"))
 		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids|ids-overlap|auxtrace|"
-			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|fifo PATH\n");
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|otherkernel TEXT FUNC|\n"
+			"fifo PATH\n");
 		return 64;
 	}
 	save(&b, what);
