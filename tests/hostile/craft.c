@@ -292,6 +292,21 @@ static void file_attr(struct buf *b, const struct perf_event_attr *a, struct fse
 	put(b, &ids, 16);
 }
 
+/* A file-mode file of one event without ids: header, attr, the records of d. */
+static void one_event_file(struct buf *b, const struct perf_event_attr *a, const uint64_t feat[4],
+			   const struct buf *d)
+{
+	struct fsec attrs, data, ids = { 0, 0 };
+
+	attrs.off = PDATA_FILE_HEADER_SIZE;
+	attrs.size = PDATA_ATTR_SIZE + 16;
+	data.off = attrs.off + attrs.size;
+	data.size = d->n;
+	file_header(b, attrs, data, feat);
+	file_attr(b, a, ids);
+	put(b, d->p, d->n);
+}
+
 /*
  * feature-wrap: a file whose hostname feature is 65515 bytes, so that its
  * record would be 65536 bytes: a u16 size of 0, and the reader looped.
@@ -301,20 +316,12 @@ static void feature_wrap(struct buf *b)
 	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
 	uint64_t feat[4] = { 1ULL << PDATA_FEAT_HOSTNAME, 0, 0, 0 };
 	struct buf d = { 0 };
-	struct fsec attrs, data, ids = { 0, 0 }, host;
-	size_t at;
+	struct fsec host;
 
 	for (int i = 0; i < 10; i++)
 		sample_rec(&d, 1, 10 + (uint64_t)i, 0x1000, NULL, NULL, 0);
-	attrs.off = PDATA_FILE_HEADER_SIZE;
-	attrs.size = PDATA_ATTR_SIZE + 16;
-	data.off = attrs.off + attrs.size;
-	data.size = d.n;
-	file_header(b, attrs, data, feat);
-	file_attr(b, &a, ids);
-	put(b, d.p, d.n);
-	at = b->n;
-	host.off = at + 16;
+	one_event_file(b, &a, feat, &d);
+	host.off = b->n + 16;
 	host.size = 65515;
 	put(b, &host, 16);
 	put(b, NULL, 65515);
@@ -399,7 +406,6 @@ static void auxtrace(struct buf *b)
 	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
 	uint64_t feat[4] = { 0 };
 	struct buf d = { 0 };
-	struct fsec attrs, data, ids = { 0, 0 };
 	uint64_t aux[6] = { 4096, 0, 0, 0, 0, 0 };	/* size, offset, reference, idx, tid, cpu */
 	unsigned char payload[4096];
 
@@ -415,13 +421,7 @@ static void auxtrace(struct buf *b)
 	put(&d, payload, sizeof(payload));
 	for (int i = 0; i < 10; i++)
 		sample_rec(&d, 1, 20 + (uint64_t)i, 0x1000, NULL, NULL, 0);
-	attrs.off = PDATA_FILE_HEADER_SIZE;
-	attrs.size = PDATA_ATTR_SIZE + 16;
-	data.off = attrs.off + attrs.size;
-	data.size = d.n;
-	file_header(b, attrs, data, feat);
-	file_attr(b, &a, ids);
-	put(b, d.p, d.n);
+	one_event_file(b, &a, feat, &d);
 	free(d.p);
 }
 

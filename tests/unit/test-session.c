@@ -64,21 +64,33 @@ static void feed(struct session *s, const void *rec)
 		printf("# session_record: %d\n", ret);
 }
 
-/* One event: IP, TID, TIME, PERIOD; other records carry TID and TIME. */
-static void attr(struct session *s)
+/*
+ * One event: IP, TID, TIME, PERIOD (and IDENTIFIER first, when it has a
+ * sample id, for files of many events; id 0: none); other records carry
+ * TID and TIME.
+ */
+static void attr_id(struct session *s, uint64_t id, uint64_t config)
 {
 	struct perf_event_header *h = (void *)buf;
 	struct perf_event_attr *a = (void *)(h + 1);
 
 	memset(buf, 0, sizeof(buf));
 	h->type = PDATA_HEADER_ATTR;
-	h->size = (uint16_t)(sizeof(*h) + sizeof(*a));
+	h->size = (uint16_t)(sizeof(*h) + sizeof(*a) + (id ? 8 : 0));
 	a->size = sizeof(*a);
 	a->type = PERF_TYPE_SOFTWARE;
-	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->config = config;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (id)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	a->sample_id_all = 1;
+	memcpy(a + 1, &id, id ? 8 : 0);
 	feed(s, buf);
+}
+
+static void attr(struct session *s)
+{
+	attr_id(s, 0, PERF_COUNT_SW_CPU_CLOCK);
 }
 
 static void mmap2(struct session *s, uint64_t time, const char *path)
@@ -126,21 +138,30 @@ static void kernel_mmap(struct session *s, uint64_t text)
 	feed(s, buf);
 }
 
-static void ksample(struct session *s, uint64_t time, uint64_t ip, int kernel)
+/* A sample of the event of attr_id(s, id, ...) (id 0: the only one). */
+static void sample_of(struct session *s, uint64_t time, uint64_t ip, int kernel, uint64_t id)
 {
 	struct perf_event_header *h = (void *)buf;
 	uint64_t *w = (uint64_t *)(h + 1);
 	uint32_t pt[2] = { 100, 100 };
+	int n = 0;
 
 	memset(buf, 0, sizeof(buf));
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-	w[0] = ip;
-	memcpy(&w[1], pt, 8);
-	w[2] = time;
-	w[3] = 1;
-	h->size = sizeof(*h) + 32;
+	if (id)
+		w[n++] = id;
+	w[n++] = ip;
+	memcpy(&w[n++], pt, 8);
+	w[n++] = time;
+	w[n++] = 1;
+	h->size = (uint16_t)(sizeof(*h) + 8 * n);
 	feed(s, buf);
+}
+
+static void ksample(struct session *s, uint64_t time, uint64_t ip, int kernel)
+{
+	sample_of(s, time, ip, kernel, 0);
 }
 
 static void sample(struct session *s, uint64_t time, uint64_t ip)
@@ -209,43 +230,6 @@ static void run(const char *other, int unordered)
 	symbols_free(sym);
 }
 
-/* An event with sample id id (IDENTIFIER first in its samples), for many events. */
-static void attr_id(struct session *s, uint64_t id, uint64_t config)
-{
-	struct perf_event_header *h = (void *)buf;
-	struct perf_event_attr *a = (void *)(h + 1);
-
-	memset(buf, 0, sizeof(buf));
-	h->type = PDATA_HEADER_ATTR;
-	h->size = (uint16_t)(sizeof(*h) + sizeof(*a) + 8);
-	a->size = sizeof(*a);
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = config;
-	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-	a->sample_id_all = 1;
-	memcpy(a + 1, &id, 8);
-	feed(s, buf);
-}
-
-static void sample_id(struct session *s, uint64_t time, uint64_t ip, uint64_t id)
-{
-	struct perf_event_header *h = (void *)buf;
-	uint64_t *w = (uint64_t *)(h + 1);
-	uint32_t pt[2] = { 100, 100 };
-
-	memset(buf, 0, sizeof(buf));
-	h->type = PERF_RECORD_SAMPLE;
-	h->misc = PERF_RECORD_MISC_USER;
-	w[0] = id;
-	w[1] = ip;
-	memcpy(&w[2], pt, 8);
-	w[3] = time;
-	w[4] = 1;
-	h->size = sizeof(*h) + 40;
-	feed(s, buf);
-}
-
 /*
  * Samples put aside while libc's DWARF loads, then many more events (the
  * event table grows and moves): the parked samples must still name their
@@ -262,13 +246,13 @@ static void run_attr_after_park(void)
 	attr_id(s, 1, PERF_COUNT_SW_CPU_CLOCK);
 	mmap2(s, 10, LIBC);
 	for (int i = 0; i < 8; i++)
-		sample_id(s, 20 + (uint64_t)i, BASE + 0x28000 + 0x100 * (uint64_t)i, 1);
+		sample_of(s, 20 + (uint64_t)i, BASE + 0x28000 + 0x100 * (uint64_t)i, 0, 1);
 	round_end(s);
 	round_end(s);
 	for (uint64_t id = 2; id < 200; id++)
 		attr_id(s, id, PERF_COUNT_SW_TASK_CLOCK);
-	sample_id(s, 100, BASE + 0x28000, 1);
-	sample_id(s, 101, BASE + 0x28000, 150);
+	sample_of(s, 100, BASE + 0x28000, 0, 1);
+	sample_of(s, 101, BASE + 0x28000, 0, 150);
 	round_end(s);
 	ok(session_finish(s) == 0, "attrs after parked samples: the session ends well");
 	ok(v.n == 10 && v.bad_ev == 1,
