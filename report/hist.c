@@ -40,13 +40,19 @@ struct entry_memo {
 
 #define ENTRY_MEMO 256
 #define PATH_MEMO 256
+/*
+ * The memos are made once a hist has this many samples: they pay on hot
+ * loops, and a file may hold thousands of events of a sample or two,
+ * each of which must cost what it holds.
+ */
+#define MEMO_AFTER 64
 
 struct hist {
 	struct hist_opts o;
 	struct strpool *pool;
 	struct text_cache *tc;
 	size_t ntc, ntc_used;
-	struct entry_memo memo[ENTRY_MEMO];
+	struct entry_memo *memo;	/* ENTRY_MEMO of them, from MEMO_AFTER samples on */
 	int memo_ok;			/* the keys are among comm, dso, sym */
 	struct hist_entry **ents;	/* table, open addressing */
 	size_t nslots, nents;
@@ -58,9 +64,9 @@ struct hist {
 	size_t root;
 	/* the last path added: consecutive samples share most of theirs */
 	size_t path_start;
-	int path_len;
-	const char *path_text[PATH_MEMO];
-	size_t path_node[PATH_MEMO];
+	int path_len, path_cap;		/* path_cap: 0, then PATH_MEMO */
+	const char **path_text;
+	size_t *path_node;
 	uint64_t total, samples;
 	int sorted_ok;
 };
@@ -75,14 +81,15 @@ struct hist *hist_new(const struct hist_opts *o)
 		if (o->keys[k] != HIST_COMM && o->keys[k] != HIST_DSO && o->keys[k] != HIST_SYM)
 			h->memo_ok = 0;
 	h->pool = strpool_new();
-	h->ntc = 4096;
+	/* all tables start small and double: a file may hold thousands of events */
+	h->ntc = 64;
 	h->tc = xcalloc(h->ntc, sizeof(*h->tc));
-	h->nslots = 1024;
+	h->nslots = 16;
 	h->ents = xcalloc(h->nslots, sizeof(*h->ents));
-	h->cap_nodes = 1024;
+	h->cap_nodes = 16;
 	h->nodes = xcalloc(h->cap_nodes, sizeof(*h->nodes));
 	h->nnodes = 1;			/* node 0 means "none" */
-	h->nntab = 2048;
+	h->nntab = 32;
 	h->ntab = xcalloc(h->nntab, sizeof(*h->ntab));
 	return h;
 }
@@ -97,6 +104,9 @@ void hist_free(struct hist *h)
 	free(h->sorted);
 	free(h->nodes);
 	free(h->ntab);
+	free(h->memo);
+	free(h->path_text);
+	free(h->path_node);
 	free(h->tc);
 	strpool_free(h->pool);
 	free(h);
@@ -268,7 +278,9 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	unsigned flags = f->kernel | f->inlined << 1;
 	struct hist_entry *e;
 
-	if (h->memo_ok && f->name) {
+	if (h->memo_ok && f->name && !h->memo && h->samples >= MEMO_AFTER)
+		h->memo = xcalloc(ENTRY_MEMO, sizeof(*h->memo));
+	if (h->memo && f->name) {
 		m = &h->memo[(((uintptr_t)f->name >> 3) ^ ((uintptr_t)s->comm >> 3) ^
 			      ((uintptr_t)f->dso >> 4) ^ flags) & (ENTRY_MEMO - 1)];
 		if (m->name == f->name && m->comm == s->comm && m->dso == f->dso &&
@@ -360,6 +372,11 @@ static void add_path(struct hist *h, size_t at, const struct rsample *s, int fro
 	size_t self = at;
 	int k = 0, same = at == h->path_start;
 
+	if (!h->path_cap && h->samples >= MEMO_AFTER) {
+		h->path_text = xcalloc(PATH_MEMO, sizeof(*h->path_text));
+		h->path_node = xcalloc(PATH_MEMO, sizeof(*h->path_node));
+		h->path_cap = PATH_MEMO;
+	}
 	h->nodes[at].total += s->period;
 	h->nodes[at].samples++;
 	h->path_start = at;
@@ -371,7 +388,7 @@ static void add_path(struct hist *h, size_t at, const struct rsample *s, int fro
 		} else {
 			same = 0;
 			at = child(h, at, text);
-			if (k < PATH_MEMO) {
+			if (k < h->path_cap) {
 				h->path_text[k] = text;
 				h->path_node[k] = at;
 			}
@@ -381,7 +398,7 @@ static void add_path(struct hist *h, size_t at, const struct rsample *s, int fro
 		if (i == 0)
 			self = at;
 	}
-	h->path_len = k < PATH_MEMO ? k : PATH_MEMO;
+	h->path_len = k < h->path_cap ? k : h->path_cap;
 	h->nodes[self].self += s->period;
 }
 

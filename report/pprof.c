@@ -51,7 +51,7 @@ static uint64_t hash_words(const uint64_t *w, size_t n)
 static void umap_grow(struct umap *m)
 {
 	free(m->slots);
-	m->nslots = m->nslots ? 2 * m->nslots : 1024;
+	m->nslots = m->nslots ? 2 * m->nslots : 16;
 	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
 	for (size_t i = 0; i < m->n; i++) {
 		size_t j = hash_words(m->keys + m->ents[i].off, m->ents[i].len) & (m->nslots - 1);
@@ -82,7 +82,7 @@ static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64
 	}
 	memcpy(m->keys + m->nkeys, w, n * sizeof(*w));
 	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 256;
+		m->cap = m->cap ? 2 * m->cap : 16;	/* small: a pprof per event */
 		m->ents = xreallocarray(m->ents, m->cap, sizeof(*m->ents));
 	}
 	m->ents[m->n].off = m->nkeys;
@@ -145,7 +145,7 @@ struct pprof {
 
 #define GROW(p, n, cap) do { \
 	if ((n) == (cap)) { \
-		(cap) = (cap) ? 2 * (cap) : 64; \
+		(cap) = (cap) ? 2 * (cap) : 16; \
 		(p) = xreallocarray((p), (cap), sizeof(*(p))); \
 	} \
 } while (0)

@@ -30,12 +30,12 @@ struct stacks *stacks_new(int with_comm)
 
 	st->with_comm = with_comm;
 	st->pool = strpool_new();
-	st->cap = 1024;
+	st->cap = 16;	/* small, doubling: a file may hold thousands of events */
 	st->nodes = xcalloc(st->cap, sizeof(*st->nodes));
 	st->nnodes = 2;
 	st->nodes[1].name = strpool_intern(st->pool, "all");
 	st->nodes[1].kind = STACKS_ROOT;
-	st->ntab = 2048;
+	st->ntab = 32;
 	st->tab = xcalloc(st->ntab, sizeof(*st->tab));
 	return st;
 }

@@ -9,7 +9,13 @@
 #include "strpool.h"
 #include "xalloc.h"
 
+/*
+ * Blocks grow from FIRST_BLOCK to BLOCK bytes, and the table from 16
+ * slots: a report makes a pool per event, and a file may hold thousands
+ * of events of a sample or two, each of which must cost what it holds.
+ */
 #define BLOCK (64 * 1024)
+#define FIRST_BLOCK 256
 
 struct slot {
 	const char *s;
@@ -40,7 +46,7 @@ struct strpool *strpool_new(void)
 {
 	struct strpool *p = xcalloc(1, sizeof(*p));
 
-	p->nslots = 1024;
+	p->nslots = 16;
 	p->slots = xcalloc(p->nslots, sizeof(*p->slots));
 	return p;
 }
@@ -61,7 +67,8 @@ static char *store(struct strpool *p, const char *s, size_t len)
 	char *dst;
 
 	if (len + 1 > p->left) {
-		size_t size = len + 1 > BLOCK ? len + 1 : BLOCK;
+		size_t grow = p->nblocks < 8 ? (size_t)FIRST_BLOCK << p->nblocks : BLOCK;
+		size_t size = len + 1 > grow ? len + 1 : grow;
 
 		p->blocks = xreallocarray(p->blocks, p->nblocks + 1, sizeof(*p->blocks));
 		p->blocks[p->nblocks++] = p->cur = xmalloc(size);

@@ -329,11 +329,11 @@ static void feature_wrap(struct buf *b)
 }
 
 /*
- * ids: file mode, 50 events with 8000 ids each (more than one record
+ * ids [NEV NIDS ROUNDS]: file mode, 50 events with 8000 ids each (more than one record
  * holds), and a sample of each event by its last id: each sample must
  * land in its own event, fast.
  */
-static void many_ids(struct buf *b, int nev, int nids)
+static void many_ids(struct buf *b, int nev, int nids, int rounds)
 {
 	uint64_t feat[4] = { 0 };
 	struct buf d = { 0 }, idb = { 0 };
@@ -343,7 +343,7 @@ static void many_ids(struct buf *b, int nev, int nids)
 	for (int e = 0; e < nev; e++)
 		for (int i = 0; i < nids; i++)
 			put64(&idb, 1000000 * (uint64_t)(e + 1) + (uint64_t)i);
-	for (int r = 0; r < 2000; r++)
+	for (int r = 0; r < rounds; r++)
 		for (int e = 0; e < nev; e++) {
 			uint64_t id = 1000000 * (uint64_t)(e + 1) + (uint64_t)(nids - 1 - r % nids);
 
@@ -692,7 +692,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "feature-wrap"))
 		feature_wrap(&b);
 	else if (!strcmp(what, "ids"))
-		many_ids(&b, 50, 8000);
+		many_ids(&b, argc > 2 ? atoi(argv[2]) : 50, argc > 3 ? atoi(argv[3]) : 8000,
+			 argc > 4 ? atoi(argv[4]) : 2000);
 	else if (!strcmp(what, "ids-overlap"))
 		ids_overlap(&b);
 	else if (!strcmp(what, "auxtrace"))
@@ -716,7 +717,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
-		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids|ids-overlap|auxtrace|"
+		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
 			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|otherkernel TEXT FUNC|\n"
 			"fifo PATH\n");
 		return 64;
