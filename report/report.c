@@ -1060,8 +1060,7 @@ int cmd_report(int argc, char **argv)
 		print_json(&r);
 	else if ((ret = print_stacks(&r)) < 0)
 		errno = -ret;	/* said below, as any failed write */
-	for (const char *const *w = symbols_warnings(sym); w && *w; w++)
-		fprintf(stderr, "prof: warning: %s\n", *w);
+	symbols_warnings_print(sym);
 	{
 		uint64_t lost = session_lost(r.session);
 

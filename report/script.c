@@ -382,8 +382,7 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 	}
 	fflush(stdout);
 	input_warnings(input, r, ss, 0, 0, NULL, "showing");
-	for (const char *const *w = symbols_warnings(sym); w && *w; w++)
-		fprintf(stderr, "prof: warning: %s\n", *w);
+	symbols_warnings_print(sym);
 	status = 0;
 out:
 	if (fflush(stdout) || ferror(stdout)) {

@@ -150,6 +150,7 @@ struct symbols {
 
 	char **warnings;	/* NULL-terminated, sorted */
 	size_t nwarnings;
+	size_t warnings_dropped;	/* past WARN_MAX */
 
 	/*
 	 * The loader: a thread that opens files, and loads their DWARF, that
@@ -208,6 +209,8 @@ static char *format_msg(const char *fmt, va_list ap)
 	return msg;
 }
 
+#define WARN_MAX 20
+
 /*
  * Warnings are kept sorted: which sample first needs a file can depend on
  * when the loader finished with it (see session_unordered()), and the
@@ -219,6 +222,19 @@ static void add_warning(struct symbols *s, char *msg)
 
 	if (!msg)
 		return;
+	/*
+	 * At most WARN_MAX are kept, the first in sort order: a profile of
+	 * thousands of missing files must not print thousands of lines (nor
+	 * sort them in quadratic time); the rest are counted.
+	 */
+	if (s->nwarnings == WARN_MAX) {
+		s->warnings_dropped++;
+		if (strcmp(s->warnings[WARN_MAX - 1], msg) <= 0) {
+			free(msg);
+			return;
+		}
+		free(s->warnings[--s->nwarnings]);
+	}
 	s->warnings = xreallocarray(s->warnings, s->nwarnings + 2, sizeof(*s->warnings));
 	for (i = s->nwarnings; i > 0 && strcmp(s->warnings[i - 1], msg) > 0; i--)
 		s->warnings[i] = s->warnings[i - 1];
@@ -1749,7 +1765,8 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 	return n;
 }
 
-const char *const *symbols_warnings(const struct symbols *s)
+const char *const *symbols_warnings(const struct symbols *s, size_t *more)
 {
+	*more = s->warnings_dropped;
 	return (const char *const *)s->warnings;
 }

@@ -148,8 +148,9 @@ int dso_unknown(const struct dso *d);
 
 /*
  * Warnings gathered while resolving (a build id mismatch, a missing file),
- * one line each, no "prof: " prefix; NULL-terminated, owned by s.
+ * one line each, no "prof: " prefix, sorted; NULL-terminated, owned by s.
+ * At most 20: *more says how many more there were.
  */
-const char *const *symbols_warnings(const struct symbols *s);
+const char *const *symbols_warnings(const struct symbols *s, size_t *more);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "reader.h"
 #include "session.h"
+#include "symbols.h"
 #include "warn.h"
 
 void input_warnings(const char *input, const struct reader *rd, const struct session *ss,
@@ -36,4 +37,15 @@ void input_warnings(const char *input, const struct reader *rd, const struct ses
 	if (reader_truncated(rd))
 		fprintf(stderr, "prof: warning: '%s' is truncated at offset %" PRIu64
 			"; %s the records before it\n", input, reader_offset(rd), verb);
+}
+
+void symbols_warnings_print(const struct symbols *sym)
+{
+	size_t more;
+
+	for (const char *const *w = symbols_warnings(sym, &more); w && *w; w++)
+		fprintf(stderr, "prof: warning: %s\n", *w);
+	if (more)
+		fprintf(stderr, "prof: warning: and %zu more files like these resolve nothing\n",
+			more);
 }

@@ -7,6 +7,7 @@
 
 struct reader;
 struct session;
+struct symbols;
 
 /*
  * Once the input is read, one line each on standard error for what was
@@ -18,5 +19,8 @@ struct session;
  */
 void input_warnings(const char *input, const struct reader *rd, const struct session *ss,
 		    uint64_t nskip, uint64_t first, const char *why, const char *verb);
+
+/* The symbolizer's warnings, one line each; past 20 of them, one line counts the rest. */
+void symbols_warnings_print(const struct symbols *sym);
 
 #endif

@@ -145,6 +145,15 @@ run_report maps --sort dso
 expect_rc 0 "maps"
 grep -q '100.00%.* libc.so.6$' out || fail "maps: the samples are not in libc.so.6"
 
+# ... and 20,000 files, none of them here: 20 warnings and a count, fast
+#     (every one was printed, each sorted in among the others).
+"$CRAFT" missing 20000 || fail "craft missing"
+run_report missing --sort dso
+expect_rc 0 "missing"
+[ "$(grep -c '^prof: warning: cannot open' err)" = 20 ] || fail "missing: $(grep -c . err) warnings"
+grep -q '^prof: warning: and 19980 more files like these resolve nothing$' err ||
+	fail "missing: no count of the rest: $(tail -n 1 err)"
+
 # 8. Commands that are not UTF-8: every format stays valid.
 "$CRAFT" utf8 || fail "craft utf8"
 run_report utf8 --format svg -o utf8.svg

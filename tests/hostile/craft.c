@@ -670,6 +670,25 @@ static void otherkernel(struct buf *b, uint64_t text, uint64_t func)
 	round_rec(b);
 }
 
+/* missing N: N files, none of them on this machine, a sample in each. */
+static void missing(struct buf *b, int n)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	char path[64];
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	comm_rec(b, 100, "missing");
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/nonexistent/prof-craft/lib%05d.so", i);
+		mmap2_rec(b, 100, BASE + 0x10000 * (uint64_t)i, 0x10000, 0, path, 0);
+	}
+	for (int i = 0; i < n; i++)
+		sample_rec(b, 100, 10 + (uint64_t)i, BASE + 0x10000 * (uint64_t)i + 0x100, NULL,
+			   NULL, 0);
+	round_rec(b);
+}
+
 /* swapper: samples of pid and tid 0 (the idle task, in -a), which has no COMM. */
 static void swapper(struct buf *b)
 {
@@ -712,13 +731,15 @@ int main(int argc, char **argv)
 		deep(&b, argc > 2 ? atoi(argv[2]) : 500);
 	else if (!strcmp(what, "otherkernel") && argc > 3)
 		otherkernel(&b, strtoull(argv[2], NULL, 16), strtoull(argv[3], NULL, 16));
+	else if (!strcmp(what, "missing"))
+		missing(&b, argc > 2 ? atoi(argv[2]) : 20000);
 	else if (!strcmp(what, "swapper"))
 		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
-			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|otherkernel TEXT FUNC|\n"
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|missing [N]|otherkernel TEXT FUNC|\n"
 			"fifo PATH\n");
 		return 64;
 	}

@@ -310,7 +310,7 @@ static void run_kernel(void)
 		ksample(s, 5, fn + 4, 1);
 		round_end(s);
 		session_finish(s);
-		for (w = symbols_warnings(sym); *w; w++)
+		for (w = symbols_warnings(sym, &(size_t){ 0 }); *w; w++)
 			nw++;
 		if (!moved)
 			ok(v.n == 1 && !strcmp(v.name[0], name) && !v.unknown[0] && nw == 0,
@@ -318,9 +318,9 @@ static void run_kernel(void)
 			   v.name[0], nw);
 		else
 			ok(v.n == 1 && !strcmp(v.name[0], "-") && v.unknown[0] && nw == 1 &&
-			   strstr(symbols_warnings(sym)[0], "another address"),
+			   strstr(symbols_warnings(sym, &(size_t){ 0 })[0], "another address"),
 			   "kernel of another boot: [unknown], one warning (%s, %d: %s)",
-			   v.name[0], nw, nw ? symbols_warnings(sym)[0] : "");
+			   v.name[0], nw, nw ? symbols_warnings(sym, &(size_t){ 0 })[0] : "");
 		session_free(s);
 		symbols_free(sym);
 	}

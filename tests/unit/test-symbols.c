@@ -37,7 +37,7 @@ static void skip(const char *what, const char *why)
 
 static int nwarnings(const struct symbols *s)
 {
-	const char *const *w = symbols_warnings(s);
+	const char *const *w = symbols_warnings(s, &(size_t){ 0 });
 	int n = 0;
 
 	while (w[n])
@@ -49,7 +49,7 @@ static const char *last_warning(const struct symbols *s)
 {
 	int n = nwarnings(s);
 
-	return n ? symbols_warnings(s)[n - 1] : "";
+	return n ? symbols_warnings(s, &(size_t){ 0 })[n - 1] : "";
 }
 
 struct elfsym {
