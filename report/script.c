@@ -45,9 +45,18 @@ static void put_time(FILE *out, const struct sample *s)
 }
 
 /* A string field of at most max bytes, which need not hold a NUL. */
+/* n bytes of p as text: control characters (escape sequences for a terminal) as '?'. */
+static void put_safe(FILE *out, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		putc((unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i], out);
+}
+
+/* A string field of a record, " key=value", up to max bytes or a NUL. */
 static void put_text(FILE *out, const char *key, const char *p, size_t max)
 {
-	fprintf(out, " %s=%.*s", key, (int)strnlen(p, max), p);
+	fprintf(out, " %s=", key);
+	put_safe(out, p, strnlen(p, max));
 }
 
 static void print_feature(FILE *out, const struct perf_event_header *h)
@@ -343,7 +352,9 @@ static int print_symbolized(void *ctx, const struct rsample *s)
 		else
 			fputs("[unknown]", x->out);
 		/* no CFI covered the frame below: found by the frame pointer */
-		fprintf(x->out, " (%s)%s\n", dso, f->by_fp ? " [fp]" : "");
+		fputs(" (", x->out);
+		put_safe(x->out, dso, strlen(dso));	/* a recorded path */
+		fprintf(x->out, ")%s\n", f->by_fp ? " [fp]" : "");
 	}
 	putc('\n', x->out);
 	return 0;

@@ -493,8 +493,8 @@ static int do_comm(struct session *s, const struct perf_event_header *h, size_t 
 	memcpy(pt, p, 8);
 	t = get_thread(s, (int)pt[0], (int)pt[1]);
 	t->pid = (int)pt[0];
-	t->comm = strpool_intern_len(s->pool, (const char *)p + 8,
-				     strnlen((const char *)p + 8, body - 8));
+	t->comm = strpool_intern_text(s->pool, (const char *)p + 8,
+				      strnlen((const char *)p + 8, body - 8));
 	/* exec replaces the image: its new mappings follow this record */
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		struct proc *pr = get_proc(s, (int)pt[0]);
@@ -1284,8 +1284,8 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 
 		memcpy(&n, p, 4);
 		n = n < len - 4 ? n : (uint32_t)(len - 4);
-		s->feat[slot] = strpool_intern_len(s->fpool, (const char *)p + 4,
-						   strnlen((const char *)p + 4, n));
+		s->feat[slot] = strpool_intern_text(s->fpool, (const char *)p + 4,
+						    strnlen((const char *)p + 4, n));
 		if (slot == 1) {
 			/* the symbolizer is the delivery thread's: let it finish first */
 			drain(s);
@@ -1314,7 +1314,7 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 			out += sl;
 			off += n;
 		}
-		s->feat[3] = strpool_intern_len(s->fpool, buf, out);
+		s->feat[3] = strpool_intern_text(s->fpool, buf, out);
 	}
 }
 

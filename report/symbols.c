@@ -272,8 +272,20 @@ static int ends_with(const char *str, const char *suffix)
 	return n >= m && !memcmp(str + n - m, suffix, m);
 }
 
-/* The name interned, demangled first when asked and it is a C++ name. */
+static const char *intern_name_raw(struct symbols *s, const char *raw, size_t len);
+
+/*
+ * The name interned, demangled first when asked and it is a C++ name,
+ * with no control characters: it goes out as text (strpool_intern_text).
+ */
 static const char *intern_name_len(struct symbols *s, const char *raw, size_t len)
+{
+	const char *name = intern_name_raw(s, raw, len);
+
+	return strpool_intern_text(s->pool, name, strlen(name));
+}
+
+static const char *intern_name_raw(struct symbols *s, const char *raw, size_t len)
 {
 	const char *name = strpool_intern_len(s->pool, raw, len);
 	char *plain;
@@ -1141,7 +1153,7 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 		Dwfl_Line *l = dwfl_module_getsrc(obj->mod, a);
 		const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 
-		file = src ? strpool_intern(s->pool, src) : NULL;
+		file = src ? strpool_intern_text(s->pool, src, strlen(src)) : NULL;
 		if (!file || line < 0)
 			line = 0;
 		if (s->o.inline_frames && nchain && dwarf_diecu(&chain[0], &cudie, NULL, NULL) &&
@@ -1171,7 +1183,7 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 		if (files && dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_file, &attr), &v) == 0) {
 			const char *src = dwarf_filesrc(files, v, NULL, NULL);
 
-			file = src ? strpool_intern(s->pool, src) : NULL;
+			file = src ? strpool_intern_text(s->pool, src, strlen(src)) : NULL;
 		}
 		if (file && dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &v) == 0)
 			line = clamp_line(v);
@@ -1373,7 +1385,7 @@ static struct dso *kernel_module(struct symbols *s, const char *name)
 
 	if (!name[0])
 		return NULL;
-	key = strpool_intern(s->pool, name);
+	key = strpool_intern_text(s->pool, name, strlen(name));
 	for (size_t i = 0; i < s->nkmods; i++)
 		if (s->kmods[i]->kname == key)
 			return s->kmods[i];
@@ -1411,7 +1423,8 @@ static int resolve_kernel(struct symbols *s, uint64_t a)
 	if (a >= end)
 		return 0;
 	f = push_frame(s);
-	f->name = strpool_intern(s->pool, s->k.names + s->k.syms[lo - 1].name);
+	f->name = strpool_intern_text(s->pool, s->k.names + s->k.syms[lo - 1].name,
+				      strlen(s->k.names + s->k.syms[lo - 1].name));
 	f->sym_offset = a - s->k.syms[lo - 1].addr;
 	f->dso = kernel_module(s, s->k.names + s->k.syms[lo - 1].module);
 	return 1;
@@ -1628,6 +1641,9 @@ static struct elfobj *obj_get(struct symbols *s, const char *path)
 		/* "//anon" and the like keep their name. */
 		obj->short_name = slash && slash[1] && key[0] == '/' && strncmp(key, "//", 2)
 				  ? slash + 1 : key;
+		/* the path stays as it is, to be opened; its name goes out as text */
+		obj->short_name = strpool_intern_text(s->pool, obj->short_name,
+						      strlen(obj->short_name));
 	}
 	obj->next = s->objs[b];
 	s->objs[b] = obj;

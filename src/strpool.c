@@ -126,3 +126,25 @@ const char *strpool_intern(struct strpool *p, const char *s)
 {
 	return strpool_intern_len(p, s, strlen(s));
 }
+
+/* s with its control characters as '?', interned. */
+static const char *intern_cleaned(struct strpool *p, const char *s, size_t len)
+{
+	char *copy = xmalloc(len + 1);
+	const char *out;
+
+	for (size_t i = 0; i < len; i++)
+		copy[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	out = strpool_intern_len(p, copy, len);
+	free(copy);
+	return out;
+}
+
+const char *strpool_intern_text(struct strpool *p, const char *s, size_t len)
+{
+	len = strnlen(s, len);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return intern_cleaned(p, s, len);
+	return strpool_intern_len(p, s, len);
+}

@@ -15,6 +15,12 @@ void strpool_free(struct strpool *p);
 /* The pool's copy of the len bytes at s (a NUL is added). */
 const char *strpool_intern_len(struct strpool *p, const char *s, size_t len);
 const char *strpool_intern(struct strpool *p, const char *s);
+/*
+ * The same for a name that goes out as text (a comm, a symbol, a file
+ * name from a profile or a binary): the C0 controls and DEL in it become
+ * '?', so that no profile can send escape sequences to a terminal.
+ */
+const char *strpool_intern_text(struct strpool *p, const char *s, size_t len);
 
 /* FNV-1a over len bytes: the hash the pool and its users share. */
 unsigned long strpool_hash(const void *data, size_t len);

@@ -172,6 +172,18 @@ assert any("\ufffd" in n for n in names), names
 open(sys.argv[2], "rb").read().decode("utf-8", "strict")
 EOF
 
+# ... and names that hold terminal escape sequences: none reaches a terminal.
+"$CRAFT" escape || fail "craft escape"
+esc=$(printf '\033')
+for how in "report --sort comm,dso" "report -g caller" "script" "script -S"; do
+	# shellcheck disable=SC2086
+	"$PROF" $how -i escape.data > out 2> err
+	rc=$?
+	expect_rc 0 "escape: prof $how"
+	grep -q "$esc" out err && fail "escape: prof $how printed an escape sequence"
+done
+grep -q '?\[2J?\[31mx' out || fail "escape: the command's name is not shown, made safe: $(head -3 out)"
+
 # 9. 500-frame stacks: the JSON tree is flat, so jq and Python read it.
 "$CRAFT" deep 500 || fail "craft deep"
 run_report deep --format json -o deep.json

@@ -689,6 +689,24 @@ static void missing(struct buf *b, int n)
 	round_rec(b);
 }
 
+/*
+ * escape: a command, a file and a feature whose names hold terminal
+ * escape sequences (clear the screen, set the window title).
+ */
+static void escape(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	string_feature(b, PDATA_FEAT_HOSTNAME, "host\033]0;pwned\007");
+	comm_rec(b, 100, "\033[2J\033[31mx");
+	mmap2_rec(b, 100, BASE, 0x10000, 0, "/tmp/\033[2Jlib.so", 0);
+	for (int i = 0; i < 10; i++)
+		sample_rec(b, 100, 10 + (uint64_t)i, BASE + 0x100, NULL, NULL, 0);
+	round_rec(b);
+}
+
 /* swapper: samples of pid and tid 0 (the idle task, in -a), which has no COMM. */
 static void swapper(struct buf *b)
 {
@@ -733,13 +751,15 @@ int main(int argc, char **argv)
 		otherkernel(&b, strtoull(argv[2], NULL, 16), strtoull(argv[3], NULL, 16));
 	else if (!strcmp(what, "missing"))
 		missing(&b, argc > 2 ? atoi(argv[2]) : 20000);
+	else if (!strcmp(what, "escape"))
+		escape(&b);
 	else if (!strcmp(what, "swapper"))
 		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
-			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|missing [N]|otherkernel TEXT FUNC|\n"
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|otherkernel TEXT FUNC|\n"
 			"fifo PATH\n");
 		return 64;
 	}
