@@ -402,6 +402,12 @@ static void add_path(struct hist *h, size_t at, const struct rsample *s, int fro
 	h->nodes[self].self += s->period;
 }
 
+void hist_count(struct hist *h, const struct rsample *s)
+{
+	h->total += s->period;
+	h->samples++;
+}
+
 void hist_add(struct hist *h, const struct rsample *s)
 {
 	static const struct rframe none = { 0 };

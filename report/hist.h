@@ -53,6 +53,8 @@ struct hist *hist_new(const struct hist_opts *o);
 void hist_free(struct hist *h);
 /* Account one sample. */
 void hist_add(struct hist *h, const struct rsample *s);
+/* Count s in the totals (hist_samples(), hist_total()) only, not in entries or trees. */
+void hist_count(struct hist *h, const struct rsample *s);
 
 /* Entries sorted by children (with --children) or self, then by text. */
 const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n);

@@ -548,7 +548,15 @@ static int on_sample(void *ctx, const struct rsample *s)
 			r->stacks[ev] = stacks_new(!r->no_comm);
 		}
 	}
-	hist_add(r->hists[ev], s);
+	/*
+	 * The flat histogram is for the text and JSON views; the pictures and
+	 * pprof are made from their own tree, and a hist of a file of many
+	 * distinct addresses would double what the report holds.
+	 */
+	if (r->format == FMT_TEXT || r->format == FMT_JSON)
+		hist_add(r->hists[ev], s);
+	else
+		hist_count(r->hists[ev], s);
 	if (r->stacks[ev])
 		stacks_add(r->stacks[ev], s);
 	if (r->pprofs[ev])

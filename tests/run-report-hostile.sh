@@ -139,6 +139,17 @@ n=$(awk '/^# samples:/ { print $3 }' out)
 [ "$n" = 5033164 ] || fail "norounds: $n samples, not 5033164"
 under_mib 256
 
+# ... and the most distinct content under 1 MB: 200,000 samples at
+#     addresses of their own, each with a call chain of its own.
+"$CRAFT" distinct 200000 3 || fail "craft distinct"
+[ "$(wc -c < distinct.data)" -lt 1048576 ] || fail "distinct.data is over 1 MiB"
+for how in "-g caller" "--children" "--format pprof -o distinct.pb.gz" "--format json -o distinct.json"; do
+	# shellcheck disable=SC2086
+	run_report distinct $how
+	expect_rc 0 "distinct ($how)"
+	under_mib 256
+done
+
 # 7. 80,000 maps in random order: the maps were copied at every MMAP.
 "$CRAFT" maps 80000 || fail "craft maps"
 run_report maps --sort dso

@@ -707,6 +707,37 @@ static void escape(struct buf *b)
 	round_rec(b);
 }
 
+/*
+ * distinct [N [DEPTH]]: N samples at N different addresses, each with a
+ * call chain of DEPTH frames of its own, in compressed records: the most distinct content a small
+ * file can describe (the flat view, trees and pprof grow with it).
+ */
+static void distinct(struct buf *b, int n, int depth)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_CALLCHAIN);
+	struct buf s = { 0 };
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	comm_rec(b, 100, "distinct");
+	for (int i = 0; i < n; i++) {
+		uint64_t ip = 0x100000 + 16 * (uint64_t)i;
+		uint64_t chain[1 + 64] = { PERF_CONTEXT_USER, ip };
+
+		/* every frame of every sample at an address of its own */
+		for (int k = 2; k <= depth && k < 65; k++)
+			chain[k] = ((uint64_t)k << 32) + 16 * (uint64_t)i;
+		sample_rec(&s, 100, 10, ip, NULL, chain, (size_t)(depth < 64 ? depth : 64) + 1);
+		if (s.n > (1u << 20) || i == n - 1) {
+			compressed_rec(b, s.p, s.n, 19);
+			s.n = 0;
+		}
+	}
+	free(s.p);
+}
+
 /* swapper: samples of pid and tid 0 (the idle task, in -a), which has no COMM. */
 static void swapper(struct buf *b)
 {
@@ -753,13 +784,15 @@ int main(int argc, char **argv)
 		missing(&b, argc > 2 ? atoi(argv[2]) : 20000);
 	else if (!strcmp(what, "escape"))
 		escape(&b);
+	else if (!strcmp(what, "distinct"))
+		distinct(&b, argc > 2 ? atoi(argv[2]) : 300000, argc > 3 ? atoi(argv[3]) : 3);
 	else if (!strcmp(what, "swapper"))
 		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
-			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|otherkernel TEXT FUNC|\n"
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|otherkernel TEXT FUNC|\n"
 			"fifo PATH\n");
 		return 64;
 	}
