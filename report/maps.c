@@ -4,6 +4,12 @@
  * heap by random priority, so that its depth is O(log n) expected
  * whatever the order of inserts). Maps never overlap, so "by start" is
  * also "by address".
+ *
+ * The treap is persistent: nodes are reference-counted and shared
+ * between processes, a fork takes its parent's tree in O(1), and a change
+ * copies only the nodes on its path (own()). A process of 6000 maps that
+ * forks 5000 children, each of which maps one more file, took 1.9 GB as
+ * whole copies; shared, it takes what the 5000 changes touch.
  */
 #include "config.h"
 
@@ -16,6 +22,7 @@ struct mnode {
 	struct map m;
 	struct mnode *l, *r;
 	uint64_t pri;
+	unsigned long refs;	/* trees and parent nodes that point here */
 };
 
 void maps_init(struct maps *m)
@@ -25,20 +32,42 @@ void maps_init(struct maps *m)
 	m->seed = 0x9e3779b97f4a7c15ULL;
 }
 
-static void free_tree(struct mnode *t)
+/* Let go of one reference to t: the last frees it and lets go of its children. */
+static void release(struct mnode *t)
 {
-	while (t) {
+	while (t && --t->refs == 0) {
 		struct mnode *r = t->r;
 
-		free_tree(t->l);
+		release(t->l);
 		free(t);
 		t = r;
 	}
 }
 
+/*
+ * A node of our own in place of t, whose reference we hold: t itself when
+ * no one else holds it, else a copy (sharing t's children) that is ours.
+ */
+static struct mnode *own(struct mnode *t)
+{
+	struct mnode *n;
+
+	if (t->refs == 1)
+		return t;
+	n = xmalloc(sizeof(*n));
+	*n = *t;
+	n->refs = 1;
+	if (n->l)
+		n->l->refs++;
+	if (n->r)
+		n->r->refs++;
+	t->refs--;
+	return n;
+}
+
 void maps_release(struct maps *m)
 {
-	free_tree(m->root);
+	release(m->root);
 	maps_init(m);
 }
 
@@ -55,24 +84,30 @@ static struct mnode *new_node(struct maps *m, const struct map *mp)
 	n->m = *mp;
 	n->l = n->r = NULL;
 	n->pri = m->seed;
+	n->refs = 1;
 	return n;
 }
 
-/* Split t into the nodes starting below key (*a) and the rest (*b). */
+/*
+ * Split t into the nodes starting below key (*a) and the rest (*b). Takes
+ * the reference to t; gives one to each of *a and *b.
+ */
 static void split(struct mnode *t, uint64_t key, struct mnode **a, struct mnode **b)
 {
 	if (!t) {
 		*a = *b = NULL;
 	} else if (t->m.start < key) {
+		t = own(t);
 		split(t->r, key, &t->r, b);
 		*a = t;
 	} else {
+		t = own(t);
 		split(t->l, key, a, &t->l);
 		*b = t;
 	}
 }
 
-/* Join a and b, every node of a starting below every node of b. */
+/* Join a and b, every node of a starting below every node of b; takes both references. */
 static struct mnode *merge(struct mnode *a, struct mnode *b)
 {
 	if (!a)
@@ -80,9 +115,11 @@ static struct mnode *merge(struct mnode *a, struct mnode *b)
 	if (!b)
 		return a;
 	if (a->pri > b->pri) {
+		a = own(a);
 		a->r = merge(a->r, b);
 		return a;
 	}
+	b = own(b);
 	b->l = merge(a, b->l);
 	return b;
 }
@@ -110,17 +147,27 @@ void maps_insert(struct maps *m, const struct map *mp)
 
 	split(m->root, mp->start, &lo, &hi);
 	split(hi, mp->end, &mid, &hi);
-	/* The map before mp may run into it, or past it. */
+	/*
+	 * The map before mp may run into it, or past it: it is taken out (a
+	 * split at its start) and what is left of it outside mp put back as
+	 * new nodes, since it may be shared.
+	 */
 	last = rightmost(lo);
 	if (last && last->m.end > mp->start) {
-		if (last->m.end > mp->end) {
-			cut = last->m;
+		struct mnode *tail;
+		struct map below = last->m;
+
+		split(lo, last->m.start, &lo, &tail);	/* tail: last alone */
+		if (below.end > mp->end) {
+			cut = below;
 			cut.pgoff += mp->end - cut.start;
 			cut.start = mp->end;
 			rest = new_node(m, &cut);
 			m->nr++;
 		}
-		last->m.end = mp->start;
+		below.end = mp->start;
+		release(tail);
+		lo = merge(lo, new_node(m, &below));
 	}
 	/* Those starting inside mp go; the last may leave a part above it. */
 	last = rightmost(mid);
@@ -132,7 +179,7 @@ void maps_insert(struct maps *m, const struct map *mp)
 		m->nr++;
 	}
 	m->nr -= count(mid);
-	free_tree(mid);
+	release(mid);
 	m->nr++;
 	m->root = merge(merge(lo, new_node(m, mp)), merge(rest, hi));
 }
@@ -152,23 +199,14 @@ const struct map *maps_find(const struct maps *m, uint64_t addr)
 	return best && addr < best->m.end ? &best->m : NULL;
 }
 
-static struct mnode *copy_tree(const struct mnode *t)
-{
-	struct mnode *n;
-
-	if (!t)
-		return NULL;
-	n = xmalloc(sizeof(*n));
-	*n = *t;
-	n->l = copy_tree(t->l);
-	n->r = copy_tree(t->r);
-	return n;
-}
-
 void maps_copy(struct maps *dst, const struct maps *src)
 {
+	struct mnode *root = src->root;
+
+	if (root)
+		root->refs++;	/* shared: a change copies its path (own()) */
 	maps_release(dst);
-	dst->root = copy_tree(src->root);
+	dst->root = root;
 	dst->nr = src->nr;
 }
 

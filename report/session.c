@@ -181,16 +181,12 @@ struct session {
 	struct rframe frames[MAX_FRAMES];
 	struct fmemo fmemo[FMEMO];
 	struct unwind *unwind;	/* made at the first sample with a stack copy */
-	struct unwind_map *umaps;
-	size_t umaps_cap, numaps;
 	uint64_t upcs[MAX_FRAMES];
 	unsigned char upcs_fl[MAX_FRAMES];	/* how upcs[i] was found: UNWIND_* */
 	int nupcs;		/* of the sample being delivered or parked */
 	struct unwind_stop ustop;	/* why its unwinding stopped */
 	int ustop_frame;	/* each_address's count of frames before ustop.at's, or -1 */
 	int cur_fp;		/* the address each_address() hands out is such */
-	const struct proc *umaps_pr;	/* umaps are of this process's maps ... */
-	unsigned umaps_gen;		/* ... in this generation */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;
 	struct thread *last_thread;
@@ -339,7 +335,6 @@ void session_free(struct session *s)
 	free(s->pk);
 	free(s->praw);
 	unwind_free(s->unwind);
-	free(s->umaps);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
 	strpool_free(s->fpool);
@@ -642,19 +637,20 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 	return append_frames(s, n, r.dso, r.a, kernel, fi, k);
 }
 
-/* One of a process's maps, as the unwinder takes them. */
-static int add_umap(void *arg, const struct map *m)
+/* The unwinder's look-up of a process's map (unwind_find_fn): ctx is the proc. */
+static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 {
-	struct session *s = arg;
-	struct unwind_map *u = &s->umaps[s->numaps++];
+	const struct map *m = maps_find(&((const struct proc *)ctx)->maps, pc);
 
+	if (!m)
+		return 0;
 	u->start = m->start;
 	u->end = m->end;
 	u->pgoff = m->pgoff;
 	/* Only files that resolve: another build's CFI would mislead. */
-	u->path = m->dso && symbols_dso_file(m->dso) ? symbols_dso_file(m->dso) : NULL;
+	u->path = m->dso ? symbols_dso_file(m->dso) : NULL;
 	u->build_id_len = u->path ? dso_build_id(m->dso, &u->build_id) : 0;
-	return 0;
+	return 1;
 }
 
 /*
@@ -670,19 +666,8 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 		return 0;
 	if (!s->unwind)
 		s->unwind = unwind_new(symbols_debuginfo_path(s->sym));
-	/* the unwinder reads them only when gen changes */
-	if (s->umaps_pr != pr || s->umaps_gen != pr->gen) {
-		if (s->umaps_cap < pr->maps.nr) {
-			s->umaps_cap = pr->maps.nr;
-			s->umaps = xreallocarray(s->umaps, s->umaps_cap, sizeof(*s->umaps));
-		}
-		s->numaps = 0;
-		maps_each(&pr->maps, add_umap, s);
-	}
-	s->umaps_pr = pr;
-	s->umaps_gen = pr->gen;
-	n = unwind_user(s->unwind, pr->pid, pr->gen, s->umaps, s->numaps, smp,
-			e->attr.sample_regs_user, s->upcs, s->upcs_fl, MAX_FRAMES, &s->ustop);
+	n = unwind_user(s->unwind, find_umap, (void *)pr, smp, e->attr.sample_regs_user, s->upcs,
+			s->upcs_fl, MAX_FRAMES, &s->ustop);
 	/* Past the end of a copy the kernel did not fill: the stack ended there. */
 	if (s->ustop.end == UNWIND_END_STACK && smp->stack_dyn_size < e->attr.sample_stack_user)
 		s->ustop.end = UNWIND_END_BAD;

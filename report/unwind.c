@@ -112,13 +112,6 @@ struct pmap {
 	struct ufile *f;		/* NULL: no file to unwind with */
 };
 
-struct uproc {
-	int pid;
-	unsigned gen;
-	struct pmap *maps;
-	size_t n;
-};
-
 #define MEMO	8192
 
 struct memo {
@@ -131,16 +124,28 @@ struct unwind {
 	int nreg;			/* the machine's DWARF registers we track */
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
-	struct uproc **procs;		/* open addressing by pid */
-	size_t nprocs, pcap;
 	struct ufile **files;		/* open addressing by path */
 	size_t nfiles, fcap;
 	struct memo memo[MEMO];
 };
 
-/* The sample being unwound. */
+/*
+ * The sample being unwound. Its process's maps are the session's, looked
+ * up by find() as pcs come: copying them per process (as this did) made a
+ * file of 5000 forks of a 6000-map process cost 1.2 GB. The last map the
+ * loop used and the last one a read used are kept apart, so that a read
+ * does not take the loop's from under it.
+ */
+struct pslot {
+	struct pmap m;
+	int have;
+};
+
 struct uctx {
-	const struct uproc *p;
+	struct unwind *u;
+	unwind_find_fn find;
+	void *ctx;
+	struct pslot *cur, *rcur;	/* the loop's, the reads' (rd() takes a const uctx) */
 	const unsigned char *stack;
 	uint64_t stack_lo, stack_len;
 	uint64_t v[NREG];		/* the registers of the frame being unwound */
@@ -160,8 +165,6 @@ struct unwind *unwind_new(const char *debuginfo_path)
 	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
-	u->pcap = 64;
-	u->procs = xcalloc(u->pcap, sizeof(*u->procs));
 	u->fcap = 64;
 	u->files = xcalloc(u->fcap, sizeof(*u->files));
 	return u;
@@ -198,15 +201,9 @@ void unwind_free(struct unwind *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->pcap; i++)
-		if (u->procs[i]) {
-			free(u->procs[i]->maps);
-			free(u->procs[i]);
-		}
 	for (size_t i = 0; i < u->fcap; i++)
 		if (u->files[i])
 			free_file(u->files[i], u->nreg);
-	free(u->procs);
 	free(u->files);
 	free(u->debuginfo_path);
 	free(u);
@@ -287,96 +284,58 @@ static struct ufile *get_file(struct unwind *u, const char *path)
 	return u->files[i];
 }
 
-static struct uproc *get_proc(struct unwind *u, int pid)
-{
-	size_t i;
-
-	if ((u->nprocs + 1) * 2 > u->pcap) {
-		struct uproc **old = u->procs;
-		size_t n = u->pcap;
-
-		u->pcap *= 2;
-		u->procs = xcalloc(u->pcap, sizeof(*u->procs));
-		for (size_t k = 0; k < n; k++)
-			if (old[k]) {
-				for (i = (size_t)(unsigned)old[k]->pid * 2654435761u & (u->pcap - 1);
-				     u->procs[i]; i = (i + 1) & (u->pcap - 1))
-					;
-				u->procs[i] = old[k];
-			}
-		free(old);
-	}
-	for (i = (size_t)(unsigned)pid * 2654435761u & (u->pcap - 1); u->procs[i];
-	     i = (i + 1) & (u->pcap - 1))
-		if (u->procs[i]->pid == pid)
-			return u->procs[i];
-	u->procs[i] = xcalloc(1, sizeof(**u->procs));
-	u->procs[i]->pid = pid;
-	u->procs[i]->gen = ~0u;
-	u->nprocs++;
-	return u->procs[i];
-}
-
 /*
- * The process's maps with their files and, for each, what turns a pc
- * into the file's address: the segment whose file range the mapping
- * starts in gives p_vaddr - p_offset.
+ * A process's mapping with its file and what turns a pc into the file's
+ * address: the segment whose file range the mapping starts in gives
+ * p_vaddr - p_offset. 0, or -1 for an empty mapping.
  */
-static void build(struct unwind *u, struct uproc *p, const struct unwind_map *maps, size_t n)
+static int make_pmap(struct unwind *u, const struct unwind_map *um, struct pmap *m)
 {
-	p->maps = xreallocarray(p->maps, n ? n : 1, sizeof(*p->maps));
-	p->n = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct pmap *m = &p->maps[p->n];
+	if (um->end <= um->start)
+		return -1;
+	m->start = um->start;
+	m->end = um->end;
+	m->pgoff = um->pgoff;
+	m->f = um->path ? get_file(u, um->path) : NULL;
+	m->delta = 0;
+	/* another build of the file: its CFI would lead the unwinder astray */
+	if (m->f && um->build_id_len &&
+	    !build_id_equal(um->build_id, um->build_id_len, m->f->build_id, m->f->build_id_len))
+		m->f = NULL;
+	if (m->f && m->f->elf) {
+		const GElf_Phdr *seg = NULL;
 
-		if (maps[i].end <= maps[i].start)
-			continue;
-		m->start = maps[i].start;
-		m->end = maps[i].end;
-		m->pgoff = maps[i].pgoff;
-		m->f = maps[i].path ? get_file(u, maps[i].path) : NULL;
-		m->delta = 0;
-		/* another build of the file: its CFI would lead the unwinder astray */
-		if (m->f && maps[i].build_id_len &&
-		    !build_id_equal(maps[i].build_id, maps[i].build_id_len, m->f->build_id,
-				    m->f->build_id_len))
-			m->f = NULL;
-		if (m->f && m->f->elf) {
-			const GElf_Phdr *seg = NULL;
+		for (size_t k = 0; k < m->f->nload && !seg; k++) {
+			const GElf_Phdr *ph = &m->f->load[k];
+			uint64_t align = ph->p_align > 1 ? ph->p_align : 1;
 
-			for (size_t k = 0; k < m->f->nload && !seg; k++) {
-				const GElf_Phdr *ph = &m->f->load[k];
-				uint64_t align = ph->p_align > 1 ? ph->p_align : 1;
-
-				if ((ph->p_offset & ~(align - 1)) <= m->pgoff &&
-				    m->pgoff < ph->p_offset + ph->p_filesz)
-					seg = ph;
-			}
-			if (seg)
-				m->delta = (int64_t)(m->pgoff - m->start) +
-					   (int64_t)(seg->p_vaddr - seg->p_offset);
-			else
-				m->f = NULL;
+			if ((ph->p_offset & ~(align - 1)) <= m->pgoff &&
+			    m->pgoff < ph->p_offset + ph->p_filesz)
+				seg = ph;
 		}
-		p->n++;
+		if (seg)
+			m->delta = (int64_t)(m->pgoff - m->start) +
+				   (int64_t)(seg->p_vaddr - seg->p_offset);
+		else
+			m->f = NULL;
 	}
+	return 0;
 }
 
-static const struct pmap *find_pmap(const struct uproc *p, uint64_t pc)
+/* The map holding pc, through slot (the loop's or the reads'); NULL when none. */
+static const struct pmap *find_pmap(const struct uctx *c, struct pslot *slot, uint64_t pc)
 {
-	size_t lo = 0, hi = p->n;
+	struct unwind_map um;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pc < p->maps[mid].start)
-			hi = mid;
-		else if (pc >= p->maps[mid].end)
-			lo = mid + 1;
-		else
-			return &p->maps[mid];
-	}
-	return NULL;
+	if (slot->have && pc >= slot->m.start && pc < slot->m.end)
+		return &slot->m;
+	slot->have = 0;
+	memset(&um, 0, sizeof(um));
+	if (!c->find(c->ctx, pc, &um) || pc < um.start || pc >= um.end ||
+	    make_pmap(c->u, &um, &slot->m))
+		return NULL;
+	slot->have = 1;
+	return &slot->m;
 }
 
 /*
@@ -401,7 +360,7 @@ static int rd(const struct uctx *c, uint64_t addr, uint64_t *out)
 	}
 	if (past_copy(c, addr))
 		*c->over = 1;
-	m = find_pmap(c->p, addr);
+	m = find_pmap(c, c->rcur, addr);
 	if (!m || !m->f || !m->f->image)
 		return -1;
 	off = addr - m->start + m->pgoff;
@@ -791,11 +750,11 @@ static int apply(const struct uctx *c, const struct rloc *l, int i, uint64_t *ou
 	}
 }
 
-int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
-		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
-		unsigned char *flags, int max, struct unwind_stop *stop)
+int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct sample *s,
+		uint64_t regs_mask, uint64_t *pcs, unsigned char *flags, int max,
+		struct unwind_stop *stop)
 {
-	struct uproc *p;
+	struct pslot cur = { .have = 0 }, rcur = { .have = 0 };
 	struct uctx c;
 	uint64_t pc, sp, nv[NREG];
 	int nreg, out = 0, exact = 1, over = 0, end = UNWIND_END_MAX;
@@ -810,12 +769,11 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 		return 0;
 	if (!u->nreg)
 		u->nreg = nreg;
-	p = get_proc(u, pid);
-	if (p->gen != gen) {
-		build(u, p, maps, n);
-		p->gen = gen;
-	}
-	c.p = p;
+	c.u = u;
+	c.find = find;
+	c.ctx = ctx;
+	c.cur = &cur;
+	c.rcur = &rcur;
 	c.stack = s->stack;
 	c.stack_lo = sp;
 	c.stack_len = s->stack_dyn_size;
@@ -825,7 +783,7 @@ int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map
 	flags[out++] = UNWIND_EXACT;
 	while (out < max) {
 		uint64_t look = exact ? pc : pc - 1, npc, nsp, nknown = 0;
-		const struct pmap *m = find_pmap(p, look);
+		const struct pmap *m = find_pmap(&c, c.cur, look);
 		const struct rule *r = m && m->f ? rule_for(u, m->f, look + (uint64_t)m->delta)
 						 : &no_rule;
 		int fp = r == &no_rule;

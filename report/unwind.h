@@ -30,7 +30,7 @@ struct unwind_stop {
 	int at;			/* the frame to blame: an index into pcs */
 };
 
-/* A process's executable mapping, as the session knows it. */
+/* A process's mapping, as the session knows it. */
 struct unwind_map {
 	uint64_t start, end, pgoff;
 	const char *path;	/* the file; NULL to leave the mapping out */
@@ -48,18 +48,23 @@ struct unwind *unwind_new(const char *debuginfo_path);
 void unwind_free(struct unwind *u);
 
 /*
- * The user frames of sample s of process pid, whose mappings are
- * maps[0 .. n) in generation gen (a new gen rebuilds the process's
- * state), its registers those of regs_mask (attr.sample_regs_user):
- * pcs[0] the interrupted pc, then return addresses, at most max; flags[i]
- * says how pcs[i] was found (UNWIND_*), *stop why no more were. Returns
- * how many, 0 when the sample carries no usable registers or stack.
- * Files are opened once and shared by every process; a process's maps
- * are read again when gen changes.
+ * The mapping of the sampled process that holds pc, at the sample's time:
+ * 1 and *out filled (path NULL to leave it out), 0 when none does.
  */
-int unwind_user(struct unwind *u, int pid, unsigned gen, const struct unwind_map *maps,
-		size_t n, const struct sample *s, uint64_t regs_mask, uint64_t *pcs,
-		unsigned char *flags, int max, struct unwind_stop *stop);
+typedef int (*unwind_find_fn)(void *ctx, uint64_t pc, struct unwind_map *out);
+
+/*
+ * The user frames of sample s, its registers those of regs_mask
+ * (attr.sample_regs_user), its process's mappings looked up through
+ * find(ctx, ...) as they are needed: pcs[0] the interrupted pc, then
+ * return addresses, at most max; flags[i] says how pcs[i] was found
+ * (UNWIND_*), *stop why no more were. Returns how many, 0 when the
+ * sample carries no usable registers or stack. Files are opened once and
+ * shared by every process; nothing is kept per process.
+ */
+int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct sample *s,
+		uint64_t regs_mask, uint64_t *pcs, unsigned char *flags, int max,
+		struct unwind_stop *stop);
 
 /* found by following the frame pointer: no CFI covered the frame below */
 #define UNWIND_FP	1

@@ -165,6 +165,16 @@ expect_rc 0 "missing"
 grep -q '^prof: warning: and 19980 more files like these resolve nothing$' err ||
 	fail "missing: no count of the rest: $(tail -n 1 err)"
 
+# ... and a process of 6000 maps that forks 5000 children, each mapping
+#     one more file and sampled with a dwarf stack: every fork copied the
+#     maps (1.9 GB), and the unwinder copied them again per process (1.2 GB).
+"$CRAFT" forks 6000 5000 2 || fail "craft forks"
+run_report forks --children
+expect_rc 0 "forks"
+n=$(awk '/^# samples:/ { print $3 }' out)
+[ "$n" = 5000 ] || fail "forks: $n samples, not 5000"
+under_mib 128
+
 # 8. Commands that are not UTF-8: every format stays valid.
 "$CRAFT" utf8 || fail "craft utf8"
 run_report utf8 --format svg -o utf8.svg

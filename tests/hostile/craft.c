@@ -570,6 +570,50 @@ static void deep(struct buf *b, int n)
 }
 
 /*
+ * The user registers prof records for --call-graph dwarf (regs_user_mask()
+ * in src/regs.c), and the perf_regs numbers of the frame pointer, stack
+ * pointer and pc among them.
+ */
+#if defined(__aarch64__)
+#define DWARF_REGS	((1ULL << 33) - 1)
+#define REG_FP	29
+#define REG_SP	31
+#define REG_PC	32
+#else
+#define DWARF_REGS	(0xffffffULL & ~0xf000ULL)	/* x86-64 without DS, ES, FS, GS */
+#define REG_FP	6
+#define REG_SP	7
+#define REG_PC	8
+#endif
+
+/*
+ * A sample of an ST_BASE | REGS_USER | STACK_USER (64 bytes) event at ip:
+ * what --call-graph dwarf records, small. Its attr needs
+ * sample_regs_user = DWARF_REGS and sample_stack_user = 64.
+ */
+static void dwarf_sample(struct buf *b, uint32_t pid, uint64_t time, uint64_t ip)
+{
+	uint64_t w[128];
+	size_t n = 0;
+	uint32_t pt[2] = { pid, pid };
+
+	w[n++] = ip;
+	memcpy(&w[n++], pt, 8);
+	w[n++] = time;
+	w[n++] = 1000000;		/* period */
+	w[n++] = PERF_SAMPLE_REGS_ABI_64;
+	for (int r = 0; r < 64; r++)	/* the registers in bit order, 0 but three */
+		if (DWARF_REGS >> r & 1)
+			w[n++] = r == REG_FP ? 0x7ffc0000f000ULL : r == REG_SP ? 0x7ffc0000e000ULL :
+				 r == REG_PC ? ip : 0;
+	w[n++] = 64;			/* stack size */
+	for (int i = 0; i < 8; i++)
+		w[n++] = ip + 0x100;
+	w[n++] = 64;			/* dyn size */
+	rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * n);
+}
+
+/*
  * fifo PATH: a --call-graph dwarf sample in a file mapped from PATH (a
  * FIFO the test makes): unwinding must not open it and wait.
  */
@@ -577,29 +621,14 @@ static void fifo(struct buf *b, const char *path)
 {
 	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
 					     ST_BASE | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
-	uint64_t w[64];
-	size_t n = 0;
-	uint32_t pt[2] = { 100, 100 };
 
-	a.sample_regs_user = (1ULL << 6) | (1ULL << 7) | (1ULL << 8);	/* bp, sp, ip (x86) */
+	a.sample_regs_user = DWARF_REGS;
 	a.sample_stack_user = 64;
 	pipe_header(b);
 	attr_rec(b, &a, NULL, 0);
 	comm_rec(b, 100, "fifo");
 	mmap2_rec(b, 100, BASE, 0x10000, 0, path, 0);
-	w[n++] = BASE + 0x100;		/* ip */
-	memcpy(&w[n++], pt, 8);
-	w[n++] = 20;			/* time */
-	w[n++] = 1000000;		/* period */
-	w[n++] = PERF_SAMPLE_REGS_ABI_64;
-	w[n++] = 0x7ffc0000f000ULL;	/* bp */
-	w[n++] = 0x7ffc0000e000ULL;	/* sp */
-	w[n++] = BASE + 0x100;		/* ip */
-	w[n++] = 64;			/* stack size */
-	for (int i = 0; i < 8; i++)
-		w[n++] = BASE + 0x200;
-	w[n++] = 64;			/* dyn size */
-	rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * n);
+	dwarf_sample(b, 100, 20, BASE + 0x100);
 	round_rec(b);
 }
 
@@ -738,6 +767,56 @@ static void distinct(struct buf *b, int n, int depth)
 	free(s.p);
 }
 
+/* FORK (or EXIT) of pid from ppid. */
+static void fork_rec(struct buf *b, uint32_t pid, uint32_t ppid)
+{
+	uint32_t v[4] = { pid, ppid, pid, ppid };
+	uint64_t time = 2;
+	unsigned char body[16 + 8];
+
+	memcpy(body, v, 16);
+	memcpy(body + 16, &time, 8);
+	{
+		struct perf_event_header h = { PERF_RECORD_FORK, 0,
+					       (uint16_t)(8 + 24 + trailer_size()) };
+
+		put(b, &h, 8);
+		put(b, body, 24);
+		trailer(b, pid, 2);
+	}
+}
+
+/*
+ * forks NMAPS NFORKS [SAMPLE]: a process of NMAPS maps forks NFORKS
+ * children, each of which maps one more file (and, with SAMPLE 1, is
+ * sampled; with SAMPLE 2, sampled with a --call-graph dwarf stack):
+ * every child starts with its parent's maps.
+ */
+static void forks(struct buf *b, int nmaps, int nforks, int sample)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+
+	if (sample == 2) {
+		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a.sample_regs_user = DWARF_REGS;
+		a.sample_stack_user = 64;
+	}
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	comm_rec(b, 100, "parent");
+	for (int i = 0; i < nmaps; i++)
+		mmap2_rec(b, 100, BASE + 0x2000 * (uint64_t)i, 0x1000, 0, LIBC, 0);
+	for (int i = 0; i < nforks; i++) {
+		fork_rec(b, 1000 + (uint32_t)i, 100);
+		mmap2_rec(b, 1000 + (uint32_t)i, 0x100000, 0x1000, 0, LIBC, 0);
+		if (sample == 2)
+			dwarf_sample(b, 1000 + (uint32_t)i, 3, BASE + 0x10);
+		else if (sample)
+			sample_rec(b, 1000 + (uint32_t)i, 3, BASE + 0x10, NULL, NULL, 0);
+	}
+	round_rec(b);
+}
+
 /* swapper: samples of pid and tid 0 (the idle task, in -a), which has no COMM. */
 static void swapper(struct buf *b)
 {
@@ -786,13 +865,16 @@ int main(int argc, char **argv)
 		escape(&b);
 	else if (!strcmp(what, "distinct"))
 		distinct(&b, argc > 2 ? atoi(argv[2]) : 300000, argc > 3 ? atoi(argv[3]) : 3);
+	else if (!strcmp(what, "forks"))
+		forks(&b, argc > 2 ? atoi(argv[2]) : 6000, argc > 3 ? atoi(argv[3]) : 6000,
+		      argc > 4 ? atoi(argv[4]) : 1);
 	else if (!strcmp(what, "swapper"))
 		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
-			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|otherkernel TEXT FUNC|\n"
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|forks [NMAPS NFORKS [SAMPLE]]|otherkernel TEXT FUNC|\n"
 			"fifo PATH\n");
 		return 64;
 	}

@@ -222,11 +222,30 @@ static size_t sample_regs(const uint64_t *by_perf, uint64_t *out)
 /* Why the last unwind() stopped. */
 static struct unwind_stop stop;
 
-static int unwind(struct unwind *u, int pid, unsigned gen, const struct unwind_map *m, size_t n,
-		  const uint64_t *regs, size_t nregs, const unsigned char *stack, size_t len,
-		  uint64_t *pcs, unsigned char *flags, int max)
+/* The maps of the test's process, as the session would hand them out: the first that holds pc. */
+struct maps_of {
+	const struct unwind_map *m;
+	size_t n;
+};
+
+static int find_map(void *ctx, uint64_t pc, struct unwind_map *out)
+{
+	const struct maps_of *p = ctx;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (pc >= p->m[i].start && pc < p->m[i].end) {
+			*out = p->m[i];
+			return 1;
+		}
+	return 0;
+}
+
+static int unwind(struct unwind *u, const struct unwind_map *m, size_t n, const uint64_t *regs,
+		  size_t nregs, const unsigned char *stack, size_t len, uint64_t *pcs,
+		  unsigned char *flags, int max)
 {
 	struct sample s;
+	struct maps_of p = { m, n };
 
 	memset(&s, 0, sizeof(s));
 	s.user_regs = regs;
@@ -234,7 +253,7 @@ static int unwind(struct unwind *u, int pid, unsigned gen, const struct unwind_m
 	s.stack = stack;
 	s.stack_size = len;
 	s.stack_dyn_size = len;
-	return unwind_user(u, pid, gen, m, n, &s, regs_user_mask(), pcs, flags, max, &stop);
+	return unwind_user(u, find_map, &p, &s, regs_user_mask(), pcs, flags, max, &stop);
 }
 
 /* The undamaged sample: tip, leaf, mid, outer, main ... _start, all by CFI. */
@@ -242,7 +261,7 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 {
 	uint64_t pcs[MAX_FRAMES];
 	unsigned char flags[MAX_FRAMES];
-	int n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
+	int n = unwind(u, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
 		       MAX_FRAMES), by_fp = 0;
 	uint64_t start = (uint64_t)(uintptr_t)_start;
 
@@ -264,11 +283,11 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 	   "it stopped at _start's frame, the CFI saying it is the outermost (end %d at %d)",
 	   stop.end, stop.at);
 
-	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags, 3);
+	n = unwind(u, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags, 3);
 	ok(n == 3 && pcs[2] == ra_leaf && stop.end == UNWIND_END_MAX,
 	   "asked for 3 frames, 3 come, the same, stopped for that (%d, end %d)", n, stop.end);
 	/* tip's return address is at sp (or in x30), mid's and outer's far above */
-	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, 16, pcs, flags, MAX_FRAMES);
+	n = unwind(u, maps, nmaps, regs, nregs, stack_copy, 16, pcs, flags, MAX_FRAMES);
 	ok(n >= 2 && n < 5 && pcs[1] == ra_tip && stop.end == UNWIND_END_STACK && stop.at == n - 1,
 	   "a 16-byte copy: tip's caller, then the copy is too small, at the last frame (%d, end "
 	   "%d at %d)",
@@ -279,15 +298,15 @@ static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 		memcpy(r, regs, nregs * sizeof(*r));
 		r[at_reg(REG_PC)] = 0x1000;	/* mapped by no one */
 		r[at_reg(REG_FP)] = 0;		/* nor a frame pointer to go on by (aarch64 keeps them) */
-		n = unwind(u, 1, 1, maps, nmaps, r, nregs, stack_copy, stack_len, pcs, flags,
+		n = unwind(u, maps, nmaps, r, nregs, stack_copy, stack_len, pcs, flags,
 			   MAX_FRAMES);
 		ok(stop.end == UNWIND_END_NOMAP && stop.at == 0,
 		   "a pc in no mapping: blamed on frame 0, not in a file (%d frames, end %d at %d)",
 		   n, stop.end, stop.at);
 	}
-	n = unwind(u, 1, 1, maps, nmaps, regs, nregs, stack_copy, 0, pcs, flags, MAX_FRAMES);
+	n = unwind(u, maps, nmaps, regs, nregs, stack_copy, 0, pcs, flags, MAX_FRAMES);
 	ok(n == 0, "no stack copy, no frames (%d)", n);
-	n = unwind(u, 1, 1, maps, nmaps, regs, 3, stack_copy, stack_len, pcs, flags, MAX_FRAMES);
+	n = unwind(u, maps, nmaps, regs, 3, stack_copy, stack_len, pcs, flags, MAX_FRAMES);
 	ok(n == 0, "too few registers, no frames (%d)", n);
 }
 
@@ -346,7 +365,7 @@ static void build_ids(const uint64_t *regs, size_t nregs)
 			if (k == 2)
 				id[0] ^= 1;
 			maps_onto(NULL, id, n, m);
-			got = unwind(u, 1, 1, m, nmaps, r, nregs, stack_copy, stack_len, pcs, flags,
+			got = unwind(u, m, nmaps, r, nregs, stack_copy, stack_len, pcs, flags,
 				     MAX_FRAMES);
 			if (k < 2)
 				ok(got >= 5 && pcs[1] == ra_tip && pcs[4] == ra_outer,
@@ -432,7 +451,7 @@ static void damaged_samples(struct unwind *u, const uint64_t *regs, size_t nregs
 		/* The copy exactly as long as the sample says, so that ASan sees past its end. */
 		copy = malloc(len ? len : 1);
 		memcpy(copy, st, len);
-		n = unwind(u, 1, 1, maps, nmaps, r, nregs, copy, len, pcs, flags, max);
+		n = unwind(u, maps, nmaps, r, nregs, copy, len, pcs, flags, max);
 		free(copy);
 		if (n < 0 || n > max)
 			bad++;
@@ -592,7 +611,7 @@ static void plt_frames(struct unwind *u, const uint64_t *regs, size_t nregs)
 		memcpy(r, regs, nregs * sizeof(*r));
 		r[at_reg(REG_SP)] = sp - pushed;
 		r[at_reg(REG_PC)] = bias + addr + 16 + (k ? 11 : 0);
-		got = unwind(u, 1, 1, maps, nmaps, r, nregs, st, stack_len + pushed, pcs, flags,
+		got = unwind(u, maps, nmaps, r, nregs, st, stack_len + pushed, pcs, flags,
 			     MAX_FRAMES);
 		for (int i = 0; i < got; i++)
 			by_fp += !!(flags[i] & UNWIND_FP);
@@ -611,10 +630,10 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 	struct unwind_map m[NMAPS];
 	uint64_t pcs[MAX_FRAMES];
 	unsigned char flags[MAX_FRAMES];
-	int bad = 0, tried = 0, pid = 100, changed = 0, whole;
+	int bad = 0, tried = 0, changed = 0, whole;
 	struct unwind *u0 = unwind_new(NULL);
 
-	whole = unwind(u0, 1, 1, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
+	whole = unwind(u0, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
 		       MAX_FRAMES);
 	unwind_free(u0);
 
@@ -636,7 +655,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 		if (!p || !maps_onto(p, NULL, 0, m)) {
 			bad++;
 		} else {
-			int n = unwind(u, pid++, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
+			int n = unwind(u, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
 				       flags, MAX_FRAMES);
 
 			bad += n < 0 || n > MAX_FRAMES;
@@ -655,7 +674,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 			int n;
 
 			maps_onto(other[k], NULL, 0, m);
-			n = unwind(u, pid++, 1, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
+			n = unwind(u, m, nmaps, regs, nregs, stack_copy, stack_len, pcs,
 				   flags, MAX_FRAMES);
 			bad += n < 0 || n > MAX_FRAMES || (n >= 1 && pcs[0] != perf_regs[REG_PC]);
 			tried++;
@@ -675,13 +694,12 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 		} else {
 			/* again, as later samples find the rules memoized */
 			for (int j = 0; j < 4; j++) {
-				int n = unwind(u, pid, 1, m, nmaps, regs, nregs, stack_copy, stack_len,
+				int n = unwind(u, m, nmaps, regs, nregs, stack_copy, stack_len,
 					       pcs, flags, MAX_FRAMES);
 
 				bad += n < 0 || n > MAX_FRAMES;
 				changed += j == 0 && n != whole;
 			}
-			pid++;
 			tried++;
 			unlink(p);
 		}
