@@ -471,7 +471,6 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
 		size_t keep;
-		uint64_t v;
 
 		memcpy(&h, p + off, sizeof(h));
 		if (h.size < sizeof(h) || h.size % 8 || h.size > len - off)
@@ -483,18 +482,16 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 			if (trim)
 				keep = trim_stack(attr, p + off, h.size);
 			break;
-		case PERF_RECORD_LOST:		/* u64 id, u64 lost */
-			if (h.size >= 24) {
-				memcpy(&v, p + off + 16, 8);
-				rc->lost += v;
-			}
+		case PERF_RECORD_LOST:
+		case PERF_RECORD_LOST_SAMPLES: {
+			struct kevent k;
+			struct sample id;
+
+			/* records are 8-aligned in the writer's buffer, as in the ring */
+			if (!decode_kernel(attr, (const struct perf_event_header *)(p + off), &k, &id))
+				rc->lost += k.lost;
 			break;
-		case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
-			if (h.size >= 16) {
-				memcpy(&v, p + off + 8, 8);
-				rc->lost += v;
-			}
-			break;
+		}
 		case PERF_RECORD_THROTTLE:
 			rc->throttled++;
 			break;

@@ -181,104 +181,84 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 	fputc('\n', out);
 }
 
-/* Print a kernel record other than SAMPLE. -EBADMSG when its body is short. */
-static int print_kernel(FILE *out, const struct perf_event_header *h, const struct sample *id,
-			size_t id_size)
+/* Print a kernel record other than SAMPLE, decoded (k) with its sample_id trailer (id). */
+static void print_kernel(FILE *out, const struct perf_event_header *h, const struct kevent *k,
+			 const struct sample *id)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	size_t len = h->size - sizeof(*h) - id_size;
 	const char *name = pdata_record_name(h->type);
-	uint32_t u[4];
-	uint64_t v[4];
+	const struct mmap_event *m = &k->mmap;
 
-	switch (h->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct mmap_event m;
-
-		if (decode_mmap(h, len, &m))
-			return -EBADMSG;
+	if (name)
 		fputs(name, out);
+	else
+		fprintf(out, "TYPE%u", h->type);
+	switch (k->known ? h->type : 0) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
 		put_time(out, id);
 		/* pid -1 is the kernel's map */
 		fprintf(out, " pid=%d tid=%u addr=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
-			(int32_t)m.pid, m.tid, m.start, m.len, m.pgoff);
+			(int32_t)m->pid, m->tid, m->start, m->len, m->pgoff);
 		if (h->type == PERF_RECORD_MMAP2) {
-			fprintf(out, " prot=%c%c%c", m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
-				m.prot & 4 ? 'x' : '-');
-			if (m.build_id) {
+			fprintf(out, " prot=%c%c%c", m->prot & 1 ? 'r' : '-', m->prot & 2 ? 'w' : '-',
+				m->prot & 4 ? 'x' : '-');
+			if (m->build_id) {
 				fputs(" buildid=", out);
-				for (size_t i = 0; i < m.build_id_len; i++)
-					fprintf(out, "%02x", m.build_id[i]);
+				for (size_t i = 0; i < m->build_id_len; i++)
+					fprintf(out, "%02x", m->build_id[i]);
 			}
 		}
-		put_text(out, "file", m.name, m.name_len);
+		put_text(out, "file", m->name, m->name_len);
 		break;
-	}
 	case PERF_RECORD_COMM:
-		if (len < 8)
-			return -EBADMSG;
-		memcpy(u, p, 8);
-		fputs(name, out);
 		put_time(out, id);
-		fprintf(out, " pid=%u tid=%u", u[0], u[1]);
+		fprintf(out, " pid=%u tid=%u", k->pid, k->tid);
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
 			fputs(" exec=1", out);
-		put_text(out, "comm", (const char *)p + 8, len - 8);
+		put_text(out, "comm", k->comm, k->comm_len);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		if (len < 16)
-			return -EBADMSG;
-		memcpy(u, p, 16);
-		fputs(name, out);
 		put_time(out, id);
-		fprintf(out, " pid=%u ppid=%u tid=%u ptid=%u", u[0], u[1], u[2], u[3]);
+		fprintf(out, " pid=%u ppid=%u tid=%u ptid=%u", k->pid, k->ppid, k->tid, k->ptid);
 		break;
 	case PERF_RECORD_LOST:
-		if (len < 16)
-			return -EBADMSG;
-		memcpy(v, p, 16);
-		fputs(name, out);
 		put_time(out, id);
-		fprintf(out, " id=%" PRIu64 " lost=%" PRIu64, v[0], v[1]);
+		fprintf(out, " id=%" PRIu64 " lost=%" PRIu64, k->id, k->lost);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (len < 8)
-			return -EBADMSG;
-		memcpy(v, p, 8);
-		fputs(name, out);
 		put_time(out, id);
-		fprintf(out, " lost=%" PRIu64, v[0]);
+		fprintf(out, " lost=%" PRIu64, k->lost);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		put_time(out, id);
+		fprintf(out, " %s", k->switch_out ? k->preempt ? "out=preempt" : "out=1" : "in=1");
+		if (h->type == PERF_RECORD_SWITCH_CPU_WIDE)
+			fprintf(out, " next_prev_pid=%u next_prev_tid=%u", k->next_prev_pid,
+				k->next_prev_tid);
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		if (len < 24)
-			return -EBADMSG;
-		memcpy(v, p, 24);
-		fputs(name, out);
-		fprintf(out, " time=%" PRIu64 ".%09" PRIu64, v[0] / 1000000000, v[0] % 1000000000);
+		fprintf(out, " time=%" PRIu64 ".%09" PRIu64, k->time / 1000000000,
+			k->time % 1000000000);
 		if (id->present & PERF_SAMPLE_CPU)
 			fprintf(out, " cpu=%u", id->cpu);
-		fprintf(out, " id=%" PRIu64, v[1]);
+		fprintf(out, " id=%" PRIu64, k->id);
 		break;
 	default:
-		if (name)
-			fputs(name, out);
-		else
-			fprintf(out, "TYPE%u", h->type);
 		put_time(out, id);
 		fprintf(out, " size=%u", h->size);
 		break;
 	}
 	fputc('\n', out);
-	return 0;
 }
 
 static int print_record(FILE *out, struct evtab *t, const struct perf_event_header *h)
 {
 	const struct evdesc *e;
 	struct sample s;
+	struct kevent k;
 
 	if (h->type == PDATA_HEADER_ATTR) {
 		if (evtab_add_record(t, h))
@@ -311,9 +291,10 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 		print_sample(out, e, &s);
 		return 0;
 	}
-	if (decode_id(&e->attr, h, &s))
+	if (decode_kernel(&e->attr, h, &k, &s))
 		return -EBADMSG;
-	return print_kernel(out, h, &s, decode_id_size(&e->attr));
+	print_kernel(out, h, &k, &s);
+	return 0;
 }
 
 /* --- --symbols: perf script's layout ---------------------------------------- */

@@ -443,82 +443,66 @@ static const struct map *find_map(const struct proc *p, uint64_t addr)
 	return p ? maps_find(&p->maps, addr) : NULL;
 }
 
-static int do_mmap(struct session *s, const struct perf_event_header *h, size_t body)
+static void do_mmap(struct session *s, const struct kevent *k)
 {
-	struct mmap_event me;
+	const struct mmap_event *me = &k->mmap;
 	struct map m;
 	char name[4096];
 	size_t namelen;
 
-	if (decode_mmap(h, body, &me))
-		return -EBADMSG;
-	namelen = me.name_len < sizeof(name) ? me.name_len : sizeof(name) - 1;
-	memcpy(name, me.name, namelen);
+	namelen = me->name_len < sizeof(name) ? me->name_len : sizeof(name) - 1;
+	memcpy(name, me->name, namelen);
 	name[namelen] = '\0';
-	if (me.len == 0 || me.start + me.len < me.start)
-		return 0;	/* empty or wrapping: nothing to map */
-	if (h->misc & PERF_RECORD_MISC_MMAP_DATA)
-		return 0;	/* data (dwarf mode records them for perf): no samples there */
-	m.start = me.start;
-	m.end = me.start + me.len;
-	m.pgoff = me.pgoff;
+	if (me->len == 0 || me->start + me->len < me->start)
+		return;		/* empty or wrapping: nothing to map */
+	if (k->misc & PERF_RECORD_MISC_MMAP_DATA)
+		return;		/* data (dwarf mode records them for perf): no samples there */
+	m.start = me->start;
+	m.end = me->start + me->len;
+	m.pgoff = me->pgoff;
 	if (!strncmp(name, "[kernel.kallsyms]", 17)) {
 		/* The kernel resolves from kallsyms, checked against where it was. */
-		symbols_kernel_map(s->sym, name + 17, me.pgoff, me.start, me.len);
-		return 0;
+		symbols_kernel_map(s->sym, name + 17, me->pgoff, me->start, me->len);
+		return;
 	}
-	if ((int32_t)me.pid == -1) {
+	if ((int32_t)me->pid == -1) {
 		/* kernel modules: named from kallsyms, placed by these for another boot */
-		symbols_kernel_module_map(s->sym, name, me.start, me.len);
-		return 0;
+		symbols_kernel_module_map(s->sym, name, me->start, me->len);
+		return;
 	}
-	m.dso = symbols_dso(s->sym, name, me.build_id, me.build_id_len);
-	insert_map(get_proc(s, (int)me.pid), &m);
-	return 0;
+	m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
+	insert_map(get_proc(s, (int)me->pid), &m);
 }
 
-static int do_comm(struct session *s, const struct perf_event_header *h, size_t body)
+static void do_comm(struct session *s, const struct kevent *k)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	uint32_t pt[2];
-	struct thread *t;
+	struct thread *t = get_thread(s, (int)k->pid, (int)k->tid);
 
-	if (body < 9)
-		return -EBADMSG;
-	memcpy(pt, p, 8);
-	t = get_thread(s, (int)pt[0], (int)pt[1]);
-	t->pid = (int)pt[0];
-	t->comm = strpool_intern_text(s->pool, (const char *)p + 8,
-				      strnlen((const char *)p + 8, body - 8));
+	t->pid = (int)k->pid;
+	t->comm = strpool_intern_text(s->pool, k->comm, k->comm_len);
 	/* exec replaces the image: its new mappings follow this record */
-	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-		struct proc *pr = get_proc(s, (int)pt[0]);
+	if (k->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		struct proc *pr = get_proc(s, (int)k->pid);
 
 		maps_release(&pr->maps);
 		pr->gen++;
 	}
-	return 0;
 }
 
-static int do_fork(struct session *s, const struct perf_event_header *h, size_t body)
+static void do_fork(struct session *s, const struct kevent *k)
 {
-	uint32_t v[4];	/* pid, ppid, tid, ptid */
-	struct thread *parent, *t;
+	struct thread *parent = itab_get(&s->threads, (int)k->ptid), *t;
 
-	if (body < 16)
-		return -EBADMSG;
-	memcpy(v, h + 1, 16);
-	parent = itab_get(&s->threads, (int)v[3]);
 	t = xcalloc(1, sizeof(*t));	/* a reused tid is a new thread */
-	t->pid = (int)v[0];
-	t->tid = (int)v[2];
-	t->comm = parent ? parent->comm : get_thread(s, (int)v[1], (int)v[3])->comm;
+	t->pid = (int)k->pid;
+	t->tid = (int)k->tid;
+	t->comm = parent ? parent->comm : get_thread(s, (int)k->ppid, (int)k->ptid)->comm;
 	s->last_thread = NULL;	/* it may be the one freed */
 	free(itab_get(&s->threads, t->tid));
 	itab_put(&s->threads, t->tid, t);
-	if (v[0] != v[1]) {	/* a new process: it starts with its parent's maps */
-		struct proc *pp = itab_get(&s->procs, (int)v[1]);
-		struct proc *np = get_proc(s, (int)v[0]);
+	if (k->pid != k->ppid) {	/* a new process: it starts with its parent's maps */
+		struct proc *pp = itab_get(&s->procs, (int)k->ppid);
+		struct proc *np = get_proc(s, (int)k->pid);
 
 		if (pp)
 			maps_copy(&np->maps, &pp->maps);
@@ -526,7 +510,6 @@ static int do_fork(struct session *s, const struct perf_event_header *h, size_t 
 			maps_release(&np->maps);
 		np->gen++;
 	}
-	return 0;
 }
 
 /* --- samples ------------------------------------------------------------ */
@@ -869,48 +852,33 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 static int deliver(struct session *s, const struct perf_event_header *h, uint64_t foff)
 {
 	const struct evdesc *e = evtab_find(&s->ev, h);
-	size_t body;
-	int ret = 0;
+	struct kevent k;
+	struct sample id;
+	const char *name = pdata_record_name(h->type);
 
 	if (!e)
-		return skip(&s->skd, foff, "%s record of an unknown event",
-			   pdata_record_name(h->type) ? pdata_record_name(h->type) : "a");
+		return skip(&s->skd, foff, "%s record of an unknown event", name ? name : "a");
 	if (h->type == PERF_RECORD_SAMPLE)
 		return deliver_sample(s, e, h, foff);
-	body = h->size - sizeof(*h) - decode_id_size(&e->attr);
-	if (h->size < sizeof(*h) + decode_id_size(&e->attr))
-		return skip(&s->skd, foff, "%s record too short", pdata_record_name(h->type));
+	if (decode_kernel(&e->attr, h, &k, &id))
+		return skip(&s->skd, foff, "malformed %s record", name ? name : "kernel");
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		ret = do_mmap(s, h, body);
+		do_mmap(s, &k);
 		break;
 	case PERF_RECORD_COMM:
-		ret = do_comm(s, h, body);
+		do_comm(s, &k);
 		break;
 	case PERF_RECORD_FORK:
-		ret = do_fork(s, h, body);
+		do_fork(s, &k);
 		break;
 	case PERF_RECORD_LOST:
-		if (body >= 16) {
-			uint64_t v;
-
-			memcpy(&v, (const unsigned char *)(h + 1) + 8, 8);
-			s->lost += v;
-		}
-		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (body >= 8) {
-			uint64_t v;
-
-			memcpy(&v, h + 1, 8);
-			s->lost += v;
-		}
+		s->lost += k.lost;
 		break;
 	}
-	if (ret == -EBADMSG)
-		return skip(&s->skd, foff, "malformed %s record", pdata_record_name(h->type));
-	return ret;
+	return 0;
 }
 
 /* --- the queue (reading thread) ----------------------------------------- */

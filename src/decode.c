@@ -318,3 +318,82 @@ int decode_mmap(const struct perf_event_header *h, size_t body, struct mmap_even
 	m->name_len = strnlen(m->name, body - fixed);
 	return 0;
 }
+
+int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_header *h,
+		  struct kevent *k, struct sample *id)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	size_t trailer = decode_id_size(attr), body;
+	uint32_t u[4];
+	uint64_t v[3];
+
+	memset(k, 0, sizeof(*k));
+	k->type = h->type;
+	k->misc = h->misc;
+	if (h->size < sizeof(*h) + trailer || decode_id(attr, h, id))
+		return -EBADMSG;
+	body = h->size - sizeof(*h) - trailer;
+	k->known = 1;
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return decode_mmap(h, body, &k->mmap);
+	case PERF_RECORD_COMM:		/* u32 pid, tid; char comm[] */
+		if (body < 8)
+			return -EBADMSG;
+		memcpy(u, p, 8);
+		k->pid = u[0];
+		k->tid = u[1];
+		k->comm = (const char *)p + 8;
+		k->comm_len = strnlen(k->comm, body - 8);
+		return 0;
+	case PERF_RECORD_FORK:		/* u32 pid, ppid, tid, ptid; u64 time */
+	case PERF_RECORD_EXIT:
+		if (body < 16)
+			return -EBADMSG;
+		memcpy(u, p, 16);
+		k->pid = u[0];
+		k->ppid = u[1];
+		k->tid = u[2];
+		k->ptid = u[3];
+		if (body >= 24)
+			memcpy(&k->time, p + 16, 8);
+		return 0;
+	case PERF_RECORD_LOST:		/* u64 id, lost */
+		if (body < 16)
+			return -EBADMSG;
+		memcpy(v, p, 16);
+		k->id = v[0];
+		k->lost = v[1];
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
+		if (body < 8)
+			return -EBADMSG;
+		memcpy(&k->lost, p, 8);
+		return 0;
+	case PERF_RECORD_SWITCH:	/* nothing but the misc bits */
+		k->switch_out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
+		k->preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+		return 0;
+	case PERF_RECORD_SWITCH_CPU_WIDE:	/* u32 next_prev_pid, next_prev_tid */
+		if (body < 8)
+			return -EBADMSG;
+		memcpy(u, p, 8);
+		k->next_prev_pid = u[0];
+		k->next_prev_tid = u[1];
+		k->switch_out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
+		k->preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+		return 0;
+	case PERF_RECORD_THROTTLE:	/* u64 time, id, stream_id */
+	case PERF_RECORD_UNTHROTTLE:
+		if (body < 24)
+			return -EBADMSG;
+		memcpy(v, p, 24);
+		k->time = v[0];
+		k->id = v[1];
+		k->stream_id = v[2];
+		return 0;
+	}
+	k->known = 0;
+	return 0;
+}

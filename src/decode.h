@@ -59,6 +59,35 @@ struct mmap_event {
  */
 int decode_mmap(const struct perf_event_header *h, size_t body, struct mmap_event *m);
 
+/*
+ * A kernel record other than SAMPLE, its body decoded by type (the fields
+ * of include/uapi/linux/perf_event.h); what a type does not have is 0.
+ */
+struct kevent {
+	uint32_t type;
+	uint16_t misc;
+	uint32_t pid, tid;		/* COMM, FORK, EXIT; MMAP and MMAP2 in mmap */
+	uint32_t ppid, ptid;		/* FORK, EXIT */
+	uint64_t time;			/* FORK, EXIT, THROTTLE, UNTHROTTLE: their own field */
+	uint64_t id, stream_id;		/* LOST (id), THROTTLE, UNTHROTTLE */
+	uint64_t lost;			/* LOST, LOST_SAMPLES */
+	int switch_out, preempt;	/* SWITCH, SWITCH_CPU_WIDE: out (else in), preempted */
+	uint32_t next_prev_pid, next_prev_tid;	/* SWITCH_CPU_WIDE: the task in or out */
+	const char *comm;		/* COMM: comm_len bytes in the record, no NUL among them */
+	size_t comm_len;
+	struct mmap_event mmap;		/* MMAP, MMAP2 */
+	int known;			/* the type is one of those above: its body was decoded */
+};
+
+/*
+ * Decode a kernel record other than SAMPLE of an event with attr: its body
+ * into *k, its sample_id trailer into *id (as decode_id()). A type not
+ * listed in struct kevent has known 0 and only its trailer decoded. 0, or
+ * -EBADMSG when the record is shorter than its body and trailer.
+ */
+int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_header *h,
+		  struct kevent *k, struct sample *id);
+
 /* Bytes of the sample_id trailer that attr gives non-sample records. */
 size_t decode_id_size(const struct perf_event_attr *attr);
 
