@@ -817,6 +817,55 @@ static void forks(struct buf *b, int nmaps, int nforks, int sample)
 	round_rec(b);
 }
 
+/*
+ * dwarfbomb N FN: N --call-graph dwarf samples in libc, each with the
+ * largest stack copy a record holds, every word of it a return address
+ * into FN (the offset of a libc function's first instruction, where the
+ * return address is at the stack pointer): each unwinds to as many frames
+ * as it may. Compressed,
+ * as they would be.
+ */
+static void dwarfbomb(struct buf *b, int n, uint64_t fn)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	size_t nregs = (size_t)__builtin_popcountll(DWARF_REGS);
+	size_t stack = (PDATA_RECORD_MAX - 8 - 8 * (4 + 1 + nregs + 2)) & ~(size_t)7;
+	struct buf s = { 0 };
+
+	a.sample_regs_user = DWARF_REGS;
+	a.sample_stack_user = (uint32_t)stack;
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	comm_rec(b, 100, "dwarfbomb");
+	mmap2_rec(b, 100, BASE, 0x200000, 0, LIBC, 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t w[8192];
+		size_t k = 0;
+		uint32_t pt[2] = { 100, 100 };
+
+		w[k++] = BASE + fn;
+		memcpy(&w[k++], pt, 8);
+		w[k++] = 10 + (uint64_t)i;
+		w[k++] = 1000000;
+		w[k++] = PERF_SAMPLE_REGS_ABI_64;
+		for (int r = 0; r < 64; r++)
+			if (DWARF_REGS >> r & 1)
+				w[k++] = r == REG_SP ? 0x7ffc00000000ULL : r == REG_PC ? BASE + fn : 0;
+		w[k++] = stack;
+		for (size_t j = 0; j < stack / 8; j++)
+			w[k++] = BASE + fn + 1;	/* a return address: looked up at fn */
+		w[k++] = stack;
+		rec(&s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * k);
+		if (s.n > (32u << 20) || i == n - 1) {
+			compressed_rec(b, s.p, s.n, 19);
+			s.n = 0;
+		}
+	}
+	free(s.p);
+}
+
 /* swapper: samples of pid and tid 0 (the idle task, in -a), which has no COMM. */
 static void swapper(struct buf *b)
 {
@@ -868,13 +917,15 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "forks"))
 		forks(&b, argc > 2 ? atoi(argv[2]) : 6000, argc > 3 ? atoi(argv[3]) : 6000,
 		      argc > 4 ? atoi(argv[4]) : 1);
+	else if (!strcmp(what, "dwarfbomb") && argc > 3)
+		dwarfbomb(&b, atoi(argv[2]), strtoull(argv[3], NULL, 16));
 	else if (!strcmp(what, "swapper"))
 		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
-			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|forks [NMAPS NFORKS [SAMPLE]]|otherkernel TEXT FUNC|\n"
+			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|forks [NMAPS NFORKS [SAMPLE]]|dwarfbomb N FN|otherkernel TEXT FUNC|\n"
 			"fifo PATH\n");
 		return 64;
 	}
