@@ -8,6 +8,7 @@ require_perf_event
 threads=$WORKLOADS/threads
 nm -n -S "$threads" > threads.nm || fail "nm $threads"
 
+cpu_reset
 run_prof record -q -o threads.data -- "$threads" -s 2
 expect_rc 0 "prof record -- threads -s 2"
 script_of threads.data threads.txt
@@ -20,7 +21,7 @@ resolve threads.nm threads.txt > res.txt
 awk -v pid="$pid" '$1 == pid { n++; if (!($2 in tids)) nt++; tids[$2] = 1 } END { print n + 0, nt + 0 }' res.txt > tids.txt
 read n ntids < tids.txt
 note "$n samples of pid $pid on $ntids tids"
-[ "$n" -ge 1000 ] || fail "$n samples of pid $pid, expected at least 1000"
+expect_samples "threads of pid $pid" "$n" 4000
 [ "$ntids" -ge 2 ] || fail "samples of pid $pid come from $ntids tids, expected at least 2"
 
 # spin_a runs only in thread_a, spin_b only in thread_b: one tid each,

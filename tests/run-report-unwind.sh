@@ -14,7 +14,9 @@ test_timeout=120
 
 require_perf_event
 [ -x "$WORKLOADS/unwind" ] || fail "no unwind workload at $WORKLOADS/unwind"
+cpu_reset
 run_prof record -q --call-graph dwarf -e cpu-clock -o d.data -- "$WORKLOADS/unwind" -s 1
+cpu_save d.data
 if [ "$rc" = 64 ] && grep -q "does not unwind on this machine" err; then
 	skip "prof record --call-graph dwarf: $(cat err)"
 fi
@@ -26,16 +28,17 @@ full() { awk -v m="${2:-unw_mid}" '$1 ~ ("(^|;)main;outer;" m ";unw_leaf$") { s 
 	END { print s + 0 }' "$1"; }
 all() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { print b ? 100 * a / b : 0 }'; }
-# whole LABEL DATA MID [LOW HIGH]: DATA has at least 1000 samples, and the
-# share of them whose stack holds main;outer;MID;unw_leaf is within LOW to
-# HIGH percent (90 to 100).
+# whole LABEL DATA MID [LOW HIGH]: DATA has the samples its workload's CPU
+# time makes (expect_samples), and the share of them whose stack holds
+# main;outer;MID;unw_leaf is within LOW to HIGH percent (90 to 100).
 whole() {
 	# shellcheck disable=SC2086
 	run_prof report -i "$2" --format folded ${report_args:-}
 	expect_rc 0 "prof report --format folded ($1)"
 	n=$(all out) f=$(full out "$3")
 	note "$1: $f of $n samples have the whole chain"
-	[ "$n" -ge 1000 ] || fail "$1: only $n samples"
+	cpu_load "$2"
+	expect_samples "$1" "$n" 4000
 	expect_range "$1: share of whole chains (%)" "$(pct $f $n)" "${4:-90}" "${5:-100}"
 }
 
@@ -56,7 +59,9 @@ expect_range "dwarf: the header's complete stacks (%)" "${q:-0}" 90 100
 mkdir dbf
 cp "$WORKLOADS/unwind" "$WORKLOADS"/libunw*.so "$WORKLOADS/libunwdbf.so.debug" dbf/ ||
 	fail "cannot copy the unwind workload"
+cpu_reset
 run_prof record -q --call-graph dwarf -e cpu-clock -o dbf.data -- dbf/unwind -s 1 -m debugframe
+cpu_save dbf.data
 expect_rc 0 "prof record --call-graph dwarf (unwind -m debugframe)"
 whole debugframe dbf.data dbf_mid
 rm dbf/libunwdbf.so.debug
@@ -66,7 +71,9 @@ whole "debugframe without libunwdbf.so.debug" dbf.data dbf_mid 0 10
 # path once, and 0.1% of stacks came out whole).
 mkdir sym
 cp "$WORKLOADS/unwind" "$WORKLOADS"/libunw*.so sym/ || fail "cannot copy the unwind workload"
+cpu_reset
 run_prof record -q --call-graph dwarf -e cpu-clock -o sym.data -- sym/unwind -s 1
+cpu_save sym.data
 expect_rc 0 "prof record --call-graph dwarf (sym/unwind)"
 mkdir -p "root$PWD"
 mv sym "root$PWD/" || fail "cannot move the workload under root/"
@@ -86,7 +93,9 @@ header "debugframe without libunwdbf.so.debug" dbf.data \
 	'WARNING: unwinding stopped most in libunwdbf\.so \([0-9]+%, no CFI\).*install their debug info'
 
 # No CFI at all for fp_mid: its frame pointer finds outer, marked [fp].
+cpu_reset
 run_prof record -q --call-graph dwarf -e cpu-clock -o fp.data -- "$WORKLOADS/unwind" -s 1 -m fp
+cpu_save fp.data
 expect_rc 0 "prof record --call-graph dwarf (unwind -m fp)"
 whole fp fp.data fp_mid
 run_prof script -S -i fp.data
@@ -112,18 +121,24 @@ esac
 # Through a signal frame: sig_mid raises SIGUSR1, its handler calls
 # unw_leaf; glibc's __restore_rt has CFI expressions (a CFA read from the
 # signal frame), and the interrupted pc below it is exact.
+cpu_reset
 run_prof record -q --call-graph dwarf -e cpu-clock -o sig.data -- "$WORKLOADS/unwind" -s 1 -m signal
+cpu_save sig.data
 expect_rc 0 "prof record --call-graph dwarf (unwind -m signal)"
 whole signal sig.data 'sig_mid;(.*;)?on_signal'
 
 # Stack copies too small for the stack: the header says so, and what to do.
+cpu_reset
 run_prof record -q --call-graph dwarf,64 -e cpu-clock -o small.data -- "$WORKLOADS/unwind" -s 1
+cpu_save small.data
 expect_rc 0 "prof record --call-graph dwarf,64"
 header "dwarf,64" small.data \
 	'^# stacks: +[0-9.]+% complete.*WARNING: unwinding stopped most in unwind \([0-9]+%, stack copy too small\).*bigger --call-graph dwarf,SIZE'
 
 # Frame pointers alone cannot walk through the library.
+cpu_reset
 run_prof record -q -g -e cpu-clock -o g.data -- "$WORKLOADS/unwind" -s 1
+cpu_save g.data
 expect_rc 0 "prof record -g"
 whole -g g.data unw_mid 0 10
 
@@ -134,7 +149,9 @@ root='(^|;)(_start|__libc_start_main|__libc_start_call_main|clone3?|__clone3?|st
 entries() {
 	w=$1
 	shift
+	cpu_reset
 	run_prof record -q --call-graph dwarf -e cpu-clock -o "$w.data" -- "$WORKLOADS/$w" -s 1
+	cpu_save "$w.data"
 	expect_rc 0 "prof record --call-graph dwarf $w"
 	run_prof report -i "$w.data" --format folded --no-comm
 	expect_rc 0 "prof report --format folded ($w)"

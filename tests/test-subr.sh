@@ -168,6 +168,40 @@ script_of() {
 	mv out "$2"
 }
 
+# The workloads add the CPU seconds they used to this file as they exit
+# (tests/workloads/workload.h). Sample floors come from it, not from the
+# wall time a workload was asked to run: on a busy machine (make -j8
+# check on two CPUs) a program gets less CPU than its wall time, and a
+# sampler sees only the CPU time.
+PROF_WORKLOAD_CPU=$tmpdir/workload-cpu
+export PROF_WORKLOAD_CPU
+
+# cpu_reset: forget the CPU time reported so far (before a recording).
+cpu_reset() {
+	rm -f "$PROF_WORKLOAD_CPU"
+}
+
+# cpu_save DATA, cpu_load DATA: keep the CPU time reported while DATA was
+# recorded beside it, and make it the one expect_samples reads.
+cpu_save() {
+	mv "$PROF_WORKLOAD_CPU" "$1.cpu" 2> /dev/null
+}
+cpu_load() {
+	cp "$1.cpu" "$PROF_WORKLOAD_CPU" 2> /dev/null || rm -f "$PROF_WORKLOAD_CPU"
+}
+
+# expect_samples WHAT N HZ [SHARE]: N samples are at least SHARE (default
+# 0.5, for samples lost or late) of what sampling at HZ takes of the CPU
+# seconds the workloads reported since cpu_reset. Fails when no workload
+# reported (it was killed, or is not one of ours).
+expect_samples() {
+	[ -s "$PROF_WORKLOAD_CPU" ] || fail "$1: no workload reported its CPU time"
+	cpu=$(awk '{ s += $1 } END { printf "%.2f\n", s }' "$PROF_WORKLOAD_CPU")
+	floor=$(awk -v c="$cpu" -v hz="$3" -v k="${4:-0.5}" 'BEGIN { printf "%d\n", c * hz * k }')
+	note "$1: $2 samples of $cpu s of CPU at $3 Hz (at least $floor)"
+	[ "$2" -ge "$floor" ] || fail "$1: $2 samples, expected at least $floor ($cpu s of CPU at $3 Hz)"
+}
+
 # samples_of DATAFILE: the "# samples:" count of prof report's header;
 # prof report must exit 0.
 samples_of() {
