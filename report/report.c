@@ -1066,8 +1066,8 @@ int cmd_report(int argc, char **argv)
 		print_report(&r);
 	else if (r.format == FMT_JSON)
 		print_json(&r);
-	else if ((ret = print_stacks(&r)) < 0)
-		errno = -ret;	/* said below, as any failed write */
+	else
+		ret = print_stacks(&r);	/* a failure is said below, as any failed write */
 	symbols_warnings_print(sym);
 	{
 		uint64_t lost = session_lost(r.session);
@@ -1078,20 +1078,23 @@ int cmd_report(int argc, char **argv)
 				pct(lost, r.samples + lost));
 	}
 	status = 0;
-	if (fflush(stdout) || ferror(stdout) || ret < 0) {
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : EIO;
+	else
+		err = ret < 0 ? -ret : 0;
+	if (err) {
 		if (r.output)
-			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(errno));
+			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(err));
 		else
-			fprintf(stderr, "prof: cannot write the report: %s\n", strerror(errno));
+			fprintf(stderr, "prof: cannot write the report: %s\n", strerror(err));
 		status = 1;
 	}
+out:
+	/* the report into place, or (on any error) the old output kept */
 	if (out_tmp && file_commit(out_tmp, r.output, !status, &err)) {
 		fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(err));
 		status = 1;
 	}
-out:
-	if (out_tmp && status)
-		file_commit(out_tmp, r.output, 0, &err);	/* the old output stays */
 	free(out_tmp);
 	report_release(&r);
 	symbols_free(sym);

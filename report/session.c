@@ -854,14 +854,15 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 	const struct evdesc *e = evtab_find(&s->ev, h);
 	struct kevent k;
 	struct sample id;
-	const char *name = pdata_record_name(h->type);
 
 	if (!e)
-		return skip(&s->skd, foff, "%s record of an unknown event", name ? name : "a");
+		return skip(&s->skd, foff, "%s record of an unknown event",
+			    pdata_record_name(h->type) ? pdata_record_name(h->type) : "a");
 	if (h->type == PERF_RECORD_SAMPLE)
 		return deliver_sample(s, e, h, foff);
 	if (decode_kernel(&e->attr, h, &k, &id))
-		return skip(&s->skd, foff, "malformed %s record", name ? name : "kernel");
+		return skip(&s->skd, foff, "malformed %s record",
+			    pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:

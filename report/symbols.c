@@ -70,7 +70,6 @@ struct elfobj {
 	enum obj_state state;
 	char *where;		/* the file to open for path (see locate()); set once
 				 * when the object is made, read by any thread */
-	char *file;		/* what was opened: where, once open */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;	/* module address - ELF vaddr */
@@ -562,35 +561,34 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 		     err == ENODEV ? "not a regular file" : strerror(err));
 		return;
 	}
-	obj->file = xstrdup(obj->where);
 
 	obj->dwfl = dwfl_begin(&s->cb);
 	if (!obj->dwfl) {
-		obj_warn(obj, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		obj_warn(obj, "cannot open %s: %s", obj->where, dwfl_errmsg(-1));
 		close(fd);
 		return;
 	}
 	dwfl_report_begin(obj->dwfl);
 	/* Base 0, p_vaddr added: module addresses are the ELF's own vaddrs. */
-	obj->mod = dwfl_report_elf(obj->dwfl, base, obj->file, fd, 0, true);
+	obj->mod = dwfl_report_elf(obj->dwfl, base, obj->where, fd, 0, true);
 	if (!obj->mod) {
 		/* libdwfl takes the descriptor only when it succeeds. */
-		obj_warn(obj, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		obj_warn(obj, "cannot open %s: %s", obj->where, dwfl_errmsg(-1));
 		close(fd);
 		return;
 	}
 	dwfl_report_end(obj->dwfl, NULL, NULL);
 	elf = dwfl_module_getelf(obj->mod, &obj->bias);
 	if (!elf) {
-		obj_warn(obj, "cannot open %s: %s", obj->file, dwfl_errmsg(-1));
+		obj_warn(obj, "cannot open %s: %s", obj->where, dwfl_errmsg(-1));
 		return;
 	}
 	if (!gelf_getehdr(elf, &eh)) {
-		obj_warn(obj, "cannot open %s: %s", obj->file, elf_errmsg(-1));	/* libelf's */
+		obj_warn(obj, "cannot open %s: %s", obj->where, elf_errmsg(-1));	/* libelf's */
 		return;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-		obj_warn(obj, "cannot open %s: not an executable or a shared library", obj->file);
+		obj_warn(obj, "cannot open %s: not an executable or a shared library", obj->where);
 		return;
 	}
 	load_segments(obj, elf);
@@ -833,7 +831,7 @@ static void dso_check(struct dso *d)
 	/* A different build: its names would be wrong, and none is better. */
 	if (d->build_id_len && !build_id_matches(d, obj)) {
 		warn(s, "build id of %s differs from the recorded one; its frames show as [unknown]",
-		     obj->file);
+		     obj->where);
 		d->dead = 1;
 		d->unknown = 1;
 	}
@@ -1518,7 +1516,6 @@ static void obj_free(struct elfobj *obj)
 	}
 	if (obj->dwfl)
 		dwfl_end(obj->dwfl);
-	free(obj->file);
 	free(obj->where);
 	free(obj->warning);
 	free(obj->loads);
@@ -1717,9 +1714,8 @@ const char *symbols_dso_file(const struct dso *d)
 {
 	if (!d->obj || d->dead)
 		return NULL;
-	if (d->obj->state == OBJ_READY)
-		return d->obj->file;
-	return d->obj->state == OBJ_NEW ? d->obj->where : NULL;
+	/* opened, or still to be: the file the symbolizer reads is where says */
+	return d->obj->state == OBJ_READY || d->obj->state == OBJ_NEW ? d->obj->where : NULL;
 }
 
 const char *symbols_debuginfo_path(const struct symbols *s)

@@ -371,16 +371,14 @@ int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_he
 			return -EBADMSG;
 		memcpy(&k->lost, p, 8);
 		return 0;
-	case PERF_RECORD_SWITCH:	/* nothing but the misc bits */
-		k->switch_out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
-		k->preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
-		return 0;
 	case PERF_RECORD_SWITCH_CPU_WIDE:	/* u32 next_prev_pid, next_prev_tid */
 		if (body < 8)
 			return -EBADMSG;
 		memcpy(u, p, 8);
 		k->next_prev_pid = u[0];
 		k->next_prev_tid = u[1];
+		/* fall through - the direction is in the misc bits of both */
+	case PERF_RECORD_SWITCH:
 		k->switch_out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
 		k->preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		return 0;

@@ -73,24 +73,25 @@ static void add_ids(struct evtab *t, const unsigned char *ids, size_t nr, size_t
 
 int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	uint32_t asize = attr_size(h);
+	const unsigned char *ids;
 	struct evdesc *e;
 	size_t copy, nr;
 	const char *name;
 
-	if (!asize)
+	if (evtab_record_ids(h, &ids, &nr))
 		return -EBADMSG;
-	nr = (h->size - sizeof(*h) - asize) / 8;
 	if ((h->misc & READER_ATTR_MORE_IDS) && t->nr) {
-		add_ids(t, p + asize, nr, t->nr - 1);	/* more of the last event's: reader.h */
+		add_ids(t, ids, nr, t->nr - 1);	/* more of the last event's: reader.h */
 		return 0;
 	}
 	e = xcalloc(1, sizeof(*e));
-	copy = asize < sizeof(e->attr) ? asize : sizeof(e->attr);
-	memcpy(&e->attr, p, copy);
+	/* the attr is what comes before the ids */
+	copy = (size_t)(ids - (const unsigned char *)(h + 1));
+	if (copy > sizeof(e->attr))
+		copy = sizeof(e->attr);
+	memcpy(&e->attr, h + 1, copy);
 	e->index = t->nr;
-	add_ids(t, p + asize, nr, e->index);
+	add_ids(t, ids, nr, e->index);
 	name = evname_of(e->attr.type, e->attr.config);
 	if (name)
 		snprintf(e->name, sizeof(e->name), "%s", name);
