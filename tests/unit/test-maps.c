@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A process's maps (report/maps.c) against a model that keeps, for each
+ * A process's maps (report/model/maps.c) against a model that keeps, for each
  * page of a small address space, which map covers it and at what file
  * offset: random inserts that cut each other, forks that share a tree and
  * then change apart, lookups of every page, walks in order, and the
