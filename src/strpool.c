@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "htab.h"
 #include "strpool.h"
 #include "xalloc.h"
 
@@ -17,37 +18,26 @@
 #define BLOCK (64 * 1024)
 #define FIRST_BLOCK 256
 
-struct slot {
+struct str {
 	const char *s;
 	size_t len;
-	unsigned long hash;
 };
 
 struct strpool {
-	struct slot *slots;
-	size_t nslots, used;
+	struct htab t;
+	struct str *strs;	/* the htab's items */
+	size_t cap;
 	char **blocks;
 	size_t nblocks;
 	char *cur;		/* free space in the last block */
 	size_t left;
 };
 
-unsigned long strpool_hash(const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
-	return (unsigned long)h;
-}
-
 struct strpool *strpool_new(void)
 {
 	struct strpool *p = xcalloc(1, sizeof(*p));
 
-	p->nslots = 16;
-	p->slots = xcalloc(p->nslots, sizeof(*p->slots));
+	htab_init(&p->t);
 	return p;
 }
 
@@ -58,7 +48,8 @@ void strpool_free(struct strpool *p)
 	for (size_t i = 0; i < p->nblocks; i++)
 		free(p->blocks[i]);
 	free(p->blocks);
-	free(p->slots);
+	htab_release(&p->t);
+	free(p->strs);
 	free(p);
 }
 
@@ -82,44 +73,24 @@ static char *store(struct strpool *p, const char *s, size_t len)
 	return dst;
 }
 
-static void grow(struct strpool *p)
-{
-	struct slot *old = p->slots;
-	size_t n = p->nslots;
-
-	p->nslots *= 2;
-	p->slots = xcalloc(p->nslots, sizeof(*p->slots));
-	for (size_t i = 0; i < n; i++) {
-		size_t j;
-
-		if (!old[i].s)
-			continue;
-		for (j = old[i].hash & (p->nslots - 1); p->slots[j].s; j = (j + 1) & (p->nslots - 1))
-			;
-		p->slots[j] = old[i];
-	}
-	free(old);
-}
-
 const char *strpool_intern_len(struct strpool *p, const char *s, size_t len)
 {
-	unsigned long h = strpool_hash(s, len);
-	size_t i;
+	struct htab_probe probe;
+	size_t n = htab_count(&p->t);
+	uint32_t i;
 
-	for (i = h & (p->nslots - 1); p->slots[i].s; i = (i + 1) & (p->nslots - 1))
-		if (p->slots[i].hash == h && p->slots[i].len == len &&
-		    !memcmp(p->slots[i].s, s, len))
-			return p->slots[i].s;
-	p->slots[i].s = store(p, s, len);
-	p->slots[i].len = len;
-	p->slots[i].hash = h;
-	if (++p->used * 2 > p->nslots) {
-		const char *r = p->slots[i].s;
-
-		grow(p);
-		return r;
+	htab_probe(&p->t, htab_hash_bytes(s, len), &probe);
+	while (htab_next(&p->t, &probe, &i))
+		if (p->strs[i].len == len && !memcmp(p->strs[i].s, s, len))
+			return p->strs[i].s;
+	if (n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->strs = xreallocarray(p->strs, p->cap, sizeof(*p->strs));
 	}
-	return p->slots[i].s;
+	p->strs[n].s = store(p, s, len);
+	p->strs[n].len = len;
+	htab_put(&p->t, &probe, (uint32_t)n);
+	return p->strs[n].s;
 }
 
 const char *strpool_intern(struct strpool *p, const char *s)

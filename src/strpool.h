@@ -22,7 +22,4 @@ const char *strpool_intern(struct strpool *p, const char *s);
  */
 const char *strpool_intern_text(struct strpool *p, const char *s, size_t len);
 
-/* FNV-1a over len bytes: the hash the pool and its users share. */
-unsigned long strpool_hash(const void *data, size_t len);
-
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A map from u64 keys to u32 values, open addressing: sample ids to
- * events. Lookups and inserts are O(1) on average, whatever the keys,
- * because keys are mixed before they pick a slot.
+ * A map from u64 keys to u32 values, on the one hash table (htab.h):
+ * sample ids to events. Lookups and inserts are O(1) on average,
+ * whatever the keys, because htab mixes them before they pick a slot.
  */
 #ifndef PROF_U64MAP_H
 #define PROF_U64MAP_H
@@ -10,10 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "htab.h"
+
 struct u64map {
-	uint64_t *keys;
-	uint32_t *vals;		/* value + 1; 0 marks an empty slot */
-	size_t n, used;		/* slots (a power of two, or 0), keys held */
+	struct htab t;
+	uint64_t *keys;		/* item i's key */
+	uint32_t *vals;		/* item i's value */
+	size_t cap;
 };
 
 void u64map_init(struct u64map *m);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "flame.h"
+#include "htab.h"
 #include "strpool.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -113,7 +114,7 @@ static void put_xml(const char *s, FILE *out)
 /* A colour by kind, varied by the name so that neighbours differ (flamegraph.pl's palettes). */
 static void colour(const struct stacks_node *n, char *buf, size_t len)
 {
-	unsigned long h = strpool_hash(n->name, strlen(n->name));
+	uint64_t h = htab_hash_bytes(n->name, strlen(n->name));
 	double v1 = (double)(h & 0xff) / 255, v2 = (double)(h >> 8 & 0xff) / 255;
 
 	switch (n->kind) {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "htab.h"
 #include "pprof.h"
 #include "strpool.h"
 #include "symbols.h"
@@ -30,48 +31,21 @@ struct ukey {
 struct umap {
 	uint64_t *keys;
 	size_t nkeys, cap_keys;
-	struct ukey *ents;
+	struct ukey *ents;	/* the htab's items */
 	size_t n, cap;
-	size_t *slots;		/* index + 1 into ents, 0 empty */
-	size_t nslots;
+	struct htab t;
 };
-
-static uint64_t hash_words(const uint64_t *w, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= w[i];
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
-static void umap_grow(struct umap *m)
-{
-	free(m->slots);
-	m->nslots = m->nslots ? 2 * m->nslots : 16;
-	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
-	for (size_t i = 0; i < m->n; i++) {
-		size_t j = hash_words(m->keys + m->ents[i].off, m->ents[i].len) & (m->nslots - 1);
-
-		while (m->slots[j])
-			j = (j + 1) & (m->nslots - 1);
-		m->slots[j] = i + 1;
-	}
-}
 
 /* The entry of key w[0..n), made with val when new (*made set). */
 static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64_t val, int *made)
 {
-	size_t j;
+	struct htab_probe p;
+	uint32_t j;
 
 	*made = 0;
-	if ((m->n + 1) * 2 > m->nslots)
-		umap_grow(m);
-	for (j = hash_words(w, n) & (m->nslots - 1); m->slots[j]; j = (j + 1) & (m->nslots - 1)) {
-		struct ukey *e = &m->ents[m->slots[j] - 1];
+	htab_probe(&m->t, htab_hash_words(w, n) ^ n, &p);
+	while (htab_next(&m->t, &p, &j)) {
+		struct ukey *e = &m->ents[j];
 
 		if (e->len == n && !memcmp(m->keys + e->off, w, n * sizeof(*w)))
 			return e;
@@ -89,7 +63,7 @@ static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64
 	m->ents[m->n].len = n;
 	m->ents[m->n].val = val;
 	m->nkeys += n;
-	m->slots[j] = ++m->n;
+	htab_put(&m->t, &p, (uint32_t)m->n++);
 	*made = 1;
 	return &m->ents[m->n - 1];
 }
@@ -98,7 +72,7 @@ static void umap_release(struct umap *m)
 {
 	free(m->keys);
 	free(m->ents);
-	free(m->slots);
+	htab_release(&m->t);
 }
 
 /* --- the profile ------------------------------------------------------------ */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "htab.h"
 #include "maps.h"
 #include "pdata.h"
 #include "session.h"
@@ -89,10 +90,12 @@ struct thread {
 };
 
 /* An int-keyed open-addressing table of pointers. */
+/* Threads or processes by id: items of an htab. */
 struct itab {
+	struct htab t;
 	int *keys;
 	void **vals;
-	size_t n, used;
+	size_t cap;
 };
 
 /*
@@ -205,47 +208,37 @@ static const char *const feat_names[4] = { "hostname", "osrelease", "arch", "cmd
 
 static void *itab_get(const struct itab *t, int key)
 {
-	if (!t->n)
-		return NULL;
-	for (size_t i = (size_t)(unsigned)key * 2654435761u & (t->n - 1); t->vals[i];
-	     i = (i + 1) & (t->n - 1))
+	struct htab_probe p;
+	uint32_t i;
+
+	htab_probe(&t->t, (uint64_t)(unsigned)key, &p);
+	while (htab_next(&t->t, &p, &i))
 		if (t->keys[i] == key)
 			return t->vals[i];
 	return NULL;
 }
 
-static void itab_put(struct itab *t, int key, void *val);
-
-static void itab_grow(struct itab *t)
-{
-	struct itab old = *t;
-
-	t->n = old.n ? old.n * 2 : 256;
-	t->keys = xcalloc(t->n, sizeof(*t->keys));
-	t->vals = xcalloc(t->n, sizeof(*t->vals));
-	t->used = 0;
-	for (size_t i = 0; i < old.n; i++)
-		if (old.vals[i])
-			itab_put(t, old.keys[i], old.vals[i]);
-	free(old.keys);
-	free(old.vals);
-}
-
 /* Insert or replace. */
 static void itab_put(struct itab *t, int key, void *val)
 {
-	size_t i;
+	struct htab_probe p;
+	size_t n = htab_count(&t->t);
+	uint32_t i;
 
-	if ((t->used + 1) * 2 > t->n)
-		itab_grow(t);
-	for (i = (size_t)(unsigned)key * 2654435761u & (t->n - 1); t->vals[i];
-	     i = (i + 1) & (t->n - 1))
-		if (t->keys[i] == key)
-			break;
-	if (!t->vals[i])
-		t->used++;
-	t->keys[i] = key;
-	t->vals[i] = val;
+	htab_probe(&t->t, (uint64_t)(unsigned)key, &p);
+	while (htab_next(&t->t, &p, &i))
+		if (t->keys[i] == key) {
+			t->vals[i] = val;
+			return;
+		}
+	if (n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->keys = xreallocarray(t->keys, t->cap, sizeof(*t->keys));
+		t->vals = xreallocarray(t->vals, t->cap, sizeof(*t->vals));
+	}
+	t->keys[n] = key;
+	t->vals[n] = val;
+	htab_put(&t->t, &p, (uint32_t)n);
 }
 
 struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx)
@@ -268,7 +261,7 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 
 static void free_itab(struct itab *t, int procs)
 {
-	for (size_t i = 0; i < t->n; i++) {
+	for (size_t i = 0; i < htab_count(&t->t); i++) {
 		if (!t->vals[i])
 			continue;
 		if (procs)
@@ -277,6 +270,7 @@ static void free_itab(struct itab *t, int procs)
 	}
 	free(t->keys);
 	free(t->vals);
+	htab_release(&t->t);
 }
 
 void session_leaf_only(struct session *s, int on)

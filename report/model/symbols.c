@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "htab.h"
 #include "kallsyms.h"
 #include "strpool.h"
 #include "symbols.h"
@@ -65,7 +66,6 @@ struct load {
  */
 struct elfobj {
 	const char *path;	/* as recorded, interned */
-	struct elfobj *next;	/* hash chain */
 	struct dso *dsos;	/* one per recorded build id */
 	enum obj_state state;
 	char *where;		/* the file to open for path (see locate()); set once
@@ -82,7 +82,9 @@ struct elfobj {
 	size_t build_id_len;
 	const char *short_name;	/* what reports show: the base name */
 	int loading;		/* being opened, by the loader or a resolve (under lmu) */
-	struct cuidx **cuidx;	/* the functions of each CU met, by address */
+	struct cuidx **cuidx;	/* the functions of each CU met, by address: */
+	size_t ncuidx, cuidx_cap;	/* the items of cutab */
+	struct htab cutab;
 	char *warning;		/* why it resolves nothing, until a resolve says it */
 };
 
@@ -116,8 +118,9 @@ struct symbols {
 	Dwfl_Callbacks cb;
 	struct strpool *pool;
 
-	struct elfobj **objs;	/* chained hash by interned path pointer */
-	size_t nobj_buckets, nobjs;
+	struct elfobj **objs;	/* by interned path pointer: the items of otab */
+	size_t nobjs, objs_cap;
+	struct htab otab;
 
 	struct dso kernel;
 	int kloaded;
@@ -139,13 +142,15 @@ struct symbols {
 	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
 	struct kallsyms k;
 
-	struct cent *cache;	/* open addressing, power of two */
-	size_t ncache, cache_used;
+	struct cent *cache;	/* by (key, addr): the items of ctab */
+	size_t ncache, cache_cap;
+	struct htab ctab;
 	struct frame_info *frames;
 	size_t nframes, frames_cap;
 
-	struct dent *dm;	/* demangled names by mangled pointer */
-	size_t ndm, dm_used;
+	struct dent *dm;	/* demangled names by mangled pointer: */
+	size_t ndm, dm_cap;	/* the items of dmtab */
+	struct htab dmtab;
 
 	char **warnings;	/* NULL-terminated, sorted */
 	size_t nwarnings;
@@ -166,21 +171,6 @@ struct symbols {
 };
 
 /* --- small helpers -------------------------------------------------------- */
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t hash_ptr(const void *p)
-{
-	return mix64((uint64_t)(uintptr_t)p);
-}
 
 /*
  * A message. One line per warning: control bytes of a hostile path would
@@ -288,37 +278,27 @@ static const char *intern_name_raw(struct symbols *s, const char *raw, size_t le
 {
 	const char *name = strpool_intern_len(s->pool, raw, len);
 	char *plain;
-	size_t i;
+	struct htab_probe p;
+	uint32_t i;
 	int status = -1;
 
 	/* Only the Itanium ABI's "_Z" names: others would demangle as types. */
 	if (!s->o.demangle || name[0] != '_' || name[1] != 'Z')
 		return name;
-	for (i = hash_ptr(name) & (s->ndm - 1); s->dm[i].mangled; i = (i + 1) & (s->ndm - 1))
+	htab_probe(&s->dmtab, (uint64_t)(uintptr_t)name, &p);
+	while (htab_next(&s->dmtab, &p, &i))
 		if (s->dm[i].mangled == name)
 			return s->dm[i].plain;
 	plain = __cxa_demangle(name, NULL, NULL, &status);
-	s->dm[i].mangled = name;
-	s->dm[i].plain = status == 0 && plain ? strpool_intern(s->pool, plain) : name;
-	free(plain);
-	name = s->dm[i].plain;
-	if (++s->dm_used * 2 > s->ndm) {
-		struct dent *old = s->dm;
-		size_t n = s->ndm;
-
-		s->ndm *= 2;
-		s->dm = xcalloc(s->ndm, sizeof(*s->dm));
-		for (size_t j = 0; j < n; j++) {
-			if (!old[j].mangled)
-				continue;
-			for (i = hash_ptr(old[j].mangled) & (s->ndm - 1); s->dm[i].mangled;
-			     i = (i + 1) & (s->ndm - 1))
-				;
-			s->dm[i] = old[j];
-		}
-		free(old);
+	if (s->ndm == s->dm_cap) {
+		s->dm_cap = s->dm_cap ? 2 * s->dm_cap : 64;
+		s->dm = xreallocarray(s->dm, s->dm_cap, sizeof(*s->dm));
 	}
-	return name;
+	s->dm[s->ndm].mangled = name;
+	s->dm[s->ndm].plain = status == 0 && plain ? strpool_intern(s->pool, plain) : name;
+	free(plain);
+	htab_put(&s->dmtab, &p, (uint32_t)s->ndm);
+	return s->dm[s->ndm++].plain;
 }
 
 static const char *intern_name(struct symbols *s, const char *raw)
@@ -327,29 +307,6 @@ static const char *intern_name(struct symbols *s, const char *raw)
 }
 
 /* --- the resolution cache ------------------------------------------------- */
-
-static size_t cache_slot(const struct symbols *s, const void *key, uint64_t addr)
-{
-	size_t mask = s->ncache - 1;
-	size_t i = mix64(addr ^ hash_ptr(key)) & mask;
-
-	while (s->cache[i].key && (s->cache[i].key != key || s->cache[i].addr != addr))
-		i = (i + 1) & mask;
-	return i;
-}
-
-static void cache_grow(struct symbols *s)
-{
-	struct cent *old = s->cache;
-	size_t n = s->ncache;
-
-	s->ncache *= 2;
-	s->cache = xcalloc(s->ncache, sizeof(*s->cache));
-	for (size_t i = 0; i < n; i++)
-		if (old[i].key)
-			s->cache[cache_slot(s, old[i].key, old[i].addr)] = old[i];
-	free(old);
-}
 
 static struct frame_info *push_frame(struct symbols *s)
 {
@@ -930,7 +887,6 @@ struct cuidx {
 	Dwarf_Off off;		/* the CU DIE's */
 	struct cufn *fn;	/* sorted by lo */
 	size_t n, cap;
-	struct cuidx *next;	/* hash chain */
 };
 
 static void list_functions(Dwarf_Die *parent, int depth, struct cuidx *x, long *budget)
@@ -970,20 +926,20 @@ static int cufn_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-#define CUIDX_HASH 256
-
 /* The concrete function of obj's CU cu holding pc: 1 and *out, or 0. */
 static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
 {
 	Dwarf *dw = dwarf_cu_getdwarf(cu->cu);
 	Dwarf_Off off = dwarf_dieoffset(cu);
-	size_t h = (size_t)(off ^ off >> 12) & (CUIDX_HASH - 1), lo = 0, hi;
-	struct cuidx *x;
+	size_t lo = 0, hi;
+	struct cuidx *x = NULL;
+	struct htab_probe p;
+	uint32_t j;
 
-	if (!obj->cuidx)
-		obj->cuidx = xcalloc(CUIDX_HASH, sizeof(*obj->cuidx));
-	for (x = obj->cuidx[h]; x && (x->off != off || x->dw != dw); x = x->next)
-		;
+	htab_probe(&obj->cutab, off ^ (uint64_t)(uintptr_t)dw, &p);
+	while (!x && htab_next(&obj->cutab, &p, &j))
+		if (obj->cuidx[j]->off == off && obj->cuidx[j]->dw == dw)
+			x = obj->cuidx[j];
 	if (!x) {
 		long budget = 1L << 20;
 
@@ -993,8 +949,12 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 		list_functions(cu, 0, x, &budget);
 		if (x->n > 1) /* a CU without functions leaves x->fn NULL */
 			qsort(x->fn, x->n, sizeof(*x->fn), cufn_cmp);
-		x->next = obj->cuidx[h];
-		obj->cuidx[h] = x;
+		if (obj->ncuidx == obj->cuidx_cap) {
+			obj->cuidx_cap = obj->cuidx_cap ? 2 * obj->cuidx_cap : 16;
+			obj->cuidx = xreallocarray(obj->cuidx, obj->cuidx_cap, sizeof(*obj->cuidx));
+		}
+		obj->cuidx[obj->ncuidx] = x;
+		htab_put(&obj->cutab, &p, (uint32_t)obj->ncuidx++);
 	}
 	/* the last range starting at or below pc, and a few before it (ranges may nest) */
 	hi = x->n;
@@ -1016,13 +976,12 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 
 static void free_cuidx(struct elfobj *obj)
 {
-	for (size_t i = 0; obj->cuidx && i < CUIDX_HASH; i++)
-		for (struct cuidx *x = obj->cuidx[i], *next; x; x = next) {
-			next = x->next;
-			free(x->fn);
-			free(x);
-		}
+	for (size_t i = 0; i < obj->ncuidx; i++) {
+		free(obj->cuidx[i]->fn);
+		free(obj->cuidx[i]);
+	}
 	free(obj->cuidx);
+	htab_release(&obj->cutab);
 }
 
 /*
@@ -1477,12 +1436,6 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	s->cb.debuginfo_path = &s->debuginfo_path;
 
 	s->pool = strpool_new();
-	s->nobj_buckets = 256;
-	s->objs = xcalloc(s->nobj_buckets, sizeof(*s->objs));
-	s->ncache = 4096;
-	s->cache = xcalloc(s->ncache, sizeof(*s->cache));
-	s->ndm = 256;
-	s->dm = xcalloc(s->ndm, sizeof(*s->dm));
 	s->warnings = xcalloc(1, sizeof(*s->warnings));
 	s->kernel.s = s;
 	/* Another file than the running kernel's is read as it is, never cached. */
@@ -1549,21 +1502,18 @@ void symbols_free(struct symbols *s)
 	free(s->kmods);
 	free(s->kmaps);
 	free(s->krelease);
-	for (size_t i = 0; i < s->nobj_buckets; i++) {
-		struct elfobj *obj, *next;
-
-		for (obj = s->objs[i]; obj; obj = next) {
-			next = obj->next;
-			obj_free(obj);
-		}
-	}
+	for (size_t i = 0; i < s->nobjs; i++)
+		obj_free(s->objs[i]);
 	free(s->objs);
+	htab_release(&s->otab);
 	for (size_t i = 0; i < s->nwarnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
 	free(s->cache);
+	htab_release(&s->ctab);
 	free(s->frames);
 	free(s->dm);
+	htab_release(&s->dmtab);
 	strpool_free(s->pool);
 	free(s->debuginfo_path);
 	free(s->symfs);
@@ -1622,12 +1572,14 @@ static int is_special(const char *path)
 static struct elfobj *obj_get(struct symbols *s, const char *path)
 {
 	const char *key = strpool_intern(s->pool, path);
-	size_t b = hash_ptr(key) & (s->nobj_buckets - 1);
+	struct htab_probe p;
 	struct elfobj *obj;
+	uint32_t i;
 
-	for (obj = s->objs[b]; obj; obj = obj->next)
-		if (obj->path == key)
-			return obj;
+	htab_probe(&s->otab, (uint64_t)(uintptr_t)key, &p);
+	while (htab_next(&s->otab, &p, &i))
+		if (s->objs[i]->path == key)
+			return s->objs[i];
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
@@ -1642,27 +1594,12 @@ static struct elfobj *obj_get(struct symbols *s, const char *path)
 		obj->short_name = strpool_intern_text(s->pool, obj->short_name,
 						      strlen(obj->short_name));
 	}
-	obj->next = s->objs[b];
-	s->objs[b] = obj;
-	if (++s->nobjs > s->nobj_buckets) {
-		size_t n = s->nobj_buckets * 2;
-		struct elfobj **t = xcalloc(n, sizeof(*t));
-
-		for (size_t i = 0; i < s->nobj_buckets; i++) {
-			struct elfobj *o, *next;
-
-			for (o = s->objs[i]; o; o = next) {
-				size_t nb = hash_ptr(o->path) & (n - 1);
-
-				next = o->next;
-				o->next = t[nb];
-				t[nb] = o;
-			}
-		}
-		free(s->objs);
-		s->objs = t;
-		s->nobj_buckets = n;
+	if (s->nobjs == s->objs_cap) {
+		s->objs_cap = s->objs_cap ? 2 * s->objs_cap : 64;
+		s->objs = xreallocarray(s->objs, s->objs_cap, sizeof(*s->objs));
 	}
+	s->objs[s->nobjs] = obj;
+	htab_put(&s->otab, &p, (uint32_t)s->nobjs++);
 	return obj;
 }
 
@@ -1746,7 +1683,9 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 {
 	struct symbols *s = d->s;
 	const void *key = d->obj ? (const void *)d->obj : (const void *)d;
-	size_t i;
+	struct htab_probe p;
+	const struct cent *c = NULL;
+	uint32_t i;
 	int n;
 
 	if (max < 1)
@@ -1757,23 +1696,30 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 		if (d->dead)
 			return 0;
 	}
-	i = cache_slot(s, key, addr);
-	if (!s->cache[i].key) {
+	htab_probe(&s->ctab, addr ^ htab_mix((uint64_t)(uintptr_t)key), &p);
+	while (!c && htab_next(&s->ctab, &p, &i))
+		if (s->cache[i].key == key && s->cache[i].addr == addr)
+			c = &s->cache[i];
+	if (!c) {
 		size_t first = s->nframes;
+		struct cent *e;
 
 		n = d->obj ? resolve_file(s, d->obj, addr) : resolve_kernel(s, addr);
-		s->cache[i].key = key;
-		s->cache[i].addr = addr;
-		s->cache[i].first = (uint32_t)first;
-		s->cache[i].n = (uint32_t)n;
-		if (++s->cache_used * 2 > s->ncache) {
-			cache_grow(s);
-			i = cache_slot(s, key, addr);
+		if (s->ncache == s->cache_cap) {
+			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 1024;
+			s->cache = xreallocarray(s->cache, s->cache_cap, sizeof(*s->cache));
 		}
+		e = &s->cache[s->ncache];
+		e->key = key;
+		e->addr = addr;
+		e->first = (uint32_t)first;
+		e->n = (uint32_t)n;
+		htab_put(&s->ctab, &p, (uint32_t)s->ncache++);
+		c = e;
 	}
-	n = (int)s->cache[i].n < max ? (int)s->cache[i].n : max;
+	n = (int)c->n < max ? (int)c->n : max;
 	if (n)
-		memcpy(out, s->frames + s->cache[i].first, (size_t)n * sizeof(*out));
+		memcpy(out, s->frames + c->first, (size_t)n * sizeof(*out));
 	return n;
 }
 

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "htab.h"
 #include "regs.h"
 #include "symbols.h"
 #include "unwind.h"
@@ -124,8 +125,9 @@ struct unwind {
 	int nreg;			/* the machine's DWARF registers we track */
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
-	struct ufile **files;		/* open addressing by path */
+	struct ufile **files;		/* by path: the htab's items */
 	size_t nfiles, fcap;
+	struct htab ftab;
 	struct memo memo[MEMO];
 };
 
@@ -165,8 +167,7 @@ struct unwind *unwind_new(const char *debuginfo_path)
 	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
-	u->fcap = 64;
-	u->files = xcalloc(u->fcap, sizeof(*u->files));
+	htab_init(&u->ftab);
 	return u;
 }
 
@@ -201,21 +202,12 @@ void unwind_free(struct unwind *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->fcap; i++)
-		if (u->files[i])
-			free_file(u->files[i], u->nreg);
+	for (size_t i = 0; i < u->nfiles; i++)
+		free_file(u->files[i], u->nreg);
 	free(u->files);
+	htab_release(&u->ftab);
 	free(u->debuginfo_path);
 	free(u);
-}
-
-static size_t hash_str(const char *s)
-{
-	size_t h = 5381;
-
-	while (*s)
-		h = h * 33 ^ (unsigned char)*s++;
-	return h;
 }
 
 /* Open path: its loadable segments and .eh_frame. Never NULL; a file that cannot be read has no CFI. */
@@ -259,29 +251,20 @@ static struct ufile *open_file(const char *path)
 
 static struct ufile *get_file(struct unwind *u, const char *path)
 {
-	size_t i;
+	struct htab_probe p;
+	uint32_t i;
 
-	if ((u->nfiles + 1) * 2 > u->fcap) {
-		struct ufile **old = u->files;
-		size_t n = u->fcap;
-
-		u->fcap *= 2;
-		u->files = xcalloc(u->fcap, sizeof(*u->files));
-		for (size_t k = 0; k < n; k++)
-			if (old[k]) {
-				for (i = hash_str(old[k]->path) & (u->fcap - 1); u->files[i];
-				     i = (i + 1) & (u->fcap - 1))
-					;
-				u->files[i] = old[k];
-			}
-		free(old);
-	}
-	for (i = hash_str(path) & (u->fcap - 1); u->files[i]; i = (i + 1) & (u->fcap - 1))
+	htab_probe(&u->ftab, htab_hash_bytes(path, strlen(path)), &p);
+	while (htab_next(&u->ftab, &p, &i))
 		if (!strcmp(u->files[i]->path, path))
 			return u->files[i];
-	u->files[i] = open_file(path);
-	u->nfiles++;
-	return u->files[i];
+	if (u->nfiles == u->fcap) {
+		u->fcap = u->fcap ? 2 * u->fcap : 16;
+		u->files = xreallocarray(u->files, u->fcap, sizeof(*u->files));
+	}
+	u->files[u->nfiles] = open_file(path);
+	htab_put(&u->ftab, &p, (uint32_t)u->nfiles);
+	return u->files[u->nfiles++];
 }
 
 /*

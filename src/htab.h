@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one hash table of the tree: an open-addressing index from a 64-bit
+ * hash to items the caller keeps in an array of its own (item i is the
+ * caller's element i). The caller decides which candidate is equal; the
+ * table keeps 32 bits of each hash beside the item, so that it looks at
+ * an element only when those bits match, and grows without asking.
+ *
+ *	struct htab_probe p;
+ *	uint32_t i;
+ *
+ *	htab_probe(&t, hash, &p);
+ *	while (htab_next(&t, &p, &i))
+ *		if (equal(&items[i], key))
+ *			return i;
+ *	htab_put(&t, &p, n);	// after items[n] is filled in
+ *
+ * At most half full, linear probing; the hash is mixed first, so keys
+ * that differ in a few bits only (addresses, ids) still spread.
+ */
+#ifndef PROF_HTAB_H
+#define PROF_HTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct htab {
+	uint64_t *slots;	/* tag << 32 | (item + 1); 0: empty */
+	size_t n, used;		/* slots (a power of two, or 0), items held */
+};
+
+struct htab_probe {
+	size_t i;		/* the slot looked at next */
+	uint32_t tag;
+};
+
+#define HTAB_INIT { NULL, 0, 0 }
+
+void htab_init(struct htab *t);
+void htab_release(struct htab *t);
+/* Forget every item, keeping the memory. */
+void htab_clear(struct htab *t);
+size_t htab_count(const struct htab *t);
+
+/* splitmix64's finalizer. */
+static inline uint64_t htab_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/* FNV-1a over bytes: for strings and byte keys. */
+uint64_t htab_hash_bytes(const void *data, size_t len);
+/* Words, combined: for keys of several fields. */
+static inline uint64_t htab_hash_words(const uint64_t *w, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = htab_mix(h ^ w[i]) + 0x9e3779b97f4a7c15ULL;
+	return h;
+}
+
+/* Start looking for items of hash. */
+static inline void htab_probe(const struct htab *t, uint64_t hash, struct htab_probe *p)
+{
+	uint64_t m = htab_mix(hash);
+
+	p->tag = (uint32_t)(m >> 32);
+	p->i = t->n ? (size_t)p->tag & (t->n - 1) : 0;
+}
+
+/* The next item whose hash may be the probe's: 1 and *item, or 0 at the end. */
+static inline int htab_next(const struct htab *t, struct htab_probe *p, uint32_t *item)
+{
+	if (!t->n)
+		return 0;
+	for (;;) {
+		uint64_t s = t->slots[p->i];
+
+		if (!s)
+			return 0;
+		p->i = (p->i + 1) & (t->n - 1);
+		if ((uint32_t)(s >> 32) == p->tag) {
+			*item = (uint32_t)s - 1;
+			return 1;
+		}
+	}
+}
+
+/*
+ * Add item under the hash of p, after htab_next() said 0 on p (so that
+ * p stands on an empty slot). p is spent.
+ */
+void htab_put(struct htab *t, struct htab_probe *p, uint32_t item);
+
+#endif
