@@ -55,13 +55,18 @@ static inline uint64_t htab_mix(uint64_t x)
 
 /* FNV-1a over bytes: for strings and byte keys. */
 uint64_t htab_hash_bytes(const void *data, size_t len);
-/* Words, combined: for keys of several fields. */
+/*
+ * Words, combined: for keys of several fields. Cheap, since htab_probe()
+ * mixes the result: a multiply and a rotation per word.
+ */
 static inline uint64_t htab_hash_words(const uint64_t *w, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	uint64_t h = 0;
 
-	for (size_t i = 0; i < n; i++)
-		h = htab_mix(h ^ w[i]) + 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ULL;
+		h = h << 29 | h >> 35;
+	}
 	return h;
 }
 

@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 
+#include "format.h"
 #include "json.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -140,21 +141,21 @@ static const char *const kinds[] = { "root", "user", "kernel", "inlined", "unkno
  * levels however deep the stacks, so that every JSON reader takes it (jq
  * 1.6 refuses 256 levels, Python's json 1000).
  */
-void json_stacks(struct json *j, const char *key, const struct stacks *st, size_t id)
+void json_stacks(struct json *j, const char *key, const struct ctree *st, size_t id)
 {
 	/* index[node] = its place in the array; nodes are numbered from 1 */
-	size_t count = 0, cap = stacks_count(st) + 2;
+	size_t count = 0, cap = ctree_count(st) + 2;
 	size_t *index = xcalloc(cap, sizeof(*index));
 
 	json_array(j, key);
 	for (size_t at = id; at;) {
-		const struct stacks_node *n = stacks_node(st, at);
+		const struct ctree_node *n = ctree_node(st, at);
 
 		if (at < cap)
 			index[at] = count;
 		json_object(j, NULL);
 		json_string(j, "name", n->name);
-		json_string(j, "kind", kinds[n->kind]);
+		json_string(j, "kind", kinds[frame_kind(n->flags)]);
 		if (at == id)
 			json_string(j, "parent", NULL);
 		else
@@ -170,10 +171,105 @@ void json_stacks(struct json *j, const char *key, const struct stacks *st, size_
 			at = n->first_child;
 			continue;
 		}
-		while (at && at != id && !stacks_node(st, at)->next_sibling)
-			at = stacks_node(st, at)->parent;
-		at = at && at != id ? stacks_node(st, at)->next_sibling : 0;
+		while (at && at != id && !ctree_node(st, at)->next_sibling)
+			at = ctree_node(st, at)->parent;
+		at = at && at != id ? ctree_node(st, at)->next_sibling : 0;
 	}
 	free(index);
 	json_end(j);
 }
+
+/* --- the format -------------------------------------------------------------- */
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0;
+}
+
+/* Key k of entry e as the text view shows it: the sym key as "[.] f". */
+static void key_value(struct json *j, const char *name, const struct hist_entry *e,
+		      enum hist_key k)
+{
+	char *text;
+
+	if (k != HIST_SYM) {
+		json_string(j, name, e->text[k]);
+		return;
+	}
+	text = xmalloc(strlen(e->text[k]) + 16);
+	sprintf(text, "[%c] %s%s", e->flags & FRAME_KERNEL ? 'k' : '.', e->text[k],
+		e->flags & FRAME_INLINED ? " (inlined)" : "");
+	json_string(j, name, text);
+	free(text);
+}
+
+static int write_json(const struct profile *p, const struct format_view *v, FILE *out)
+{
+	const struct hist_opts *ho = v->ho;
+	struct json j;
+
+	json_begin(&j, out);
+	json_object(&j, NULL);
+	json_string(&j, "schema", "prof-report/2");
+	json_string(&j, "input", p->input);
+	json_string(&j, "command", session_feature(p->session, "cmdline"));
+	json_string(&j, "host", session_feature(p->session, "hostname"));
+	json_string(&j, "osrelease", session_feature(p->session, "osrelease"));
+	json_string(&j, "arch", session_feature(p->session, "arch"));
+	json_u64(&j, "lost", session_lost(p->session));
+	json_double(&j, "duration", (double)(p->last_time - p->first_time) / 1e9);
+	json_array(&j, "sort");
+	for (int k = 0; k < ho->nkeys; k++)
+		json_string(&j, NULL, v->key_names[ho->keys[k]]);
+	json_end(&j);
+	json_array(&j, "events");
+	for (size_t i = 0; i < p->nev; i++) {
+		const struct profile_event *ev = &p->ev[i];
+		struct hist *h = ev->hist;
+		size_t n;
+		const struct hist_entry *const *e;
+		uint64_t total;
+		double limit = v->has_limit ? v->percent_limit : 0;
+
+		if (!h)
+			continue;
+		e = hist_sorted(h, &n);
+		total = hist_total(h);
+		json_object(&j, NULL);
+		json_string(&j, "event", ev->ev->name);
+		json_u64(&j, "samples", hist_samples(h));
+		json_u64(&j, "period", total);
+		json_array(&j, "flat");
+		for (size_t k = 0; k < n; k++) {
+			uint64_t val = ho->children ? e[k]->children : e[k]->self;
+
+			if (!val || pct(val, total) < limit)
+				break;
+			json_object(&j, NULL);
+			for (int key = 0; key < ho->nkeys; key++)
+				key_value(&j, v->key_names[ho->keys[key]], e[k], ho->keys[key]);
+			json_u64(&j, "samples", e[k]->samples);
+			json_double(&j, "self", pct(e[k]->self, total));
+			json_u64(&j, "self_period", e[k]->self);
+			if (ho->children) {
+				json_double(&j, "children", pct(e[k]->children, total));
+				json_u64(&j, "children_period", e[k]->children);
+			}
+			json_end(&j);
+		}
+		json_end(&j);
+		ctree_sort(ev->tree);
+		json_stacks(&j, "tree", ev->tree, ev->tree_root);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_end(&j);
+	return 0;
+}
+
+const struct format format_json = {
+	.name = "json",
+	.help = "every event's flat view and stack tree (doc/prof-report.schema.json)",
+	.needs = FORMAT_FLAT | FORMAT_STACKS | FORMAT_CHAINS,
+	.write = write_json,
+};

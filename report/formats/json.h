@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stacks.h"
+#include "ctree.h"
 
 struct json {
 	FILE *out;
@@ -34,6 +34,6 @@ void json_bool(struct json *j, const char *key, int v);
  * "parent", "samples", ...} in pre-order, "parent" the index of the
  * parent's node (null for the first, node id).
  */
-void json_stacks(struct json *j, const char *key, const struct stacks *st, size_t id);
+void json_stacks(struct json *j, const char *key, const struct ctree *st, size_t id);
 
 #endif

@@ -1,5 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
+ * --format pprof: the first event as a gzip-compressed profile.proto (the
+ * format of github.com/google/pprof, read by `go tool pprof`, Grafana
+ * Pyroscope and Parca). One Location per address (inlined frames are
+ * Lines of it, innermost first), one Function per name and file, one
+ * Mapping per object with its build id; samples with the same stack and
+ * command are one Sample with a "comm" label. Its second value is
+ * "cpu"/"nanoseconds" for cpu-clock and task-clock, else the event's
+ * name in "count".
+ *
  * profile.proto by hand: the message is a handful of varints and
  * length-delimited fields, less code than a protobuf dependency; gzip
  * through zlib, whose framing and deflate are not worth writing again.
@@ -15,7 +24,7 @@
 #include <zlib.h>
 
 #include "htab.h"
-#include "pprof.h"
+#include "format.h"
 #include "strpool.h"
 #include "symbols.h"
 #include "utf8.h"
@@ -149,7 +158,7 @@ static uint64_t str_index(struct pprof *p, const char *s)
 	return e->val;
 }
 
-struct pprof *pprof_new(const char *event, int time_unit)
+static struct pprof *pprof_new(const char *event, int time_unit)
 {
 	struct pprof *p = xcalloc(1, sizeof(*p));
 
@@ -160,7 +169,7 @@ struct pprof *pprof_new(const char *event, int time_unit)
 	return p;
 }
 
-void pprof_free(struct pprof *p)
+static void pprof_free(struct pprof *p)
 {
 	if (!p)
 		return;
@@ -262,7 +271,7 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 	return e->val;
 }
 
-void pprof_add(struct pprof *p, const struct rsample *s)
+static void pprof_add(struct pprof *p, const struct rsample *s)
 {
 	uint64_t *w = xreallocarray(NULL, (size_t)s->nframes + 2, sizeof(*w));
 	size_t k = 0;
@@ -462,7 +471,7 @@ static void encode(struct pprof *p, uint64_t duration_ns, struct pb *out)
 	free(packed.b);
 }
 
-int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
+static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 {
 	struct pb raw = { 0 };
 	z_stream z;
@@ -519,3 +528,43 @@ int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 	free(raw.b);
 	return ret ? ret : ferror(out) ? -EIO : 0;
 }
+
+/* --- the format ------------------------------------------------------------- */
+
+static void *collect_begin(const struct evdesc *ev)
+{
+	return pprof_new(ev->name, !strcmp(ev->name, "cpu-clock") || !strcmp(ev->name, "task-clock"));
+}
+
+static void collect_add(void *state, const struct rsample *s)
+{
+	pprof_add(state, s);
+}
+
+static void collect_free(void *state)
+{
+	pprof_free(state);
+}
+
+static const struct profile_collector collector = {
+	.begin = collect_begin,
+	.add = collect_add,
+	.free = collect_free,
+};
+
+static int write_pprof(const struct profile *p, const struct format_view *v, FILE *out)
+{
+	const struct profile_event *e = format_one_event(p, "pprof profile");
+
+	(void)v;
+	return e ? pprof_write(e->collected, p->last_time - p->first_time, out) : 0;
+}
+
+const struct format format_pprof = {
+	.name = "pprof",
+	.help = "the first event as a gzipped profile.proto (go tool pprof)",
+	/* its functions have files, its lines numbers */
+	.needs = FORMAT_SRCLINE | FORMAT_BINARY | FORMAT_CHAINS,
+	.collector = &collector,
+	.write = write_pprof,
+};

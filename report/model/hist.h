@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctree.h"
 #include "session.h"
 
 enum hist_key {
@@ -33,18 +34,11 @@ struct hist_opts {
 
 /* One value of each sort key; text values are interned. */
 struct hist_entry {
-	const char *text[HIST_NKEYS];	/* the key's column text */
+	const char *text[HIST_NKEYS];	/* the key's value; for sym the frame's name */
+	unsigned flags;			/* with sym: its frame's FRAME_* (ctree.h) */
 	uint64_t self, children;	/* periods */
 	uint64_t samples;		/* samples whose leaf is this entry */
-	size_t tree;			/* root node of its call tree, or 0 */
-};
-
-struct hist_node {
-	const char *name;	/* function text, interned */
-	uint64_t total, self;	/* periods */
-	uint64_t samples;
-	size_t parent;
-	size_t first_child, next_sibling;	/* 0 ends a list; not sorted */
+	size_t tree;			/* root node of its call graph in hist_tree(), or 0 */
 };
 
 struct hist;
@@ -60,12 +54,9 @@ void hist_count(struct hist *h, const struct rsample *s);
 const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n);
 uint64_t hist_total(const struct hist *h);	/* summed period */
 uint64_t hist_samples(const struct hist *h);
-/* Node i (0 is never a node). */
-const struct hist_node *hist_node(struct hist *h, size_t i);
-/* The root of the whole-program tree (--tree). */
+/* The call graphs and the whole-program tree; NULL when none was asked for. */
+const struct ctree *hist_tree(const struct hist *h);
+/* The root of the whole-program tree (--tree) in hist_tree(). */
 size_t hist_tree_root(struct hist *h);
-
-/* The text of one frame as the Symbol column shows it: "[.] leaf_a". */
-const char *hist_frame_text(struct hist *h, const struct rframe *f);
 
 #endif

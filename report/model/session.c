@@ -194,6 +194,7 @@ struct session {
 	struct proc *last_proc;
 	struct thread *last_thread;
 	int unordered;
+	session_filter_fn filter;
 	uint64_t first_time;	/* of the first sample in time order */
 	int have_first;
 	struct parked *pk;
@@ -276,6 +277,11 @@ static void free_itab(struct itab *t, int procs)
 void session_leaf_only(struct session *s, int on)
 {
 	s->leaf_only = on;
+}
+
+void session_filter(struct session *s, session_filter_fn fn)
+{
+	s->filter = fn;
 }
 
 void session_unordered(struct session *s, int on)
@@ -823,11 +829,6 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	t = s->last_thread;
 	if (!t || t->tid != (int)smp.tid)
 		t = s->last_thread = get_thread(s, (int)smp.pid, (int)smp.tid);
-	s->nupcs = s->leaf_only ? 0 : unwind_sample(s, e, &smp, b.pr);
-	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
-		park(s, e, &smp, b.pr, t->comm, kernel);
-		return 0;
-	}
 	rs.ev = e;
 	rs.pid = smp.pid;
 	rs.tid = smp.tid;
@@ -835,6 +836,17 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	rs.time = smp.time;
 	rs.period = (smp.present & PERF_SAMPLE_PERIOD) ? smp.period : 1;
 	rs.comm = t->comm;
+	rs.nframes = 0;
+	rs.frames = NULL;
+	rs.unwind_end = 0;
+	rs.unwind_at = -1;
+	if (s->filter && !s->filter(s->ctx, &rs))
+		return 0;
+	s->nupcs = s->leaf_only ? 0 : unwind_sample(s, e, &smp, b.pr);
+	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
+		park(s, e, &smp, b.pr, t->comm, kernel);
+		return 0;
+	}
 	rs.nframes = b.n;
 	rs.frames = s->frames;
 	rs.unwind_end = s->nupcs ? s->ustop.end : 0;

@@ -51,9 +51,17 @@ struct rsample {
  */
 typedef int (*session_sample_fn)(void *ctx, const struct rsample *s);
 
+/*
+ * Called for each sample before it is resolved or unwound, with no frames
+ * (nframes 0): zero drops it, at no more cost. Gets the callback's ctx.
+ */
+typedef int (*session_filter_fn)(void *ctx, const struct rsample *s);
+
 /* A session resolving through sym (not owned). NULL and errno. */
 struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx);
 void session_free(struct session *s);
+/* Filter samples before resolving them; NULL keeps all (the default). */
+void session_filter(struct session *s, session_filter_fn fn);
 /*
  * Resolve only the sampled frame of each sample, not its call chain: all
  * a flat view without --children needs, and most of the cost of the rest.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Flame graphs. The SVG carries each frame's place in samples (data-x,
+ * --format svg: a flame graph of the first event, as a self-contained
+ * interactive SVG that needs nothing but a browser. The SVG carries each frame's place in samples (data-x,
  * data-w) and depth (data-d); a small script lays them out for the zoom,
  * so that the file stands alone: no network, no fonts, nothing to fetch.
  */
@@ -12,11 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flame.h"
+#include "format.h"
 #include "htab.h"
 #include "strpool.h"
 #include "utf8.h"
 #include "xalloc.h"
+
+struct flame_opts {
+	const char *title;
+	const char *subtitle;	/* the event and the file, or NULL */
+	int inverted;		/* an icicle graph: the root on top */
+};
 
 #define SVG_WIDTH	1200
 #define FRAME_H		16
@@ -24,64 +31,6 @@
 #define PAD_BOTTOM	28
 #define PAD_SIDE	10
 #define MIN_WIDTH	0.1	/* px: narrower frames are left out of the file */
-
-/* --- folded ------------------------------------------------------------- */
-
-static const char *suffix(enum stacks_kind k)
-{
-	return k == STACKS_KERNEL ? "_[k]" : k == STACKS_INLINED ? "_[i]" : "";
-}
-
-/*
- * A name as one field of a folded line: no ';' (the separator), no line
- * break, valid UTF-8.
- */
-static void put_field(const char *s, FILE *out)
-{
-	while (*s) {
-		int n = utf8_len(s);
-
-		if (n == 0)
-			fputs(UTF8_REPLACEMENT, out);
-		else if (n > 1)
-			fwrite(s, 1, (size_t)n, out);
-		else
-			putc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, out);
-		s += n ? n : 1;
-	}
-}
-
-static void folded_node(const struct stacks *st, size_t id, size_t *path, int depth,
-			FILE *out)
-{
-	const struct stacks_node *n = stacks_node(st, id);
-
-	path[depth] = id;
-	if (n->self_samples) {
-		for (int i = 1; i <= depth; i++) {
-			const struct stacks_node *p = stacks_node(st, path[i]);
-
-			if (i > 1)
-				putc(';', out);
-			put_field(p->name, out);
-			fputs(suffix(p->kind), out);
-		}
-		fprintf(out, " %" PRIu64 "\n", n->self_samples);
-	}
-	for (size_t c = n->first_child; c; c = stacks_node(st, c)->next_sibling)
-		folded_node(st, c, path, depth + 1, out);
-}
-
-int flame_folded(const struct stacks *st, FILE *out)
-{
-	/* The command, up to 1024 frames, and the root: the depth is bounded. */
-	size_t path[1100];
-	const struct stacks_node *root = stacks_node(st, stacks_root(st));
-
-	for (size_t c = root->first_child; c; c = stacks_node(st, c)->next_sibling)
-		folded_node(st, c, path, 1, out);
-	return ferror(out) ? -EIO : 0;
-}
 
 /* --- SVG ---------------------------------------------------------------- */
 
@@ -112,24 +61,24 @@ static void put_xml(const char *s, FILE *out)
 }
 
 /* A colour by kind, varied by the name so that neighbours differ (flamegraph.pl's palettes). */
-static void colour(const struct stacks_node *n, char *buf, size_t len)
+static void colour(const struct ctree_node *n, char *buf, size_t len)
 {
 	uint64_t h = htab_hash_bytes(n->name, strlen(n->name));
 	double v1 = (double)(h & 0xff) / 255, v2 = (double)(h >> 8 & 0xff) / 255;
 
-	switch (n->kind) {
-	case STACKS_KERNEL:	/* orange */
+	switch (frame_kind(n->flags)) {
+	case KIND_KERNEL:	/* orange */
 		snprintf(buf, len, "rgb(%d,%d,%d)", 205 + (int)(50 * v1), 110 + (int)(60 * v2), 30);
 		break;
-	case STACKS_INLINED:	/* aqua */
+	case KIND_INLINED:	/* aqua */
 		snprintf(buf, len, "rgb(%d,%d,%d)", 60 + (int)(50 * v1), 170 + (int)(50 * v2),
 			 170 + (int)(50 * v2));
 		break;
-	case STACKS_UNKNOWN:	/* grey */
+	case KIND_UNKNOWN:	/* grey */
 		snprintf(buf, len, "rgb(%d,%d,%d)", 170 + (int)(30 * v1), 170 + (int)(30 * v1),
 			 170 + (int)(30 * v1));
 		break;
-	case STACKS_ROOT:	/* the root and commands: lavender */
+	case KIND_ROOT:	/* the root and commands: lavender */
 		snprintf(buf, len, "rgb(%d,%d,%d)", 190 + (int)(20 * v1), 190 + (int)(20 * v1), 230);
 		break;
 	default:		/* user code: hot */
@@ -142,20 +91,20 @@ static void colour(const struct stacks_node *n, char *buf, size_t len)
 static const char *const kind_names[] = { "root", "user", "kernel", "inlined", "unknown" };
 
 struct svg {
-	const struct stacks *st;
+	const struct ctree *st;
 	FILE *out;
 	double scale;		/* px per sample */
 	uint64_t total;
 	int height, inverted, max_depth;
 };
 
-static int depth_of(const struct stacks *st, size_t id, double scale)
+static int depth_of(const struct ctree *st, size_t id, double scale)
 {
-	const struct stacks_node *n = stacks_node(st, id);
+	const struct ctree_node *n = ctree_node(st, id);
 	int d = 0;
 
-	for (size_t c = n->first_child; c; c = stacks_node(st, c)->next_sibling)
-		if ((double)stacks_node(st, c)->samples * scale >= MIN_WIDTH) {
+	for (size_t c = n->first_child; c; c = ctree_node(st, c)->next_sibling)
+		if ((double)ctree_node(st, c)->samples * scale >= MIN_WIDTH) {
 			int k = depth_of(st, c, scale) + 1;
 
 			if (k > d)
@@ -166,7 +115,7 @@ static int depth_of(const struct stacks *st, size_t id, double scale)
 
 static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 {
-	const struct stacks_node *n = stacks_node(v->st, id);
+	const struct ctree_node *n = ctree_node(v->st, id);
 	double px = PAD_SIDE + (double)x * v->scale, pw = (double)n->samples * v->scale;
 	int y = v->inverted ? PAD_TOP + depth * FRAME_H
 			    : v->height - PAD_BOTTOM - (depth + 1) * FRAME_H;
@@ -178,12 +127,14 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 		return;
 	colour(n, fill, sizeof(fill));
 	fprintf(v->out, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%d\" "
-		"data-k=\"%s\" data-n=\"", x, n->samples, depth, kind_names[n->kind]);
+		"data-k=\"%s\" data-n=\"", x, n->samples, depth, kind_names[frame_kind(n->flags)]);
 	put_xml(n->name, v->out);
 	fprintf(v->out, "\"><title>");
 	put_xml(n->name, v->out);
 	fprintf(v->out, "%s (%" PRIu64 " samples, %.2f%%)</title>",
-		n->kind == STACKS_INLINED ? " (inlined)" : n->kind == STACKS_KERNEL ? " [k]" : "",
+		frame_kind(n->flags) == KIND_INLINED  ? " (inlined)"
+		: frame_kind(n->flags) == KIND_KERNEL ? " [k]"
+						      : "",
 		n->samples, v->total ? 100.0 * (double)n->samples / (double)v->total : 0);
 	fprintf(v->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
 		"rx=\"2\"/><text x=\"%.1f\" y=\"%d\">", px, y, pw, FRAME_H - 1, fill, px + 3,
@@ -202,9 +153,9 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 		}
 	}
 	fputs("</text></g>\n", v->out);
-	for (size_t c = n->first_child; c; c = stacks_node(v->st, c)->next_sibling) {
+	for (size_t c = n->first_child; c; c = ctree_node(v->st, c)->next_sibling) {
 		svg_node(v, c, x, depth + 1);
-		x += stacks_node(v->st, c)->samples;
+		x += ctree_node(v->st, c)->samples;
 	}
 }
 
@@ -285,14 +236,14 @@ static const char script[] =
 "  sbtn.textContent = re ? 'Search: ' + term : 'Search';\n"
 "}\n";
 
-int flame_svg(const struct stacks *st, const struct flame_opts *o, FILE *out)
+static int flame_svg(const struct ctree *st, size_t top, const struct flame_opts *o, FILE *out)
 {
 	struct svg v = { .st = st, .out = out, .inverted = o->inverted };
-	const struct stacks_node *root = stacks_node(st, stacks_root(st));
+	const struct ctree_node *root = ctree_node(st, top);
 
 	v.total = root->samples;
 	v.scale = v.total ? (double)(SVG_WIDTH - 2 * PAD_SIDE) / (double)v.total : 0;
-	v.max_depth = v.total ? depth_of(st, stacks_root(st), v.scale) : 0;
+	v.max_depth = v.total ? depth_of(st, top, v.scale) : 0;
 	v.height = PAD_TOP + PAD_BOTTOM + (v.max_depth + 1) * FRAME_H;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -323,7 +274,30 @@ int flame_svg(const struct stacks *st, const struct flame_opts *o, FILE *out)
 		SVG_WIDTH - PAD_SIDE, v.height - 10);
 	fprintf(out, "<g id=\"frames\" data-total=\"%" PRIu64 "\">\n", v.total);
 	if (v.total)
-		svg_node(&v, stacks_root(st), 0, 0);
+		svg_node(&v, top, 0, 0);
 	fputs("</g>\n</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
 }
+
+static int write_svg(const struct profile *p, const struct format_view *v, FILE *out)
+{
+	const struct profile_event *e = format_one_event(p, "flame graph");
+	struct flame_opts fo = { .inverted = v->inverted };
+	char sub[512];
+
+	if (!e)
+		return 0;
+	ctree_sort(e->tree);
+	snprintf(sub, sizeof(sub), "%s, %" PRIu64 " samples, %s", e->ev->name,
+		 hist_samples(e->hist), v->input);
+	fo.title = v->inverted ? "Icicle Graph" : "Flame Graph";
+	fo.subtitle = sub;
+	return flame_svg(e->tree, e->tree_root, &fo, out);
+}
+
+const struct format format_svg = {
+	.name = "svg",
+	.help = "a flame graph of the first event (an interactive SVG)",
+	.needs = FORMAT_STACKS | FORMAT_CHAINS,
+	.write = write_svg,
+};

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Output formats: each a file of its own with one struct format, listed
+ * in formats.c's table as cmd/main.c lists commands. A format says what
+ * it needs the model to keep (the flat histogram, whole stacks, source
+ * lines, a collector of its own) and writes a loaded profile. Adding one
+ * is a file and a row: see doc/DESIGN.md.
+ */
+#ifndef PROF_REPORT_FORMAT_H
+#define PROF_REPORT_FORMAT_H
+
+#include <stdio.h>
+
+#include "hist.h"
+#include "profile.h"
+
+/* What a format needs of the model. */
+enum {
+	FORMAT_FLAT = 1,	/* the flat histogram's entries (else sample counts only) */
+	FORMAT_STACKS = 2,	/* a ctree of whole stacks per event */
+	FORMAT_SRCLINE = 4,	/* source files and lines */
+	FORMAT_BINARY = 8,	/* not text: refused on a terminal */
+	FORMAT_CHAINS = 16,	/* whole stacks resolved, whatever the view */
+};
+
+/* How to show what the model holds: the view's options. */
+struct format_view {
+	const char *input;		/* the profile's name, for titles */
+	const struct hist_opts *ho;	/* sort keys, --children, -g/--tree */
+	double percent_limit;
+	int has_limit;
+	int max_depth;			/* 0: no limit */
+	int inverted;			/* svg: an icicle graph */
+	const char *const *key_names;	/* the sort keys' names, by enum hist_key */
+};
+
+struct format {
+	const char *name;		/* -F NAME */
+	const char *help;		/* one line for --help */
+	unsigned needs;			/* FORMAT_* */
+	const struct profile_collector *collector;	/* NULL: none */
+	/* Write p to out. 0, or -errno of a failed write (said by the caller). */
+	int (*write)(const struct profile *p, const struct format_view *v, FILE *out);
+};
+
+/* The table, NULL-terminated. */
+extern const struct format *const formats[];
+
+/* The format called name; NULL when none is. */
+const struct format *format_find(const char *name);
+
+/*
+ * For formats of one event (folded, svg, pprof): the first event with
+ * samples, with one warning on standard error when others have samples
+ * too. NULL when none has any.
+ */
+const struct profile_event *format_one_event(const struct profile *p, const char *what);
+
+#endif

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loading a profile: the session's samples, filtered, added up per event.
+ * See profile.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "reader.h"
+#include "strpool.h"
+#include "unwind.h"
+#include "xalloc.h"
+
+struct loader {
+	const struct profile_opts *o;
+	struct profile *p;
+	int have_time;
+	int pre_filter;		/* a filter that needs no frame */
+	int post_filter;	/* a filter that needs the sampled frame resolved */
+};
+
+static int in_ids(const long *l, size_t n, long v)
+{
+	if (!n)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (l[i] == v)
+			return 1;
+	return 0;
+}
+
+static int in_names(const char *const *l, size_t n, const char *s)
+{
+	if (!n)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(l[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * The filters that need no frame: the session asks before it resolves
+ * and unwinds a sample, so that what they drop costs nothing.
+ */
+static int prefilter(void *ctx, const struct rsample *s)
+{
+	struct loader *l = ctx;
+	const struct profile_filters *f = &l->o->f;
+	double t;
+
+	l->p->samples++;
+	if (s->time > l->p->last_time)
+		l->p->last_time = s->time;	/* the profile's span, whatever is kept */
+	if (!l->pre_filter)
+		return 1;
+	if (!in_ids(f->pid, f->npid, s->pid) || !in_ids(f->tid, f->ntid, s->tid) ||
+	    !in_ids(f->cpu, f->ncpu, s->cpu))
+		return 0;
+	if (!in_names(f->comm, f->ncomm, s->comm))
+		return 0;
+	t = (double)(s->time - session_first_time(l->p->session)) / 1e9;
+	if (f->t_start >= 0 && t < f->t_start)
+		return 0;
+	if (f->t_end >= 0 && t > f->t_end)
+		return 0;
+	return 1;
+}
+
+/* The filters on the sampled frame. */
+static int postfilter(const struct profile_filters *f, const struct rsample *s)
+{
+	const struct rframe *leaf = s->nframes ? &s->frames[0] : NULL;
+
+	if (f->ndso && !in_names(f->dso, f->ndso,
+				  leaf && leaf->dso ? dso_short_name(leaf->dso) : "[unknown]"))
+		return 0;
+	if (f->symbol && (!leaf || !leaf->name || regexec(f->symbol, leaf->name, 0, NULL, 0)))
+		return 0;
+	return 1;
+}
+
+/* Where a complete user stack ends: the program's or a thread's entry. */
+static int is_root(const char *name)
+{
+	static const char *const roots[] = {
+		"_start", "__libc_start_main", "__libc_start_call_main", "__libc_start_main_impl",
+		"clone", "__clone", "clone3", "__clone3", "start_thread", "thread_start",
+	};
+
+	for (size_t i = 0; name && i < sizeof(roots) / sizeof(*roots); i++)
+		if (!strcmp(name, roots[i]))
+			return 1;
+	return 0;
+}
+
+/* Count a dwarf-unwound sample: complete, or where its stack stopped and why. */
+static void stack_quality(struct profile_unwind *u, const struct rsample *s)
+{
+	const struct rframe *last = &s->frames[s->nframes - 1];
+	const struct dso *at;
+	int i;
+
+	if (last->kernel)
+		return;		/* no user part: a kernel thread */
+	u->total++;
+	for (int k = 0; k < s->nframes; k++)
+		if (s->frames[k].by_fp) {
+			u->fp++;
+			break;
+		}
+	if (is_root(last->name) || s->unwind_end == UNWIND_END_ROOT) {
+		u->complete++;
+		return;
+	}
+	at = s->unwind_at >= 0 ? s->frames[s->unwind_at].dso : last->dso;
+	for (i = 0; i < u->nstop && (u->stop[i].dso != at || u->stop[i].end != s->unwind_end); i++)
+		;
+	if (i == u->nstop) {
+		if (i == (int)(sizeof(u->stop) / sizeof(u->stop[0])))
+			return;
+		u->stop[u->nstop].dso = at;
+		u->stop[u->nstop].end = s->unwind_end;
+		u->stop[u->nstop++].n = 0;
+	}
+	u->stop[i].n++;
+}
+
+static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
+{
+	struct profile *p = l->p;
+	struct profile_event *e;
+	size_t i = ev->index;
+
+	if (i >= p->nev) {
+		p->ev = xreallocarray(p->ev, i + 1, sizeof(*p->ev));
+		memset(p->ev + p->nev, 0, (i + 1 - p->nev) * sizeof(*p->ev));
+		p->nev = i + 1;
+	}
+	e = &p->ev[i];
+	if (!e->hist) {
+		e->ev = ev;
+		e->hist = hist_new(&l->o->ho);
+		if (l->o->stacks) {
+			e->tree = ctree_new(p->pool, 1);
+			e->tree_root = ctree_root(e->tree, "all", FRAME_ROOT);
+		}
+		if (l->o->collector)
+			e->collected = l->o->collector->begin(ev);
+	}
+	return e;
+}
+
+static int on_sample(void *ctx, const struct rsample *s)
+{
+	struct loader *l = ctx;
+	struct profile *p = l->p;
+	struct profile_event *e;
+
+	if (!l->have_time) {
+		/* The first in time: with session_unordered(), not always this one. */
+		p->first_time = session_first_time(p->session);
+		l->have_time = 1;
+	}
+	if (s->nframes > 1)
+		p->chains++;	/* counted only when chains are resolved: for the trees */
+	if (l->o->chains && s->nframes > 1 && (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER))
+		stack_quality(&p->uw, s);
+	if (l->post_filter && !postfilter(&l->o->f, s))
+		return 0;
+	p->kept++;
+	e = event_of(l, s->ev);
+	if (l->o->flat)
+		hist_add(e->hist, s);
+	else
+		hist_count(e->hist, s);
+	if (e->tree)
+		ctree_add(e->tree, e->tree_root, s, s->nframes - 1, -1, l->o->with_comm);
+	if (e->collected)
+		l->o->collector->add(e->collected, s);
+	return 0;
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	session_free(p->session);	/* first: its thread adds to the hists */
+	for (size_t i = 0; i < p->nev; i++) {
+		hist_free(p->ev[i].hist);
+		ctree_free(p->ev[i].tree);
+		if (p->ev[i].collected)
+			p->collector->free(p->ev[i].collected);
+	}
+	free(p->ev);
+	strpool_free(p->pool);
+	symbols_free(p->sym);
+	reader_free(p->rd);
+	free(p);
+}
+
+int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen)
+{
+	const struct profile_filters *f = &o->f;
+	struct loader l = { .o = o };
+	struct profile *p = xcalloc(1, sizeof(*p));
+	struct reader_record rec;
+	int ret;
+
+	*out = NULL;
+	l.p = p;
+	l.pre_filter = f->npid || f->ntid || f->ncpu || f->ncomm || f->t_start >= 0 ||
+		       f->t_end >= 0;
+	l.post_filter = f->ndso || f->symbol;
+	p->input = o->input;
+	p->collector = o->collector;
+	p->pool = strpool_new();
+	p->rd = reader_open(o->input);
+	if (!p->rd) {
+		if (errno == EBADMSG)
+			snprintf(err, errlen, "'%s' is not a perf.data file", o->input);
+		else if (errno == ENOTSUP)
+			snprintf(err, errlen, "'%s' was written on a machine of the other "
+				 "endianness, which prof does not read", o->input);
+		else
+			snprintf(err, errlen, "cannot open '%s': %s", o->input, strerror(errno));
+		goto fail;
+	}
+	p->sym = symbols_new(&o->so);
+	if (!p->sym) {
+		snprintf(err, errlen, "cannot set up the symbolizer: %s", strerror(errno));
+		goto fail;
+	}
+	p->session = session_new(p->sym, on_sample, &l);
+	session_filter(p->session, prefilter);
+	session_leaf_only(p->session, !o->chains);
+	/* Every view adds samples up: none needs them in time order. */
+	session_unordered(p->session, 1);
+	while ((ret = reader_next(p->rd, &rec)) > 0) {
+		ret = session_record(p->session, &rec);
+		if (ret)
+			break;
+	}
+	if (ret)
+		session_abort(p->session);	/* its thread stops before anything is read of it */
+	if (ret == -EBADMSG) {
+		snprintf(err, errlen, "'%s' is corrupt at offset %" PRIu64 ": %s", o->input,
+			 reader_error_offset(p->rd), reader_error(p->rd));
+		goto fail;
+	}
+	if (!ret)
+		ret = session_finish(p->session);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", o->input, strerror(-ret));
+		goto fail;
+	}
+	*out = p;
+	return 0;
+fail:
+	if (p->session)
+		session_abort(p->session);
+	profile_free(p);
+	return -1;
+}
+
+const struct profile_event *profile_first_event(const struct profile *p, size_t *others)
+{
+	const struct profile_event *first = NULL;
+
+	*others = 0;
+	for (size_t i = 0; i < p->nev; i++)
+		if (p->ev[i].hist) {
+			if (!first)
+				first = &p->ev[i];
+			else
+				(*others)++;
+		}
+	return first;
+}

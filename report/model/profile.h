@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A profile, loaded: the one entry point of the model. profile_load()
+ * reads a file through the session (ordering, processes and maps,
+ * symbols, unwinding), drops the samples the filters leave out before
+ * they are resolved, and adds the rest up per event: the flat histogram
+ * with its call graphs (hist), a call tree of whole stacks (ctree), and
+ * the collector a format brings of its own. Commands (report, diff, a
+ * viewer) load and then read; nothing here prints.
+ */
+#ifndef PROF_REPORT_PROFILE_H
+#define PROF_REPORT_PROFILE_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctree.h"
+#include "hist.h"
+#include "session.h"
+#include "symbols.h"
+
+struct reader;
+struct strpool;
+
+/* Which samples to keep. Lists are empty (n 0) for all. */
+struct profile_filters {
+	const char *const *comm;
+	size_t ncomm;
+	const char *const *dso;		/* of the sampled frame: dso_short_name() */
+	size_t ndso;
+	const long *pid, *tid, *cpu;
+	size_t npid, ntid, ncpu;
+	const regex_t *symbol;		/* the sampled frame's function; NULL for all */
+	double t_start, t_end;		/* seconds from the first sample; < 0: open */
+};
+
+/* A format's own per-event aggregate, for what hist and ctree do not keep. */
+struct profile_collector {
+	void *(*begin)(const struct evdesc *ev);
+	void (*add)(void *state, const struct rsample *s);
+	void (*free)(void *state);
+};
+
+struct profile_opts {
+	const char *input;		/* a file, or "-" for standard input */
+	struct symbols_opts so;
+	struct hist_opts ho;
+	int flat;			/* fill the flat histogram (else count samples only) */
+	int stacks;			/* a ctree of whole stacks per event */
+	int with_comm;			/* ... under the command at their root */
+	int chains;			/* resolve whole stacks (else the sampled frame only) */
+	const struct profile_collector *collector;	/* NULL for none */
+	struct profile_filters f;
+};
+
+struct profile_event {
+	const struct evdesc *ev;
+	struct hist *hist;
+	struct ctree *tree;		/* with opts.stacks: whole stacks from tree_root */
+	size_t tree_root;
+	void *collected;		/* the collector's state */
+};
+
+/* Why and where dwarf-unwound user stacks stopped: the stacks line. */
+struct profile_unwind {
+	uint64_t total, complete, fp;	/* fp: with frames found by the frame pointer */
+	struct { const struct dso *dso; int end; uint64_t n; } stop[32];
+	int nstop;
+};
+
+struct profile {
+	const char *input;
+	struct reader *rd;
+	struct symbols *sym;
+	struct session *session;
+	struct strpool *pool;		/* the trees' names */
+	const struct profile_collector *collector;
+	struct profile_event *ev;	/* by event index; ev[i].hist NULL: no samples */
+	size_t nev;
+	uint64_t first_time, last_time;
+	uint64_t samples;		/* every sample in the file */
+	uint64_t kept;			/* of those, the ones the filters kept */
+	uint64_t chains;		/* samples with a call chain, among those resolved */
+	struct profile_unwind uw;
+};
+
+/*
+ * Load o->input. 0 and *out, or -1 with a one-line reason in err (no
+ * "prof: "). The warnings about the input are the command's to give:
+ * see warn.h.
+ */
+int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen);
+void profile_free(struct profile *p);
+
+/* The first event with samples, and how many others have some; NULL when none. */
+const struct profile_event *profile_first_event(const struct profile *p, size_t *others);
+
+#endif
