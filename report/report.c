@@ -45,6 +45,7 @@ static const char usage[] =
 	"      --no-inline             fold inlined functions into their callers\n"
 	"      --symfs DIR             look for binaries under DIR (then where recorded)\n"
 	"      --strict-symfs          read no file outside the --symfs DIR\n"
+	"      --kallsyms FILE         the kernel's symbols from FILE, not /proc/kallsyms\n"
 	"  -F, --format FORMAT         the output's format (below)\n"
 	"  -o, --output FILE           write the report to FILE, not standard output\n"
 	"      --no-comm               folded, svg: no command name at the stacks' root\n"
@@ -185,7 +186,7 @@ static int parse_time(struct report *r, const char *arg)
 enum {
 	OPT_CHILDREN = 256, OPT_LIMIT, OPT_TREE, OPT_DEPTH, OPT_COMM, OPT_PID, OPT_TID,
 	OPT_DSO, OPT_SYMBOL, OPT_CPU, OPT_TIME, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_SYMFS,
-	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED,
+	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED, OPT_KALLSYMS,
 };
 
 static int parse_options(struct report *r, int argc, char **argv)
@@ -209,6 +210,7 @@ static int parse_options(struct report *r, int argc, char **argv)
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "strict-symfs", no_argument, NULL, OPT_STRICT_SYMFS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-comm", no_argument, NULL, OPT_NO_COMM },
@@ -309,6 +311,14 @@ static int parse_options(struct report *r, int argc, char **argv)
 			break;
 		case OPT_NO_INLINE:
 			r->so.inline_frames = 0;
+			break;
+		case OPT_KALLSYMS:
+			if (access(optarg, R_OK)) {
+				fprintf(stderr, "prof: --kallsyms: cannot read '%s': %s\n", optarg,
+					strerror(errno));
+				return EXIT_USAGE;
+			}
+			r->so.kallsyms = optarg;
 			break;
 		case OPT_STRICT_SYMFS:
 			r->so.strict_symfs = 1;

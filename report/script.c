@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode.h"
 #include "evtab.h"
@@ -30,7 +31,8 @@ static const char usage[] =
 	"  -S, --symbols      each sample as perf script prints it, with its symbolized\n"
 	"                     call chain, in time order (for stackcollapse-perf.pl,\n"
 	"                     speedscope); without it, every record raw, one a line\n"
-	"      --no-inline, --no-demangle, --symfs DIR, --strict-symfs   as in prof report\n"
+	"      --no-inline, --no-demangle, --symfs DIR, --strict-symfs, --kallsyms FILE\n"
+	"                              as in prof report\n"
 	"  -h, --help         this help\n";
 
 static void put_time(FILE *out, const struct sample *s)
@@ -302,11 +304,14 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 struct symscript {
 	FILE *out;
 	uint64_t samples;
+	struct session *ss;
+	int name_width;		/* the longest event name's, once known */
 };
 
 /*
- * As perf script 6.1 prints a sample with a call chain: "comm pid [cpu]
- * secs.usecs: period event:", then a line a frame, "\t%16x sym+0xoff (dso)",
+ * As perf script 6.1 prints a sample with a call chain: "comm tid [cpu]
+ * secs.usecs: period event:" (the event's name right-aligned to the
+ * longest of the file's), then a line a frame, "\t%16x sym+0xoff (dso)",
  * then an empty line; what stackcollapse-perf.pl and speedscope parse.
  * A frame unwound by its frame pointer ends in " [fp]", which they skip.
  */
@@ -315,11 +320,19 @@ static int print_symbolized(void *ctx, const struct rsample *s)
 	struct symscript *x = ctx;
 
 	x->samples++;
-	fprintf(x->out, "%s %5u ", s->comm, s->pid);
+	if (!x->name_width) {
+		const struct evtab *t = session_evtab(x->ss);
+
+		for (size_t i = 0; i < t->nr; i++)
+			if (t->ev[i] && (int)strlen(t->ev[i]->name) > x->name_width)
+				x->name_width = (int)strlen(t->ev[i]->name);
+	}
+	fprintf(x->out, "%s %5u ", s->comm, s->tid);
 	if (s->ev->attr.sample_type & PERF_SAMPLE_CPU)
 		fprintf(x->out, "[%03u] ", s->cpu);
-	fprintf(x->out, "%5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %s: \n",
-		s->time / 1000000000, s->time % 1000000000 / 1000, s->period, s->ev->name);
+	fprintf(x->out, "%5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %*s: \n",
+		s->time / 1000000000, s->time % 1000000000 / 1000, s->period, x->name_width,
+		s->ev->name);
 	for (int i = 0; i < s->nframes; i++) {
 		const struct rframe *f = &s->frames[i];
 		const char *dso = !f->dso ? "[unknown]" : f->kernel ? dso_short_name(f->dso)
@@ -354,6 +367,7 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 		return 1;
 	}
 	ss = session_new(sym, print_symbolized, &x);
+	x.ss = ss;
 	while ((ret = reader_next(r, &rec)) > 0)
 		if ((ret = session_record(ss, &rec)))
 			break;
@@ -386,7 +400,7 @@ out:
 	return status;
 }
 
-enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS, OPT_STRICT_SYMFS };
+enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS, OPT_STRICT_SYMFS, OPT_KALLSYMS };
 
 int cmd_script(int argc, char **argv)
 {
@@ -397,6 +411,7 @@ int cmd_script(int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "strict-symfs", no_argument, NULL, OPT_STRICT_SYMFS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -426,6 +441,14 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			so.demangle = 0;
+			break;
+		case OPT_KALLSYMS:
+			if (access(optarg, R_OK)) {
+				fprintf(stderr, "prof: --kallsyms: cannot read '%s': %s\n", optarg,
+					strerror(errno));
+				return EXIT_USAGE;
+			}
+			so.kallsyms = optarg;
 			break;
 		case OPT_STRICT_SYMFS:
 			so.strict_symfs = 1;

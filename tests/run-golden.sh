@@ -1,0 +1,1221 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Every view and format of prof report, and prof script, against golden
+# output, with no kernel: tests/golden/genprof writes the profile from
+# tests/data/golden/golden.spec through prof's own writer (plain and
+# zstd-compressed), its addresses pointing into a committed binary
+# (tests/data/golden/prof-golden/golden, built once by make-golden.sh) and
+# a committed kallsyms. The spec's shape is known: 90 cpu-clock samples
+# over pid 100 (60: leaf_a 40, leaf_b 20), pid 200's threads 200 (10) and
+# 201 (10, in the kernel) and pid 300, whose binary is gone (10); 10
+# task-clock samples; 2 records lost. Needs no perf_event_open.
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+G=$srcdir/tests/data/golden
+genprof=$builddir/tests/golden/genprof
+[ -x "$genprof" ] || fail "no $genprof (make check builds it)"
+sed "s|SYMFS|$G|" "$G/golden.spec" > golden.spec
+"$genprof" golden.spec golden.data 2> gen.err || fail "genprof: $(cat gen.err)"
+"$genprof" -z golden.spec golden-z.data 2> gen.err || fail "genprof -z: $(cat gen.err)"
+opts="--symfs $G --kallsyms $G/kallsyms"
+
+# same WHAT: ./out is ./want, or the test fails showing the difference.
+same() {
+	if ! cmp -s want out; then
+		diff -u want out | sed -n 1,40p
+		fail "$1 differs from the golden output above"
+	fi
+}
+
+# golden ARGS <<EOF: prof report -i golden.data ARGS prints exactly the
+# here-document, and so does the compressed copy of the profile.
+golden() {
+	cat > want
+	for f in golden.data golden-z.data; do
+		# shellcheck disable=SC2086  # $opts and $1 are option lists
+		run_prof report -i "$f" $opts $1
+		expect_rc 0 "prof report $1 ($f)"
+		sed -i "s/golden-z\.data/golden.data/" out
+		same "prof report $1 on $f"
+	done
+}
+
+# The warnings of a report: the binary that is gone, the lost records.
+run_prof report -i golden.data $opts
+expect_rc 0 "prof report"
+mv out flat.out
+cat > want << 'EOF'
+prof: warning: cannot open /prof-golden/gone: No such file or directory
+prof: warning: 2 records were lost (1.96% of samples); record with a bigger -m or a lower -F
+EOF
+mv err out
+same "the warnings of prof report"
+# A filter that leaves the gone binary's samples out spares its warning:
+# filters run before a sample is resolved.
+run_prof report -i golden.data $opts --pid 100,200
+expect_rc 0 "prof report --pid 100,200"
+grep -q gone err && fail "--pid 100,200 still opened the binary of pid 300: $(cat err)"
+
+# --- the text views, folded stacks and JSON -----------------------------------
+# the flat view, both events
+golden "" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command   Shared Object      Symbol
+# ........  .......  ........  .................  ...................
+#
+    44.44%       40  golden    golden             [.] step (inlined)
+    22.22%       20  golden    golden             [.] leaf_b
+    11.11%       10  gone      gone               [.] [unknown]
+    11.11%       10  worker    golden             [.] leaf_b
+     6.67%        6  worker-2  [kernel.kallsyms]  [k] __x64_sys_write
+     4.44%        4  worker-2  [kernel.kallsyms]  [k] schedule
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..................
+#
+   100.00%       10  golden   golden         [.] step (inlined)
+EOF
+
+# --children
+golden "--children" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Children     Self  Samples  Command   Shared Object      Symbol
+# ........ .......  .......  ........  .................  ....................
+#
+    66.67%    0.00%        0  golden    golden             [.] main
+    66.67%    0.00%        0  golden    golden             [.] mid
+    66.67%    0.00%        0  golden    golden             [.] work::spin(int)
+    44.44%   44.44%       40  golden    golden             [.] step (inlined)
+    44.44%    0.00%        0  golden    golden             [.] leaf_a
+    22.22%   22.22%       20  golden    golden             [.] leaf_b
+    11.11%   11.11%       10  gone      gone               [.] [unknown]
+    11.11%   11.11%       10  worker    golden             [.] leaf_b
+    11.11%    0.00%        0  worker    golden             [.] main
+    11.11%    0.00%        0  worker    golden             [.] mid
+     6.67%    6.67%        6  worker-2  [kernel.kallsyms]  [k] __x64_sys_write
+     6.67%    0.00%        0  worker-2  [kernel.kallsyms]  [k] do_syscall_64
+     6.67%    0.00%        0  worker-2  [kernel.kallsyms]  [k] entry_SYSCALL_64
+     6.67%    0.00%        0  worker-2  [unknown]          [.] 0x7f0000001000
+     4.44%    4.44%        4  worker-2  [kernel.kallsyms]  [k] schedule
+     4.44%    0.00%        0  worker-2  golden             [.] leaf_a
+     4.44%    0.00%        0  worker-2  golden             [.] main
+     4.44%    0.00%        0  worker-2  golden             [.] mid
+     4.44%    0.00%        0  worker-2  golden             [.] step (inlined)
+     4.44%    0.00%        0  worker-2  golden             [.] work::spin(int)
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Children     Self  Samples  Command  Shared Object  Symbol
+# ........ .......  .......  .......  .............  ...................
+#
+   100.00%  100.00%       10  golden   golden         [.] step (inlined)
+   100.00%    0.00%        0  golden   golden         [.] leaf_a
+   100.00%    0.00%        0  golden   golden         [.] main
+   100.00%    0.00%        0  golden   golden         [.] mid
+   100.00%    0.00%        0  golden   golden         [.] work::spin(int)
+EOF
+
+# call graphs, callers first
+golden "-g caller" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command   Shared Object      Symbol
+# ........  .......  ........  .................  ...................
+#
+    44.44%       40  golden    golden             [.] step (inlined)
+            |
+            ---main
+               mid
+               work::spin(int)
+               leaf_a
+               step (inlined)
+
+    22.22%       20  golden    golden             [.] leaf_b
+            |
+            ---main
+               mid
+               work::spin(int)
+               leaf_b
+
+    11.11%       10  gone      gone               [.] [unknown]
+            |
+            ---[unknown]
+               [unknown]
+               [unknown]
+               [unknown]
+
+    11.11%       10  worker    golden             [.] leaf_b
+            |
+            ---main
+               mid
+               leaf_b
+
+     6.67%        6  worker-2  [kernel.kallsyms]  [k] __x64_sys_write
+            |
+            ---0x7f0000001000
+               entry_SYSCALL_64
+               do_syscall_64
+               __x64_sys_write
+
+     4.44%        4  worker-2  [kernel.kallsyms]  [k] schedule
+            |
+            ---main
+               mid
+               work::spin(int)
+               leaf_a
+               step (inlined)
+               schedule
+
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..................
+#
+   100.00%       10  golden   golden         [.] step (inlined)
+            |
+            ---main
+               mid
+               work::spin(int)
+               leaf_a
+               step (inlined)
+
+EOF
+
+# call graphs, callees first, above 10%
+golden "-g callee --percent-limit 10" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..................
+#
+    44.44%       40  golden   golden         [.] step (inlined)
+            |
+            ---step (inlined)
+               leaf_a
+               work::spin(int)
+               mid
+               main
+
+    22.22%       20  golden   golden         [.] leaf_b
+            |
+            ---leaf_b
+               work::spin(int)
+               mid
+               main
+
+    11.11%       10  gone     gone           [.] [unknown]
+            |
+            ---[unknown]
+               [unknown]
+               [unknown]
+               [unknown]
+
+    11.11%       10  worker   golden         [.] leaf_b
+            |
+            ---leaf_b
+               mid
+               main
+
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..................
+#
+   100.00%       10  golden   golden         [.] step (inlined)
+            |
+            ---step (inlined)
+               leaf_a
+               work::spin(int)
+               mid
+               main
+
+EOF
+
+# the whole program top-down
+golden "--tree" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+#   Total     Self  Function
+ 100.00%    0.00%  [root]
+  82.22%    0.00%    [.] main
+  82.22%    0.00%      [.] mid
+  71.11%    0.00%        [.] work::spin(int)
+  48.89%    0.00%          [.] leaf_a
+  48.89%   44.44%            [.] step (inlined)
+   4.44%    4.44%              [k] schedule
+  22.22%   22.22%          [.] leaf_b
+  11.11%   11.11%        [.] leaf_b
+  11.11%    0.00%    [.] [unknown]
+  11.11%    0.00%      [.] [unknown]
+  11.11%    0.00%        [.] [unknown]
+  11.11%   11.11%          [.] [unknown]
+   6.67%    0.00%    [.] 0x7f0000001000
+   6.67%    0.00%      [k] entry_SYSCALL_64
+   6.67%    0.00%        [k] do_syscall_64
+   6.67%    6.67%          [k] __x64_sys_write
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+#   Total     Self  Function
+ 100.00%    0.00%  [root]
+ 100.00%    0.00%    [.] main
+ 100.00%    0.00%      [.] mid
+ 100.00%    0.00%        [.] work::spin(int)
+ 100.00%    0.00%          [.] leaf_a
+ 100.00%  100.00%            [.] step (inlined)
+EOF
+
+# bottom-up, three levels
+golden "--tree=bottom-up --max-depth 3" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+#   Total     Self  Function
+ 100.00%    0.00%  [root]
+  44.44%   44.44%    [.] step (inlined)
+  44.44%    0.00%      [.] leaf_a
+  44.44%    0.00%        [.] work::spin(int)
+  33.33%   33.33%    [.] leaf_b
+  22.22%    0.00%      [.] work::spin(int)
+  22.22%    0.00%        [.] mid
+  11.11%    0.00%      [.] mid
+  11.11%    0.00%        [.] main
+  11.11%   11.11%    [.] [unknown]
+  11.11%    0.00%      [.] [unknown]
+  11.11%    0.00%        [.] [unknown]
+   6.67%    6.67%    [k] __x64_sys_write
+   6.67%    0.00%      [k] do_syscall_64
+   6.67%    0.00%        [k] entry_SYSCALL_64
+   4.44%    4.44%    [k] schedule
+   4.44%    0.00%      [.] step (inlined)
+   4.44%    0.00%        [.] leaf_a
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+#   Total     Self  Function
+ 100.00%    0.00%  [root]
+ 100.00%  100.00%    [.] step (inlined)
+ 100.00%    0.00%      [.] leaf_a
+ 100.00%    0.00%        [.] work::spin(int)
+EOF
+
+# sort keys pid, tid, cpu
+golden "--sort pid,tid,cpu" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Pid  Tid  CPU
+# ........  .......  ...  ...  ...
+#
+    44.44%       40  100  100  0
+    22.22%       20  100  100  1
+    11.11%       10  200  200  1
+    11.11%       10  300  300  0
+     6.67%        6  200  201  0
+     4.44%        4  200  201  1
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Pid  Tid  CPU
+# ........  .......  ...  ...  ...
+#
+   100.00%       10  100  100  0
+EOF
+
+# sort keys dso, sym
+golden "--sort dso,sym" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Shared Object      Symbol
+# ........  .......  .................  ...................
+#
+    44.44%       40  golden             [.] step (inlined)
+    33.33%       30  golden             [.] leaf_b
+    11.11%       10  gone               [.] [unknown]
+     6.67%        6  [kernel.kallsyms]  [k] __x64_sys_write
+     4.44%        4  [kernel.kallsyms]  [k] schedule
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Shared Object  Symbol
+# ........  .......  .............  ..................
+#
+   100.00%       10  golden         [.] step (inlined)
+EOF
+
+# source lines
+golden "--sort sym,srcline" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Symbol               Source
+# ........  .......  ...................  ..................
+#
+    44.44%       40  [.] step (inlined)   golden.cc:10
+    33.33%       30  [.] leaf_b           golden.cc:27
+    11.11%       10  [.] [unknown]        gone+0x1116
+     6.67%        6  [k] __x64_sys_write  __x64_sys_write+16
+     4.44%        4  [k] schedule         schedule+16
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Symbol              Source
+# ........  .......  ..................  ............
+#
+   100.00%       10  [.] step (inlined)  golden.cc:10
+EOF
+
+# no inline frames, no demangling
+golden "--no-inline --no-demangle -g caller --percent-limit 20" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..........
+#
+    44.44%       40  golden   golden         [.] leaf_a
+            |
+            ---main
+               mid
+               _ZN4work4spinEi
+               leaf_a
+
+    22.22%       20  golden   golden         [.] leaf_b
+            |
+            ---main
+               mid
+               _ZN4work4spinEi
+               leaf_b
+
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..........
+#
+   100.00%       10  golden   golden         [.] leaf_a
+            |
+            ---main
+               mid
+               _ZN4work4spinEi
+               leaf_a
+
+EOF
+
+# filters on commands
+golden "--comm worker,worker-2 --sort comm,tid,sym" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  20
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command   Tid  Symbol
+# ........  .......  ........  ...  ...................
+#
+    50.00%       10  worker    200  [.] leaf_b
+    30.00%        6  worker-2  201  [k] __x64_sys_write
+    20.00%        4  worker-2  201  [k] schedule
+EOF
+
+# filters on pid, tid and cpu
+golden "--pid 100 --tid 100 --cpu 1" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  20
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..........
+#
+   100.00%       20  golden   golden         [.] leaf_b
+EOF
+
+# filters on time, dso and symbol
+golden "--time 0.2,0.45 --dso golden --symbol ^leaf" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  30
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ..........
+#
+    66.67%       20  golden   golden         [.] leaf_b
+    33.33%       10  worker   golden         [.] leaf_b
+EOF
+
+# a filter that keeps nothing
+golden "--pid 999" <<'EOF'
+# prof report of 'golden.data': no samples left after the filters
+EOF
+
+# folded stacks
+golden "-F folded" <<'EOF'
+golden;main;mid;work::spin(int);leaf_a;step_[i] 40
+golden;main;mid;work::spin(int);leaf_b 20
+gone;[unknown];[unknown];[unknown];[unknown] 10
+worker;main;mid;leaf_b 10
+worker-2;[unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
+worker-2;main;mid;work::spin(int);leaf_a;step_[i];schedule_[k] 4
+EOF
+
+# folded stacks without the command
+golden "-F folded --no-comm" <<'EOF'
+[unknown];[unknown];[unknown];[unknown] 10
+[unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
+main;mid;leaf_b 10
+main;mid;work::spin(int);leaf_a;step_[i] 40
+main;mid;work::spin(int);leaf_a;step_[i];schedule_[k] 4
+main;mid;work::spin(int);leaf_b 20
+EOF
+
+# JSON
+golden "-F json --percent-limit 10" <<'EOF'
+{
+  "schema": "prof-report/2",
+  "input": "golden.data",
+  "command": "prof record -g -o golden.data -- /prof-golden/golden",
+  "host": "golden-host",
+  "osrelease": "6.1.0-golden",
+  "arch": "x86_64",
+  "lost": 2,
+  "duration": 0.7090,
+  "sort": [
+    "comm",
+    "dso",
+    "sym"
+  ],
+  "events": [
+    {
+      "event": "cpu-clock",
+      "samples": 90,
+      "period": 90000000,
+      "flat": [
+        {
+          "comm": "golden",
+          "dso": "golden",
+          "sym": "[.] step (inlined)",
+          "samples": 40,
+          "self": 44.4444,
+          "self_period": 40000000
+        },
+        {
+          "comm": "golden",
+          "dso": "golden",
+          "sym": "[.] leaf_b",
+          "samples": 20,
+          "self": 22.2222,
+          "self_period": 20000000
+        },
+        {
+          "comm": "gone",
+          "dso": "gone",
+          "sym": "[.] [unknown]",
+          "samples": 10,
+          "self": 11.1111,
+          "self_period": 10000000
+        },
+        {
+          "comm": "worker",
+          "dso": "golden",
+          "sym": "[.] leaf_b",
+          "samples": 10,
+          "self": 11.1111,
+          "self_period": 10000000
+        }
+      ],
+      "tree": [
+        {
+          "name": "all",
+          "kind": "root",
+          "parent": null,
+          "samples": 90,
+          "self_samples": 0,
+          "period": 90000000,
+          "self_period": 0
+        },
+        {
+          "name": "golden",
+          "kind": "root",
+          "parent": 0,
+          "samples": 60,
+          "self_samples": 0,
+          "period": 60000000,
+          "self_period": 0
+        },
+        {
+          "name": "main",
+          "kind": "user",
+          "parent": 1,
+          "samples": 60,
+          "self_samples": 0,
+          "period": 60000000,
+          "self_period": 0
+        },
+        {
+          "name": "mid",
+          "kind": "user",
+          "parent": 2,
+          "samples": 60,
+          "self_samples": 0,
+          "period": 60000000,
+          "self_period": 0
+        },
+        {
+          "name": "work::spin(int)",
+          "kind": "user",
+          "parent": 3,
+          "samples": 60,
+          "self_samples": 0,
+          "period": 60000000,
+          "self_period": 0
+        },
+        {
+          "name": "leaf_a",
+          "kind": "user",
+          "parent": 4,
+          "samples": 40,
+          "self_samples": 0,
+          "period": 40000000,
+          "self_period": 0
+        },
+        {
+          "name": "step",
+          "kind": "inlined",
+          "parent": 5,
+          "samples": 40,
+          "self_samples": 40,
+          "period": 40000000,
+          "self_period": 40000000
+        },
+        {
+          "name": "leaf_b",
+          "kind": "user",
+          "parent": 4,
+          "samples": 20,
+          "self_samples": 20,
+          "period": 20000000,
+          "self_period": 20000000
+        },
+        {
+          "name": "gone",
+          "kind": "root",
+          "parent": 0,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "[unknown]",
+          "kind": "unknown",
+          "parent": 8,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "[unknown]",
+          "kind": "unknown",
+          "parent": 9,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "[unknown]",
+          "kind": "unknown",
+          "parent": 10,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "[unknown]",
+          "kind": "unknown",
+          "parent": 11,
+          "samples": 10,
+          "self_samples": 10,
+          "period": 10000000,
+          "self_period": 10000000
+        },
+        {
+          "name": "worker",
+          "kind": "root",
+          "parent": 0,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "main",
+          "kind": "user",
+          "parent": 13,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "mid",
+          "kind": "user",
+          "parent": 14,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "leaf_b",
+          "kind": "user",
+          "parent": 15,
+          "samples": 10,
+          "self_samples": 10,
+          "period": 10000000,
+          "self_period": 10000000
+        },
+        {
+          "name": "worker-2",
+          "kind": "root",
+          "parent": 0,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 10000000,
+          "self_period": 0
+        },
+        {
+          "name": "[unknown]",
+          "kind": "unknown",
+          "parent": 17,
+          "samples": 6,
+          "self_samples": 0,
+          "period": 6000000,
+          "self_period": 0
+        },
+        {
+          "name": "entry_SYSCALL_64",
+          "kind": "kernel",
+          "parent": 18,
+          "samples": 6,
+          "self_samples": 0,
+          "period": 6000000,
+          "self_period": 0
+        },
+        {
+          "name": "do_syscall_64",
+          "kind": "kernel",
+          "parent": 19,
+          "samples": 6,
+          "self_samples": 0,
+          "period": 6000000,
+          "self_period": 0
+        },
+        {
+          "name": "__x64_sys_write",
+          "kind": "kernel",
+          "parent": 20,
+          "samples": 6,
+          "self_samples": 6,
+          "period": 6000000,
+          "self_period": 6000000
+        },
+        {
+          "name": "main",
+          "kind": "user",
+          "parent": 17,
+          "samples": 4,
+          "self_samples": 0,
+          "period": 4000000,
+          "self_period": 0
+        },
+        {
+          "name": "mid",
+          "kind": "user",
+          "parent": 22,
+          "samples": 4,
+          "self_samples": 0,
+          "period": 4000000,
+          "self_period": 0
+        },
+        {
+          "name": "work::spin(int)",
+          "kind": "user",
+          "parent": 23,
+          "samples": 4,
+          "self_samples": 0,
+          "period": 4000000,
+          "self_period": 0
+        },
+        {
+          "name": "leaf_a",
+          "kind": "user",
+          "parent": 24,
+          "samples": 4,
+          "self_samples": 0,
+          "period": 4000000,
+          "self_period": 0
+        },
+        {
+          "name": "step",
+          "kind": "inlined",
+          "parent": 25,
+          "samples": 4,
+          "self_samples": 0,
+          "period": 4000000,
+          "self_period": 0
+        },
+        {
+          "name": "schedule",
+          "kind": "kernel",
+          "parent": 26,
+          "samples": 4,
+          "self_samples": 4,
+          "period": 4000000,
+          "self_period": 4000000
+        }
+      ]
+    },
+    {
+      "event": "task-clock",
+      "samples": 10,
+      "period": 5000000,
+      "flat": [
+        {
+          "comm": "golden",
+          "dso": "golden",
+          "sym": "[.] step (inlined)",
+          "samples": 10,
+          "self": 100.0000,
+          "self_period": 5000000
+        }
+      ],
+      "tree": [
+        {
+          "name": "all",
+          "kind": "root",
+          "parent": null,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 5000000,
+          "self_period": 0
+        },
+        {
+          "name": "golden",
+          "kind": "root",
+          "parent": 0,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 5000000,
+          "self_period": 0
+        },
+        {
+          "name": "main",
+          "kind": "user",
+          "parent": 1,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 5000000,
+          "self_period": 0
+        },
+        {
+          "name": "mid",
+          "kind": "user",
+          "parent": 2,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 5000000,
+          "self_period": 0
+        },
+        {
+          "name": "work::spin(int)",
+          "kind": "user",
+          "parent": 3,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 5000000,
+          "self_period": 0
+        },
+        {
+          "name": "leaf_a",
+          "kind": "user",
+          "parent": 4,
+          "samples": 10,
+          "self_samples": 0,
+          "period": 5000000,
+          "self_period": 0
+        },
+        {
+          "name": "step",
+          "kind": "inlined",
+          "parent": 5,
+          "samples": 10,
+          "self_samples": 10,
+          "period": 5000000,
+          "self_period": 5000000
+        }
+      ]
+    }
+  ]
+}
+EOF
+
+# --- svg: well-formed, its frames where the stacks put them ------------------
+run_prof report -i golden.data $opts -F svg
+expect_rc 0 "prof report -F svg"
+mv out g.svg
+if command -v xmllint > /dev/null 2>&1; then
+	xmllint --noout g.svg 2> xml.err || fail "the flame graph is not well-formed XML: $(head -3 xml.err)"
+fi
+grep -o '<g class="f"[^>]*>' g.svg > out
+cat > want << 'EOF'
+<g class="f" data-x="0" data-w="90" data-d="0" data-k="root" data-n="all">
+<g class="f" data-x="0" data-w="60" data-d="1" data-k="root" data-n="golden">
+<g class="f" data-x="0" data-w="60" data-d="2" data-k="user" data-n="main">
+<g class="f" data-x="0" data-w="60" data-d="3" data-k="user" data-n="mid">
+<g class="f" data-x="0" data-w="60" data-d="4" data-k="user" data-n="work::spin(int)">
+<g class="f" data-x="0" data-w="40" data-d="5" data-k="user" data-n="leaf_a">
+<g class="f" data-x="0" data-w="40" data-d="6" data-k="inlined" data-n="step">
+<g class="f" data-x="40" data-w="20" data-d="5" data-k="user" data-n="leaf_b">
+<g class="f" data-x="60" data-w="10" data-d="1" data-k="root" data-n="gone">
+<g class="f" data-x="60" data-w="10" data-d="2" data-k="unknown" data-n="[unknown]">
+<g class="f" data-x="60" data-w="10" data-d="3" data-k="unknown" data-n="[unknown]">
+<g class="f" data-x="60" data-w="10" data-d="4" data-k="unknown" data-n="[unknown]">
+<g class="f" data-x="60" data-w="10" data-d="5" data-k="unknown" data-n="[unknown]">
+<g class="f" data-x="70" data-w="10" data-d="1" data-k="root" data-n="worker">
+<g class="f" data-x="70" data-w="10" data-d="2" data-k="user" data-n="main">
+<g class="f" data-x="70" data-w="10" data-d="3" data-k="user" data-n="mid">
+<g class="f" data-x="70" data-w="10" data-d="4" data-k="user" data-n="leaf_b">
+<g class="f" data-x="80" data-w="10" data-d="1" data-k="root" data-n="worker-2">
+<g class="f" data-x="80" data-w="6" data-d="2" data-k="unknown" data-n="[unknown]">
+<g class="f" data-x="80" data-w="6" data-d="3" data-k="kernel" data-n="entry_SYSCALL_64">
+<g class="f" data-x="80" data-w="6" data-d="4" data-k="kernel" data-n="do_syscall_64">
+<g class="f" data-x="80" data-w="6" data-d="5" data-k="kernel" data-n="__x64_sys_write">
+<g class="f" data-x="86" data-w="4" data-d="2" data-k="user" data-n="main">
+<g class="f" data-x="86" data-w="4" data-d="3" data-k="user" data-n="mid">
+<g class="f" data-x="86" data-w="4" data-d="4" data-k="user" data-n="work::spin(int)">
+<g class="f" data-x="86" data-w="4" data-d="5" data-k="user" data-n="leaf_a">
+<g class="f" data-x="86" data-w="4" data-d="6" data-k="inlined" data-n="step">
+<g class="f" data-x="86" data-w="4" data-d="7" data-k="kernel" data-n="schedule">
+EOF
+same "the flame graph's frames"
+grep -q 'Flame Graph' g.svg || fail "the flame graph has no title"
+grep -q "cpu-clock, 90 samples, golden.data" g.svg || fail "the flame graph's subtitle names no event"
+grep -q "has 1 more events; the flame graph shows 'cpu-clock' only" err ||
+	fail "no warning that task-clock is left out: $(cat err)"
+
+# --- pprof: gzip, and when go is installed, its traces ------------------------
+run_prof report -i golden.data $opts -F pprof -o g.pb.gz
+expect_rc 0 "prof report -F pprof"
+gzip -t g.pb.gz 2> gz.err || fail "pprof: not gzip: $(cat gz.err)"
+gzip -dc g.pb.gz > g.pb
+for s in cpu nanoseconds comm leaf_a leaf_b step /prof-golden/golden golden.cc \
+	f5bc82042fd17b524c108b69099378bf48f7c64a; do
+	grep -q -a "$s" g.pb || fail "pprof: no '$s' in the profile"
+done
+if command -v go > /dev/null 2>&1; then
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 120 go tool pprof -traces g.pb.gz \
+		> out 2> go.err || fail "go tool pprof -traces: $(tail -3 go.err)"
+	cat > want << 'EOF'
+File: golden
+Build ID: f5bc82042fd17b524c108b69099378bf48f7c64a
+Type: cpu
+Duration: 709ms, Total samples = 90ms (12.69%)
+-----------+-------------------------------------------------------
+      comm:  golden
+      15ms   step (inline)
+             leaf_a
+             work::spin
+             mid
+             main
+-----------+-------------------------------------------------------
+      comm:  golden
+      25ms   step (inline)
+             leaf_a
+             work::spin
+             mid
+             main
+-----------+-------------------------------------------------------
+      comm:  golden
+      20ms   leaf_b
+             work::spin
+             mid
+             main
+-----------+-------------------------------------------------------
+      comm:  worker
+      10ms   leaf_b
+             mid
+             main
+-----------+-------------------------------------------------------
+      comm:  worker-2
+       6ms   __x64_sys_write
+             do_syscall_64
+             entry_SYSCALL_64
+             [unknown]
+-----------+-------------------------------------------------------
+      comm:  worker-2
+       4ms   schedule
+             step (inline)
+             leaf_a
+             work::spin
+             mid
+             main
+-----------+-------------------------------------------------------
+      comm:  gone
+      10ms   [unknown]
+             [unknown]
+             [unknown]
+             [unknown]
+-----------+-------------------------------------------------------
+EOF
+	same "go tool pprof -traces"
+else
+	note "go is not installed: pprof checked without go tool pprof"
+fi
+
+# --- script ------------------------------------------------------------------
+run_prof script -i golden.data
+expect_rc 0 "prof script"
+mv out raw.out
+grep -v '^SAMPLE' raw.out > out
+cat > want << 'EOF'
+ATTR event=cpu-clock type=1 config=0 sample_type=0x101a7 period=1000000 ids=1
+ATTR event=task-clock type=1 config=1 sample_type=0x101a7 period=1000000 ids=2
+FEATURE name=hostname value=golden-host
+FEATURE name=osrelease value=6.1.0-golden
+FEATURE name=arch value=x86_64
+FEATURE name=cmdline value=prof record -g -o golden.data -- /prof-golden/golden
+FINISHED_INIT
+MMAP time=0.000000000 cpu=0 pid=-1 tid=0 addr=0xffffffff81000000 len=0x1000 pgoff=0xffffffff81000000 file=[kernel.kallsyms]_text
+COMM time=0.000000000 cpu=0 pid=100 tid=100 comm=golden
+MMAP2 time=0.000000000 cpu=0 pid=100 tid=100 addr=0x401000 len=0x1000 pgoff=0x1000 prot=r-x buildid=f5bc82042fd17b524c108b69099378bf48f7c64a file=/prof-golden/golden
+COMM time=0.000000000 cpu=0 pid=200 tid=200 comm=worker
+MMAP2 time=0.000000000 cpu=0 pid=200 tid=200 addr=0x401000 len=0x1000 pgoff=0x1000 prot=r-x buildid=f5bc82042fd17b524c108b69099378bf48f7c64a file=/prof-golden/golden
+COMM time=0.000000000 cpu=0 pid=300 tid=300 comm=gone
+MMAP2 time=0.000000000 cpu=0 pid=300 tid=300 addr=0x401000 len=0x1000 pgoff=0x1000 prot=r-x file=/prof-golden/gone
+FINISHED_ROUND
+FINISHED_ROUND
+COMM time=0.000000000 cpu=0 pid=200 tid=201 comm=worker-2
+FINISHED_ROUND
+LOST time=0.000000000 cpu=0 id=1 lost=2
+FINISHED_ROUND
+EOF
+same "prof script's records but samples"
+[ "$(grep -c '^SAMPLE' raw.out)" = 100 ] || fail "prof script: $(grep -c '^SAMPLE' raw.out) samples, not 100"
+awk '/^SAMPLE/ && (++n == 1 || n == 61 || n == 71 || n == 77 || n == 100)' raw.out > out
+cat > want << 'EOF'
+SAMPLE time=1.000000000 cpu=0 pid=100 tid=100 event=cpu-clock period=1000000 ip=0x401116 chain=0xfffffffffffffe00,0x401116,0x401168,0x401188,0x4011b0
+SAMPLE time=1.300000000 cpu=1 pid=200 tid=200 event=cpu-clock period=1000000 ip=0x401144 chain=0xfffffffffffffe00,0x401144,0x40119a,0x4011b0
+SAMPLE time=1.400000000 cpu=0 pid=200 tid=201 event=cpu-clock period=1000000 ip=0xffffffff81000310 chain=0xffffffffffffff80,0xffffffff81000310,0xffffffff81000210,0xffffffff81000110,0xfffffffffffffe00,0x7f0000001000
+SAMPLE time=1.500000000 cpu=1 pid=200 tid=201 event=cpu-clock period=1000000 ip=0xffffffff81000410 chain=0xffffffffffffff80,0xffffffff81000410,0xfffffffffffffe00,0x401116,0x401168,0x401188,0x4011b0
+SAMPLE time=1.709000000 cpu=0 pid=100 tid=100 event=task-clock period=500000 ip=0x40111b chain=0xfffffffffffffe00,0x40111b,0x401168,0x401188,0x4011b0
+EOF
+same "prof script's samples 1, 61, 71, 77 and 100"
+
+# perf script's layout: "comm tid [cpu] time: period event:", the event's
+# name aligned to the longest, a frame a line.
+run_prof script -i golden.data --symbols $opts
+expect_rc 0 "prof script --symbols"
+mv out sym.out
+[ "$(grep -c ' cpu-clock: $' sym.out)" = 90 ] || fail "prof script --symbols: not 90 cpu-clock samples"
+[ "$(grep -c ' task-clock: $' sym.out)" = 10 ] || fail "prof script --symbols: not 10 task-clock samples"
+awk 'BEGIN { RS = "" } NR == 1 || NR == 41 || NR == 61 || NR == 71 || NR == 77 || NR == 81 || NR == 91 {
+	print; print "" }' sym.out > out
+cat > want << 'EOF'
+golden   100 [000]     1.000000:    1000000  cpu-clock: 
+	            1116 step (inlined) (/prof-golden/golden)
+	            1116 leaf_a+0x10 (/prof-golden/golden)
+	            1168 work::spin(int)+0xf (/prof-golden/golden)
+	            1188 mid+0xf (/prof-golden/golden)
+	            11b0 main+0xf (/prof-golden/golden)
+
+golden   100 [001]     1.200000:    1000000  cpu-clock: 
+	            1144 leaf_b+0x15 (/prof-golden/golden)
+	            1172 work::spin(int)+0x19 (/prof-golden/golden)
+	            1188 mid+0xf (/prof-golden/golden)
+	            11b0 main+0xf (/prof-golden/golden)
+
+worker   200 [001]     1.300000:    1000000  cpu-clock: 
+	            1144 leaf_b+0x15 (/prof-golden/golden)
+	            119a mid+0x21 (/prof-golden/golden)
+	            11b0 main+0xf (/prof-golden/golden)
+
+worker-2   201 [000]     1.400000:    1000000  cpu-clock: 
+	ffffffff81000310 __x64_sys_write+0x10 ([kernel.kallsyms])
+	ffffffff81000210 do_syscall_64+0x10 ([kernel.kallsyms])
+	ffffffff81000110 entry_SYSCALL_64+0x10 ([kernel.kallsyms])
+	    7f0000001000 [unknown] ([unknown])
+
+worker-2   201 [001]     1.500000:    1000000  cpu-clock: 
+	ffffffff81000410 schedule+0x10 ([kernel.kallsyms])
+	            1116 step (inlined) (/prof-golden/golden)
+	            1116 leaf_a+0x10 (/prof-golden/golden)
+	            1168 work::spin(int)+0xf (/prof-golden/golden)
+	            1188 mid+0xf (/prof-golden/golden)
+	            11b0 main+0xf (/prof-golden/golden)
+
+gone   300 [000]     1.600000:    1000000  cpu-clock: 
+	            1116 [unknown] (/prof-golden/gone)
+	            1168 [unknown] (/prof-golden/gone)
+	            1188 [unknown] (/prof-golden/gone)
+	            11b0 [unknown] (/prof-golden/gone)
+
+golden   100 [000]     1.700000:     500000 task-clock: 
+	            111b step (inlined) (/prof-golden/golden)
+	            111b leaf_a+0x15 (/prof-golden/golden)
+	            1168 work::spin(int)+0xf (/prof-golden/golden)
+	            1188 mid+0xf (/prof-golden/golden)
+	            11b0 main+0xf (/prof-golden/golden)
+
+EOF
+same "prof script --symbols's samples 1, 41, 61, 71, 77, 81 and 91"
+
+# --- perf reads the file too --------------------------------------------------
+if command -v perf > /dev/null 2>&1; then
+	perf script -i golden.data > perf.out 2> perf.err || fail "perf script: $(tail -3 perf.err)"
+	[ "$(grep -c 'cpu-clock' perf.out)" = 90 ] ||
+		fail "perf script reads $(grep -c 'cpu-clock' perf.out) cpu-clock samples, not 90"
+else
+	note "perf is not installed: not checked that perf reads the file"
+fi
+
+# --- errors ------------------------------------------------------------------
+run_prof report -i golden.data --kallsyms "$tmpdir/none"
+expect_rc 64 "prof report --kallsyms of a missing file"
+one_error_line "prof report --kallsyms of a missing file"
+exit 0
