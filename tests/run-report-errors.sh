@@ -5,13 +5,13 @@
 # reported with a warning; a profile with a byte flipped gives a report or
 # one error naming the offset, never a crash or a hang.
 . "$srcdir/tests/test-subr.sh"
-require_perf_event
+need_recordings
 
 shape=$WORKLOADS/shape
 
-run_prof record -q -g --no-compress -e cpu-clock -o raw.data -- "$shape" -s 1
+record_or_replay errors-raw prof record -q -g --no-compress -e cpu-clock -o raw.data -- "$shape" -s 1
 expect_rc 0 "prof record -g --no-compress -- shape -s 1"
-run_prof record -q -g -e cpu-clock -o z.data -- "$shape" -s 1
+record_or_replay errors-z prof record -q -g -e cpu-clock -o z.data -- "$shape" -s 1
 expect_rc 0 "prof record -g -- shape -s 1"
 
 # usage ARGS...: `prof report -i raw.data ARGS` is a usage error.
@@ -93,8 +93,8 @@ done
 # runs past the end of the file is a truncated file (exit 0, a warning) or
 # a corrupt one (exit 1, one line naming the offset), nothing else.
 if command -v perf > /dev/null 2>&1; then
-	perf record -q -e cpu-clock -o perf.data -- "$shape" -s 0.3 > /dev/null 2> perf.err ||
-		fail "perf record -- shape -s 0.3 exited $?: $(sed -n 1,5p perf.err)"
+	record_or_replay errors-perf perf record -q -e cpu-clock -o perf.data -- "$shape" -s 0.3
+	[ "$rc" = 0 ] || fail "perf record -- shape -s 0.3 exited $rc: $(sed -n 1,5p perf.err)"
 	# data.size is the u64 at offset 40; its top byte is at 47.
 	cp perf.data long.data
 	printf '\247' | dd of=long.data bs=1 seek=47 conv=notrunc 2> /dev/null

@@ -9,8 +9,8 @@
 test_timeout=90
 . "$srcdir/tests/test-subr.sh"
 
-require_perf_event
-run_prof record -q -g -e cpu-clock -o s.data -- "$WORKLOADS/shape" -s 2
+need_recordings
+record_or_replay export-s prof record -q -g -e cpu-clock -o s.data -- "$WORKLOADS/shape" -s 2
 expect_rc 0 "prof record -g shape"
 
 total=$(samples_of s.data)

@@ -6,8 +6,8 @@
 # gives inl_leaf's own source lines.
 . "$srcdir/tests/test-subr.sh"
 
-require_perf_event
-run_prof record -q -g -e cpu-clock -o inl.data -- "$WORKLOADS/inline" -s 1
+need_recordings
+record_or_replay inline prof record -q -g -e cpu-clock -o inl.data -- "$WORKLOADS/inline" -s 1
 expect_rc 0 "prof record of the inline workload"
 
 # share TEXT FILE: the Overhead of the flat entry whose line ends in TEXT.

@@ -6,13 +6,14 @@
 # and so does --children, Children and Self, on perf's -g file.
 . "$srcdir/tests/test-subr.sh"
 require_perf
-require_perf_event
+need_recordings
 
 # perf_rows FILE OUT [--children]: perf's flat view of FILE as lines
 # "percent<TAB>comm<TAB>dso<TAB>symbol" (the symbol without its [.]/[k]);
 # with --children, "children<TAB>self<TAB>comm<TAB>dso<TAB>symbol".
 perf_rows() {
-	perf report -i "$1" --stdio ${3:---no-children} --sort comm,dso,sym > "$1.perf$3" 2> "$1.perf.err"
+	# shellcheck disable=SC2046  # symfs_opt is one word or none
+	perf report $(perf_symfs_opt) -i "$1" --stdio ${3:---no-children} --sort comm,dso,sym > "$1.perf$3" 2> "$1.perf.err"
 	prc=$?
 	[ "$prc" = 0 ] || fail "perf report -i $1 $3 exited $prc: $(sed -n 1,5p "$1.perf.err")"
 	awk -v np="${3:+2}" 'BEGIN { np = np ? np : 1 }
@@ -84,21 +85,21 @@ compare() {
 
 for w in shape threads; do
 	bin=$WORKLOADS/$w
-	run_prof record -q -e cpu-clock -o prof-$w.data -- "$bin" -s 1
+	record_or_replay oracle-prof-$w prof record -q -e cpu-clock -o prof-$w.data -- "$bin" -s 1
 	expect_rc 0 "prof record -e cpu-clock -- $w -s 1"
-	run_prof record -q -g -e cpu-clock -o prof-$w-g.data -- "$bin" -s 1
+	record_or_replay oracle-prof-$w-g prof record -q -g -e cpu-clock -o prof-$w-g.data -- "$bin" -s 1
 	expect_rc 0 "prof record -g -e cpu-clock -- $w -s 1"
-	perf record -q -e cpu-clock -o perf-$w.data -- "$bin" -s 1 > perf.out 2> perf.err ||
-		fail "perf record -e cpu-clock -- $w exited $?: $(sed -n 1,5p perf.err)"
-	perf record -q -z -e cpu-clock -o perf-$w-z.data -- "$bin" -s 1 > perf.out 2> perf.err ||
-		fail "perf record -z -e cpu-clock -- $w exited $?: $(sed -n 1,5p perf.err)"
+	record_or_replay oracle-perf-$w perf record -q -e cpu-clock -o perf-$w.data -- "$bin" -s 1
+	[ "$rc" = 0 ] || fail "perf record -e cpu-clock -- $w exited $rc: $(sed -n 1,5p perf.err)"
+	record_or_replay oracle-perf-$w-z perf record -q -z -e cpu-clock -o perf-$w-z.data -- "$bin" -s 1
+	[ "$rc" = 0 ] || fail "perf record -z -e cpu-clock -- $w exited $rc: $(sed -n 1,5p perf.err)"
 	for f in prof-$w.data prof-$w-g.data perf-$w.data perf-$w-z.data; do
 		compare $f
 	done
 	# Children: perf 6.1 counts them only in its file mode (on a pipe,
 	# its own or prof's, it ignores --children), so on perf's -g file.
-	perf record -q -g -e cpu-clock -o perf-$w-g.data -- "$bin" -s 1 > perf.out 2> perf.err ||
-		fail "perf record -g -e cpu-clock -- $w exited $?: $(sed -n 1,5p perf.err)"
+	record_or_replay oracle-perf-$w-g perf record -q -g -e cpu-clock -o perf-$w-g.data -- "$bin" -s 1
+	[ "$rc" = 0 ] || fail "perf record -g -e cpu-clock -- $w exited $rc: $(sed -n 1,5p perf.err)"
 	compare perf-$w-g.data --children
 done
 

@@ -6,7 +6,7 @@
 # have their 60/30/10 shape.
 . "$srcdir/tests/test-subr.sh"
 require_perf
-require_perf_event
+need_recordings
 
 shape=$WORKLOADS/shape
 
@@ -16,6 +16,12 @@ perf_rec() {
 	name=$1
 	shift
 	cpu_reset
+	if replaying; then
+		cp "$recorded/perf-${name%.data}.data" "$name" || fail "no recording for $name"
+		cp "$recorded/perf-${name%.data}.cpu" "$PROF_WORKLOAD_CPU"
+		cpu_save "$name"
+		return
+	fi
 	case " $* " in
 	*" -o - "*) perf record -q -e cpu-clock "$@" -- "$shape" -s 1 < /dev/null > "$name" 2> perf.err ;;
 	*) perf record -q -e cpu-clock -o "$name" "$@" -- "$shape" -s 1 < /dev/null > perf.out 2> perf.err ;;

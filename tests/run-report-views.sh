@@ -5,7 +5,7 @@
 # view, --children, -g callee|caller, --tree both ways, --max-depth,
 # --percent-limit, every sort key, and the filters (on threads' two tids too).
 . "$srcdir/tests/test-subr.sh"
-require_perf_event
+need_recordings
 
 shape=$WORKLOADS/shape
 threads=$WORKLOADS/threads
@@ -68,7 +68,7 @@ tree() {
 
 # --- the profile -----------------------------------------------------------
 
-run_prof record -q -g -e cpu-clock -o g.data -- "$shape" -s 2
+record_or_replay views-g prof record -q -g -e cpu-clock -o g.data -- "$shape" -s 2
 expect_rc 0 "prof record -g -e cpu-clock -- shape -s 2"
 script_of g.data g.txt
 nsamples=$(count_lines '^SAMPLE ' g.txt)
@@ -387,7 +387,7 @@ done
 
 # Lost records above 1% of the samples: the "# lost:" line says so loudly,
 # and so does a line on stderr. A one-page ring at 50 kHz loses some here.
-run_prof record -q -m 1 -F 50000 -g -e cpu-clock -o lost.data -- "$threads" -s 0.5
+record_or_replay views-lost prof record -q -m 1 -F 50000 -g -e cpu-clock -o lost.data -- "$threads" -s 0.5
 expect_rc 0 "prof record -m 1 -F 50000 -g -- threads -s 0.5"
 run_prof report -i lost.data
 expect_rc 0 "prof report -i lost.data"
@@ -409,7 +409,7 @@ fi
 cp "$shape" shape-stripped && strip shape-stripped || fail "cannot strip a copy of $shape"
 nm -n -S "$shape" > shape.nm || fail "nm $shape"
 readelf -lW "$shape" > shape.phdrs || fail "readelf -l $shape"
-run_prof record -q -e cpu-clock -o stripped.data -- ./shape-stripped -s 0.5
+record_or_replay views-stripped prof record -q -e cpu-clock -o stripped.data -- ./shape-stripped -s 0.5
 expect_rc 0 "prof record -- shape-stripped -s 0.5"
 report stripped.out -i stripped.data --sort dso,sym
 rows stripped.out | awk '$3 == "shape-stripped"' > stripped.rows
@@ -432,7 +432,7 @@ expect_range "stripped: leaf_b's share by file offset" "$xb" 18 42
 expect_range "stripped: leaf_c's share by file offset" "$xc" 4 18
 
 # --tid: threads' two spinning threads, one function each.
-run_prof record -q -e cpu-clock -o t.data -- "$threads" -s 1
+record_or_replay views-t prof record -q -e cpu-clock -o t.data -- "$threads" -s 1
 expect_rc 0 "prof record -e cpu-clock -- threads -s 1"
 report tids.out -i t.data --sort tid,sym
 tid_a=$(rows tids.out | awk '$5 == "spin_a" { print $3; exit }')

@@ -7,7 +7,7 @@
 . "$srcdir/tests/test-subr.sh"
 
 test_timeout=240
-require_perf_event
+need_recordings
 
 # check FILE [report]: prof script (or prof report) exits 0 or 1 (never a
 # signal, never 64), and an error is one line naming the file.
@@ -30,7 +30,7 @@ check() {
 }
 
 for mode in "" --no-compress; do
-	run_prof record -q -g $mode -e cpu-clock -o good.data -- "$WORKLOADS/threads" -s 0.3
+	record_or_replay "script-bad${mode:+-raw}" prof record -q -g $mode -e cpu-clock -o good.data -- "$WORKLOADS/threads" -s 0.3
 	expect_rc 0 "prof record $mode"
 	size=$(wc -c < good.data)
 	# Cuts: every 7th byte of the first 4 KiB, then pseudo-random offsets.

@@ -8,8 +8,8 @@
 test_timeout=60
 . "$srcdir/tests/test-subr.sh"
 
-require_perf_event
-run_prof record -q -g -e cpu-clock -o s.data -- "$WORKLOADS/shape" -s 1
+need_recordings
+record_or_replay script-symbols prof record -q -g -e cpu-clock -o s.data -- "$WORKLOADS/shape" -s 1
 expect_rc 0 "prof record -g shape"
 total=$(samples_of s.data)
 
@@ -36,7 +36,8 @@ note "$blocks blocks, $good of them leaf_[abc] under run and main"
 
 # perf script is the model.
 if command -v perf > /dev/null 2>&1; then
-	perf script -i s.data > perf.txt 2> perf.err || fail "perf script: $(tail -3 perf.err)"
+	# shellcheck disable=SC2046  # symfs_opt is one word or none
+	perf script $(perf_symfs_opt) -i s.data > perf.txt 2> perf.err || fail "perf script: $(tail -3 perf.err)"
 	pblocks=$(grep -Ec "$head" perf.txt)
 	[ "$pblocks" = "$blocks" ] || fail "perf script has $pblocks blocks, prof script $blocks"
 	# The sampled function of every block perf puts in leaf_[abc]: prof's must be the same.

@@ -122,10 +122,106 @@ require_perf_event() {
 	rm -f probe.data probe.out probe.err
 }
 
+# --- recordings: made here, or read from tests/data/recorded ---------------
+# The reporter's tests read recordings of real programs. Where
+# perf_event_open works they make them; where it is refused (a container,
+# a CI runner, perf_event_paranoid 3) they read the ones committed in
+# tests/data/recorded, made by its make-recorded.sh with the very commands
+# the tests run, and report them with --symfs on the binaries committed
+# beside them. So no test of the reporter skips for want of a kernel.
+recorded=$srcdir/tests/data/recorded
+replay=
+
+# need_recordings: make recordings if the kernel lets us, else replay.
+need_recordings() {
+	"$PROF" record -q -e cpu-clock -o probe.data true > probe.out 2> probe.err
+	probe_rc=$?
+	if [ "$probe_rc" != 0 ]; then
+		grep -q -i -e perf_event_paranoid -e 'not permitted' -e 'permission denied' \
+			-e 'perf_event_open' probe.err ||
+			fail "probe 'prof record -q -e cpu-clock true' exited $probe_rc: $(cat probe.err)"
+		[ -d "$recorded/root/prof-recorded" ] || fail "no recordings in $recorded"
+		replay=1
+		WORKLOADS=$recorded/root/prof-recorded/workloads
+		note "perf_event_open is refused: reading the recordings in tests/data/recorded"
+	fi
+	rm -f probe.data probe.out probe.err
+}
+
+# replaying: true when the test reads the committed recordings.
+replaying() {
+	[ -n "$replay" ]
+}
+
+# record_or_replay NAME TOOL ARGS...: `prof ARGS` (TOOL prof) or `perf
+# ARGS` (TOOL perf, its output in perf.out and perf.err), or, replaying,
+# the recording NAME (tests/data/recorded/MANIFEST) copied to the -o FILE
+# of ARGS (standard output for "-o -"), and the CPU time its workload
+# reported made the one expect_samples reads. Sets $rc.
+record_or_replay() {
+	_name=$1
+	_tool=$2
+	shift 2
+	if ! replaying; then
+		if [ "$_tool" = perf ]; then
+			perf "$@" < /dev/null > perf.out 2> perf.err
+			rc=$?
+		else
+			run_prof "$@"
+		fi
+		return 0
+	fi
+	grep -q "^$_name " "$recorded/MANIFEST" || fail "no recording $_name in $recorded/MANIFEST"
+	_out=
+	_prev=
+	for _a in "$@"; do
+		[ "$_prev" = -o ] && _out=$_a
+		_prev=$_a
+	done
+	if [ "$_out" = - ]; then
+		cp "$recorded/$_name.data" perf.out || fail "cannot copy the recording $_name"
+	else
+		cp "$recorded/$_name.data" "$_out" || fail "cannot copy the recording $_name"
+	fi
+	cp "$recorded/$_name.cpu" "$PROF_WORKLOAD_CPU" 2> /dev/null || rm -f "$PROF_WORKLOAD_CPU"
+	: > out
+	: > err
+	rc=0
+}
+
+# symfs_opt: the --symfs a report of a recording needs ("" when made here).
+symfs_opt() {
+	if replaying; then
+		echo "--symfs=$recorded/root"
+	fi
+}
+
+# perf_symfs_opt: the same for perf, whose --symfs has no fallback: a root
+# of the recordings' binaries and the host's system directories.
+perf_symfs_opt() {
+	if replaying; then
+		if [ ! -d "$tmpdir/perf-symfs" ]; then
+			mkdir "$tmpdir/perf-symfs" || fail "cannot make $tmpdir/perf-symfs"
+			ln -s "$recorded/root/prof-recorded" "$tmpdir/perf-symfs/prof-recorded"
+			for d in /usr /lib /lib64 /lib32; do
+				[ -e "$d" ] && ln -s "$d" "$tmpdir/perf-symfs$d"
+			done
+		fi
+		echo "--symfs=$tmpdir/perf-symfs"
+	fi
+}
+
 # run_prof ARGS...: runs prof with stdout in ./out, stderr in ./err and its
 # exit status in $rc. Never pipe prof into another command: the pipe
 # would hide its crash and its status. prof_timeout bounds one run.
+# Replaying, prof report and prof script look for binaries under the
+# recordings' root first (--symfs).
 run_prof() {
+	if replaying && { [ "$1" = report ] || [ "$1" = script ]; }; then
+		_sub=$1
+		shift
+		set -- "$_sub" "$(symfs_opt)" "$@"
+	fi
 	timeout -k 5 "${prof_timeout:-40}" "$PROF" "$@" > out 2> err
 	rc=$?
 	if [ "$rc" = 124 ]; then
