@@ -631,8 +631,8 @@ static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 	u->end = m->end;
 	u->pgoff = m->pgoff;
 	/* Only files that resolve: another build's CFI would mislead. */
-	u->path = m->dso ? symbols_dso_file(m->dso) : NULL;
-	u->build_id_len = u->path ? dso_build_id(m->dso, &u->build_id) : 0;
+	u->file = m->dso ? symbols_dso_file(m->dso) : NULL;
+	u->build_id_len = u->file ? dso_build_id(m->dso, &u->build_id) : 0;
 	return 1;
 }
 

@@ -24,6 +24,7 @@
 #include "file.h"
 #include "htab.h"
 #include "kallsyms.h"
+#include "objfile.h"
 #include "strpool.h"
 #include "symbols.h"
 #include "xalloc.h"
@@ -73,12 +74,13 @@ struct elfobj {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;	/* module address - ELF vaddr */
+	const struct objfile *file;	/* where, opened (objfile.h) */
 	struct load *loads;
 	size_t nloads;
 	struct fsym *syms;	/* sorted by start, one per start */
 	uint64_t *maxend;	/* maxend[i]: largest end in syms[0..i] */
 	size_t nsyms;
-	const unsigned char *build_id;	/* libdwfl's; NULL when none */
+	const unsigned char *build_id;	/* the file's; NULL when none */
 	size_t build_id_len;
 	const char *short_name;	/* what reports show: the base name */
 	int loading;		/* being opened, by the loader or a resolve (under lmu) */
@@ -117,6 +119,7 @@ struct symbols {
 	char *debuginfo_path;	/* libdwfl's search path, with the symfs */
 	Dwfl_Callbacks cb;
 	struct strpool *pool;
+	struct objfiles *files;	/* every file opened, once */
 
 	struct elfobj **objs;	/* by interned path pointer: the items of otab */
 	size_t nobjs, objs_cap;
@@ -473,23 +476,20 @@ static struct fsym *find_symbol(const struct elfobj *obj, uint64_t a)
 	return NULL;
 }
 
-static void load_segments(struct elfobj *obj, Elf *elf)
+/* The file's loadable segments with bytes in the file. */
+static void load_segments(struct elfobj *obj)
 {
-	size_t n;
+	const struct objfile *f = obj->file;
 
-	if (elf_getphdrnum(elf, &n) < 0 || n == 0)
-		return;
-	obj->loads = xcalloc(n, sizeof(*obj->loads));
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
+	obj->loads = xcalloc(f->nload ? f->nload : 1, sizeof(*obj->loads));
+	for (size_t i = 0; i < f->nload; i++) {
+		const GElf_Phdr *ph = &f->load[i];
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_filesz)
+		if (!ph->p_filesz || ph->p_offset + ph->p_filesz < ph->p_offset)
 			continue;
-		if (ph.p_offset + ph.p_filesz < ph.p_offset)
-			continue;
-		obj->loads[obj->nloads].off = ph.p_offset;
-		obj->loads[obj->nloads].size = ph.p_filesz;
-		obj->loads[obj->nloads].vaddr = ph.p_vaddr;
+		obj->loads[obj->nloads].off = ph->p_offset;
+		obj->loads[obj->nloads].size = ph->p_filesz;
+		obj->loads[obj->nloads].vaddr = ph->p_vaddr;
 		obj->nloads++;
 	}
 }
@@ -502,9 +502,6 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 	int fd, err = 0;
 	GElf_Ehdr eh;
 	Elf *elf;
-	const unsigned char *bits;
-	GElf_Addr bits_vaddr;
-	int len;
 
 	obj->state = OBJ_BROKEN;
 	if (ends_with(path, " (deleted)")) {
@@ -512,10 +509,17 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 		     (int)(strlen(path) - strlen(" (deleted)")), path);
 		return;
 	}
-	fd = file_open_regular(obj->where, &err);
-	if (fd < 0) {
+	/* the one open of the file, which the unwinder reads too */
+	obj->file = objfiles_get(s->files, obj->where);
+	if (obj->file->fd < 0) {
+		err = obj->file->err;
 		obj_warn(obj, "cannot open %s: %s", obj->where,
 		     err == ENODEV ? "not a regular file" : strerror(err));
+		return;
+	}
+	fd = dup(obj->file->fd);	/* libdwfl's own, to close */
+	if (fd < 0) {
+		obj_warn(obj, "cannot open %s: %s", obj->where, strerror(errno));
 		return;
 	}
 
@@ -548,12 +552,9 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 		obj_warn(obj, "cannot open %s: not an executable or a shared library", obj->where);
 		return;
 	}
-	load_segments(obj, elf);
-	len = dwfl_module_build_id(obj->mod, &bits, &bits_vaddr);
-	if (len > 0) {
-		obj->build_id = bits;
-		obj->build_id_len = (size_t)len;
-	}
+	load_segments(obj);
+	obj->build_id = obj->file->build_id;
+	obj->build_id_len = obj->file->build_id_len;
 	index_symbols(obj);
 	obj->state = OBJ_READY;
 }
@@ -1436,6 +1437,7 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	s->cb.debuginfo_path = &s->debuginfo_path;
 
 	s->pool = strpool_new();
+	s->files = objfiles_new();
 	s->warnings = xcalloc(1, sizeof(*s->warnings));
 	s->kernel.s = s;
 	/* Another file than the running kernel's is read as it is, never cached. */
@@ -1506,6 +1508,7 @@ void symbols_free(struct symbols *s)
 		obj_free(s->objs[i]);
 	free(s->objs);
 	htab_release(&s->otab);
+	objfiles_free(s->files);	/* after libdwfl's modules, which read through dups */
 	for (size_t i = 0; i < s->nwarnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
@@ -1647,12 +1650,14 @@ const char *dso_path(const struct dso *d)
 	return d->obj ? d->obj->path : d->kname ? d->kname : "[kernel.kallsyms]";
 }
 
-const char *symbols_dso_file(const struct dso *d)
+const struct objfile *symbols_dso_file(const struct dso *d)
 {
 	if (!d->obj || d->dead)
 		return NULL;
 	/* opened, or still to be: the file the symbolizer reads is where says */
-	return d->obj->state == OBJ_READY || d->obj->state == OBJ_NEW ? d->obj->where : NULL;
+	if (d->obj->state != OBJ_READY && d->obj->state != OBJ_NEW)
+		return NULL;
+	return objfiles_get(d->s->files, d->obj->where);
 }
 
 const char *symbols_debuginfo_path(const struct symbols *s)

@@ -14,6 +14,7 @@
 
 struct symbols;
 struct dso;
+struct objfile;
 
 struct symbols_opts {
 	const char *symfs;	/* look for every file (and its debug info) under
@@ -83,11 +84,12 @@ void symbols_kernel_module_map(struct symbols *s, const char *path, uint64_t sta
 const char *dso_short_name(const struct dso *d);
 const char *dso_path(const struct dso *d);
 /*
- * The file to read d's code from (for unwinding): the one the symbolizer
- * opens for it (under --symfs when there), opened or not yet; NULL when d
- * resolves nothing (no file, another build, [vdso] and the like).
+ * The file to read d's code from (for unwinding): the very file the
+ * symbolizer reads for it (under --symfs when there; objfile.h), opened
+ * on the first ask; NULL when d resolves nothing (no file, another
+ * build, [vdso] and the like).
  */
-const char *symbols_dso_file(const struct dso *d);
+const struct objfile *symbols_dso_file(const struct dso *d);
 /*
  * libdwfl's debuginfo_path for separate debug files: under --symfs first
  * (only there with --strict-symfs); NULL for libdwfl's default.

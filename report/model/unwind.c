@@ -35,8 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file.h"
 #include "htab.h"
+#include "objfile.h"
 #include "regs.h"
 #include "symbols.h"
 #include "unwind.h"
@@ -87,16 +87,9 @@ struct rule {
 static const struct rule no_rule;
 
 /* A file, opened once for every process that maps it. */
+/* What the unwinder keeps of a file (objfile.h), opened by the symbolizer's layer. */
 struct ufile {
-	char *path;
-	int fd;
-	Elf *elf;
-	const unsigned char *image;	/* the whole file, mapped by libelf */
-	size_t size;
-	GElf_Phdr *load;		/* its PT_LOAD headers */
-	size_t nload;
-	const unsigned char *build_id;	/* in the image; NULL when it has none */
-	size_t build_id_len;
+	const struct objfile *file;
 	Dwarf_CFI *eh;			/* .eh_frame; NULL when none */
 	Dwfl *dwfl;			/* for .debug_frame, made when first needed */
 	Dwarf_CFI *dbg;
@@ -186,15 +179,9 @@ static void free_file(struct ufile *f, int nreg)
 	free(f->rules);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
-	/* the .eh_frame CFI belongs to the Elf */
+	/* the .eh_frame CFI is the Elf's, and the Elf the objfile's */
 	if (f->eh)
 		dwarf_cfi_end(f->eh);
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
-	free(f->load);
-	free(f->path);
 	free(f);
 }
 
@@ -210,61 +197,27 @@ void unwind_free(struct unwind *u)
 	free(u);
 }
 
-/* Open path: its loadable segments and .eh_frame. Never NULL; a file that cannot be read has no CFI. */
-static struct ufile *open_file(const char *path)
-{
-	struct ufile *f = xcalloc(1, sizeof(*f));
-	size_t n;
-	int err;
-
-	f->path = xstrdup(path);
-	f->fd = file_open_regular(path, &err);	/* a FIFO there must not hang us */
-	if (f->fd < 0)
-		return f;
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &n)) {
-		if (f->elf)
-			elf_end(f->elf);
-		f->elf = NULL;
-		return f;
-	}
-	f->image = (const unsigned char *)elf_rawfile(f->elf, &f->size);
-	f->load = xcalloc(n ? n : 1, sizeof(*f->load));
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			f->load[f->nload++] = ph;
-	}
-	{
-		const void *id;
-		ssize_t len = dwelf_elf_gnu_build_id(f->elf, &id);
-
-		if (len > 0) {
-			f->build_id = id;
-			f->build_id_len = (size_t)len;
-		}
-	}
-	f->eh = dwarf_getcfi_elf(f->elf);
-	return f;
-}
-
-static struct ufile *get_file(struct unwind *u, const char *path)
+/* The unwinder's view of file: its .eh_frame. Never NULL; a file that cannot be read has no CFI. */
+static struct ufile *get_file(struct unwind *u, const struct objfile *file)
 {
 	struct htab_probe p;
+	struct ufile *f;
 	uint32_t i;
 
-	htab_probe(&u->ftab, htab_hash_bytes(path, strlen(path)), &p);
+	htab_probe(&u->ftab, (uint64_t)(uintptr_t)file, &p);
 	while (htab_next(&u->ftab, &p, &i))
-		if (!strcmp(u->files[i]->path, path))
+		if (u->files[i]->file == file)
 			return u->files[i];
 	if (u->nfiles == u->fcap) {
 		u->fcap = u->fcap ? 2 * u->fcap : 16;
 		u->files = xreallocarray(u->files, u->fcap, sizeof(*u->files));
 	}
-	u->files[u->nfiles] = open_file(path);
-	htab_put(&u->ftab, &p, (uint32_t)u->nfiles);
-	return u->files[u->nfiles++];
+	f = u->files[u->nfiles] = xcalloc(1, sizeof(*f));
+	f->file = file;
+	if (file->elf)
+		f->eh = dwarf_getcfi_elf(file->elf);
+	htab_put(&u->ftab, &p, (uint32_t)u->nfiles++);
+	return f;
 }
 
 /*
@@ -279,17 +232,18 @@ static int make_pmap(struct unwind *u, const struct unwind_map *um, struct pmap 
 	m->start = um->start;
 	m->end = um->end;
 	m->pgoff = um->pgoff;
-	m->f = um->path ? get_file(u, um->path) : NULL;
+	m->f = um->file ? get_file(u, um->file) : NULL;
 	m->delta = 0;
 	/* another build of the file: its CFI would lead the unwinder astray */
 	if (m->f && um->build_id_len &&
-	    !build_id_equal(um->build_id, um->build_id_len, m->f->build_id, m->f->build_id_len))
+	    !build_id_equal(um->build_id, um->build_id_len, m->f->file->build_id,
+			    m->f->file->build_id_len))
 		m->f = NULL;
-	if (m->f && m->f->elf) {
+	if (m->f && m->f->file->elf) {
 		const GElf_Phdr *seg = NULL;
 
-		for (size_t k = 0; k < m->f->nload && !seg; k++) {
-			const GElf_Phdr *ph = &m->f->load[k];
+		for (size_t k = 0; k < m->f->file->nload && !seg; k++) {
+			const GElf_Phdr *ph = &m->f->file->load[k];
 			uint64_t align = ph->p_align > 1 ? ph->p_align : 1;
 
 			if ((ph->p_offset & ~(align - 1)) <= m->pgoff &&
@@ -344,12 +298,12 @@ static int rd(const struct uctx *c, uint64_t addr, uint64_t *out)
 	if (past_copy(c, addr))
 		*c->over = 1;
 	m = find_pmap(c, c->rcur, addr);
-	if (!m || !m->f || !m->f->image)
+	if (!m || !m->f || !m->f->file->image)
 		return -1;
 	off = addr - m->start + m->pgoff;
-	if (off >= m->f->size || m->f->size - off < 8)
+	if (off >= m->f->file->size || m->f->file->size - off < 8)
 		return -1;
-	memcpy(out, m->f->image + off, 8);
+	memcpy(out, m->f->file->image + off, 8);
 	return 0;
 }
 
@@ -637,14 +591,17 @@ static Dwarf_CFI *debug_cfi(struct unwind *u, struct ufile *f, Dwarf_Addr *bias)
 {
 	if (!f->dbg_tried) {
 		Dwfl_Module *mod;
-		const char *base = strrchr(f->path, '/');
+		const char *path = f->file->path, *base = strrchr(path, '/');
+		int fd = f->file->fd >= 0 ? dup(f->file->fd) : -1;
 
 		f->dbg_tried = 1;
-		f->dwfl = dwfl_begin(&u->cb);
+		f->dwfl = fd >= 0 ? dwfl_begin(&u->cb) : NULL;
 		if (f->dwfl) {
 			dwfl_report_begin(f->dwfl);
-			mod = dwfl_report_elf(f->dwfl, base ? base + 1 : f->path, f->path, -1, 0,
-					      false);
+			/* the file opened once: libdwfl reads it through a duplicate descriptor */
+			mod = dwfl_report_elf(f->dwfl, base ? base + 1 : path, path, fd, 0, false);
+			if (!mod)
+				close(fd);	/* libdwfl takes it only when it succeeds */
 			dwfl_report_end(f->dwfl, NULL, NULL);
 			if (mod)
 				f->dbg = dwfl_module_dwarf_cfi(mod, &f->dbg_bias);
@@ -692,7 +649,7 @@ static const struct rule *rule_for(struct unwind *u, struct ufile *f, uint64_t a
 		Dwarf_Addr bias = 0;
 
 		r = compile(u, f->eh, 0, addr);
-		if (!r && f->elf)
+		if (!r && f->file->elf)
 			r = compile(u, debug_cfi(u, f, &bias), bias, addr);
 		if (r) {
 			/* a row may not overlap its neighbours: clip it to the gap */
@@ -804,7 +761,7 @@ int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct s
 			if (fp_from < 0) {
 				fp_from = out - 1;
 				fp_end = !m ? UNWIND_END_NOMAP
-				     : !m->f || !m->f->elf ? UNWIND_END_NOFILE : UNWIND_END_NOCFI;
+				     : !m->f || !m->f->file->elf ? UNWIND_END_NOFILE : UNWIND_END_NOCFI;
 			}
 			end = fp_end;
 			if (!(c.known >> DW_FP & 1) || f < sp || f & 7)

@@ -31,9 +31,11 @@ struct unwind_stop {
 };
 
 /* A process's mapping, as the session knows it. */
+struct objfile;
+
 struct unwind_map {
 	uint64_t start, end, pgoff;
-	const char *path;	/* the file; NULL to leave the mapping out */
+	const struct objfile *file;	/* the file (objfile.h); NULL to leave the mapping out */
 	/* the build id recorded for it: a file with another is not used */
 	const unsigned char *build_id;
 	size_t build_id_len;	/* 0: none recorded, any file will do */
@@ -49,7 +51,7 @@ void unwind_free(struct unwind *u);
 
 /*
  * The mapping of the sampled process that holds pc, at the sample's time:
- * 1 and *out filled (path NULL to leave it out), 0 when none does.
+ * 1 and *out filled (file NULL to leave it out), 0 when none does.
  */
 typedef int (*unwind_find_fn)(void *ctx, uint64_t pc, struct unwind_map *out);
 

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "objfile.h"
 #include "regs.h"
 #include "tap.h"
 #include "unwind.h"
@@ -60,8 +61,9 @@ static uint64_t ra_tip, ra_leaf, ra_mid, ra_outer;
 static uint64_t stack_end;
 
 static struct unwind_map maps[NMAPS];
-static char map_paths[NMAPS][4096];
 static size_t nmaps;
+/* the files the maps name, each opened once, as the symbolizer's layer does */
+static struct objfiles *files;
 
 /* this test's binary: its path, and its bytes (NULL when unreadable) */
 static char self[4096];
@@ -193,8 +195,7 @@ static int read_maps(void)
 		maps[nmaps].start = lo;
 		maps[nmaps].end = hi;
 		maps[nmaps].pgoff = off;
-		snprintf(map_paths[nmaps], sizeof(map_paths[nmaps]), "%s", path);
-		maps[nmaps].path = map_paths[nmaps];
+		maps[nmaps].file = objfiles_get(files, path);
 		nmaps++;
 	}
 	fclose(f);
@@ -322,9 +323,9 @@ static int maps_onto(const char *path, const unsigned char *id, size_t len,
 
 	for (size_t i = 0; i < nmaps; i++) {
 		out[i] = maps[i];
-		if (!strcmp(maps[i].path, self)) {
+		if (!strcmp(maps[i].file->path, self)) {
 			if (path)
-				out[i].path = path;
+				out[i].file = objfiles_get(files, path);
 			out[i].build_id = id;
 			out[i].build_id_len = len;
 			hits++;
@@ -722,6 +723,7 @@ int main(int argc, char **argv)
 	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	elf_version(EV_CURRENT);
+	files = objfiles_new();
 	if (sl > 0) {
 		self[sl] = 0;
 		self_image = read_file(self, &self_size);
@@ -747,6 +749,7 @@ int main(int argc, char **argv)
 #endif
 	hostile_files(regs, nregs);
 	free(self_image);
+	objfiles_free(files);
 	return tap_done();
 }
 

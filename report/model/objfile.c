@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The files a profile names, each opened once: see objfile.h. */
+#include "config.h"
+
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "htab.h"
+#include "objfile.h"
+#include "xalloc.h"
+
+struct objfiles {
+	pthread_mutex_t mu;
+	struct objfile **files;		/* the htab's items */
+	size_t n, cap;
+	struct htab tab;		/* by path */
+};
+
+struct objfiles *objfiles_new(void)
+{
+	struct objfiles *t = xcalloc(1, sizeof(*t));
+
+	pthread_mutex_init(&t->mu, NULL);
+	htab_init(&t->tab);
+	elf_version(EV_CURRENT);
+	return t;
+}
+
+static void objfile_free(struct objfile *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free((void *)f->load);
+	free((void *)f->path);
+	free(f);
+}
+
+void objfiles_free(struct objfiles *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		objfile_free(t->files[i]);
+	free(t->files);
+	htab_release(&t->tab);
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
+
+static struct objfile *objfile_open(const char *path)
+{
+	struct objfile *f = xcalloc(1, sizeof(*f));
+	GElf_Phdr *load;
+	size_t n;
+
+	f->path = xstrdup(path);
+	f->fd = file_open_regular(path, &f->err);	/* a FIFO there must not hang us */
+	if (f->fd < 0)
+		return f;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &n)) {
+		if (f->elf)
+			elf_end(f->elf);
+		f->elf = NULL;
+		return f;
+	}
+	f->image = (const unsigned char *)elf_rawfile(f->elf, &f->size);
+	f->load = load = xcalloc(n ? n : 1, sizeof(*load));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			load[f->nload++] = ph;
+	}
+	{
+		const void *id;
+		ssize_t len = dwelf_elf_gnu_build_id(f->elf, &id);
+
+		if (len > 0) {
+			f->build_id = id;
+			f->build_id_len = (size_t)len;
+		}
+	}
+	return f;
+}
+
+const struct objfile *objfiles_get(struct objfiles *t, const char *path)
+{
+	struct htab_probe p;
+	struct objfile *f = NULL;
+	uint32_t i;
+
+	pthread_mutex_lock(&t->mu);
+	htab_probe(&t->tab, htab_hash_bytes(path, strlen(path)), &p);
+	while (!f && htab_next(&t->tab, &p, &i))
+		if (!strcmp(t->files[i]->path, path))
+			f = t->files[i];
+	if (!f) {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 16;
+			t->files = xreallocarray(t->files, t->cap, sizeof(*t->files));
+		}
+		f = t->files[t->n] = objfile_open(path);
+		htab_put(&t->tab, &p, (uint32_t)t->n++);
+	}
+	pthread_mutex_unlock(&t->mu);
+	return f;
+}
