@@ -298,6 +298,14 @@ expect_samples() {
 	[ "$2" -ge "$floor" ] || fail "$1: $2 samples, expected at least $floor ($cpu s of CPU at $3 Hz)"
 }
 
+# proc_cpu PID: the CPU seconds process PID has used so far (user and
+# system, all its threads), from /proc/PID/stat; for floors of recordings
+# that attach to a process for a while.
+proc_cpu() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.3f\n", ($12 + $13) / hz }' \
+		"/proc/$1/stat" 2> /dev/null || echo 0
+}
+
 # samples_of DATAFILE: the "# samples:" count of prof report's header;
 # prof report must exit 0.
 samples_of() {
