@@ -42,30 +42,30 @@ void htab_release(struct htab *t);
 void htab_clear(struct htab *t);
 size_t htab_count(const struct htab *t);
 
-/* splitmix64's finalizer. */
+/*
+ * What picks a slot: the high half of a multiplication (Fibonacci
+ * hashing), the high half of x folded in first so that keys that differ
+ * only there (sample ids, addresses) still spread. One multiply: a probe
+ * is on the hot path of every frame of every sample.
+ */
 static inline uint64_t htab_mix(uint64_t x)
 {
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
+	return (x ^ x >> 32) * 0x9e3779b97f4a7c15ULL;
 }
 
 /* FNV-1a over bytes: for strings and byte keys. */
 uint64_t htab_hash_bytes(const void *data, size_t len);
 /*
- * Words, combined: for keys of several fields. Cheap, since htab_probe()
- * mixes the result: a multiply and a rotation per word.
+ * Words, combined: for keys of several fields. Each word is multiplied on
+ * its own (the multiplies run side by side), the sum rotated between.
  */
 static inline uint64_t htab_hash_words(const uint64_t *w, size_t n)
 {
-	uint64_t h = 0;
+	uint64_t h = n;
 
 	for (size_t i = 0; i < n; i++) {
-		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ULL;
-		h = h << 29 | h >> 35;
+		h += w[i] * 0xc2b2ae3d27d4eb4fULL;
+		h = h << 31 | h >> 33;
 	}
 	return h;
 }

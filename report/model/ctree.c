@@ -113,12 +113,12 @@ size_t ctree_root(struct ctree *t, const char *name, unsigned flags)
 
 size_t ctree_child(struct ctree *t, size_t at, const char *name, unsigned flags)
 {
-	uint64_t w[3] = { at, (uint64_t)(uintptr_t)name, flags };
 	struct htab_probe p;
 	uint32_t i;
 	size_t id;
 
-	htab_probe(&t->tab, htab_hash_words(w, 3), &p);
+	/* one multiply here, one in the probe: this runs for every frame */
+	htab_probe(&t->tab, (uint64_t)at * 0xc2b2ae3d27d4eb4fULL ^ (uintptr_t)name ^ flags, &p);
 	while (htab_next(&t->tab, &p, &i)) {
 		const struct ctree_node *n = &t->nodes[i];
 

@@ -58,8 +58,6 @@ static int prefilter(void *ctx, const struct rsample *s)
 	l->p->samples++;
 	if (s->time > l->p->last_time)
 		l->p->last_time = s->time;	/* the profile's span, whatever is kept */
-	if (!l->pre_filter)
-		return 1;
 	if (!in_ids(f->pid, f->npid, s->pid) || !in_ids(f->tid, f->ntid, s->tid) ||
 	    !in_ids(f->cpu, f->ncpu, s->cpu))
 		return 0;
@@ -168,6 +166,12 @@ static int on_sample(void *ctx, const struct rsample *s)
 		p->first_time = session_first_time(p->session);
 		l->have_time = 1;
 	}
+	if (!l->pre_filter) {
+		/* no filter asked the session first: count here */
+		p->samples++;
+		if (s->time > p->last_time)
+			p->last_time = s->time;
+	}
 	if (s->nframes > 1)
 		p->chains++;	/* counted only when chains are resolved: for the trees */
 	if (l->o->chains && s->nframes > 1 && (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER))
@@ -238,7 +242,8 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 		goto fail;
 	}
 	p->session = session_new(p->sym, on_sample, &l);
-	session_filter(p->session, prefilter);
+	if (l.pre_filter)
+		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
 	/* Every view adds samples up: none needs them in time order. */
 	session_unordered(p->session, 1);

@@ -149,6 +149,8 @@ struct skipped {
 	char why[96];
 };
 
+#define TMEMO 16
+
 struct session {
 	struct symbols *sym;
 	session_sample_fn fn;
@@ -193,6 +195,8 @@ struct session {
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;
 	struct thread *last_thread;
+	/* threads by tid & (TMEMO - 1): samples of a few threads alternate */
+	struct thread *tmemo[TMEMO];
 	int unordered;
 	session_filter_fn filter;
 	uint64_t first_time;	/* of the first sample in time order */
@@ -498,6 +502,7 @@ static void do_fork(struct session *s, const struct kevent *k)
 	t->tid = (int)k->tid;
 	t->comm = parent ? parent->comm : get_thread(s, (int)k->ppid, (int)k->ptid)->comm;
 	s->last_thread = NULL;	/* it may be the one freed */
+	memset(s->tmemo, 0, sizeof(s->tmemo));
 	free(itab_get(&s->threads, t->tid));
 	itab_put(&s->threads, t->tid, t);
 	if (k->pid != k->ppid) {	/* a new process: it starts with its parent's maps */
@@ -827,8 +832,14 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	b.n = 0;
 	b.nowait = s->unordered && s->npk < PARK_MAX && s->npraw < PRAW_MAX;
 	t = s->last_thread;
-	if (!t || t->tid != (int)smp.tid)
-		t = s->last_thread = get_thread(s, (int)smp.pid, (int)smp.tid);
+	if (!t || t->tid != (int)smp.tid) {
+		struct thread **slot = &s->tmemo[smp.tid & (TMEMO - 1)];
+
+		t = *slot;
+		if (!t || t->tid != (int)smp.tid)
+			t = *slot = get_thread(s, (int)smp.pid, (int)smp.tid);
+		s->last_thread = t;
+	}
 	rs.ev = e;
 	rs.pid = smp.pid;
 	rs.tid = smp.tid;
