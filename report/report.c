@@ -41,7 +41,8 @@ static const char usage[] =
 	"      --comm, --pid, --tid, --dso, --cpu LIST   keep only these\n"
 	"      --symbol REGEX          keep samples whose symbol matches\n"
 	"      --time START,END        seconds from the first sample\n"
-	"      --no-demangle           keep C++ names as they are in the binary\n"
+	"      --no-demangle           keep C++ and Rust names as they are in the binary\n"
+	"      --params                C++ names with their parameter lists (perf's -v)\n"
 	"      --no-inline             fold inlined functions into their callers\n"
 	"      --symfs DIR             look for binaries under DIR (then where recorded)\n"
 	"      --strict-symfs          read no file outside the --symfs DIR\n"
@@ -186,7 +187,7 @@ static int parse_time(struct report *r, const char *arg)
 enum {
 	OPT_CHILDREN = 256, OPT_LIMIT, OPT_TREE, OPT_DEPTH, OPT_COMM, OPT_PID, OPT_TID,
 	OPT_DSO, OPT_SYMBOL, OPT_CPU, OPT_TIME, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_SYMFS,
-	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED, OPT_KALLSYMS,
+	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED, OPT_KALLSYMS, OPT_PARAMS,
 };
 
 static int parse_options(struct report *r, int argc, char **argv)
@@ -207,6 +208,7 @@ static int parse_options(struct report *r, int argc, char **argv)
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "params", no_argument, NULL, OPT_PARAMS },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "strict-symfs", no_argument, NULL, OPT_STRICT_SYMFS },
@@ -308,6 +310,9 @@ static int parse_options(struct report *r, int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			r->so.demangle = 0;
+			break;
+		case OPT_PARAMS:
+			r->so.params = 1;
 			break;
 		case OPT_NO_INLINE:
 			r->so.inline_frames = 0;

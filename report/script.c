@@ -31,7 +31,8 @@ static const char usage[] =
 	"  -S, --symbols      each sample as perf script prints it, with its symbolized\n"
 	"                     call chain, in time order (for stackcollapse-perf.pl,\n"
 	"                     speedscope); without it, every record raw, one a line\n"
-	"      --no-inline, --no-demangle, --symfs DIR, --strict-symfs, --kallsyms FILE\n"
+	"      --no-inline, --no-demangle, --params, --symfs DIR, --strict-symfs,\n"
+	"      --kallsyms FILE\n"
 	"                              as in prof report\n"
 	"  -h, --help         this help\n";
 
@@ -400,7 +401,7 @@ out:
 	return status;
 }
 
-enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS, OPT_STRICT_SYMFS, OPT_KALLSYMS };
+enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS, OPT_STRICT_SYMFS, OPT_KALLSYMS, OPT_PARAMS };
 
 int cmd_script(int argc, char **argv)
 {
@@ -412,6 +413,7 @@ int cmd_script(int argc, char **argv)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "strict-symfs", no_argument, NULL, OPT_STRICT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "params", no_argument, NULL, OPT_PARAMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -441,6 +443,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			so.demangle = 0;
+			break;
+		case OPT_PARAMS:
+			so.params = 1;
 			break;
 		case OPT_KALLSYMS:
 			if (access(optarg, R_OK)) {

@@ -107,7 +107,7 @@ golden "--children" <<'EOF'
 #
     66.67%    0.00%        0  golden    golden             [.] main
     66.67%    0.00%        0  golden    golden             [.] mid
-    66.67%    0.00%        0  golden    golden             [.] work::spin(int)
+    66.67%    0.00%        0  golden    golden             [.] work::spin
     44.44%   44.44%       40  golden    golden             [.] step (inlined)
     44.44%    0.00%        0  golden    golden             [.] leaf_a
     22.22%   22.22%       20  golden    golden             [.] leaf_b
@@ -124,7 +124,7 @@ golden "--children" <<'EOF'
      4.44%    0.00%        0  worker-2  golden             [.] main
      4.44%    0.00%        0  worker-2  golden             [.] mid
      4.44%    0.00%        0  worker-2  golden             [.] step (inlined)
-     4.44%    0.00%        0  worker-2  golden             [.] work::spin(int)
+     4.44%    0.00%        0  worker-2  golden             [.] work::spin
 
 # prof report of 'golden.data'
 # event:    task-clock
@@ -135,13 +135,13 @@ golden "--children" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Children     Self  Samples  Command  Shared Object  Symbol
-# ........ .......  .......  .......  .............  ...................
+# ........ .......  .......  .......  .............  ..................
 #
    100.00%  100.00%       10  golden   golden         [.] step (inlined)
    100.00%    0.00%        0  golden   golden         [.] leaf_a
    100.00%    0.00%        0  golden   golden         [.] main
    100.00%    0.00%        0  golden   golden         [.] mid
-   100.00%    0.00%        0  golden   golden         [.] work::spin(int)
+   100.00%    0.00%        0  golden   golden         [.] work::spin
 EOF
 
 # call graphs, callers first
@@ -161,7 +161,7 @@ golden "-g caller" <<'EOF'
             |
             ---main
                mid
-               work::spin(int)
+               work::spin
                leaf_a
                step (inlined)
 
@@ -169,7 +169,7 @@ golden "-g caller" <<'EOF'
             |
             ---main
                mid
-               work::spin(int)
+               work::spin
                leaf_b
 
     11.11%       10  gone      gone               [.] [unknown]
@@ -196,7 +196,7 @@ golden "-g caller" <<'EOF'
             |
             ---main
                mid
-               work::spin(int)
+               work::spin
                leaf_a
                step (inlined)
                schedule
@@ -217,7 +217,7 @@ golden "-g caller" <<'EOF'
             |
             ---main
                mid
-               work::spin(int)
+               work::spin
                leaf_a
                step (inlined)
 
@@ -240,14 +240,14 @@ golden "-g callee --percent-limit 10" <<'EOF'
             |
             ---step (inlined)
                leaf_a
-               work::spin(int)
+               work::spin
                mid
                main
 
     22.22%       20  golden   golden         [.] leaf_b
             |
             ---leaf_b
-               work::spin(int)
+               work::spin
                mid
                main
 
@@ -280,7 +280,7 @@ golden "-g callee --percent-limit 10" <<'EOF'
             |
             ---step (inlined)
                leaf_a
-               work::spin(int)
+               work::spin
                mid
                main
 
@@ -300,7 +300,7 @@ golden "--tree" <<'EOF'
  100.00%    0.00%  [root]
   82.22%    0.00%    [.] main
   82.22%    0.00%      [.] mid
-  71.11%    0.00%        [.] work::spin(int)
+  71.11%    0.00%        [.] work::spin
   48.89%    0.00%          [.] leaf_a
   48.89%   44.44%            [.] step (inlined)
    4.44%    4.44%              [k] schedule
@@ -327,7 +327,7 @@ golden "--tree" <<'EOF'
  100.00%    0.00%  [root]
  100.00%    0.00%    [.] main
  100.00%    0.00%      [.] mid
- 100.00%    0.00%        [.] work::spin(int)
+ 100.00%    0.00%        [.] work::spin
  100.00%    0.00%          [.] leaf_a
  100.00%  100.00%            [.] step (inlined)
 EOF
@@ -346,9 +346,9 @@ golden "--tree=bottom-up --max-depth 3" <<'EOF'
  100.00%    0.00%  [root]
   44.44%   44.44%    [.] step (inlined)
   44.44%    0.00%      [.] leaf_a
-  44.44%    0.00%        [.] work::spin(int)
+  44.44%    0.00%        [.] work::spin
   33.33%   33.33%    [.] leaf_b
-  22.22%    0.00%      [.] work::spin(int)
+  22.22%    0.00%      [.] work::spin
   22.22%    0.00%        [.] mid
   11.11%    0.00%      [.] mid
   11.11%    0.00%        [.] main
@@ -374,7 +374,7 @@ golden "--tree=bottom-up --max-depth 3" <<'EOF'
  100.00%    0.00%  [root]
  100.00%  100.00%    [.] step (inlined)
  100.00%    0.00%      [.] leaf_a
- 100.00%    0.00%        [.] work::spin(int)
+ 100.00%    0.00%        [.] work::spin
 EOF
 
 # sort keys pid, tid, cpu
@@ -525,6 +525,50 @@ golden "--no-inline --no-demangle -g caller --percent-limit 20" <<'EOF'
 
 EOF
 
+# C++ names with their parameter lists (perf report -v's spelling)
+golden "--params --children --sort sym" <<'EOF'
+# prof report of 'golden.data'
+# event:    cpu-clock
+# samples:  90
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Children     Self  Samples  Symbol
+# ........ .......  .......  ....................
+#
+    82.22%    0.00%        0  [.] main
+    82.22%    0.00%        0  [.] mid
+    71.11%    0.00%        0  [.] work::spin(int)
+    48.89%   44.44%       40  [.] step (inlined)
+    48.89%    0.00%        0  [.] leaf_a
+    33.33%   33.33%       30  [.] leaf_b
+    11.11%   11.11%       10  [.] [unknown]
+     6.67%    6.67%        6  [k] __x64_sys_write
+     6.67%    0.00%        0  [.] 0x7f0000001000
+     6.67%    0.00%        0  [k] do_syscall_64
+     6.67%    0.00%        0  [k] entry_SYSCALL_64
+     4.44%    4.44%        4  [k] schedule
+
+# prof report of 'golden.data'
+# event:    task-clock
+# samples:  10
+# lost:     2 records (1.96% of samples) -- WARNING: the profile is missing samples; record with a bigger -m or a lower -F
+# duration: 0.709 s
+# command:  prof record -g -o golden.data -- /prof-golden/golden
+# host:     golden-host (Linux 6.1.0-golden x86_64)
+#
+# Children     Self  Samples  Symbol
+# ........ .......  .......  ...................
+#
+   100.00%  100.00%       10  [.] step (inlined)
+   100.00%    0.00%        0  [.] leaf_a
+   100.00%    0.00%        0  [.] main
+   100.00%    0.00%        0  [.] mid
+   100.00%    0.00%        0  [.] work::spin(int)
+EOF
+
 # filters on commands
 golden "--comm worker,worker-2 --sort comm,tid,sym" <<'EOF'
 # prof report of 'golden.data'
@@ -583,12 +627,12 @@ EOF
 
 # folded stacks
 golden "-F folded" <<'EOF'
-golden;main;mid;work::spin(int);leaf_a;step_[i] 40
-golden;main;mid;work::spin(int);leaf_b 20
+golden;main;mid;work::spin;leaf_a;step_[i] 40
+golden;main;mid;work::spin;leaf_b 20
 gone;[unknown];[unknown];[unknown];[unknown] 10
 worker;main;mid;leaf_b 10
 worker-2;[unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
-worker-2;main;mid;work::spin(int);leaf_a;step_[i];schedule_[k] 4
+worker-2;main;mid;work::spin;leaf_a;step_[i];schedule_[k] 4
 EOF
 
 # folded stacks without the command
@@ -596,9 +640,9 @@ golden "-F folded --no-comm" <<'EOF'
 [unknown];[unknown];[unknown];[unknown] 10
 [unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
 main;mid;leaf_b 10
-main;mid;work::spin(int);leaf_a;step_[i] 40
-main;mid;work::spin(int);leaf_a;step_[i];schedule_[k] 4
-main;mid;work::spin(int);leaf_b 20
+main;mid;work::spin;leaf_a;step_[i] 40
+main;mid;work::spin;leaf_a;step_[i];schedule_[k] 4
+main;mid;work::spin;leaf_b 20
 EOF
 
 # JSON
@@ -694,7 +738,7 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "work::spin(int)",
+          "name": "work::spin",
           "kind": "user",
           "parent": 3,
           "samples": 60,
@@ -874,7 +918,7 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "work::spin(int)",
+          "name": "work::spin",
           "kind": "user",
           "parent": 23,
           "samples": 4,
@@ -963,7 +1007,7 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "work::spin(int)",
+          "name": "work::spin",
           "kind": "user",
           "parent": 3,
           "samples": 10,
@@ -1008,7 +1052,7 @@ cat > want << 'EOF'
 <g class="f" data-x="0" data-w="60" data-d="1" data-k="root" data-n="golden">
 <g class="f" data-x="0" data-w="60" data-d="2" data-k="user" data-n="main">
 <g class="f" data-x="0" data-w="60" data-d="3" data-k="user" data-n="mid">
-<g class="f" data-x="0" data-w="60" data-d="4" data-k="user" data-n="work::spin(int)">
+<g class="f" data-x="0" data-w="60" data-d="4" data-k="user" data-n="work::spin">
 <g class="f" data-x="0" data-w="40" data-d="5" data-k="user" data-n="leaf_a">
 <g class="f" data-x="0" data-w="40" data-d="6" data-k="inlined" data-n="step">
 <g class="f" data-x="40" data-w="20" data-d="5" data-k="user" data-n="leaf_b">
@@ -1028,7 +1072,7 @@ cat > want << 'EOF'
 <g class="f" data-x="80" data-w="6" data-d="5" data-k="kernel" data-n="__x64_sys_write">
 <g class="f" data-x="86" data-w="4" data-d="2" data-k="user" data-n="main">
 <g class="f" data-x="86" data-w="4" data-d="3" data-k="user" data-n="mid">
-<g class="f" data-x="86" data-w="4" data-d="4" data-k="user" data-n="work::spin(int)">
+<g class="f" data-x="86" data-w="4" data-d="4" data-k="user" data-n="work::spin">
 <g class="f" data-x="86" data-w="4" data-d="5" data-k="user" data-n="leaf_a">
 <g class="f" data-x="86" data-w="4" data-d="6" data-k="inlined" data-n="step">
 <g class="f" data-x="86" data-w="4" data-d="7" data-k="kernel" data-n="schedule">
@@ -1160,13 +1204,13 @@ cat > want << 'EOF'
 golden   100 [000]     1.000000:    1000000  cpu-clock: 
 	            1116 step (inlined) (/prof-golden/golden)
 	            1116 leaf_a+0x10 (/prof-golden/golden)
-	            1168 work::spin(int)+0xf (/prof-golden/golden)
+	            1168 work::spin+0xf (/prof-golden/golden)
 	            1188 mid+0xf (/prof-golden/golden)
 	            11b0 main+0xf (/prof-golden/golden)
 
 golden   100 [001]     1.200000:    1000000  cpu-clock: 
 	            1144 leaf_b+0x15 (/prof-golden/golden)
-	            1172 work::spin(int)+0x19 (/prof-golden/golden)
+	            1172 work::spin+0x19 (/prof-golden/golden)
 	            1188 mid+0xf (/prof-golden/golden)
 	            11b0 main+0xf (/prof-golden/golden)
 
@@ -1185,7 +1229,7 @@ worker-2   201 [001]     1.500000:    1000000  cpu-clock:
 	ffffffff81000410 schedule+0x10 ([kernel.kallsyms])
 	            1116 step (inlined) (/prof-golden/golden)
 	            1116 leaf_a+0x10 (/prof-golden/golden)
-	            1168 work::spin(int)+0xf (/prof-golden/golden)
+	            1168 work::spin+0xf (/prof-golden/golden)
 	            1188 mid+0xf (/prof-golden/golden)
 	            11b0 main+0xf (/prof-golden/golden)
 
@@ -1198,7 +1242,7 @@ gone   300 [000]     1.600000:    1000000  cpu-clock:
 golden   100 [000]     1.700000:     500000 task-clock: 
 	            111b step (inlined) (/prof-golden/golden)
 	            111b leaf_a+0x15 (/prof-golden/golden)
-	            1168 work::spin(int)+0xf (/prof-golden/golden)
+	            1168 work::spin+0xf (/prof-golden/golden)
 	            1188 mid+0xf (/prof-golden/golden)
 	            11b0 main+0xf (/prof-golden/golden)
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -29,11 +30,6 @@
 #include "symbols.h"
 #include "xalloc.h"
 
-/*
- * libstdc++'s demangler, the one elfutils uses (USE_DEMANGLE). It is part
- * of the C++ ABI, so no C header declares it; link with -lstdc++.
- */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 #define BUILD_ID_MAX	64	/* perf records 20 bytes; longer is not a build id */
 #define CHAIN_MAX	64	/* frames kept per address: DWARF nesting is input */
@@ -283,22 +279,41 @@ static const char *intern_name_raw(struct symbols *s, const char *raw, size_t le
 	char *plain;
 	struct htab_probe p;
 	uint32_t i;
-	int status = -1;
 
-	/* Only the Itanium ABI's "_Z" names: others would demangle as types. */
-	if (!s->o.demangle || name[0] != '_' || name[1] != 'Z')
+	/*
+	 * Only mangled names: the Itanium ABI's "_Z" (C++, and Rust's legacy
+	 * scheme inside it) and Rust's v0 "_R"; others would demangle as types.
+	 */
+	if (!s->o.demangle || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return name;
 	htab_probe(&s->dmtab, (uint64_t)(uintptr_t)name, &p);
 	while (htab_next(&s->dmtab, &p, &i))
 		if (s->dm[i].mangled == name)
 			return s->dm[i].plain;
-	plain = __cxa_demangle(name, NULL, NULL, &status);
+	/*
+	 * libiberty's demangler, GCC's and binutils': C++, Rust legacy (the
+	 * ::h<hash> dropped, $LT$ and the like decoded) and Rust v0. As perf
+	 * spells names: no parameter lists unless asked.
+	 */
+	{
+		int opts = s->o.params ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
+
+		/*
+		 * Rust first: its legacy names are Itanium names too (what
+		 * cplus_demangle does in its AUTO style, without the part of
+		 * libiberty that wants an xmalloc of the program's).
+		 */
+		plain = rust_demangle(name, opts);
+		if (!plain && name[1] == 'Z')
+			plain = cplus_demangle_v3(name, opts);
+	}
 	if (s->ndm == s->dm_cap) {
 		s->dm_cap = s->dm_cap ? 2 * s->dm_cap : 64;
 		s->dm = xreallocarray(s->dm, s->dm_cap, sizeof(*s->dm));
 	}
 	s->dm[s->ndm].mangled = name;
-	s->dm[s->ndm].plain = status == 0 && plain ? strpool_intern(s->pool, plain) : name;
+	s->dm[s->ndm].plain = plain && plain[0] ? strpool_intern_text(s->pool, plain, strlen(plain))
+					      : name;
 	free(plain);
 	htab_put(&s->dmtab, &p, (uint32_t)s->ndm);
 	return s->dm[s->ndm++].plain;

@@ -21,7 +21,8 @@ struct symbols_opts {
 				 * this root first; NULL for / */
 	int strict_symfs;	/* read nothing outside symfs: no fallback to the
 				 * host's path, no ".." or link leading out */
-	int demangle;		/* C++ names demangled */
+	int demangle;		/* C++ and Rust names demangled (libiberty) */
+	int params;		/* ... with their parameter lists (perf's -v spelling) */
 	int inline_frames;	/* expand inlined functions into frames of their own */
 	int srcline;		/* fill in source files and lines (costs time) */
 	const char *kallsyms;	/* the kernel's symbols: NULL for /proc/kallsyms (and

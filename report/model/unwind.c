@@ -99,10 +99,15 @@ struct ufile {
 	size_t nrules, cap;
 };
 
-/* A process's mapping of a file: pc + delta is the file's address. */
+/*
+ * A process's mapping of a file: pc + delta is the file's address, for
+ * the pcs whose file offset (pc - start + pgoff) lies in [lo, hi), the
+ * bytes of the segment last looked up (see file_addr()).
+ */
 struct pmap {
 	uint64_t start, end, pgoff;
 	int64_t delta;
+	uint64_t lo, hi;
 	struct ufile *f;		/* NULL: no file to unwind with */
 };
 
@@ -221,9 +226,9 @@ static struct ufile *get_file(struct unwind *u, const struct objfile *file)
 }
 
 /*
- * A process's mapping with its file and what turns a pc into the file's
- * address: the segment whose file range the mapping starts in gives
- * p_vaddr - p_offset. 0, or -1 for an empty mapping.
+ * A process's mapping with its file. 0, or -1 for an empty mapping. A
+ * build id other than the recorded one leaves the file out: its CFI
+ * would lead the unwinder astray.
  */
 static int make_pmap(struct unwind *u, const struct unwind_map *um, struct pmap *m)
 {
@@ -234,33 +239,47 @@ static int make_pmap(struct unwind *u, const struct unwind_map *um, struct pmap 
 	m->pgoff = um->pgoff;
 	m->f = um->file ? get_file(u, um->file) : NULL;
 	m->delta = 0;
-	/* another build of the file: its CFI would lead the unwinder astray */
+	m->lo = m->hi = 0;
 	if (m->f && um->build_id_len &&
 	    !build_id_equal(um->build_id, um->build_id_len, m->f->file->build_id,
 			    m->f->file->build_id_len))
 		m->f = NULL;
-	if (m->f && m->f->file->elf) {
+	if (m->f && !m->f->file->elf)
+		m->f = NULL;
+	return 0;
+}
+
+/*
+ * The file's own address of pc in mapping m: through the PT_LOAD segment
+ * whose bytes hold pc's file offset. Not the segment the mapping starts
+ * in: lld lays segments out so that two share a file page (the
+ * read-only one at offset 0, the code from 0xd80 at 0x1d80), and the
+ * mapping of the code starts at file offset 0, in the other. 0 and *out,
+ * or -1 when no segment holds it.
+ */
+static int file_addr(struct pmap *m, uint64_t pc, uint64_t *out)
+{
+	uint64_t fo = pc - m->start + m->pgoff;
+	const struct objfile *f = m->f->file;
+
+	if (fo < m->lo || fo >= m->hi) {
 		const GElf_Phdr *seg = NULL;
 
-		for (size_t k = 0; k < m->f->file->nload && !seg; k++) {
-			const GElf_Phdr *ph = &m->f->file->load[k];
-			uint64_t align = ph->p_align > 1 ? ph->p_align : 1;
-
-			if ((ph->p_offset & ~(align - 1)) <= m->pgoff &&
-			    m->pgoff < ph->p_offset + ph->p_filesz)
-				seg = ph;
-		}
-		if (seg)
-			m->delta = (int64_t)(m->pgoff - m->start) +
-				   (int64_t)(seg->p_vaddr - seg->p_offset);
-		else
-			m->f = NULL;
+		for (size_t k = 0; k < f->nload && !seg; k++)
+			if (f->load[k].p_offset <= fo && fo - f->load[k].p_offset < f->load[k].p_filesz)
+				seg = &f->load[k];
+		if (!seg)
+			return -1;
+		m->lo = seg->p_offset;
+		m->hi = seg->p_offset + seg->p_filesz;
+		m->delta = (int64_t)(m->pgoff - m->start) + (int64_t)(seg->p_vaddr - seg->p_offset);
 	}
+	*out = pc + (uint64_t)m->delta;
 	return 0;
 }
 
 /* The map holding pc, through slot (the loop's or the reads'); NULL when none. */
-static const struct pmap *find_pmap(const struct uctx *c, struct pslot *slot, uint64_t pc)
+static struct pmap *find_pmap(const struct uctx *c, struct pslot *slot, uint64_t pc)
 {
 	struct unwind_map um;
 
@@ -723,9 +742,10 @@ int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct s
 	flags[out++] = UNWIND_EXACT;
 	while (out < max) {
 		uint64_t look = exact ? pc : pc - 1, npc, nsp, nknown = 0;
-		const struct pmap *m = find_pmap(&c, c.cur, look);
-		const struct rule *r = m && m->f ? rule_for(u, m->f, look + (uint64_t)m->delta)
-						 : &no_rule;
+		struct pmap *m = find_pmap(&c, c.cur, look);
+		uint64_t fa;
+		const struct rule *r = m && m->f && !file_addr(m, look, &fa) ? rule_for(u, m->f, fa)
+									     : &no_rule;
 		int fp = r == &no_rule;
 
 		end = UNWIND_END_BAD;

@@ -28,7 +28,7 @@
 #define LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"
 #define LIBSTDCXX "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"
 
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+#include <libiberty/demangle.h>
 
 static void skip(const char *what, const char *why)
 {
@@ -406,11 +406,11 @@ static void test_demangle(void)
 	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
 	Elf_Scn *scn = NULL;
 	uint64_t value = 0, off;
-	struct symbols_opts o = { .demangle = 1 };
-	struct symbols *raw, *plain;
-	struct frame_info f[4], g[4];
-	char *want;
-	int st = -1, n, k;
+	struct symbols_opts o = { .demangle = 1 }, op = { .demangle = 1, .params = 1 };
+	struct symbols *raw, *plain, *params;
+	struct frame_info f[4], g[4], h[4];
+	char *want, *wantp;
+	int n, k, m;
 
 	while (elf && !value && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -443,16 +443,25 @@ static void test_demangle(void)
 	}
 	raw = symbols_new(NULL);
 	plain = symbols_new(&o);
+	params = symbols_new(&op);
 	n = dso_resolve(symbols_dso(raw, LIBSTDCXX, NULL, 0), off, f, 4);
 	k = dso_resolve(symbols_dso(plain, LIBSTDCXX, NULL, 0), off, g, 4);
-	want = n == 1 ? __cxa_demangle(f[0].name, NULL, NULL, &st) : NULL;
+	m = dso_resolve(symbols_dso(params, LIBSTDCXX, NULL, 0), off, h, 4);
+	/* perf's spelling: libiberty's, without parameter lists unless asked (perf -v) */
+	want = n == 1 ? cplus_demangle_v3(f[0].name, DMGL_NO_OPTS) : NULL;
+	wantp = n == 1 ? cplus_demangle_v3(f[0].name, DMGL_PARAMS | DMGL_ANSI) : NULL;
 	ok(n == 1 && !strncmp(f[0].name, "_Z", 2), "without demangle, the name is mangled (%s)",
 	   n ? f[0].name : "-");
-	ok(k == 1 && want && !strcmp(g[0].name, want) && strstr(g[0].name, "::"),
-	   "with demangle, it reads %s", k ? g[0].name : "-");
+	ok(k == 1 && want && !strcmp(g[0].name, want) && strstr(g[0].name, "::") &&
+	   !strchr(g[0].name, '('), "with demangle, it reads %s, without parameters",
+	   k ? g[0].name : "-");
+	ok(m == 1 && wantp && !strcmp(h[0].name, wantp) && strchr(h[0].name, '('),
+	   "with params, it reads %s", m ? h[0].name : "-");
 	free(want);
+	free(wantp);
 	symbols_free(raw);
 	symbols_free(plain);
+	symbols_free(params);
 }
 
 struct inl {
