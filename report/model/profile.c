@@ -84,16 +84,28 @@ static int postfilter(const struct profile_filters *f, const struct rsample *s)
 	return 1;
 }
 
-/* Where a complete user stack ends: the program's or a thread's entry. */
+/*
+ * Where a complete user stack ends: the program's or a thread's entry,
+ * glibc's or Go's (a goroutine starts in runtime.goexit, which its first
+ * function returns to; an M, the runtime's thread, in runtime.mstart; the
+ * first one in runtime.rt0_go). Go's assembly names end in ".abi0".
+ */
 static int is_root(const char *name)
 {
 	static const char *const roots[] = {
 		"_start", "__libc_start_main", "__libc_start_call_main", "__libc_start_main_impl",
 		"clone", "__clone", "clone3", "__clone3", "start_thread", "thread_start",
+		"runtime.goexit", "runtime.mstart", "runtime.rt0_go", "runtime.mstart0",
 	};
+	size_t len;
 
-	for (size_t i = 0; name && i < sizeof(roots) / sizeof(*roots); i++)
-		if (!strcmp(name, roots[i]))
+	if (!name)
+		return 0;
+	len = strlen(name);
+	if (len > 5 && !strcmp(name + len - 5, ".abi0"))
+		len -= 5;
+	for (size_t i = 0; i < sizeof(roots) / sizeof(*roots); i++)
+		if (strlen(roots[i]) == len && !strncmp(name, roots[i], len))
 			return 1;
 	return 0;
 }
