@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -36,9 +38,33 @@ static void usage(FILE *out)
 	fprintf(out, "\nSee 'prof help COMMAND' or 'prof COMMAND --help' for more.\n");
 }
 
+/* Whether man finds page (man -w), quietly. */
+static int man_has(const char *page)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return 1;	/* let man itself say */
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execlp("man", "man", "-w", page, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 static int cmd_help(int argc, char **argv)
 {
-	char page[64];
+	char page[64], path[4200];
 
 	if (argc < 2) {
 		usage(stdout);
@@ -48,7 +74,12 @@ static int cmd_help(int argc, char **argv)
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
 		snprintf(page, sizeof(page), "prof-%s", cmds[i].name);
-		execlp("man", "man", page, (char *)NULL);
+		/* not installed (prof run from its build tree): the tree's own page */
+		snprintf(path, sizeof(path), "%s/%s.1", PROF_DOCDIR, page);
+		if (!man_has(page) && access(path, R_OK) == 0)
+			execlp("man", "man", "-l", path, (char *)NULL);
+		else
+			execlp("man", "man", page, (char *)NULL);
 		fprintf(stderr, "prof: cannot run man: %s; try 'prof %s --help'\n",
 			strerror(errno), cmds[i].name);
 		return 1;

@@ -272,10 +272,16 @@ int synth_process(struct synth *s, int pid, int tid)
 	struct dirent *de;
 	int ret = 0;
 
+	/*
+	 * A thread's FORK before its COMM, as the kernel orders them: a
+	 * reader gives a forked thread its parent's name, which would
+	 * overwrite the thread's own (-t TID read ":TID").
+	 */
 	if (tid > 0) {
-		ret = synth_comm(s, pid, tid);
-		if (!ret && tid != pid)
+		if (tid != pid)
 			ret = synth_fork(s, pid, tid);
+		if (!ret)
+			ret = synth_comm(s, pid, tid);
 		return ret ? ret : synth_maps(s, pid);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
@@ -289,9 +295,9 @@ int synth_process(struct synth *s, int pid, int tid)
 
 		if (parse_u64(de->d_name, 1, INT_MAX, &t) || (int)t == pid)
 			continue;
-		ret = synth_comm(s, pid, (int)t);
+		ret = synth_fork(s, pid, (int)t);
 		if (!ret)
-			ret = synth_fork(s, pid, (int)t);
+			ret = synth_comm(s, pid, (int)t);
 	}
 	closedir(d);
 	return ret ? ret : synth_maps(s, pid);

@@ -1258,6 +1258,32 @@ else
 	note "perf is not installed: not checked that perf reads the file"
 fi
 
+# --- small profiles of their own ----------------------------------------------
+# Every record lost: the report says the kernel lost them, not just "no samples".
+printf 'event cpu-clock\ncomm 1 1 x\nlost 40\n' > lost.spec
+"$genprof" lost.spec lost.data 2> gen.err || fail "genprof: $(cat gen.err)"
+run_prof report -i lost.data
+expect_rc 0 "prof report of a profile whose records were all lost"
+cat > want << 'EOF'
+# prof report of 'lost.data': no samples: the kernel lost all of them (40 records); record with a bigger -m or a lower -F
+EOF
+same "the report of a profile whose records were all lost"
+
+# A thread's COMM, then a FORK of it at time 0 (prof record -p and -t wrote
+# them so until 0.2, and perf's synthesized records may): its name stays.
+cat > tname.spec << EOF
+event cpu-clock
+comm 10 10 leader
+comm 10 11 worker
+fork 10 10 11 10 0
+mmap 10 0x401000 $G/prof-golden/golden as /prof-golden/golden
+sample 0 1.0 10 11 0 1000000 x5 leaf_b+0x15 mid+0x21 main+0xf
+EOF
+"$genprof" tname.spec tname.data 2> gen.err || fail "genprof: $(cat gen.err)"
+run_prof report -i tname.data $opts --sort comm,tid
+expect_rc 0 "prof report of a thread named before its synthesized FORK"
+grep -Eq '^ *100\.00% +5 +worker +11$' out || fail "the thread lost its name: $(grep '%' out)"
+
 # --- errors ------------------------------------------------------------------
 run_prof report -i golden.data --kallsyms "$tmpdir/none"
 expect_rc 64 "prof report --kallsyms of a missing file"

@@ -104,4 +104,26 @@ script_of e.data e.txt
 n=$(awk -v pid="$wpid" "$awk_lib"'$1 == "SAMPLE" && field("pid") == pid { n++ } END { print n + 0 }' e.txt)
 note "until exit: $n samples of pid $wpid"
 [ "$n" -ge 100 ] || fail "until exit: $n samples of pid $wpid, expected at least 100"
+
+# -t on a thread that is not its process's first: it keeps its name (a
+# synthesized FORK after its COMM used to give it ":TID").
+"$WORKLOADS/threads" -s 3 &
+tpid=$!
+bg_add $tpid
+i=0
+while [ "$(ls /proc/$tpid/task 2> /dev/null | wc -l)" -lt 3 ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ttid=$(ls /proc/$tpid/task 2> /dev/null | grep -vx "$tpid" | sed -n 1p)
+[ -n "$ttid" ] || fail "the threads workload has no second thread"
+tname=$(cat "/proc/$tpid/task/$ttid/comm")
+run_prof record -t "$ttid" --duration 0.5 -q -o tt.data
+expect_rc 0 "prof record -t $ttid (a second thread)"
+run_prof report -i tt.data --sort comm,tid
+expect_rc 0 "prof report of -t $ttid"
+got=$(awk -v t="$ttid" '$1 ~ /%$/ && $4 == t { print $3; exit }' out)
+note "-t $ttid: the thread is named '$got' ($tname in /proc)"
+[ "$got" = "$tname" ] || fail "-t $ttid: the thread is named '$got', not '$tname'"
+kill -9 $tpid 2> /dev/null
 exit 0

@@ -162,4 +162,12 @@ for f in raw.data z.data; do
 done
 note "flips: $(grep -c '^0$' flip.rcs) reports, $(grep -c '^1$' flip.rcs) errors, $crashes bad outcomes"
 [ "$crashes" = 0 ] || fail "$crashes flipped profiles crashed, hung or gave a bad error (seed $seed)"
+# prof help COMMAND: the manual, from the tree's doc/ when prof is not installed.
+if command -v man > /dev/null 2>&1; then
+	MANPAGER=cat MANWIDTH=80 run_prof help report
+	expect_rc 0 "prof help report"
+	grep -q 'PROF-REPORT(1)' out || check_later "prof help report shows no manual: $(head -3 out) $(head -3 err)"
+else
+	note "man is not installed: prof help not checked"
+fi
 finish

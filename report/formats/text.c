@@ -372,9 +372,19 @@ static int write_text(const struct profile *p, const struct format_view *v, FILE
 			print_flat(v, h, out);
 		}
 	}
-	if (!any)
-		fprintf(out, "# prof report of '%s': no samples%s\n", p->input,
-			p->samples ? " left after the filters" : "");
+	if (!any) {
+		uint64_t lost = session_lost(p->session);
+
+		if (p->samples)
+			fprintf(out, "# prof report of '%s': no samples left after the filters\n",
+				p->input);
+		else if (lost)
+			fprintf(out, "# prof report of '%s': no samples: the kernel lost all of them "
+				"(%" PRIu64 " records); record with a bigger -m or a lower -F\n",
+				p->input, lost);
+		else
+			fprintf(out, "# prof report of '%s': no samples\n", p->input);
+	}
 	return 0;
 }
 

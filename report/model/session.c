@@ -497,10 +497,18 @@ static void do_fork(struct session *s, const struct kevent *k)
 {
 	struct thread *parent = itab_get(&s->threads, (int)k->ptid), *t;
 
+	struct thread *old = itab_get(&s->threads, (int)k->tid);
+
 	t = xcalloc(1, sizeof(*t));	/* a reused tid is a new thread */
 	t->pid = (int)k->pid;
 	t->tid = (int)k->tid;
 	t->comm = parent ? parent->comm : get_thread(s, (int)k->ppid, (int)k->ptid)->comm;
+	/*
+	 * A synthesized FORK (time 0) after the thread's synthesized COMM, as
+	 * prof before 0.2 wrote them for -p and -t: the thread keeps its name.
+	 */
+	if (old && !k->time && old->pid == (int)k->pid && old->comm && old->comm[0] != ':')
+		t->comm = old->comm;
 	s->last_thread = NULL;	/* it may be the one freed */
 	memset(s->tmemo, 0, sizeof(s->tmemo));
 	free(itab_get(&s->threads, t->tid));

@@ -1339,11 +1339,14 @@ static void kernel_load(struct symbols *s)
 		kallsyms_load(&s->kp, s->kpath, s->kcache_dir);
 	if (!s->kp.names) {
 		warn(s, "cannot open %s: %s", s->kpath, strerror(s->kp.err));
+		s->kernel.unknown = 1;	/* as the warning says: [unknown], not offsets */
 		return;
 	}
-	if (s->kp.hidden)
+	if (s->kp.hidden) {
 		warn(s, "/proc/kallsyms hides kernel addresses (kernel.kptr_restrict); "
 			"kernel frames show as [unknown]");
+		s->kernel.unknown = 1;
+	}
 	/* adopt what the thread made: freed with s */
 	s->k = s->kp;
 	memset(&s->kp, 0, sizeof(s->kp));
