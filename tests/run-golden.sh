@@ -73,7 +73,7 @@ golden "" <<'EOF'
 #
     44.44%       40  golden    golden             [.] step (inlined)
     22.22%       20  golden    golden             [.] leaf_b
-    11.11%       10  gone      gone               [.] [unknown]
+    11.11%       10  gone      gone               [.] gone+0x1116
     11.11%       10  worker    golden             [.] leaf_b
      6.67%        6  worker-2  [kernel.kallsyms]  [k] __x64_sys_write
      4.44%        4  worker-2  [kernel.kallsyms]  [k] schedule
@@ -111,8 +111,11 @@ golden "--children" <<'EOF'
     44.44%   44.44%       40  golden    golden             [.] step (inlined)
     44.44%    0.00%        0  golden    golden             [.] leaf_a
     22.22%   22.22%       20  golden    golden             [.] leaf_b
-    11.11%   11.11%       10  gone      gone               [.] [unknown]
+    11.11%   11.11%       10  gone      gone               [.] gone+0x1116
     11.11%   11.11%       10  worker    golden             [.] leaf_b
+    11.11%    0.00%        0  gone      gone               [.] gone+0x1168
+    11.11%    0.00%        0  gone      gone               [.] gone+0x1188
+    11.11%    0.00%        0  gone      gone               [.] gone+0x11b0
     11.11%    0.00%        0  worker    golden             [.] main
     11.11%    0.00%        0  worker    golden             [.] mid
      6.67%    6.67%        6  worker-2  [kernel.kallsyms]  [k] __x64_sys_write
@@ -172,12 +175,12 @@ golden "-g caller" <<'EOF'
                work::spin
                leaf_b
 
-    11.11%       10  gone      gone               [.] [unknown]
+    11.11%       10  gone      gone               [.] gone+0x1116
             |
-            ---[unknown]
-               [unknown]
-               [unknown]
-               [unknown]
+            ---gone+0x11b0
+               gone+0x1188
+               gone+0x1168
+               gone+0x1116
 
     11.11%       10  worker    golden             [.] leaf_b
             |
@@ -251,12 +254,12 @@ golden "-g callee --percent-limit 10" <<'EOF'
                mid
                main
 
-    11.11%       10  gone     gone           [.] [unknown]
+    11.11%       10  gone     gone           [.] gone+0x1116
             |
-            ---[unknown]
-               [unknown]
-               [unknown]
-               [unknown]
+            ---gone+0x1116
+               gone+0x1168
+               gone+0x1188
+               gone+0x11b0
 
     11.11%       10  worker   golden         [.] leaf_b
             |
@@ -306,10 +309,10 @@ golden "--tree" <<'EOF'
    4.44%    4.44%              [k] schedule
   22.22%   22.22%          [.] leaf_b
   11.11%   11.11%        [.] leaf_b
-  11.11%    0.00%    [.] [unknown]
-  11.11%    0.00%      [.] [unknown]
-  11.11%    0.00%        [.] [unknown]
-  11.11%   11.11%          [.] [unknown]
+  11.11%    0.00%    [.] gone+0x11b0
+  11.11%    0.00%      [.] gone+0x1188
+  11.11%    0.00%        [.] gone+0x1168
+  11.11%   11.11%          [.] gone+0x1116
    6.67%    0.00%    [.] 0x7f0000001000
    6.67%    0.00%      [k] entry_SYSCALL_64
    6.67%    0.00%        [k] do_syscall_64
@@ -352,9 +355,9 @@ golden "--tree=bottom-up --max-depth 3" <<'EOF'
   22.22%    0.00%        [.] mid
   11.11%    0.00%      [.] mid
   11.11%    0.00%        [.] main
-  11.11%   11.11%    [.] [unknown]
-  11.11%    0.00%      [.] [unknown]
-  11.11%    0.00%        [.] [unknown]
+  11.11%   11.11%    [.] gone+0x1116
+  11.11%    0.00%      [.] gone+0x1168
+  11.11%    0.00%        [.] gone+0x1188
    6.67%    6.67%    [k] __x64_sys_write
    6.67%    0.00%      [k] do_syscall_64
    6.67%    0.00%        [k] entry_SYSCALL_64
@@ -426,7 +429,7 @@ golden "--sort dso,sym" <<'EOF'
 #
     44.44%       40  golden             [.] step (inlined)
     33.33%       30  golden             [.] leaf_b
-    11.11%       10  gone               [.] [unknown]
+    11.11%       10  gone               [.] gone+0x1116
      6.67%        6  [kernel.kallsyms]  [k] __x64_sys_write
      4.44%        4  [kernel.kallsyms]  [k] schedule
 
@@ -459,7 +462,7 @@ golden "--sort sym,srcline" <<'EOF'
 #
     44.44%       40  [.] step (inlined)   golden.cc:10
     33.33%       30  [.] leaf_b           golden.cc:27
-    11.11%       10  [.] [unknown]        gone+0x1116
+    11.11%       10  [.] gone+0x1116      gone+0x1116
      6.67%        6  [k] __x64_sys_write  __x64_sys_write+16
      4.44%        4  [k] schedule         schedule+16
 
@@ -544,7 +547,10 @@ golden "--params --children --sort sym" <<'EOF'
     48.89%   44.44%       40  [.] step (inlined)
     48.89%    0.00%        0  [.] leaf_a
     33.33%   33.33%       30  [.] leaf_b
-    11.11%   11.11%       10  [.] [unknown]
+    11.11%   11.11%       10  [.] gone+0x1116
+    11.11%    0.00%        0  [.] gone+0x1168
+    11.11%    0.00%        0  [.] gone+0x1188
+    11.11%    0.00%        0  [.] gone+0x11b0
      6.67%    6.67%        6  [k] __x64_sys_write
      6.67%    0.00%        0  [.] 0x7f0000001000
      6.67%    0.00%        0  [k] do_syscall_64
@@ -629,7 +635,7 @@ EOF
 golden "-F folded" <<'EOF'
 golden;main;mid;work::spin;leaf_a;step_[i] 40
 golden;main;mid;work::spin;leaf_b 20
-gone;[unknown];[unknown];[unknown];[unknown] 10
+gone;gone+0x11b0;gone+0x1188;gone+0x1168;gone+0x1116 10
 worker;main;mid;leaf_b 10
 worker-2;[unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
 worker-2;main;mid;work::spin;leaf_a;step_[i];schedule_[k] 4
@@ -637,8 +643,8 @@ EOF
 
 # folded stacks without the command
 golden "-F folded --no-comm" <<'EOF'
-[unknown];[unknown];[unknown];[unknown] 10
 [unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
+gone+0x11b0;gone+0x1188;gone+0x1168;gone+0x1116 10
 main;mid;leaf_b 10
 main;mid;work::spin;leaf_a;step_[i] 40
 main;mid;work::spin;leaf_a;step_[i];schedule_[k] 4
@@ -686,7 +692,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "comm": "gone",
           "dso": "gone",
-          "sym": "[.] [unknown]",
+          "sym": "[.] gone+0x1116",
           "samples": 10,
           "self": 11.1111,
           "self_period": 10000000
@@ -783,7 +789,7 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "[unknown]",
+          "name": "gone+0x11b0",
           "kind": "unknown",
           "parent": 8,
           "samples": 10,
@@ -792,7 +798,7 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "[unknown]",
+          "name": "gone+0x1188",
           "kind": "unknown",
           "parent": 9,
           "samples": 10,
@@ -801,7 +807,7 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "[unknown]",
+          "name": "gone+0x1168",
           "kind": "unknown",
           "parent": 10,
           "samples": 10,
@@ -810,7 +816,7 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "[unknown]",
+          "name": "gone+0x1116",
           "kind": "unknown",
           "parent": 11,
           "samples": 10,
@@ -1057,10 +1063,10 @@ cat > want << 'EOF'
 <g class="f" data-x="0" data-w="40" data-d="6" data-k="inlined" data-n="step">
 <g class="f" data-x="40" data-w="20" data-d="5" data-k="user" data-n="leaf_b">
 <g class="f" data-x="60" data-w="10" data-d="1" data-k="root" data-n="gone">
-<g class="f" data-x="60" data-w="10" data-d="2" data-k="unknown" data-n="[unknown]">
-<g class="f" data-x="60" data-w="10" data-d="3" data-k="unknown" data-n="[unknown]">
-<g class="f" data-x="60" data-w="10" data-d="4" data-k="unknown" data-n="[unknown]">
-<g class="f" data-x="60" data-w="10" data-d="5" data-k="unknown" data-n="[unknown]">
+<g class="f" data-x="60" data-w="10" data-d="2" data-k="unknown" data-n="gone+0x11b0">
+<g class="f" data-x="60" data-w="10" data-d="3" data-k="unknown" data-n="gone+0x1188">
+<g class="f" data-x="60" data-w="10" data-d="4" data-k="unknown" data-n="gone+0x1168">
+<g class="f" data-x="60" data-w="10" data-d="5" data-k="unknown" data-n="gone+0x1116">
 <g class="f" data-x="70" data-w="10" data-d="1" data-k="root" data-n="worker">
 <g class="f" data-x="70" data-w="10" data-d="2" data-k="user" data-n="main">
 <g class="f" data-x="70" data-w="10" data-d="3" data-k="user" data-n="mid">
@@ -1141,10 +1147,10 @@ Duration: 709ms, Total samples = 90ms (12.69%)
              main
 -----------+-------------------------------------------------------
       comm:  gone
-      10ms   [unknown]
-             [unknown]
-             [unknown]
-             [unknown]
+      10ms   gone+0x1116
+             gone+0x1168
+             gone+0x1188
+             gone+0x11b0
 -----------+-------------------------------------------------------
 EOF
 	same "go tool pprof -traces"
@@ -1283,6 +1289,37 @@ EOF
 run_prof report -i tname.data $opts --sort comm,tid
 expect_rc 0 "prof report of a thread named before its synthesized FORK"
 grep -Eq '^ *100\.00% +5 +worker +11$' out || fail "the thread lost its name: $(grep '%' out)"
+
+# The binary is gone from its path, but its build id finds it: in perf's
+# build-id cache (PERF_BUILDID_DIR, ~/.debug by default: .build-id/ab/
+# cdef.../elf), then under --symfs in /usr/lib/debug/.build-id/ab/
+# cdef....debug. The names come back, with one line saying from where.
+bid=f5bc82042fd17b524c108b69099378bf48f7c64a
+cat > moved.spec << EOF
+event cpu-clock
+comm 20 20 moved
+mmap 20 0x401000 $G/prof-golden/golden as /prof-golden/moved
+sample 0 1.0 20 20 0 1000000 x5 leaf_b+0x15 mid+0x21 main+0xf
+EOF
+"$genprof" moved.spec moved.data 2> gen.err || fail "genprof: $(cat gen.err)"
+PERF_BUILDID_DIR=$tmpdir/none run_prof report -i moved.data
+expect_rc 0 "prof report of a binary that is gone"
+grep -Eq '^ *100\.00% +5 +moved +moved +\[\.\] moved\+0x1144$' out ||
+	fail "a binary gone, its build id nowhere: not an offset into it: $(grep '%' out)"
+mkdir -p "cache/.build-id/f5/${bid#f5}"
+cp "$G/prof-golden/golden" "cache/.build-id/f5/${bid#f5}/elf"
+PERF_BUILDID_DIR=$tmpdir/cache run_prof report -i moved.data
+expect_rc 0 "prof report with the binary in the build-id cache"
+grep -Eq '^ *100\.00% +5 +moved +moved +\[\.\] leaf_b$' out ||
+	fail "the build-id cache's copy did not name the frames: $(grep '%' out)"
+grep -q "^prof: warning: /prof-golden/moved is gone; its frames are named from $tmpdir/cache/.build-id/f5/${bid#f5}/elf, of the recorded build id$" err ||
+	fail "no line saying where the names came from: $(cat err)"
+mkdir -p "root/usr/lib/debug/.build-id/f5"
+cp "$G/prof-golden/golden" "root/usr/lib/debug/.build-id/f5/${bid#f5}.debug"
+PERF_BUILDID_DIR=$tmpdir/none run_prof report -i moved.data --symfs root --strict-symfs
+expect_rc 0 "prof report with the debug file under --symfs"
+grep -Eq '^ *100\.00% +5 +moved +moved +\[\.\] leaf_b$' out ||
+	fail "the debug directory's file did not name the frames: $(grep '%' out)"
 
 # --- errors ------------------------------------------------------------------
 run_prof report -i golden.data --kallsyms "$tmpdir/none"

@@ -271,6 +271,11 @@ script_of() {
 # sampler sees only the CPU time.
 PROF_WORKLOAD_CPU=$tmpdir/workload-cpu
 export PROF_WORKLOAD_CPU
+# perf's build-id cache, where prof report also finds binaries by build id:
+# each test's own, empty at first, so that what another test (or the user)
+# recorded with perf never names this one's frames.
+PERF_BUILDID_DIR=$tmpdir/buildid-cache
+export PERF_BUILDID_DIR
 
 # cpu_reset: forget the CPU time reported so far (before a recording).
 cpu_reset() {

@@ -89,6 +89,7 @@ struct elfobj {
 struct dso {
 	struct symbols *s;
 	struct elfobj *obj;	/* NULL for the kernel */
+	struct elfobj *res;	/* what resolves it: obj, or the file its build id found */
 	struct dso *next;	/* the obj's other dsos */
 	unsigned char build_id[BUILD_ID_MAX];
 	size_t build_id_len;
@@ -520,7 +521,7 @@ static void obj_open(struct symbols *s, struct elfobj *obj)
 
 	obj->state = OBJ_BROKEN;
 	if (ends_with(path, " (deleted)")) {
-		obj_warn(obj, "%.*s was deleted after it was mapped; its frames show as [unknown]",
+		obj_warn(obj, "%.*s was deleted after it was mapped",
 		     (int)(strlen(path) - strlen(" (deleted)")), path);
 		return;
 	}
@@ -785,10 +786,78 @@ int dso_ready(struct dso *d)
 	return 1;
 }
 
+static int is_special(const char *path);
+static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where);
+
+/* Whether path is a regular file (through links). */
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The file of d's recorded build id, elsewhere than its recorded path:
+ * perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug: .build-id/ab/
+ * cdef.../elf, or the older .build-id/ab/cdef... itself), then the debug
+ * directory (/usr/lib/debug/.build-id/ab/cdef....debug, which names
+ * functions though it holds no code); each under --symfs first, and with
+ * --strict-symfs only there. NULL when none has that build id.
+ */
+static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
+{
+	char hex[2 * BUILD_ID_MAX + 1], path[PATH_MAX], cache[PATH_MAX];
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	const char *roots[2] = { s->symfs, s->o.strict_symfs ? NULL : "" };
+	size_t len = d->build_id_len;
+
+	/* perf pads 20-byte ids with zeros; the name is the file's own length */
+	while (len > 20 && !d->build_id[len - 1])
+		len--;
+	if (len < 2)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
+	if (dir && dir[0])
+		snprintf(cache, sizeof(cache), "%s", dir);
+	else if (home && home[0])
+		snprintf(cache, sizeof(cache), "%s/.debug", home);
+	else
+		cache[0] = '\0';
+	for (int r = 0; r < 2; r++) {
+		const char *root = roots[r];
+		static const char *const tails[3] = { "/elf", "", ".debug" };
+
+		if (!root)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			struct elfobj *alt;
+
+			if (k < 2 && !cache[0])
+				continue;
+			snprintf(path, sizeof(path), "%s%s/.build-id/%.2s/%s%s", root,
+				 k < 2 ? cache : "/usr/lib/debug", hex, hex + 2, tails[k]);
+			if (!is_file(path))
+				continue;
+			alt = obj_get_where(s, path, path);
+			obj_settle(s, alt);
+			if (alt->warning) {	/* a file that does not open is no answer */
+				free(alt->warning);
+				alt->warning = NULL;
+			}
+			if (alt->state == OBJ_READY && build_id_matches(d, alt))
+				return alt;
+		}
+	}
+	return NULL;
+}
+
 static void dso_check(struct dso *d)
 {
 	struct symbols *s = d->s;
-	struct elfobj *obj = d->obj;
+	struct elfobj *obj = d->obj, *alt;
+	int other;
 
 	d->checked = 1;
 	obj_settle(s, obj);
@@ -796,18 +865,26 @@ static void dso_check(struct dso *d)
 		add_warning(s, obj->warning);
 		obj->warning = NULL;
 	}
-	if (obj->state != OBJ_READY) {
-		d->dead = 1;
-		d->unknown = !is_special(obj->path);
+	if (obj->state == OBJ_READY && !(d->build_id_len && !build_id_matches(d, obj)))
+		return;
+	if (obj->state != OBJ_READY && is_special(obj->path)) {
+		d->dead = 1;	/* [vdso], //anon and the like: nothing to open, nothing to say */
 		return;
 	}
-	/* A different build: its names would be wrong, and none is better. */
-	if (d->build_id_len && !build_id_matches(d, obj)) {
-		warn(s, "build id of %s differs from the recorded one; its frames show as [unknown]",
-		     obj->where);
-		d->dead = 1;
-		d->unknown = 1;
+	/* Missing, deleted, or a different build: its names would be wrong. */
+	other = obj->state == OBJ_READY;
+	alt = d->build_id_len ? by_build_id(s, d) : NULL;
+	if (alt) {
+		d->res = alt;
+		warn(s, "%s %s; its frames are named from %s, of the recorded build id", obj->path,
+		     other ? "is another build" : "is gone", alt->where);
+		return;
 	}
+	/* No file anywhere: offsets into the file, as perf shows them. */
+	d->dead = 1;
+	if (other)
+		warn(s, "build id of %s differs from the recorded one, and no file has it; its "
+			"frames show as offsets into it", obj->where);
 }
 
 /* Function name of a DIE: the linkage name when there is one, so that it
@@ -1592,6 +1669,12 @@ static int is_special(const char *path)
 
 static struct elfobj *obj_get(struct symbols *s, const char *path)
 {
+	return obj_get_where(s, path, NULL);
+}
+
+/* The object of path, made when new, to be opened at where (NULL: locate(path)). */
+static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where)
+{
 	const char *key = strpool_intern(s->pool, path);
 	struct htab_probe p;
 	struct elfobj *obj;
@@ -1604,7 +1687,7 @@ static struct elfobj *obj_get(struct symbols *s, const char *path)
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
-	obj->where = obj->state == OBJ_NEW ? locate(s, key) : NULL;
+	obj->where = obj->state != OBJ_NEW ? NULL : where ? xstrdup(where) : locate(s, key);
 	{
 		const char *slash = strrchr(key, '/');
 
@@ -1645,6 +1728,7 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
 	d = xcalloc(1, sizeof(*d));
 	d->s = s;
 	d->obj = obj;
+	d->res = obj;
 	if (build_id_len)
 		memcpy(d->build_id, build_id, build_id_len);
 	d->build_id_len = build_id_len;
@@ -1670,12 +1754,12 @@ const char *dso_path(const struct dso *d)
 
 const struct objfile *symbols_dso_file(const struct dso *d)
 {
-	if (!d->obj || d->dead)
+	if (!d->res || d->dead)
 		return NULL;
 	/* opened, or still to be: the file the symbolizer reads is where says */
-	if (d->obj->state != OBJ_READY && d->obj->state != OBJ_NEW)
+	if (d->res->state != OBJ_READY && d->res->state != OBJ_NEW)
 		return NULL;
-	return objfiles_get(d->s->files, d->obj->where);
+	return objfiles_get(d->s->files, d->res->where);
 }
 
 const char *symbols_debuginfo_path(const struct symbols *s)
@@ -1705,7 +1789,7 @@ int dso_unknown(const struct dso *d)
 int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 {
 	struct symbols *s = d->s;
-	const void *key = d->obj ? (const void *)d->obj : (const void *)d;
+	const void *key;
 	struct htab_probe p;
 	const struct cent *c = NULL;
 	uint32_t i;
@@ -1719,6 +1803,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 		if (d->dead)
 			return 0;
 	}
+	key = d->obj ? (const void *)d->res : (const void *)d;	/* after dso_check() set res */
 	htab_probe(&s->ctab, addr ^ htab_mix((uint64_t)(uintptr_t)key), &p);
 	while (!c && htab_next(&s->ctab, &p, &i))
 		if (s->cache[i].key == key && s->cache[i].addr == addr)
@@ -1727,7 +1812,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 		size_t first = s->nframes;
 		struct cent *e;
 
-		n = d->obj ? resolve_file(s, d->obj, addr) : resolve_kernel(s, addr);
+		n = d->obj ? resolve_file(s, d->res, addr) : resolve_kernel(s, addr);
 		if (s->ncache == s->cache_cap) {
 			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 1024;
 			s->cache = xreallocarray(s->cache, s->cache_cap, sizeof(*s->cache));
