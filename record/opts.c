@@ -38,6 +38,8 @@ const char record_usage[] =
 	"  -z, --compression-level N  zstd level 1-22 (default 1)\n"
 	"      --no-compress          write records uncompressed\n"
 	"      --duration SECONDS     stop after SECONDS\n"
+	"  -N, --no-buildid-cache     do not copy deleted, replaced or containers'\n"
+	"                             binaries into the build-id cache (~/.debug)\n"
 	"  -q, --quiet                no notices and no summary\n"
 	"  -h, --help                 this help\n";
 
@@ -58,6 +60,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "no-buildid-cache", no_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -127,7 +130,7 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 	optind = 1;
 	opterr = 0;
 	/* "+": stop at the command, whose own options are its business. */
-	while ((c = getopt_long(argc, argv, "+:e:F:c:gp:t:aC:m:o:z:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:F:c:gp:t:aC:m:o:z:qNh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			ret = parse_events(o, optarg, err, len);
@@ -205,6 +208,9 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'N':
+			o->no_buildid_cache = 1;
 			break;
 		case 'h':
 			return 1;

@@ -39,6 +39,7 @@ struct record_opts {
 	int level;		/* 0 with --no-compress */
 	double duration;	/* --duration, 0 when not given */
 	int quiet;
+	int no_buildid_cache;	/* -N: keep no file by build id (keep.h) */
 	char **argv;		/* the command, NULL-terminated; NULL when none */
 	int argc;
 };

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -27,6 +28,7 @@
 #include "evname.h"
 #include "evopen.h"
 #include "file.h"
+#include "keep.h"
 #include "opts.h"
 #include "pdata.h"
 #include "record.h"
@@ -68,6 +70,7 @@ struct recorder {
 	int sfd;
 	uint64_t samples, lost, throttled;
 	struct timespec start;
+	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
 };
 
 static void notice(const struct recorder *rc, const char *fmt, ...)
@@ -393,7 +396,7 @@ static int write_head(struct recorder *rc)
 static int synthesize(struct recorder *rc)
 {
 	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
-			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0 };
+			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)
@@ -494,6 +497,19 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 		}
 		case PERF_RECORD_THROTTLE:
 			rc->throttled++;
+			break;
+		case PERF_RECORD_MMAP2:
+			if (rc->keep && (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+				struct kevent k;
+				struct sample id;
+
+				/* while the process lives, its file can be read */
+				if (!decode_kernel(attr, (const struct perf_event_header *)(p + off),
+						   &k, &id) && (k.mmap.prot & PROT_EXEC))
+					keep_mapping(rc->keep, (int)k.mmap.pid, k.mmap.start,
+						     k.mmap.len, k.mmap.name, k.mmap.name_len,
+						     k.mmap.build_id, k.mmap.build_id_len);
+			}
 			break;
 		}
 		if (w != off)
@@ -679,6 +695,10 @@ static void summary(const struct recorder *rc)
 		"(%s), %.3f s%s\n", (unsigned long long)writer_samples_out(rc->w),
 		(unsigned long long)rc->lost, pct, (unsigned long long)out, rc->out_name, ratio,
 		secs, pct > 1.0 ? "; use a bigger -m or a lower -F" : "");
+	if (keep_count(rc->keep))
+		fprintf(stderr, "prof: %llu binaries that are deleted, replaced or in another mount "
+			"namespace copied to %s/.build-id, where prof report finds them by build id\n",
+			(unsigned long long)keep_count(rc->keep), keep_dir(rc->keep));
 }
 
 static int exit_status(const struct recorder *rc)
@@ -692,6 +712,7 @@ static int exit_status(const struct recorder *rc)
 
 static void recorder_release(struct recorder *rc)
 {
+	keep_free(rc->keep);
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
 		ring_release(&rc->rings[c]);
 	free(rc->rings);
@@ -822,6 +843,8 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "prof: cannot set up the writer: %s\n", strerror(errno));
 		goto abort;
 	}
+	if (!rc.o.no_buildid_cache)
+		rc.keep = keep_new();
 	if (write_head(&rc) || synthesize(&rc))
 		goto abort;
 	if (rc.launched) {

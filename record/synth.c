@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "keep.h"
 #include "synth.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -241,6 +242,9 @@ static int synth_maps(struct synth *s, int pid)
 		v64[2] = pgoff;
 		put(&r, v64, sizeof(v64));
 		bid = ino ? build_id_of(s, pid, start, end, maj, min, ino) : NULL;
+		if (bid && bid->len)
+			keep_mapping(s->keep, pid, start, end - start, name, strlen(name), bid->id,
+				     bid->len);
 		if (bid && bid->len) {
 			/* u8 size, 3 reserved bytes, 20 bytes of id: the place of maj..gen */
 			unsigned char b[24] = { bid->len };

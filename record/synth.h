@@ -23,6 +23,7 @@ struct synth {
 	uint64_t records;			/* records written so far */
 	struct synth_bid *bids;			/* build ids read, by file; synth_release */
 	size_t nbids, bids_cap;
+	struct keep *keep;			/* files at risk kept by build id; NULL: none */
 };
 
 /* Free what s gathered (the build ids of the files it read). */

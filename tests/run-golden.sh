@@ -1100,8 +1100,15 @@ for s in cpu nanoseconds comm leaf_a leaf_b step /prof-golden/golden golden.cc \
 done
 if command -v go > /dev/null 2>&1; then
 	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 120 go tool pprof -traces g.pb.gz \
-		> out 2> go.err || fail "go tool pprof -traces: $(tail -3 go.err)"
-	cat > want << 'EOF'
+		> traces.out 2> go.err || fail "go tool pprof -traces: $(tail -3 go.err)"
+	# the traces, each a block, in a stable order (pprof keeps the order of
+	# the samples, which the report's threads may vary among equals)
+	blocks() {
+		awk 'BEGIN { RS = "-----------\\+-+\n" } NR > 1 { gsub(/\n/, "|"); print }' "$1" | sort
+	}
+	sed -n '1,/^-----------+/p' traces.out | grep -v '^-' > out
+	blocks traces.out >> out
+	cat > traces.want << 'EOF'
 File: golden
 Build ID: f5bc82042fd17b524c108b69099378bf48f7c64a
 Type: cpu
@@ -1153,6 +1160,8 @@ Duration: 709ms, Total samples = 90ms (12.69%)
              gone+0x11b0
 -----------+-------------------------------------------------------
 EOF
+	sed -n '1,/^-----------+/p' traces.want | grep -v '^-' > want
+	blocks traces.want >> want
 	same "go tool pprof -traces"
 else
 	note "go is not installed: pprof checked without go tool pprof"

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Files a report could not find later, kept by build id: see keep.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "keep.h"
+#include "xalloc.h"
+
+#define BID_MAX 20
+#define KEEP_MAX (1024ULL * 1024 * 1024)	/* bigger files are not copied */
+
+struct keep {
+	char *dir;			/* the cache: its .build-id/ holds the files */
+	unsigned char (*seen)[BID_MAX + 1];	/* build ids looked at: len, then the id */
+	size_t nseen, cap;
+	uint64_t kept;
+};
+
+struct keep *keep_new(void)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	struct keep *k;
+
+	if ((!dir || !dir[0]) && (!home || !home[0]))
+		return NULL;
+	k = xcalloc(1, sizeof(*k));
+	if (dir && dir[0]) {
+		k->dir = xstrdup(dir);
+	} else {
+		k->dir = xmalloc(strlen(home) + sizeof("/.debug"));
+		sprintf(k->dir, "%s/.debug", home);
+	}
+	return k;
+}
+
+void keep_free(struct keep *k)
+{
+	if (!k)
+		return;
+	free(k->dir);
+	free(k->seen);
+	free(k);
+}
+
+uint64_t keep_count(const struct keep *k)
+{
+	return k ? k->kept : 0;
+}
+
+const char *keep_dir(const struct keep *k)
+{
+	return k ? k->dir : NULL;
+}
+
+/* mkdir -p of path's directories (not its last part). */
+static int make_dirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+/* Copy the open file in to dest, through a temporary renamed into place. */
+static int copy_to(int in, const char *dest)
+{
+	char tmp[PATH_MAX + 16], buf[1 << 16];
+	ssize_t n;
+	int out;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", dest, (int)getpid()) >= sizeof(tmp))
+		return -1;
+	out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -1;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	if (close(out) < 0 || n < 0 || rename(tmp, dest) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
+		  size_t name_len, const unsigned char *bid, size_t bid_len)
+{
+	char path[PATH_MAX], mf[96], dest[PATH_MAX], hex[2 * BID_MAX + 1];
+	struct stat at_path, mapped;
+	int fd;
+
+	if (!k || !bid || !bid_len || bid_len > BID_MAX || !name_len || name_len >= sizeof(path) ||
+	    name[0] != '/' || !strncmp(name, "//", 2) || !strncmp(name, "/memfd:", 7))
+		return;
+	for (size_t i = 0; i < k->nseen; i++)
+		if (k->seen[i][0] == bid_len && !memcmp(k->seen[i] + 1, bid, bid_len))
+			return;	/* looked at already, kept or not */
+	if (k->nseen == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 32;
+		k->seen = xreallocarray(k->seen, k->cap, sizeof(*k->seen));
+	}
+	k->seen[k->nseen][0] = (unsigned char)bid_len;
+	memcpy(k->seen[k->nseen++] + 1, bid, bid_len);
+
+	memcpy(path, name, name_len);
+	path[name_len] = '\0';
+	snprintf(mf, sizeof(mf), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, start + len);
+	if (stat(mf, &mapped) < 0 || !S_ISREG(mapped.st_mode) || (uint64_t)mapped.st_size > KEEP_MAX)
+		return;		/* gone already, or not ours to read */
+	/* the file at its path is the one mapped: a report will find it there */
+	if (stat(path, &at_path) == 0 && at_path.st_dev == mapped.st_dev &&
+	    at_path.st_ino == mapped.st_ino)
+		return;
+	for (size_t i = 0; i < bid_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
+	if ((size_t)snprintf(dest, sizeof(dest), "%s/.build-id/%.2s/%s/elf", k->dir, hex,
+			     hex + 2) >= sizeof(dest))
+		return;
+	if (access(dest, F_OK) == 0)
+		return;		/* kept before, by prof or perf */
+	if (make_dirs(dest) < 0)
+		return;
+	fd = open(mf, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (copy_to(fd, dest) == 0)
+		k->kept++;
+	close(fd);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Files a report could not find later: a process's executable mappings
+ * whose file is not the one at their path (deleted or replaced since, or
+ * in another mount namespace: a container). While the process still maps
+ * it, the file is copied through /proc/PID/map_files into perf's build-id
+ * cache ($PERF_BUILDID_DIR, else ~/.debug: .build-id/ab/cdef.../elf),
+ * where prof report (and perf report) look for a file by its build id.
+ * Other files are left where they are: a report finds them at their path.
+ */
+#ifndef PROF_RECORD_KEEP_H
+#define PROF_RECORD_KEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct keep;
+
+/* NULL when there is nowhere to keep files (no $HOME, no $PERF_BUILDID_DIR). */
+struct keep *keep_new(void);
+void keep_free(struct keep *k);
+
+/*
+ * Pid maps [start, start + len) of the file named name (name_len bytes, as
+ * the MMAP2 record has it) with build id bid: keep its file if it is at
+ * risk. Best effort and quiet: a process already gone keeps nothing.
+ */
+void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
+		  size_t name_len, const unsigned char *bid, size_t bid_len);
+
+/* Files copied, and where to. */
+uint64_t keep_count(const struct keep *k);
+const char *keep_dir(const struct keep *k);
+
+#endif

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Binaries a report cannot find at their path, named anyway: a program
+# whose binary was deleted while it ran, and one in a mount namespace of
+# its own (unshare -m, its binary on a private tmpfs at a path that is
+# empty outside: a container), each recorded from outside with -p (and
+# the container with -a). prof record copies such files into the build-id
+# cache while they are mapped (PERF_BUILDID_DIR, the test's own); prof
+# report names their frames from it, and says so. -N copies nothing, and
+# the frames are offsets into the file.
+test_timeout=90
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+require_perf_event
+shape=$WORKLOADS/shape
+
+# leaves FILE: the share of shape's leaves in a --sort sym report of FILE
+leaves() {
+	awk '$1 ~ /%$/ && $4 ~ /^leaf_[abc]$/ { p = $1; sub("%", "", p); s += p } END { print s + 0 }' "$1"
+}
+
+# --- a binary deleted while it runs ----------------------------------------
+mkfifo fifo || fail "cannot make a FIFO"
+cp "$shape" ./app
+./app -s 30 -r fifo &
+apid=$!
+bg_add $apid
+wait_ready fifo
+rm ./app
+run_prof record -p $apid --duration 1 -o del.data
+expect_rc 0 "prof record -p (a deleted binary)"
+grep -q "^prof: 1 binaries .* copied to $PERF_BUILDID_DIR/.build-id" err ||
+	fail "-p of a deleted binary: no line saying it was kept: $(cat err)"
+run_prof report -i del.data --sort sym
+expect_rc 0 "prof report of a deleted binary"
+grep -q "app (deleted) is gone; its frames are named from $PERF_BUILDID_DIR/.build-id/" err ||
+	fail "no line saying where the deleted binary's names came from: $(cat err)"
+l=$(leaves out)
+note "deleted binary: shape's leaves $l%"
+expect_range "deleted binary: share of shape's leaves" "$l" 90 100
+# -N: nothing kept, and no names (offsets into it)
+rm -rf "$PERF_BUILDID_DIR"
+run_prof record -N -p $apid --duration 0.5 -o del-n.data
+expect_rc 0 "prof record -N -p"
+grep -q "copied to" err && fail "-N still kept a binary: $(cat err)"
+[ -e "$PERF_BUILDID_DIR/.build-id" ] && fail "-N still wrote the build-id cache"
+run_prof report -i del-n.data --sort sym
+expect_rc 0 "prof report of a deleted binary, not kept"
+grep -q '\[\.\] app (deleted)+0x' out || fail "-N: the frames are not offsets into the file: $(grep '%' out | head -3)"
+kill -9 $apid
+wait $apid 2> /dev/null
+
+# --- a binary in another mount namespace --------------------------------------
+command -v unshare > /dev/null 2>&1 || skip "no unshare(1) (util-linux): containers not tested"
+mkdir ns
+rm -rf "$PERF_BUILDID_DIR"
+unshare -m --propagation private sh -c "mount -t tmpfs prof-test '$PWD/ns' &&
+	cp '$shape' '$PWD/ns/app' && exec '$PWD/ns/app' -s 30 -r '$PWD/fifo'" 2> unshare.err &
+cpid=$!
+bg_add $cpid
+sleep 0.3
+kill -0 $cpid 2> /dev/null || skip "unshare -m is refused here: $(cat unshare.err)"
+wait_ready fifo
+npid=$(pgrep -n -f "$PWD/ns/app") || fail "the program in its own mount namespace is not running"
+[ -e ns/app ] && fail "ns/app is visible outside its mount namespace: not a test of one"
+run_prof record -p "$npid" --duration 1 -o ns.data
+expect_rc 0 "prof record -p (another mount namespace)"
+run_prof report -i ns.data --sort sym
+expect_rc 0 "prof report of a binary in another mount namespace"
+l=$(leaves out)
+note "another mount namespace, -p: shape's leaves $l%"
+expect_range "another mount namespace, -p: share of shape's leaves" "$l" 90 100
+run_prof record -a --duration 1 -o ns-a.data
+expect_rc 0 "prof record -a (a program in another mount namespace)"
+run_prof report -i ns-a.data --pid "$npid" --sort sym
+expect_rc 0 "prof report --pid (another mount namespace, -a)"
+l=$(leaves out)
+note "another mount namespace, -a: shape's leaves $l%"
+expect_range "another mount namespace, -a: share of shape's leaves" "$l" 90 100
+kill -9 $cpid "$npid" 2> /dev/null
+exit 0
