@@ -69,9 +69,9 @@ golden "" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Command   Shared Object      Symbol
-# ........  .......  ........  .................  ...................
+# ........  .......  ........  .................  ............................
 #
-    44.44%       40  golden    golden             [.] step (inlined)
+    44.44%       40  golden    golden             [.] step (inlined in leaf_a)
     22.22%       20  golden    golden             [.] leaf_b
     11.11%       10  gone      gone               [.] gone+0x1116
     11.11%       10  worker    golden             [.] leaf_b
@@ -87,9 +87,9 @@ golden "" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Command  Shared Object  Symbol
-# ........  .......  .......  .............  ..................
+# ........  .......  .......  .............  ............................
 #
-   100.00%       10  golden   golden         [.] step (inlined)
+   100.00%       10  golden   golden         [.] step (inlined in leaf_a)
 EOF
 
 # --children
@@ -103,12 +103,12 @@ golden "--children" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Children     Self  Samples  Command   Shared Object      Symbol
-# ........ .......  .......  ........  .................  ....................
+# ........ .......  .......  ........  .................  ............................
 #
     66.67%    0.00%        0  golden    golden             [.] main
     66.67%    0.00%        0  golden    golden             [.] mid
     66.67%    0.00%        0  golden    golden             [.] work::spin
-    44.44%   44.44%       40  golden    golden             [.] step (inlined)
+    44.44%   44.44%       40  golden    golden             [.] step (inlined in leaf_a)
     44.44%    0.00%        0  golden    golden             [.] leaf_a
     22.22%   22.22%       20  golden    golden             [.] leaf_b
     11.11%   11.11%       10  gone      gone               [.] gone+0x1116
@@ -126,7 +126,7 @@ golden "--children" <<'EOF'
      4.44%    0.00%        0  worker-2  golden             [.] leaf_a
      4.44%    0.00%        0  worker-2  golden             [.] main
      4.44%    0.00%        0  worker-2  golden             [.] mid
-     4.44%    0.00%        0  worker-2  golden             [.] step (inlined)
+     4.44%    0.00%        0  worker-2  golden             [.] step (inlined in leaf_a)
      4.44%    0.00%        0  worker-2  golden             [.] work::spin
 
 # prof report of 'golden.data'
@@ -138,9 +138,9 @@ golden "--children" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Children     Self  Samples  Command  Shared Object  Symbol
-# ........ .......  .......  .......  .............  ..................
+# ........ .......  .......  .......  .............  ............................
 #
-   100.00%  100.00%       10  golden   golden         [.] step (inlined)
+   100.00%  100.00%       10  golden   golden         [.] step (inlined in leaf_a)
    100.00%    0.00%        0  golden   golden         [.] leaf_a
    100.00%    0.00%        0  golden   golden         [.] main
    100.00%    0.00%        0  golden   golden         [.] mid
@@ -158,9 +158,9 @@ golden "-g caller" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Command   Shared Object      Symbol
-# ........  .......  ........  .................  ...................
+# ........  .......  ........  .................  ............................
 #
-    44.44%       40  golden    golden             [.] step (inlined)
+    44.44%       40  golden    golden             [.] step (inlined in leaf_a)
             |
             ---main
                mid
@@ -214,9 +214,9 @@ golden "-g caller" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Command  Shared Object  Symbol
-# ........  .......  .......  .............  ..................
+# ........  .......  .......  .............  ............................
 #
-   100.00%       10  golden   golden         [.] step (inlined)
+   100.00%       10  golden   golden         [.] step (inlined in leaf_a)
             |
             ---main
                mid
@@ -237,9 +237,9 @@ golden "-g callee --percent-limit 10" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Command  Shared Object  Symbol
-# ........  .......  .......  .............  ..................
+# ........  .......  .......  .............  ............................
 #
-    44.44%       40  golden   golden         [.] step (inlined)
+    44.44%       40  golden   golden         [.] step (inlined in leaf_a)
             |
             ---step (inlined)
                leaf_a
@@ -277,9 +277,9 @@ golden "-g callee --percent-limit 10" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Command  Shared Object  Symbol
-# ........  .......  .......  .............  ..................
+# ........  .......  .......  .............  ............................
 #
-   100.00%       10  golden   golden         [.] step (inlined)
+   100.00%       10  golden   golden         [.] step (inlined in leaf_a)
             |
             ---step (inlined)
                leaf_a
@@ -425,9 +425,9 @@ golden "--sort dso,sym" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Shared Object      Symbol
-# ........  .......  .................  ...................
+# ........  .......  .................  ............................
 #
-    44.44%       40  golden             [.] step (inlined)
+    44.44%       40  golden             [.] step (inlined in leaf_a)
     33.33%       30  golden             [.] leaf_b
     11.11%       10  gone               [.] gone+0x1116
      6.67%        6  [kernel.kallsyms]  [k] __x64_sys_write
@@ -442,9 +442,9 @@ golden "--sort dso,sym" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Overhead  Samples  Shared Object  Symbol
-# ........  .......  .............  ..................
+# ........  .......  .............  ............................
 #
-   100.00%       10  golden         [.] step (inlined)
+   100.00%       10  golden         [.] step (inlined in leaf_a)
 EOF
 
 # source lines
@@ -457,14 +457,14 @@ golden "--sort sym,srcline" <<'EOF'
 # command:  prof record -g -o golden.data -- /prof-golden/golden
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
-# Overhead  Samples  Symbol               Source
-# ........  .......  ...................  ..................
+# Overhead  Samples  Symbol                        Source
+# ........  .......  ............................  ..................
 #
-    44.44%       40  [.] step (inlined)   golden.cc:10
-    33.33%       30  [.] leaf_b           golden.cc:27
-    11.11%       10  [.] gone+0x1116      gone+0x1116
-     6.67%        6  [k] __x64_sys_write  __x64_sys_write+16
-     4.44%        4  [k] schedule         schedule+16
+    44.44%       40  [.] step (inlined in leaf_a)  golden.cc:10
+    33.33%       30  [.] leaf_b                    golden.cc:27
+    11.11%       10  [.] gone+0x1116               gone+0x1116
+     6.67%        6  [k] __x64_sys_write           __x64_sys_write+16
+     4.44%        4  [k] schedule                  schedule+16
 
 # prof report of 'golden.data'
 # event:    task-clock
@@ -474,10 +474,10 @@ golden "--sort sym,srcline" <<'EOF'
 # command:  prof record -g -o golden.data -- /prof-golden/golden
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
-# Overhead  Samples  Symbol              Source
-# ........  .......  ..................  ............
+# Overhead  Samples  Symbol                        Source
+# ........  .......  ............................  ............
 #
-   100.00%       10  [.] step (inlined)  golden.cc:10
+   100.00%       10  [.] step (inlined in leaf_a)  golden.cc:10
 EOF
 
 # no inline frames, no demangling
@@ -539,12 +539,12 @@ golden "--params --children --sort sym" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Children     Self  Samples  Symbol
-# ........ .......  .......  ....................
+# ........ .......  .......  ............................
 #
     82.22%    0.00%        0  [.] main
     82.22%    0.00%        0  [.] mid
     71.11%    0.00%        0  [.] work::spin(int)
-    48.89%   44.44%       40  [.] step (inlined)
+    48.89%   44.44%       40  [.] step (inlined in leaf_a)
     48.89%    0.00%        0  [.] leaf_a
     33.33%   33.33%       30  [.] leaf_b
     11.11%   11.11%       10  [.] gone+0x1116
@@ -566,9 +566,9 @@ golden "--params --children --sort sym" <<'EOF'
 # host:     golden-host (Linux 6.1.0-golden x86_64)
 #
 # Children     Self  Samples  Symbol
-# ........ .......  .......  ...................
+# ........ .......  .......  ............................
 #
-   100.00%  100.00%       10  [.] step (inlined)
+   100.00%  100.00%       10  [.] step (inlined in leaf_a)
    100.00%    0.00%        0  [.] leaf_a
    100.00%    0.00%        0  [.] main
    100.00%    0.00%        0  [.] mid
@@ -676,7 +676,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "comm": "golden",
           "dso": "golden",
-          "sym": "[.] step (inlined)",
+          "sym": "[.] step (inlined in leaf_a)",
           "samples": 40,
           "self": 44.4444,
           "self_period": 40000000
@@ -969,7 +969,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "comm": "golden",
           "dso": "golden",
-          "sym": "[.] step (inlined)",
+          "sym": "[.] step (inlined in leaf_a)",
           "samples": 10,
           "self": 100.0000,
           "self_period": 5000000

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Inlined functions: the inline workload spends its time in inl_leaf(),
-# always inlined into outer(). prof report shows it as a frame of its own
-# marked (inlined), over outer; --no-inline folds it into outer; srcline
-# gives inl_leaf's own source lines.
+# always inlined into outer(). prof report shows it as a frame of its own,
+# its flat entry "inl_leaf (inlined in outer)" (a perf user finds outer,
+# perf's symbol, there), marked (inlined) over outer in the graphs;
+# --no-inline folds it into outer; srcline gives inl_leaf's own source lines.
 . "$srcdir/tests/test-subr.sh"
 
 need_recordings
@@ -21,9 +22,9 @@ share() {
 run_prof report -i inl.data
 expect_rc 0 "prof report"
 mv out flat.txt
-a=$(share '[.] inl_leaf (inlined)' flat.txt)
-note "inl_leaf (inlined): $a%"
-expect_range "inl_leaf (inlined) share" "$a" 80 100
+a=$(share '[.] inl_leaf (inlined in outer)' flat.txt)
+note "inl_leaf (inlined in outer): $a%"
+expect_range "inl_leaf (inlined in outer) share" "$a" 80 100
 # outer's own instructions (its loop, the clock calls) may catch a sample
 # or two, under load more; its time is inl_leaf's.
 expect_range "outer's own share beside inl_leaf's" "$(share '[.] outer' flat.txt)" 0 5

@@ -196,9 +196,13 @@ static void key_value(struct json *j, const char *name, const struct hist_entry 
 		json_string(j, name, e->text[k]);
 		return;
 	}
-	text = xmalloc(strlen(e->text[k]) + 16);
-	sprintf(text, "[%c] %s%s", e->flags & FRAME_KERNEL ? 'k' : '.', e->text[k],
-		e->flags & FRAME_INLINED ? " (inlined)" : "");
+	text = xmalloc(strlen(e->text[k]) + (e->inl_in ? strlen(e->inl_in) : 0) + 32);
+	if (e->inl_in)
+		sprintf(text, "[%c] %s (inlined in %s)", e->flags & FRAME_KERNEL ? 'k' : '.',
+			e->text[k], e->inl_in);
+	else
+		sprintf(text, "[%c] %s%s", e->flags & FRAME_KERNEL ? 'k' : '.', e->text[k],
+			e->flags & FRAME_INLINED ? " (inlined)" : "");
 	json_string(j, name, text);
 	free(text);
 }

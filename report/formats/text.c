@@ -241,18 +241,30 @@ static void print_tree(const struct ctree *h, size_t node, int depth, uint64_t t
 	free(kids);
 }
 
-/* The text of key k of entry e: the sym key's is its frame's name, spelled here. */
+/*
+ * The text of key k of entry e: the sym key's is its frame's name, spelled
+ * here; an inlined function's says what it was inlined into, so that the
+ * entries match perf's, which are named by symbol.
+ */
 static int key_width(const struct hist_entry *e, enum hist_key k)
 {
-	return k == HIST_SYM ? frame_width(e->text[k], e->flags) : (int)strlen(e->text[k]);
+	if (k != HIST_SYM)
+		return (int)strlen(e->text[k]);
+	if (e->inl_in)
+		return 4 + (int)strlen(e->text[k]) + 14 + (int)strlen(e->inl_in);
+	return frame_width(e->text[k], e->flags);
 }
 
 static void put_key(const struct hist_entry *e, enum hist_key k, int width, FILE *out)
 {
 	if (k == HIST_SYM) {
-		int pad = width - frame_width(e->text[k], e->flags);
+		int pad = width - key_width(e, k);
 
-		put_frame(e->text[k], e->flags, out);
+		if (e->inl_in)
+			fprintf(out, "[%c] %s (inlined in %s)", e->flags & FRAME_KERNEL ? 'k' : '.',
+				e->text[k], e->inl_in);
+		else
+			put_frame(e->text[k], e->flags, out);
 		if (pad > 0)
 			fprintf(out, "%*s", pad, "");
 	} else {

@@ -22,7 +22,7 @@
  * keys are comm, dso and sym: a hit skips formatting and hashing them.
  */
 struct entry_memo {
-	const char *comm, *name;
+	const char *comm, *name, *inl_in;
 	const struct dso *dso;
 	unsigned flags;
 	struct hist_entry *e;
@@ -41,6 +41,7 @@ struct hist {
 	struct strpool *pool;
 	struct entry_memo *memo;	/* ENTRY_MEMO of them, from MEMO_AFTER samples on */
 	int memo_ok;			/* the keys are among comm, dso, sym */
+	int sym_key;			/* sym is one of the keys */
 	struct hist_entry **ents;	/* the htab's items */
 	size_t nents, cap_ents;
 	struct htab etab;
@@ -57,6 +58,8 @@ struct hist *hist_new(const struct hist_opts *o)
 
 	h->o = *o;
 	h->memo_ok = 1;
+	for (int k = 0; k < o->nkeys; k++)
+		h->sym_key |= o->keys[k] == HIST_SYM;
 	for (int k = 0; k < o->nkeys; k++)
 		if (o->keys[k] != HIST_COMM && o->keys[k] != HIST_DSO && o->keys[k] != HIST_SYM)
 			h->memo_ok = 0;
@@ -124,9 +127,10 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 }
 
 /* The entry with these key texts (unused keys NULL), made when new. */
-static struct hist_entry *entry(struct hist *h, const char *const *text, unsigned flags)
+static struct hist_entry *entry(struct hist *h, const char *const *text, unsigned flags,
+				const char *inl_in)
 {
-	uint64_t w[HIST_NKEYS + 1];
+	uint64_t w[HIST_NKEYS + 2];
 	struct htab_probe p;
 	struct hist_entry *e;
 	uint32_t i;
@@ -134,9 +138,10 @@ static struct hist_entry *entry(struct hist *h, const char *const *text, unsigne
 	for (int k = 0; k < HIST_NKEYS; k++)
 		w[k] = (uint64_t)(uintptr_t)text[k];
 	w[HIST_NKEYS] = flags;
-	htab_probe(&h->etab, htab_hash_words(w, HIST_NKEYS + 1), &p);
+	w[HIST_NKEYS + 1] = (uint64_t)(uintptr_t)inl_in;
+	htab_probe(&h->etab, htab_hash_words(w, HIST_NKEYS + 2), &p);
 	while (htab_next(&h->etab, &p, &i))
-		if (h->ents[i]->flags == flags &&
+		if (h->ents[i]->flags == flags && h->ents[i]->inl_in == inl_in &&
 		    !memcmp(h->ents[i]->text, text, sizeof(h->ents[i]->text)))
 			return h->ents[i];
 	if (h->nents == h->cap_ents) {
@@ -146,6 +151,7 @@ static struct hist_entry *entry(struct hist *h, const char *const *text, unsigne
 	e = h->ents[h->nents] = xcalloc(1, sizeof(*e));
 	memcpy(e->text, text, sizeof(e->text));
 	e->flags = flags;
+	e->inl_in = inl_in;
 	h->sorted_ok = 0;
 	htab_put(&h->etab, &p, (uint32_t)h->nents++);
 	return e;
@@ -169,21 +175,32 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	unsigned flags = f->kernel | f->inlined << 1;
 	struct hist_entry *e;
 	unsigned kflags;
+	const char *inl_in = NULL;
 
+	/* an inlined frame's entry is per function it was inlined into */
+	if (f->inlined && h->sym_key && f >= s->frames && f < s->frames + s->nframes) {
+		const struct rframe *c = f;
+
+		while (c < s->frames + s->nframes && c->inlined)
+			c++;
+		if (c < s->frames + s->nframes)
+			inl_in = c->name;
+	}
 	if (h->memo_ok && f->name && !h->memo && h->samples >= MEMO_AFTER)
 		h->memo = xcalloc(ENTRY_MEMO, sizeof(*h->memo));
 	if (h->memo && f->name) {
 		m = &h->memo[(((uintptr_t)f->name >> 3) ^ ((uintptr_t)s->comm >> 3) ^
 			      ((uintptr_t)f->dso >> 4) ^ flags) & (ENTRY_MEMO - 1)];
 		if (m->name == f->name && m->comm == s->comm && m->dso == f->dso &&
-		    m->flags == flags)
+		    m->flags == flags && m->inl_in == inl_in)
 			return m->e;
 	}
 	key_of(h, s, f, text, &kflags);
-	e = entry(h, text, kflags);
+	e = entry(h, text, kflags, inl_in);
 	if (m) {
 		m->comm = s->comm;
 		m->name = f->name;
+		m->inl_in = inl_in;
 		m->dso = f->dso;
 		m->flags = flags;
 		m->e = e;
@@ -283,6 +300,8 @@ static int cmp_entries(const void *a, const void *b, void *arg)
 			return c;
 		if (h->o.keys[k] == HIST_SYM && x->flags != y->flags)
 			return x->flags < y->flags ? -1 : 1;
+		if (h->o.keys[k] == HIST_SYM && x->inl_in != y->inl_in)
+			return !x->inl_in ? -1 : !y->inl_in ? 1 : strcmp(x->inl_in, y->inl_in);
 	}
 	return 0;
 }

@@ -36,6 +36,8 @@ struct hist_opts {
 struct hist_entry {
 	const char *text[HIST_NKEYS];	/* the key's value; for sym the frame's name */
 	unsigned flags;			/* with sym: its frame's FRAME_* (ctree.h) */
+	const char *inl_in;		/* with sym, an inlined frame: the function it was
+					 * inlined into (one entry each, as perf's symbol) */
 	uint64_t self, children;	/* periods */
 	uint64_t samples;		/* samples whose leaf is this entry */
 	size_t tree;			/* root node of its call graph in hist_tree(), or 0 */
