@@ -3,6 +3,7 @@
 #ifndef PROF_CMDS_H
 #define PROF_CMDS_H
 
+#include "archive.h"
 #include "record.h"
 #include "report.h"
 #include "script.h"

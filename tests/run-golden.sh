@@ -1330,6 +1330,36 @@ expect_rc 0 "prof report with the debug file under --symfs"
 grep -Eq '^ *100\.00% +5 +moved +moved +\[\.\] leaf_b$' out ||
 	fail "the debug directory's file did not name the frames: $(grep '%' out)"
 
+# prof archive: the profile's files by build id, in a tar laid out as the
+# build-id cache; extracted on "another machine" (where /prof-golden does
+# not exist), it names the frames with no option.
+cat > arch.spec << EOF
+event cpu-clock
+comm 30 30 arch
+mmap 30 0x401000 $G/prof-golden/golden as /prof-golden/golden
+sample 0 1.0 30 30 0 1000000 x5 leaf_b+0x15 mid+0x21 main+0xf
+EOF
+"$genprof" arch.spec arch.data 2> gen.err || fail "genprof: $(cat gen.err)"
+run_prof archive -i arch.data --symfs "$G"
+expect_rc 0 "prof archive"
+grep -q "^prof: 1 files (0.0 MiB) of 1 build ids to 'arch.data.tar'; on the machine that reports: tar xf 'arch.data.tar' -C ~/.debug$" err ||
+	fail "prof archive: not the summary expected: $(cat err)"
+tar tf arch.data.tar > out 2> tar.err || fail "prof archive wrote no tar file: $(cat tar.err)"
+cat > want << 'EOF'
+.build-id/f5/bc82042fd17b524c108b69099378bf48f7c64a/elf
+EOF
+same "the archive's files"
+mkdir laptop
+tar xf arch.data.tar -C laptop || fail "cannot extract the archive"
+cmp -s "laptop/.build-id/f5/bc82042fd17b524c108b69099378bf48f7c64a/elf" "$G/prof-golden/golden" ||
+	fail "the archived file is not the binary"
+PERF_BUILDID_DIR=$tmpdir/laptop run_prof report -i arch.data --sort sym
+expect_rc 0 "prof report with the archive extracted into the build-id cache"
+grep -Eq '^ *100\.00% +5 +\[\.\] leaf_b$' out || fail "the archive did not name the frames: $(grep '%' out)"
+run_prof archive -i "$tmpdir/none.data"
+expect_rc 1 "prof archive of a missing file"
+one_error_line "prof archive of a missing file"
+
 # --- errors ------------------------------------------------------------------
 run_prof report -i golden.data --kallsyms "$tmpdir/none"
 expect_rc 64 "prof report --kallsyms of a missing file"

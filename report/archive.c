@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `prof archive`: every executable file a profile's processes mapped with
+ * a recorded build id, and its separate debug file when there is one,
+ * packed into a tar file laid out as perf's build-id cache
+ * (.build-id/ab/cdef.../elf and .../debug). Extracted into ~/.debug on
+ * another machine, it is where prof report (and perf report) look for a
+ * file by build id: the profile then reads there as it did here, with no
+ * option. The tar format is POSIX ustar, written here: a header block per
+ * file, its bytes, two zero blocks at the end.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "decode.h"
+#include "evtab.h"
+#include "file.h"
+#include "objfile.h"
+#include "pdata.h"
+#include "reader.h"
+#include "session.h"
+#include "symbols.h"
+#include "xalloc.h"
+
+#define EXIT_USAGE 64
+
+static const char usage[] =
+	"usage: prof archive [-i FILE] [-o ARCHIVE] [--symfs DIR]\n"
+	"\n"
+	"  -i, --input FILE     the profile (default prof.data)\n"
+	"  -o, --output FILE    the archive (default FILE.tar)\n"
+	"      --symfs DIR      look for the files under DIR first, as prof report does\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Then, on the machine that reports: tar xf ARCHIVE -C ~/.debug\n";
+
+struct tar {
+	FILE *out;
+	uint64_t bytes, files;
+};
+
+static void octal(char *field, size_t len, uint64_t v)
+{
+	snprintf(field, len, "%0*llo", (int)len - 1, (unsigned long long)v);
+}
+
+/* One file's header and bytes (from fd, size bytes). 0, or -errno. */
+static int tar_add(struct tar *t, const char *name, int fd, uint64_t size)
+{
+	unsigned char h[512] = { 0 };
+	char buf[1 << 16];
+	unsigned sum = 0;
+	uint64_t left = size;
+
+	if (strlen(name) >= 100)
+		return -ENAMETOOLONG;
+	memcpy(h, name, strlen(name));
+	octal((char *)h + 100, 8, 0644);
+	octal((char *)h + 108, 8, 0);
+	octal((char *)h + 116, 8, 0);
+	octal((char *)h + 124, 12, size);
+	octal((char *)h + 136, 12, (uint64_t)time(NULL));
+	memset(h + 148, ' ', 8);
+	h[156] = '0';
+	memcpy(h + 257, "ustar", 6);
+	memcpy(h + 263, "00", 2);
+	for (size_t i = 0; i < sizeof(h); i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06o", sum);
+	fwrite(h, 1, sizeof(h), t->out);
+	while (left) {
+		ssize_t n = read(fd, buf, left < sizeof(buf) ? (size_t)left : sizeof(buf));
+
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;	/* the file shrank under us */
+		fwrite(buf, 1, (size_t)n, t->out);
+		left -= (uint64_t)n;
+	}
+	if (size % 512) {
+		memset(buf, 0, 512);
+		fwrite(buf, 1, 512 - size % 512, t->out);
+	}
+	t->bytes += 512 + (size + 511) / 512 * 512;
+	t->files++;
+	return ferror(t->out) ? -EIO : 0;
+}
+
+/* Add the regular file at path as name. 0, 1 when it is not there, or -errno. */
+static int tar_file(struct tar *t, const char *name, const char *path)
+{
+	int err, fd = file_open_regular(path, &err);
+	struct stat st;
+	int ret;
+
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return 1;
+	}
+	ret = tar_add(t, name, fd, (uint64_t)st.st_size);
+	close(fd);
+	return ret;
+}
+
+struct seen {
+	unsigned char id[20];
+	size_t len;
+};
+
+int cmd_archive(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "symfs", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "prof.data", *output = NULL;
+	char *outname = NULL, *tmp = NULL;
+	struct symbols_opts so = { 0 };
+	struct symbols *sym = NULL;
+	struct reader *rd = NULL;
+	struct reader_record rec;
+	struct seen *seen = NULL;
+	size_t nseen = 0, missing = 0, noid = 0;
+	struct tar t = { 0 };
+	struct evtab et;
+	int c, ret, err, fd, status = 1;
+
+	evtab_init(&et);
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
+			so.symfs = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "prof: option '%s' needs a value; see 'prof archive --help'\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "prof: unknown option '%s'; see 'prof archive --help'\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "prof: unexpected argument '%s'; see 'prof archive --help'\n",
+			argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(input, "-")) {
+		fprintf(stderr, "prof: prof archive reads a file, not standard input: give -i FILE\n");
+		return EXIT_USAGE;
+	}
+	if (!output) {
+		outname = xmalloc(strlen(input) + 5);
+		sprintf(outname, "%s.tar", input);
+		output = outname;
+	}
+	rd = reader_open(input);
+	if (!rd) {
+		fprintf(stderr, "prof: cannot open '%s': %s\n", input,
+			errno == EBADMSG ? "not a perf.data file" : strerror(errno));
+		goto out;
+	}
+	sym = symbols_new(&so);
+	if (!sym) {
+		fprintf(stderr, "prof: --symfs '%s': %s\n", so.symfs ? so.symfs : "",
+			strerror(errno));
+		goto out;
+	}
+	fd = file_create(output, 0644, &tmp, &err);
+	if (fd < 0 || !(t.out = fdopen(fd, "w"))) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", output,
+			fd < 0 ? file_create_strerror(err) : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	while ((ret = reader_next(rd, &rec)) > 0) {
+		const struct perf_event_header *h = rec.hdr;
+		const struct evdesc *e;
+		struct kevent k;
+		struct sample id;
+		struct dso *d;
+		const struct objfile *f;
+		struct frame_info fi;
+		char hex[41], name[128], debug[256];
+		size_t i;
+
+		if (h->type == PDATA_HEADER_ATTR) {
+			if (evtab_add_record(&et, h))
+				continue;	/* a bad attr: its records are left out */
+			continue;
+		}
+		if (h->type != PERF_RECORD_MMAP2)
+			continue;
+		e = evtab_find(&et, h);
+		if (!e || decode_kernel(&e->attr, h, &k, &id) || !(k.mmap.prot & 4) ||
+		    !k.mmap.name_len || k.mmap.name[0] != '/')
+			continue;
+		if (!k.mmap.build_id_len || k.mmap.build_id_len > 20) {
+			noid++;
+			continue;
+		}
+		for (i = 0; i < nseen && (seen[i].len != k.mmap.build_id_len ||
+					  memcmp(seen[i].id, k.mmap.build_id, seen[i].len)); i++)
+			;
+		if (i < nseen)
+			continue;
+		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
+		memcpy(seen[nseen].id, k.mmap.build_id, k.mmap.build_id_len);
+		seen[nseen++].len = k.mmap.build_id_len;
+		{
+			char *path = xmalloc(k.mmap.name_len + 1);
+
+			memcpy(path, k.mmap.name, k.mmap.name_len);
+			path[k.mmap.name_len] = '\0';
+			/* the symbolizer's answer: the file at its path, or by build id */
+			d = symbols_dso(sym, path, k.mmap.build_id, k.mmap.build_id_len);
+			free(path);
+		}
+		dso_ready(d);
+		dso_resolve(d, 0, &fi, 1);
+		f = symbols_dso_file(d);
+		if (!f || f->fd < 0) {
+			missing++;
+			continue;
+		}
+		for (i = 0; i < k.mmap.build_id_len; i++)
+			snprintf(hex + 2 * i, 3, "%02x", k.mmap.build_id[i]);
+		snprintf(name, sizeof(name), ".build-id/%.2s/%s/elf", hex, hex + 2);
+		if ((ret = tar_file(&t, name, f->path)) < 0)
+			break;
+		snprintf(debug, sizeof(debug), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		snprintf(name, sizeof(name), ".build-id/%.2s/%s/debug", hex, hex + 2);
+		if ((ret = tar_file(&t, name, debug)) < 0)
+			break;
+		ret = 1;
+	}
+	if (ret < 0 && ret != -EBADMSG) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(-ret));
+		goto out;
+	}
+	if (ret == -EBADMSG)
+		fprintf(stderr, "prof: warning: '%s' is corrupt at offset %" PRIu64 " (%s); archiving "
+			"the files before it\n", input, reader_error_offset(rd), reader_error(rd));
+	{
+		char zero[1024] = { 0 };
+
+		fwrite(zero, 1, sizeof(zero), t.out);
+	}
+	if (fflush(t.out) || ferror(t.out)) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	status = 0;
+	fprintf(stderr, "prof: %" PRIu64 " files (%.1f MiB) of %zu build ids to '%s'%s; on the "
+		"machine that reports: tar xf '%s' -C ~/.debug\n", t.files,
+		(double)t.bytes / (1024 * 1024), nseen, output, "", output);
+	if (missing)
+		fprintf(stderr, "prof: warning: %zu files of the profile's build ids are nowhere "
+			"here (not at their path, not in the build-id cache)\n", missing);
+	if (noid)
+		fprintf(stderr, "prof: warning: %zu mappings have no build id recorded; their files "
+			"are not archived\n", noid);
+out:
+	if (t.out)
+		fclose(t.out);
+	if (tmp && file_commit(tmp, output, !status, &err)) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(err));
+		status = 1;
+	}
+	free(tmp);
+	free(seen);
+	evtab_release(&et);
+	free(outname);
+	symbols_free(sym);
+	reader_free(rd);
+	return status;
+}
