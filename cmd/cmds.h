@@ -4,6 +4,7 @@
 #define PROF_CMDS_H
 
 #include "archive.h"
+#include "convert.h"
 #include "record.h"
 #include "report.h"
 #include "script.h"

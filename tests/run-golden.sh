@@ -1360,6 +1360,31 @@ run_prof archive -i "$tmpdir/none.data"
 expect_rc 1 "prof archive of a missing file"
 one_error_line "prof archive of a missing file"
 
+# prof convert: the profile as perf.data in file mode, uncompressed (for
+# hotspot, and perf report --children): prof reads it to the same report,
+# and perf sees both events and counts children.
+run_prof convert -i golden-z.data -o golden.perf
+expect_rc 0 "prof convert"
+grep -q "^prof: [0-9]* records of 2 events to 'golden.perf' (perf.data, file mode, uncompressed)" err ||
+	fail "prof convert: not the summary expected: $(cat err)"
+[ "$(od -An -tu8 -j8 -N8 golden.perf | tr -d ' ')" = 104 ] || fail "prof convert wrote no file-mode header"
+run_prof report -i golden.data $opts --children
+mv out want
+run_prof report -i golden.perf $opts --children
+expect_rc 0 "prof report of the converted file"
+sed -i "s/'golden.perf'/'golden.data'/" out
+same "the report of the converted file"
+if command -v perf > /dev/null 2>&1; then
+	perf report -i golden.perf --stdio --children --sort sym --symfs "$G" > perf.out 2> perf.err ||
+		fail "perf report of the converted file: $(tail -3 perf.err)"
+	grep -q "^# Samples: 90  of event 'cpu-clock'" perf.out &&
+		grep -q "^# Samples: 10  of event 'task-clock'" perf.out ||
+		fail "perf report reads not both events of the converted file: $(grep '^# Samples' perf.out)"
+	grep -q '^# Children' perf.out || fail "perf report --children shows no Children column"
+	grep -Eq '^ +82\.22% +0\.00% +\[\.\] main$' perf.out ||
+		fail "perf report --children: main is not at 82.22%: $(grep 'main$' perf.out)"
+fi
+
 # --- errors ------------------------------------------------------------------
 run_prof report -i golden.data --kallsyms "$tmpdir/none"
 expect_rc 64 "prof report --kallsyms of a missing file"

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `prof convert`: a profile rewritten as perf.data in file mode, its
+ * records uncompressed: what the tools that read neither prof's pipe-mode
+ * stream nor zstd frames read (Debian 12's hotspot 1.3, and perf report's
+ * --children, which perf 6.1 ignores on pipe input). The layout: the
+ * 104-byte header, the data section (every kernel record and round, as
+ * the reader gives them: decompressed), the features (their table of
+ * sections, in bit order, where perf looks for it: right after the data;
+ * then their bodies), then each event's ids and the attrs section.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "convert.h"
+#include "evtab.h"
+#include "file.h"
+#include "pdata.h"
+#include "reader.h"
+#include "xalloc.h"
+
+#define EXIT_USAGE 64
+
+static const char usage[] =
+	"usage: prof convert [-i FILE] [-o OUTPUT]\n"
+	"\n"
+	"  -i, --input FILE     the profile (default prof.data)\n"
+	"  -o, --output FILE    the perf.data to write (default FILE.perf)\n"
+	"  -h, --help           this help\n";
+
+struct attr_out {
+	unsigned char attr[PDATA_ATTR_SIZE];
+	uint64_t *ids;
+	size_t nids;
+};
+
+struct feat_out {
+	uint64_t id;
+	unsigned char *body;
+	size_t len;
+};
+
+struct section {
+	uint64_t offset, size;
+};
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "prof.data", *output = NULL;
+	char *outname = NULL, *tmp = NULL;
+	struct reader *rd = NULL;
+	struct reader_record rec;
+	struct attr_out *attrs = NULL;
+	struct feat_out *feats = NULL;
+	size_t nattrs = 0, nfeats = 0;
+	uint64_t records = 0, pos, data_size = 0;
+	FILE *out = NULL;
+	int c, ret, err, fd, status = 1;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "prof: option '%s' needs a value; see 'prof convert --help'\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "prof: unknown option '%s'; see 'prof convert --help'\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "prof: unexpected argument '%s'; see 'prof convert --help'\n",
+			argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!output) {
+		outname = xmalloc(strlen(input) + 6);
+		sprintf(outname, "%s.perf", strcmp(input, "-") ? input : "stdin");
+		output = outname;
+	}
+	rd = reader_open(input);
+	if (!rd) {
+		fprintf(stderr, "prof: cannot open '%s': %s\n", input,
+			errno == EBADMSG ? "not a perf.data file" : strerror(errno));
+		goto out;
+	}
+	fd = file_create(output, 0644, &tmp, &err);
+	if (fd < 0 || !(out = fdopen(fd, "w"))) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", output,
+			fd < 0 ? file_create_strerror(err) : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	/* the header, written again at the end once the sections are known */
+	{
+		unsigned char zero[PDATA_FILE_HEADER_SIZE] = { 0 };
+
+		fwrite(zero, 1, sizeof(zero), out);
+	}
+	while ((ret = reader_next(rd, &rec)) > 0) {
+		const struct perf_event_header *h = rec.hdr;
+
+		if (h->type == PDATA_HEADER_ATTR) {
+			const unsigned char *ids;
+			size_t nids;
+			uint32_t asz;
+
+			if (evtab_record_ids(h, &ids, &nids))
+				continue;
+			attrs = xreallocarray(attrs, nattrs + 1, sizeof(*attrs));
+			memset(&attrs[nattrs], 0, sizeof(attrs[nattrs]));
+			memcpy(&asz, (const unsigned char *)(h + 1) + 4, 4);
+			asz = asz && asz < PDATA_ATTR_SIZE ? asz : PDATA_ATTR_SIZE;
+			memcpy(attrs[nattrs].attr, h + 1, asz);
+			asz = PDATA_ATTR_SIZE;
+			memcpy(attrs[nattrs].attr + 4, &asz, 4);	/* attr.size: what is written */
+			attrs[nattrs].ids = xcalloc(nids ? nids : 1, sizeof(uint64_t));
+			memcpy(attrs[nattrs].ids, ids, nids * sizeof(uint64_t));
+			attrs[nattrs++].nids = nids;
+			continue;
+		}
+		if (h->type == PDATA_HEADER_FEATURE) {
+			uint64_t id;
+
+			if (h->size < sizeof(*h) + 8)
+				continue;
+			memcpy(&id, h + 1, 8);
+			/* the records are decompressed now; features past the bitmap are lost */
+			if (id == PDATA_FEAT_COMPRESSED || id == 0 || id >= PDATA_FEAT_LAST)
+				continue;
+			feats = xreallocarray(feats, nfeats + 1, sizeof(*feats));
+			feats[nfeats].id = id;
+			feats[nfeats].len = h->size - sizeof(*h) - 8;
+			feats[nfeats].body = xmalloc(feats[nfeats].len ? feats[nfeats].len : 1);
+			memcpy(feats[nfeats].body, (const unsigned char *)(h + 1) + 8, feats[nfeats].len);
+			nfeats++;
+			continue;
+		}
+		/* kernel records and rounds; the pipe's own (FINISHED_INIT...) stay out */
+		if (h->type >= 64 && h->type != PDATA_FINISHED_ROUND)
+			continue;
+		fwrite(h, 1, h->size, out);
+		data_size += h->size;
+		records++;
+	}
+	if (ret < 0 && ret != -EBADMSG) {
+		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
+		goto out;
+	}
+	if (ret == -EBADMSG)
+		fprintf(stderr, "prof: warning: '%s' is corrupt at offset %" PRIu64 " (%s); converting "
+			"the records before it\n", input, reader_error_offset(rd), reader_error(rd));
+	if (!nattrs) {
+		fprintf(stderr, "prof: '%s' describes no event: nothing to convert\n", input);
+		goto out;
+	}
+	/* perf reads the features' table right after the data: then them, then the attrs */
+	pos = PDATA_FILE_HEADER_SIZE + data_size;
+	{
+		struct section *idsec = xcalloc(nattrs, sizeof(*idsec));
+		struct section attrs_sec, data_sec = { PDATA_FILE_HEADER_SIZE, data_size };
+		uint64_t hdr[PDATA_FILE_HEADER_SIZE / 8] = { 0 };
+		unsigned char bits[32] = { 0 };
+		struct section *fsec = xcalloc(nfeats ? nfeats : 1, sizeof(*fsec));
+		size_t order[PDATA_FEAT_LAST], nord = 0;
+
+		/* features in bit order, each once (the last given wins) */
+		for (uint64_t bit = 1; bit < PDATA_FEAT_LAST; bit++) {
+			size_t last = nfeats;
+
+			for (size_t i = 0; i < nfeats; i++)
+				if (feats[i].id == bit)
+					last = i;
+			if (last < nfeats) {
+				order[nord++] = last;
+				bits[bit / 8] |= (unsigned char)(1u << (bit % 8));
+			}
+		}
+		pos += nord * sizeof(struct section);
+		for (size_t k = 0; k < nord; k++) {
+			fsec[k].offset = pos;
+			fsec[k].size = feats[order[k]].len;
+			pos += fsec[k].size;
+		}
+		fwrite(fsec, sizeof(*fsec), nord, out);
+		for (size_t k = 0; k < nord; k++)
+			fwrite(feats[order[k]].body, 1, feats[order[k]].len, out);
+		for (size_t i = 0; i < nattrs; i++) {
+			idsec[i].offset = pos;
+			idsec[i].size = attrs[i].nids * 8;
+			fwrite(attrs[i].ids, 8, attrs[i].nids, out);
+			pos += idsec[i].size;
+		}
+		attrs_sec.offset = pos;
+		attrs_sec.size = nattrs * (PDATA_ATTR_SIZE + 16);
+		for (size_t i = 0; i < nattrs; i++) {
+			fwrite(attrs[i].attr, 1, PDATA_ATTR_SIZE, out);
+			fwrite(&idsec[i], sizeof(idsec[i]), 1, out);
+		}
+		pos += attrs_sec.size;
+		hdr[0] = PDATA_MAGIC;
+		hdr[1] = PDATA_FILE_HEADER_SIZE;
+		hdr[2] = PDATA_ATTR_SIZE + 16;
+		hdr[3] = attrs_sec.offset;
+		hdr[4] = attrs_sec.size;
+		hdr[5] = data_sec.offset;
+		hdr[6] = data_sec.size;
+		/* hdr[7], hdr[8]: event_types, none */
+		memcpy(&hdr[9], bits, sizeof(bits));
+		if (fflush(out) || fseek(out, 0, SEEK_SET) ||
+		    fwrite(hdr, 1, sizeof(hdr), out) != sizeof(hdr) || fflush(out) || ferror(out)) {
+			fprintf(stderr, "prof: cannot write '%s': %s\n", output,
+				strerror(errno ? errno : EIO));
+			free(idsec);
+			free(fsec);
+			goto out;
+		}
+		free(idsec);
+		free(fsec);
+	}
+	status = 0;
+	fprintf(stderr, "prof: %" PRIu64 " records of %zu events to '%s' (perf.data, file mode, "
+		"uncompressed), for hotspot and perf report --children\n", records, nattrs, output);
+out:
+	if (out)
+		fclose(out);
+	if (tmp && file_commit(tmp, output, !status, &err)) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(err));
+		status = 1;
+	}
+	free(tmp);
+	for (size_t i = 0; i < nattrs; i++)
+		free(attrs[i].ids);
+	free(attrs);
+	for (size_t i = 0; i < nfeats; i++)
+		free(feats[i].body);
+	free(feats);
+	free(outname);
+	reader_free(rd);
+	return status;
+}
