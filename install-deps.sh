@@ -9,6 +9,7 @@ set -eu
 
 packages="build-essential autoconf automake libtool pkg-config make
 libelf-dev libdw-dev libzstd-dev zlib1g-dev linux-libc-dev libiberty-dev
+libdebuginfod-dev debuginfod
 linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev lld rustc
 chromium python3-jsonschema golang-go libc6-dbg

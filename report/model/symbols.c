@@ -12,6 +12,9 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libiberty/demangle.h>
+#ifdef HAVE_DEBUGINFOD
+#include <elfutils/debuginfod.h>
+#endif
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -850,6 +853,34 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 				return alt;
 		}
 	}
+#ifdef HAVE_DEBUGINFOD
+	/* the servers of $DEBUGINFOD_URLS, as perf and gdb ask them; not with --strict-symfs */
+	{
+		const char *urls = getenv("DEBUGINFOD_URLS");
+		debuginfod_client *c;
+		char *got = NULL;
+		int fd;
+
+		if (s->o.strict_symfs || !urls || !urls[0] || !(c = debuginfod_begin()))
+			return NULL;
+		fd = debuginfod_find_executable(c, d->build_id, (int)len, &got);
+		debuginfod_end(c);
+		if (fd >= 0) {
+			struct elfobj *alt;
+
+			close(fd);
+			alt = obj_get_where(s, got, got);
+			free(got);
+			obj_settle(s, alt);
+			if (alt->warning) {
+				free(alt->warning);
+				alt->warning = NULL;
+			}
+			if (alt->state == OBJ_READY && build_id_matches(d, alt))
+				return alt;
+		}
+	}
+#endif
 	return NULL;
 }
 
