@@ -25,6 +25,7 @@
 #include "archive.h"
 #include "decode.h"
 #include "evtab.h"
+#include "cli.h"
 #include "file.h"
 #include "objfile.h"
 #include "pdata.h"
@@ -33,7 +34,6 @@
 #include "symbols.h"
 #include "xalloc.h"
 
-#define EXIT_USAGE 64
 
 static const char usage[] =
 	"usage: prof archive [-i FILE] [-o ARCHIVE] [--symfs DIR]\n"
@@ -158,21 +158,12 @@ int cmd_archive(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "prof: option '%s' needs a value; see 'prof archive --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "prof: unknown option '%s'; see 'prof archive --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("archive", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "prof: unexpected argument '%s'; see 'prof archive --help'\n",
-			argv[optind]);
+	if (cli_no_args("archive", argc, argv))
 		return EXIT_USAGE;
-	}
 	if (!strcmp(input, "-")) {
 		fprintf(stderr, "prof: prof archive reads a file, not standard input: give -i FILE\n");
 		return EXIT_USAGE;

@@ -22,12 +22,12 @@
 
 #include "convert.h"
 #include "evtab.h"
+#include "cli.h"
 #include "file.h"
 #include "pdata.h"
 #include "reader.h"
 #include "xalloc.h"
 
-#define EXIT_USAGE 64
 
 static const char usage[] =
 	"usage: prof convert [-i FILE] [-o OUTPUT]\n"
@@ -84,21 +84,12 @@ int cmd_convert(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "prof: option '%s' needs a value; see 'prof convert --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "prof: unknown option '%s'; see 'prof convert --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("convert", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "prof: unexpected argument '%s'; see 'prof convert --help'\n",
-			argv[optind]);
+	if (cli_no_args("convert", argc, argv))
 		return EXIT_USAGE;
-	}
 	if (!output) {
 		outname = xmalloc(strlen(input) + 6);
 		sprintf(outname, "%s.perf", strcmp(input, "-") ? input : "stdin");

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "file.h"
 #include "format.h"
 #include "parse.h"
@@ -25,7 +26,6 @@
 #include "warn.h"
 #include "xalloc.h"
 
-#define EXIT_USAGE 64
 
 static const char usage[] =
 	"usage: prof report [-i FILE] [options]\n"
@@ -318,11 +318,8 @@ static int parse_options(struct report *r, int argc, char **argv)
 			r->so.inline_frames = 0;
 			break;
 		case OPT_KALLSYMS:
-			if (access(optarg, R_OK)) {
-				fprintf(stderr, "prof: --kallsyms: cannot read '%s': %s\n", optarg,
-					strerror(errno));
+			if (cli_kallsyms(optarg))
 				return EXIT_USAGE;
-			}
 			r->so.kallsyms = optarg;
 			break;
 		case OPT_STRICT_SYMFS:
@@ -350,25 +347,16 @@ static int parse_options(struct report *r, int argc, char **argv)
 		case 'h':
 			usage_out(stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "prof: option '%s' needs a value; see 'prof report --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "prof: unknown option '%s'; see 'prof report --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("report", c, argv);
 		}
 		if (bad) {
 			fprintf(stderr, "prof: %s; see 'prof report --help'\n", bad);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "prof: unexpected argument '%s'; see 'prof report --help'\n",
-			argv[optind]);
+	if (cli_no_args("report", argc, argv))
 		return EXIT_USAGE;
-	}
 	for (int k = 0; k < r->ho.nkeys; k++)
 		if (r->ho.keys[k] == HIST_SRCLINE)
 			r->so.srcline = 1;

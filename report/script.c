@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "decode.h"
 #include "evtab.h"
 #include "pdata.h"
@@ -22,7 +23,6 @@
 #include "symbols.h"
 #include "warn.h"
 
-#define EXIT_USAGE 64
 
 static const char usage[] =
 	"usage: prof script [-i FILE] [--symbols [--no-inline] [--no-demangle] [--symfs DIR]]\n"
@@ -448,11 +448,8 @@ int cmd_script(int argc, char **argv)
 			so.params = 1;
 			break;
 		case OPT_KALLSYMS:
-			if (access(optarg, R_OK)) {
-				fprintf(stderr, "prof: --kallsyms: cannot read '%s': %s\n", optarg,
-					strerror(errno));
+			if (cli_kallsyms(optarg))
 				return EXIT_USAGE;
-			}
 			so.kallsyms = optarg;
 			break;
 		case OPT_STRICT_SYMFS:
@@ -464,21 +461,12 @@ int cmd_script(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "prof: option '%s' needs a value; see 'prof script --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "prof: unknown option '%s'; see 'prof script --help'\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_bad_option("script", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "prof: unexpected argument '%s'; see 'prof script --help'\n",
-			argv[optind]);
+	if (cli_no_args("script", argc, argv))
 		return EXIT_USAGE;
-	}
 	r = reader_open(input);
 	if (!r) {
 		if (errno == EBADMSG)
