@@ -6,9 +6,10 @@
 # a pipe-mode fixture reads the same from a pipe; and each, cut at 200
 # pseudo-random offsets, gives a report or one line of error, never a
 # crash. Fixed files, so exact counts; no perf and no perf_event needed.
+# before test-subr.sh, which reads it to bound the whole test
+test_timeout=300
 . "$srcdir/tests/test-subr.sh"
 
-test_timeout=300
 prof_timeout=10
 
 fixtures=$srcdir/tests/data/fixtures

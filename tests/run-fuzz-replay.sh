@@ -4,9 +4,10 @@
 # broke prof (tests/data/bad), the fixtures and the crafted files: each
 # target must run through them all (under ASan and UBSan in CI's second
 # build). Needs no perf_event_open.
+# before test-subr.sh, which reads it to bound the whole test
+test_timeout=600
 . "$srcdir/tests/test-subr.sh"
 
-test_timeout=600
 craft=$builddir/tests/hostile/craft
 mkdir inputs || fail "mkdir"
 cp "$srcdir"/tests/data/fixtures/*.data "$srcdir"/tests/data/bad/* inputs/ 2> /dev/null

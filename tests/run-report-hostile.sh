@@ -4,9 +4,10 @@
 # craft.c makes them): each gives a report or one clear error, in bounded
 # time and memory, with the property the bug broke checked. Needs no
 # perf_event_open.
+# before test-subr.sh, which reads it to bound the whole test
+test_timeout=300
 . "$srcdir/tests/test-subr.sh"
 
-test_timeout=300
 CRAFT=$builddir/tests/hostile/craft
 [ -x "$CRAFT" ] || fail "no $CRAFT (make check builds it)"
 

@@ -4,9 +4,10 @@
 # random offsets, and with random bytes flipped, gives a report or one
 # clear error, never a crash or a hang; then every file in tests/data/bad
 # (crashes found by fuzzing) is replayed the same way.
+# before test-subr.sh, which reads it to bound the whole test
+test_timeout=240
 . "$srcdir/tests/test-subr.sh"
 
-test_timeout=240
 need_recordings
 
 # check FILE [report]: prof script (or prof report) exits 0 or 1 (never a
