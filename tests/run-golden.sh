@@ -1304,12 +1304,7 @@ grep -Eq '^ *100\.00% +5 +worker +11$' out || fail "the thread lost its name: $(
 # cdef.../elf), then under --symfs in /usr/lib/debug/.build-id/ab/
 # cdef....debug. The names come back, with one line saying from where.
 bid=f5bc82042fd17b524c108b69099378bf48f7c64a
-cat > moved.spec << EOF
-event cpu-clock
-comm 20 20 moved
-mmap 20 0x401000 $G/prof-golden/golden as /prof-golden/moved
-sample 0 1.0 20 20 0 1000000 x5 leaf_b+0x15 mid+0x21 main+0xf
-EOF
+sed "s|SYMFS|$G|" "$G/moved.spec" > moved.spec
 "$genprof" moved.spec moved.data 2> gen.err || fail "genprof: $(cat gen.err)"
 PERF_BUILDID_DIR=$tmpdir/none run_prof report -i moved.data
 expect_rc 0 "prof report of a binary that is gone"

@@ -30,12 +30,7 @@ until DEBUGINFOD_CACHE_PATH=$tmpdir/probe$i debuginfod-find executable $bid > /d
 	sleep 0.5
 done
 
-cat > moved.spec << EOF2
-event cpu-clock
-comm 20 20 moved
-mmap 20 0x401000 $G/prof-golden/golden as /prof-golden/moved
-sample 0 1.0 20 20 0 1000000 x5 leaf_b+0x15 mid+0x21 main+0xf
-EOF2
+sed "s|SYMFS|$G|" "$G/moved.spec" > moved.spec
 "$builddir/tests/golden/genprof" moved.spec moved.data 2> gen.err || fail "genprof: $(cat gen.err)"
 run_prof report -i moved.data --sort sym
 expect_rc 0 "prof report with a debuginfod server"
