@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildid.h"
 #include "keep.h"
 #include "xalloc.h"
 
@@ -27,18 +28,13 @@ struct keep {
 
 struct keep *keep_new(void)
 {
-	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char dir[PATH_MAX];
 	struct keep *k;
 
-	if ((!dir || !dir[0]) && (!home || !home[0]))
+	if (buildid_cache_dir(dir, sizeof(dir)))
 		return NULL;
 	k = xcalloc(1, sizeof(*k));
-	if (dir && dir[0]) {
-		k->dir = xstrdup(dir);
-	} else {
-		k->dir = xmalloc(strlen(home) + sizeof("/.debug"));
-		sprintf(k->dir, "%s/.debug", home);
-	}
+	k->dir = xstrdup(dir);
 	return k;
 }
 
@@ -104,7 +100,7 @@ static int copy_to(int in, const char *dest)
 void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
 		  size_t name_len, const unsigned char *bid, size_t bid_len)
 {
-	char path[PATH_MAX], mf[96], dest[PATH_MAX], hex[2 * BID_MAX + 1];
+	char path[PATH_MAX], mf[96], dest[PATH_MAX];
 	struct stat at_path, mapped;
 	int fd;
 
@@ -130,10 +126,7 @@ void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const c
 	if (stat(path, &at_path) == 0 && at_path.st_dev == mapped.st_dev &&
 	    at_path.st_ino == mapped.st_ino)
 		return;
-	for (size_t i = 0; i < bid_len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
-	if ((size_t)snprintf(dest, sizeof(dest), "%s/.build-id/%.2s/%s/elf", k->dir, hex,
-			     hex + 2) >= sizeof(dest))
+	if (buildid_path(dest, sizeof(dest), k->dir, bid, bid_len, "/elf"))
 		return;
 	if (access(dest, F_OK) == 0)
 		return;		/* kept before, by prof or perf */

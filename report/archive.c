@@ -25,6 +25,7 @@
 #include "archive.h"
 #include "decode.h"
 #include "evtab.h"
+#include "buildid.h"
 #include "cli.h"
 #include "file.h"
 #include "objfile.h"
@@ -138,7 +139,7 @@ int cmd_archive(int argc, char **argv)
 	size_t nseen = 0, missing = 0, noid = 0;
 	struct tar t = { 0 };
 	struct evtab et;
-	int c, ret, err, fd, status = 1;
+	int c, ret, status = 1;
 
 	evtab_init(&et);
 
@@ -173,26 +174,18 @@ int cmd_archive(int argc, char **argv)
 		sprintf(outname, "%s.tar", input);
 		output = outname;
 	}
-	rd = reader_open(input);
-	if (!rd) {
-		fprintf(stderr, "prof: cannot open '%s': %s\n", input,
-			errno == EBADMSG ? "not a perf.data file" : strerror(errno));
+	rd = cli_open_input(input);
+	if (!rd)
 		goto out;
-	}
 	sym = symbols_new(&so);
 	if (!sym) {
 		fprintf(stderr, "prof: --symfs '%s': %s\n", so.symfs ? so.symfs : "",
 			strerror(errno));
 		goto out;
 	}
-	fd = file_create(output, 0644, &tmp, &err);
-	if (fd < 0 || !(t.out = fdopen(fd, "w"))) {
-		fprintf(stderr, "prof: cannot write '%s': %s\n", output,
-			fd < 0 ? file_create_strerror(err) : strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	t.out = cli_create_output(output, &tmp);
+	if (!t.out)
 		goto out;
-	}
 	while ((ret = reader_next(rd, &rec)) > 0) {
 		const struct perf_event_header *h = rec.hdr;
 		const struct evdesc *e;
@@ -200,8 +193,7 @@ int cmd_archive(int argc, char **argv)
 		struct sample id;
 		struct dso *d;
 		const struct objfile *f;
-		struct frame_info fi;
-		char hex[41], name[128], debug[256];
+		char name[128], debug[256];
 		size_t i;
 
 		if (h->type == PDATA_HEADER_ATTR) {
@@ -236,21 +228,19 @@ int cmd_archive(int argc, char **argv)
 			d = symbols_dso(sym, path, k.mmap.build_id, k.mmap.build_id_len);
 			free(path);
 		}
-		dso_ready(d);
-		dso_resolve(d, 0, &fi, 1);
+		dso_settle(d);
 		f = symbols_dso_file(d);
 		if (!f || f->fd < 0) {
 			missing++;
 			continue;
 		}
-		for (i = 0; i < k.mmap.build_id_len; i++)
-			snprintf(hex + 2 * i, 3, "%02x", k.mmap.build_id[i]);
-		snprintf(name, sizeof(name), ".build-id/%.2s/%s/elf", hex, hex + 2);
+		buildid_path(name, sizeof(name), NULL, k.mmap.build_id, k.mmap.build_id_len, "/elf");
 		if ((ret = tar_file(&t, name, f->path)) < 0)
 			break;
-		snprintf(debug, sizeof(debug), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-		snprintf(name, sizeof(name), ".build-id/%.2s/%s/debug", hex, hex + 2);
-		if ((ret = tar_file(&t, name, debug)) < 0)
+		buildid_path(name, sizeof(name), NULL, k.mmap.build_id, k.mmap.build_id_len, "/debug");
+		if (buildid_path(debug, sizeof(debug), "/usr/lib/debug", k.mmap.build_id,
+				 k.mmap.build_id_len, ".debug") == 0 &&
+		    (ret = tar_file(&t, name, debug)) < 0)
 			break;
 		ret = 1;
 	}
@@ -283,10 +273,7 @@ int cmd_archive(int argc, char **argv)
 out:
 	if (t.out)
 		fclose(t.out);
-	if (tmp && file_commit(tmp, output, !status, &err)) {
-		fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(err));
-		status = 1;
-	}
+	status = cli_commit_output(tmp, output, status);
 	free(tmp);
 	free(seen);
 	evtab_release(&et);

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "file.h"
+#include "reader.h"
 
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
@@ -27,6 +29,43 @@ int cli_no_args(const char *cmd, int argc, char **argv)
 		return 0;
 	fprintf(stderr, "prof: unexpected argument '%s'; see 'prof %s --help'\n", argv[optind], cmd);
 	return EXIT_USAGE;
+}
+
+struct reader *cli_open_input(const char *path)
+{
+	struct reader *r = reader_open(path);
+	char why[4352];
+
+	if (!r) {
+		reader_open_why(path, errno, why, sizeof(why));
+		fprintf(stderr, "prof: %s\n", why);
+	}
+	return r;
+}
+
+FILE *cli_create_output(const char *path, char **tmp)
+{
+	int err, fd = file_create(path, 0644, tmp, &err);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", path,
+			fd < 0 ? file_create_strerror(err) : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
+int cli_commit_output(char *tmp, const char *path, int status)
+{
+	int err;
+
+	if (tmp && file_commit(tmp, path, !status, &err)) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", path, strerror(err));
+		return 1;
+	}
+	return status;
 }
 
 int cli_kallsyms(const char *path)

@@ -17,13 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "convert.h"
 #include "evtab.h"
 #include "cli.h"
-#include "file.h"
 #include "pdata.h"
 #include "reader.h"
 #include "xalloc.h"
@@ -69,7 +67,7 @@ int cmd_convert(int argc, char **argv)
 	size_t nattrs = 0, nfeats = 0;
 	uint64_t records = 0, pos, data_size = 0;
 	FILE *out = NULL;
-	int c, ret, err, fd, status = 1;
+	int c, ret, status = 1;
 
 	optind = 1;
 	opterr = 0;
@@ -95,20 +93,12 @@ int cmd_convert(int argc, char **argv)
 		sprintf(outname, "%s.perf", strcmp(input, "-") ? input : "stdin");
 		output = outname;
 	}
-	rd = reader_open(input);
-	if (!rd) {
-		fprintf(stderr, "prof: cannot open '%s': %s\n", input,
-			errno == EBADMSG ? "not a perf.data file" : strerror(errno));
+	rd = cli_open_input(input);
+	if (!rd)
 		goto out;
-	}
-	fd = file_create(output, 0644, &tmp, &err);
-	if (fd < 0 || !(out = fdopen(fd, "w"))) {
-		fprintf(stderr, "prof: cannot write '%s': %s\n", output,
-			fd < 0 ? file_create_strerror(err) : strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	out = cli_create_output(output, &tmp);
+	if (!out)
 		goto out;
-	}
 	/* the header, written again at the end once the sections are known */
 	{
 		unsigned char zero[PDATA_FILE_HEADER_SIZE] = { 0 };
@@ -242,10 +232,7 @@ int cmd_convert(int argc, char **argv)
 out:
 	if (out)
 		fclose(out);
-	if (tmp && file_commit(tmp, output, !status, &err)) {
-		fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(err));
-		status = 1;
-	}
+	status = cli_commit_output(tmp, output, status);
 	free(tmp);
 	for (size_t i = 0; i < nattrs; i++)
 		free(attrs[i].ids);

@@ -411,10 +411,7 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->f.t_end = r->f.t_end;
 }
 
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0;
-}
+#define pct format_pct
 
 int cmd_report(int argc, char **argv)
 {
@@ -504,10 +501,7 @@ int cmd_report(int argc, char **argv)
 	}
 out:
 	/* the report into place, or (on any error) the old output kept */
-	if (out_tmp && file_commit(out_tmp, r.output, !status, &err)) {
-		fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(err));
-		status = 1;
-	}
+	status = cli_commit_output(out_tmp, r.output, status);
 	free(out_tmp);
 	profile_free(p);
 	report_release(&r);

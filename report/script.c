@@ -467,17 +467,9 @@ int cmd_script(int argc, char **argv)
 	}
 	if (cli_no_args("script", argc, argv))
 		return EXIT_USAGE;
-	r = reader_open(input);
-	if (!r) {
-		if (errno == EBADMSG)
-			fprintf(stderr, "prof: '%s' is not a perf.data file\n", input);
-		else if (errno == ENOTSUP)
-			fprintf(stderr, "prof: '%s' was written on a machine of the other "
-				"endianness, which prof does not read\n", input);
-		else
-			fprintf(stderr, "prof: cannot open '%s': %s\n", input, strerror(errno));
+	r = cli_open_input(input);
+	if (!r)
 		return 1;
-	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (symbolize) {
 		status = script_symbols(input, r, &so);

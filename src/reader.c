@@ -443,6 +443,17 @@ struct reader *reader_fdopen(int fd)
 	return reader_start(r);
 }
 
+void reader_open_why(const char *path, int err, char *buf, size_t len)
+{
+	if (err == EBADMSG)
+		snprintf(buf, len, "'%s' is not a perf.data file", path);
+	else if (err == ENOTSUP)
+		snprintf(buf, len, "'%s' was written on a machine of the other endianness, "
+			 "which prof does not read", path);
+	else
+		snprintf(buf, len, "cannot open '%s': %s", path, strerror(err));
+}
+
 struct reader *reader_open(const char *path)
 {
 	int fd;

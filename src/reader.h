@@ -29,6 +29,8 @@ struct reader_record {
  * is one of a kind we do not read (another endianness).
  */
 struct reader *reader_open(const char *path);
+/* The one line (without "prof: ") saying why reader_open(path) failed with err. */
+void reader_open_why(const char *path, int err, char *buf, size_t len);
 /* Read from fd, which the reader then owns. Same errors. */
 struct reader *reader_fdopen(int fd);
 /* Read len bytes at data (not copied: keep them alive). Same errors. */

@@ -43,6 +43,19 @@ struct format {
 	int (*write)(const struct profile *p, const struct format_view *v, FILE *out);
 };
 
+/* v as a percentage of total, 0 when total is. */
+static inline double format_pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0;
+}
+
+/*
+ * A frame as the Symbol column (text, JSON) spells it, malloc'd: "[.] f",
+ * "[k] f", "[.] f (inlined)", or with inl_in, the function a flat entry's
+ * inlined frame was inlined into, "[.] f (inlined in g)".
+ */
+char *format_sym(const char *name, unsigned flags, const char *inl_in);
+
 /* The table, NULL-terminated. */
 extern const struct format *const formats[];
 

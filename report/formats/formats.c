@@ -3,15 +3,28 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
+#include "xalloc.h"
 
 extern const struct format format_text, format_folded, format_svg, format_json, format_pprof;
 
 const struct format *const formats[] = {
 	&format_text, &format_folded, &format_svg, &format_json, &format_pprof, NULL,
 };
+
+char *format_sym(const char *name, unsigned flags, const char *inl_in)
+{
+	size_t len = strlen(name) + (inl_in ? strlen(inl_in) : 0) + 32;
+	char *s = xmalloc(len);
+
+	snprintf(s, len, "[%c] %s%s%s%s", flags & FRAME_KERNEL ? 'k' : '.', name,
+		 inl_in ? " (inlined in " : flags & FRAME_INLINED ? " (inlined)" : "",
+		 inl_in ? inl_in : "", inl_in ? ")" : "");
+	return s;
+}
 
 const struct format *format_find(const char *name)
 {

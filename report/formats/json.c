@@ -181,10 +181,7 @@ void json_stacks(struct json *j, const char *key, const struct ctree *st, size_t
 
 /* --- the format -------------------------------------------------------------- */
 
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0;
-}
+#define pct format_pct
 
 /* Key k of entry e as the text view shows it: the sym key as "[.] f". */
 static void key_value(struct json *j, const char *name, const struct hist_entry *e,
@@ -196,13 +193,7 @@ static void key_value(struct json *j, const char *name, const struct hist_entry 
 		json_string(j, name, e->text[k]);
 		return;
 	}
-	text = xmalloc(strlen(e->text[k]) + (e->inl_in ? strlen(e->inl_in) : 0) + 32);
-	if (e->inl_in)
-		sprintf(text, "[%c] %s (inlined in %s)", e->flags & FRAME_KERNEL ? 'k' : '.',
-			e->text[k], e->inl_in);
-	else
-		sprintf(text, "[%c] %s%s", e->flags & FRAME_KERNEL ? 'k' : '.', e->text[k],
-			e->flags & FRAME_INLINED ? " (inlined)" : "");
+	text = format_sym(e->text[k], e->flags, e->inl_in);
 	json_string(j, name, text);
 	free(text);
 }

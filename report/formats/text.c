@@ -45,10 +45,7 @@ static int end_words(int end)
 		       : UNWIND_END_BAD;
 }
 
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0;
-}
+#define pct format_pct
 
 static void print_header(const struct profile *p, const struct evdesc *e, struct hist *h,
 			 FILE *out)
@@ -165,20 +162,18 @@ static size_t sorted_children(const struct ctree *h, size_t node, uint64_t min, 
 	return n;
 }
 
-/* A frame as the Symbol column and --tree show it: "[.] f", "[k] f (inlined)". */
+/* A frame as --tree shows it: "[.] f", "[k] f (inlined)"; its root "[root]". */
 static void put_frame(const char *name, unsigned flags, FILE *out)
 {
-	if (flags == FRAME_ROOT) {	/* --tree's "[root]" */
+	char *s;
+
+	if (flags == FRAME_ROOT) {
 		fputs(name, out);
 		return;
 	}
-	fprintf(out, "[%c] %s%s", flags & FRAME_KERNEL ? 'k' : '.', name,
-		flags & FRAME_INLINED ? " (inlined)" : "");
-}
-
-static int frame_width(const char *name, unsigned flags)
-{
-	return 4 + (int)strlen(name) + (flags & FRAME_INLINED ? 10 : 0);
+	s = format_sym(name, flags, NULL);
+	fputs(s, out);
+	free(s);
 }
 
 /* Graph lines show the function without the Symbol column's [.]/[k] mark. */
@@ -248,25 +243,24 @@ static void print_tree(const struct ctree *h, size_t node, int depth, uint64_t t
  */
 static int key_width(const struct hist_entry *e, enum hist_key k)
 {
+	char *s;
+	int n;
+
 	if (k != HIST_SYM)
 		return (int)strlen(e->text[k]);
-	if (e->inl_in)
-		return 4 + (int)strlen(e->text[k]) + 14 + (int)strlen(e->inl_in);
-	return frame_width(e->text[k], e->flags);
+	s = format_sym(e->text[k], e->flags, e->inl_in);
+	n = (int)strlen(s);
+	free(s);
+	return n;
 }
 
 static void put_key(const struct hist_entry *e, enum hist_key k, int width, FILE *out)
 {
 	if (k == HIST_SYM) {
-		int pad = width - key_width(e, k);
+		char *s = format_sym(e->text[k], e->flags, e->inl_in);
 
-		if (e->inl_in)
-			fprintf(out, "[%c] %s (inlined in %s)", e->flags & FRAME_KERNEL ? 'k' : '.',
-				e->text[k], e->inl_in);
-		else
-			put_frame(e->text[k], e->flags, out);
-		if (pad > 0)
-			fprintf(out, "%*s", pad, "");
+		fprintf(out, "%-*s", width, s);
+		free(s);
 	} else {
 		fprintf(out, "%-*s", width, e->text[k]);
 	}

@@ -239,13 +239,7 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	p->pool = strpool_new();
 	p->rd = reader_open(o->input);
 	if (!p->rd) {
-		if (errno == EBADMSG)
-			snprintf(err, errlen, "'%s' is not a perf.data file", o->input);
-		else if (errno == ENOTSUP)
-			snprintf(err, errlen, "'%s' was written on a machine of the other "
-				 "endianness, which prof does not read", o->input);
-		else
-			snprintf(err, errlen, "cannot open '%s': %s", o->input, strerror(errno));
+		reader_open_why(o->input, errno, err, errlen);
 		goto fail;
 	}
 	p->sym = symbols_new(&o->so);

@@ -511,6 +511,7 @@ static void do_fork(struct session *s, const struct kevent *k)
 		t->comm = old->comm;
 	s->last_thread = NULL;	/* it may be the one freed */
 	memset(s->tmemo, 0, sizeof(s->tmemo));
+	/* looked up again: get_thread() above may have made the one at tid */
 	free(itab_get(&s->threads, t->tid));
 	itab_put(&s->threads, t->tid, t);
 	if (k->pid != k->ppid) {	/* a new process: it starts with its parent's maps */

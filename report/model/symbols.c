@@ -25,6 +25,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "buildid.h"
 #include "file.h"
 #include "htab.h"
 #include "kallsyms.h"
@@ -641,9 +642,8 @@ static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	size_t shstrndx;
-	char path[PATH_MAX];
+	char path[PATH_MAX], dir[PATH_MAX];
 	struct stat st;
-	int n;
 
 	if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0)
 		while ((scn = elf_nextscn(elf, scn)))
@@ -655,15 +655,10 @@ static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
 			}
 	if (!obj->build_id || obj->build_id_len < 2)
 		return 0;
-	n = snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%02x/",
-		     s->symfs ? s->symfs : "", obj->build_id[0]);
-	for (size_t i = 1; i < obj->build_id_len && n > 0 && (size_t)n + 3 < sizeof(path); i++)
-		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", obj->build_id[i]);
-	if (n > 0 && (size_t)n + 7 < sizeof(path)) {
-		strcpy(path + n, ".debug");
-		if (stat(path, &st) == 0)
-			return st.st_size > DWARF_HEAVY;
-	}
+	snprintf(dir, sizeof(dir), "%s/usr/lib/debug", s->symfs ? s->symfs : "");
+	if (buildid_path(path, sizeof(path), dir, obj->build_id, obj->build_id_len, ".debug") == 0 &&
+	    stat(path, &st) == 0)
+		return st.st_size > DWARF_HEAVY;
 	/* Not here: libdwfl may ask debuginfod, over the network. */
 	return getenv("DEBUGINFOD_URLS") && getenv("DEBUGINFOD_URLS")[0];
 }
@@ -814,8 +809,7 @@ static int is_file(const char *path)
  */
 static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 {
-	char hex[2 * BUILD_ID_MAX + 1], path[PATH_MAX], cache[PATH_MAX];
-	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char path[PATH_MAX], cache[PATH_MAX], dir[2 * PATH_MAX];
 	const char *roots[2] = { s->symfs, s->o.strict_symfs ? NULL : "" };
 	size_t len = d->build_id_len;
 
@@ -824,13 +818,7 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 		len--;
 	if (len < 2)
 		return NULL;
-	for (size_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
-	if (dir && dir[0])
-		snprintf(cache, sizeof(cache), "%s", dir);
-	else if (home && home[0])
-		snprintf(cache, sizeof(cache), "%s/.debug", home);
-	else
+	if (buildid_cache_dir(cache, sizeof(cache)))
 		cache[0] = '\0';
 	for (int r = 0; r < 2; r++) {
 		const char *root = roots[r];
@@ -843,9 +831,9 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 
 			if (k < 2 && !cache[0])
 				continue;
-			snprintf(path, sizeof(path), "%s%s/.build-id/%.2s/%s%s", root,
-				 k < 2 ? cache : "/usr/lib/debug", hex, hex + 2, tails[k]);
-			if (!is_file(path))
+			snprintf(dir, sizeof(dir), "%s%s", root, k < 2 ? cache : "/usr/lib/debug");
+			if (buildid_path(path, sizeof(path), dir, d->build_id, len, tails[k]) ||
+			    !is_file(path))
 				continue;
 			alt = obj_get_where(s, path, path);
 			obj_settle(s, alt);
@@ -2012,6 +2000,12 @@ size_t dso_build_id(const struct dso *d, const unsigned char **id)
 	}
 	*id = NULL;
 	return 0;
+}
+
+void dso_settle(struct dso *d)
+{
+	if (d->obj && !d->checked)
+		dso_check(d);
 }
 
 int dso_unknown(const struct dso *d)

@@ -92,6 +92,12 @@ const char *dso_path(const struct dso *d);
  */
 const struct objfile *symbols_dso_file(const struct dso *d);
 /*
+ * Open d's file now and settle which file resolves it (its path's, or one
+ * found by its build id), as its first dso_resolve() would; for callers
+ * that want the file, not names (prof archive).
+ */
+void dso_settle(struct dso *d);
+/*
  * libdwfl's debuginfo_path for separate debug files: under --symfs first
  * (only there with --strict-symfs); NULL for libdwfl's default.
  */
