@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "evname.h"
@@ -54,6 +55,13 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 			a->mmap_data = 1;
 	}
 	a->sample_id_all = 1;
+	/*
+	 * Times on CLOCK_MONOTONIC, the clock JIT runtimes stamp their
+	 * jitdump records with (as perf record -k mono): the report places
+	 * JIT code that moved by them. perf reads such files as any other.
+	 */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
 	a->disabled = enable_on_exec;
 	a->enable_on_exec = enable_on_exec;
 	/* -t follows single threads; everything else follows children too. */
@@ -81,6 +89,11 @@ int evopen_fd(struct perf_event_attr *a, int pid, int cpu)
 			return (int)fd;
 		if (errno == EINVAL && a->build_id) {
 			a->build_id = 0;	/* before Linux 5.12 */
+			continue;
+		}
+		if (errno == EINVAL && a->use_clockid) {
+			a->use_clockid = 0;	/* before Linux 4.1: the kernel's perf clock */
+			a->clockid = 0;
 			continue;
 		}
 		return -errno;

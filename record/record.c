@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -28,6 +29,7 @@
 #include "evname.h"
 #include "evopen.h"
 #include "file.h"
+#include "carry.h"
 #include "keep.h"
 #include "opts.h"
 #include "pdata.h"
@@ -71,6 +73,7 @@ struct recorder {
 	uint64_t samples, lost, throttled;
 	struct timespec start;
 	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
+	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
 };
 
 static void notice(const struct recorder *rc, const char *fmt, ...)
@@ -460,6 +463,46 @@ static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec,
 }
 
 /*
+ * What the recorder learns from the records of processes as they go:
+ * files to keep while they can be read (deleted binaries, containers'),
+ * and JIT runtimes' files to carry, tied to their process.
+ */
+static void track(struct recorder *rc, const struct perf_event_header *h)
+{
+	struct kevent k;
+	struct sample id;
+
+	if (decode_kernel(&rc->ev[0].attr, h, &k, &id))
+		return;
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:
+		if (!(k.mmap.prot & PROT_EXEC))
+			break;
+		/* while the process lives, its file can be read */
+		if (rc->keep && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+			keep_mapping(rc->keep, (int)k.mmap.pid, k.mmap.start, k.mmap.len,
+				     k.mmap.name, k.mmap.name_len, k.mmap.build_id,
+				     k.mmap.build_id_len);
+		carry_mmap(rc->carry, (int)k.mmap.pid, k.mmap.start, k.mmap.len, k.mmap.name,
+			   k.mmap.name_len);
+		break;
+	case PERF_RECORD_FORK:
+		if (k.pid != k.ppid)
+			carry_fork(rc->carry, (int)k.pid, k.time);
+		break;
+	case PERF_RECORD_COMM:
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			carry_exec(rc->carry, (int)k.pid,
+				   (id.present & PERF_SAMPLE_TIME) ? id.time : 0);
+		break;
+	case PERF_RECORD_EXIT:
+		if (k.pid == k.tid)
+			carry_exit(rc->carry, (int)k.pid);
+		break;
+	}
+}
+
+/*
  * Check the records the kernel gave us, count samples and losses, and cut
  * stack copies to their used part, moving the records down over the room
  * that frees. *used is the length of the valid prefix (all of it, but for
@@ -499,17 +542,10 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 			rc->throttled++;
 			break;
 		case PERF_RECORD_MMAP2:
-			if (rc->keep && (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
-				struct kevent k;
-				struct sample id;
-
-				/* while the process lives, its file can be read */
-				if (!decode_kernel(attr, (const struct perf_event_header *)(p + off),
-						   &k, &id) && (k.mmap.prot & PROT_EXEC))
-					keep_mapping(rc->keep, (int)k.mmap.pid, k.mmap.start,
-						     k.mmap.len, k.mmap.name, k.mmap.name_len,
-						     k.mmap.build_id, k.mmap.build_id_len);
-			}
+		case PERF_RECORD_FORK:
+		case PERF_RECORD_COMM:
+		case PERF_RECORD_EXIT:
+			track(rc, (const struct perf_event_header *)(p + off));
 			break;
 		}
 		if (w != off)
@@ -519,6 +555,42 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 	}
 	*used = off;
 	return w;
+}
+
+/*
+ * What to add to a record's time (CLOCK_MONOTONIC, when the kernel took
+ * use_clockid) for the wall clock: file times are on that. 0: unknown.
+ */
+static int64_t mono_to_real(const struct recorder *rc)
+{
+	struct timespec m, r;
+
+	if (!rc->ev[0].attr.use_clockid || rc->ev[0].attr.clockid != CLOCK_MONOTONIC)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &r);
+	return ((int64_t)r.tv_sec - m.tv_sec) * 1000000000 + (r.tv_nsec - m.tv_nsec);
+}
+
+/* The processes there before recording whose JIT files may be carried. */
+static void carry_targets(struct recorder *rc)
+{
+	for (int i = 0; i < rc->o.nr_pids; i++)
+		carry_process(rc->carry, rc->o.pids[i]);
+	if (rc->system_wide) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		while (d && (e = readdir(d)) != NULL) {
+			char *end;
+			long pid = strtol(e->d_name, &end, 10);
+
+			if (!*end && pid > 0)
+				carry_process(rc->carry, (int)pid);
+		}
+		if (d)
+			closedir(d);
+	}
 }
 
 /* One pass over the rings. Returns bytes moved (>= 0) or -1 after a message. */
@@ -713,6 +785,7 @@ static int exit_status(const struct recorder *rc)
 static void recorder_release(struct recorder *rc)
 {
 	keep_free(rc->keep);
+	carry_free(rc->carry);
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
 		ring_release(&rc->rings[c]);
 	free(rc->rings);
@@ -845,8 +918,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!rc.o.no_buildid_cache)
 		rc.keep = keep_new();
+	rc.carry = carry_new(mono_to_real(&rc));
 	if (write_head(&rc) || synthesize(&rc))
 		goto abort;
+	carry_targets(&rc);
 	if (rc.launched) {
 		int e = launch_release(&rc.launch);
 
@@ -859,6 +934,8 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	ret = run(&rc);
+	if (!ret && (ret = carry_write(rc.carry, rc.w)) != 0)
+		ret = write_error(&rc, ret);
 	summary(&rc);
 	status = ret ? 1 : exit_status(&rc);
 	goto out;

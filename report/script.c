@@ -369,6 +369,7 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 	}
 	ss = session_new(sym, print_symbolized, &x);
 	x.ss = ss;
+	session_read_ahead(ss, input);
 	while ((ret = reader_next(r, &rec)) > 0)
 		if ((ret = session_record(ss, &rec)))
 			break;

@@ -19,7 +19,12 @@ void input_warnings(const char *input, const struct reader *rd, const struct ses
 
 	if (ss) {
 		uint64_t unrounded = session_unrounded(ss);
+		size_t more;
 
+		for (const char *const *w = session_jit_warnings(ss, &more); *w; w++)
+			fprintf(stderr, "prof: warning: %s\n", *w);
+		if (more)
+			fprintf(stderr, "prof: warning: and %zu more problems with JIT code\n", more);
 		nskip = session_skipped(ss, &first, &why);
 		if (unrounded)
 			fprintf(stderr, "prof: warning: '%s' has stretches of over 32 MiB without "

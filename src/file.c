@@ -35,6 +35,51 @@ int file_open_regular(const char *path, int *err)
 	return fd;
 }
 
+void *file_read_fd(int fd, size_t max, size_t *len, int *err)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = xmalloc(cap);
+
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			if (cap >= max) {
+				*err = EFBIG;
+				free(buf);
+				return NULL;
+			}
+			cap = cap * 2 < max ? cap * 2 : max;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*err = errno;
+			free(buf);
+			return NULL;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	*len = n;
+	return buf;
+}
+
+void *file_read_regular(const char *path, size_t max, size_t *len, int *err)
+{
+	int fd = file_open_regular(path, err);
+	void *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = file_read_fd(fd, max, len, err);
+	close(fd);
+	return buf;
+}
+
 /* A new file beside path, made with O_EXCL: its name in *tmp. */
 static int create_beside(const char *path, int mode, char **tmp, int *err)
 {

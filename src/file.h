@@ -12,6 +12,14 @@
 int file_open_regular(const char *path, int *err);
 
 /*
+ * The whole of the regular file at path (file_open_regular()), or of fd
+ * from where it stands, malloc'ed: *len bytes. NULL and *err (EFBIG: more
+ * than max bytes).
+ */
+void *file_read_regular(const char *path, size_t max, size_t *len, int *err);
+void *file_read_fd(int fd, size_t max, size_t *len, int *err);
+
+/*
  * Open path to write an output, safely in a directory others can write
  * to (/tmp): never through a symbolic link someone else planted, never
  * into a file that appears between a check and the open.

@@ -739,6 +739,33 @@ int reader_next(struct reader *r, struct reader_record *rec)
 	}
 }
 
+int reader_seek(struct reader *r, uint64_t offset)
+{
+	if (!r->pipe || r->pending || r->attrs_pos < r->attrs_len)
+		return -EINVAL;
+	if (r->fd < 0) {
+		if (offset > r->mem_len)
+			return -EINVAL;
+		r->in_pos = (size_t)offset;
+	} else {
+		if (lseek(r->fd, (off_t)offset, SEEK_SET) < 0)
+			return -errno;
+		r->in_base = offset;
+		r->in_pos = r->in_len = 0;
+		r->eof = 0;
+	}
+	/* whatever a compressed record was in the middle of is gone */
+	r->dec_pos = r->dec_len = 0;
+	r->zsrc_pos = r->zsrc_len = 0;
+	r->zpending = r->zmid = 0;
+	r->zout = 0;
+	if (r->zds)
+		ZSTD_DCtx_reset(r->zds, ZSTD_reset_session_only);
+	r->truncated = 0;
+	r->done = offset;
+	return 0;
+}
+
 uint64_t reader_damaged(const struct reader *r, uint64_t *bytes, uint64_t *first,
 			const char **why)
 {

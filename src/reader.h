@@ -68,6 +68,14 @@ uint64_t reader_damaged(const struct reader *r, uint64_t *bytes, uint64_t *first
  */
 #define READER_ATTR_MORE_IDS	1
 
+/*
+ * Go on reading at offset, which must be where a record starts (the
+ * compressed records the header records announced are still read): for
+ * records a trailer points to. Pipe mode, from a regular file or memory
+ * only: -EINVAL otherwise, or the errno of lseek.
+ */
+int reader_seek(struct reader *r, uint64_t offset);
+
 /* 1 for a pipe-mode stream, 0 for file mode. */
 int reader_is_pipe(const struct reader *r);
 

@@ -147,6 +147,13 @@ static int write_record(struct writer *w, uint32_t type, const void *a, size_t a
 	return ret;
 }
 
+int writer_user_record(struct writer *w, uint32_t type, const void *data, size_t len)
+{
+	int ret = writer_flush(w);
+
+	return ret ? ret : write_record(w, type, data, len, NULL, 0);
+}
+
 int writer_attr(struct writer *w, const struct perf_event_attr *attr,
 		const uint64_t *ids, size_t nr_ids)
 {

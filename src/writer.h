@@ -60,7 +60,17 @@ int writer_records(struct writer *w, const void *data, size_t len);
 /* Write out (compressing) everything buffered. */
 int writer_flush(struct writer *w);
 
-/* Bytes of records given to the writer, and bytes it wrote to fd. */
+/*
+ * Flush, then write one record of type with a payload of len bytes
+ * (padded to 8) as it is, uncompressed even when compressing: a record a
+ * reader finds at a known place, such as the end of the file.
+ */
+int writer_user_record(struct writer *w, uint32_t type, const void *data, size_t len);
+
+/*
+ * Bytes of records given to the writer, and bytes it wrote to fd (after
+ * writer_flush(), the offset in the file where the next record goes).
+ */
 uint64_t writer_bytes_in(const struct writer *w);
 uint64_t writer_bytes_out(const struct writer *w);
 /* SAMPLE records written to the file: not those a failed write lost. */

@@ -251,6 +251,7 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	if (l.pre_filter)
 		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
+	session_read_ahead(p->session, o->input);
 	/* Every view adds samples up: none needs them in time order. */
 	session_unordered(p->session, 1);
 	while ((ret = reader_next(p->rd, &rec)) > 0) {

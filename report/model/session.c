@@ -16,14 +16,21 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "decode.h"
+#include "file.h"
 #include "htab.h"
+#include "jit.h"
+#include "jitdump.h"
 #include "maps.h"
 #include "pdata.h"
 #include "session.h"
@@ -35,11 +42,43 @@
 #define MAX_FRAMES	1024
 #define INLINE_MAX	16
 
+/* A process's JIT code: its perf map and jitdump, looked for at first need. */
+struct pjit {
+	int tried;		/* looked for its table */
+	struct jit_table *t;	/* NULL: none */
+	int own;		/* t was read from its files, not carried: free it */
+	struct dso *dso;	/* "[JIT] tid PID", as perf calls it */
+	char *dump;		/* its jitdump's path, from the MMAP of it */
+};
+
 struct proc {
 	int pid;
 	unsigned gen;		/* changes whenever maps do */
 	struct maps maps;
+	uint64_t start;		/* the time of the FORK or exec that began it; 0: before */
+	struct pjit *jit;	/* (not const when the proc is) */
 };
+
+/*
+ * JIT tables the profile carries (type 65 records, src/jitdump.h), by
+ * process and its start; and the files being put back together from
+ * their chunks.
+ */
+struct carried {
+	int pid;
+	uint64_t start;
+	struct jit_table *t;
+};
+
+struct pending {
+	int pid;
+	uint32_t kind;
+	uint64_t start, total;
+	unsigned char *buf;
+	size_t len;
+};
+
+#define JIT_WARN_MAX 20
 
 /*
  * What one address of one process resolved to, while its maps stay as
@@ -62,6 +101,8 @@ struct fmemo {
 struct rawf {
 	struct dso *dso;	/* NULL when no map covers it */
 	uint64_t a;		/* the address in dso, or the address */
+	const struct jit_sym *jit;	/* JIT code: what it is (a is the address) */
+	unsigned jitc : 1;	/* in a process with JIT code, outside files */
 	unsigned kernel : 1;
 	unsigned caller : 1;
 	unsigned by_fp : 1;	/* unwound by the frame pointer */
@@ -207,6 +248,18 @@ struct session {
 	size_t npraw, praw_cap;
 	/* records skipped as malformed: by the reading thread, by the delivery thread */
 	struct skipped skq, skd;
+	uint64_t now;		/* the time of the record being delivered */
+	/* JIT tables carried in the profile (see struct carried) */
+	struct carried *car;
+	size_t ncar;
+	struct pending *pend;
+	size_t npend;
+	int carried_read;	/* read ahead of the records (session_carried_done()) */
+	struct htab cartab;	/* car by (pid, start) */
+	struct htab cpidtab;	/* car by pid: the first of each */
+	struct strpool *jpool;	/* JIT names */
+	char *jwarn[JIT_WARN_MAX + 1];
+	size_t njwarn, jmore;
 };
 
 static const char *const feat_names[4] = { "hostname", "osrelease", "arch", "cmdline" };
@@ -246,6 +299,38 @@ static void itab_put(struct itab *t, int key, void *val)
 	htab_put(&t->t, &p, (uint32_t)n);
 }
 
+/* Forget a process's JIT code: it exec'd, or its pid is another process's now. */
+static void pjit_reset(struct pjit *j)
+{
+	if (j->own)
+		jit_free(j->t);
+	free(j->dump);
+	memset(j, 0, sizeof(*j));
+}
+
+static void jit_warn(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void jit_warn(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	if (s->njwarn == JIT_WARN_MAX) {
+		s->jmore++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	s->jwarn[s->njwarn++] = xstrdup(buf);
+}
+
+const char *const *session_jit_warnings(const struct session *s, size_t *more)
+{
+	*more = s->jmore;
+	return (const char *const *)s->jwarn;
+}
+
 struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
@@ -255,6 +340,7 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->ctx = ctx;
 	s->pool = strpool_new();
 	s->fpool = strpool_new();
+	s->jpool = strpool_new();
 	for (size_t i = 0; i < FMEMO; i++)
 		s->fmemo[i].k = -1;
 	evtab_init(&s->ev);
@@ -269,8 +355,13 @@ static void free_itab(struct itab *t, int procs)
 	for (size_t i = 0; i < htab_count(&t->t); i++) {
 		if (!t->vals[i])
 			continue;
-		if (procs)
-			maps_release(&((struct proc *)t->vals[i])->maps);
+		if (procs) {
+			struct proc *p = t->vals[i];
+
+			maps_release(&p->maps);
+			pjit_reset(p->jit);
+			free(p->jit);
+		}
 		free(t->vals[i]);
 	}
 	free(t->keys);
@@ -339,6 +430,17 @@ void session_free(struct session *s)
 	free(s->pk);
 	free(s->praw);
 	unwind_free(s->unwind);
+	for (size_t i = 0; i < s->ncar; i++)
+		jit_free(s->car[i].t);
+	free(s->car);
+	for (size_t i = 0; i < s->npend; i++)
+		free(s->pend[i].buf);
+	free(s->pend);
+	htab_release(&s->cartab);
+	htab_release(&s->cpidtab);
+	for (size_t i = 0; i < s->njwarn; i++)
+		free(s->jwarn[i]);
+	strpool_free(s->jpool);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
 	strpool_free(s->fpool);
@@ -408,6 +510,7 @@ static struct proc *get_proc(struct session *s, int pid)
 	if (!p) {
 		p = xcalloc(1, sizeof(*p));
 		p->pid = pid;
+		p->jit = xcalloc(1, sizeof(*p->jit));
 		maps_init(&p->maps);
 		itab_put(&s->procs, pid, p);
 	}
@@ -447,6 +550,22 @@ static const struct map *find_map(const struct proc *p, uint64_t addr)
 	return p ? maps_find(&p->maps, addr) : NULL;
 }
 
+/* ".../jit-PID.dump": what perf takes for a jitdump too. */
+static int is_jitdump(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n < 10 || strncmp(b, "jit-", 4) || strcmp(b + n - 5, ".dump"))
+		return 0;
+	for (const char *c = b + 4; c < b + n - 5; c++)
+		if (*c < '0' || *c > '9')
+			return 0;
+	return 1;
+}
+
 static void do_mmap(struct session *s, const struct kevent *k)
 {
 	const struct mmap_event *me = &k->mmap;
@@ -476,6 +595,19 @@ static void do_mmap(struct session *s, const struct kevent *k)
 	}
 	m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
 	insert_map(get_proc(s, (int)me->pid), &m);
+	if (is_jitdump(name)) {
+		/* a JIT runtime's jitdump, mapped so that its path is known */
+		struct pjit *j = get_proc(s, (int)me->pid)->jit;
+
+		free(j->dump);
+		j->dump = xstrdup(name);
+		if (j->tried && j->own) {	/* read again at the next need */
+			jit_free(j->t);
+			j->t = NULL;
+			j->own = 0;
+			j->tried = 0;
+		}
+	}
 }
 
 static void do_comm(struct session *s, const struct kevent *k)
@@ -490,6 +622,8 @@ static void do_comm(struct session *s, const struct kevent *k)
 
 		maps_release(&pr->maps);
 		pr->gen++;
+		pr->start = s->now;
+		pjit_reset(pr->jit);
 	}
 }
 
@@ -523,6 +657,270 @@ static void do_fork(struct session *s, const struct kevent *k)
 		else
 			maps_release(&np->maps);
 		np->gen++;
+		np->start = k->time;
+		pjit_reset(np->jit);
+	}
+}
+
+/* --- JIT code ------------------------------------------------------------ */
+
+static uint64_t car_hash(int pid, uint64_t start)
+{
+	uint64_t w[2] = { (uint64_t)(unsigned)pid, start };
+
+	return htab_hash_words(w, 2);
+}
+
+/* The carried table of (pid, start), made when new and make is set. */
+static struct jit_table *carried_get(struct session *s, int pid, uint64_t start, int make)
+{
+	struct htab_probe p, pp;
+	uint32_t i;
+
+	htab_probe(&s->cartab, car_hash(pid, start), &p);
+	while (htab_next(&s->cartab, &p, &i))
+		if (s->car[i].pid == pid && s->car[i].start == start)
+			return s->car[i].t;
+	if (!make)
+		return NULL;
+	s->car = xreallocarray(s->car, s->ncar + 1, sizeof(*s->car));
+	s->car[s->ncar].pid = pid;
+	s->car[s->ncar].start = start;
+	s->car[s->ncar].t = jit_new(s->jpool);
+	htab_put(&s->cartab, &p, (uint32_t)s->ncar);
+	htab_probe(&s->cpidtab, (uint64_t)(unsigned)pid, &pp);
+	while (htab_next(&s->cpidtab, &pp, &i))
+		if (s->car[i].pid == pid)
+			return s->car[s->ncar++].t;
+	htab_put(&s->cpidtab, &pp, (uint32_t)s->ncar);
+	return s->car[s->ncar++].t;
+}
+
+/* Whether the profile carries JIT code of any process of this pid. */
+static int carried_pid(const struct session *s, int pid)
+{
+	struct htab_probe p;
+	uint32_t i;
+
+	htab_probe(&s->cpidtab, (uint64_t)(unsigned)pid, &p);
+	while (htab_next(&s->cpidtab, &p, &i))
+		if (s->car[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+/* What a perf map or jitdump of what says, into t; a warning when some of it is bad. */
+static void jit_fill(struct session *s, struct jit_table *t, uint32_t kind, const void *data,
+		     size_t len, const char *what)
+{
+	const char *why;
+	uint64_t bad = kind == PROF_EXT_PERF_MAP ? jit_add_perf_map(t, data, len, &why)
+						 : jit_add_jitdump(t, data, len, &why);
+
+	if (bad)
+		jit_warn(s, "%s: %s%s; %" PRIu64 " part%s of it skipped, the rest used", what,
+			 why, bad > 1 ? " (and more)" : "", bad, bad > 1 ? "s" : "");
+}
+
+/* At most this many carried files put together at once: prof writes one at a time. */
+#define PEND_MAX 8
+
+int session_carried(struct session *s, const struct perf_event_header *h)
+{
+	struct prof_ext x;
+	const unsigned char *data;
+	struct pending *pd = NULL;
+	char what[96];
+
+	if (h->size < sizeof(*h) + sizeof(x))
+		return 0;
+	memcpy(&x, h + 1, sizeof(x));
+	if (x.magic != PROF_EXT_MAGIC || x.kind == PROF_EXT_TRAILER)
+		return 0;	/* perf's old EVENT_TYPE record, or the trailer */
+	if ((x.kind != PROF_EXT_PERF_MAP && x.kind != PROF_EXT_JITDUMP) ||
+	    x.len > h->size - sizeof(*h) - sizeof(x) || x.offset > x.total ||
+	    x.len > x.total - x.offset) {
+		jit_warn(s, "a record of the JIT code the profile carries is damaged: skipped");
+		return 0;
+	}
+	data = (const unsigned char *)(h + 1) + sizeof(x);
+	snprintf(what, sizeof(what), "the %s of pid %u the profile carries",
+		 x.kind == PROF_EXT_PERF_MAP ? "perf map" : "jitdump", x.pid);
+	for (size_t i = 0; i < s->npend; i++)
+		if (s->pend[i].pid == (int)x.pid && s->pend[i].kind == x.kind &&
+		    s->pend[i].start == x.start)
+			pd = &s->pend[i];
+	if (pd && (x.offset != pd->len || x.total != pd->total)) {
+		jit_warn(s, "%s lacks a part: left out", what);
+		free(pd->buf);
+		*pd = s->pend[--s->npend];
+		pd = NULL;
+		if (x.offset)
+			return 0;
+	}
+	if (!pd) {
+		if (x.offset) {
+			jit_warn(s, "%s lacks its first part: left out", what);
+			return 0;
+		}
+		if (s->npend == PEND_MAX) {
+			jit_warn(s, "%s is one of too many carried at once: left out", what);
+			return 0;
+		}
+		s->pend = xreallocarray(s->pend, s->npend + 1, sizeof(*s->pend));
+		pd = &s->pend[s->npend++];
+		memset(pd, 0, sizeof(*pd));
+		pd->pid = (int)x.pid;
+		pd->kind = x.kind;
+		pd->start = x.start;
+		pd->total = x.total;
+	}
+	/* grown by what the file holds, never by what a size field claims */
+	pd->buf = xreallocarray(pd->buf, pd->len + x.len + 1, 1);
+	memcpy(pd->buf + pd->len, data, x.len);
+	pd->len += x.len;
+	if (pd->len == pd->total) {
+		jit_fill(s, carried_get(s, pd->pid, pd->start, 1), pd->kind, pd->buf, pd->len,
+			 what);
+		free(pd->buf);
+		*pd = s->pend[--s->npend];
+	}
+	return 0;
+}
+
+void session_carried_done(struct session *s)
+{
+	for (size_t i = 0; i < s->npend; i++) {
+		jit_warn(s, "the %s of pid %d the profile carries is cut short: left out",
+			 s->pend[i].kind == PROF_EXT_PERF_MAP ? "perf map" : "jitdump",
+			 s->pend[i].pid);
+		free(s->pend[i].buf);
+	}
+	s->npend = 0;
+	s->carried_read = 1;
+}
+
+void session_read_ahead(struct session *s, const char *path)
+{
+	unsigned char tail[sizeof(struct perf_event_header) + sizeof(struct prof_ext)];
+	struct perf_event_header h;
+	struct prof_ext x;
+	struct reader_record rec;
+	struct reader *r;
+	struct stat st;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	int ret;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < 16 + sizeof(tail) ||
+	    pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail)) != (ssize_t)sizeof(tail)) {
+		close(fd);
+		return;
+	}
+	memcpy(&h, tail, sizeof(h));
+	memcpy(&x, tail + sizeof(h), sizeof(x));
+	if (h.type != PDATA_HEADER_EVENT_TYPE || h.size != sizeof(tail) ||
+	    x.magic != PROF_EXT_MAGIC || x.kind != PROF_EXT_TRAILER || x.offset < 16 ||
+	    x.offset > (uint64_t)st.st_size - sizeof(tail)) {
+		close(fd);
+		return;		/* no trailer: perf's file, or prof's cut short */
+	}
+	r = reader_fdopen(fd);
+	if (!r) {
+		close(fd);
+		return;
+	}
+	/* the header records say how records are compressed; then to the carried ones */
+	while ((ret = reader_next(r, &rec)) > 0 && rec.hdr->type != PDATA_FINISHED_INIT)
+		if (rec.hdr->type < 64 || rec.hdr->type == PDATA_COMPRESSED)
+			break;
+	if (ret > 0 && !reader_seek(r, x.offset)) {
+		while ((ret = reader_next(r, &rec)) > 0)
+			if (rec.hdr->type == PDATA_HEADER_EVENT_TYPE)
+				session_carried(s, rec.hdr);
+		if (!ret && !reader_truncated(r))
+			session_carried_done(s);
+	}
+	reader_free(r);
+}
+
+/* A JIT runtime's file of pid's, read now (under --symfs as binaries are). */
+static void jit_read(struct session *s, struct jit_table *t, uint32_t kind, const char *path,
+		     int pid)
+{
+	char *where = symbols_locate(s->sym, path);
+	size_t len;
+	int err;
+	void *data = file_read_regular(where, (size_t)1 << 32, &len, &err);
+	struct jitdump_header h;
+	const char *why;
+
+	if (!data) {
+		if (err != ENOENT || kind == PROF_EXT_JITDUMP)
+			jit_warn(s, "cannot read %s: %s; its JIT code goes unnamed", where,
+				 err == ENODEV ? "not a regular file" : strerror(err));
+		free(where);
+		return;
+	}
+	if (kind == PROF_EXT_JITDUMP && !jitdump_header(data, len, &h, &why) &&
+	    h.pid != (uint32_t)pid)
+		jit_warn(s, "%s is the jitdump of pid %u, not of pid %d: not used", where, h.pid,
+			 pid);
+	else
+		jit_fill(s, t, kind, data, len, where);
+	free(data);
+	free(where);
+}
+
+/*
+ * The JIT code of process pr, looked for at its first need: what the
+ * profile carries of it; else, when the profile carries nothing (perf
+ * wrote it, or prof was killed before the end), its perf map in /tmp
+ * and its jitdump where it was mapped from, as perf reads them.
+ */
+static struct pjit *proc_jit(struct session *s, const struct proc *pr)
+{
+	struct pjit *j = pr->jit;
+	char path[64];
+
+	if (j->tried)
+		return j;
+	j->tried = 1;
+	snprintf(path, sizeof(path), "[JIT] tid %d", pr->pid);
+	j->dso = symbols_dso(s->sym, path, NULL, 0);
+	if (s->carried_read || carried_pid(s, pr->pid)) {
+		/* a pid the profile carries nothing of for this process had none */
+		j->t = carried_get(s, pr->pid, pr->start, 0);
+		return j;
+	}
+	j->t = jit_new(s->jpool);
+	j->own = 1;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pr->pid);
+	jit_read(s, j->t, PROF_EXT_PERF_MAP, path, pr->pid);
+	if (j->dump)
+		jit_read(s, j->t, PROF_EXT_JITDUMP, j->dump, pr->pid);
+	return j;
+}
+
+/*
+ * An address of pr in no file's map: JIT code when pr's runtime said so.
+ * A caller's return address is looked up at the call, as files' are.
+ */
+static void jit_locate(struct session *s, const struct proc *pr, uint64_t addr,
+		       struct rawf *r)
+{
+	struct pjit *j = proc_jit(s, pr);
+	const struct jit_sym *js;
+
+	if (!j->t)
+		return;
+	r->jitc = 1;
+	js = jit_find(j->t, r->caller && addr ? addr - 1 : addr, s->now);
+	if (js) {
+		r->dso = j->dso;
+		r->a = addr;
+		r->jit = js;
 	}
 }
 
@@ -565,6 +963,8 @@ static void locate(struct session *s, const struct proc *pr, uint64_t addr, int 
 {
 	r->dso = NULL;
 	r->a = addr;
+	r->jit = NULL;
+	r->jitc = 0;
 	r->kernel = kernel;
 	r->caller = caller;
 	r->by_fp = 0;
@@ -577,14 +977,27 @@ static void locate(struct session *s, const struct proc *pr, uint64_t addr, int 
 			r->dso = mp->dso;
 			r->a = addr - mp->start + mp->pgoff;
 		}
+		if (pr && (!mp || dso_is_anon(mp->dso)))
+			jit_locate(s, pr, addr, r);
 	}
 }
 
 /* The frames of r: a caller's address is where the call returns to, so look up the call. */
-static int resolve_raw(const struct rawf *r, struct frame_info *fi)
+static int resolve_raw(struct session *s, const struct rawf *r, struct frame_info *fi)
 {
-	return r->dso ? dso_resolve(r->dso, r->caller && r->a ? r->a - 1 : r->a, fi, INLINE_MAX)
-		      : 0;
+	uint64_t look = r->caller && r->a ? r->a - 1 : r->a;
+
+	if (r->jit) {
+		const struct jit_line *l = symbols_srcline(s->sym) ? jit_line(r->jit, look) : NULL;
+
+		memset(fi, 0, sizeof(*fi));
+		fi->name = r->jit->name;
+		fi->sym_offset = look - r->jit->start;
+		fi->file = l ? l->file : NULL;
+		fi->line = l ? (int)l->line : 0;
+		return 1;
+	}
+	return r->dso ? dso_resolve(r->dso, look, fi, INLINE_MAX) : 0;
 }
 
 /*
@@ -618,10 +1031,10 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 	locate(s, pr, addr, kernel, caller, &r);
 	if (nowait && r.dso && !dso_ready(r.dso))
 		return -1;
-	k = resolve_raw(&r, fi);
+	k = resolve_raw(s, &r, fi);
 	fix_caller_offsets(&r, fi, k);
 	m->k = -1;
-	if (k <= 2) {
+	if (k <= 2 && !r.jitc) {	/* JIT code changes with time: not kept */
 		m->pr = key;
 		m->gen = key ? key->gen : 0;
 		m->flags = flags;
@@ -788,7 +1201,7 @@ static int unpark(struct session *s)
 		for (size_t j = 0; j < p->n; j++) {
 			struct frame_info fi[INLINE_MAX];
 			const struct rawf *r = &s->praw[p->first + j];
-			int k = resolve_raw(r, fi);
+			int k = resolve_raw(s, r, fi);
 			int n0 = n;
 
 			if ((int)j == p->unwind_at)
@@ -834,6 +1247,7 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 		s->first_time = smp.time;
 		s->have_first = 1;
 	}
+	s->now = smp.time;
 	/* Processes live as long as the session; a thread until a FORK reuses its tid. */
 	if (!s->last_proc || s->last_proc->pid != (int)smp.pid)
 		s->last_proc = itab_get(&s->procs, (int)smp.pid);
@@ -889,6 +1303,7 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 	if (decode_kernel(&e->attr, h, &k, &id))
 		return skip(&s->skd, foff, "malformed %s record",
 			    pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
+	s->now = (id.present & PERF_SAMPLE_TIME) ? id.time : 0;
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -1314,6 +1729,13 @@ int session_record(struct session *s, const struct reader_record *rec)
 		return 0;
 	case PDATA_HEADER_FEATURE:
 		do_feature(s, h);
+		return 0;
+	case PDATA_HEADER_EVENT_TYPE:
+		/* JIT code prof carries, when it was not read ahead: tables the delivery thread reads */
+		if (!s->carried_read) {
+			drain(s);
+			return session_carried(s, h);
+		}
 		return 0;
 	case PDATA_FINISHED_ROUND:
 		ret = flush(s, s->round_limit);

@@ -1983,6 +1983,25 @@ const struct objfile *symbols_dso_file(const struct dso *d)
 	return objfiles_get(d->s->files, d->res->where);
 }
 
+char *symbols_locate(const struct symbols *s, const char *path)
+{
+	return locate(s, path);
+}
+
+int dso_is_anon(const struct dso *d)
+{
+	const char *p = d->obj ? d->obj->path : NULL;
+
+	return p && (!strncmp(p, "//anon", 6) || !strncmp(p, "[anon", 5) ||
+		     !strncmp(p, "/memfd:", 7) || !strcmp(p, "[heap]") ||
+		     !strncmp(p, "/anon_hugepage", 14) || !strncmp(p, "/dev/zero", 9));
+}
+
+int symbols_srcline(const struct symbols *s)
+{
+	return s->o.srcline;
+}
+
 const char *symbols_debuginfo_path(const struct symbols *s)
 {
 	return s->debuginfo_path;

@@ -98,6 +98,20 @@ const struct objfile *symbols_dso_file(const struct dso *d);
  */
 void dso_settle(struct dso *d);
 /*
+ * Where to open a file a profile names: under --symfs when it is there
+ * (or, with --strict-symfs, always, and a name that cannot be opened when
+ * a link leads out); malloc'ed.
+ */
+char *symbols_locate(const struct symbols *s, const char *path);
+/*
+ * 1 when d is memory no file backs, where JIT runtimes put their code:
+ * "//anon", "[anon:...]", "/memfd:...", "[heap]", "/anon_hugepage",
+ * "/dev/zero".
+ */
+int dso_is_anon(const struct dso *d);
+/* Whether source lines are wanted (symbols_opts.srcline). */
+int symbols_srcline(const struct symbols *s);
+/*
  * libdwfl's debuginfo_path for separate debug files: under --symfs first
  * (only there with --strict-symfs); NULL for libdwfl's default.
  */
