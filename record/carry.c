@@ -24,6 +24,8 @@ struct cproc {
 	int done;		/* its files were read */
 	uint64_t start;		/* its FORK's or exec's time; 0: before recording */
 	int dump_fd;		/* its jitdump, opened when it mapped it; -1: none */
+	int seen;		/* a FORK or exec of it was seen (start is known) */
+	uint64_t dump_time;	/* when it mapped its jitdump */
 };
 
 struct blob {
@@ -87,6 +89,7 @@ static struct cproc *find(struct carry *c, int pid, int make)
 	c->p[c->np].done = 0;
 	c->p[c->np].start = 0;
 	c->p[c->np].dump_fd = -1;
+	c->p[c->np].seen = 0;
 	htab_put(&c->t, &p, (uint32_t)c->np);
 	return &c->p[c->np++];
 }
@@ -164,17 +167,28 @@ static void capture(struct carry *c, struct cproc *p, int alive)
 	}
 }
 
-/* A new process at pid: what an older one of the pid left is read first. */
-static void begin(struct carry *c, int pid, uint64_t time)
+/*
+ * The drain hands records on ring by ring, CPU by CPU: a process's exec
+ * (and its mmaps) on one CPU may come before its FORK on another. Times
+ * say which is newer: an event older than the start known is left alone.
+ */
+void carry_fork(struct carry *c, int pid, uint64_t time)
 {
 	struct cproc *p = find(c, pid, 1);
 
-	if (!p->done && (p->dump_fd >= 0 || p->start != time))
+	if (p->seen && time <= p->start)
+		return;
+	/* a new process at pid: what the older one of the pid left is read first */
+	if (p->dump_fd >= 0 && p->dump_time > time)
+		;	/* the new one's own, met before its FORK */
+	else if (p->seen || p->dump_fd >= 0) {
 		capture(c, p, 0);
-	if (p->dump_fd >= 0)
-		close(p->dump_fd);
-	p->dump_fd = -1;
+		if (p->dump_fd >= 0)
+			close(p->dump_fd);
+		p->dump_fd = -1;
+	}
 	p->done = 0;
+	p->seen = 1;
 	p->start = time;
 }
 
@@ -183,25 +197,22 @@ void carry_process(struct carry *c, int pid)
 	find(c, pid, 1);
 }
 
-void carry_fork(struct carry *c, int pid, uint64_t time)
-{
-	begin(c, pid, time);
-}
-
 void carry_exec(struct carry *c, int pid, uint64_t time)
 {
 	struct cproc *p = find(c, pid, 1);
 
+	if (p->seen && time <= p->start)
+		return;
 	/* the image before exec keeps its jitdump; a perf map is the pid's, read at the end */
-	if (p->dump_fd >= 0) {
+	if (p->dump_fd >= 0 && p->dump_time < time)
 		capture(c, p, 1);
-	}
 	p->done = 0;
+	p->seen = 1;
 	p->start = time;
 }
 
 void carry_mmap(struct carry *c, int pid, uint64_t start, uint64_t len, const char *name,
-		size_t name_len)
+		size_t name_len, uint64_t time)
 {
 	struct cproc *p;
 	char path[4200], file[4096];
@@ -232,14 +243,16 @@ void carry_mmap(struct carry *c, int pid, uint64_t start, uint64_t len, const ch
 	if (p->dump_fd >= 0)
 		close(p->dump_fd);
 	p->dump_fd = fd;
+	p->dump_time = time;
 	p->done = 0;
 }
 
-void carry_exit(struct carry *c, int pid)
+void carry_exit(struct carry *c, int pid, uint64_t time)
 {
 	struct cproc *p = find(c, pid, 0);
 
-	if (p)
+	/* an exit older than the start known is the older process's: read at the FORK */
+	if (p && !(p->seen && time < p->start))
 		capture(c, p, 0);
 }
 

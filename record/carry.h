@@ -25,15 +25,18 @@ void carry_free(struct carry *c);
 
 /* A process there before recording began (its records were synthesized). */
 void carry_process(struct carry *c, int pid);
-/* A new process, from its FORK record at time. */
+/*
+ * A new process, from its FORK record at time. Records come CPU by CPU,
+ * not in time order: these use the times to tell which is newer.
+ */
 void carry_fork(struct carry *c, int pid, uint64_t time);
 /* Process pid exec'd (a COMM record with COMM_EXEC) at time. */
 void carry_exec(struct carry *c, int pid, uint64_t time);
-/* Process pid mapped the file name (name_len bytes) at start: a jitdump is kept open. */
+/* Process pid mapped the file name (name_len bytes) at start, at time: a jitdump is kept open. */
 void carry_mmap(struct carry *c, int pid, uint64_t start, uint64_t len, const char *name,
-		size_t name_len);
-/* Process pid exited: its files are read now, before its pid can be reused. */
-void carry_exit(struct carry *c, int pid);
+		size_t name_len, uint64_t time);
+/* Process pid exited at time: its files are read now, before its pid can be reused. */
+void carry_exit(struct carry *c, int pid, uint64_t time);
 
 /*
  * The end of recording: read the files of the processes still running,

@@ -484,7 +484,7 @@ static void track(struct recorder *rc, const struct perf_event_header *h)
 				     k.mmap.name, k.mmap.name_len, k.mmap.build_id,
 				     k.mmap.build_id_len);
 		carry_mmap(rc->carry, (int)k.mmap.pid, k.mmap.start, k.mmap.len, k.mmap.name,
-			   k.mmap.name_len);
+			   k.mmap.name_len, (id.present & PERF_SAMPLE_TIME) ? id.time : 0);
 		break;
 	case PERF_RECORD_FORK:
 		if (k.pid != k.ppid)
@@ -497,7 +497,7 @@ static void track(struct recorder *rc, const struct perf_event_header *h)
 		break;
 	case PERF_RECORD_EXIT:
 		if (k.pid == k.tid)
-			carry_exit(rc->carry, (int)k.pid);
+			carry_exit(rc->carry, (int)k.pid, k.time);
 		break;
 	}
 }

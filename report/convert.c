@@ -22,6 +22,7 @@
 #include "convert.h"
 #include "evtab.h"
 #include "cli.h"
+#include "jitdump.h"
 #include "pdata.h"
 #include "reader.h"
 #include "xalloc.h"
@@ -50,6 +51,38 @@ struct section {
 	uint64_t offset, size;
 };
 
+struct carried_out {
+	FILE *out;
+	uint64_t bytes, records;
+};
+
+/* One of prof's own records of the JIT code it carries (src/jitdump.h). */
+static int is_carried(const struct perf_event_header *h)
+{
+	uint64_t magic;
+
+	if (h->size < sizeof(*h) + sizeof(struct prof_ext))
+		return 0;
+	memcpy(&magic, h + 1, 8);
+	return magic == PROF_EXT_MAGIC;
+}
+
+static int put_carried(void *arg, const struct perf_event_header *h)
+{
+	struct carried_out *cv = arg;
+	struct prof_ext x;
+
+	if (!is_carried(h))
+		return 0;
+	memcpy(&x, h + 1, sizeof(x));
+	if (x.kind == PROF_EXT_TRAILER)
+		return 0;	/* it points into the file it ends */
+	fwrite(h, 1, h->size, cv->out);
+	cv->bytes += h->size;
+	cv->records++;
+	return 0;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -66,6 +99,8 @@ int cmd_convert(int argc, char **argv)
 	struct feat_out *feats = NULL;
 	size_t nattrs = 0, nfeats = 0;
 	uint64_t records = 0, pos, data_size = 0;
+	struct carried_out cv = { NULL, 0, 0 };
+	int carried;
 	FILE *out = NULL;
 	int c, ret, status = 1;
 
@@ -105,6 +140,15 @@ int cmd_convert(int argc, char **argv)
 
 		fwrite(zero, 1, sizeof(zero), out);
 	}
+	/*
+	 * The JIT code prof carries goes first: a file-mode reader meets it
+	 * before the samples (prof's pipe-mode file ends with it, and a
+	 * trailer that says where).
+	 */
+	cv.out = out;
+	carried = reader_read_ahead(input, PDATA_HEADER_EVENT_TYPE, put_carried, &cv);
+	data_size += cv.bytes;
+	records += cv.records;
 	while ((ret = reader_next(rd, &rec)) > 0) {
 		const struct perf_event_header *h = rec.hdr;
 
@@ -145,6 +189,14 @@ int cmd_convert(int argc, char **argv)
 			continue;
 		}
 		/* kernel records and rounds; the pipe's own (FINISHED_INIT...) stay out */
+		if (h->type == PDATA_HEADER_EVENT_TYPE && !carried && is_carried(h)) {
+			struct carried_out here = { out, 0, 0 };
+
+			put_carried(&here, h);	/* no trailer: where they are, then */
+			data_size += here.bytes;
+			records += here.records;
+			continue;
+		}
 		if (h->type >= 64 && h->type != PDATA_FINISHED_ROUND)
 			continue;
 		fwrite(h, 1, h->size, out);

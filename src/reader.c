@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <zstd.h>
 
+#include "jitdump.h"
 #include "pdata.h"
 #include "reader.h"
 #include "xalloc.h"
@@ -764,6 +765,52 @@ int reader_seek(struct reader *r, uint64_t offset)
 	r->truncated = 0;
 	r->done = offset;
 	return 0;
+}
+
+int reader_read_ahead(const char *path, uint32_t type,
+		      int (*fn)(void *arg, const struct perf_event_header *h), void *arg)
+{
+	unsigned char tail[sizeof(struct perf_event_header) + sizeof(struct prof_ext)];
+	struct perf_event_header h;
+	struct prof_ext x;
+	struct reader_record rec;
+	struct reader *r;
+	struct stat st;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	int ret, done = 0;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < 16 + sizeof(tail) ||
+	    pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail)) != (ssize_t)sizeof(tail)) {
+		close(fd);
+		return 0;
+	}
+	memcpy(&h, tail, sizeof(h));
+	memcpy(&x, tail + sizeof(h), sizeof(x));
+	if (h.type != PDATA_HEADER_EVENT_TYPE || h.size != sizeof(tail) ||
+	    x.magic != PROF_EXT_MAGIC || x.kind != PROF_EXT_TRAILER || x.offset < 16 ||
+	    x.offset > (uint64_t)st.st_size - sizeof(tail)) {
+		close(fd);
+		return 0;	/* no trailer: perf's file, or prof's cut short */
+	}
+	r = reader_fdopen(fd);
+	if (!r) {
+		close(fd);
+		return 0;
+	}
+	/* the header records say how records are compressed; then to the carried ones */
+	while ((ret = reader_next(r, &rec)) > 0 && rec.hdr->type != PDATA_FINISHED_INIT)
+		if (rec.hdr->type < 64 || rec.hdr->type == PDATA_COMPRESSED)
+			break;
+	if (ret > 0 && !reader_seek(r, x.offset)) {
+		while ((ret = reader_next(r, &rec)) > 0)
+			if (rec.hdr->type == type && fn(arg, rec.hdr))
+				break;
+		done = !ret && !reader_truncated(r);
+	}
+	reader_free(r);
+	return done;
 }
 
 uint64_t reader_damaged(const struct reader *r, uint64_t *bytes, uint64_t *first,

@@ -76,6 +76,16 @@ uint64_t reader_damaged(const struct reader *r, uint64_t *bytes, uint64_t *first
  */
 int reader_seek(struct reader *r, uint64_t offset);
 
+/*
+ * The records prof carries at the end of a profile (src/jitdump.h), read
+ * ahead of the rest: when the regular file at path ends with prof's
+ * trailer, fn(arg, record) for each record of type from where it points
+ * (fn's non-zero stops). 1 when all were read, 0 when there is no
+ * trailer (a pipe, perf's file, prof's cut short) or reading failed.
+ */
+int reader_read_ahead(const char *path, uint32_t type,
+		      int (*fn)(void *arg, const struct perf_event_header *h), void *arg);
+
 /* 1 for a pipe-mode stream, 0 for file mode. */
 int reader_is_pipe(const struct reader *r);
 

@@ -800,49 +800,15 @@ void session_carried_done(struct session *s)
 	s->carried_read = 1;
 }
 
+static int carried_one(void *arg, const struct perf_event_header *h)
+{
+	return session_carried(arg, h);
+}
+
 void session_read_ahead(struct session *s, const char *path)
 {
-	unsigned char tail[sizeof(struct perf_event_header) + sizeof(struct prof_ext)];
-	struct perf_event_header h;
-	struct prof_ext x;
-	struct reader_record rec;
-	struct reader *r;
-	struct stat st;
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	int ret;
-
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < 16 + sizeof(tail) ||
-	    pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail)) != (ssize_t)sizeof(tail)) {
-		close(fd);
-		return;
-	}
-	memcpy(&h, tail, sizeof(h));
-	memcpy(&x, tail + sizeof(h), sizeof(x));
-	if (h.type != PDATA_HEADER_EVENT_TYPE || h.size != sizeof(tail) ||
-	    x.magic != PROF_EXT_MAGIC || x.kind != PROF_EXT_TRAILER || x.offset < 16 ||
-	    x.offset > (uint64_t)st.st_size - sizeof(tail)) {
-		close(fd);
-		return;		/* no trailer: perf's file, or prof's cut short */
-	}
-	r = reader_fdopen(fd);
-	if (!r) {
-		close(fd);
-		return;
-	}
-	/* the header records say how records are compressed; then to the carried ones */
-	while ((ret = reader_next(r, &rec)) > 0 && rec.hdr->type != PDATA_FINISHED_INIT)
-		if (rec.hdr->type < 64 || rec.hdr->type == PDATA_COMPRESSED)
-			break;
-	if (ret > 0 && !reader_seek(r, x.offset)) {
-		while ((ret = reader_next(r, &rec)) > 0)
-			if (rec.hdr->type == PDATA_HEADER_EVENT_TYPE)
-				session_carried(s, rec.hdr);
-		if (!ret && !reader_truncated(r))
-			session_carried_done(s);
-	}
-	reader_free(r);
+	if (reader_read_ahead(path, PDATA_HEADER_EVENT_TYPE, carried_one, s) == 1)
+		session_carried_done(s);
 }
 
 /* A JIT runtime's file of pid's, read now (under --symfs as binaries are). */
@@ -1047,11 +1013,46 @@ static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t 
 	return append_frames(s, n, r.dso, r.a, kernel, fi, k);
 }
 
-/* The unwinder's look-up of a process's map (unwind_find_fn): ctx is the proc. */
+/* What the unwinder's look-ups need: the session (for JIT code) and the process. */
+struct ufind {
+	struct session *s;
+	const struct proc *pr;
+};
+
+/*
+ * CPython's perf trampoline at js (-X perf on x86-64): 11 bytes, named
+ * "py::function:file". Its frame is known though it has no CFI.
+ */
+static int cpython_trampoline(const struct jit_sym *js)
+{
+#if defined(__x86_64__)
+	return js->end - js->start == 11 && !strncmp(js->name, "py::", 4);
+#else
+	(void)js;
+	return 0;	/* arm64's keeps the frame pointer */
+#endif
+}
+
+/* The unwinder's look-up of a process's map (unwind_find_fn): ctx is a struct ufind. */
 static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 {
-	const struct map *m = maps_find(&((const struct proc *)ctx)->maps, pc);
+	const struct ufind *uf = ctx;
+	const struct map *m = maps_find(&uf->pr->maps, pc);
 
+	if (!m || dso_is_anon(m->dso)) {
+		struct pjit *j = proc_jit(uf->s, uf->pr);
+		const struct jit_sym *js = j->t ? jit_find(j->t, pc, uf->s->now) : NULL;
+
+		if (js && cpython_trampoline(js)) {
+			u->start = js->start;
+			u->end = js->end;
+			u->pgoff = 0;
+			u->file = NULL;
+			u->build_id_len = 0;
+			u->trampoline = 1;
+			return 1;
+		}
+	}
 	if (!m)
 		return 0;
 	u->start = m->start;
@@ -1060,6 +1061,7 @@ static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 	/* Only files that resolve: another build's CFI would mislead. */
 	u->file = m->dso ? symbols_dso_file(m->dso) : NULL;
 	u->build_id_len = u->file ? dso_build_id(m->dso, &u->build_id) : 0;
+	u->trampoline = 0;
 	return 1;
 }
 
@@ -1070,13 +1072,16 @@ static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 static int unwind_sample(struct session *s, const struct evdesc *e, const struct sample *smp,
 			 const struct proc *pr)
 {
+	struct ufind uf;
 	int n;
 
 	if (!pr || !smp->stack_dyn_size || !smp->nr_user_regs)
 		return 0;
 	if (!s->unwind)
 		s->unwind = unwind_new(symbols_debuginfo_path(s->sym));
-	n = unwind_user(s->unwind, find_umap, (void *)pr, smp, e->attr.sample_regs_user, s->upcs,
+	uf.s = s;
+	uf.pr = pr;
+	n = unwind_user(s->unwind, find_umap, &uf, smp, e->attr.sample_regs_user, s->upcs,
 			s->upcs_fl, MAX_FRAMES, &s->ustop);
 	/* Past the end of a copy the kernel did not fill: the stack ended there. */
 	if (s->ustop.end == UNWIND_END_STACK && smp->stack_dyn_size < e->attr.sample_stack_user)

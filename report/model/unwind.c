@@ -109,6 +109,7 @@ struct pmap {
 	int64_t delta;
 	uint64_t lo, hi;
 	struct ufile *f;		/* NULL: no file to unwind with */
+	int trampoline;			/* unwind_map's: start is the trampoline's */
 };
 
 #define MEMO	8192
@@ -238,6 +239,7 @@ static int make_pmap(struct unwind *u, const struct unwind_map *um, struct pmap 
 	m->end = um->end;
 	m->pgoff = um->pgoff;
 	m->f = um->file ? get_file(u, um->file) : NULL;
+	m->trampoline = um->trampoline;
 	m->delta = 0;
 	m->lo = m->hi = 0;
 	if (m->f && um->build_id_len &&
@@ -750,7 +752,26 @@ int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct s
 
 		end = UNWIND_END_BAD;
 		over = 0;
-		if (!fp) {
+		if (m && m->trampoline) {
+			/*
+			 * CPython's perf trampoline (x86-64): sub $8,%rsp; call *%rcx;
+			 * add $8,%rsp; ret. Outside the sub and the add, the caller's
+			 * return address is at sp + 8; registers are left as they were.
+			 */
+			uint64_t off = look - m->start, cfa = sp + (off >= 4 && off < 10 ? 16 : 8);
+
+			if (rd(&c, cfa - 8, &npc)) {
+				over |= past_copy(&c, cfa - 8);
+				break;
+			}
+			nsp = cfa;
+			memcpy(nv, c.v, sizeof(nv));
+			nv[DW_SP] = nsp;
+			nknown = c.known | 1ULL << DW_SP;
+			r = NULL;
+			fp = 0;
+			fp_from = -1;
+		} else if (!fp) {
 			if (r->cfa.kind == R_REG_OFF) {
 				if (reg_of(&c, r->cfa.reg, &c.cfa))
 					break;

@@ -39,6 +39,12 @@ struct unwind_map {
 	/* the build id recorded for it: a file with another is not used */
 	const unsigned char *build_id;
 	size_t build_id_len;	/* 0: none recorded, any file will do */
+	/*
+	 * 1: [start, end) is one of CPython's perf trampolines (-X perf,
+	 * x86-64), which keep no frame pointer and have no CFI, but whose
+	 * frame is known: the unwinder steps through it.
+	 */
+	int trampoline;
 };
 
 /*
