@@ -13,6 +13,7 @@ libdebuginfod-dev debuginfod
 linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev lld rustc
 chromium python3-jsonschema golang-go libc6-dbg
+nodejs openjdk-17-jdk-headless
 jq time"
 
 sudo=

@@ -314,8 +314,16 @@ int carry_write(struct carry *c, struct writer *w)
 	return writer_user_record(w, PDATA_HEADER_EVENT_TYPE, &x, sizeof(x));
 }
 
-uint64_t carry_files(const struct carry *c, uint64_t *bytes)
+uint64_t carry_files(const struct carry *c, uint64_t *bytes, uint64_t *procs)
 {
 	*bytes = c->bytes;
+	*procs = 0;
+	for (size_t i = 0; i < c->nb; i++) {
+		size_t j = 0;
+
+		while (j < i && (c->b[j].pid != c->b[i].pid || c->b[j].start != c->b[i].start))
+			j++;
+		*procs += j == i;
+	}
 	return c->nb;
 }

@@ -44,7 +44,7 @@ void carry_exit(struct carry *c, int pid, uint64_t time);
  * the writer. Nothing is written when no process had such files.
  */
 int carry_write(struct carry *c, struct writer *w);
-/* Files carried (after carry_write()), and their bytes. */
-uint64_t carry_files(const struct carry *c, uint64_t *bytes);
+/* Files carried (after carry_write()), their bytes, and of how many processes. */
+uint64_t carry_files(const struct carry *c, uint64_t *bytes, uint64_t *procs);
 
 #endif

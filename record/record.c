@@ -767,6 +767,15 @@ static void summary(const struct recorder *rc)
 		"(%s), %.3f s%s\n", (unsigned long long)writer_samples_out(rc->w),
 		(unsigned long long)rc->lost, pct, (unsigned long long)out, rc->out_name, ratio,
 		secs, pct > 1.0 ? "; use a bigger -m or a lower -F" : "");
+	{
+		uint64_t bytes, procs, n = carry_files(rc->carry, &bytes, &procs);
+
+		if (n)
+			fprintf(stderr, "prof: %llu JIT symbol file%s (perf maps, jitdumps) of %llu "
+				"process%s carried in the profile (%llu KiB)\n",
+				(unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)procs,
+				procs == 1 ? "" : "es", (unsigned long long)(bytes + 1023) / 1024);
+	}
 	if (keep_count(rc->keep))
 		fprintf(stderr, "prof: %llu binaries that are deleted, replaced or in another mount "
 			"namespace copied to %s/.build-id, where prof report finds them by build id\n",

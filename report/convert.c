@@ -146,7 +146,7 @@ int cmd_convert(int argc, char **argv)
 	 * trailer that says where).
 	 */
 	cv.out = out;
-	carried = reader_read_ahead(input, PDATA_HEADER_EVENT_TYPE, put_carried, &cv);
+	carried = reader_read_ahead(input, PDATA_HEADER_EVENT_TYPE, put_carried, &cv) > 0;
 	data_size += cv.bytes;
 	records += cv.records;
 	while ((ret = reader_next(rd, &rec)) > 0) {

@@ -810,7 +810,7 @@ int reader_read_ahead(const char *path, uint32_t type,
 		done = !ret && !reader_truncated(r);
 	}
 	reader_free(r);
-	return done;
+	return done ? 1 : -1;
 }
 
 uint64_t reader_damaged(const struct reader *r, uint64_t *bytes, uint64_t *first,

@@ -81,7 +81,8 @@ int reader_seek(struct reader *r, uint64_t offset);
  * ahead of the rest: when the regular file at path ends with prof's
  * trailer, fn(arg, record) for each record of type from where it points
  * (fn's non-zero stops). 1 when all were read, 0 when there is no
- * trailer (a pipe, perf's file, prof's cut short) or reading failed.
+ * trailer (a pipe, perf's file, prof's cut short), -1 when the trailer
+ * led to no records that could be read.
  */
 int reader_read_ahead(const char *path, uint32_t type,
 		      int (*fn)(void *arg, const struct perf_event_header *h), void *arg);

@@ -21,6 +21,9 @@ static const char *const key_titles[HIST_NKEYS] = {
 	"Command", "Pid", "Tid", "Shared Object", "Symbol", "Source", "CPU",
 };
 
+/* Stopped in JIT code (a runtime's, in memory no file backs): said as such. */
+#define END_JIT (UNWIND_END_BAD + 1)
+
 /* Why stacks stopped, as the header says it, and what would help; by UNWIND_END_*. */
 static const struct {
 	const char *why, *fix;
@@ -35,7 +38,21 @@ static const struct {
 			       "build the code that runs there with frame pointers" },
 	[UNWIND_END_MAX] = { "too deep", NULL },
 	[UNWIND_END_BAD] = { "CFI led nowhere", NULL },
+	[END_JIT] = { "JIT code without frame pointers",
+		      "run the runtime with frame pointers in its JIT code "
+		      "(java -XX:+PreserveFramePointer; node and python keep them)" },
 };
+
+/* Why the stacks of stop st stopped: in JIT code, when it is there, whatever the unwinder saw. */
+static int stop_end(const struct profile_unwind *u, int i)
+{
+	int end = u->stop[i].end;
+
+	if ((end == UNWIND_END_NOFILE || end == UNWIND_END_NOMAP || end == UNWIND_END_NOCFI) &&
+	    (!u->stop[i].dso || dso_is_jit(u->stop[i].dso)))
+		return end == UNWIND_END_NOMAP && !u->stop[i].dso ? end : END_JIT;
+	return end;
+}
 
 /* The words for end: those of UNWIND_END_BAD where it has none of its own. */
 static int end_words(int end)
@@ -103,14 +120,14 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 				       u->stop[top[k]].dso ? dso_short_name(u->stop[top[k]].dso)
 							      : "[unknown]",
 				       pct(u->stop[top[k]].n, u->total),
-				       end_text[end_words(u->stop[top[k]].end)].why);
+				       end_text[end_words(stop_end(u, top[k]))].why);
 			/* the fixes for those reasons, each once */
 			for (int k = 0; k < 3 && top[k] >= 0; k++) {
-				const char *fix = end_text[end_words(u->stop[top[k]].end)].fix;
+				const char *fix = end_text[end_words(stop_end(u, top[k]))].fix;
 				int again = 0;
 
 				for (int j = 0; j < k; j++)
-					again |= u->stop[top[j]].end == u->stop[top[k]].end;
+					again |= stop_end(u, top[j]) == stop_end(u, top[k]);
 				if (fix && !again)
 					fprintf(out, "; %s", fix);
 			}

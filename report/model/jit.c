@@ -249,7 +249,7 @@ uint64_t jit_add_jitdump(struct jit_table *t, const void *data, size_t len, cons
 			if (dn && daddr == cl.code_addr) {
 				j->lines = (uint32_t)dfirst;
 				j->nlines = (uint32_t)dn;
-				qsort(t->lines + dfirst, dn, sizeof(*t->lines), by_off);
+				qsort(t->lines + dfirst, dn, sizeof(*t->lines), by_off);	/* dn > 0 */
 			}
 			dn = 0;
 			if (t->nld == t->ldcap) {
@@ -312,7 +312,8 @@ static void sort(struct jit_table *t)
 {
 	uint64_t m = 0;
 
-	qsort(t->s, t->n, sizeof(*t->s), by_start);
+	if (t->n)
+		qsort(t->s, t->n, sizeof(*t->s), by_start);
 	free(t->maxend);
 	t->maxend = xreallocarray(NULL, t->n ? t->n : 1, sizeof(*t->maxend));
 	for (size_t i = 0; i < t->n; i++) {

@@ -807,8 +807,13 @@ static int carried_one(void *arg, const struct perf_event_header *h)
 
 void session_read_ahead(struct session *s, const char *path)
 {
-	if (reader_read_ahead(path, PDATA_HEADER_EVENT_TYPE, carried_one, s) == 1)
+	int ret = reader_read_ahead(path, PDATA_HEADER_EVENT_TYPE, carried_one, s);
+
+	if (ret > 0)
 		session_carried_done(s);
+	else if (ret < 0)
+		jit_warn(s, "the last record of '%s', which says where the JIT code it carries "
+			 "is, points at no such records; JIT code may go unnamed", path);
 }
 
 /* A JIT runtime's file of pid's, read now (under --symfs as binaries are). */

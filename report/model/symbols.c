@@ -1997,6 +1997,11 @@ int dso_is_anon(const struct dso *d)
 		     !strncmp(p, "/anon_hugepage", 14) || !strncmp(p, "/dev/zero", 9));
 }
 
+int dso_is_jit(const struct dso *d)
+{
+	return dso_is_anon(d) || (d->obj && !strncmp(d->obj->path, "[JIT] tid ", 10));
+}
+
 int symbols_srcline(const struct symbols *s)
 {
 	return s->o.srcline;

@@ -109,6 +109,8 @@ char *symbols_locate(const struct symbols *s, const char *path);
  * "/dev/zero".
  */
 int dso_is_anon(const struct dso *d);
+/* 1 when d is JIT code: anonymous memory (dso_is_anon()), or "[JIT] tid PID". */
+int dso_is_jit(const struct dso *d);
 /* Whether source lines are wanted (symbols_opts.srcline). */
 int symbols_srcline(const struct symbols *s);
 /*

@@ -24,6 +24,17 @@
  *                               innermost first: SYM+0xOFF in a mapped
  *                               file, or 0xADDR; "k" starts kernel frames
  *                               and "u" user ones (the default)
+ *   anon PID START LEN [NAME]   an executable map no file backs (//anon)
+ *   carry KIND PID START FILE [total N] [offset N] [len N]
+ *                               FILE's bytes as the JIT code prof record
+ *                               carries (src/jitdump.h): KIND perfmap or
+ *                               jitdump, of the process that began at time
+ *                               START (0: before recording); total, offset
+ *                               and len forge those fields of one record
+ *   trailer [OFFSET]            the trailer that points at the first carry
+ *                               (or at OFFSET), uncompressed
+ *   clock TIME                  the time of the comm, mmap and anon records
+ *                               that follow (default 0)
  *   lost N
  *   round                       a FINISHED_ROUND
  * TIME is in seconds.
@@ -42,6 +53,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "jitdump.h"
 #include "pdata.h"
 #include "writer.h"
 
@@ -60,6 +72,7 @@ struct map {
 };
 
 static struct writer *w;
+static uint64_t rec_time;	/* of comm, mmap and anon records: the clock command */
 static struct map maps[MAXMAP];
 static int nmaps, nev, features_done;
 static const char *spec;
@@ -280,11 +293,108 @@ static void do_mmap(char **tok, int n)
 		die("path too long: %s", path);
 	memcpy(p + 64, path, len);
 	len = sizeof(*h) + 64 + ((len + 7) & ~7ULL);
-	len += trailer((uint64_t *)((char *)rec + len), m->pid, m->pid, 0);
+	len += trailer((uint64_t *)((char *)rec + len), m->pid, m->pid, rec_time);
 	h->size = (uint16_t)len;
 	elf_end(e);
 	close(fd);
 	put(rec, len);
+}
+
+static void do_anon(char **tok, int n)
+{
+	uint64_t rec[64] = { 0 };
+	struct perf_event_header *h = (void *)rec;
+	unsigned char *p = (unsigned char *)(h + 1);
+	const char *name = n > 4 ? tok[4] : "//anon";
+	uint32_t pid;
+	size_t len;
+
+	if (n < 4 || strlen(name) > 200)
+		die("anon PID START LEN [NAME]%s", "");
+	pid = (uint32_t)num(tok[1]);
+	h->type = PERF_RECORD_MMAP2;
+	h->misc = PERF_RECORD_MISC_USER;
+	((uint32_t *)p)[0] = pid;
+	((uint32_t *)p)[1] = pid;
+	((uint64_t *)p)[1] = num(tok[2]);
+	((uint64_t *)p)[2] = num(tok[3]);
+	((uint64_t *)p)[3] = num(tok[2]);	/* the kernel's pgoff of anonymous memory */
+	((uint32_t *)(p + 56))[0] = 7;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
+	((uint32_t *)(p + 56))[1] = 0x22;		/* MAP_PRIVATE | MAP_ANONYMOUS */
+	memcpy(p + 64, name, strlen(name) + 1);
+	len = sizeof(*h) + 64 + ((strlen(name) + 1 + 7) & ~7ULL);
+	len += trailer((uint64_t *)((char *)rec + len), pid, pid, rec_time);
+	h->size = (uint16_t)len;
+	put(rec, len);
+}
+
+static uint64_t first_carry;
+static int carried;
+
+static void do_carry(char **tok, int n)
+{
+	struct prof_ext x = { .magic = PROF_EXT_MAGIC };
+	static unsigned char data[1 << 20];
+	unsigned char rec[65536];
+	uint64_t total = 0, offset = 0, forced_len = UINT64_MAX;
+	int forge = 0;
+	size_t got, off = 0;
+	FILE *f;
+
+	if (n < 5)
+		die("carry KIND PID START FILE [total N] [offset N] [len N]%s", "");
+	x.kind = !strcmp(tok[1], "perfmap") ? PROF_EXT_PERF_MAP
+		 : !strcmp(tok[1], "jitdump") ? PROF_EXT_JITDUMP : 0;
+	if (!x.kind)
+		die("carry: KIND is perfmap or jitdump, not %s", tok[1]);
+	x.pid = (uint32_t)num(tok[2]);
+	x.start = (uint64_t)(strtod(tok[3], NULL) * 1e9 + 0.5);
+	f = fopen(tok[4], "rb");
+	if (!f)
+		die("cannot open %s", tok[4]);
+	got = fread(data, 1, sizeof(data), f);
+	fclose(f);
+	for (int i = 5; i + 1 < n; i += 2) {
+		forge = 1;
+		if (!strcmp(tok[i], "total"))
+			total = num(tok[i + 1]);
+		else if (!strcmp(tok[i], "offset"))
+			offset = num(tok[i + 1]);
+		else if (!strcmp(tok[i], "len"))
+			forced_len = num(tok[i + 1]);
+		else
+			die("unknown carry word %s", tok[i]);
+	}
+	if (!carried++) {
+		if (writer_flush(w))
+			die("cannot write%s", "");
+		first_carry = writer_bytes_out(w);
+	}
+	do {
+		size_t k = got - off < PROF_EXT_CHUNK ? got - off : PROF_EXT_CHUNK;
+		size_t size = (sizeof(struct perf_event_header) + sizeof(x) + k + 7) & ~(size_t)7;
+		struct perf_event_header h = { PDATA_HEADER_EVENT_TYPE, 0, (uint16_t)size };
+
+		x.total = forge ? total : got;
+		x.offset = forge ? offset : off;
+		x.len = forced_len != UINT64_MAX ? (uint32_t)forced_len : (uint32_t)k;
+		memset(rec, 0, size);
+		memcpy(rec, &h, sizeof(h));
+		memcpy(rec + sizeof(h), &x, sizeof(x));
+		memcpy(rec + sizeof(h) + sizeof(x), data + off, k);
+		put(rec, size);
+		off += k;
+	} while (off < got && !forge);
+}
+
+static void do_trailer(char **tok, int n)
+{
+	struct prof_ext x = { .magic = PROF_EXT_MAGIC, .kind = PROF_EXT_TRAILER };
+
+	x.offset = n > 1 ? num(tok[1]) : first_carry;
+	x.total = (uint64_t)carried;
+	if (writer_user_record(w, PDATA_HEADER_EVENT_TYPE, &x, sizeof(x)))
+		die("cannot write%s", "");
 }
 
 static void do_kernel(uint64_t start, uint64_t len)
@@ -319,7 +429,7 @@ static void do_comm(uint32_t pid, uint32_t tid, const char *name)
 	((uint32_t *)(h + 1))[1] = tid;
 	snprintf((char *)&rec[2], 16, "%s", name);
 	n = sizeof(*h) + 8 + ((strlen((char *)&rec[2]) + 1 + 7) & ~7UL);
-	n += trailer((uint64_t *)((char *)rec + n), pid, tid, 0);
+	n += trailer((uint64_t *)((char *)rec + n), pid, tid, rec_time);
 	h->size = (uint16_t)n;
 	put(rec, n);
 }
@@ -478,6 +588,14 @@ int main(int argc, char **argv)
 				do_task(PERF_RECORD_EXIT, tok, n);
 			else if (!strcmp(tok[0], "sample"))
 				do_sample(tok, n);
+			else if (!strcmp(tok[0], "anon"))
+				do_anon(tok, n);
+			else if (!strcmp(tok[0], "carry"))
+				do_carry(tok, n);
+			else if (!strcmp(tok[0], "trailer"))
+				do_trailer(tok, n);
+			else if (!strcmp(tok[0], "clock") && n == 2)
+				rec_time = secs(tok[1]);
 			else if (!strcmp(tok[0], "lost") && n == 2) {
 				uint64_t rec[8] = { 0 };
 				struct perf_event_header *h = (void *)rec;
