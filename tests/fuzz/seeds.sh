@@ -11,7 +11,7 @@ set -eu
 build=$1
 out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
-make -C "$build" tests/hostile/craft tests/workloads/libunwlib.so > /dev/null
+make -C "$build" tests/hostile/craft tests/workloads/libunwlib.so tests/golden/genprof > /dev/null
 mkdir -p "$out/seeds" "$out/symfs/usr/lib/x86_64-linux-gnu"
 cp "$top"/tests/data/fixtures/*.data "$out/seeds/"
 cp "$build/tests/workloads/libunwlib.so" "$out/symfs/usr/lib/x86_64-linux-gnu/libc.so.6"
@@ -20,3 +20,10 @@ for n in attr-after-park feature-wrap auxtrace mmap2-old utf8 "deep 300" "maps 2
 	# shellcheck disable=SC2086
 	"$build/tests/hostile/craft" $n
 done
+# JIT code carried in the profile (tests/data/jit): a perf map, a jitdump, the trailer
+d=$top/tests/data/jit
+sed -e "s|SYMFS|$d|g" -e "s|^CARRY\$|carry jitdump 400 0.9 $d/jit-400.dump|" "$d/jit.spec" > jit.spec
+printf 'carry perfmap 500 0.9 %s\ntrailer\n' "$d/perf-500.map" >> jit.spec
+"$build/tests/golden/genprof" jit.spec jit-carried.data
+"$build/tests/golden/genprof" -z jit.spec jit-carried-z.data
+rm jit.spec
