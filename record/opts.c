@@ -38,12 +38,16 @@ const char record_usage[] =
 	"  -z, --compression-level N  zstd level 1-22 (default 1)\n"
 	"      --no-compress          write records uncompressed\n"
 	"      --duration SECONDS     stop after SECONDS\n"
+	"      --off-cpu              also record when threads switch out and back\n"
+	"                             in, and their stacks at switch-out where the\n"
+	"                             kernel allows it: prof report --event off-cpu\n"
+	"                             and --wall show where they waited\n"
 	"  -N, --no-buildid-cache     do not copy deleted, replaced or containers'\n"
 	"                             binaries into the build-id cache (~/.debug)\n"
 	"  -q, --quiet                no notices and no summary\n"
 	"  -h, --help                 this help\n";
 
-enum { OPT_NO_COMPRESS = 256, OPT_DURATION, OPT_CALL_GRAPH };
+enum { OPT_NO_COMPRESS = 256, OPT_DURATION, OPT_CALL_GRAPH, OPT_OFF_CPU };
 
 static const struct option longopts[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -59,6 +63,7 @@ static const struct option longopts[] = {
 	{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-buildid-cache", no_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
@@ -208,6 +213,9 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case OPT_OFF_CPU:
+			o->off_cpu = 1;
 			break;
 		case 'N':
 			o->no_buildid_cache = 1;

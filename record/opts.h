@@ -40,6 +40,7 @@ struct record_opts {
 	double duration;	/* --duration, 0 when not given */
 	int quiet;
 	int no_buildid_cache;	/* -N: keep no file by build id (keep.h) */
+	int off_cpu;		/* --off-cpu: context switches, and stacks at switch-out */
 	char **argv;		/* the command, NULL-terminated; NULL when none */
 	int argc;
 };

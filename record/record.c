@@ -267,6 +267,56 @@ static int scan_pids(struct recorder *rc)
 	return added;
 }
 
+/*
+ * Whether the kernel samples a task as it switches out: it does for root,
+ * CAP_PERFMON (or CAP_SYS_ADMIN), and perf_event_paranoid 1 or less. At 2
+ * the context-switches event opens but never fires for a normal user.
+ */
+static int switch_samples_allowed(void)
+{
+	char line[256];
+	unsigned long long cap = 0;
+	FILE *f;
+
+	if (geteuid() == 0 || evopen_paranoid() <= 1)
+		return 1;
+	f = fopen("/proc/self/status", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &cap) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (cap >> 38 & 1) || (cap >> 21 & 1);	/* CAP_PERFMON, CAP_SYS_ADMIN */
+}
+
+/*
+ * --off-cpu: the first event also records every switch of the target
+ * threads (PERF_RECORD_SWITCH, or SWITCH_CPU_WIDE with -a), which any
+ * user may have of their own tasks; and, where the kernel allows it, a
+ * sample of each switch-out with its call chain (context-switches, period
+ * 1), so that prof report knows where each wait began.
+ */
+static void off_cpu_events(struct recorder *rc)
+{
+	struct rec_event *e = &rc->ev[rc->nr_ev];
+
+	rc->ev[0].attr.context_switch = 1;
+	if (!switch_samples_allowed()) {
+		notice(rc, "--off-cpu: no stacks at switch-out as a normal user with "
+		       "/proc/sys/kernel/perf_event_paranoid at %d; recording the switches only "
+		       "(off-CPU time per thread). For stacks: sysctl kernel.perf_event_paranoid=1, "
+		       "or setcap cap_perfmon+ep on prof", evopen_paranoid());
+		return;
+	}
+	e->name = "context-switches";
+	evopen_attr(&e->attr, evname_lookup("context-switches"), &rc->o, 0,
+		    rc->launched && rc->profile_command);
+	e->attr.freq = 0;
+	e->attr.sample_period = 1;
+	e->attr.exclude_kernel = rc->ev[0].attr.exclude_kernel;
+	rc->nr_ev++;
+}
+
 static int open_events(struct recorder *rc)
 {
 	unsigned long max = evopen_max_rate();
@@ -279,7 +329,7 @@ static int open_events(struct recorder *rc)
 		rc->o.freq = max;
 	}
 	rc->nr_ev = rc->o.nr_events;
-	rc->ev = xcalloc(rc->nr_ev, sizeof(*rc->ev));
+	rc->ev = xcalloc(rc->nr_ev + 1, sizeof(*rc->ev));
 	for (size_t i = 0; i < rc->nr_ev; i++) {
 		const struct evname *en = evname_lookup(rc->o.events[i]);
 
@@ -287,6 +337,8 @@ static int open_events(struct recorder *rc)
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);
 	}
+	if (rc->o.off_cpu)
+		off_cpu_events(rc);
 	rc->rings = xcalloc(rc->cpus.nr, sizeof(*rc->rings));
 	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
 		return ret;

@@ -41,6 +41,9 @@ static const char usage[] =
 	"      --comm, --pid, --tid, --dso, --cpu LIST   keep only these\n"
 	"      --symbol REGEX          keep samples whose symbol matches\n"
 	"      --time START,END        seconds from the first sample\n"
+	"      --event NAME            only this event (cpu-clock, off-cpu, preempted...)\n"
+	"      --wall                  wall-clock time: on-CPU samples and off-CPU time\n"
+	"                              in nanoseconds (record with --off-cpu)\n"
 	"      --no-demangle           keep C++ and Rust names as they are in the binary\n"
 	"      --params                C++ names with their parameter lists (perf's -v)\n"
 	"      --no-inline             fold inlined functions into their callers\n"
@@ -80,6 +83,8 @@ struct report {
 	const struct format *format;
 	const char *output;	/* -o; NULL for standard output */
 	int no_comm, inverted;
+	const char *event;	/* --event */
+	int wall;		/* --wall */
 	char **copies;		/* option values split in place, freed at the end */
 	size_t ncopies;
 	struct hist_opts ho;
@@ -187,7 +192,7 @@ static int parse_time(struct report *r, const char *arg)
 enum {
 	OPT_CHILDREN = 256, OPT_LIMIT, OPT_TREE, OPT_DEPTH, OPT_COMM, OPT_PID, OPT_TID,
 	OPT_DSO, OPT_SYMBOL, OPT_CPU, OPT_TIME, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_SYMFS,
-	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED, OPT_KALLSYMS, OPT_PARAMS,
+	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED, OPT_KALLSYMS, OPT_PARAMS, OPT_EVENT, OPT_WALL,
 };
 
 static int parse_options(struct report *r, int argc, char **argv)
@@ -217,6 +222,8 @@ static int parse_options(struct report *r, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-comm", no_argument, NULL, OPT_NO_COMM },
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
+		{ "event", required_argument, NULL, OPT_EVENT },
+		{ "wall", no_argument, NULL, OPT_WALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -344,6 +351,12 @@ static int parse_options(struct report *r, int argc, char **argv)
 		case OPT_INVERTED:
 			r->inverted = 1;
 			break;
+		case OPT_EVENT:
+			r->event = optarg;
+			break;
+		case OPT_WALL:
+			r->wall = 1;
+			break;
 		case 'h':
 			usage_out(stdout);
 			return 0;
@@ -409,6 +422,8 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->f.symbol = r->f.has_symbol ? &r->f.symbol : NULL;
 	o->f.t_start = r->f.t_start;
 	o->f.t_end = r->f.t_end;
+	o->f.event = r->event;
+	o->wall = r->wall;
 }
 
 #define pct format_pct

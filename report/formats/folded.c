@@ -37,12 +37,13 @@ static void put_field(const char *s, FILE *out)
 }
 
 static void folded_node(const struct ctree *st, size_t id, size_t *path, int depth,
-			FILE *out)
+			int by_period, FILE *out)
 {
 	const struct ctree_node *n = ctree_node(st, id);
+	uint64_t w = by_period ? n->self_period : n->self_samples;
 
 	path[depth] = id;
-	if (n->self_samples) {
+	if (w) {
 		for (int i = 1; i <= depth; i++) {
 			const struct ctree_node *p = ctree_node(st, path[i]);
 
@@ -51,25 +52,26 @@ static void folded_node(const struct ctree *st, size_t id, size_t *path, int dep
 			put_field(p->name, out);
 			fputs(suffix(frame_kind(p->flags)), out);
 		}
-		fprintf(out, " %" PRIu64 "\n", n->self_samples);
+		fprintf(out, " %" PRIu64 "\n", w);
 	}
 	for (size_t c = n->first_child; c; c = ctree_node(st, c)->next_sibling)
-		folded_node(st, c, path, depth + 1, out);
+		folded_node(st, c, path, depth + 1, by_period, out);
 }
 
 /*
  * One line per distinct stack, root first, frames joined by ';', then a
- * space and its sample count; kernel frames end in _[k] and inlined ones
- * in _[i], as stackcollapse-perf.pl --kernel --inline writes them.
+ * space and its sample count (nanoseconds for off-cpu, preempted and wall
+ * time); kernel frames end in _[k] and inlined ones in _[i], as
+ * stackcollapse-perf.pl --kernel --inline writes them.
  */
-static int flame_folded(const struct ctree *st, size_t top, FILE *out)
+static int flame_folded(const struct ctree *st, size_t top, int by_period, FILE *out)
 {
 	/* The command, up to 1024 frames, and the root: the depth is bounded. */
 	size_t path[1100];
 	const struct ctree_node *root = ctree_node(st, top);
 
 	for (size_t c = root->first_child; c; c = ctree_node(st, c)->next_sibling)
-		folded_node(st, c, path, 1, out);
+		folded_node(st, c, path, 1, by_period, out);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -82,7 +84,7 @@ static int write_folded(const struct profile *p, const struct format_view *v, FI
 	if (!e)
 		return 0;
 	ctree_sort(e->tree);
-	return flame_folded(e->tree, e->tree_root, out);
+	return flame_folded(e->tree, e->tree_root, format_time_event(e->ev), out);
 }
 
 const struct format format_folded = {

@@ -68,5 +68,11 @@ const struct format *format_find(const char *name);
  * too. NULL when none has any.
  */
 const struct profile_event *format_one_event(const struct profile *p, const char *what);
+/*
+ * 1 for an event whose samples weigh time of their own (off-cpu,
+ * preempted, wall: nanoseconds each): its stacks are weighed by period,
+ * not counted, in folded output and flame graphs.
+ */
+int format_time_event(const struct evdesc *e);
 
 #endif

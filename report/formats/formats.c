@@ -34,6 +34,12 @@ const struct format *format_find(const char *name)
 	return NULL;
 }
 
+int format_time_event(const struct evdesc *e)
+{
+	return e->attr.config == ~0ULL && (!strcmp(e->name, "off-cpu") ||
+					   !strcmp(e->name, "preempted") || !strcmp(e->name, "wall"));
+}
+
 const struct profile_event *format_one_event(const struct profile *p, const char *what)
 {
 	size_t others;

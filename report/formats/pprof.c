@@ -385,7 +385,7 @@ static void encode(struct pprof *p, uint64_t duration_ns, struct pb *out)
 {
 	struct pb m = { 0 }, packed = { 0 };
 	uint64_t t_samples = str_index(p, "samples"), u_count = str_index(p, "count");
-	uint64_t t_value = str_index(p, p->time_unit ? "cpu" : p->event);
+	uint64_t t_value = str_index(p, p->time_unit == 1 ? "cpu" : p->event);
 	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
 	uint64_t k_comm = str_index(p, "comm");
 
@@ -481,7 +481,7 @@ static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 	/* Every string the encoder names must be in the table before it is written. */
 	str_index(p, "samples");
 	str_index(p, "count");
-	str_index(p, p->time_unit ? "cpu" : p->event);
+	str_index(p, p->time_unit == 1 ? "cpu" : p->event);
 	str_index(p, p->time_unit ? "nanoseconds" : "count");
 	str_index(p, "comm");
 	for (size_t i = 0; i < p->nmap; i++) {
@@ -533,7 +533,12 @@ static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 
 static void *collect_begin(const struct evdesc *ev)
 {
-	return pprof_new(ev->name, !strcmp(ev->name, "cpu-clock") || !strcmp(ev->name, "task-clock"));
+	/* time: "cpu" for the clocks; off-cpu, preempted and wall (--wall) by their names */
+	int clock = !strcmp(ev->name, "cpu-clock") || !strcmp(ev->name, "task-clock");
+	int off = ev->attr.config == ~0ULL && (!strcmp(ev->name, "off-cpu") ||
+		  !strcmp(ev->name, "preempted") || !strcmp(ev->name, "wall"));
+
+	return pprof_new(ev->name, clock ? 1 : off ? 2 : 0);
 }
 
 static void collect_add(void *state, const struct rsample *s)

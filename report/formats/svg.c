@@ -23,6 +23,7 @@ struct flame_opts {
 	const char *title;
 	const char *subtitle;	/* the event and the file, or NULL */
 	int inverted;		/* an icicle graph: the root on top */
+	int by_period;		/* frames weigh their nanoseconds (off-cpu, wall), not samples */
 };
 
 #define SVG_WIDTH	1200
@@ -93,19 +94,25 @@ static const char *const kind_names[] = { "root", "user", "kernel", "inlined", "
 struct svg {
 	const struct ctree *st;
 	FILE *out;
-	double scale;		/* px per sample */
+	double scale;		/* px per sample (or nanosecond) */
 	uint64_t total;
-	int height, inverted, max_depth;
+	int height, inverted, max_depth, by_period;
 };
 
-static int depth_of(const struct ctree *st, size_t id, double scale)
+/* What a frame weighs: its samples, or their nanoseconds. */
+static uint64_t weight(const struct ctree_node *n, int by_period)
+{
+	return by_period ? n->period : n->samples;
+}
+
+static int depth_of(const struct ctree *st, size_t id, double scale, int by_period)
 {
 	const struct ctree_node *n = ctree_node(st, id);
 	int d = 0;
 
 	for (size_t c = n->first_child; c; c = ctree_node(st, c)->next_sibling)
-		if ((double)ctree_node(st, c)->samples * scale >= MIN_WIDTH) {
-			int k = depth_of(st, c, scale) + 1;
+		if ((double)weight(ctree_node(st, c), by_period) * scale >= MIN_WIDTH) {
+			int k = depth_of(st, c, scale, by_period) + 1;
 
 			if (k > d)
 				d = k;
@@ -116,7 +123,8 @@ static int depth_of(const struct ctree *st, size_t id, double scale)
 static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 {
 	const struct ctree_node *n = ctree_node(v->st, id);
-	double px = PAD_SIDE + (double)x * v->scale, pw = (double)n->samples * v->scale;
+	uint64_t w = weight(n, v->by_period);
+	double px = PAD_SIDE + (double)x * v->scale, pw = (double)w * v->scale;
 	int y = v->inverted ? PAD_TOP + depth * FRAME_H
 			    : v->height - PAD_BOTTOM - (depth + 1) * FRAME_H;
 	char fill[48];
@@ -127,15 +135,19 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 		return;
 	colour(n, fill, sizeof(fill));
 	fprintf(v->out, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%d\" "
-		"data-k=\"%s\" data-n=\"", x, n->samples, depth, kind_names[frame_kind(n->flags)]);
+		"data-k=\"%s\" data-n=\"", x, w, depth, kind_names[frame_kind(n->flags)]);
 	put_xml(n->name, v->out);
 	fprintf(v->out, "\"><title>");
 	put_xml(n->name, v->out);
-	fprintf(v->out, "%s (%" PRIu64 " samples, %.2f%%)</title>",
-		frame_kind(n->flags) == KIND_INLINED  ? " (inlined)"
-		: frame_kind(n->flags) == KIND_KERNEL ? " [k]"
-						      : "",
-		n->samples, v->total ? 100.0 * (double)n->samples / (double)v->total : 0);
+	fputs(frame_kind(n->flags) == KIND_INLINED  ? " (inlined)"
+	      : frame_kind(n->flags) == KIND_KERNEL ? " [k]"
+						    : "", v->out);
+	if (v->by_period)
+		fprintf(v->out, " (%.3f ms, %.2f%%)</title>", (double)w / 1e6,
+			v->total ? 100.0 * (double)w / (double)v->total : 0);
+	else
+		fprintf(v->out, " (%" PRIu64 " samples, %.2f%%)</title>", w,
+			v->total ? 100.0 * (double)w / (double)v->total : 0);
 	fprintf(v->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
 		"rx=\"2\"/><text x=\"%.1f\" y=\"%d\">", px, y, pw, FRAME_H - 1, fill, px + 3,
 		y + FRAME_H - 4);
@@ -155,7 +167,7 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 	fputs("</text></g>\n", v->out);
 	for (size_t c = n->first_child; c; c = ctree_node(v->st, c)->next_sibling) {
 		svg_node(v, c, x, depth + 1);
-		x += ctree_node(v->st, c)->samples;
+		x += weight(ctree_node(v->st, c), v->by_period);
 	}
 }
 
@@ -238,12 +250,12 @@ static const char script[] =
 
 static int flame_svg(const struct ctree *st, size_t top, const struct flame_opts *o, FILE *out)
 {
-	struct svg v = { .st = st, .out = out, .inverted = o->inverted };
+	struct svg v = { .st = st, .out = out, .inverted = o->inverted, .by_period = o->by_period };
 	const struct ctree_node *root = ctree_node(st, top);
 
-	v.total = root->samples;
+	v.total = weight(root, v.by_period);
 	v.scale = v.total ? (double)(SVG_WIDTH - 2 * PAD_SIDE) / (double)v.total : 0;
-	v.max_depth = v.total ? depth_of(st, top, v.scale) : 0;
+	v.max_depth = v.total ? depth_of(st, top, v.scale, v.by_period) : 0;
 	v.height = PAD_TOP + PAD_BOTTOM + (v.max_depth + 1) * FRAME_H;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -287,9 +299,15 @@ static int write_svg(const struct profile *p, const struct format_view *v, FILE 
 
 	if (!e)
 		return 0;
+	fo.by_period = format_time_event(e->ev);
 	ctree_sort(e->tree);
-	snprintf(sub, sizeof(sub), "%s, %" PRIu64 " samples, %s", e->ev->name,
-		 hist_samples(e->hist), v->input);
+	if (fo.by_period)
+		snprintf(sub, sizeof(sub), "%s, %.3f s in %" PRIu64 " samples, %s", e->ev->name,
+			 (double)weight(ctree_node(e->tree, e->tree_root), 1) / 1e9,
+			 hist_samples(e->hist), v->input);
+	else
+		snprintf(sub, sizeof(sub), "%s, %" PRIu64 " samples, %s", e->ev->name,
+			 hist_samples(e->hist), v->input);
 	fo.title = v->inverted ? "Icicle Graph" : "Flame Graph";
 	fo.subtitle = sub;
 	return flame_svg(e->tree, e->tree_root, &fo, out);

@@ -64,6 +64,52 @@ static int end_words(int end)
 
 #define pct format_pct
 
+static int by_total(const void *a, const void *b)
+{
+	const struct profile_thread_time *x = a, *y = b;
+	uint64_t tx = x->running + x->preempted + x->blocked;
+	uint64_t ty = y->running + y->preempted + y->blocked;
+
+	return tx != ty ? (tx < ty ? 1 : -1) : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/*
+ * Off-CPU time: why it has no stacks when it has none; with --wall, where
+ * each thread's time went (the ten that had the most).
+ */
+static void off_cpu_header(const struct profile *p, const struct evdesc *e, FILE *out)
+{
+	int off = !strcmp(e->name, "wall") || (e->attr.config == ~0ULL &&
+		  (!strcmp(e->name, "off-cpu") || !strcmp(e->name, "preempted")));
+
+	if (!off)
+		return;
+	if (!session_switch_stacks(p->session))
+		fprintf(out, "# off-cpu:  no stacks: the recording could not sample switch-outs "
+			"(a normal user at perf_event_paranoid 2); off-CPU time is per thread only. "
+			"For stacks, record with --off-cpu after 'sysctl "
+			"kernel.perf_event_paranoid=1' or 'setcap cap_perfmon+ep prof'\n");
+	if (p->ntt) {
+		struct profile_thread_time *tt = xmalloc(p->ntt * sizeof(*tt));
+
+		memcpy(tt, p->tt, p->ntt * sizeof(*tt));
+		qsort(tt, p->ntt, sizeof(*tt), by_total);
+		for (size_t i = 0; i < p->ntt && i < 10; i++) {
+			uint64_t t = tt[i].running + tt[i].preempted + tt[i].blocked;
+
+			fprintf(out, "# thread:   %d/%d %s: %.3f s: running %.3f s (%.1f%%), "
+				"preempted %.3f s (%.1f%%), blocked %.3f s (%.1f%%)\n", tt[i].pid,
+				tt[i].tid, tt[i].comm ? tt[i].comm : "?", (double)t / 1e9,
+				(double)tt[i].running / 1e9, pct(tt[i].running, t),
+				(double)tt[i].preempted / 1e9, pct(tt[i].preempted, t),
+				(double)tt[i].blocked / 1e9, pct(tt[i].blocked, t));
+		}
+		if (p->ntt > 10)
+			fprintf(out, "# thread:   and %zu more\n", p->ntt - 10);
+		free(tt);
+	}
+}
+
 static void print_header(const struct profile *p, const struct evdesc *e, struct hist *h,
 			 FILE *out)
 {
@@ -134,6 +180,7 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 		}
 		fprintf(out, "\n");
 	}
+	off_cpu_header(p, e, out);
 	fprintf(out, "#\n");
 }
 

@@ -49,6 +49,47 @@ static int in_names(const char *const *l, size_t n, const char *s)
  * The filters that need no frame: the session asks before it resolves
  * and unwinds a sample, so that what they drop costs nothing.
  */
+/* What an event counts of wall-clock time: 0 running, 1 preempted, 2 blocked; -1 none. */
+static int wall_kind(const struct evdesc *e)
+{
+	if (!strcmp(e->name, "cpu-clock") || !strcmp(e->name, "task-clock"))
+		return 0;
+	if (e->attr.config == ~0ULL && !strcmp(e->name, "preempted"))
+		return 1;
+	if (e->attr.config == ~0ULL && !strcmp(e->name, "off-cpu"))
+		return 2;
+	return -1;
+}
+
+/* --wall: add s's nanoseconds to its thread's running, preempted or blocked time. */
+static void thread_time(struct profile *p, const struct rsample *s)
+{
+	struct htab_probe hp;
+	struct profile_thread_time *t = NULL;
+	uint32_t i;
+
+	htab_probe(&p->tt_index, (uint64_t)s->tid, &hp);
+	while (htab_next(&p->tt_index, &hp, &i))
+		if (p->tt[i].tid == (int)s->tid) {
+			t = &p->tt[i];
+			break;
+		}
+	if (!t) {
+		p->tt = xreallocarray(p->tt, p->ntt + 1, sizeof(*p->tt));
+		t = &p->tt[p->ntt];
+		memset(t, 0, sizeof(*t));
+		t->pid = (int)s->pid;
+		t->tid = (int)s->tid;
+		htab_put(&p->tt_index, &hp, (uint32_t)p->ntt++);
+	}
+	t->comm = s->comm;
+	switch (wall_kind(s->ev)) {
+	case 0: t->running += s->period; break;
+	case 1: t->preempted += s->period; break;
+	case 2: t->blocked += s->period; break;
+	}
+}
+
 static int prefilter(void *ctx, const struct rsample *s)
 {
 	struct loader *l = ctx;
@@ -58,6 +99,8 @@ static int prefilter(void *ctx, const struct rsample *s)
 	l->p->samples++;
 	if (s->time > l->p->last_time)
 		l->p->last_time = s->time;	/* the profile's span, whatever is kept */
+	if (l->o->wall ? wall_kind(s->ev) < 0 : f->event && strcmp(s->ev->name, f->event))
+		return 0;
 	if (!in_ids(f->pid, f->npid, s->pid) || !in_ids(f->tid, f->ntid, s->tid) ||
 	    !in_ids(f->cpu, f->ncpu, s->cpu))
 		return 0;
@@ -191,7 +234,9 @@ static int on_sample(void *ctx, const struct rsample *s)
 	if (l->post_filter && !postfilter(&l->o->f, s))
 		return 0;
 	p->kept++;
-	e = event_of(l, s->ev);
+	if (l->o->wall)
+		thread_time(p, s);
+	e = event_of(l, l->o->wall ? &p->wall_ev : s->ev);
 	if (l->o->flat)
 		hist_add(e->hist, s);
 	else
@@ -215,10 +260,48 @@ void profile_free(struct profile *p)
 			p->collector->free(p->ev[i].collected);
 	}
 	free(p->ev);
+	free(p->tt);
+	htab_release(&p->tt_index);
 	strpool_free(p->pool);
 	symbols_free(p->sym);
 	reader_free(p->rd);
 	free(p);
+}
+
+/* --event names an event of the file; --wall has switch records and time samples. */
+static int check_events(const struct profile_opts *o, const struct profile *p, char *err,
+			size_t errlen)
+{
+	const char *names[64];
+	int n = session_event_names(p->session, names, 64), found = 0, time = 0;
+	char list[512] = "";
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++) {
+		found |= o->f.event && !strcmp(names[i], o->f.event);
+		time |= !strcmp(names[i], "cpu-clock") || !strcmp(names[i], "task-clock");
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+						names[i]);
+	}
+	if (o->wall && !session_switches(p->session)) {
+		snprintf(err, errlen, "'%s' has no context switches for --wall: record with "
+			 "prof record --off-cpu", o->input);
+		return -1;
+	}
+	if (o->wall && !time) {
+		snprintf(err, errlen, "--wall needs cpu-clock or task-clock samples, whose periods "
+			 "are time; '%s' has %s", o->input, n ? list : "no event");
+		return -1;
+	}
+	if (!o->wall && o->f.event && !found) {
+		snprintf(err, errlen, "--event: '%s' has no event '%s'; it has %s%s", o->input,
+			 o->f.event, n ? list : "none",
+			 !strcmp(o->f.event, "off-cpu") || !strcmp(o->f.event, "preempted")
+			 ? " (record with prof record --off-cpu)" : "");
+		return -1;
+	}
+	return 0;
 }
 
 int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen)
@@ -232,10 +315,14 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	*out = NULL;
 	l.p = p;
 	l.pre_filter = f->npid || f->ntid || f->ncpu || f->ncomm || f->t_start >= 0 ||
-		       f->t_end >= 0;
+		       f->t_end >= 0 || f->event || o->wall;
 	l.post_filter = f->ndso || f->symbol;
 	p->input = o->input;
 	p->collector = o->collector;
+	snprintf(p->wall_ev.name, sizeof(p->wall_ev.name), "wall");
+	p->wall_ev.attr.type = PERF_TYPE_SOFTWARE;
+	p->wall_ev.attr.config = ~0ULL;
+	htab_init(&p->tt_index);
 	p->pool = strpool_new();
 	p->rd = reader_open(o->input);
 	if (!p->rd) {
@@ -272,6 +359,8 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 		snprintf(err, errlen, "cannot read '%s': %s", o->input, strerror(-ret));
 		goto fail;
 	}
+	if (check_events(o, p, err, errlen))
+		goto fail;
 	*out = p;
 	return 0;
 fail:

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ctree.h"
+#include "htab.h"
 #include "hist.h"
 #include "session.h"
 #include "symbols.h"
@@ -33,6 +34,7 @@ struct profile_filters {
 	size_t npid, ntid, ncpu;
 	const regex_t *symbol;		/* the sampled frame's function; NULL for all */
 	double t_start, t_end;		/* seconds from the first sample; < 0: open */
+	const char *event;		/* only this event's samples; NULL for all */
 };
 
 /* A format's own per-event aggregate, for what hist and ctree do not keep. */
@@ -52,6 +54,19 @@ struct profile_opts {
 	int chains;			/* resolve whole stacks (else the sampled frame only) */
 	const struct profile_collector *collector;	/* NULL for none */
 	struct profile_filters f;
+	/*
+	 * Wall-clock time: the samples of cpu-clock or task-clock (their
+	 * periods are nanoseconds on the CPU) and the off-CPU intervals
+	 * (off-cpu, preempted: nanoseconds off it) as one event, "wall".
+	 */
+	int wall;
+};
+
+/* Where a thread's time went, for --wall: nanoseconds. */
+struct profile_thread_time {
+	int pid, tid;
+	const char *comm;
+	uint64_t running, preempted, blocked;
 };
 
 struct profile_event {
@@ -83,6 +98,10 @@ struct profile {
 	uint64_t kept;			/* of those, the ones the filters kept */
 	uint64_t chains;		/* samples with a call chain, among those resolved */
 	struct profile_unwind uw;
+	struct evdesc wall_ev;		/* the event of --wall */
+	struct profile_thread_time *tt;	/* --wall: per thread, by first sample */
+	size_t ntt;
+	struct htab tt_index;		/* tt by tid */
 };
 
 /*

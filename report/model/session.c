@@ -128,6 +128,15 @@ struct parked {
 struct thread {
 	int pid, tid;
 	const char *comm;
+	/* off the CPU since out_time (out_state 1 blocked, 2 preempted; 0: on it) */
+	uint64_t out_time;
+	int out_state;
+	uint32_t out_cpu;
+	/* its last sample of the context-switches event: the stack of a switch-out */
+	unsigned char *cs;
+	size_t cs_cap;
+	uint64_t cs_time;
+	const struct evdesc *cs_ev;
 };
 
 /* An int-keyed open-addressing table of pointers. */
@@ -249,6 +258,10 @@ struct session {
 	/* records skipped as malformed: by the reading thread, by the delivery thread */
 	struct skipped skq, skd;
 	uint64_t now;		/* the time of the record being delivered */
+	struct evdesc swev[2];	/* off-cpu and preempted, made of switch records */
+	size_t swbase;		/* their index: after the file's events */
+	int swset;
+	const char *no_switch_samples;	/* the frame of an off-CPU interval without a stack */
 	/* JIT tables carried in the profile (see struct carried) */
 	struct carried *car;
 	size_t ncar;
@@ -341,6 +354,7 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->pool = strpool_new();
 	s->fpool = strpool_new();
 	s->jpool = strpool_new();
+	s->no_switch_samples = strpool_intern(s->pool, "[no stack: switch-out not sampled]");
 	for (size_t i = 0; i < FMEMO; i++)
 		s->fmemo[i].k = -1;
 	evtab_init(&s->ev);
@@ -361,6 +375,8 @@ static void free_itab(struct itab *t, int procs)
 			maps_release(&p->maps);
 			pjit_reset(p->jit);
 			free(p->jit);
+		} else {
+			free(((struct thread *)t->vals[i])->cs);
 		}
 		free(t->vals[i]);
 	}
@@ -481,6 +497,34 @@ uint64_t session_skipped(const struct session *s, uint64_t *first, const char **
 	*first = k->first;
 	*why = k->why;
 	return s->skq.n + s->skd.n;
+}
+
+static int is_switch_event(const struct evdesc *e);
+
+/* The names of the events of the file and of those made of its switch records. */
+int session_event_names(const struct session *s, const char **names, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < s->ev.nr && n < max; i++)
+		names[n++] = s->ev.ev[i]->name;
+	for (int k = 0; k < 2 && s->swset && n < max; k++)
+		if (s->swev[k].name[0])
+			names[n++] = s->swev[k].name;
+	return n;
+}
+
+int session_switches(const struct session *s)
+{
+	return s->swset;
+}
+
+int session_switch_stacks(const struct session *s)
+{
+	for (size_t i = 0; i < s->ev.nr; i++)
+		if (is_switch_event(s->ev.ev[i]))
+			return 1;
+	return 0;
 }
 
 const struct evtab *session_evtab(const struct session *s)
@@ -646,7 +690,15 @@ static void do_fork(struct session *s, const struct kevent *k)
 	s->last_thread = NULL;	/* it may be the one freed */
 	memset(s->tmemo, 0, sizeof(s->tmemo));
 	/* looked up again: get_thread() above may have made the one at tid */
-	free(itab_get(&s->threads, t->tid));
+	old = itab_get(&s->threads, t->tid);
+	if (old) {
+		/* the new thread keeps an off-CPU interval begun before its FORK was seen */
+		t->out_time = old->out_time;
+		t->out_state = old->out_state;
+		t->out_cpu = old->out_cpu;
+		free(old->cs);
+	}
+	free(old);
 	itab_put(&s->threads, t->tid, t);
 	if (k->pid != k->ppid) {	/* a new process: it starts with its parent's maps */
 		struct proc *pp = itab_get(&s->procs, (int)k->ppid);
@@ -1240,19 +1292,19 @@ static int unpark(struct session *s)
 	return ret;
 }
 
-static int deliver_sample(struct session *s, const struct evdesc *e,
-			  const struct perf_event_header *h, uint64_t foff)
+/*
+ * A decoded sample of event e (or one made of it: an off-CPU interval),
+ * resolved and handed to the callback. pseudo: a sample with no stack,
+ * whose one frame is named so.
+ */
+static int sample_go(struct session *s, const struct evdesc *e, const struct sample *sp,
+		     int kernel, const char *pseudo)
 {
-	struct sample smp;
+	struct sample smp = *sp;
 	struct rsample rs;
 	struct build b;
 	struct thread *t;
-	int cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	int kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
-		     cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 
-	if (decode_sample(&e->attr, h, &smp))
-		return skip(&s->skd, foff, "malformed SAMPLE record");
 	if (!s->have_first) {
 		s->first_time = smp.time;
 		s->have_first = 1;
@@ -1286,6 +1338,15 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	rs.unwind_at = -1;
 	if (s->filter && !s->filter(s->ctx, &rs))
 		return 0;
+	if (pseudo) {
+		struct rframe *f = &s->frames[0];
+
+		memset(f, 0, sizeof(*f));
+		f->name = pseudo;
+		rs.nframes = 1;
+		rs.frames = s->frames;
+		return s->fn(s->ctx, &rs);
+	}
 	s->nupcs = s->leaf_only ? 0 : unwind_sample(s, e, &smp, b.pr);
 	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
 		park(s, e, &smp, b.pr, t->comm, kernel);
@@ -1296,6 +1357,122 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	rs.unwind_end = s->nupcs ? s->ustop.end : 0;
 	rs.unwind_at = s->ustop_frame < b.n ? s->ustop_frame : -1;
 	return s->fn(s->ctx, &rs);
+}
+
+static int is_kernel_mode(uint16_t misc)
+{
+	int cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/* The context-switches event that --off-cpu adds: a sample at every switch-out. */
+static int is_switch_event(const struct evdesc *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE &&
+	       e->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES && !e->attr.freq &&
+	       e->attr.sample_period == 1;
+}
+
+static int deliver_sample(struct session *s, const struct evdesc *e,
+			  const struct perf_event_header *h, uint64_t foff)
+{
+	struct sample smp;
+
+	if (decode_sample(&e->attr, h, &smp))
+		return skip(&s->skd, foff, "malformed SAMPLE record");
+	if (is_switch_event(e) && (smp.present & PERF_SAMPLE_TID)) {
+		/* where the thread is as it switches out: the stack of its wait */
+		struct thread *t = get_thread(s, (int)smp.pid, (int)smp.tid);
+
+		if (t->cs_cap < h->size) {
+			t->cs = xreallocarray(t->cs, h->size, 1);
+			t->cs_cap = h->size;
+		}
+		memcpy(t->cs, h, h->size);
+		t->cs_ev = e;
+		t->cs_time = smp.time;
+	}
+	return sample_go(s, e, &smp, is_kernel_mode(h->misc), NULL);
+}
+
+/* The events made of switch records: off-CPU time, blocked and preempted. */
+static struct evdesc *switch_event(struct session *s, int preempted)
+{
+	struct evdesc *e = &s->swev[preempted];
+
+	if (!e->name[0]) {
+		/* after the file's own events; an event declared later is refused */
+		e->index = s->ev.nr + (size_t)preempted;
+		s->swbase = s->ev.nr;
+		s->swev[0].index = s->swbase;
+		s->swev[1].index = s->swbase + 1;
+		e->attr.type = PERF_TYPE_SOFTWARE;
+		e->attr.config = ~0ULL;
+		e->attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+		snprintf(e->name, sizeof(e->name), "%s", preempted ? "preempted" : "off-cpu");
+		s->swset = 1;
+	}
+	return e;
+}
+
+/*
+ * A thread switched out (at its record's time) or back in: an interval
+ * off the CPU ends, and becomes a sample of off-cpu (blocked: it waited
+ * for something) or preempted (runnable, waiting for a CPU), weighing
+ * its nanoseconds, with the stack of its switch-out when the recording
+ * has one.
+ */
+static int do_switch(struct session *s, const struct perf_event_header *h,
+		     const struct kevent *k, const struct sample *id)
+{
+	struct thread *t;
+	struct sample smp;
+	struct evdesc *e;
+	uint64_t d;
+	int preempted, kernel = 0;
+	const char *pseudo = NULL;
+
+	if (!(id->present & PERF_SAMPLE_TID) || !(id->present & PERF_SAMPLE_TIME))
+		return 0;
+	t = get_thread(s, (int)id->pid, (int)id->tid);
+	if (k->switch_out) {
+		t->out_time = id->time;
+		t->out_state = k->preempt ? 2 : 1;
+		t->out_cpu = (id->present & PERF_SAMPLE_CPU) ? id->cpu : 0;
+		return 0;
+	}
+	if (!t->out_state || id->time <= t->out_time) {
+		t->out_state = 0;
+		return 0;
+	}
+	d = id->time - t->out_time;
+	preempted = t->out_state == 2;
+	t->out_state = 0;
+	/* the switch-out's own sample comes just before its record */
+	if (t->cs && t->cs_time <= t->out_time && t->out_time - t->cs_time < 1000000 &&
+	    !decode_sample(&t->cs_ev->attr, (const struct perf_event_header *)t->cs, &smp)) {
+		kernel = is_kernel_mode(((const struct perf_event_header *)t->cs)->misc);
+	} else {
+		memset(&smp, 0, sizeof(smp));
+		smp.present = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+		smp.pid = id->pid;
+		smp.tid = id->tid;
+		smp.cpu = t->out_cpu;
+		pseudo = s->no_switch_samples;
+	}
+	smp.time = t->out_time;
+	smp.period = d;
+	smp.present |= PERF_SAMPLE_PERIOD;
+	(void)h;
+	e = switch_event(s, preempted);
+	if (!pseudo) {
+		/* unwound as the switch-out's sample is: its registers, its stack copy */
+		e->attr.sample_type = t->cs_ev->attr.sample_type;
+		e->attr.sample_regs_user = t->cs_ev->attr.sample_regs_user;
+		e->attr.sample_stack_user = t->cs_ev->attr.sample_stack_user;
+	}
+	return sample_go(s, e, &smp, kernel, pseudo);
 }
 
 /* Act on one kernel record, in time order. */
@@ -1329,6 +1506,9 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 	case PERF_RECORD_LOST_SAMPLES:
 		s->lost += k.lost;
 		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return do_switch(s, h, &k, &id);
 	}
 	return 0;
 }
@@ -1734,6 +1914,9 @@ int session_record(struct session *s, const struct reader_record *rec)
 	case PDATA_HEADER_ATTR:
 		/* The delivery thread looks events up: let it finish first. */
 		drain(s);
+		if (s->swset && !(h->misc & READER_ATTR_MORE_IDS))
+			/* off-cpu and preempted took the next indexes */
+			return skip(&s->skq, rec->offset, "an ATTR record after the samples");
 		if (evtab_add_record(&s->ev, h))
 			return skip(&s->skq, rec->offset, "malformed ATTR record");
 		return 0;

@@ -129,6 +129,20 @@ void session_read_ahead(struct session *s, const char *path);
 const char *const *session_jit_warnings(const struct session *s, size_t *more);
 
 const struct evtab *session_evtab(const struct session *s);
+/*
+ * Context switches (PERF_RECORD_SWITCH, from prof record --off-cpu) make
+ * events of their own: "off-cpu", each interval a thread spent blocked
+ * (it switched out waiting for something), and "preempted", each it spent
+ * runnable but off the CPU; a sample weighs the interval's nanoseconds,
+ * at the time it began, with the stack of the thread's context-switches
+ * sample at its switch-out (or a frame that says there was none).
+ * 1 when the file had switch records.
+ */
+int session_switches(const struct session *s);
+/* 1 when the file samples switch-outs too (stacks of off-CPU time). */
+int session_switch_stacks(const struct session *s);
+/* The names of the file's events, then off-cpu and preempted: at most max; how many. */
+int session_event_names(const struct session *s, const char **names, int max);
 /* Records the kernel lost (LOST, LOST_SAMPLES), and samples seen. */
 uint64_t session_lost(const struct session *s);
 /* Text features: "hostname", "osrelease", "arch", "cmdline"; NULL when absent. */

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof record --off-cpu on tests/workloads/offcpu, one thread that spins
+# 50% of its wall time (spin_work), sleeps 30% (sleep_work, nanosleep) and
+# blocks 20% in a read (read_work, a timerfd): as root, --event off-cpu
+# gives the sleep and the read 60:40, and --wall the three 50:30:20, each
+# within 6 points, with whole stacks; as a normal user at
+# perf_event_paranoid 2, the thread's off-CPU total is 50% and the header
+# says why there are no stacks; perf reads the files.
+test_timeout=120
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+require_perf_event
+
+W=$WORKLOADS/offcpu
+[ -x "$W" ] || fail "no $W (make check builds it)"
+
+# share SYM: SYM's inclusive share in the report in ./out (--children --sort sym)
+share() {
+	awk -v s="$1" '$1 ~ /%$/ && $NF == s { p = $1; sub(/%/, "", p); print p; exit }
+		END { }' out
+}
+
+if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
+	run_prof record -q --off-cpu --call-graph dwarf -e cpu-clock -o off.data -- "$W" -s 2
+	expect_rc 0 "prof record --off-cpu"
+	run_prof report -i off.data --event off-cpu --children --sort sym
+	expect_rc 0 "prof report --event off-cpu"
+	sl=$(share sleep_work)
+	rd=$(share read_work)
+	note "off-cpu: sleep_work ${sl:-0}%, read_work ${rd:-0}% (60:40 is right)"
+	expect_range "off-cpu: sleep_work's share" "${sl:-0}" 54 66
+	expect_range "off-cpu: read_work's share" "${rd:-0}" 34 46
+	q=$(sed -n 's/^# stacks: *\([0-9.]*\)% complete.*/\1/p' out)
+	expect_range "off-cpu: whole stacks (%)" "${q:-0}" 95 100
+
+	run_prof report -i off.data --wall --children --sort sym
+	expect_rc 0 "prof report --wall"
+	sp=$(share spin_work)
+	sl=$(share sleep_work)
+	rd=$(share read_work)
+	note "wall: spin_work ${sp:-0}%, sleep_work ${sl:-0}%, read_work ${rd:-0}% (50:30:20 is right)"
+	note "$(grep '^# thread:' out | sed -n 1p)"
+	expect_range "wall: spin_work's share" "${sp:-0}" 44 56
+	expect_range "wall: sleep_work's share" "${sl:-0}" 24 36
+	expect_range "wall: read_work's share" "${rd:-0}" 14 26
+	# the thread's time adds up to the run: 2 s, within 10%
+	tot=$(sed -n 's/^# thread: *[0-9]*\/[0-9]* offcpu: \([0-9.]*\) s:.*/\1/p' out | sed -n 1p)
+	expect_range "wall: the thread's total (s)" "${tot:-0}" 1.8 2.2
+
+	# folded and pprof weigh nanoseconds
+	run_prof report -i off.data --event off-cpu -F folded --no-comm
+	ns=$(awk '{ s += $NF } END { printf "%.0f\n", s / 1e6 }' out)
+	note "off-cpu folded: $ns ms in all"
+	expect_range "off-cpu folded total (ms)" "$ns" 900 1100
+	if command -v perf > /dev/null 2>&1; then
+		perf report -i off.data --stdio > perf.out 2> perf.err ||
+			fail "perf report of an --off-cpu file: $(tail -3 perf.err)"
+		grep -q "of event 'context-switches'" perf.out ||
+			fail "perf report does not show the context-switches event: $(sed -n 1,20p perf.out)"
+	fi
+else
+	note "not root and perf_event_paranoid above 1: no stacks of off-CPU time to check"
+fi
+
+# A normal user at paranoid 2: switches only, per thread, and why
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev/null 2>&1 &&
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
+	mkdir pub && chmod 755 . && chmod 777 pub
+	cp "$PROF" pub/prof && cp "$W" pub/offcpu && chmod 755 pub/prof pub/offcpu
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		pub/prof record --off-cpu -g -e cpu-clock -o pub/n.data -- pub/offcpu -s 1 > out 2> err
+	rc=$?
+	expect_rc 0 "prof record --off-cpu as nobody"
+	grep -q "no stacks at switch-out as a normal user with /proc/sys/kernel/perf_event_paranoid at" err ||
+		fail "no notice that switch-outs are not sampled: $(cat err)"
+	run_prof report -i pub/n.data --wall --sort sym
+	expect_rc 0 "prof report --wall (nobody)"
+	grep -q '^# off-cpu:  no stacks: .*perf_event_paranoid' out ||
+		fail "the header does not say why off-CPU time has no stacks: $(sed -n 1,12p out)"
+	b=$(sed -n 's/^# thread: .*blocked [0-9.]* s (\([0-9.]*\)%)$/\1/p' out | sed -n 1p)
+	note "nobody: blocked ${b:-0}% of the thread's time (50 is right)"
+	expect_range "nobody: the thread's blocked share" "${b:-0}" 44 56
+else
+	note "cannot run as nobody at perf_event_paranoid 2 here: per-thread totals left unchecked"
+fi
+exit 0
