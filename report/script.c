@@ -237,6 +237,8 @@ static void print_kernel(FILE *out, const struct perf_event_header *h, const str
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		put_time(out, id);
+		if (id->present & PERF_SAMPLE_TID)
+			fprintf(out, " pid=%u tid=%u", id->pid, id->tid);
 		fprintf(out, " %s", k->switch_out ? k->preempt ? "out=preempt" : "out=1" : "in=1");
 		if (h->type == PERF_RECORD_SWITCH_CPU_WIDE)
 			fprintf(out, " next_prev_pid=%u next_prev_tid=%u", k->next_prev_pid,

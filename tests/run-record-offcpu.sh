@@ -48,6 +48,32 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	tot=$(sed -n 's/^# thread: *[0-9]*\/[0-9]* offcpu: \([0-9.]*\) s:.*/\1/p' out | sed -n 1p)
 	expect_range "wall: the thread's total (s)" "${tot:-0}" 1.8 2.2
 
+	# threads on one mutex: the wait is in lock_wait
+	run_prof record -q --off-cpu --call-graph dwarf -e cpu-clock -o lock.data -- "$W" -s 1 -l 3
+	expect_rc 0 "prof record --off-cpu (lock)"
+	run_prof report -i lock.data --event off-cpu --children --sort sym
+	lw=$(share lock_wait)
+	note "lock: lock_wait ${lw:-0}% of the off-CPU time (the rest is main's pthread_join)"
+	expect_range "lock: lock_wait's share of off-CPU time" "${lw:-0}" 40 80
+
+	# a shell that runs the program twice: both children's switches are kept
+	run_prof record -q --off-cpu -g -e cpu-clock -o fork.data -- \
+		sh -c "$W -s 0.5; $W -s 0.5"
+	expect_rc 0 "prof record --off-cpu (fork and exec)"
+	run_prof report -i fork.data --event off-cpu --sort comm,pid
+	n=$(awk '$1 ~ /%$/ && $3 == "offcpu"' out | wc -l)
+	[ "$n" = 2 ] || fail "fork and exec: $n offcpu processes with off-CPU time, expected 2: $(cat out)"
+
+	# two threads over pipes: tens of thousands of switches a second, none lost
+	run_prof record --off-cpu -g -e cpu-clock -o pp.data -- "$W" -s 1 -p
+	expect_rc 0 "prof record --off-cpu (ping-pong)"
+	lost=$(summary_field 2)
+	run_prof script -i pp.data
+	sw=$(grep -c '^SWITCH.* out=' out)
+	note "ping-pong: $sw switch-outs in 1 s, $lost lost records"
+	[ "$lost" = 0 ] || fail "ping-pong: $lost records lost at default buffers"
+	[ "$sw" -ge 5000 ] || fail "ping-pong: only $sw switch-outs recorded"
+
 	# folded and pprof weigh nanoseconds
 	run_prof report -i off.data --event off-cpu -F folded --no-comm
 	ns=$(awk '{ s += $NF } END { printf "%.0f\n", s / 1e6 }' out)
