@@ -31,8 +31,8 @@ static const char usage[] =
 	"usage: prof report [-i FILE] [options]\n"
 	"\n"
 	"  -i, --input FILE            profile to read (default prof.data, - for stdin)\n"
-	"  -s, --sort KEYS             comma list of comm,pid,tid,dso,sym,srcline,cpu\n"
-	"                              (default comm,dso,sym)\n"
+	"  -s, --sort KEYS             comma list of comm,pid,tid,dso,sym,srcline,cpu,\n"
+	"                              parallelism (default comm,dso,sym)\n"
 	"      --children              add inclusive time, and sort by it\n"
 	"      --percent-limit P       hide entries below P percent\n"
 	"  -g, --call-graph MODE       caller or callee: call trees under each entry\n"
@@ -44,6 +44,8 @@ static const char usage[] =
 	"      --event NAME            only this event (cpu-clock, off-cpu, preempted...)\n"
 	"      --wall                  wall-clock time: on-CPU samples and off-CPU time\n"
 	"                              in nanoseconds (record with --off-cpu)\n"
+	"      --latency               weigh each sample by 1 / the threads of its\n"
+	"                              process running then (record with --off-cpu)\n"
 	"      --no-demangle           keep C++ and Rust names as they are in the binary\n"
 	"      --params                C++ names with their parameter lists (perf's -v)\n"
 	"      --no-inline             fold inlined functions into their callers\n"
@@ -59,7 +61,7 @@ static const char usage[] =
 	"formats:\n";
 
 static const char *const key_names[HIST_NKEYS] = {
-	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu",
+	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism",
 };
 
 struct idlist {
@@ -85,6 +87,7 @@ struct report {
 	int no_comm, inverted;
 	const char *event;	/* --event */
 	int wall;		/* --wall */
+	int latency;		/* --latency */
 	char **copies;		/* option values split in place, freed at the end */
 	size_t ncopies;
 	struct hist_opts ho;
@@ -153,7 +156,7 @@ static int parse_sort(struct report *r, const char *arg)
 			;
 		if (k == HIST_NKEYS) {
 			fprintf(stderr, "prof: --sort: unknown key '%s'; keys are comm, pid, tid, "
-				"dso, sym, srcline, cpu; see 'prof report --help'\n", items[i]);
+				"dso, sym, srcline, cpu, parallelism; see 'prof report --help'\n", items[i]);
 			free(items);
 			return -1;
 		}
@@ -193,6 +196,7 @@ enum {
 	OPT_CHILDREN = 256, OPT_LIMIT, OPT_TREE, OPT_DEPTH, OPT_COMM, OPT_PID, OPT_TID,
 	OPT_DSO, OPT_SYMBOL, OPT_CPU, OPT_TIME, OPT_NO_DEMANGLE, OPT_NO_INLINE, OPT_SYMFS,
 	OPT_STRICT_SYMFS, OPT_NO_COMM, OPT_INVERTED, OPT_KALLSYMS, OPT_PARAMS, OPT_EVENT, OPT_WALL,
+	OPT_LATENCY,
 };
 
 static int parse_options(struct report *r, int argc, char **argv)
@@ -224,6 +228,7 @@ static int parse_options(struct report *r, int argc, char **argv)
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "event", required_argument, NULL, OPT_EVENT },
 		{ "wall", no_argument, NULL, OPT_WALL },
+		{ "latency", no_argument, NULL, OPT_LATENCY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -357,6 +362,9 @@ static int parse_options(struct report *r, int argc, char **argv)
 		case OPT_WALL:
 			r->wall = 1;
 			break;
+		case OPT_LATENCY:
+			r->latency = 1;
+			break;
 		case 'h':
 			usage_out(stdout);
 			return 0;
@@ -424,6 +432,7 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->f.t_end = r->f.t_end;
 	o->f.event = r->event;
 	o->wall = r->wall;
+	o->latency = r->latency;
 }
 
 #define pct format_pct

@@ -74,6 +74,26 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	[ "$lost" = 0 ] || fail "ping-pong: $lost records lost at default buffers"
 	[ "$sw" -ge 5000 ] || fail "ping-pong: only $sw switch-outs recorded"
 
+	# parallelism and latency: two threads spinning side by side on two
+	# CPUs (side by side as long as nothing else takes one of the CPUs:
+	# under make -j, less; the floor is low, the latency check exact)
+	run_prof record -q --off-cpu -g -e cpu-clock -o lat.data -- "$WORKLOADS/threads" -s 1
+	expect_rc 0 "prof record --off-cpu (threads)"
+	run_prof report -i lat.data --event cpu-clock --sort parallelism
+	two=$(awk '$1 ~ /%$/ && $3 == 2 { p = $1; sub(/%/, "", p); print p }' out)
+	note "threads: ${two:-0}% of the samples ran with 2 threads of the process on a CPU"
+	[ "$(nproc)" -lt 2 ] || expect_range "threads: parallelism 2 (%)" "${two:-0}" 20 100
+	# what --latency weighs: each share divided by its parallelism
+	want=$(awk '$1 ~ /%$/ { p = $1; sub(/%/, "", p); s += p / $3 } END { printf "%.3f\n", s / 100 }' out)
+	run_prof report -i lat.data --event cpu-clock --sort comm -F json
+	full=$(jq '.events[0].period' out 2> /dev/null)
+	run_prof report -i lat.data --event cpu-clock --latency --sort comm -F json
+	half=$(jq '.events[0].period' out 2> /dev/null)
+	r=$(awk -v a="${half:-0}" -v b="${full:-1}" 'BEGIN { printf "%.2f\n", a / b }')
+	note "threads: --latency weighs $r of the CPU time ($want by the parallelism column)"
+	expect_range "threads: latency / CPU time" "$r" "$(awk -v w="$want" 'BEGIN { print w - 0.02 }')" \
+		"$(awk -v w="$want" 'BEGIN { print w + 0.02 }')"
+
 	# folded and pprof weigh nanoseconds
 	run_prof report -i off.data --event off-cpu -F folded --no-comm
 	ns=$(awk '{ s += $NF } END { printf "%.0f\n", s / 1e6 }' out)

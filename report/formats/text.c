@@ -18,7 +18,7 @@
 #include "xalloc.h"
 
 static const char *const key_titles[HIST_NKEYS] = {
-	"Command", "Pid", "Tid", "Shared Object", "Symbol", "Source", "CPU",
+	"Command", "Pid", "Tid", "Shared Object", "Symbol", "Source", "CPU", "Parallelism",
 };
 
 /* Stopped in JIT code (a runtime's, in memory no file backs): said as such. */
@@ -181,6 +181,9 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 		fprintf(out, "\n");
 	}
 	off_cpu_header(p, e, out);
+	if (p->latency)
+		fprintf(out, "# latency:  each sample weighs its period divided by the threads of its "
+			"process running at its time (--latency)\n");
 	fprintf(out, "#\n");
 }
 

@@ -100,6 +100,9 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 	case HIST_CPU:
 		snprintf(buf, sizeof(buf), "%u", s->cpu);
 		break;
+	case HIST_PARALLELISM:
+		snprintf(buf, sizeof(buf), "%u", s->parallelism);
+		break;
 	case HIST_DSO:
 		return f->dso ? dso_short_name(f->dso) : "[unknown]";
 	case HIST_SYM:

@@ -14,6 +14,7 @@
 
 enum hist_key {
 	HIST_COMM, HIST_PID, HIST_TID, HIST_DSO, HIST_SYM, HIST_SRCLINE, HIST_CPU,
+	HIST_PARALLELISM,	/* threads of the sample's process running at its time */
 	HIST_NKEYS
 };
 

@@ -210,11 +210,12 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 	return e;
 }
 
+static int add_kept(struct loader *l, const struct rsample *s);
+
 static int on_sample(void *ctx, const struct rsample *s)
 {
 	struct loader *l = ctx;
 	struct profile *p = l->p;
-	struct profile_event *e;
 
 	if (!l->have_time) {
 		/* The first in time: with session_unordered(), not always this one. */
@@ -234,6 +235,22 @@ static int on_sample(void *ctx, const struct rsample *s)
 	if (l->post_filter && !postfilter(&l->o->f, s))
 		return 0;
 	p->kept++;
+	if (l->o->latency && s->parallelism > 1) {
+		/* the period shared by the threads running side by side */
+		struct rsample ls = *s;
+
+		ls.period = s->period / s->parallelism;
+		return add_kept(l, &ls);
+	}
+	return add_kept(l, s);
+}
+
+/* Add a kept sample to its event's histogram, tree and collector. */
+static int add_kept(struct loader *l, const struct rsample *s)
+{
+	struct profile *p = l->p;
+	struct profile_event *e;
+
 	if (l->o->wall)
 		thread_time(p, s);
 	e = event_of(l, l->o->wall ? &p->wall_ev : s->ev);
@@ -284,6 +301,11 @@ static int check_events(const struct profile_opts *o, const struct profile *p, c
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
 						names[i]);
 	}
+	if (o->latency && !session_records_switches(p->session)) {
+		snprintf(err, errlen, "'%s' has no context switches for --latency: record with "
+			 "prof record --off-cpu", o->input);
+		return -1;
+	}
 	if (o->wall && !session_switches(p->session)) {
 		snprintf(err, errlen, "'%s' has no context switches for --wall: record with "
 			 "prof record --off-cpu", o->input);
@@ -320,6 +342,7 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	p->input = o->input;
 	p->collector = o->collector;
 	snprintf(p->wall_ev.name, sizeof(p->wall_ev.name), "wall");
+	p->latency = o->latency;
 	p->wall_ev.attr.type = PERF_TYPE_SOFTWARE;
 	p->wall_ev.attr.config = ~0ULL;
 	htab_init(&p->tt_index);

@@ -60,6 +60,12 @@ struct profile_opts {
 	 * (off-cpu, preempted: nanoseconds off it) as one event, "wall".
 	 */
 	int wall;
+	/*
+	 * Latency (perf 6.15's --latency): each sample weighs its period
+	 * divided by its parallelism, so that time several threads of a
+	 * process spent side by side counts once, as the wait for it does.
+	 */
+	int latency;
 };
 
 /* Where a thread's time went, for --wall: nanoseconds. */
@@ -99,6 +105,7 @@ struct profile {
 	uint64_t chains;		/* samples with a call chain, among those resolved */
 	struct profile_unwind uw;
 	struct evdesc wall_ev;		/* the event of --wall */
+	int latency;			/* loaded with --latency */
 	struct profile_thread_time *tt;	/* --wall: per thread, by first sample */
 	size_t ntt;
 	struct htab tt_index;		/* tt by tid */

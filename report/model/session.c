@@ -57,6 +57,7 @@ struct proc {
 	struct maps maps;
 	uint64_t start;		/* the time of the FORK or exec that began it; 0: before */
 	struct pjit *jit;	/* (not const when the proc is) */
+	int running;		/* its threads on a CPU now (switch records) */
 };
 
 /*
@@ -117,6 +118,7 @@ struct parked {
 	uint32_t pid, tid, cpu;
 	uint64_t time, period;
 	const char *comm;
+	uint32_t parallelism;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
@@ -128,6 +130,7 @@ struct parked {
 struct thread {
 	int pid, tid;
 	const char *comm;
+	int on_cpu;		/* counted in its proc's running */
 	/* off the CPU since out_time (out_state 1 blocked, 2 preempted; 0: on it) */
 	uint64_t out_time;
 	int out_state;
@@ -261,6 +264,7 @@ struct session {
 	struct evdesc swev[2];	/* off-cpu and preempted, made of switch records */
 	size_t swbase;		/* their index: after the file's events */
 	int swset;
+	int has_switches;	/* an event records switches: parallelism is known */
 	const char *no_switch_samples;	/* the frame of an off-CPU interval without a stack */
 	/* JIT tables carried in the profile (see struct carried) */
 	struct carried *car;
@@ -406,6 +410,7 @@ uint64_t session_first_time(const struct session *s)
 }
 
 static void stop_thread(struct session *s, int abort);
+static void set_on_cpu(struct session *s, struct thread *t, int on);
 
 static void free_batch(struct batch *b)
 {
@@ -517,6 +522,11 @@ int session_event_names(const struct session *s, const char **names, int max)
 int session_switches(const struct session *s)
 {
 	return s->swset;
+}
+
+int session_records_switches(const struct session *s)
+{
+	return s->has_switches;
 }
 
 int session_switch_stacks(const struct session *s)
@@ -691,6 +701,8 @@ static void do_fork(struct session *s, const struct kevent *k)
 	memset(s->tmemo, 0, sizeof(s->tmemo));
 	/* looked up again: get_thread() above may have made the one at tid */
 	old = itab_get(&s->threads, t->tid);
+	if (old)
+		set_on_cpu(s, old, 0);
 	if (old) {
 		/* the new thread keeps an off-CPU interval begun before its FORK was seen */
 		t->out_time = old->out_time;
@@ -1225,7 +1237,7 @@ static int park_one(struct session *s, void *arg, uint64_t a, int kernel, int ca
 
 /* Put a sample aside until its files are open, its addresses placed now. */
 static void park(struct session *s, const struct evdesc *e, const struct sample *smp,
-		 const struct proc *pr, const char *comm, int kernel)
+		 const struct proc *pr, const char *comm, int kernel, uint32_t parallelism)
 {
 	struct parked *p;
 
@@ -1241,6 +1253,7 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	p->time = smp->time;
 	p->period = (smp->present & PERF_SAMPLE_PERIOD) ? smp->period : 1;
 	p->comm = comm;
+	p->parallelism = parallelism;
 	p->first = s->npraw;
 	each_address(s, smp, kernel, park_one, (void *)pr);
 	p->n = s->npraw - p->first;
@@ -1280,6 +1293,7 @@ static int unpark(struct session *s)
 		rs.time = p->time;
 		rs.period = p->period;
 		rs.comm = p->comm;
+		rs.parallelism = p->parallelism;
 		rs.nframes = n;
 		rs.frames = s->frames;
 		rs.unwind_end = p->unwind_end;
@@ -1332,6 +1346,14 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.time = smp.time;
 	rs.period = (smp.present & PERF_SAMPLE_PERIOD) ? smp.period : 1;
 	rs.comm = t->comm;
+	rs.parallelism = 1;
+	if (s->has_switches && !pseudo && !(e->attr.config == ~0ULL && e->attr.type == PERF_TYPE_SOFTWARE)) {
+		/* a thread sampled is on a CPU, whatever record said so first */
+		set_on_cpu(s, t, 1);
+		rs.parallelism = (uint32_t)get_proc(s, t->pid)->running;
+		if (!rs.parallelism)
+			rs.parallelism = 1;
+	}
 	rs.nframes = 0;
 	rs.frames = NULL;
 	rs.unwind_end = 0;
@@ -1349,7 +1371,7 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	}
 	s->nupcs = s->leaf_only ? 0 : unwind_sample(s, e, &smp, b.pr);
 	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
-		park(s, e, &smp, b.pr, t->comm, kernel);
+		park(s, e, &smp, b.pr, t->comm, kernel, rs.parallelism);
 		return 0;
 	}
 	rs.nframes = b.n;
@@ -1396,6 +1418,20 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	return sample_go(s, e, &smp, is_kernel_mode(h->misc), NULL);
 }
 
+/* Thread t is on a CPU (on 1) or off it now: its process's running count follows. */
+static void set_on_cpu(struct session *s, struct thread *t, int on)
+{
+	struct proc *pr;
+
+	if (t->on_cpu == on)
+		return;
+	pr = get_proc(s, t->pid);
+	t->on_cpu = on;
+	pr->running += on ? 1 : -1;
+	if (pr->running < 0)
+		pr->running = 0;
+}
+
 /* The events made of switch records: off-CPU time, blocked and preempted. */
 static struct evdesc *switch_event(struct session *s, int preempted)
 {
@@ -1436,6 +1472,7 @@ static int do_switch(struct session *s, const struct perf_event_header *h,
 	if (!(id->present & PERF_SAMPLE_TID) || !(id->present & PERF_SAMPLE_TIME))
 		return 0;
 	t = get_thread(s, (int)id->pid, (int)id->tid);
+	set_on_cpu(s, t, !k->switch_out);
 	if (k->switch_out) {
 		t->out_time = id->time;
 		t->out_state = k->preempt ? 2 : 1;
@@ -1502,6 +1539,13 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 	case PERF_RECORD_FORK:
 		do_fork(s, &k);
 		break;
+	case PERF_RECORD_EXIT: {
+		struct thread *t = itab_get(&s->threads, (int)k.tid);
+
+		if (t)
+			set_on_cpu(s, t, 0);
+		break;
+	}
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
 		s->lost += k.lost;
@@ -1919,6 +1963,8 @@ int session_record(struct session *s, const struct reader_record *rec)
 			return skip(&s->skq, rec->offset, "an ATTR record after the samples");
 		if (evtab_add_record(&s->ev, h))
 			return skip(&s->skq, rec->offset, "malformed ATTR record");
+		if (s->ev.ev[s->ev.nr - 1]->attr.context_switch)
+			s->has_switches = 1;
 		return 0;
 	case PDATA_HEADER_FEATURE:
 		do_feature(s, h);

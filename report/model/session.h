@@ -35,6 +35,11 @@ struct rsample {
 	uint32_t pid, tid, cpu;
 	uint64_t time, period;
 	const char *comm;	/* interned, valid until session_free */
+	/*
+	 * threads of its process on a CPU at its time (itself included), as
+	 * the switch records tell; 1 without them
+	 */
+	uint32_t parallelism;
 	int nframes;		/* frames[0] is where the sample hit */
 	const struct rframe *frames;
 	/*
@@ -139,6 +144,8 @@ const struct evtab *session_evtab(const struct session *s);
  * 1 when the file had switch records.
  */
 int session_switches(const struct session *s);
+/* 1 when an event of the file records switches (attr.context_switch). */
+int session_records_switches(const struct session *s);
 /* 1 when the file samples switch-outs too (stacks of off-CPU time). */
 int session_switch_stacks(const struct session *s);
 /* The names of the file's events, then off-cpu and preempted: at most max; how many. */
