@@ -22,7 +22,8 @@ const char record_usage[] =
 	"       prof record -a [options] [[--] command [args...]]\n"
 	"\n"
 	"  -e, --event LIST           events to sample (default cycles; cpu-clock\n"
-	"                             where there is no hardware PMU)\n"
+	"                             where there is no hardware PMU), each with\n"
+	"                             :u, :k, :p, :pp or :ppp as perf takes them\n"
 	"  -F, --freq HZ              samples per second (default 4000)\n"
 	"  -c, --count PERIOD         a sample every PERIOD events instead of -F\n"
 	"  -g                         frame-pointer call chains (--call-graph fp)\n"
@@ -83,16 +84,55 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * An event's modifiers after its ':', as perf takes them: u (user space
+ * only), k (kernel only), p, pp, ppp (precise_ip 1-3). 0, or -1.
+ */
+static int parse_mods(const char *m, struct event_mods *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (; *m; m++) {
+		if (*m == 'u')
+			out->user = 1;
+		else if (*m == 'k')
+			out->kernel = 1;
+		else if (*m == 'p' && out->precise < 3)
+			out->precise++;
+		else
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_events(struct record_opts *o, const char *arg, char *err, size_t len)
 {
 	const char *p = arg;
 
 	for (;;) {
 		size_t n = strcspn(p, ",");
-		char *name = xmalloc(n + 1);
+		char *name = xmalloc(n + 1), *colon;
+		struct event_mods mods = { 0, 0, 0 };
 
 		memcpy(name, p, n);
 		name[n] = '\0';
+		colon = strchr(name, ':');
+		if (colon) {
+			*colon = '\0';
+			if (evname_lookup(name) && parse_mods(colon + 1, &mods)) {
+				bad(err, len, "-e: unknown modifier in '%s:%s'; modifiers are u (user "
+				    "space), k (kernel), p, pp, ppp (precise)", name, colon + 1);
+				free(name);
+				return -EINVAL;
+			}
+			if (!evname_lookup(name)) {
+				*colon = ':';
+				bad(err, len, "-e: '%s' is a tracepoint or no event at all: prof record "
+				    "takes none (for context switches, use --off-cpu); known events: %s",
+				    name, evname_list());
+				free(name);
+				return -EINVAL;
+			}
+		}
 		if (!evname_lookup(name)) {
 			bad(err, len, "-e: unknown event '%s'; known events: %s", name,
 			    evname_list());
@@ -100,6 +140,8 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 			return -EINVAL;
 		}
 		o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(*o->events));
+		o->mods = xreallocarray(o->mods, o->nr_events + 1, sizeof(*o->mods));
+		o->mods[o->nr_events] = mods;
 		o->events[o->nr_events++] = name;
 		if (!p[n])
 			return 0;
@@ -253,6 +295,7 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 		o->level = 0;
 	if (!o->nr_events) {
 		o->events = xcalloc(1, sizeof(*o->events));
+		o->mods = xcalloc(1, sizeof(*o->mods));
 		o->events[0] = xstrdup("cycles");
 		o->nr_events = 1;
 		o->default_event = 1;
@@ -273,6 +316,7 @@ void record_opts_release(struct record_opts *o)
 	for (size_t i = 0; i < o->nr_events; i++)
 		free(o->events[i]);
 	free(o->events);
+	free(o->mods);
 	free(o->pids);
 	free(o->tids);
 	cpulist_release(&o->cpus);

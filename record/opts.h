@@ -20,8 +20,15 @@
 
 enum record_callchain { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };
 
+/* An event's modifiers (-e cpu-clock:u, cycles:ppp). */
+struct event_mods {
+	int user, kernel;	/* :u, :k (both or neither: both spaces) */
+	int precise;		/* :p, :pp, :ppp: attr.precise_ip */
+};
+
 struct record_opts {
-	char **events;		/* names as given; the default is "cycles" */
+	char **events;		/* names as given, without their modifiers; default "cycles" */
+	struct event_mods *mods;	/* each event's */
 	size_t nr_events;
 	int default_event;	/* -e not given */
 	uint64_t freq;		/* -F, or 0 with -c */

@@ -333,9 +333,18 @@ static int open_events(struct recorder *rc)
 	for (size_t i = 0; i < rc->nr_ev; i++) {
 		const struct evname *en = evname_lookup(rc->o.events[i]);
 
+		const struct event_mods *m = &rc->o.mods[i];
+
 		rc->ev[i].name = en->name;
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);
+		if (m->user && !m->kernel) {
+			rc->ev[i].attr.exclude_kernel = 1;
+			rc->ev[i].attr.exclude_hv = 1;
+		} else if (m->kernel && !m->user) {
+			rc->ev[i].attr.exclude_user = 1;
+		}
+		rc->ev[i].attr.precise_ip = (unsigned)m->precise;
 	}
 	if (rc->o.off_cpu)
 		off_cpu_events(rc);

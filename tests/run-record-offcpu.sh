@@ -109,6 +109,16 @@ else
 	note "not root and perf_event_paranoid above 1: no stacks of off-CPU time to check"
 fi
 
+# Modifiers as perf takes them: :u samples no kernel frame; a wrong one is one line
+run_prof record -q -e cpu-clock:u -o u.data -- "$W" -s 0.3 -w 90,5,5
+expect_rc 0 "prof record -e cpu-clock:u"
+run_prof report -i u.data --sort dso
+grep -q 'kernel.kallsyms' out && fail "-e cpu-clock:u sampled the kernel: $(cat out)"
+run_prof record -e cpu-clock:x -o x.data -- true
+expect_rc 64 "prof record -e cpu-clock:x"
+one_error_line "prof record -e cpu-clock:x"
+grep -q "unknown modifier in 'cpu-clock:x'" err || fail "-e cpu-clock:x: $(cat err)"
+
 # A normal user at paranoid 2: switches only, per thread, and why
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev/null 2>&1 &&
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
