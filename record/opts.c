@@ -23,7 +23,8 @@ const char record_usage[] =
 	"\n"
 	"  -e, --event LIST           events to sample (default cycles; cpu-clock\n"
 	"                             where there is no hardware PMU), each with\n"
-	"                             :u, :k, :p, :pp or :ppp as perf takes them\n"
+	"                             :u, :k, :p, :pp or :ppp as perf takes them;\n"
+	"                             tracepoints as SYSTEM:NAME (sched:sched_switch)\n"
 	"  -F, --freq HZ              samples per second (default 4000)\n"
 	"  -c, --count PERIOD         a sample every PERIOD events instead of -F\n"
 	"  -g                         frame-pointer call chains (--call-graph fp)\n"
@@ -111,7 +112,7 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 	for (;;) {
 		size_t n = strcspn(p, ",");
 		char *name = xmalloc(n + 1), *colon;
-		struct event_mods mods = { 0, 0, 0 };
+		struct event_mods mods = { 0, 0, 0, 0 };
 
 		memcpy(name, p, n);
 		name[n] = '\0';
@@ -125,15 +126,12 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 				return -EINVAL;
 			}
 			if (!evname_lookup(name)) {
+				/* SYSTEM:NAME, a tracepoint: its id is looked up in tracefs when opened */
 				*colon = ':';
-				bad(err, len, "-e: '%s' is a tracepoint or no event at all: prof record "
-				    "takes none (for context switches, use --off-cpu); known events: %s",
-				    name, evname_list());
-				free(name);
-				return -EINVAL;
+				mods.tracepoint = 1;
 			}
 		}
-		if (!evname_lookup(name)) {
+		if (!mods.tracepoint && !evname_lookup(name)) {
 			bad(err, len, "-e: unknown event '%s'; known events: %s", name,
 			    evname_list());
 			free(name);

@@ -24,6 +24,7 @@ enum record_callchain { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };
 struct event_mods {
 	int user, kernel;	/* :u, :k (both or neither: both spaces) */
 	int precise;		/* :p, :pp, :ppp: attr.precise_ip */
+	int tracepoint;		/* the name is a tracepoint's, SYSTEM:NAME */
 };
 
 struct record_opts {

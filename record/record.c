@@ -37,6 +37,7 @@
 #include "ring.h"
 #include "synth.h"
 #include "target.h"
+#include "tracefs.h"
 #include "writer.h"
 #include "xalloc.h"
 
@@ -74,6 +75,7 @@ struct recorder {
 	struct timespec start;
 	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
 	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
+	int tracepoints;		/* an event is a tracepoint: its formats go in the file */
 };
 
 static void notice(const struct recorder *rc, const char *fmt, ...)
@@ -331,13 +333,27 @@ static int open_events(struct recorder *rc)
 	rc->nr_ev = rc->o.nr_events;
 	rc->ev = xcalloc(rc->nr_ev + 1, sizeof(*rc->ev));
 	for (size_t i = 0; i < rc->nr_ev; i++) {
-		const struct evname *en = evname_lookup(rc->o.events[i]);
-
 		const struct event_mods *m = &rc->o.mods[i];
+		struct evname tp = { rc->o.events[i], PERF_TYPE_TRACEPOINT, 0 };
+		const struct evname *en = m->tracepoint ? &tp : evname_lookup(rc->o.events[i]);
 
+		if (m->tracepoint) {
+			char err[512];
+
+			if (tracefs_event_id(rc->o.events[i], &tp.config, err, sizeof(err))) {
+				fprintf(stderr, "prof: %s\n", err);
+				return -EINVAL;
+			}
+			rc->tracepoints = 1;
+		}
 		rc->ev[i].name = en->name;
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);
+		if (m->tracepoint) {
+			/* every hit, with its raw fields */
+			rc->ev[i].attr.freq = 0;
+			rc->ev[i].attr.sample_period = 1;
+		}
 		if (m->user && !m->kernel) {
 			rc->ev[i].attr.exclude_kernel = 1;
 			rc->ev[i].attr.exclude_hv = 1;
@@ -348,6 +364,9 @@ static int open_events(struct recorder *rc)
 	}
 	if (rc->o.off_cpu)
 		off_cpu_events(rc);
+	/* raw fields: in every event's samples, so that all stay alike in layout */
+	for (size_t i = 0; rc->tracepoints && i < rc->nr_ev; i++)
+		rc->ev[i].attr.sample_type |= PERF_SAMPLE_RAW;
 	rc->rings = xcalloc(rc->cpus.nr, sizeof(*rc->rings));
 	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
 		return ret;
@@ -413,6 +432,67 @@ static int write_error(const struct recorder *rc, int err)
 	return -1;
 }
 
+/*
+ * For tracepoints: the events' names (EVENT_DESC, as perf writes it: a
+ * tracepoint's name is not in its attr), and the tracing data with their
+ * formats, which a reader needs to decode their raw fields. Both come
+ * before anything compressed: perf reads the tracing data that follows
+ * its record straight from the stream.
+ */
+static int write_tracing(struct recorder *rc)
+{
+	const char **tps = xcalloc(rc->nr_ev, sizeof(*tps));
+	size_t ntp = 0, len, dlen = 8;
+	unsigned char *data, *desc;
+	char err[512];
+	uint32_t v;
+	int ret;
+
+	for (size_t i = 0; i < rc->nr_ev; i++) {
+		if (rc->ev[i].attr.type == PERF_TYPE_TRACEPOINT)
+			tps[ntp++] = rc->ev[i].name;
+		dlen += PDATA_ATTR_SIZE + 4 + 4 + ((strlen(rc->ev[i].name) + 1 + 63) & ~(size_t)63) +
+			8 * rc->ev[i].nr_ids;
+	}
+	data = tracefs_tracing_data(tps, ntp, &len, err, sizeof(err));
+	free(tps);
+	if (!data) {
+		fprintf(stderr, "prof: tracepoints: %s\n", err);
+		return -EINVAL;
+	}
+	desc = xcalloc(1, dlen);
+	v = (uint32_t)rc->nr_ev;
+	memcpy(desc, &v, 4);
+	v = PDATA_ATTR_SIZE;
+	memcpy(desc + 4, &v, 4);
+	{
+		size_t off = 8;
+
+		for (size_t i = 0; i < rc->nr_ev; i++) {
+			struct perf_event_attr a = rc->ev[i].attr;
+			uint32_t nl = (uint32_t)((strlen(rc->ev[i].name) + 1 + 63) & ~(size_t)63);
+
+			a.size = PDATA_ATTR_SIZE;
+			memcpy(desc + off, &a, sizeof(a) < PDATA_ATTR_SIZE ? sizeof(a) : PDATA_ATTR_SIZE);
+			off += PDATA_ATTR_SIZE;
+			v = (uint32_t)rc->ev[i].nr_ids;
+			memcpy(desc + off, &v, 4);
+			memcpy(desc + off + 4, &nl, 4);
+			memcpy(desc + off + 8, rc->ev[i].name, strlen(rc->ev[i].name));
+			off += 8 + nl;
+			memcpy(desc + off, rc->ev[i].ids, 8 * rc->ev[i].nr_ids);
+			off += 8 * rc->ev[i].nr_ids;
+		}
+	}
+	ret = dlen + 16 <= PDATA_RECORD_MAX ? writer_feature(rc->w, PDATA_FEAT_EVENT_DESC, desc, dlen)
+					     : 0;	/* too many ids to name them: perf reads on */
+	free(desc);
+	if (!ret)
+		ret = writer_tracing_data(rc->w, data, len);
+	free(data);
+	return ret;
+}
+
 static int write_head(struct recorder *rc)
 {
 	struct utsname u;
@@ -452,6 +532,10 @@ static int write_head(struct recorder *rc)
 	if (!ret)
 		ret = writer_feature_strings(rc->w, PDATA_FEAT_CMDLINE, cmd, rc->argc + 1);
 	free(cmd);
+	if (!ret && rc->tracepoints)
+		ret = write_tracing(rc);
+	if (ret == -EINVAL)
+		return -1;
 	if (!ret)
 		ret = writer_end_features(rc->w);
 	return ret ? write_error(rc, ret) : 0;

@@ -18,6 +18,7 @@
 #include "evtab.h"
 #include "jitdump.h"
 #include "pdata.h"
+#include "tpfmt.h"
 #include "reader.h"
 #include "script.h"
 #include "session.h"
@@ -167,6 +168,9 @@ static void print_attr(FILE *out, const struct evdesc *e, const struct perf_even
 	fputc('\n', out);
 }
 
+/* The tracepoint formats of the file being shown (its tracing data), NULL without. */
+static struct tpfmts *tp_formats;
+
 static void print_sample(FILE *out, const struct evdesc *e, const struct sample *s)
 {
 	fputs("SAMPLE", out);
@@ -182,6 +186,9 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 		if (!s->nr_chain)
 			fputc('-', out);
 	}
+	/* a tracepoint's raw fields, by name, from its format */
+	if (e->attr.type == PERF_TYPE_TRACEPOINT && s->raw && tp_formats)
+		tpfmts_print(tp_formats, e->attr.config, s->raw, s->raw_size, out);
 	fputc('\n', out);
 }
 
@@ -501,9 +508,20 @@ int cmd_script(int argc, char **argv)
 	}
 	evtab_init(&t);
 	while ((ret = reader_next(r, &rec)) > 0) {
-		int pr = print_record(stdout, &t, rec.hdr);
+		int pr;
 		const char *name = pdata_record_name(rec.hdr->type);
 
+		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
+			/* the formats of its tracepoints: their names, their fields */
+			size_t tlen;
+			const unsigned char *td = reader_tracing_data(r, &tlen);
+
+			tpfmts_free(tp_formats);
+			tp_formats = td ? tpfmts_parse(td, tlen) : NULL;
+			if (tp_formats)
+				evtab_name_tracepoints(&t, tp_formats);
+		}
+		pr = print_record(stdout, &t, rec.hdr);
 		/* A record that cannot be used is skipped and counted, as in a report. */
 		if (pr && !nskip++) {
 			skip_first = rec.offset;
@@ -527,6 +545,8 @@ int cmd_script(int argc, char **argv)
 		input_warnings(input, r, NULL, nskip, skip_first, skip_why, "showing");
 	}
 	evtab_release(&t);
+	tpfmts_free(tp_formats);
+	tp_formats = NULL;
 	reader_free(r);
 	return status;
 }

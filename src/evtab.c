@@ -9,6 +9,7 @@
 
 #include "evname.h"
 #include "evtab.h"
+#include "tpfmt.h"
 #include "pdata.h"
 #include "reader.h"
 #include "xalloc.h"
@@ -101,6 +102,17 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 	t->ev = xreallocarray(t->ev, t->nr + 1, sizeof(*t->ev));
 	t->ev[t->nr++] = e;
 	return 0;
+}
+
+void evtab_name_tracepoints(struct evtab *t, const struct tpfmts *f)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		const char *name = t->ev[i]->attr.type == PERF_TYPE_TRACEPOINT
+				   ? tpfmts_name(f, t->ev[i]->attr.config) : NULL;
+
+		if (name)
+			snprintf(t->ev[i]->name, sizeof(t->ev[i]->name), "%s", name);
+	}
 }
 
 /* Where PERF_SAMPLE_ID sits in a sample when there is no IDENTIFIER. */

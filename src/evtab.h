@@ -51,4 +51,8 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h);
  */
 const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_header *h);
 
+struct tpfmts;
+/* Name the tracepoint events ("sched:sched_switch") from their formats. */
+void evtab_name_tracepoints(struct evtab *t, const struct tpfmts *f);
+
 #endif

@@ -83,6 +83,8 @@ struct reader {
 
 	char why[160];
 	uint64_t why_offset;
+	unsigned char *tracing;	/* the last TRACING_DATA's data */
+	size_t tracing_len;
 	int pending;		/* an error found at open, given by the first reader_next */
 };
 
@@ -162,6 +164,44 @@ static int skip_input(struct reader *r, uint64_t n)
 		n -= step;
 	}
 	return 1;
+}
+
+/*
+ * The tracing data that follows a TRACING_DATA record: kept (the last
+ * one, up to TRACING_MAX bytes) for reader_tracing_data(), else skipped.
+ */
+#define TRACING_MAX ((uint64_t)64 << 20)
+
+static int keep_tracing(struct reader *r, uint64_t n)
+{
+	size_t got = 0;
+
+	if (n > TRACING_MAX)
+		return skip_input(r, n);
+	free(r->tracing);
+	r->tracing = xmalloc(n ? (size_t)n : 1);
+	r->tracing_len = 0;
+	while (got < n) {
+		size_t step = n - got > IN_CHUNK ? IN_CHUNK : (size_t)(n - got);
+		int ret = ensure(r, step);
+
+		if (ret <= 0) {
+			if (!ret)
+				r->truncated = 1;
+			return ret;
+		}
+		memcpy(r->tracing + got, r->in + r->in_pos, step);
+		r->in_pos += step;
+		got += step;
+	}
+	r->tracing_len = got;
+	return 1;
+}
+
+const unsigned char *reader_tracing_data(const struct reader *r, size_t *len)
+{
+	*len = r->tracing_len;
+	return r->tracing_len ? r->tracing : NULL;
 }
 
 static int read_exact_at(struct reader *r, uint64_t off, void *buf, size_t len)
@@ -494,6 +534,7 @@ void reader_free(struct reader *r)
 	free(r->zsrc);
 	free(r->dec);
 	free(r->aligned);
+	free(r->tracing);
 	free(r);
 }
 
@@ -731,7 +772,7 @@ int reader_next(struct reader *r, struct reader_record *rec)
 			memcpy(&size, (const unsigned char *)rec->hdr + 8, 4);
 			memmove(r->aligned, rec->hdr, h.size);	/* may be r->aligned */
 			rec->hdr = (const struct perf_event_header *)r->aligned;
-			ret = skip_input(r, ((uint64_t)size + 7) & ~7ULL);
+			ret = keep_tracing(r, ((uint64_t)size + 7) & ~7ULL);
 			if (ret <= 0)
 				return ret;
 		}

@@ -87,6 +87,13 @@ int reader_seek(struct reader *r, uint64_t offset);
 int reader_read_ahead(const char *path, uint32_t type,
 		      int (*fn)(void *arg, const struct perf_event_header *h), void *arg);
 
+/*
+ * The tracing data (the formats of tracepoints) that followed the last
+ * TRACING_DATA record read, as perf's trace-event-info lays it out; NULL
+ * when none was (or it was over 64 MiB).
+ */
+const unsigned char *reader_tracing_data(const struct reader *r, size_t *len);
+
 /* 1 for a pipe-mode stream, 0 for file mode. */
 int reader_is_pipe(const struct reader *r);
 

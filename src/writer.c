@@ -154,6 +154,24 @@ int writer_user_record(struct writer *w, uint32_t type, const void *data, size_t
 	return ret ? ret : write_record(w, type, data, len, NULL, 0);
 }
 
+int writer_tracing_data(struct writer *w, const void *data, size_t len)
+{
+	uint32_t size[2] = { (uint32_t)((len + 7) & ~(size_t)7), 0 };
+	static const unsigned char pad[8];
+	int ret;
+
+	if (len > UINT32_MAX - 8)
+		return -E2BIG;
+	ret = writer_flush(w);
+	if (!ret)
+		ret = write_record(w, PDATA_HEADER_TRACING_DATA, size, sizeof(size), NULL, 0);
+	if (!ret)
+		ret = write_all(w, data, len);
+	if (!ret && size[0] != len)
+		ret = write_all(w, pad, size[0] - len);
+	return ret;
+}
+
 int writer_attr(struct writer *w, const struct perf_event_attr *attr,
 		const uint64_t *ids, size_t nr_ids)
 {

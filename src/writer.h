@@ -42,6 +42,13 @@ int writer_feature_strings(struct writer *w, uint64_t feat,
 			   const char *const *s, size_t nr);
 
 /*
+ * A TRACING_DATA record (type 66) and then, outside it, the len bytes of
+ * tracing data it announces (padded to 8), as perf's pipe mode has it.
+ * Before writer_end_features(): a reader takes them from the stream.
+ */
+int writer_tracing_data(struct writer *w, const void *data, size_t len);
+
+/*
  * End the header records: the COMPRESSED feature when compressing, then
  * FINISHED_INIT. Call it once, after the attrs and features and before
  * any kernel record.

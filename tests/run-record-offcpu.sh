@@ -119,6 +119,32 @@ expect_rc 64 "prof record -e cpu-clock:x"
 one_error_line "prof record -e cpu-clock:x"
 grep -q "unknown modifier in 'cpu-clock:x'" err || fail "-e cpu-clock:x: $(cat err)"
 
+# Tracepoints, named and with their raw fields, as perf reads them too
+if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ] ||
+	[ -r /sys/kernel/debug/tracing/events/sched/sched_switch/id ]; then
+	run_prof record -q -e syscalls:sys_enter_read,sched:sched_switch -g -o tp.data -- "$W" -s 0.5
+	expect_rc 0 "prof record -e syscalls:sys_enter_read,sched:sched_switch"
+	run_prof script -i tp.data
+	n=$(grep -c '^SAMPLE.* event=syscalls:sys_enter_read .* fd=[0-9]* buf=[0-9]* count=8$' out)
+	note "tracepoints: $n reads of 8 bytes (the timerfd's, one a round: 5 in 0.5 s)"
+	[ "$n" -ge 3 ] || fail "prof script: $n sys_enter_read samples with fd, buf and count=8: $(grep -m2 SAMPLE out)"
+	grep -q '^SAMPLE.* event=sched:sched_switch .* prev_comm=offcpu .*next_pid=[0-9]' out ||
+		fail "prof script: no sched_switch sample with its fields: $(grep -m2 sched_switch out)"
+	run_prof report -i tp.data --children --sort sym
+	grep -q '^# event:    sched:sched_switch' out || fail "prof report does not name the tracepoint"
+	if command -v perf > /dev/null 2>&1; then
+		perf script -i tp.data > perf.out 2> perf.err || fail "perf script: $(tail -3 perf.err)"
+		grep -q 'syscalls:sys_enter_read: fd: 0x00000003.*count: 0x00000008' perf.out ||
+			fail "perf script does not decode the tracepoint: $(grep -m2 sys_enter perf.out)"
+	fi
+	run_prof record -e nosuch:thing -o x.data -- true
+	expect_rc 1 "prof record -e nosuch:thing"
+	one_error_line "prof record -e nosuch:thing"
+	grep -q "no tracepoint 'nosuch:thing' in " err || fail "-e nosuch:thing: $(cat err)"
+else
+	note "tracefs is not readable here: tracepoints left unchecked"
+fi
+
 # A normal user at paranoid 2: switches only, per thread, and why
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev/null 2>&1 &&
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pdata.h"
 #include "profile.h"
 #include "reader.h"
 #include "strpool.h"
@@ -365,6 +366,12 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	/* Every view adds samples up: none needs them in time order. */
 	session_unordered(p->session, 1);
 	while ((ret = reader_next(p->rd, &rec)) > 0) {
+		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
+			size_t tlen;
+			const unsigned char *td = reader_tracing_data(p->rd, &tlen);
+
+			session_tracing_data(p->session, td, tlen);
+		}
 		ret = session_record(p->session, &rec);
 		if (ret)
 			break;

@@ -36,6 +36,7 @@
 #include "session.h"
 #include "strpool.h"
 #include "symbols.h"
+#include "tpfmt.h"
 #include "unwind.h"
 #include "xalloc.h"
 
@@ -411,6 +412,7 @@ uint64_t session_first_time(const struct session *s)
 
 static void stop_thread(struct session *s, int abort);
 static void set_on_cpu(struct session *s, struct thread *t, int on);
+static void drain(struct session *s);
 
 static void free_batch(struct batch *b)
 {
@@ -522,6 +524,17 @@ int session_event_names(const struct session *s, const char **names, int max)
 int session_switches(const struct session *s)
 {
 	return s->swset;
+}
+
+void session_tracing_data(struct session *s, const unsigned char *data, size_t len)
+{
+	struct tpfmts *f = data ? tpfmts_parse(data, len) : NULL;
+
+	if (!f)
+		return;
+	drain(s);	/* the delivery thread reads the names */
+	evtab_name_tracepoints(&s->ev, f);
+	tpfmts_free(f);
 }
 
 int session_records_switches(const struct session *s)
@@ -1968,6 +1981,9 @@ int session_record(struct session *s, const struct reader_record *rec)
 		return 0;
 	case PDATA_HEADER_FEATURE:
 		do_feature(s, h);
+		return 0;
+	case PDATA_HEADER_TRACING_DATA:
+		/* the tracepoints' names, from their formats (session_tracing_data()) */
 		return 0;
 	case PDATA_HEADER_EVENT_TYPE:
 		/* JIT code prof carries, when it was not read ahead: tables the delivery thread reads */

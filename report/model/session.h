@@ -144,6 +144,8 @@ const struct evtab *session_evtab(const struct session *s);
  * 1 when the file had switch records.
  */
 int session_switches(const struct session *s);
+/* A TRACING_DATA record's data (reader_tracing_data()): names the tracepoint events. */
+void session_tracing_data(struct session *s, const unsigned char *data, size_t len);
 /* 1 when an event of the file records switches (attr.context_switch). */
 int session_records_switches(const struct session *s);
 /* 1 when the file samples switch-outs too (stacks of off-CPU time). */

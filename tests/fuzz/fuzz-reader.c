@@ -23,6 +23,7 @@
 #include "evtab.h"
 #include "pdata.h"
 #include "reader.h"
+#include "tpfmt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -158,6 +159,18 @@ static void walk(struct reader *r, size_t size)
 		sum += strlen(reader_error(r)) + reader_error_offset(r);
 	}
 	sum += reader_offset(r) + (uint64_t)reader_is_pipe(r);
+	{
+		/* the tracepoint formats of its tracing data, and the names they give */
+		size_t tlen;
+		const unsigned char *td = reader_tracing_data(r, &tlen);
+		struct tpfmts *f = td ? tpfmts_parse(td, tlen) : NULL;
+
+		if (f) {
+			evtab_name_tracepoints(&t, f);
+			sum += tpfmts_name(f, 0) != NULL;
+		}
+		tpfmts_free(f);
+	}
 	evtab_release(&t);
 	sink += sum;
 }

@@ -13,7 +13,7 @@ out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 make -C "$build" tests/hostile/craft tests/workloads/libunwlib.so tests/golden/genprof > /dev/null
 mkdir -p "$out/seeds" "$out/symfs/usr/lib/x86_64-linux-gnu"
-cp "$top"/tests/data/fixtures/*.data "$out/seeds/"
+cp "$top"/tests/data/fixtures/*.data "$top"/tests/data/tracing/*.data "$out/seeds/"
 cp "$build/tests/workloads/libunwlib.so" "$out/symfs/usr/lib/x86_64-linux-gnu/libc.so.6"
 cd "$out/seeds"
 for n in attr-after-park feature-wrap auxtrace mmap2-old utf8 "deep 300" "maps 2000"; do
