@@ -36,6 +36,19 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->callchain == CALLCHAIN_FP) {
+		/*
+		 * A function that sets up no frame (gcc -O2's leaves, libc's
+		 * syscall wrappers) keeps its return address on the stack,
+		 * where the frame-pointer chain never looks, and its caller
+		 * drops out of the chain. A few bytes at the stack pointer let
+		 * prof report put it back (unwind_leaf_return()). No registers:
+		 * perf unwinds a stack only with both, so it reads these samples
+		 * as it reads any -g sample.
+		 */
+		a->sample_type |= PERF_SAMPLE_STACK_USER;
+		a->sample_stack_user = RECORD_LEAF_STACK;
+	}
 	if (o->callchain == CALLCHAIN_DWARF) {
 		/*
 		 * The kernel's part of the chain comes as with -g; the user part

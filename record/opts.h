@@ -15,6 +15,8 @@
 /* --call-graph dwarf: bytes of user stack copied per sample (see prof-record(1)) */
 #define RECORD_DEFAULT_STACK	32768
 #define RECORD_MAX_STACK	65528
+/* -g: bytes of user stack per sample, for the return address of a frameless function */
+#define RECORD_LEAF_STACK	64
 /* and ring pages per CPU, where -m is not given: a sample takes up to ~32 KiB of it */
 #define RECORD_DWARF_PAGES	512
 

@@ -67,6 +67,13 @@ static int reg(const uint64_t *regs, size_t nr, uint64_t mask, int r, uint64_t *
 	return 0;
 }
 
+int regs_dwarf_count(void)
+{
+	int n = (int)(sizeof(dwarf_of) / sizeof(dwarf_of[0]));
+
+	return regs_user_mask() && n <= REGS_DWARF_MAX ? n : 0;
+}
+
 int regs_to_dwarf(const uint64_t *regs, size_t nr, uint64_t mask, uint64_t *dwarf,
 		  uint64_t *pc, uint64_t *sp)
 {

@@ -16,6 +16,9 @@ uint64_t regs_user_mask(void);
 /* DWARF registers of the machine: what regs_to_dwarf fills. */
 #define REGS_DWARF_MAX	33
 
+/* How many DWARF registers regs_to_dwarf() fills here; 0 where it cannot. */
+int regs_dwarf_count(void);
+
 /*
  * The sample's registers (nr values, one per bit of mask, lowest bit
  * first) as DWARF registers 0..n-1, in dwarf[REGS_DWARF_MAX]; *pc and

@@ -180,6 +180,10 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 		}
 		fprintf(out, "\n");
 	}
+	if (p->leaf_checked)
+		fprintf(out, "# chains:   %" PRIu64 " of %" PRIu64 " frame-pointer stacks (%.1f%%) had the "
+			"caller of a function without a frame of its own put back from the stack\n",
+			p->leaf_repaired, p->leaf_checked, pct(p->leaf_repaired, p->leaf_checked));
 	off_cpu_header(p, e, out);
 	if (p->latency)
 		fprintf(out, "# latency:  each sample weighs its period divided by the threads of its "

@@ -231,8 +231,15 @@ static int on_sample(void *ctx, const struct rsample *s)
 	}
 	if (s->nframes > 1)
 		p->chains++;	/* counted only when chains are resolved: for the trees */
-	if (l->o->chains && s->nframes > 1 && (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER))
-		stack_quality(&p->uw, s);
+	if (l->o->chains && s->nframes > 1 && (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER)) {
+		if (s->ev->attr.sample_type & PERF_SAMPLE_REGS_USER) {
+			stack_quality(&p->uw, s);
+		} else {
+			/* -g with a few bytes of stack: chains whose frameless leaf was mended */
+			p->leaf_checked++;
+			p->leaf_repaired += s->repaired != 0;
+		}
+	}
 	if (l->post_filter && !postfilter(&l->o->f, s))
 		return 0;
 	p->kept++;

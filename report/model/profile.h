@@ -104,6 +104,8 @@ struct profile {
 	uint64_t kept;			/* of those, the ones the filters kept */
 	uint64_t chains;		/* samples with a call chain, among those resolved */
 	struct profile_unwind uw;
+	/* -g samples that carry a few bytes of stack, and those whose chain it mended */
+	uint64_t leaf_checked, leaf_repaired;
 	struct evdesc wall_ev;		/* the event of --wall */
 	int latency;			/* loaded with --latency */
 	struct profile_thread_time *tt;	/* --wall: per thread, by first sample */

@@ -120,6 +120,7 @@ struct parked {
 	uint64_t time, period;
 	const char *comm;
 	uint32_t parallelism;
+	int repaired;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
@@ -246,6 +247,8 @@ struct session {
 	struct unwind_stop ustop;	/* why its unwinding stopped */
 	int ustop_frame;	/* each_address's count of frames before ustop.at's, or -1 */
 	int cur_fp;		/* the address each_address() hands out is such */
+	const struct proc *cur_pr;	/* the process of the sample each_address() walks */
+	int repaired;		/* ... and whether it put a frameless function's caller back */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;
 	struct thread *last_thread;
@@ -1172,6 +1175,26 @@ static int unwind_sample(struct session *s, const struct evdesc *e, const struct
 }
 
 /*
+ * -g samples with a few bytes of the user stack (and no registers: not
+ * --call-graph dwarf): the return addresses of the frameless functions
+ * from user pc a on, which the chain skips (unwind_leaf_returns()).
+ */
+static int leaf_returns(struct session *s, const struct sample *smp, uint64_t a, uint64_t *ras,
+			int max)
+{
+	struct ufind uf;
+
+	if (!smp->stack || !smp->stack_dyn_size || smp->nr_user_regs || !s->cur_pr)
+		return 0;
+	if (!s->unwind)
+		s->unwind = unwind_new(symbols_debuginfo_path(s->sym));
+	uf.s = s;
+	uf.pr = s->cur_pr;
+	return unwind_leaf_returns(s->unwind, find_umap, &uf, a, smp->stack, smp->stack_dyn_size,
+				   ras, max);
+}
+
+/*
  * Call fn for each address of a sample, innermost first: the call chain
  * (kernel and user parts, context markers followed), then the user frames
  * unwound from a stack copy, or the sampled ip when that gives nothing or
@@ -1183,14 +1206,16 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 {
 	int n = 0, got = 0;
 
+	s->repaired = 0;
 	if (smp->nr_chain && !s->leaf_only) {
-		int ctx_kernel = kernel, first = 1;
+		int ctx_kernel = kernel, first = 1, first_user = 0;
 
 		for (uint64_t i = 0; i < smp->nr_chain && got < MAX_FRAMES; i++) {
 			uint64_t a = smp->chain[i];
 
 			if (a >= PERF_CONTEXT_MAX) {
 				ctx_kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_GUEST_KERNEL;
+				first_user = a == PERF_CONTEXT_USER;
 				continue;
 			}
 			n = fn(s, arg, a, ctx_kernel, !first);
@@ -1198,6 +1223,20 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 				return -1;
 			got = n;
 			first = 0;
+			if (first_user) {
+				/* frameless functions' callers, which the chain skips: from the stack */
+				uint64_t ras[8], next = i + 1 < smp->nr_chain ? smp->chain[i + 1] : 0;
+				int k = leaf_returns(s, smp, a, ras, 8);
+
+				first_user = 0;
+				for (int j = 0; j < k && ras[j] != next; j++) {
+					n = fn(s, arg, ras[j], 0, 1);
+					if (n < 0)
+						return -1;
+					got = n;
+					s->repaired = 1;
+				}
+			}
 		}
 	}
 	s->ustop_frame = -1;
@@ -1268,7 +1307,9 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	p->comm = comm;
 	p->parallelism = parallelism;
 	p->first = s->npraw;
+	s->cur_pr = pr;
 	each_address(s, smp, kernel, park_one, (void *)pr);
+	p->repaired = s->repaired;
 	p->n = s->npraw - p->first;
 	p->unwind_end = s->nupcs ? s->ustop.end : 0;
 	p->unwind_at = s->ustop_frame;	/* praw entries are one an address */
@@ -1307,6 +1348,7 @@ static int unpark(struct session *s)
 		rs.period = p->period;
 		rs.comm = p->comm;
 		rs.parallelism = p->parallelism;
+		rs.repaired = p->repaired;
 		rs.nframes = n;
 		rs.frames = s->frames;
 		rs.unwind_end = p->unwind_end;
@@ -1371,6 +1413,7 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.frames = NULL;
 	rs.unwind_end = 0;
 	rs.unwind_at = -1;
+	rs.repaired = 0;
 	if (s->filter && !s->filter(s->ctx, &rs))
 		return 0;
 	if (pseudo) {
@@ -1383,6 +1426,7 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 		return s->fn(s->ctx, &rs);
 	}
 	s->nupcs = s->leaf_only ? 0 : unwind_sample(s, e, &smp, b.pr);
+	s->cur_pr = b.pr;
 	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
 		park(s, e, &smp, b.pr, t->comm, kernel, rs.parallelism);
 		return 0;
@@ -1391,6 +1435,7 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.frames = s->frames;
 	rs.unwind_end = s->nupcs ? s->ustop.end : 0;
 	rs.unwind_at = s->ustop_frame < b.n ? s->ustop_frame : -1;
+	rs.repaired = s->repaired;
 	return s->fn(s->ctx, &rs);
 }
 

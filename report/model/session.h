@@ -48,6 +48,11 @@ struct rsample {
 	 * an index into frames (-1: none)
 	 */
 	int unwind_end, unwind_at;
+	/*
+	 * -g: a frameless function's caller, which the frame-pointer chain
+	 * skipped, was put back from the stack copy (unwind_leaf_return())
+	 */
+	int repaired;
 };
 
 /*

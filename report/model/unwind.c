@@ -711,6 +711,45 @@ static int apply(const struct uctx *c, const struct rloc *l, int i, uint64_t *ou
 	}
 }
 
+int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t pc,
+			const unsigned char *stack, size_t len, uint64_t *ras, int max)
+{
+	uint64_t look = pc, off = 0;
+	int n = 0;
+
+	if (!u->nreg)
+		u->nreg = regs_dwarf_count();
+	if (!u->nreg)
+		return 0;
+	while (n < max) {
+		struct unwind_map um;
+		struct pmap m;
+		const struct rule *r;
+		uint64_t fa, ra;
+		int64_t at;
+
+		memset(&um, 0, sizeof(um));
+		if (!find(ctx, look, &um) || look < um.start || look >= um.end || um.trampoline ||
+		    make_pmap(u, &um, &m) || !m.f || file_addr(&m, look, &fa))
+			break;
+		r = rule_for(u, m.f, fa);
+		/* a frame found from sp, not from a frame pointer of its own */
+		if (r == &no_rule || r->signal || r->cfa.kind != R_REG_OFF || r->cfa.reg != DW_SP ||
+		    r->reg[r->ra].kind != R_AT_CFA || r->cfa.off <= 0)
+			break;
+		at = (int64_t)off + r->cfa.off + r->reg[r->ra].off;
+		if (at < 0 || (uint64_t)at > len || len - (uint64_t)at < 8)
+			break;
+		memcpy(&ra, stack + at, 8);
+		if (!ra)
+			break;
+		ras[n++] = ra;
+		off += (uint64_t)r->cfa.off;	/* the caller's sp is the CFA */
+		look = ra - 1;
+	}
+	return n;
+}
+
 int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct sample *s,
 		uint64_t regs_mask, uint64_t *pcs, unsigned char *flags, int max,
 		struct unwind_stop *stop)

@@ -74,6 +74,18 @@ int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct s
 		uint64_t regs_mask, uint64_t *pcs, unsigned char *flags, int max,
 		struct unwind_stop *stop);
 
+/*
+ * A frame-pointer chain (-g) skips the callers of functions that set up
+ * no frame of their own (gcc -O2's leaves, libc's syscall wrappers):
+ * their return addresses are on the stack, where no frame pointer leads.
+ * With stack, the first len bytes at the sample's user stack pointer:
+ * from pc on, while each function's CFI finds its frame from the stack
+ * pointer, the return address it holds there, into ras[]; at most max.
+ * Returns how many (0: none known).
+ */
+int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t pc,
+			const unsigned char *stack, size_t len, uint64_t *ras, int max);
+
 /* found by following the frame pointer: no CFI covered the frame below */
 #define UNWIND_FP	1
 /*

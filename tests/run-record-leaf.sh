@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof record -g on tests/workloads/leaf, built -O2 with frame pointers,
+# whose leaves (leaf_a, leaf_b) GCC gives no frame: the frame-pointer
+# chain skips their caller, mid, as perf script on the same file shows;
+# prof report puts mid back from the 64 bytes of stack -g records, in at
+# least 95% of the leaves' stacks, and says how many it mended. Waits in
+# the C library's system call wrappers (tests/workloads/offcpu --off-cpu
+# -g) get their callers back the same way.
+. "$srcdir/tests/test-subr.sh"
+require_perf_event
+
+W=$WORKLOADS/leaf
+if command -v objdump > /dev/null 2>&1 &&
+	objdump -d --no-show-raw-insn "$W" | awk '/<leaf_a>:/ { f = 1; next } f && /^$/ { exit } f && /push +%rbp/ { found = 1 } END { exit !found }'; then
+	skip "this compiler gave leaf_a a frame: nothing to mend"
+fi
+cpu_reset
+run_prof record -q -g -e cpu-clock -o leaf.data -- "$W" -s 1
+expect_rc 0 "prof record -g -- leaf"
+cpu_save leaf.data
+cpu_load leaf.data
+run_prof report -i leaf.data -F folded --no-comm
+expect_rc 0 "prof report -F folded"
+awk '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s)
+	if (s ~ /;leaf_[ab]$/) { t += n; if (s ~ /;mid;leaf_[ab]$/) m += n } }
+	END { printf "%d %d\n", m, t }' out > counts
+read -r m t < counts
+note "leaves: $m of $t stacks through mid"
+expect_samples "leaf" "$t" 4000 0.4
+r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.1f\n", t ? 100 * m / t : 0 }')
+expect_range "leaves' stacks through mid (%)" "$r" 95 100
+run_prof report -i leaf.data --children --sort sym
+grep -q '^# chains:   [1-9][0-9]* of [0-9]* frame-pointer stacks' out ||
+	fail "the header does not count the stacks mended: $(grep '^#' out)"
+if command -v perf > /dev/null 2>&1; then
+	perf script -i leaf.data -F sym 2> perf.err | awk 'BEGIN { RS = "" } /leaf_[ab]/ { t++; if (/mid/) m++ }
+		END { printf "%d %d\n", m, t }' > pcounts
+	read -r pm pt < pcounts
+	note "perf script, the same file: $pm of $pt leaf stacks through mid"
+fi
+
+# a wait in libc's nanosleep and read: the callers come back
+run_prof record -q --off-cpu -g -e cpu-clock -o off.data -- "$WORKLOADS/offcpu" -s 1
+expect_rc 0 "prof record --off-cpu -g"
+run_prof report -i off.data --event off-cpu --children --sort sym
+sl=$(awk '$1 ~ /%$/ && $NF == "sleep_work" { p = $1; sub(/%/, "", p); print p }' out)
+rd=$(awk '$1 ~ /%$/ && $NF == "read_work" { p = $1; sub(/%/, "", p); print p }' out)
+note "off-cpu with -g: sleep_work ${sl:-0}%, read_work ${rd:-0}% (60:40 is right)"
+expect_range "off-cpu -g: sleep_work's share" "${sl:-0}" 54 66
+expect_range "off-cpu -g: read_work's share" "${rd:-0}" 34 46
+exit 0
