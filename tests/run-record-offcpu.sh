@@ -47,6 +47,21 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	# the thread's time adds up to the run: 2 s, within 10%
 	tot=$(sed -n 's/^# thread: *[0-9]*\/[0-9]* offcpu: \([0-9.]*\) s:.*/\1/p' out | sed -n 1p)
 	expect_range "wall: the thread's total (s)" "${tot:-0}" 1.8 2.2
+	# --format json: the threads' times, valid by the schema
+	run_prof report -i off.data --wall --sort sym -F json -o wall.json
+	expect_rc 0 "prof report --wall -F json"
+	b=$(jq '.threads[0].blocked' wall.json 2> /dev/null)
+	expect_range "wall json: the thread's blocked ns" "${b:-0}" 900000000 1100000000
+	py=
+	for p in /usr/bin/python3 python3; do
+		command -v $p > /dev/null 2>&1 && $p -c 'import jsonschema' 2> /dev/null && py=$p && break
+	done
+	if [ -n "$py" ]; then
+		$py -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+			"$srcdir/doc/prof-report.schema.json" wall.json > json.out 2>&1 ||
+			fail "wall json does not validate: $(tail -3 json.out)"
+	fi
 
 	# threads on one mutex: the wait is in lock_wait
 	run_prof record -q --off-cpu --call-graph dwarf -e cpu-clock -o lock.data -- "$W" -s 1 -l 3

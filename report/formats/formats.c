@@ -34,6 +34,15 @@ const struct format *format_find(const char *name)
 	return NULL;
 }
 
+int format_thread_time_cmp(const void *a, const void *b)
+{
+	const struct profile_thread_time *x = a, *y = b;
+	uint64_t tx = x->running + x->preempted + x->blocked;
+	uint64_t ty = y->running + y->preempted + y->blocked;
+
+	return tx != ty ? (tx < ty ? 1 : -1) : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
 int format_time_event(const struct evdesc *e)
 {
 	return e->attr.config == ~0ULL && (!strcmp(e->name, "off-cpu") ||

@@ -258,6 +258,26 @@ static int write_json(const struct profile *p, const struct format_view *v, FILE
 		json_end(&j);
 	}
 	json_end(&j);
+	if (p->ntt) {
+		/* --wall: each thread's running, preempted and blocked time, most first */
+		struct profile_thread_time *tt = xmalloc(p->ntt * sizeof(*tt));
+
+		memcpy(tt, p->tt, p->ntt * sizeof(*tt));
+		qsort(tt, p->ntt, sizeof(*tt), format_thread_time_cmp);
+		json_array(&j, "threads");
+		for (size_t i = 0; i < p->ntt; i++) {
+			json_object(&j, NULL);
+			json_u64(&j, "pid", (uint64_t)tt[i].pid);
+			json_u64(&j, "tid", (uint64_t)tt[i].tid);
+			json_string(&j, "comm", tt[i].comm ? tt[i].comm : "");
+			json_u64(&j, "running", tt[i].running);
+			json_u64(&j, "preempted", tt[i].preempted);
+			json_u64(&j, "blocked", tt[i].blocked);
+			json_end(&j);
+		}
+		json_end(&j);
+		free(tt);
+	}
 	json_end(&j);
 	return 0;
 }

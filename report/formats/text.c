@@ -64,15 +64,6 @@ static int end_words(int end)
 
 #define pct format_pct
 
-static int by_total(const void *a, const void *b)
-{
-	const struct profile_thread_time *x = a, *y = b;
-	uint64_t tx = x->running + x->preempted + x->blocked;
-	uint64_t ty = y->running + y->preempted + y->blocked;
-
-	return tx != ty ? (tx < ty ? 1 : -1) : (x->tid > y->tid) - (x->tid < y->tid);
-}
-
 /*
  * Off-CPU time: why it has no stacks when it has none; with --wall, where
  * each thread's time went (the ten that had the most).
@@ -93,7 +84,7 @@ static void off_cpu_header(const struct profile *p, const struct evdesc *e, FILE
 		struct profile_thread_time *tt = xmalloc(p->ntt * sizeof(*tt));
 
 		memcpy(tt, p->tt, p->ntt * sizeof(*tt));
-		qsort(tt, p->ntt, sizeof(*tt), by_total);
+		qsort(tt, p->ntt, sizeof(*tt), format_thread_time_cmp);
 		for (size_t i = 0; i < p->ntt && i < 10; i++) {
 			uint64_t t = tt[i].running + tt[i].preempted + tt[i].blocked;
 
