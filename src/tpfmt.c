@@ -120,6 +120,16 @@ static int parse_field(const char *line, size_t len, struct field *f)
 	return 0;
 }
 
+/* A line "\tfield:...", bounded by its length (the text holds no NUL). */
+static int is_field(const char *p, size_t ll)
+{
+	size_t ws = 0;
+
+	while (ws < ll && (p[ws] == '\t' || p[ws] == ' '))
+		ws++;
+	return ll - ws > 6 && !memcmp(p + ws, "field:", 6);
+}
+
 /* A format file's text: its name, id and fields. */
 static void parse_format(struct tpfmts *t, const char *sys, const char *text, size_t len)
 {
@@ -131,11 +141,16 @@ static void parse_format(struct tpfmts *t, const char *sys, const char *text, si
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (ll > 6 && !strncmp(p, "name: ", 6))
+		if (ll > 6 && !memcmp(p, "name: ", 6))
 			snprintf(fm.name, sizeof(fm.name), "%s:%.*s", sys, (int)(ll - 6), p + 6);
-		else if (ll > 4 && !strncmp(p, "ID: ", 4))
-			fm.id = strtoull(p + 4, NULL, 10);
-		else if (ll > 8 && memchr(p, ':', ll) && strstr(p, "field:") == p + strspn(p, "\t ")) {
+		else if (ll > 4 && ll < 32 && !memcmp(p, "ID: ", 4)) {
+			char num[32];
+
+			memcpy(num, p + 4, ll - 4);	/* the text holds no NUL to stop at */
+			num[ll - 4] = '\0';
+			fm.id = strtoull(num, NULL, 10);
+		}
+		else if (is_field(p, ll)) {
 			struct field f;
 
 			if (!parse_field(p, ll, &f) && strncmp(f.name, "common_", 7) && fm.nf < 256) {
