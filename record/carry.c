@@ -216,16 +216,12 @@ void carry_mmap(struct carry *c, int pid, uint64_t start, uint64_t len, const ch
 {
 	struct cproc *p;
 	char path[4200], file[4096];
-	const char *b;
 	size_t n = name_len < sizeof(file) - 1 ? name_len : sizeof(file) - 1;
 	int err, fd;
 
 	memcpy(file, name, n);
 	file[n] = '\0';
-	n = strlen(file);
-	b = strrchr(file, '/');
-	b = b ? b + 1 : file;
-	if (strncmp(b, "jit-", 4) || n < 5 || strcmp(file + n - 5, ".dump"))
+	if (!jitdump_path(file))
 		return;
 	p = find(c, pid, 1);
 	/* the very file it maps, wherever its mount namespace has it */

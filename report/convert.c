@@ -56,26 +56,12 @@ struct carried_out {
 	uint64_t bytes, records;
 };
 
-/* One of prof's own records of the JIT code it carries (src/jitdump.h). */
-static int is_carried(const struct perf_event_header *h)
-{
-	uint64_t magic;
-
-	if (h->size < sizeof(*h) + sizeof(struct prof_ext))
-		return 0;
-	memcpy(&magic, h + 1, 8);
-	return magic == PROF_EXT_MAGIC;
-}
-
 static int put_carried(void *arg, const struct perf_event_header *h)
 {
 	struct carried_out *cv = arg;
 	struct prof_ext x;
 
-	if (!is_carried(h))
-		return 0;
-	memcpy(&x, h + 1, sizeof(x));
-	if (x.kind == PROF_EXT_TRAILER)
+	if (!prof_ext_of(h, &x) || x.kind == PROF_EXT_TRAILER)
 		return 0;	/* it points into the file it ends */
 	fwrite(h, 1, h->size, cv->out);
 	cv->bytes += h->size;
@@ -100,6 +86,7 @@ int cmd_convert(int argc, char **argv)
 	size_t nattrs = 0, nfeats = 0;
 	uint64_t records = 0, pos, data_size = 0;
 	struct carried_out cv = { NULL, 0, 0 };
+	struct prof_ext cx;
 	int carried;
 	FILE *out = NULL;
 	int c, ret, status = 1;
@@ -189,7 +176,7 @@ int cmd_convert(int argc, char **argv)
 			continue;
 		}
 		/* kernel records and rounds; the pipe's own (FINISHED_INIT...) stay out */
-		if (h->type == PDATA_HEADER_EVENT_TYPE && !carried && is_carried(h)) {
+		if (!carried && prof_ext_of(h, &cx)) {
 			struct carried_out here = { out, 0, 0 };
 
 			put_carried(&here, h);	/* no trailer: where they are, then */

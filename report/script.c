@@ -269,6 +269,7 @@ static void print_kernel(FILE *out, const struct perf_event_header *h, const str
 
 static int print_record(FILE *out, struct evtab *t, const struct perf_event_header *h)
 {
+	struct prof_ext x;
 	const struct evdesc *e;
 	struct sample s;
 	struct kevent k;
@@ -283,24 +284,19 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 		print_feature(out, h);
 		return 0;
 	}
-	if (h->type == PDATA_HEADER_EVENT_TYPE && h->size >= sizeof(*h) + sizeof(struct prof_ext)) {
-		struct prof_ext x;
-
-		memcpy(&x, h + 1, sizeof(x));
-		if (x.magic == PROF_EXT_MAGIC) {
-			/* JIT code prof carries (src/jitdump.h) */
-			if (x.kind == PROF_EXT_TRAILER)
-				fprintf(out, "PROF_JIT_TRAILER records=%" PRIu64 " first=%" PRIu64 "\n",
-					x.total, x.offset);
-			else
-				fprintf(out, "PROF_JIT kind=%s pid=%u start=%" PRIu64 ".%09" PRIu64
-					" offset=%" PRIu64 " len=%u total=%" PRIu64 "\n",
-					x.kind == PROF_EXT_PERF_MAP ? "perf-map"
-					: x.kind == PROF_EXT_JITDUMP ? "jitdump" : "unknown",
-					x.pid, x.start / 1000000000, x.start % 1000000000, x.offset,
-					x.len, x.total);
-			return 0;
-		}
+	if (prof_ext_of(h, &x)) {
+		/* JIT code prof carries (src/jitdump.h) */
+		if (x.kind == PROF_EXT_TRAILER)
+			fprintf(out, "PROF_JIT_TRAILER records=%" PRIu64 " first=%" PRIu64 "\n",
+				x.total, x.offset);
+		else
+			fprintf(out, "PROF_JIT kind=%s pid=%u start=%" PRIu64 ".%09" PRIu64
+				" offset=%" PRIu64 " len=%u total=%" PRIu64 "\n",
+				x.kind == PROF_EXT_PERF_MAP ? "perf-map"
+				: x.kind == PROF_EXT_JITDUMP ? "jitdump" : "unknown",
+				x.pid, x.start / 1000000000, x.start % 1000000000, x.offset,
+				x.len, x.total);
+		return 0;
 	}
 	if (h->type >= 64) {
 		const char *name = pdata_record_name(h->type);

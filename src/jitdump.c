@@ -2,7 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "jitdump.h"
+#include "pdata.h"
 #include "xalloc.h"
 
 static uint32_t u32_at(const unsigned char *p)
@@ -190,4 +193,27 @@ unsigned char *jitdump_strip(const void *data, size_t len, size_t *out_len)
 	}
 	*out_len = n;
 	return out;
+}
+
+int prof_ext_of(const struct perf_event_header *h, struct prof_ext *x)
+{
+	if (h->type != PDATA_HEADER_EVENT_TYPE || h->size < sizeof(*h) + sizeof(*x))
+		return 0;
+	memcpy(x, h + 1, sizeof(*x));
+	return x->magic == PROF_EXT_MAGIC;
+}
+
+int jitdump_path(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n < 10 || strncmp(b, "jit-", 4) || strcmp(b + n - 5, ".dump"))
+		return 0;
+	for (const char *c = b + 4; c < b + n - 5; c++)
+		if (*c < '0' || *c > '9')
+			return 0;
+	return 1;
 }

@@ -132,6 +132,20 @@ struct prof_ext {
 };
 
 /* The largest chunk: a record's size is a u16, kept a multiple of 8. */
+/*
+ * Whether h is one of these (a type 65 record with prof's magic): 1 and
+ * *x, its fields (the chunk follows them in the record); 0 for anything
+ * else, perf's old EVENT_TYPE records included.
+ */
+struct perf_event_header;
+int prof_ext_of(const struct perf_event_header *h, struct prof_ext *x);
+
+/*
+ * Whether a mapped file's path names a jitdump: ".../jit-PID.dump", which
+ * perf takes for one too.
+ */
+int jitdump_path(const char *path);
+
 #define PROF_EXT_CHUNK	(65528 - 8 - sizeof(struct prof_ext))
 
 #endif

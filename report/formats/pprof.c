@@ -535,10 +535,8 @@ static void *collect_begin(const struct evdesc *ev)
 {
 	/* time: "cpu" for the clocks; off-cpu, preempted and wall (--wall) by their names */
 	int clock = !strcmp(ev->name, "cpu-clock") || !strcmp(ev->name, "task-clock");
-	int off = ev->attr.config == ~0ULL && (!strcmp(ev->name, "off-cpu") ||
-		  !strcmp(ev->name, "preempted") || !strcmp(ev->name, "wall"));
 
-	return pprof_new(ev->name, clock ? 1 : off ? 2 : 0);
+	return pprof_new(ev->name, clock ? 1 : format_time_event(ev) ? 2 : 0);
 }
 
 static void collect_add(void *state, const struct rsample *s)

@@ -70,10 +70,7 @@ static int end_words(int end)
  */
 static void off_cpu_header(const struct profile *p, const struct evdesc *e, FILE *out)
 {
-	int off = !strcmp(e->name, "wall") || (e->attr.config == ~0ULL &&
-		  (!strcmp(e->name, "off-cpu") || !strcmp(e->name, "preempted")));
-
-	if (!off)
+	if (!format_time_event(e))
 		return;
 	if (!session_switch_stacks(p->session))
 		fprintf(out, "# off-cpu:  no stacks: the recording could not sample switch-outs "

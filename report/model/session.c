@@ -620,22 +620,6 @@ static const struct map *find_map(const struct proc *p, uint64_t addr)
 	return p ? maps_find(&p->maps, addr) : NULL;
 }
 
-/* ".../jit-PID.dump": what perf takes for a jitdump too. */
-static int is_jitdump(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	size_t n;
-
-	b = b ? b + 1 : path;
-	n = strlen(b);
-	if (n < 10 || strncmp(b, "jit-", 4) || strcmp(b + n - 5, ".dump"))
-		return 0;
-	for (const char *c = b + 4; c < b + n - 5; c++)
-		if (*c < '0' || *c > '9')
-			return 0;
-	return 1;
-}
-
 static void do_mmap(struct session *s, const struct kevent *k)
 {
 	const struct mmap_event *me = &k->mmap;
@@ -665,7 +649,7 @@ static void do_mmap(struct session *s, const struct kevent *k)
 	}
 	m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
 	insert_map(get_proc(s, (int)me->pid), &m);
-	if (is_jitdump(name)) {
+	if (jitdump_path(name)) {
 		/* a JIT runtime's jitdump, mapped so that its path is known */
 		struct pjit *j = get_proc(s, (int)me->pid)->jit;
 
@@ -812,10 +796,7 @@ int session_carried(struct session *s, const struct perf_event_header *h)
 	struct pending *pd = NULL;
 	char what[96];
 
-	if (h->size < sizeof(*h) + sizeof(x))
-		return 0;
-	memcpy(&x, h + 1, sizeof(x));
-	if (x.magic != PROF_EXT_MAGIC || x.kind == PROF_EXT_TRAILER)
+	if (!prof_ext_of(h, &x) || x.kind == PROF_EXT_TRAILER)
 		return 0;	/* perf's old EVENT_TYPE record, or the trailer */
 	if ((x.kind != PROF_EXT_PERF_MAP && x.kind != PROF_EXT_JITDUMP) ||
 	    x.len > h->size - sizeof(*h) - sizeof(x) || x.offset > x.total ||
@@ -1517,8 +1498,7 @@ static struct evdesc *switch_event(struct session *s, int preempted)
  * its nanoseconds, with the stack of its switch-out when the recording
  * has one.
  */
-static int do_switch(struct session *s, const struct perf_event_header *h,
-		     const struct kevent *k, const struct sample *id)
+static int do_switch(struct session *s, const struct kevent *k, const struct sample *id)
 {
 	struct thread *t;
 	struct sample smp;
@@ -1559,7 +1539,6 @@ static int do_switch(struct session *s, const struct perf_event_header *h,
 	smp.time = t->out_time;
 	smp.period = d;
 	smp.present |= PERF_SAMPLE_PERIOD;
-	(void)h;
 	e = switch_event(s, preempted);
 	if (!pseudo) {
 		/* unwound as the switch-out's sample is: its registers, its stack copy */
@@ -1610,7 +1589,7 @@ static int deliver(struct session *s, const struct perf_event_header *h, uint64_
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		return do_switch(s, h, &k, &id);
+		return do_switch(s, &k, &id);
 	}
 	return 0;
 }

@@ -69,6 +69,7 @@ struct elfobj {
 	const char *path;	/* as recorded, interned */
 	struct dso *dsos;	/* one per recorded build id */
 	enum obj_state state;
+	int anon;		/* memory no file backs: anon_path() */
 	char *where;		/* the file to open for path (see locate()); set once
 				 * when the object is made, read by any thread */
 	Dwfl *dwfl;
@@ -1894,6 +1895,8 @@ static struct elfobj *obj_get(struct symbols *s, const char *path)
 }
 
 /* The object of path, made when new, to be opened at where (NULL: locate(path)). */
+static int anon_path(const char *p);
+
 static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where)
 {
 	const char *key = strpool_intern(s->pool, path);
@@ -1908,6 +1911,7 @@ static struct elfobj *obj_get_where(struct symbols *s, const char *path, const c
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
+	obj->anon = anon_path(key);	/* asked of every frame outside files: once */
 	obj->where = obj->state != OBJ_NEW ? NULL : where ? xstrdup(where) : locate(s, key);
 	{
 		const char *slash = strrchr(key, '/');
@@ -1988,13 +1992,17 @@ char *symbols_locate(const struct symbols *s, const char *path)
 	return locate(s, path);
 }
 
+/* Memory no file backs, where JIT runtimes put code: see dso_is_anon(). */
+static int anon_path(const char *p)
+{
+	return !strncmp(p, "//anon", 6) || !strncmp(p, "[anon", 5) || !strncmp(p, "/memfd:", 7) ||
+	       !strcmp(p, "[heap]") || !strncmp(p, "/anon_hugepage", 14) ||
+	       !strncmp(p, "/dev/zero", 9);
+}
+
 int dso_is_anon(const struct dso *d)
 {
-	const char *p = d->obj ? d->obj->path : NULL;
-
-	return p && (!strncmp(p, "//anon", 6) || !strncmp(p, "[anon", 5) ||
-		     !strncmp(p, "/memfd:", 7) || !strcmp(p, "[heap]") ||
-		     !strncmp(p, "/anon_hugepage", 14) || !strncmp(p, "/dev/zero", 9));
+	return d->obj && d->obj->anon;
 }
 
 int dso_is_jit(const struct dso *d)
