@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // shape: a workload with a known profile. main -> run() -> leaf_a, leaf_b,
 // leaf_c, called 6:3:1 times a round with one fixed cost per call, so they
-// take about 60%, 30% and 10% of the CPU time.
-//   shape [-s SECONDS] [-r READY_FIFO]
+// take about 60%, 30% and 10% of the CPU time; -w A:B:C gives other
+// counts (3:3:4 for 30%, 30%, 40%), for tests of what changed.
+//   shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C]
 // With -r, writes "ready\n" to READY_FIFO once the first round has run.
 #include <errno.h>
 #include <fcntl.h>
@@ -47,9 +48,12 @@ LEAF(leaf_c)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO]\n");
+	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C]\n");
 	exit(64);
 }
+
+/* Calls a round of leaf_a, leaf_b and leaf_c. */
+static int weights[3] = { 6, 3, 1 };
 
 __attribute__((noinline)) void run(double seconds, const char *ready);
 __attribute__((noinline)) void run(double seconds, const char *ready)
@@ -58,11 +62,12 @@ __attribute__((noinline)) void run(double seconds, const char *ready)
 	int i;
 
 	do {
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < weights[0]; i++)
 			leaf_a();
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < weights[1]; i++)
 			leaf_b();
-		leaf_c();
+		for (i = 0; i < weights[2]; i++)
+			leaf_c();
 		if (ready) {
 			say_ready("shape", ready);
 			ready = NULL;
@@ -79,7 +84,7 @@ int main(int argc, char **argv)
 	/* A test that reads the ready line and closes the FIFO must not
 	 * kill us with SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	while ((c = getopt(argc, argv, "s:r:")) != -1) {
+	while ((c = getopt(argc, argv, "s:r:w:")) != -1) {
 		switch (c) {
 		case 's':
 			seconds = parse_seconds(optarg, usage);
@@ -87,6 +92,16 @@ int main(int argc, char **argv)
 		case 'r':
 			ready = optarg;
 			break;
+		case 'w': {
+			char end;
+
+			if (sscanf(optarg, "%d:%d:%d%c", &weights[0], &weights[1], &weights[2],
+				   &end) != 3 || weights[0] < 0 || weights[1] < 0 || weights[2] < 0 ||
+			    weights[0] > 1000 || weights[1] > 1000 || weights[2] > 1000 ||
+			    weights[0] + weights[1] + weights[2] == 0)
+				usage();
+			break;
+		}
 		default:
 			usage();
 		}
