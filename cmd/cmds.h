@@ -5,6 +5,7 @@
 
 #include "archive.h"
 #include "convert.h"
+#include "diffcmd.h"
 #include "record.h"
 #include "report.h"
 #include "script.h"

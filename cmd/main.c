@@ -24,6 +24,7 @@ static int cmd_help(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "record", cmd_record, "run a command, or attach to processes, and sample it" },
 	{ "report", cmd_report, "show where the time went: flat and call-graph views" },
+	{ "diff", cmd_diff, "what changed between two profiles, beyond sampling noise; a CI gate" },
 	{ "script", cmd_script, "print every record of a profile, one per line" },
 	{ "convert", cmd_convert, "rewrite a profile as perf.data in file mode, for hotspot" },
 	{ "archive", cmd_archive, "pack the files a profile needs, by build id, to read it elsewhere" },

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "flame.h"
 #include "format.h"
 #include "utf8.h"
 
@@ -36,6 +37,12 @@ static void put_field(const char *s, FILE *out)
 	}
 }
 
+void folded_put_frame(const char *name, unsigned flags, FILE *out)
+{
+	put_field(name, out);
+	fputs(suffix(frame_kind(flags)), out);
+}
+
 static void folded_node(const struct ctree *st, size_t id, size_t *path, int depth,
 			int by_period, FILE *out)
 {
@@ -49,8 +56,7 @@ static void folded_node(const struct ctree *st, size_t id, size_t *path, int dep
 
 			if (i > 1)
 				putc(';', out);
-			put_field(p->name, out);
-			fputs(suffix(frame_kind(p->flags)), out);
+			folded_put_frame(p->name, p->flags, out);
 		}
 		fprintf(out, " %" PRIu64 "\n", w);
 	}

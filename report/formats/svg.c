@@ -13,18 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame.h"
 #include "format.h"
 #include "htab.h"
 #include "strpool.h"
 #include "utf8.h"
 #include "xalloc.h"
-
-struct flame_opts {
-	const char *title;
-	const char *subtitle;	/* the event and the file, or NULL */
-	int inverted;		/* an icicle graph: the root on top */
-	int by_period;		/* frames weigh their nanoseconds (off-cpu, wall), not samples */
-};
 
 #define SVG_WIDTH	1200
 #define FRAME_H		16
@@ -35,7 +29,7 @@ struct flame_opts {
 
 /* --- SVG ---------------------------------------------------------------- */
 
-static void put_xml(const char *s, FILE *out)
+void flame_put_xml(const char *s, FILE *out)
 {
 	while (*s) {
 		unsigned char c = (unsigned char)*s;
@@ -93,10 +87,12 @@ static const char *const kind_names[] = { "root", "user", "kernel", "inlined", "
 
 struct svg {
 	const struct ctree *st;
+	const struct flame_opts *o;
 	FILE *out;
 	double scale;		/* px per sample (or nanosecond) */
 	uint64_t total;
 	int height, inverted, max_depth, by_period;
+	int pad_top;		/* room for the title, subtitle and legend */
 };
 
 /* What a frame weighs: its samples, or their nanoseconds. */
@@ -125,7 +121,7 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 	const struct ctree_node *n = ctree_node(v->st, id);
 	uint64_t w = weight(n, v->by_period);
 	double px = PAD_SIDE + (double)x * v->scale, pw = (double)w * v->scale;
-	int y = v->inverted ? PAD_TOP + depth * FRAME_H
+	int y = v->inverted ? v->pad_top + depth * FRAME_H
 			    : v->height - PAD_BOTTOM - (depth + 1) * FRAME_H;
 	char fill[48];
 	int chars = (int)((pw - 6) / 7.0);	/* 12 px sans: about 7 px a glyph */
@@ -133,34 +129,40 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 
 	if (pw < MIN_WIDTH)
 		return;
-	colour(n, fill, sizeof(fill));
+	if (v->o->fill)
+		v->o->fill(v->o->ctx, id, n, fill, sizeof(fill));
+	else
+		colour(n, fill, sizeof(fill));
 	fprintf(v->out, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%d\" "
 		"data-k=\"%s\" data-n=\"", x, w, depth, kind_names[frame_kind(n->flags)]);
-	put_xml(n->name, v->out);
+	flame_put_xml(n->name, v->out);
 	fprintf(v->out, "\"><title>");
-	put_xml(n->name, v->out);
+	flame_put_xml(n->name, v->out);
 	fputs(frame_kind(n->flags) == KIND_INLINED  ? " (inlined)"
 	      : frame_kind(n->flags) == KIND_KERNEL ? " [k]"
 						    : "", v->out);
 	if (v->by_period)
-		fprintf(v->out, " (%.3f ms, %.2f%%)</title>", (double)w / 1e6,
+		fprintf(v->out, " (%.3f ms, %.2f%%)", (double)w / 1e6,
 			v->total ? 100.0 * (double)w / (double)v->total : 0);
 	else
-		fprintf(v->out, " (%" PRIu64 " samples, %.2f%%)</title>", w,
+		fprintf(v->out, " (%" PRIu64 " samples, %.2f%%)", w,
 			v->total ? 100.0 * (double)w / (double)v->total : 0);
+	if (v->o->note)
+		v->o->note(v->o->ctx, id, v->out);
+	fputs("</title>", v->out);
 	fprintf(v->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
 		"rx=\"2\"/><text x=\"%.1f\" y=\"%d\">", px, y, pw, FRAME_H - 1, fill, px + 3,
 		y + FRAME_H - 4);
 	if (chars >= 3) {
 		if ((int)len <= chars) {
-			put_xml(n->name, v->out);
+			flame_put_xml(n->name, v->out);
 		} else {
 			size_t at = utf8_cut(n->name, (size_t)chars - 2);
 			char *cut = xmalloc(at + 3);
 
 			memcpy(cut, n->name, at);	/* never inside a character */
 			memcpy(cut + at, "..", 3);
-			put_xml(cut, v->out);
+			flame_put_xml(cut, v->out);
 			free(cut);
 		}
 	}
@@ -248,15 +250,17 @@ static const char script[] =
 "  sbtn.textContent = re ? 'Search: ' + term : 'Search';\n"
 "}\n";
 
-static int flame_svg(const struct ctree *st, size_t top, const struct flame_opts *o, FILE *out)
+int flame_svg(const struct ctree *st, size_t top, const struct flame_opts *o, FILE *out)
 {
-	struct svg v = { .st = st, .out = out, .inverted = o->inverted, .by_period = o->by_period };
+	struct svg v = { .st = st, .o = o, .out = out, .inverted = o->inverted,
+			 .by_period = o->by_period };
 	const struct ctree_node *root = ctree_node(st, top);
 
 	v.total = weight(root, v.by_period);
 	v.scale = v.total ? (double)(SVG_WIDTH - 2 * PAD_SIDE) / (double)v.total : 0;
 	v.max_depth = v.total ? depth_of(st, top, v.scale, v.by_period) : 0;
-	v.height = PAD_TOP + PAD_BOTTOM + (v.max_depth + 1) * FRAME_H;
+	v.pad_top = o->legend ? PAD_TOP + 16 : PAD_TOP;
+	v.height = v.pad_top + PAD_BOTTOM + (v.max_depth + 1) * FRAME_H;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" onload=\"init(evt)\">\n",
@@ -269,12 +273,18 @@ static int flame_svg(const struct ctree *st, size_t top, const struct flame_opts
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n",
 		SVG_WIDTH, v.height);
 	fprintf(out, "<text id=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">", SVG_WIDTH / 2);
-	put_xml(o->title ? o->title : "Flame Graph", out);
+	flame_put_xml(o->title ? o->title : "Flame Graph", out);
 	fputs("</text>\n", out);
 	if (o->subtitle) {
 		fprintf(out, "<text id=\"subtitle\" x=\"%d\" y=\"38\" text-anchor=\"middle\" "
 			"fill=\"#555\">", SVG_WIDTH / 2);
-		put_xml(o->subtitle, out);
+		flame_put_xml(o->subtitle, out);
+		fputs("</text>\n", out);
+	}
+	if (o->legend) {
+		fprintf(out, "<text id=\"legend\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+			"fill=\"#555\">", SVG_WIDTH / 2, o->subtitle ? 54 : 38);
+		flame_put_xml(o->legend, out);
 		fputs("</text>\n", out);
 	}
 	fprintf(out, "<text id=\"reset\" class=\"btn\" x=\"%d\" y=\"22\" opacity=\"0.3\">Reset Zoom"

@@ -111,23 +111,53 @@ size_t ctree_root(struct ctree *t, const char *name, unsigned flags)
 	return new_node(t, 0, name, flags);
 }
 
-size_t ctree_child(struct ctree *t, size_t at, const char *name, unsigned flags)
+/* The child of at called name with flags: its id, or 0 with p left on the empty slot. */
+static size_t lookup(const struct ctree *t, size_t at, const char *name, unsigned flags,
+		     struct htab_probe *p)
 {
-	struct htab_probe p;
 	uint32_t i;
-	size_t id;
 
 	/* one multiply here, one in the probe: this runs for every frame */
-	htab_probe(&t->tab, (uint64_t)at * 0xc2b2ae3d27d4eb4fULL ^ (uintptr_t)name ^ flags, &p);
-	while (htab_next(&t->tab, &p, &i)) {
+	htab_probe(&t->tab, (uint64_t)at * 0xc2b2ae3d27d4eb4fULL ^ (uintptr_t)name ^ flags, p);
+	while (htab_next(&t->tab, p, &i)) {
 		const struct ctree_node *n = &t->nodes[i];
 
 		if (n->parent == at && n->name == name && n->flags == flags)
 			return i;
 	}
+	return 0;
+}
+
+size_t ctree_child(struct ctree *t, size_t at, const char *name, unsigned flags)
+{
+	struct htab_probe p;
+	size_t id = lookup(t, at, name, flags, &p);
+
+	if (id)
+		return id;
 	id = new_node(t, at, name, flags);
 	htab_put(&t->tab, &p, (uint32_t)id);
 	return id;
+}
+
+size_t ctree_find(const struct ctree *t, size_t at, const char *name, unsigned flags)
+{
+	struct htab_probe p;
+
+	return at && at < t->nnodes ? lookup(t, at, name, flags, &p) : 0;
+}
+
+void ctree_graft(struct ctree *dst, size_t at, const struct ctree *src, size_t from)
+{
+	const struct ctree_node *s = &src->nodes[from];
+
+	dst->nodes[at].samples += s->samples;
+	dst->nodes[at].period += s->period;
+	dst->nodes[at].self_samples += s->self_samples;
+	dst->nodes[at].self_period += s->self_period;
+	for (size_t c = s->first_child; c; c = src->nodes[c].next_sibling)
+		ctree_graft(dst, ctree_child(dst, at, strpool_intern(dst->pool, src->nodes[c].name),
+					     src->nodes[c].flags), src, c);
 }
 
 static void count(struct ctree *t, size_t at, uint64_t period)

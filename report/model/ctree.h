@@ -66,6 +66,14 @@ size_t ctree_root(struct ctree *t, const char *name, unsigned flags);
 /* The child of node at called name with flags, made when new. */
 size_t ctree_child(struct ctree *t, size_t at, const char *name, unsigned flags);
 
+/* The child of node at called name (interned in the tree's pool) with flags; 0 when none. */
+size_t ctree_find(const struct ctree *t, size_t at, const char *name, unsigned flags);
+/*
+ * Add src's node from and every node under it onto dst's node at: their
+ * counts, the names interned anew in dst's pool (src may be another's).
+ */
+void ctree_graft(struct ctree *dst, size_t at, const struct ctree *src, size_t from);
+
 /*
  * Add sample s under node at: at, then with_comm its command, then
  * frames[from], frames[from + step], ... (from the outermost caller,

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `prof diff`: its options, then the diff model loads both sides
+ * (report/model/diff.c) and a diff format writes them
+ * (report/formats/diff.c); --fail-above turns the result into an exit
+ * status for CI.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diffcmd.h"
+#include "diffout.h"
+#include "parse.h"
+#include "viewopts.h"
+#include "warn.h"
+#include "xalloc.h"
+
+/* Exit statuses: 1 is the gate's (as diff(1) says "different"), so errors are 2. */
+#define EXIT_GATE 1
+#define EXIT_ERROR 2
+
+static const char usage[] =
+	"usage: prof diff [options] [BASE NEW]\n"
+	"\n"
+	"What changed from BASE to NEW, each a profile or a comma list of profiles\n"
+	"(merged); without them, prof.data.old and prof.data. Entries are matched by\n"
+	"name, never by address, and each change is tested against sampling noise.\n"
+	"\n"
+	"      --abs                   compare absolute time (samples times period), not\n"
+	"                              shares: what shrank when a program got faster\n"
+	"      --fail-above POINTS     exit 1 when an entry (those --symbol selects) grew\n"
+	"                              significantly by more than POINTS\n"
+	"      --level PERCENT         the confidence that a change is not noise, for the\n"
+	"                              whole table (default 99)\n";
+static const char usage_end[] =
+	"  -F, --format FORMAT         the output's format (below)\n"
+	"  -o, --output FILE           write to FILE, not standard output\n"
+	"  -h, --help                  this help\n"
+	"\n"
+	"Exit status: 0; 1 when --fail-above found growth; 2 on an error; 64 on a bad option.\n"
+	"\n"
+	"formats:\n";
+
+enum { OPT_ABS = VIEW_OPT_END, OPT_FAIL_ABOVE, OPT_LEVEL };
+
+struct diffcmd {
+	const struct diff_format *format;
+	const char *output;
+	int abs;
+	double fail_above;
+	int gate;
+	double level;
+	char **lists[2];		/* the sides' files */
+	size_t nlist[2];
+	char *copies[2];
+	struct view_args va;
+};
+
+static void usage_out(FILE *out)
+{
+	fputs(usage, out);
+	fputs(view_usage, out);
+	fputs(usage_end, out);
+	for (size_t i = 0; diff_formats[i]; i++)
+		fprintf(out, "  %-26s  %s\n", diff_formats[i]->name, diff_formats[i]->help);
+}
+
+/* A side's files: a comma list (a name without commas is one file). */
+static int side_files(struct diffcmd *c, int s, const char *arg)
+{
+	char *save = NULL;
+
+	c->copies[s] = xstrdup(arg);
+	for (char *t = strtok_r(c->copies[s], ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		c->lists[s] = xreallocarray(c->lists[s], c->nlist[s] + 1, sizeof(*c->lists[s]));
+		c->lists[s][c->nlist[s]++] = t;
+	}
+	return c->nlist[s] ? 0 : -1;
+}
+
+static int parse_options(struct diffcmd *c, int argc, char **argv)
+{
+	struct option longopts[VIEW_NLONGOPTS + 7] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "abs", no_argument, NULL, OPT_ABS },
+		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	int ch, ret;
+
+	memcpy(longopts + 6, view_longopts, sizeof(view_longopts));
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":F:o:h" VIEW_SHORTOPTS, longopts, NULL)) != -1) {
+		const char *bad = NULL;
+		double v;
+
+		if ((ret = view_option(&c->va, ch, optarg)) == EXIT_USAGE)
+			return EXIT_USAGE;
+		if (ret)
+			continue;
+		switch (ch) {
+		case 'F':
+			c->format = diff_format_find(optarg);
+			if (!c->format)
+				bad = "--format: give text, json, svg or folded";
+			break;
+		case 'o':
+			if (!optarg[0])
+				bad = "--output: give a file name";
+			c->output = optarg;
+			break;
+		case OPT_ABS:
+			c->abs = 1;
+			break;
+		case OPT_FAIL_ABOVE:
+			if (parse_seconds(optarg, &v) || v > 100)
+				bad = "--fail-above: give the points of growth to allow, from 0 to 100";
+			c->fail_above = v;
+			c->gate = 1;
+			break;
+		case OPT_LEVEL:
+			if (parse_seconds(optarg, &v) || v < 50 || v >= 100)
+				bad = "--level: give a confidence in percent, at least 50 and under 100";
+			c->level = v / 100;
+			break;
+		case 'h':
+			usage_out(stdout);
+			return 0;
+		default:
+			return cli_bad_option("diff", ch, argv);
+		}
+		if (bad) {
+			fprintf(stderr, "prof: %s; see 'prof diff --help'\n", bad);
+			return EXIT_USAGE;
+		}
+	}
+	view_args_done(&c->va);
+	switch (argc - optind) {
+	case 0:
+		side_files(c, 0, "prof.data.old");
+		side_files(c, 1, "prof.data");
+		break;
+	case 2:
+		for (int s = 0; s < 2; s++)
+			if (side_files(c, s, argv[optind + s])) {
+				fprintf(stderr, "prof: diff: %s is empty; give a profile, or a comma "
+					"list of them\n", s ? "NEW" : "BASE");
+				return EXIT_USAGE;
+			}
+		break;
+	default:
+		fprintf(stderr, "prof: diff: give two profiles, BASE and NEW (or none, for "
+			"prof.data.old and prof.data); see 'prof diff --help'\n");
+		return EXIT_USAGE;
+	}
+	if (c->va.wall && c->va.event) {
+		fprintf(stderr, "prof: --wall and --event: --wall is an event of its own; give one "
+			"of them\n");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static void release(struct diffcmd *c)
+{
+	for (int s = 0; s < 2; s++) {
+		free(c->lists[s]);
+		free(c->copies[s]);
+	}
+	view_args_release(&c->va);
+}
+
+/* Each file's warnings, as prof report gives them, once it is read. */
+static void loaded(void *ctx, const struct profile *p)
+{
+	(void)ctx;
+	input_warnings(p->input, p->rd, p->session, 0, 0, NULL, "comparing");
+	symbols_warnings_print(p->sym);
+}
+
+/* --fail-above: the entries that grew too much, one line each; 1 when any did. */
+static int gate(const struct diffcmd *c, const struct diff *d, const struct diff_view *v)
+{
+	size_t over = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->e[i];
+		char *name;
+
+		if (!e->d.significant || !(e->d.delta > c->fail_above) || !diff_selected(v, e))
+			continue;
+		name = diff_entry_name(v, e);
+		fprintf(stderr, "prof: diff: %s grew by %.2f points (%.2f%% -> %.2f%%), above "
+			"--fail-above %g\n", name, e->d.delta, e->d.pct[0], e->d.pct[1], c->fail_above);
+		free(name);
+		over++;
+	}
+	if (over)
+		return EXIT_GATE;
+	fprintf(stderr, "prof: diff: nothing grew significantly by more than %g points\n",
+		c->fail_above);
+	return 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diffcmd c = { .level = 0.99 };
+	struct profile_opts po;
+	struct diff_opts dopts;
+	struct diff_view view;
+	struct diff *d = NULL;
+	FILE *out = stdout;
+	char *out_tmp = NULL, why[1024];
+	int ret, status = EXIT_ERROR;
+
+	view_args_init(&c.va, "diff");
+	c.format = diff_formats[0];
+	ret = parse_options(&c, argc, argv);
+	if (ret >= 0) {
+		release(&c);
+		return ret;
+	}
+	view_profile_opts(&c.va, NULL, &po);
+	memset(&dopts, 0, sizeof(dopts));
+	if (c.format->stacks) {
+		dopts.tree = DIFF_TREE_STACKS;
+		po.ho.graph = HIST_GRAPH_NONE;
+	} else if (po.ho.graph == HIST_GRAPH_CALLER || po.ho.graph == HIST_GRAPH_CALLEE) {
+		dopts.tree = DIFF_TREE_GRAPHS;
+	} else if (po.ho.graph != HIST_GRAPH_NONE) {
+		dopts.tree = DIFF_TREE_WHOLE;
+	}
+	/*
+	 * In the flat view --symbol picks entries, and shares stay shares of
+	 * the whole: a gate on one function's share means its share of all.
+	 * Trees have no entries: there it keeps stacks, as in prof report.
+	 */
+	if (dopts.tree == DIFF_TREE_NONE || dopts.tree == DIFF_TREE_GRAPHS)
+		po.f.symbol = NULL;
+	dopts.po = &po;
+	for (int s = 0; s < 2; s++) {
+		dopts.input[s] = (const char *const *)c.lists[s];
+		dopts.ninput[s] = c.nlist[s];
+	}
+	dopts.abs = c.abs;
+	dopts.level = c.level;
+	dopts.loaded = loaded;
+	if (diff_load(&dopts, &d, why, sizeof(why))) {
+		fprintf(stderr, "prof: %s\n", why);
+		goto out;
+	}
+	view = (struct diff_view){
+		.ho = &c.va.ho,
+		.key_names = view_key_names,
+		.percent_limit = c.va.percent_limit,
+		.has_limit = c.va.has_limit,
+		.max_depth = c.va.max_depth,
+		.inverted = c.va.inverted,
+		.symbol = c.va.has_symbol && !po.f.symbol ? &c.va.symbol : NULL,
+	};
+	for (int s = 0; s < 2; s++) {
+		view.input[s] = dopts.input[s];
+		view.ninput[s] = dopts.ninput[s];
+	}
+	if (c.output && !(out = cli_create_output(c.output, &out_tmp)))
+		goto out;
+	ret = c.format->write(d, &view, out);
+	if (fflush(out) || ferror(out) || ret < 0) {
+		int err = ret < 0 ? -ret : errno ? errno : EIO;
+
+		if (c.output)
+			fprintf(stderr, "prof: cannot write '%s': %s\n", c.output, strerror(err));
+		else
+			fprintf(stderr, "prof: cannot write the diff: %s\n", strerror(err));
+		if (out != stdout)
+			fclose(out);
+		goto out;
+	}
+	if (out != stdout && fclose(out)) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", c.output, strerror(errno));
+		goto out;
+	}
+	status = c.gate ? gate(&c, d, &view) : 0;
+out:
+	/* the output into place, or (on an error) the old one kept; the gate's 1 keeps it too */
+	if (cli_commit_output(out_tmp, c.output, status == EXIT_ERROR) && status != EXIT_ERROR)
+		status = EXIT_ERROR;
+	free(out_tmp);
+	diff_free(d);
+	release(&c);
+	return status;
+}

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What changed between two profiles: see diff.h. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "htab.h"
+#include "strpool.h"
+#include "xalloc.h"
+
+/* sum w^2 of an event's kept samples, beside hist's sum w */
+struct sq {
+	double sum;
+};
+
+static void *sq_begin(const struct evdesc *ev)
+{
+	(void)ev;
+	return xcalloc(1, sizeof(struct sq));
+}
+
+static void sq_add(void *state, const struct rsample *s)
+{
+	((struct sq *)state)->sum += (double)s->period * (double)s->period;
+}
+
+static const struct profile_collector sq_collector = {
+	.begin = sq_begin,
+	.add = sq_add,
+	.free = free,
+};
+
+/* --- loading ------------------------------------------------------------- */
+
+struct loading {
+	struct diff *d;
+	const struct diff_opts *o;
+	struct htab index;		/* entries by key */
+	size_t cap;
+	double sq[2];
+};
+
+/* The entry of key, made when new. */
+static struct diff_entry *entry_of(struct loading *l, const struct hist_entry *he, const char *key)
+{
+	struct diff *d = l->d;
+	struct htab_probe p;
+	uint32_t i;
+	struct diff_entry *e;
+
+	htab_probe(&l->index, (uint64_t)(uintptr_t)key, &p);
+	while (htab_next(&l->index, &p, &i))
+		if (d->e[i].key == key)
+			return &d->e[i];
+	if (d->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		d->e = xreallocarray(d->e, l->cap, sizeof(*d->e));
+	}
+	e = &d->e[d->n];
+	memset(e, 0, sizeof(*e));
+	for (int k = 0; k < HIST_NKEYS; k++)
+		if (he->text[k])
+			e->text[k] = strpool_intern(d->pool, he->text[k]);
+	e->flags = he->flags;
+	e->inl_in = he->inl_in ? strpool_intern(d->pool, he->inl_in) : NULL;
+	e->key = key;
+	htab_put(&l->index, &p, (uint32_t)d->n);
+	return &d->e[d->n++];
+}
+
+/* The texts of he's keys and what its name says of it, joined: equal for equal entries. */
+static const char *entry_key(struct diff *d, const struct hist_opts *ho,
+			     const struct hist_entry *he)
+{
+	size_t len = 0, cap = 256;
+	char *buf = xmalloc(cap);
+	const char *key;
+
+	for (int k = 0; k < ho->nkeys; k++) {
+		const char *t = he->text[ho->keys[k]] ? he->text[ho->keys[k]] : "";
+		size_t tl = strlen(t);
+
+		while (len + tl + 64 > cap)
+			buf = xreallocarray(buf, cap *= 2, 1);
+		memcpy(buf + len, t, tl);
+		len += tl;
+		buf[len++] = '\x1f';
+	}
+	if (he->inl_in) {
+		size_t tl = strlen(he->inl_in);
+
+		while (len + tl + 64 > cap)
+			buf = xreallocarray(buf, cap *= 2, 1);
+		memcpy(buf + len, he->inl_in, tl);
+		len += tl;
+	}
+	len += (size_t)snprintf(buf + len, cap - len, "\x1f%u", he->flags);
+	key = strpool_intern_len(d->pool, buf, len);
+	free(buf);
+	return key;
+}
+
+/* The event of p this diff is about; NULL with err when it has none or another. */
+static const struct profile_event *pick_event(struct loading *l, const struct profile *p,
+					      const char *input, char *err, size_t errlen)
+{
+	const struct profile_opts *po = l->o->po;
+	const struct profile_event *e = NULL;
+	size_t others = 0;
+
+	if (po->f.event || po->wall) {
+		const char *want = po->wall ? "wall" : po->f.event;
+
+		for (size_t i = 0; i < p->nev && !e; i++)
+			if (p->ev[i].hist && !strcmp(p->ev[i].ev->name, want))
+				e = &p->ev[i];
+		return e;	/* none: no samples of it here, which the totals say */
+	}
+	e = profile_first_event(p, &others);
+	if (!e)
+		return NULL;
+	if (!l->d->event) {
+		l->d->event = strpool_intern(l->d->pool, e->ev->name);
+		if (others)
+			fprintf(stderr, "prof: warning: '%s' has samples of %zu more event%s; comparing "
+				"%s (choose with --event)\n", input, others, others == 1 ? "" : "s",
+				e->ev->name);
+	} else if (strcmp(l->d->event, e->ev->name)) {
+		snprintf(err, errlen, "'%s' samples %s where the files before it sample %s; "
+			 "compare one event with --event NAME", input, e->ev->name, l->d->event);
+		return NULL;
+	}
+	return e;
+}
+
+/* Merge one file into side s. */
+static int load_file(struct loading *l, int s, const char *input, char *err, size_t errlen)
+{
+	struct diff *d = l->d;
+	struct diff_side *side = &d->side[s];
+	struct profile_opts po = *l->o->po;
+	struct profile *p = NULL;
+	const struct profile_event *e;
+	const struct hist_entry *const *he;
+	size_t n;
+	char why[1024];
+
+	po.input = input;
+	po.collector = &sq_collector;
+	po.flat = 1;
+	po.stacks = l->o->tree == DIFF_TREE_STACKS;
+	if (l->o->tree != DIFF_TREE_NONE)
+		po.chains = 1;
+	if (profile_load(&po, &p, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	if (l->o->loaded)
+		l->o->loaded(l->o->ctx, p);
+	side->lost += session_lost(p->session);
+	err[0] = '\0';
+	e = pick_event(l, p, input, err, errlen);
+	if (err[0]) {
+		profile_free(p);
+		return -1;
+	}
+	if (!e) {
+		profile_free(p);
+		return 0;	/* nothing of the event: the side's totals say so */
+	}
+	d->event_config = e->ev->attr.config;
+	if (p->last_time > p->first_time)
+		side->seconds += (double)(p->last_time - p->first_time) / 1e9;
+	side->samples += hist_samples(e->hist);
+	side->total += hist_total(e->hist);
+	l->sq[s] += ((const struct sq *)e->collected)->sum;
+	he = hist_sorted(e->hist, &n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = po.ho.children ? he[i]->children : he[i]->self;
+		const char *key;
+		struct diff_entry *de;
+
+		if (!v && !he[i]->tree)
+			continue;
+		key = entry_key(d, &po.ho, he[i]);
+		de = entry_of(l, he[i], key);
+		de->d.v[s] += v;
+		if (l->o->tree == DIFF_TREE_GRAPHS && he[i]->tree) {
+			size_t at = ctree_child(side->tree, side->root, key, FRAME_ROOT);
+
+			ctree_graft(side->tree, at, hist_tree(e->hist), he[i]->tree);
+			de->graph[s] = at;
+		}
+	}
+	if (l->o->tree == DIFF_TREE_WHOLE && hist_tree_root(e->hist))
+		ctree_graft(side->tree, side->root, hist_tree(e->hist), hist_tree_root(e->hist));
+	else if (l->o->tree == DIFF_TREE_STACKS && e->tree)
+		ctree_graft(side->tree, side->root, e->tree, e->tree_root);
+	profile_free(p);
+	return 0;
+}
+
+/* --- noise ---------------------------------------------------------------- */
+
+/* The two-sided p of z under the standard normal. */
+static double p_of_z(double z)
+{
+	return erfc(fabs(z) / M_SQRT2);
+}
+
+/* Two shares, v[s] of total[s], as effective counts: the pooled two-proportion z-test. */
+static double p_shares(const struct diff *d, const uint64_t v[2])
+{
+	double x[2], n[2], p0, se;
+
+	for (int s = 0; s < 2; s++) {
+		double w = d->side[s].weight > 0 ? d->side[s].weight : 1;
+
+		x[s] = (double)v[s] / w;
+		n[s] = (double)d->side[s].total / w;
+		if (n[s] <= 0)
+			return 1;
+	}
+	p0 = (x[0] + x[1]) / (n[0] + n[1]);
+	se = sqrt(p0 * (1 - p0) * (1 / n[0] + 1 / n[1]));
+	if (!(se > 0))
+		return 1;	/* nothing or everything on both sides: no change */
+	return p_of_z((x[1] / n[1] - x[0] / n[0]) / se);
+}
+
+/* Two absolute times: each a Poisson count of effective samples times their weight. */
+static double p_abs(const struct diff *d, const uint64_t v[2])
+{
+	double var = 0;
+
+	for (int s = 0; s < 2; s++)
+		var += (double)v[s] * (d->side[s].weight > 0 ? d->side[s].weight : 1);
+	if (!(var > 0))
+		return 1;
+	return p_of_z(((double)v[1] - (double)v[0]) / sqrt(var));
+}
+
+/* Fill in x's shares, change and significance; m: the values tested alike. */
+static void judge(const struct diff *d, struct diff_value *x, size_t m)
+{
+	for (int s = 0; s < 2; s++) {
+		uint64_t t = d->abs ? d->side[0].total : d->side[s].total;
+
+		x->pct[s] = t ? 100.0 * (double)x->v[s] / (double)t : 0;
+	}
+	x->delta = x->pct[1] - x->pct[0];
+	x->p = d->abs ? p_abs(d, x->v) : p_shares(d, x->v);
+	x->significant = x->p * (double)(m ? m : 1) < 1 - d->level;
+}
+
+/* Bigger change first, then the bigger share, then by name: an order that does not vary. */
+static int value_cmp(const struct diff_value *a, const struct diff_value *b)
+{
+	double da = fabs(a->delta), db = fabs(b->delta);
+	double ma = a->pct[0] > a->pct[1] ? a->pct[0] : a->pct[1];
+	double mb = b->pct[0] > b->pct[1] ? b->pct[0] : b->pct[1];
+
+	if (a->significant != b->significant)
+		return a->significant ? -1 : 1;
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	return 0;
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct diff_entry *a = pa, *b = pb;
+	int c = value_cmp(&a->d, &b->d);
+
+	return c ? c : strcmp(a->key, b->key);
+}
+
+static int node_cmp(const void *pa, const void *pb)
+{
+	const struct diff_node *a = pa, *b = pb;
+	int c = value_cmp(&a->d, &b->d);
+
+	if (c)
+		return c;
+	c = strcmp(a->name, b->name);
+	return c ? c : (int)a->flags - (int)b->flags;
+}
+
+/* --- the merged trees ------------------------------------------------------ */
+
+static void node_fill(const struct diff *d, struct diff_node *x, size_t m)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct ctree_node *n = x->at[s] ? ctree_node(d->side[s].tree, x->at[s]) : NULL;
+
+		x->d.v[s] = n ? n->period : 0;
+		x->self[s] = n ? n->self_period : 0;
+		x->self_samples[s] = n ? n->self_samples : 0;
+		if (n) {
+			x->name = n->name;
+			x->flags = n->flags;
+		}
+	}
+	judge(d, &x->d, m);
+}
+
+size_t diff_children(const struct diff *d, size_t a0, size_t a1, struct diff_node **out)
+{
+	const struct ctree *t0 = d->side[0].tree, *t1 = d->side[1].tree;
+	size_t n = 0, cap = 0;
+	struct diff_node *v = NULL;
+
+	*out = NULL;
+	if (!t0 || !t1)
+		return 0;
+	/* NEW's children, each with its match in BASE; then BASE's that NEW has not */
+	for (int s = 1; s >= 0; s--) {
+		const struct ctree *t = s ? t1 : t0;
+		size_t at = s ? a1 : a0;
+
+		if (!at)
+			continue;
+		for (size_t c = ctree_node(t, at)->first_child; c; c = ctree_node(t, c)->next_sibling) {
+			const struct ctree_node *cn = ctree_node(t, c);
+			size_t other = ctree_find(s ? t0 : t1, s ? a0 : a1, cn->name, cn->flags);
+
+			if (!s && other)
+				continue;	/* met from NEW's side */
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				v = xreallocarray(v, cap, sizeof(*v));
+			}
+			memset(&v[n], 0, sizeof(v[n]));
+			v[n].at[s] = c;
+			v[n].at[!s] = other;
+			node_fill(d, &v[n], d->nodes_tested);
+			n++;
+		}
+	}
+	qsort(v, n, sizeof(*v), node_cmp);
+	*out = v;
+	return n;
+}
+
+struct diff_node diff_node_at(const struct diff *d, size_t a0, size_t a1)
+{
+	struct diff_node r = { .at = { a0, a1 } };
+
+	if (d->side[0].tree && d->side[1].tree)
+		node_fill(d, &r, d->nodes_tested);
+	return r;
+}
+
+struct diff_node diff_root(const struct diff *d)
+{
+	return diff_node_at(d, d->side[0].root, d->side[1].root);
+}
+
+/* Nodes under a0/a1 with a value on either side, for the Bonferroni divisor. */
+static size_t count_nodes(const struct diff *d, size_t a0, size_t a1)
+{
+	struct diff_node *kids;
+	size_t n = diff_children(d, a0, a1, &kids), m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (kids[i].d.v[0] || kids[i].d.v[1])
+			m += 1 + count_nodes(d, kids[i].at[0], kids[i].at[1]);
+	free(kids);
+	return m;
+}
+
+/* --- the whole --------------------------------------------------------------- */
+
+int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t errlen)
+{
+	struct diff *d = xcalloc(1, sizeof(*d));
+	struct loading l = { .d = d, .o = o };
+	static const char *const side_name[2] = { "BASE", "NEW" };
+
+	*out = NULL;
+	d->pool = strpool_new();
+	d->abs = o->abs;
+	d->level = o->level;
+	htab_init(&l.index);
+	if (o->po->wall)
+		d->event = strpool_intern(d->pool, "wall");
+	else if (o->po->f.event)
+		d->event = strpool_intern(d->pool, o->po->f.event);
+	for (int s = 0; s < 2; s++) {
+		if (o->tree != DIFF_TREE_NONE) {
+			d->side[s].tree = ctree_new(d->pool, o->tree == DIFF_TREE_STACKS);
+			d->side[s].root = ctree_root(d->side[s].tree, "all", FRAME_ROOT);
+		}
+		for (size_t i = 0; i < o->ninput[s]; i++)
+			if (load_file(&l, s, o->input[s][i], err, errlen))
+				goto fail;
+	}
+	for (int s = 0; s < 2; s++) {
+		if (!d->side[s].total) {
+			snprintf(err, errlen, "%s (%s%s) has no samples%s%s%s; nothing to compare",
+				 side_name[s], o->input[s][0], o->ninput[s] > 1 ? " and more" : "",
+				 d->event ? " of " : "", d->event ? d->event : "",
+				 o->po->f.ncomm || o->po->f.ndso || o->po->f.npid || o->po->f.ntid ||
+				 o->po->f.ncpu || o->po->f.symbol || o->po->f.t_start >= 0 ||
+				 o->po->f.t_end >= 0 ? " left after the filters" : "");
+			goto fail;
+		}
+		d->side[s].weight = l.sq[s] / (double)d->side[s].total;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		d->tested += d->e[i].d.v[0] || d->e[i].d.v[1];
+	for (size_t i = 0; i < d->n; i++)
+		judge(d, &d->e[i].d, d->tested);
+	qsort(d->e, d->n, sizeof(*d->e), entry_cmp);
+	if (o->tree != DIFF_TREE_NONE) {
+		d->nodes_tested = (size_t)-1;	/* the count's own pass needs no judgement */
+		d->nodes_tested = count_nodes(d, d->side[0].root, d->side[1].root);
+	}
+	htab_release(&l.index);
+	*out = d;
+	return 0;
+fail:
+	htab_release(&l.index);
+	diff_free(d);
+	return -1;
+}
+
+void diff_free(struct diff *d)
+{
+	if (!d)
+		return;
+	for (int s = 0; s < 2; s++)
+		ctree_free(d->side[s].tree);
+	free(d->e);
+	strpool_free(d->pool);
+	free(d);
+}

@@ -1,0 +1,261 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof diff with no kernel: profiles of a known shape written by
+# tests/golden/genprof, their samples drawn at random (awk's rand, seeded)
+# among leaf_a, leaf_b and mid of the committed golden binary, so that each
+# file has the sampling noise of a real one. 6:3:1 against 3:3:4 gives
+# -30 and +30 points, flagged; two draws of 6:3:1 give no significant
+# entry in all but a few of 40 pairs (the false-positive rate); the gate's
+# exit status; --abs; -g, --tree; json against its schema; the
+# differential flame graph (rendered in Chromium where there is one);
+# folded lines with both counts; merged sides; errors.
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+G=$srcdir/tests/data/golden
+genprof=$builddir/tests/golden/genprof
+[ -x "$genprof" ] || fail "no $genprof (make check builds it)"
+opts="--symfs $G --kallsyms $G/kallsyms --no-inline"
+
+# gen NAME SEED A B C N [EVENT]: NAME.data, N samples of 1 ms drawn with
+# weights A:B:C among leaf_a, leaf_b and mid, each called from main.
+gen() {
+	awk -v seed="$2" -v a="$3" -v b="$4" -v c="$5" -v n="$6" -v ev="${7:-cpu-clock}" \
+		-v G="$G" 'BEGIN {
+		srand(seed)
+		k[1] = k[2] = k[3] = 0
+		for (i = 0; i < n; i++) {
+			r = rand() * (a + b + c)
+			k[r < a ? 1 : r < a + b ? 2 : 3]++
+		}
+		f[1] = "leaf_a+0x10"; f[2] = "leaf_b+0x15"; f[3] = "mid+0xf"
+		print "event " ev
+		print "comm 100 100 golden"
+		print "mmap 100 0x401000 " G "/prof-golden/golden as /prof-golden/golden"
+		print "round"
+		t = 1
+		for (j = 1; j <= 3; j++)
+			if (k[j]) {
+				printf "sample 0 %.3f 100 100 0 1000000 x%d %s main+0xf\n", t, k[j], f[j]
+				t += k[j] / 1000 + 0.001
+			}
+		print "round"
+	}' > "$1.spec"
+	"$genprof" "$1.spec" "$1.data" 2> gen.err || fail "genprof $1: $(cat gen.err)"
+}
+
+# delta SYM: the Delta column of SYM's entry in ./out
+delta() {
+	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $3 + 0; exit }' out
+}
+# change SYM: its Change column
+change() {
+	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $4; exit }' out
+}
+
+gen base 1 6 3 1 5000
+gen new 2 3 3 4 5000
+gen same 3 6 3 1 5000
+
+# --- 6:3:1 against 3:3:4 ---------------------------------------------------
+# shellcheck disable=SC2086  # $opts is an option list
+run_prof diff $opts base.data new.data
+expect_rc 0 "prof diff"
+[ -s err ] && fail "prof diff wrote to stderr: $(cat err)"
+da=$(delta leaf_a)
+dm=$(delta mid)
+db=$(delta leaf_b)
+note "6:3:1 -> 3:3:4: leaf_a $da, leaf_b $db, mid $dm points"
+expect_range "leaf_a's change (points)" "$da" -33 -27
+expect_range "mid's change (points)" "$dm" 27 33
+expect_range "leaf_b's change (points)" "$db" -3 3
+[ "$(change leaf_a)" = shrank ] || fail "leaf_a: '$(change leaf_a)', expected shrank"
+[ "$(change mid)" = grew ] || fail "mid: '$(change mid)', expected grew"
+[ "$(change leaf_b)" = noise ] || fail "leaf_b: '$(change leaf_b)', expected noise"
+grep -q '^# changed:  2 of 3 entries: 1 grew, 1 shrank$' out || fail "header: $(grep changed out)"
+# sorted by the size of the change, significant ones first
+first=$(awk '$1 ~ /%$/ { print $NF; exit }' out)
+[ "$first" = leaf_a ] || [ "$first" = mid ] || fail "the first entry is $first, not a big change"
+
+# --- two draws of one shape: the false-positive rate --------------------------
+fp=0
+i=0
+while [ $i -lt 40 ]; do
+	gen r1 $((100 + 2 * i)) 6 3 1 3000
+	gen r2 $((101 + 2 * i)) 6 3 1 3000
+	# shellcheck disable=SC2086
+	run_prof diff $opts r1.data r2.data
+	expect_rc 0 "prof diff of two draws of 6:3:1"
+	grep -q '^# changed:  0 of' out || fp=$((fp + 1))
+	i=$((i + 1))
+done
+note "two draws of 6:3:1, 40 pairs: $fp with a significant change (the level is 99%)"
+expect_range "pairs of equal shape with a significant change" "$fp" 0 3
+
+# --- the gate ----------------------------------------------------------------
+# shellcheck disable=SC2086
+run_prof diff $opts --fail-above 5 base.data new.data
+expect_rc 1 "--fail-above 5 when mid grew by 30"
+grep -q "^prof: diff: mid grew by [0-9.]* points (.*), above --fail-above 5$" err ||
+	fail "--fail-above: no line naming mid: $(cat err)"
+# shellcheck disable=SC2086
+run_prof diff $opts --fail-above 40 base.data new.data
+expect_rc 0 "--fail-above 40 when mid grew by 30"
+# shellcheck disable=SC2086
+run_prof diff $opts --fail-above 1 base.data same.data
+expect_rc 0 "--fail-above 1 on two draws of one shape"
+# --symbol picks what the gate looks at; the shares stay shares of the whole
+# shellcheck disable=SC2086
+run_prof diff $opts --fail-above 5 --symbol '^leaf_' base.data new.data
+expect_rc 0 "--fail-above 5 --symbol ^leaf_ (leaf_a shrank, leaf_b did not change)"
+# shellcheck disable=SC2086
+run_prof diff $opts --fail-above 5 --symbol '^mid$' base.data new.data
+expect_rc 1 "--fail-above 5 --symbol ^mid$"
+d=$(delta mid)
+expect_range "--symbol ^mid$: mid's change, of the whole (points)" "$d" 27 33
+[ "$(awk '$1 ~ /%$/' out | wc -l)" = 1 ] || fail "--symbol ^mid$: entries other than mid are shown"
+# an error is not the gate's 1
+# shellcheck disable=SC2086
+run_prof diff $opts --fail-above 5 base.data missing.data
+expect_rc 2 "--fail-above with a missing file"
+one_error_line "a missing file"
+
+# --- --abs: a program that got faster ----------------------------------------
+# NEW drops mid's 500 ms: by share leaf_a and leaf_b grow; by time only mid shrank
+gen fast 4 6 3 0 4500
+# shellcheck disable=SC2086
+run_prof diff $opts base.data fast.data
+expect_rc 0 "prof diff (faster)"
+[ "$(change leaf_a)" = grew ] || fail "by share, leaf_a should have grown: $(change leaf_a)"
+# shellcheck disable=SC2086
+run_prof diff $opts --abs base.data fast.data
+expect_rc 0 "prof diff --abs"
+grep -q '^# compare:  absolute time' out || fail "--abs: the header does not say so"
+dm=$(awk '$NF == "mid" { print $4 + 0; exit }' out)
+note "--abs, mid removed: mid $dm points of BASE's time"
+expect_range "--abs: mid's change (points of BASE's total)" "$dm" -12 -8
+for s in leaf_a leaf_b; do
+	c=$(awk -v s=$s '$NF == s { print $5; exit }' out)
+	[ "$c" = noise ] || fail "--abs: $s is '$c', expected noise (its time did not change)"
+done
+
+# --- -g and --tree -------------------------------------------------------------
+# shellcheck disable=SC2086
+run_prof diff $opts --tree base.data new.data
+expect_rc 0 "prof diff --tree"
+grep -q '^ *[0-9.]*% *[0-9.]*% *[-+][0-9.]* *noise *\[\.\] main$' out ||
+	fail "--tree: main (in every stack) is not there without change: $(grep main out)"
+grep -q 'shrank *\[\.\] leaf_a$' out || fail "--tree: leaf_a under main did not shrink"
+# shellcheck disable=SC2086
+run_prof diff $opts -g caller base.data new.data
+expect_rc 0 "prof diff -g caller"
+grep -q '^ *---$' out || fail "-g caller: no call graphs"
+
+# --- json ------------------------------------------------------------------------
+# shellcheck disable=SC2086
+run_prof diff $opts --format json --tree base.data new.data
+expect_rc 0 "prof diff --format json"
+cp out d.json
+py=
+for p in /usr/bin/python3 python3; do
+	command -v $p > /dev/null 2>&1 && $p -c 'import jsonschema' 2> /dev/null && py=$p && break
+done
+if [ -n "$py" ]; then
+	$py - "$srcdir/doc/prof-diff.schema.json" d.json > json.out 2>&1 << 'EOF' || fail "json: $(tail -5 json.out)"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+doc = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(schema).validate(doc)
+e = {x["name"]: x for x in doc["entries"]}
+assert e["leaf_a"]["significant"] and e["leaf_a"]["delta"] < -27, e["leaf_a"]
+assert e["mid"]["significant"] and e["mid"]["delta"] > 27, e["mid"]
+assert not e["leaf_b"]["significant"], e["leaf_b"]
+for x in doc["entries"]:
+    assert abs(x["new"] - x["base"] - x["delta"]) < 0.01, x
+assert doc["tree"][0]["parent"] is None and len(doc["tree"]) >= 5
+EOF
+else
+	note "no python3 with jsonschema (python3-jsonschema): JSON not validated"
+	grep -q '"schema": "prof-diff/1"' d.json || fail "json: no schema line"
+fi
+
+# --- folded: both counts, as difffolded.pl writes them ---------------------------
+# shellcheck disable=SC2086
+run_prof diff $opts --format folded base.data new.data
+expect_rc 0 "prof diff --format folded"
+awk 'NF != 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad = 1 } END { exit bad }' out ||
+	fail "folded: a line is not 'stack BASE NEW': $(head -3 out)"
+sums=$(awk '{ b += $2; n += $3 } END { print b, n }' out)
+[ "$sums" = "5000 5000" ] || fail "folded: the counts add up to $sums, not 5000 5000"
+grep -q '^golden;main;mid [0-9]* [0-9]*$' out || fail "folded: no golden;main;mid line: $(cat out)"
+
+# --- svg: the differential flame graph ------------------------------------------------
+# shellcheck disable=SC2086
+run_prof diff $opts --format svg -o d.svg base.data new.data
+expect_rc 0 "prof diff --format svg"
+if command -v xmllint > /dev/null 2>&1; then
+	xmllint --noout d.svg 2> xml.err || fail "svg: not well-formed: $(head -3 xml.err)"
+fi
+grep -q 'Red: grew, blue: shrank' d.svg || fail "svg: no legend saying which colour is which"
+# mid grew: red; leaf_a shrank: blue; main, the same on both sides: grey
+fill_of() {
+	grep -o "<g class=\"f\"[^>]*data-n=\"$1\"[^>]*><title>[^<]*</title><rect[^>]*>" d.svg |
+		sed 's/.*fill="\([^"]*\)".*/\1/' | head -n 1
+}
+case $(fill_of mid) in rgb\(255,*) ;; *) fail "svg: mid grew but is $(fill_of mid)" ;; esac
+case $(fill_of leaf_a) in rgb*,255\)) ;; *) fail "svg: leaf_a shrank but is $(fill_of leaf_a)" ;; esac
+[ "$(fill_of main)" = "rgb(225,225,225)" ] || fail "svg: main did not change but is $(fill_of main)"
+browser=
+for b in chromium chromium-browser; do
+	command -v $b > /dev/null 2>&1 && browser=$b && break
+done
+if [ -n "$browser" ]; then
+	timeout 60 $browser --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmpdir/chrome" --dump-dom "file://$tmpdir/d.svg" > dom.html 2> chrome.err ||
+		fail "$browser --dump-dom failed: $(tail -3 chrome.err)"
+	grep -q 'data-ready="1"' dom.html || fail "svg: the script did not run to its end in $browser"
+	grep -q '>mid</text>' dom.html || fail "svg: mid's name is not shown in $browser"
+else
+	note "no Chromium: the differential flame graph is not rendered (apt-get install chromium)"
+fi
+
+# --- sides of several files, merged ----------------------------------------------------
+# shellcheck disable=SC2086
+run_prof diff $opts base.data,same.data new.data
+expect_rc 0 "prof diff with two files in BASE"
+grep -q "^# BASE     'base.data', 'same.data': 10000 samples" out ||
+	fail "two files in BASE: $(grep '^# BASE' out)"
+d=$(delta leaf_a)
+expect_range "two files in BASE: leaf_a's change (points)" "$d" -33 -27
+
+# --- errors ---------------------------------------------------------------------------
+gen task 5 6 3 1 100 task-clock
+# shellcheck disable=SC2086
+run_prof diff $opts base.data task.data
+expect_rc 2 "two files of different events"
+one_error_line "two files of different events"
+grep -q "compare one event with --event" err || fail "different events: $(cat err)"
+run_prof diff base.data
+expect_rc 64 "prof diff with one file"
+one_error_line "prof diff with one file"
+run_prof diff --level 120 base.data new.data
+expect_rc 64 "--level 120"
+one_error_line "--level 120"
+run_prof diff --fail-above x base.data new.data
+expect_rc 64 "--fail-above x"
+run_prof diff base.data new.data --format nope
+expect_rc 64 "--format nope"
+# shellcheck disable=SC2086
+run_prof diff $opts --comm nobody base.data new.data
+expect_rc 2 "a filter that leaves nothing"
+grep -q "^prof: BASE (base.data) has no samples left after the filters; nothing to compare$" err || fail "--comm nobody: $(cat err)"
+# none given: prof.data.old against prof.data, as perf diff does
+cp base.data prof.data.old
+cp new.data prof.data
+# shellcheck disable=SC2086
+run_prof diff $opts
+expect_rc 0 "prof diff with no files (prof.data.old, prof.data)"
+grep -q "^# BASE     'prof.data.old'" out || fail "no files: BASE is not prof.data.old"
+finish
