@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof diff on real runs: tests/workloads/shape with its leaves called
+# 6:3:1 and 3:3:4 times a round (-w). 6:3:1 against 3:3:4 gives about -30
+# and +30 points, flagged; two runs of 6:3:1 show no significant change;
+# the gate exits 1 and 0 accordingly; and perf diff, reading the same two
+# files (as prof convert writes them: perf 6.1's diff crashes on pipe
+# mode), agrees on every entry above 1%.
+test_timeout=120
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+require_perf_event
+shape=$WORKLOADS/shape
+
+rec() {
+	run_prof record -g -o "$1.data" -- "$shape" -s 1.5 -w "$2"
+	expect_rc 0 "prof record shape -w $2"
+}
+rec a 6:3:1
+rec b 3:3:4
+rec a2 6:3:1
+
+# delta SYM: the Delta column of SYM's entry; change SYM: its Change
+delta() {
+	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $3 + 0; exit }' out
+}
+change() {
+	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $4; exit }' out
+}
+
+run_prof diff a.data b.data
+expect_rc 0 "prof diff (6:3:1 -> 3:3:4)"
+da=$(delta leaf_a)
+db=$(delta leaf_b)
+dc=$(delta leaf_c)
+note "6:3:1 -> 3:3:4: leaf_a $da, leaf_b $db, leaf_c $dc points"
+expect_range "leaf_a's change (points)" "$da" -35 -25
+expect_range "leaf_c's change (points)" "$dc" 25 35
+expect_range "leaf_b's change (points)" "$db" -4 4
+[ "$(change leaf_a)" = shrank ] || fail "leaf_a: $(change leaf_a), expected shrank"
+[ "$(change leaf_c)" = grew ] || fail "leaf_c: $(change leaf_c), expected grew"
+
+run_prof diff a.data a2.data
+expect_rc 0 "prof diff of two runs of 6:3:1"
+grep -q '^# changed:  0 of' out ||
+	fail "two runs of 6:3:1 show a significant change: $(awk '$4 == "grew" || $4 == "shrank"' out)"
+
+run_prof diff --fail-above 5 a.data b.data
+expect_rc 1 "--fail-above 5 (leaf_c grew by 30)"
+run_prof diff --fail-above 5 a.data a2.data
+expect_rc 0 "--fail-above 5 (two runs of 6:3:1)"
+
+# call paths: run's leaves under main, matched by name
+run_prof diff --tree a.data b.data
+expect_rc 0 "prof diff --tree"
+grep -q 'grew *\[\.\] leaf_c$' out || fail "--tree: leaf_c did not grow under run"
+
+# --- perf diff on the same files ----------------------------------------------
+require_perf
+run_prof convert -i a.data -o a.perf
+expect_rc 0 "prof convert a.data"
+run_prof convert -i b.data -o b.perf
+expect_rc 0 "prof convert b.data"
+perf diff a.perf b.perf > perf.out 2> perf.err || fail "perf diff: $(tail -3 perf.err)"
+run_prof diff --sort dso,sym a.perf b.perf
+expect_rc 0 "prof diff --sort dso,sym (converted files)"
+# perf: "Baseline  Delta Abs  Shared Object  Symbol"; entries above 1% on either side
+awk '$1 ~ /%$/ && $2 ~ /%$/ && $3 != "" { b = $1; sub("%", "", b); d = $2; sub("%", "", d)
+	if (b + 0 >= 1 || b + d >= 1) print $NF, b + 0, d + 0 }' perf.out | sort > perf.entries
+[ -s perf.entries ] || fail "perf diff printed no entries: $(head -20 perf.out)"
+awk '$1 ~ /%$/ && $2 ~ /%$/ { b = $1; sub("%", "", b); print $NF, b + 0, $3 + 0 }' out | sort > prof.entries
+n=0
+while read -r sym pb pd; do
+	line=$(grep "^$sym " prof.entries) || fail "perf diff's $sym ($pb%, $pd) is not in prof diff"
+	# shellcheck disable=SC2086
+	set -- $line
+	expect_range "$sym: prof's base share against perf's $pb%" "$2" "$(echo "$pb" | awk '{ print $1 - 0.05 }')" \
+		"$(echo "$pb" | awk '{ print $1 + 0.05 }')"
+	expect_range "$sym: prof's delta against perf's $pd" "$3" "$(echo "$pd" | awk '{ print $1 - 0.05 }')" \
+		"$(echo "$pd" | awk '{ print $1 + 0.05 }')"
+	n=$((n + 1))
+done < perf.entries
+note "perf diff agrees on $n entries above 1%: $(tr '\n' ' ' < perf.entries)"
+[ "$n" -ge 3 ] || fail "perf diff and prof diff share $n entries above 1%, expected the three leaves"
+finish
