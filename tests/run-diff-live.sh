@@ -40,15 +40,22 @@ expect_range "leaf_b's change (points)" "$db" -4 4
 [ "$(change leaf_a)" = shrank ] || fail "leaf_a: $(change leaf_a), expected shrank"
 [ "$(change leaf_c)" = grew ] || fail "leaf_c: $(change leaf_c), expected grew"
 
+# The program's own functions do not change. The kernel's may, and rightly:
+# a burst of interrupts in one run (softirqs at 0.25% against 0.02%, seen
+# once) is a real difference between the runs, not sampling noise.
 run_prof diff a.data a2.data
 expect_rc 0 "prof diff of two runs of 6:3:1"
-grep -q '^# changed:  0 of' out ||
-	fail "two runs of 6:3:1 show a significant change: $(awk '$4 == "grew" || $4 == "shrank"' out)"
+changed=$(awk '$1 ~ /%$/ && $6 == "shape" && $4 != "noise"' out)
+[ -z "$changed" ] || fail "two runs of 6:3:1 show a significant change in shape: $changed"
+other=$(awk '$1 ~ /%$/ && $4 != "noise"' out)
+[ -z "$other" ] || note "two runs of 6:3:1, outside shape: $other"
 
 run_prof diff --fail-above 5 a.data b.data
 expect_rc 1 "--fail-above 5 (leaf_c grew by 30)"
 run_prof diff --fail-above 5 a.data a2.data
 expect_rc 0 "--fail-above 5 (two runs of 6:3:1)"
+run_prof diff --fail-above 1 --dso shape a.data a2.data
+expect_rc 0 "--fail-above 1 --dso shape (two runs of 6:3:1)"
 
 # call paths: run's leaves under main, matched by name
 run_prof diff --tree a.data b.data

@@ -343,7 +343,8 @@ size_t diff_children(const struct diff *d, size_t a0, size_t a1, struct diff_nod
 			n++;
 		}
 	}
-	qsort(v, n, sizeof(*v), node_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), node_cmp);
 	*out = v;
 	return n;
 }
@@ -417,7 +418,8 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 		d->tested += d->e[i].d.v[0] || d->e[i].d.v[1];
 	for (size_t i = 0; i < d->n; i++)
 		judge(d, &d->e[i].d, d->tested);
-	qsort(d->e, d->n, sizeof(*d->e), entry_cmp);
+	if (d->n > 1)
+		qsort(d->e, d->n, sizeof(*d->e), entry_cmp);
 	if (o->tree != DIFF_TREE_NONE) {
 		d->nodes_tested = (size_t)-1;	/* the count's own pass needs no judgement */
 		d->nodes_tested = count_nodes(d, d->side[0].root, d->side[1].root);
