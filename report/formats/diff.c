@@ -118,8 +118,10 @@ static void text_header(const struct diff *d, const struct diff_view *v, FILE *o
 		fprintf(out, "# compare:  shares of each side's total; delta in points, NEW minus "
 			"BASE\n");
 	fprintf(out, "# noise:    a change is significant when sampling noise explains it with "
-		"less than %g%% chance in the whole table (%s, Bonferroni over %zu entries)\n",
-		100 * (1 - d->level), d->abs ? "Poisson z-test" : "two-proportion z-test", d->tested);
+		"less than %g%% chance in the whole table (%s; Bonferroni over the %zu of %zu "
+		"entries with samples enough to show a change, after Tarone)\n",
+		100 * (1 - d->level), d->abs ? "Poisson z-test" : "two-proportion z-test", d->tested,
+		d->compared);
 	fprintf(out, "# changed:  %zu of %zu entries: %zu grew, %zu shrank\n#\n", grew + shrank,
 		shown_n, grew, shrank);
 }
@@ -313,7 +315,7 @@ static void json_value(struct json *j, const struct diff *d, const struct diff_v
 	json_double(j, "delta", x->delta);
 	json_bool(j, "significant", x->significant);
 	json_string(j, "change", change_word(x));
-	json_double(j, "p", fmin(1, x->p * (double)(d->tested ? d->tested : 1)));
+	json_prob(j, "p", fmin(1, x->p * (double)(d->tested ? d->tested : 1)));
 	json_u64(j, "base_period", x->v[0]);
 	json_u64(j, "new_period", x->v[1]);
 }
@@ -373,6 +375,7 @@ static int write_json(const struct diff *d, const struct diff_view *v, FILE *out
 	json_string(&j, "compare", d->abs ? "absolute" : "shares");
 	json_double(&j, "level", d->level);
 	json_string(&j, "test", d->abs ? "poisson" : "two-proportion");
+	json_u64(&j, "compared", d->compared);
 	json_u64(&j, "tested", d->tested);
 	json_array(&j, "keys");
 	for (int k = 0; k < v->ho->nkeys; k++)

@@ -127,6 +127,15 @@ void json_double(struct json *j, const char *key, double v)
 		fputs("null", j->out);
 }
 
+void json_prob(struct json *j, const char *key, double v)
+{
+	lead(j, key);
+	if (isfinite(v))
+		fprintf(j->out, "%.3g", v);
+	else
+		fputs("null", j->out);
+}
+
 void json_bool(struct json *j, const char *key, int v)
 {
 	lead(j, key);

@@ -213,14 +213,14 @@ static double p_of_z(double z)
 }
 
 /* Two shares, v[s] of total[s], as effective counts: the pooled two-proportion z-test. */
-static double p_shares(const struct diff *d, const uint64_t v[2])
+static double p_shares(const struct diff *d, const double v[2])
 {
 	double x[2], n[2], p0, se;
 
 	for (int s = 0; s < 2; s++) {
 		double w = d->side[s].weight > 0 ? d->side[s].weight : 1;
 
-		x[s] = (double)v[s] / w;
+		x[s] = v[s] / w;
 		n[s] = (double)d->side[s].total / w;
 		if (n[s] <= 0)
 			return 1;
@@ -233,27 +233,82 @@ static double p_shares(const struct diff *d, const uint64_t v[2])
 }
 
 /* Two absolute times: each a Poisson count of effective samples times their weight. */
-static double p_abs(const struct diff *d, const uint64_t v[2])
+static double p_abs(const struct diff *d, const double v[2])
 {
 	double var = 0;
 
 	for (int s = 0; s < 2; s++)
-		var += (double)v[s] * (d->side[s].weight > 0 ? d->side[s].weight : 1);
+		var += v[s] * (d->side[s].weight > 0 ? d->side[s].weight : 1);
 	if (!(var > 0))
 		return 1;
-	return p_of_z(((double)v[1] - (double)v[0]) / sqrt(var));
+	return p_of_z((v[1] - v[0]) / sqrt(var));
 }
 
-/* Fill in x's shares, change and significance; m: the values tested alike. */
+static double p_value(const struct diff *d, const double v[2])
+{
+	return d->abs ? p_abs(d, v) : p_shares(d, v);
+}
+
+/*
+ * The least p that any split of v's samples between the sides could give:
+ * all of them on one side. An entry of a few samples can never be
+ * significant, and Tarone's correction does not count it.
+ */
+static double p_least(const struct diff *d, const uint64_t v[2])
+{
+	double w[2], c, a[2], b[2];
+
+	for (int s = 0; s < 2; s++)
+		w[s] = d->side[s].weight > 0 ? d->side[s].weight : 1;
+	c = (double)v[0] / w[0] + (double)v[1] / w[1];
+	a[0] = c * w[0];
+	a[1] = 0;
+	b[0] = 0;
+	b[1] = c * w[1];
+	return fmin(p_value(d, a), p_value(d, b));
+}
+
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Tarone's modification of Bonferroni: the fewest m such that at most m
+ * of the values could reach p < alpha / m at all (their least p). Only
+ * those can be significant, so the family-wise level holds dividing by m,
+ * and a profile's hundreds of one-sample entries do not blunt the test
+ * of its big ones.
+ */
+static size_t tarone(double *least, size_t n, double alpha)
+{
+	size_t k = n;
+
+	if (n > 1)
+		qsort(least, n, sizeof(*least), double_cmp);
+	for (size_t m = 1; m <= n; m++) {
+		while (k > 0 && !(least[k - 1] < alpha / (double)m))
+			k--;
+		if (k <= m)
+			return m;
+	}
+	return n ? n : 1;
+}
+
+/* Fill in x's shares, change and significance; m: the divisor of the level. */
 static void judge(const struct diff *d, struct diff_value *x, size_t m)
 {
+	double v[2] = { (double)x->v[0], (double)x->v[1] };
+
 	for (int s = 0; s < 2; s++) {
 		uint64_t t = d->abs ? d->side[0].total : d->side[s].total;
 
 		x->pct[s] = t ? 100.0 * (double)x->v[s] / (double)t : 0;
 	}
 	x->delta = x->pct[1] - x->pct[0];
-	x->p = d->abs ? p_abs(d, x->v) : p_shares(d, x->v);
+	x->p = p_value(d, v);
 	x->significant = x->p * (double)(m ? m : 1) < 1 - d->level;
 }
 
@@ -363,17 +418,24 @@ struct diff_node diff_root(const struct diff *d)
 	return diff_node_at(d, d->side[0].root, d->side[1].root);
 }
 
-/* Nodes under a0/a1 with a value on either side, for the Bonferroni divisor. */
-static size_t count_nodes(const struct diff *d, size_t a0, size_t a1)
+/* The least p of every node under a0/a1 with a value on either side, for Tarone's divisor. */
+static void collect_nodes(const struct diff *d, size_t a0, size_t a1, double **least, size_t *n,
+			  size_t *cap)
 {
 	struct diff_node *kids;
-	size_t n = diff_children(d, a0, a1, &kids), m = 0;
+	size_t k = diff_children(d, a0, a1, &kids);
 
-	for (size_t i = 0; i < n; i++)
-		if (kids[i].d.v[0] || kids[i].d.v[1])
-			m += 1 + count_nodes(d, kids[i].at[0], kids[i].at[1]);
+	for (size_t i = 0; i < k; i++) {
+		if (!kids[i].d.v[0] && !kids[i].d.v[1])
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			*least = xreallocarray(*least, *cap, sizeof(**least));
+		}
+		(*least)[(*n)++] = p_least(d, kids[i].d.v);
+		collect_nodes(d, kids[i].at[0], kids[i].at[1], least, n, cap);
+	}
 	free(kids);
-	return m;
 }
 
 /* --- the whole --------------------------------------------------------------- */
@@ -383,6 +445,7 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 	struct diff *d = xcalloc(1, sizeof(*d));
 	struct loading l = { .d = d, .o = o };
 	static const char *const side_name[2] = { "BASE", "NEW" };
+	double *least;
 
 	*out = NULL;
 	d->pool = strpool_new();
@@ -414,15 +477,24 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 		}
 		d->side[s].weight = l.sq[s] / (double)d->side[s].total;
 	}
+	least = xreallocarray(NULL, d->n + 1, sizeof(*least));
 	for (size_t i = 0; i < d->n; i++)
-		d->tested += d->e[i].d.v[0] || d->e[i].d.v[1];
+		if (d->e[i].d.v[0] || d->e[i].d.v[1])
+			least[d->compared++] = p_least(d, d->e[i].d.v);
+	d->tested = tarone(least, d->compared, 1 - d->level);
+	free(least);
 	for (size_t i = 0; i < d->n; i++)
 		judge(d, &d->e[i].d, d->tested);
 	if (d->n > 1)
 		qsort(d->e, d->n, sizeof(*d->e), entry_cmp);
 	if (o->tree != DIFF_TREE_NONE) {
-		d->nodes_tested = (size_t)-1;	/* the count's own pass needs no judgement */
-		d->nodes_tested = count_nodes(d, d->side[0].root, d->side[1].root);
+		size_t n = 0, cap = 0;
+
+		least = NULL;
+		d->nodes_tested = 1;	/* the collecting pass judges nothing */
+		collect_nodes(d, d->side[0].root, d->side[1].root, &least, &n, &cap);
+		d->nodes_tested = tarone(least, n, 1 - d->level);
+		free(least);
 	}
 	htab_release(&l.index);
 	*out = d;

@@ -15,8 +15,9 @@
  * equal. Shares are compared with the pooled two-proportion z-test,
  * absolute times with the normal approximation of two Poisson sums; the
  * level holds for the whole table (Bonferroni over the entries or nodes
- * tested), so that two runs of one program show no change in all but
- * 1 - level of diffs. See doc/DESIGN.md.
+ * tested, with Tarone's modification: only those with samples enough to
+ * ever be significant count), so that two runs of one program show no
+ * change in all but 1 - level of diffs. See doc/DESIGN.md.
  */
 #ifndef PROF_REPORT_DIFF_H
 #define PROF_REPORT_DIFF_H
@@ -95,8 +96,9 @@ struct diff {
 	struct diff_side side[2];
 	struct diff_entry *e;		/* sorted: the biggest change first */
 	size_t n;
-	size_t tested;			/* entries with a value: the Bonferroni divisor */
-	size_t nodes_tested;		/* nodes of the merged tree with a value */
+	size_t compared;		/* entries with a value on either side */
+	size_t tested;			/* of those, the divisor of the level (Tarone) */
+	size_t nodes_tested;		/* the same for the nodes of the merged trees */
 };
 
 /*
