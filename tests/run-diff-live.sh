@@ -20,25 +20,17 @@ rec a 6:3:1
 rec b 3:3:4
 rec a2 6:3:1
 
-# delta SYM: the Delta column of SYM's entry; change SYM: its Change
-delta() {
-	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $3 + 0; exit }' out
-}
-change() {
-	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $4; exit }' out
-}
-
 run_prof diff a.data b.data
 expect_rc 0 "prof diff (6:3:1 -> 3:3:4)"
-da=$(delta leaf_a)
-db=$(delta leaf_b)
-dc=$(delta leaf_c)
+da=$(diff_delta leaf_a)
+db=$(diff_delta leaf_b)
+dc=$(diff_delta leaf_c)
 note "6:3:1 -> 3:3:4: leaf_a $da, leaf_b $db, leaf_c $dc points"
 expect_range "leaf_a's change (points)" "$da" -35 -25
 expect_range "leaf_c's change (points)" "$dc" 25 35
 expect_range "leaf_b's change (points)" "$db" -4 4
-[ "$(change leaf_a)" = shrank ] || fail "leaf_a: $(change leaf_a), expected shrank"
-[ "$(change leaf_c)" = grew ] || fail "leaf_c: $(change leaf_c), expected grew"
+[ "$(diff_change leaf_a)" = shrank ] || fail "leaf_a: $(diff_change leaf_a), expected shrank"
+[ "$(diff_change leaf_c)" = grew ] || fail "leaf_c: $(diff_change leaf_c), expected grew"
 
 # The program's own functions do not change. The kernel's may, and rightly:
 # a burst of interrupts in one run (softirqs at 0.25% against 0.02%, seen

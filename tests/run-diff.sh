@@ -44,15 +44,6 @@ gen() {
 	"$genprof" "$1.spec" "$1.data" 2> gen.err || fail "genprof $1: $(cat gen.err)"
 }
 
-# delta SYM: the Delta column of SYM's entry in ./out
-delta() {
-	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $3 + 0; exit }' out
-}
-# change SYM: its Change column
-change() {
-	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $4; exit }' out
-}
-
 gen base 1 6 3 1 5000
 gen new 2 3 3 4 5000
 gen same 3 6 3 1 5000
@@ -62,16 +53,16 @@ gen same 3 6 3 1 5000
 run_prof diff $opts base.data new.data
 expect_rc 0 "prof diff"
 [ -s err ] && fail "prof diff wrote to stderr: $(cat err)"
-da=$(delta leaf_a)
-dm=$(delta mid)
-db=$(delta leaf_b)
+da=$(diff_delta leaf_a)
+dm=$(diff_delta mid)
+db=$(diff_delta leaf_b)
 note "6:3:1 -> 3:3:4: leaf_a $da, leaf_b $db, mid $dm points"
 expect_range "leaf_a's change (points)" "$da" -33 -27
 expect_range "mid's change (points)" "$dm" 27 33
 expect_range "leaf_b's change (points)" "$db" -3 3
-[ "$(change leaf_a)" = shrank ] || fail "leaf_a: '$(change leaf_a)', expected shrank"
-[ "$(change mid)" = grew ] || fail "mid: '$(change mid)', expected grew"
-[ "$(change leaf_b)" = noise ] || fail "leaf_b: '$(change leaf_b)', expected noise"
+[ "$(diff_change leaf_a)" = shrank ] || fail "leaf_a: '$(diff_change leaf_a)', expected shrank"
+[ "$(diff_change mid)" = grew ] || fail "mid: '$(diff_change mid)', expected grew"
+[ "$(diff_change leaf_b)" = noise ] || fail "leaf_b: '$(diff_change leaf_b)', expected noise"
 grep -q '^# changed:  2 of 3 entries: 1 grew, 1 shrank$' out || fail "header: $(grep changed out)"
 # sorted by the size of the change, significant ones first
 first=$(awk '$1 ~ /%$/ { print $NF; exit }' out)
@@ -119,7 +110,7 @@ expect_rc 0 "--fail-above 5 --symbol ^leaf_ (leaf_a shrank, leaf_b did not chang
 # shellcheck disable=SC2086
 run_prof diff $opts --fail-above 5 --symbol '^mid$' base.data new.data
 expect_rc 1 "--fail-above 5 --symbol ^mid$"
-d=$(delta mid)
+d=$(diff_delta mid)
 expect_range "--symbol ^mid$: mid's change, of the whole (points)" "$d" 27 33
 [ "$(awk '$1 ~ /%$/' out | wc -l)" = 1 ] || fail "--symbol ^mid$: entries other than mid are shown"
 # an error is not the gate's 1
@@ -134,7 +125,7 @@ gen fast 4 6 3 0 4500
 # shellcheck disable=SC2086
 run_prof diff $opts base.data fast.data
 expect_rc 0 "prof diff (faster)"
-[ "$(change leaf_a)" = grew ] || fail "by share, leaf_a should have grown: $(change leaf_a)"
+[ "$(diff_change leaf_a)" = grew ] || fail "by share, leaf_a should have grown: $(diff_change leaf_a)"
 # shellcheck disable=SC2086
 run_prof diff $opts --abs base.data fast.data
 expect_rc 0 "prof diff --abs"
@@ -164,10 +155,7 @@ grep -q '^ *---$' out || fail "-g caller: no call graphs"
 run_prof diff $opts --format json --tree base.data new.data
 expect_rc 0 "prof diff --format json"
 cp out d.json
-py=
-for p in /usr/bin/python3 python3; do
-	command -v $p > /dev/null 2>&1 && $p -c 'import jsonschema' 2> /dev/null && py=$p && break
-done
+py=$(jsonschema_python)
 if [ -n "$py" ]; then
 	$py - "$srcdir/doc/prof-diff.schema.json" d.json > json.out 2>&1 << 'EOF' || fail "json: $(tail -5 json.out)"
 import json, sys, jsonschema
@@ -235,7 +223,7 @@ run_prof diff $opts base.data,same.data new.data
 expect_rc 0 "prof diff with two files in BASE"
 grep -q "^# BASE     'base.data', 'same.data': 10000 samples" out ||
 	fail "two files in BASE: $(grep '^# BASE' out)"
-d=$(delta leaf_a)
+d=$(diff_delta leaf_a)
 expect_range "two files in BASE: leaf_a's change (points)" "$d" -33 -27
 
 # --- errors ---------------------------------------------------------------------------

@@ -52,10 +52,7 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	expect_rc 0 "prof report --wall -F json"
 	b=$(jq '.threads[0].blocked' wall.json 2> /dev/null)
 	expect_range "wall json: the thread's blocked ns" "${b:-0}" 900000000 1100000000
-	py=
-	for p in /usr/bin/python3 python3; do
-		command -v $p > /dev/null 2>&1 && $p -c 'import jsonschema' 2> /dev/null && py=$p && break
-	done
+	py=$(jsonschema_python)
 	if [ -n "$py" ]; then
 		$py -c 'import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \

@@ -98,10 +98,7 @@ fi
 # --- json ----------------------------------------------------------------
 run_prof report -i s.data --format json -o s.json
 expect_rc 0 "prof report --format json"
-py=
-for p in /usr/bin/python3 python3; do
-	command -v $p > /dev/null 2>&1 && $p -c 'import jsonschema' 2> /dev/null && py=$p && break
-done
+py=$(jsonschema_python)
 if [ -n "$py" ]; then
 	$py - "$srcdir/doc/prof-report.schema.json" s.json > json.out 2>&1 << 'EOF' || fail "json: $(tail -5 json.out)"
 import json, sys, jsonschema

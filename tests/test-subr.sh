@@ -250,6 +250,25 @@ expect_err() {
 	diff -u expected.err err || check_later "$1: stderr differs from the expected text"
 }
 
+# jsonschema_python: prints a python3 that has the jsonschema module
+# (Debian's python3-jsonschema), or nothing.
+jsonschema_python() {
+	for _p in /usr/bin/python3 python3; do
+		command -v $_p > /dev/null 2>&1 && $_p -c 'import jsonschema' 2> /dev/null &&
+			echo "$_p" && return 0
+	done
+	return 0
+}
+
+# diff_delta SYM, diff_change SYM: the Delta and Change columns of SYM's
+# entry in ./out, prof diff's text output.
+diff_delta() {
+	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $3 + 0; exit }' out
+}
+diff_change() {
+	awk -v s="$1" '$NF == s && $1 ~ /%$/ { print $4; exit }' out
+}
+
 # count_lines REGEX FILE: how many lines of FILE match REGEX.
 count_lines() {
 	grep -c -e "$1" "$2"

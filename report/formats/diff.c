@@ -150,25 +150,17 @@ static const char *value_titles(const struct diff *d)
 
 static void put_key(const struct diff_entry *e, enum hist_key k, int width, FILE *out)
 {
-	if (k == HIST_SYM) {
-		char *s = format_sym(e->text[k], e->flags, e->inl_in);
+	char *s = format_key(k, e->text[k], e->flags, e->inl_in);
 
-		fprintf(out, "%-*s", width, s);
-		free(s);
-	} else {
-		fprintf(out, "%-*s", width, e->text[k] ? e->text[k] : "");
-	}
+	fprintf(out, "%-*s", width, s);
+	free(s);
 }
 
 static int key_width(const struct diff_entry *e, enum hist_key k)
 {
-	char *s;
-	int n;
+	char *s = format_key(k, e->text[k], e->flags, e->inl_in);
+	int n = (int)strlen(s);
 
-	if (k != HIST_SYM)
-		return e->text[k] ? (int)strlen(e->text[k]) : 0;
-	s = format_sym(e->text[k], e->flags, e->inl_in);
-	n = (int)strlen(s);
 	free(s);
 	return n;
 }

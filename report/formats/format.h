@@ -56,6 +56,9 @@ static inline double format_pct(uint64_t v, uint64_t total)
  */
 char *format_sym(const char *name, unsigned flags, const char *inl_in);
 
+/* Key k's text as a column shows it: the sym key's spelled by format_sym(); malloc'd. */
+char *format_key(enum hist_key k, const char *text, unsigned flags, const char *inl_in);
+
 /* The table, NULL-terminated. */
 extern const struct format *const formats[];
 

@@ -26,6 +26,11 @@ char *format_sym(const char *name, unsigned flags, const char *inl_in)
 	return s;
 }
 
+char *format_key(enum hist_key k, const char *text, unsigned flags, const char *inl_in)
+{
+	return k == HIST_SYM ? format_sym(text, flags, inl_in) : xstrdup(text ? text : "");
+}
+
 const struct format *format_find(const char *name)
 {
 	for (size_t i = 0; formats[i]; i++)

@@ -302,27 +302,19 @@ static void print_tree(const struct ctree *h, size_t node, int depth, uint64_t t
  */
 static int key_width(const struct hist_entry *e, enum hist_key k)
 {
-	char *s;
-	int n;
+	char *s = format_key(k, e->text[k], e->flags, e->inl_in);
+	int n = (int)strlen(s);
 
-	if (k != HIST_SYM)
-		return (int)strlen(e->text[k]);
-	s = format_sym(e->text[k], e->flags, e->inl_in);
-	n = (int)strlen(s);
 	free(s);
 	return n;
 }
 
 static void put_key(const struct hist_entry *e, enum hist_key k, int width, FILE *out)
 {
-	if (k == HIST_SYM) {
-		char *s = format_sym(e->text[k], e->flags, e->inl_in);
+	char *s = format_key(k, e->text[k], e->flags, e->inl_in);
 
-		fprintf(out, "%-*s", width, s);
-		free(s);
-	} else {
-		fprintf(out, "%-*s", width, e->text[k]);
-	}
+	fprintf(out, "%-*s", width, s);
+	free(s);
 }
 
 static void print_flat(const struct format_view *v, struct hist *h, FILE *out)
