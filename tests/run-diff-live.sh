@@ -54,6 +54,41 @@ run_prof diff --tree a.data b.data
 expect_rc 0 "prof diff --tree"
 grep -q 'grew *\[\.\] leaf_c$' out || fail "--tree: leaf_c did not grow under run"
 
+# --- off-CPU time: not sampled, every wait recorded -----------------------------
+# offcpu -w SPIN,SLEEP,READ: off-CPU 30:20 (sleep 60%, read 40%) against
+# 10:40 (20%, 80%). Stacks at switch-out need root or perf_event_paranoid <= 1.
+if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
+	O=$WORKLOADS/offcpu
+	for x in o1:50,30,20 o2:50,10,40 o3:50,30,20; do
+		run_prof record -q --off-cpu -g -o "${x%%:*}.data" -- "$O" -s 1.5 -w "${x#*:}"
+		expect_rc 0 "prof record --off-cpu offcpu -w ${x#*:}"
+	done
+	run_prof diff --event off-cpu --children --sort sym o1.data o2.data
+	expect_rc 0 "prof diff --event off-cpu"
+	ds=$(diff_delta sleep_work)
+	dr=$(diff_delta read_work)
+	note "off-cpu, 30:20 -> 10:40: sleep_work $ds, read_work $dr points (-40, +40)"
+	expect_range "off-cpu: sleep_work's change (points)" "$ds" -46 -34
+	expect_range "off-cpu: read_work's change (points)" "$dr" 34 46
+	[ "$(diff_change sleep_work)" = shrank ] || fail "off-cpu: sleep_work is $(diff_change sleep_work)"
+	[ "$(diff_change read_work)" = grew ] || fail "off-cpu: read_work is $(diff_change read_work)"
+	grep -q '^# off-cpu   not sampled' out || fail "off-cpu: the header does not say how it counts noise"
+	run_prof diff --event off-cpu --children --sort sym o1.data o3.data
+	expect_rc 0 "prof diff --event off-cpu (equal runs)"
+	for f in sleep_work read_work spin_work main; do
+		c=$(diff_change $f)
+		[ -z "$c" ] || [ "$c" = noise ] || fail "off-cpu, equal runs: $f $c by $(diff_delta $f)"
+	done
+	# wall-clock: sleep_work 30% -> 10% of the run
+	run_prof diff --wall --children --sort sym o1.data o2.data
+	expect_rc 0 "prof diff --wall"
+	ds=$(diff_delta sleep_work)
+	note "wall, 50:30:20 -> 50:10:40: sleep_work $ds points (-20)"
+	expect_range "wall: sleep_work's change (points)" "$ds" -25 -15
+else
+	note "off-CPU diffs not tested: stacks at switch-out need root or perf_event_paranoid <= 1"
+fi
+
 # --- perf diff on the same files ----------------------------------------------
 require_perf
 run_prof convert -i a.data -o a.perf

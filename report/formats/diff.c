@@ -28,7 +28,7 @@ static const char *const side_names[2] = { "BASE", "NEW" };
 static int in_ns(const struct diff *d)
 {
 	return !strcmp(d->event, "cpu-clock") || !strcmp(d->event, "task-clock") ||
-	       format_time_event_named(d->event, d->event_config);
+	       profile_time_event(d->event, d->event_config);
 }
 
 /* An amount of the event, or with sign the difference of two: seconds or a count. */
@@ -117,9 +117,13 @@ static void text_header(const struct diff *d, const struct diff_view *v, FILE *o
 	else
 		fprintf(out, "# compare:  shares of each side's total; delta in points, NEW minus "
 			"BASE\n");
+	if (d->side[0].clock_ns > 0 || d->side[1].clock_ns > 0)
+		fprintf(out, "# %-8s  not sampled: every interval is recorded; its noise is counted "
+			"as a sampler every %.3f ms would see it\n", d->event,
+			(d->side[1].clock_ns > 0 ? d->side[1].clock_ns : d->side[0].clock_ns) / 1e6);
 	fprintf(out, "# noise:    a change is significant when sampling noise explains it with "
-		"less than %g%% chance in the whole table (%s; Bonferroni over the %zu of %zu "
-		"entries with samples enough to show a change, after Tarone)\n",
+		"less than %g%% chance in the whole table (%s; Bonferroni over %zu of the %zu "
+		"entries: those with samples enough to show a change, equal ones once)\n",
 		100 * (1 - d->level), d->abs ? "Poisson z-test" : "two-proportion z-test", d->tested,
 		d->compared);
 	fprintf(out, "# changed:  %zu of %zu entries: %zu grew, %zu shrank\n#\n", grew + shrank,
@@ -487,7 +491,7 @@ static int write_svg(const struct diff *d, const struct diff_view *v, FILE *out)
 	c.by_new = xcalloc(c.n, sizeof(*c.by_new));
 	svg_collect(&c, &root);
 	ctree_sort(d->side[1].tree);
-	fo.by_period = format_time_event_named(d->event, d->event_config);
+	fo.by_period = profile_time_event(d->event, d->event_config);
 	snprintf(sub, sizeof(sub), "%s: NEW %s%s (%" PRIu64 " samples) against BASE %s%s (%" PRIu64
 		 " samples)", d->event, v->input[1][0], v->ninput[1] > 1 ? " and more" : "",
 		 d->side[1].samples, v->input[0][0], v->ninput[0] > 1 ? " and more" : "",
@@ -541,7 +545,7 @@ static int write_folded(const struct diff *d, const struct diff_view *v, FILE *o
 	unsigned flags[1101];
 
 	(void)v;
-	folded_walk(d, &root, names, flags, 0, format_time_event_named(d->event, d->event_config),
+	folded_walk(d, &root, names, flags, 0, profile_time_event(d->event, d->event_config),
 		    out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -77,8 +77,6 @@ const struct profile_event *format_one_event(const struct profile *p, const char
  * not counted, in folded output and flame graphs.
  */
 int format_time_event(const struct evdesc *e);
-/* The same, of an event known by its name and attr.config. */
-int format_time_event_named(const char *name, uint64_t config);
 /* qsort order of --wall's threads: the most time first, then by tid. */
 int format_thread_time_cmp(const void *a, const void *b);
 

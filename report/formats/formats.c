@@ -50,13 +50,7 @@ int format_thread_time_cmp(const void *a, const void *b)
 
 int format_time_event(const struct evdesc *e)
 {
-	return format_time_event_named(e->name, e->attr.config);
-}
-
-int format_time_event_named(const char *name, uint64_t config)
-{
-	return config == ~0ULL && (!strcmp(name, "off-cpu") || !strcmp(name, "preempted") ||
-				   !strcmp(name, "wall"));
+	return profile_time_event(e->name, e->attr.config);
 }
 
 const struct profile_event *format_one_event(const struct profile *p, const char *what)

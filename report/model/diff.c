@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "diff.h"
 #include "htab.h"
 #include "strpool.h"
@@ -104,6 +106,29 @@ static const char *entry_key(struct diff *d, const struct hist_opts *ho,
 	return key;
 }
 
+/*
+ * The nanoseconds between two samples of the profile's clock event
+ * (cpu-clock or task-clock, -F or -c), else prof record's default 4000 Hz:
+ * the grain at which a sampler would have seen its off-CPU time.
+ */
+static double clock_period(const struct profile *p)
+{
+	const struct evtab *t = session_evtab(p->session);
+
+	for (size_t i = 0; t && i < t->nr; i++) {
+		const struct perf_event_attr *a = &t->ev[i]->attr;
+
+		if (a->type != PERF_TYPE_SOFTWARE ||
+		    (a->config != PERF_COUNT_SW_CPU_CLOCK && a->config != PERF_COUNT_SW_TASK_CLOCK))
+			continue;
+		if (a->freq && a->sample_freq)
+			return 1e9 / (double)a->sample_freq;
+		if (!a->freq && a->sample_period)
+			return (double)a->sample_period;
+	}
+	return 1e9 / 4000;
+}
+
 /* The event of p this diff is about; NULL with err when it has none or another. */
 static const struct profile_event *pick_event(struct loading *l, const struct profile *p,
 					      const char *input, char *err, size_t errlen)
@@ -173,6 +198,8 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 		return 0;	/* nothing of the event: the side's totals say so */
 	}
 	d->event_config = e->ev->attr.config;
+	if (profile_time_event(e->ev->name, e->ev->attr.config) && !side->clock_ns)
+		side->clock_ns = clock_period(p);
 	if (p->last_time > p->first_time)
 		side->seconds += (double)(p->last_time - p->first_time) / 1e9;
 	side->samples += hist_samples(e->hist);
@@ -418,9 +445,54 @@ struct diff_node diff_root(const struct diff *d)
 	return diff_node_at(d, d->side[0].root, d->side[1].root);
 }
 
-/* The least p of every node under a0/a1 with a value on either side, for Tarone's divisor. */
-static void collect_nodes(const struct diff *d, size_t a0, size_t a1, double **least, size_t *n,
-			  size_t *cap)
+/*
+ * The distinct tests of a table, for Tarone's divisor: values that are
+ * the same on both sides (a chain of callers with one caller each) are
+ * one test whose rejections are one event, so they count once.
+ */
+struct tests {
+	struct htab seen;
+	uint64_t (*pair)[2];
+	double *least;
+	size_t n, cap;
+};
+
+static void tests_add(const struct diff *d, struct tests *t, const uint64_t v[2])
+{
+	struct htab_probe p;
+	uint32_t i;
+
+	if (!v[0] && !v[1])
+		return;
+	htab_probe(&t->seen, htab_hash_words(v, 2), &p);
+	while (htab_next(&t->seen, &p, &i))
+		if (t->pair[i][0] == v[0] && t->pair[i][1] == v[1])
+			return;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->pair = xreallocarray(t->pair, t->cap, sizeof(*t->pair));
+		t->least = xreallocarray(t->least, t->cap, sizeof(*t->least));
+	}
+	t->pair[t->n][0] = v[0];
+	t->pair[t->n][1] = v[1];
+	t->least[t->n] = p_least(d, v);
+	htab_put(&t->seen, &p, (uint32_t)t->n++);
+}
+
+/* The divisor of the level for the tests added; t is emptied. */
+static size_t tests_divisor(struct tests *t, double alpha)
+{
+	size_t m = tarone(t->least, t->n, alpha);
+
+	htab_release(&t->seen);
+	free(t->pair);
+	free(t->least);
+	memset(t, 0, sizeof(*t));
+	return m;
+}
+
+/* Every node under a0/a1, as a test. */
+static void collect_nodes(const struct diff *d, size_t a0, size_t a1, struct tests *t)
 {
 	struct diff_node *kids;
 	size_t k = diff_children(d, a0, a1, &kids);
@@ -428,12 +500,8 @@ static void collect_nodes(const struct diff *d, size_t a0, size_t a1, double **l
 	for (size_t i = 0; i < k; i++) {
 		if (!kids[i].d.v[0] && !kids[i].d.v[1])
 			continue;
-		if (*n == *cap) {
-			*cap = *cap ? 2 * *cap : 256;
-			*least = xreallocarray(*least, *cap, sizeof(**least));
-		}
-		(*least)[(*n)++] = p_least(d, kids[i].d.v);
-		collect_nodes(d, kids[i].at[0], kids[i].at[1], least, n, cap);
+		tests_add(d, t, kids[i].d.v);
+		collect_nodes(d, kids[i].at[0], kids[i].at[1], t);
 	}
 	free(kids);
 }
@@ -445,7 +513,7 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 	struct diff *d = xcalloc(1, sizeof(*d));
 	struct loading l = { .d = d, .o = o };
 	static const char *const side_name[2] = { "BASE", "NEW" };
-	double *least;
+	struct tests t = { .n = 0 };
 
 	*out = NULL;
 	d->pool = strpool_new();
@@ -476,25 +544,30 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 			goto fail;
 		}
 		d->side[s].weight = l.sq[s] / (double)d->side[s].total;
+		/*
+		 * Off-CPU intervals are not sampled: each is there, with its
+		 * length. Their noise is what a sampler at the recording's rate
+		 * would have seen, or their effective number where that says
+		 * more (many short waits).
+		 */
+		if (d->side[s].clock_ns > 0 && d->side[s].clock_ns < d->side[s].weight)
+			d->side[s].weight = d->side[s].clock_ns;
 	}
-	least = xreallocarray(NULL, d->n + 1, sizeof(*least));
-	for (size_t i = 0; i < d->n; i++)
-		if (d->e[i].d.v[0] || d->e[i].d.v[1])
-			least[d->compared++] = p_least(d, d->e[i].d.v);
-	d->tested = tarone(least, d->compared, 1 - d->level);
-	free(least);
+	htab_init(&t.seen);
+	for (size_t i = 0; i < d->n; i++) {
+		d->compared += d->e[i].d.v[0] || d->e[i].d.v[1];
+		tests_add(d, &t, d->e[i].d.v);
+	}
+	d->tested = tests_divisor(&t, 1 - d->level);
 	for (size_t i = 0; i < d->n; i++)
 		judge(d, &d->e[i].d, d->tested);
 	if (d->n > 1)
 		qsort(d->e, d->n, sizeof(*d->e), entry_cmp);
 	if (o->tree != DIFF_TREE_NONE) {
-		size_t n = 0, cap = 0;
-
-		least = NULL;
 		d->nodes_tested = 1;	/* the collecting pass judges nothing */
-		collect_nodes(d, d->side[0].root, d->side[1].root, &least, &n, &cap);
-		d->nodes_tested = tarone(least, n, 1 - d->level);
-		free(least);
+		htab_init(&t.seen);
+		collect_nodes(d, d->side[0].root, d->side[1].root, &t);
+		d->nodes_tested = tests_divisor(&t, 1 - d->level);
 	}
 	htab_release(&l.index);
 	*out = d;

@@ -12,12 +12,15 @@
  * absolute time). Samples of unequal weight (off-cpu nanoseconds, perf's
  * frequency mode) count as the effective number of samples
  * (sum w)^2 / sum w^2 (Kish), which is the sample count when weights are
- * equal. Shares are compared with the pooled two-proportion z-test,
+ * equal. Off-CPU time is not sampled (every interval is recorded): it
+ * counts as a sampler at the recording's rate would have seen it. Shares
+ * are compared with the pooled two-proportion z-test,
  * absolute times with the normal approximation of two Poisson sums; the
  * level holds for the whole table (Bonferroni over the entries or nodes
  * tested, with Tarone's modification: only those with samples enough to
- * ever be significant count), so that two runs of one program show no
- * change in all but 1 - level of diffs. See doc/DESIGN.md.
+ * ever be significant count, and values equal on both sides count once),
+ * so that two runs of one program show no change in all but 1 - level of
+ * diffs. See doc/DESIGN.md.
  */
 #ifndef PROF_REPORT_DIFF_H
 #define PROF_REPORT_DIFF_H
@@ -53,6 +56,7 @@ struct diff_side {
 	uint64_t samples;
 	uint64_t total;			/* summed period */
 	double weight;			/* sum w^2 / sum w: one effective sample's weight */
+	double clock_ns;		/* time events: the clock's sampling period, or 0 */
 	uint64_t lost;
 	double seconds;			/* from first to last sample, summed over files */
 	struct ctree *tree;		/* with opts.tree */

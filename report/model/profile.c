@@ -51,6 +51,12 @@ static int in_names(const char *const *l, size_t n, const char *s)
  * and unwinds a sample, so that what they drop costs nothing.
  */
 /* What an event counts of wall-clock time: 0 running, 1 preempted, 2 blocked; -1 none. */
+int profile_time_event(const char *name, uint64_t config)
+{
+	return config == ~0ULL && (!strcmp(name, "off-cpu") || !strcmp(name, "preempted") ||
+				   !strcmp(name, "wall"));
+}
+
 static int wall_kind(const struct evdesc *e)
 {
 	if (!strcmp(e->name, "cpu-clock") || !strcmp(e->name, "task-clock"))

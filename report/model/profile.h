@@ -121,6 +121,13 @@ struct profile {
 int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen);
 void profile_free(struct profile *p);
 
+/*
+ * 1 for an event whose samples weigh time of their own, named name with
+ * attr.config config: the session's off-cpu and preempted, and --wall's
+ * wall (nanoseconds each, and not sampled: every interval is there).
+ */
+int profile_time_event(const char *name, uint64_t config);
+
 /* The first event with samples, and how many others have some; NULL when none. */
 const struct profile_event *profile_first_event(const struct profile *p, size_t *others);
 
