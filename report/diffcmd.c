@@ -40,7 +40,9 @@ static const char usage[] =
 	"      --fail-above POINTS     exit 1 when an entry (those --symbol selects) grew\n"
 	"                              significantly by more than POINTS\n"
 	"      --level PERCENT         the confidence that a change is not noise, for the\n"
-	"                              whole table (default 99)\n";
+	"                              whole table (default 99)\n"
+	"      --min-delta POINTS      smaller changes are never significant (default 0.5;\n"
+	"                              0: sampling noise alone decides)\n";
 static const char usage_end[] =
 	"  -F, --format FORMAT         the output's format (below)\n"
 	"  -o, --output FILE           write to FILE, not standard output\n"
@@ -50,7 +52,7 @@ static const char usage_end[] =
 	"\n"
 	"formats:\n";
 
-enum { OPT_ABS = VIEW_OPT_END, OPT_FAIL_ABOVE, OPT_LEVEL };
+enum { OPT_ABS = VIEW_OPT_END, OPT_FAIL_ABOVE, OPT_LEVEL, OPT_MIN_DELTA };
 
 struct diffcmd {
 	const struct diff_format *format;
@@ -59,6 +61,7 @@ struct diffcmd {
 	double fail_above;
 	int gate;
 	double level;
+	double min_delta;
 	char **lists[2];		/* the sides' files */
 	size_t nlist[2];
 	char *copies[2];
@@ -89,17 +92,18 @@ static int side_files(struct diffcmd *c, int s, const char *arg)
 
 static int parse_options(struct diffcmd *c, int argc, char **argv)
 {
-	struct option longopts[VIEW_NLONGOPTS + 7] = {
+	struct option longopts[VIEW_NLONGOPTS + 8] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "abs", no_argument, NULL, OPT_ABS },
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "min-delta", required_argument, NULL, OPT_MIN_DELTA },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	int ch, ret;
 
-	memcpy(longopts + 6, view_longopts, sizeof(view_longopts));
+	memcpy(longopts + 7, view_longopts, sizeof(view_longopts));
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":F:o:h" VIEW_SHORTOPTS, longopts, NULL)) != -1) {
@@ -134,6 +138,12 @@ static int parse_options(struct diffcmd *c, int argc, char **argv)
 			if (parse_seconds(optarg, &v) || v < 50 || v >= 100)
 				bad = "--level: give a confidence in percent, at least 50 and under 100";
 			c->level = v / 100;
+			break;
+		case OPT_MIN_DELTA:
+			if (parse_seconds(optarg, &v) || v > 100)
+				bad = "--min-delta: give the points below which a change is noise, "
+				      "from 0 to 100";
+			c->min_delta = v;
 			break;
 		case 'h':
 			usage_out(stdout);
@@ -216,7 +226,7 @@ static int gate(const struct diffcmd *c, const struct diff *d, const struct diff
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diffcmd c = { .level = 0.99 };
+	struct diffcmd c = { .level = 0.99, .min_delta = 0.5 };
 	struct profile_opts po;
 	struct diff_opts dopts;
 	struct diff_view view;
@@ -256,6 +266,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	dopts.abs = c.abs;
 	dopts.level = c.level;
+	dopts.min_delta = c.min_delta;
 	dopts.loaded = loaded;
 	if (diff_load(&dopts, &d, why, sizeof(why))) {
 		fprintf(stderr, "prof: %s\n", why);

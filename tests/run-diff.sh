@@ -69,8 +69,9 @@ first=$(awk '$1 ~ /%$/ { print $NF; exit }' out)
 [ "$first" = leaf_a ] || [ "$first" = mid ] || fail "the first entry is $first, not a big change"
 
 # --- two draws of one shape: the false-positive rate --------------------------
-# At --level 80 about a fifth of the pairs should show one: the test is
-# calibrated, not merely strict.
+# At --level 80, sampling noise alone deciding (--min-delta 0), about a
+# fifth of the pairs should show one: the test is calibrated, not merely
+# strict.
 fp=0
 fp80=0
 i=0
@@ -82,7 +83,7 @@ while [ $i -lt 40 ]; do
 	expect_rc 0 "prof diff of two draws of 6:3:1"
 	grep -q '^# changed:  0 of' out || fp=$((fp + 1))
 	# shellcheck disable=SC2086
-	run_prof diff $opts --level 80 r1.data r2.data
+	run_prof diff $opts --level 80 --min-delta 0 r1.data r2.data
 	expect_rc 0 "prof diff --level 80 of two draws of 6:3:1"
 	grep -q '^# changed:  0 of' out || fp80=$((fp80 + 1))
 	i=$((i + 1))
@@ -90,6 +91,37 @@ done
 note "two draws of 6:3:1, 40 pairs: $fp with a significant change at the level 99%, $fp80 at 80%"
 expect_range "pairs of equal shape with a significant change (99%)" "$fp" 0 3
 expect_range "pairs of equal shape with a significant change (80%)" "$fp80" 2 16
+
+# --- --min-delta: a change beyond noise that is too small to matter --------------
+# 100,000 samples a side, exact: leaf_a 60% -> 58.8%, mid 10% -> 11.2%, far
+# beyond sampling noise (z > 5) but under --min-delta 2
+genx() {
+	{
+		echo "event cpu-clock"
+		echo "comm 100 100 golden"
+		echo "mmap 100 0x401000 $G/prof-golden/golden as /prof-golden/golden"
+		echo "round"
+		echo "sample 0 1 100 100 0 1000000 x$2 leaf_a+0x10 main+0xf"
+		echo "sample 0 200 100 100 0 1000000 x$3 leaf_b+0x15 main+0xf"
+		echo "sample 0 400 100 100 0 1000000 x$4 mid+0xf main+0xf"
+		echo "round"
+	} > "$1.spec"
+	"$genprof" "$1.spec" "$1.data" 2> gen.err || fail "genprof $1: $(cat gen.err)"
+}
+genx big1 60000 30000 10000
+genx big2 58800 30000 11200
+# shellcheck disable=SC2086
+run_prof diff $opts --min-delta 0 big1.data big2.data
+expect_rc 0 "prof diff --min-delta 0, 100,000 samples"
+[ "$(diff_change mid)" = grew ] || fail "--min-delta 0: mid +1.2 of 100,000 samples is $(diff_change mid)"
+# shellcheck disable=SC2086
+run_prof diff $opts --min-delta 2 big1.data big2.data
+expect_rc 0 "prof diff --min-delta 2"
+[ "$(diff_change mid)" = noise ] || fail "--min-delta 2: mid +1.2 is $(diff_change mid)"
+grep -q '2 points or more (--min-delta)' out || fail "--min-delta 2: the header does not say so"
+# shellcheck disable=SC2086
+run_prof diff $opts --fail-above 1 big1.data big2.data
+expect_rc 1 "--fail-above 1 with mid +1.2 (the default --min-delta 0.5)"
 
 # --- the gate ----------------------------------------------------------------
 # shellcheck disable=SC2086

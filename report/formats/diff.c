@@ -123,9 +123,12 @@ static void text_header(const struct diff *d, const struct diff_view *v, FILE *o
 			(d->side[1].clock_ns > 0 ? d->side[1].clock_ns : d->side[0].clock_ns) / 1e6);
 	fprintf(out, "# noise:    a change is significant when sampling noise explains it with "
 		"less than %g%% chance in the whole table (%s; Bonferroni over %zu of the %zu "
-		"entries: those with samples enough to show a change, equal ones once)\n",
+		"entries: those with samples enough to show a change, equal ones once)",
 		100 * (1 - d->level), d->abs ? "Poisson z-test" : "two-proportion z-test", d->tested,
 		d->compared);
+	if (d->min_delta > 0)
+		fprintf(out, " and it is %g points or more (--min-delta)", d->min_delta);
+	putc('\n', out);
 	fprintf(out, "# changed:  %zu of %zu entries: %zu grew, %zu shrank\n#\n", grew + shrank,
 		shown_n, grew, shrank);
 }
@@ -370,6 +373,7 @@ static int write_json(const struct diff *d, const struct diff_view *v, FILE *out
 	json_string(&j, "event", d->event);
 	json_string(&j, "compare", d->abs ? "absolute" : "shares");
 	json_double(&j, "level", d->level);
+	json_double(&j, "min_delta", d->min_delta);
 	json_string(&j, "test", d->abs ? "poisson" : "two-proportion");
 	json_u64(&j, "compared", d->compared);
 	json_u64(&j, "tested", d->tested);

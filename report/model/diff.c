@@ -336,7 +336,8 @@ static void judge(const struct diff *d, struct diff_value *x, size_t m)
 	}
 	x->delta = x->pct[1] - x->pct[0];
 	x->p = p_value(d, v);
-	x->significant = x->p * (double)(m ? m : 1) < 1 - d->level;
+	x->significant = x->p * (double)(m ? m : 1) < 1 - d->level &&
+			 fabs(x->delta) >= d->min_delta;
 }
 
 /* Bigger change first, then the bigger share, then by name: an order that does not vary. */
@@ -519,6 +520,7 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 	d->pool = strpool_new();
 	d->abs = o->abs;
 	d->level = o->level;
+	d->min_delta = o->min_delta;
 	htab_init(&l.index);
 	if (o->po->wall)
 		d->event = strpool_intern(d->pool, "wall");

@@ -46,6 +46,7 @@ struct diff_opts {
 	enum diff_tree tree;
 	int abs;			/* absolute time, not shares */
 	double level;			/* e.g. 0.99 */
+	double min_delta;		/* points: smaller changes are never significant */
 	/* called with each file once it is loaded, for the command's warnings; may be NULL */
 	void (*loaded)(void *ctx, const struct profile *p);
 	void *ctx;
@@ -97,6 +98,7 @@ struct diff {
 	uint64_t event_config;		/* its attr.config */
 	int abs;
 	double level;
+	double min_delta;
 	struct diff_side side[2];
 	struct diff_entry *e;		/* sorted: the biggest change first */
 	size_t n;
