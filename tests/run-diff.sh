@@ -123,6 +123,40 @@ grep -q '2 points or more (--min-delta)' out || fail "--min-delta 2: the header 
 run_prof diff $opts --fail-above 1 big1.data big2.data
 expect_rc 1 "--fail-above 1 with mid +1.2 (the default --min-delta 0.5)"
 
+# --- several runs a side: their own differences are measured -------------------
+# BASE's runs disagree among themselves (leaf_a 66%, 54%, 60%) far beyond
+# sampling noise; NEW's three sit at 64%. One file a side at those means
+# shows leaf_a +4 points, significant; as three runs a side the spread of
+# BASE's runs says +4 is within what a run does: noise.
+gen v1 11 66 24 10 5000
+gen v2 12 54 36 10 5000
+gen v3 13 60 30 10 5000
+gen w1 14 64 26 10 5000
+gen w2 15 64 26 10 5000
+gen w3 16 64 26 10 5000
+gen vm 17 60 30 10 15000
+gen wm 18 64 26 10 15000
+# shellcheck disable=SC2086
+run_prof diff $opts vm.data wm.data
+expect_rc 0 "prof diff, one file a side"
+[ "$(diff_change leaf_a)" = grew ] || fail "one file a side: leaf_a +4 of 15,000 samples is $(diff_change leaf_a)"
+grep -q '^# runs:' out && fail "one file a side: a line about runs"
+# shellcheck disable=SC2086
+run_prof diff $opts v1.data,v2.data,v3.data w1.data,w2.data,w3.data
+expect_rc 0 "prof diff, three runs a side"
+d=$(diff_delta leaf_a)
+note "three runs a side, BASE's spread wide: leaf_a $d points, $(diff_change leaf_a); $(grep '^# runs:' out)"
+expect_range "three runs a side: leaf_a's change (points)" "$d" 2 6
+[ "$(diff_change leaf_a)" = noise ] || fail "three runs a side: leaf_a is $(diff_change leaf_a) though BASE's runs differ by 12 points"
+grep -q '^# runs:     the runs of a side differ [0-9.]* times as much as sampling noise' out ||
+	fail "three runs a side: the header does not say how much the runs differ: $(grep '^# runs' out)"
+# runs of one shape on both sides: measured, and no change
+# shellcheck disable=SC2086
+run_prof diff $opts r1.data,r2.data base.data,same.data
+expect_rc 0 "prof diff, runs of one shape"
+grep -q '^# runs:' out || fail "runs of one shape: no line about runs"
+grep -q '^# changed:  0 of' out || fail "runs of one shape: $(grep '^# changed' out)"
+
 # --- the gate ----------------------------------------------------------------
 # shellcheck disable=SC2086
 run_prof diff $opts --fail-above 5 base.data new.data

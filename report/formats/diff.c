@@ -117,6 +117,15 @@ static void text_header(const struct diff *d, const struct diff_view *v, FILE *o
 	else
 		fprintf(out, "# compare:  shares of each side's total; delta in points, NEW minus "
 			"BASE\n");
+	if (d->dispersion_df) {
+		if (d->dispersion > 1)
+			fprintf(out, "# runs:     the runs of a side differ %.2f times as much as sampling "
+				"noise would make them (variance, %zu degrees of freedom): every test "
+				"allows for it\n", d->dispersion, d->dispersion_df);
+		else
+			fprintf(out, "# runs:     the runs of a side differ no more than sampling noise "
+				"would make them (%zu degrees of freedom)\n", d->dispersion_df);
+	}
 	if (d->side[0].clock_ns > 0 || d->side[1].clock_ns > 0)
 		fprintf(out, "# %-8s  not sampled: every interval is recorded; its noise is counted "
 			"as a sampler every %.3f ms would see it\n", d->event,
@@ -374,6 +383,7 @@ static int write_json(const struct diff *d, const struct diff_view *v, FILE *out
 	json_string(&j, "compare", d->abs ? "absolute" : "shares");
 	json_double(&j, "level", d->level);
 	json_double(&j, "min_delta", d->min_delta);
+	json_double(&j, "dispersion", d->dispersion);
 	json_string(&j, "test", d->abs ? "poisson" : "two-proportion");
 	json_u64(&j, "compared", d->compared);
 	json_u64(&j, "tested", d->tested);

@@ -38,12 +38,23 @@ static const struct profile_collector sq_collector = {
 
 /* --- loading ------------------------------------------------------------- */
 
+/* One file's values, for the run-to-run variation of a side of several. */
+struct run {
+	int side;
+	double total, sq;		/* sum w and sum w^2 of its event's samples */
+	uint32_t *entry;		/* index in diff.e */
+	uint64_t *v;
+	size_t n;
+};
+
 struct loading {
 	struct diff *d;
 	const struct diff_opts *o;
 	struct htab index;		/* entries by key */
 	size_t cap;
 	double sq[2];
+	struct run *runs;
+	size_t nruns;
 };
 
 /* The entry of key, made when new. */
@@ -171,6 +182,7 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 	struct profile *p = NULL;
 	const struct profile_event *e;
 	const struct hist_entry *const *he;
+	struct run *run;
 	size_t n;
 	char why[1024];
 
@@ -206,6 +218,14 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 	side->total += hist_total(e->hist);
 	l->sq[s] += ((const struct sq *)e->collected)->sum;
 	he = hist_sorted(e->hist, &n);
+	l->runs = xreallocarray(l->runs, l->nruns + 1, sizeof(*l->runs));
+	run = &l->runs[l->nruns++];
+	run->side = s;
+	run->total = (double)hist_total(e->hist);
+	run->sq = ((const struct sq *)e->collected)->sum;
+	run->entry = xreallocarray(NULL, n + 1, sizeof(*run->entry));
+	run->v = xreallocarray(NULL, n + 1, sizeof(*run->v));
+	run->n = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = po.ho.children ? he[i]->children : he[i]->self;
 		const char *key;
@@ -216,6 +236,8 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 		key = entry_key(d, &po.ho, he[i]);
 		de = entry_of(l, he[i], key);
 		de->d.v[s] += v;
+		run->entry[run->n] = (uint32_t)(de - d->e);
+		run->v[run->n++] = v;
 		if (l->o->tree == DIFF_TREE_GRAPHS && he[i]->tree) {
 			size_t at = ctree_child(side->tree, side->root, key, FRAME_ROOT);
 
@@ -253,7 +275,7 @@ static double p_shares(const struct diff *d, const double v[2])
 			return 1;
 	}
 	p0 = (x[0] + x[1]) / (n[0] + n[1]);
-	se = sqrt(p0 * (1 - p0) * (1 / n[0] + 1 / n[1]));
+	se = sqrt(d->dispersion * p0 * (1 - p0) * (1 / n[0] + 1 / n[1]));
 	if (!(se > 0))
 		return 1;	/* nothing or everything on both sides: no change */
 	return p_of_z((x[1] / n[1] - x[0] / n[0]) / se);
@@ -266,6 +288,7 @@ static double p_abs(const struct diff *d, const double v[2])
 
 	for (int s = 0; s < 2; s++)
 		var += v[s] * (d->side[s].weight > 0 ? d->side[s].weight : 1);
+	var *= d->dispersion;
 	if (!(var > 0))
 		return 1;
 	return p_of_z((v[1] - v[0]) / sqrt(var));
@@ -373,6 +396,78 @@ static int node_cmp(const void *pa, const void *pb)
 		return c;
 	c = strcmp(a->name, b->name);
 	return c ? c : (int)a->flags - (int)b->flags;
+}
+
+/*
+ * How much more the runs of a side differ among themselves than sampling
+ * noise would make them: the quasi-binomial dispersion, Pearson's X^2
+ * over its degrees of freedom, pooled over the entries expected at five
+ * effective samples or more in every run and over both sides. 1 (no
+ * more than noise) when no side has two runs.
+ */
+static void measure_dispersion(struct diff *d, const struct loading *l)
+{
+	double x2 = 0, *pb = xcalloc(d->n + 1, sizeof(*pb)), *chi = xcalloc(d->n + 1, sizeof(*chi));
+	double *w = xcalloc(l->nruns + 1, sizeof(*w)), *nj = xcalloc(l->nruns + 1, sizeof(*nj));
+	size_t df = 0;
+
+	for (int s = 0; s < 2; s++) {
+		double nsum = 0, nmin = 0;
+		size_t k = 0;
+
+		memset(pb, 0, (d->n + 1) * sizeof(*pb));
+		memset(chi, 0, (d->n + 1) * sizeof(*chi));
+		for (size_t j = 0; j < l->nruns; j++) {
+			const struct run *r = &l->runs[j];
+
+			if (r->side != s || !(r->total > 0))
+				continue;
+			w[j] = r->sq > 0 ? r->sq / r->total : 1;
+			if (d->side[s].clock_ns > 0 && d->side[s].clock_ns < w[j])
+				w[j] = d->side[s].clock_ns;
+			nj[j] = r->total / w[j];
+			nsum += nj[j];
+			nmin = k ? fmin(nmin, nj[j]) : nj[j];
+			k++;
+			for (size_t i = 0; i < r->n; i++)
+				pb[r->entry[i]] += (double)r->v[i] / w[j];
+		}
+		if (k < 2)
+			continue;
+		for (size_t e = 0; e < d->n; e++) {
+			pb[e] /= nsum;
+			if (!(nmin * pb[e] >= 5) || !(pb[e] < 1)) {
+				pb[e] = -1;	/* too few samples to tell: left out */
+				continue;
+			}
+			/* every run as if it had none of e; the runs that have some, below */
+			chi[e] = nsum * pb[e] / (1 - pb[e]);
+			df += k - 1;
+		}
+		for (size_t j = 0; j < l->nruns; j++) {
+			const struct run *r = &l->runs[j];
+
+			if (r->side != s || !(r->total > 0))
+				continue;
+			for (size_t i = 0; i < r->n; i++) {
+				size_t e = r->entry[i];
+				double m = nj[j] * pb[e], x = (double)r->v[i] / w[j];
+
+				if (pb[e] < 0)
+					continue;
+				chi[e] += (x - m) * (x - m) / (m * (1 - pb[e])) - m / (1 - pb[e]);
+			}
+		}
+		for (size_t e = 0; e < d->n; e++)
+			if (pb[e] >= 0)
+				x2 += chi[e];
+	}
+	free(pb);
+	free(chi);
+	free(w);
+	free(nj);
+	d->dispersion = df && x2 / (double)df > 1 ? x2 / (double)df : 1;
+	d->dispersion_df = df;
 }
 
 /* --- the merged trees ------------------------------------------------------ */
@@ -509,6 +604,16 @@ static void collect_nodes(const struct diff *d, size_t a0, size_t a1, struct tes
 
 /* --- the whole --------------------------------------------------------------- */
 
+static void runs_free(struct loading *l)
+{
+	for (size_t j = 0; j < l->nruns; j++) {
+		free(l->runs[j].entry);
+		free(l->runs[j].v);
+	}
+	free(l->runs);
+	htab_release(&l->index);
+}
+
 int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t errlen)
 {
 	struct diff *d = xcalloc(1, sizeof(*d));
@@ -521,6 +626,7 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 	d->abs = o->abs;
 	d->level = o->level;
 	d->min_delta = o->min_delta;
+	d->dispersion = 1;
 	htab_init(&l.index);
 	if (o->po->wall)
 		d->event = strpool_intern(d->pool, "wall");
@@ -555,6 +661,7 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 		if (d->side[s].clock_ns > 0 && d->side[s].clock_ns < d->side[s].weight)
 			d->side[s].weight = d->side[s].clock_ns;
 	}
+	measure_dispersion(d, &l);
 	htab_init(&t.seen);
 	for (size_t i = 0; i < d->n; i++) {
 		d->compared += d->e[i].d.v[0] || d->e[i].d.v[1];
@@ -571,11 +678,11 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 		collect_nodes(d, d->side[0].root, d->side[1].root, &t);
 		d->nodes_tested = tests_divisor(&t, 1 - d->level);
 	}
-	htab_release(&l.index);
+	runs_free(&l);
 	*out = d;
 	return 0;
 fail:
-	htab_release(&l.index);
+	runs_free(&l);
 	diff_free(d);
 	return -1;
 }

@@ -20,7 +20,9 @@
  * tested, with Tarone's modification: only those with samples enough to
  * ever be significant count, and values equal on both sides count once),
  * so that two runs of one program show no change in all but 1 - level of
- * diffs. See doc/DESIGN.md.
+ * diffs. With two runs or more a side, the runs' own differences are
+ * measured (the quasi-binomial dispersion) and widen the tests when they
+ * are more than sampling noise. See doc/DESIGN.md.
  */
 #ifndef PROF_REPORT_DIFF_H
 #define PROF_REPORT_DIFF_H
@@ -99,6 +101,13 @@ struct diff {
 	int abs;
 	double level;
 	double min_delta;
+	/*
+	 * With several runs a side: how many times sampling noise's variance
+	 * their differences show (1 at least), which widens every test; and
+	 * the degrees of freedom it was measured with (0: not measured).
+	 */
+	double dispersion;
+	size_t dispersion_df;
 	struct diff_side side[2];
 	struct diff_entry *e;		/* sorted: the biggest change first */
 	size_t n;
