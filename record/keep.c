@@ -14,6 +14,7 @@
 
 #include "buildid.h"
 #include "keep.h"
+#include "mapfile.h"
 #include "xalloc.h"
 
 #define BID_MAX 20
@@ -100,7 +101,7 @@ static int copy_to(int in, const char *dest)
 void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
 		  size_t name_len, const unsigned char *bid, size_t bid_len)
 {
-	char path[PATH_MAX], mf[96], dest[PATH_MAX];
+	char path[PATH_MAX], dest[PATH_MAX];
 	struct stat at_path, mapped;
 	int fd;
 
@@ -119,22 +120,20 @@ void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const c
 
 	memcpy(path, name, name_len);
 	path[name_len] = '\0';
-	snprintf(mf, sizeof(mf), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, start + len);
-	if (stat(mf, &mapped) < 0 || !S_ISREG(mapped.st_mode) || (uint64_t)mapped.st_size > KEEP_MAX)
+	fd = mapfile_open(pid, start, start + len, path, 0, 0, 0, bid, bid_len);
+	if (fd < 0)
 		return;		/* gone already, or not ours to read */
 	/* the file at its path is the one mapped: a report will find it there */
-	if (stat(path, &at_path) == 0 && at_path.st_dev == mapped.st_dev &&
-	    at_path.st_ino == mapped.st_ino)
+	if (fstat(fd, &mapped) < 0 || !S_ISREG(mapped.st_mode) ||
+	    (uint64_t)mapped.st_size > KEEP_MAX ||
+	    (stat(path, &at_path) == 0 && at_path.st_dev == mapped.st_dev &&
+	     at_path.st_ino == mapped.st_ino) ||
+	    buildid_path(dest, sizeof(dest), k->dir, bid, bid_len, "/elf") ||
+	    access(dest, F_OK) == 0 ||	/* kept before, by prof or perf */
+	    make_dirs(dest) < 0) {
+		close(fd);
 		return;
-	if (buildid_path(dest, sizeof(dest), k->dir, bid, bid_len, "/elf"))
-		return;
-	if (access(dest, F_OK) == 0)
-		return;		/* kept before, by prof or perf */
-	if (make_dirs(dest) < 0)
-		return;
-	fd = open(mf, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
+	}
 	if (copy_to(fd, dest) == 0)
 		k->kept++;
 	close(fd);

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -21,6 +20,7 @@
 
 #include "parse.h"
 #include "keep.h"
+#include "mapfile.h"
 #include "synth.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -117,61 +117,15 @@ struct synth_bid {
 };
 
 /*
- * The GNU build id note of an ELF file of this machine's class and byte
- * order, from its PT_NOTE segments; 0 bytes when there is none. The
- * kernel reads it the same way for MMAP2 with attr.build_id.
- */
-static size_t read_build_id(int fd, unsigned char *id)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-
-	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > 256)
-		return 0;
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		unsigned char notes[1024];
-		size_t len, at = 0;
-
-		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
-		    (ssize_t)sizeof(ph))
-			return 0;
-		if (ph.p_type != PT_NOTE)
-			continue;
-		len = ph.p_filesz < sizeof(notes) ? (size_t)ph.p_filesz : sizeof(notes);
-		if (pread(fd, notes, len, (off_t)ph.p_offset) != (ssize_t)len)
-			continue;
-		while (at + sizeof(Elf64_Nhdr) <= len) {
-			Elf64_Nhdr nh;
-			size_t name, desc;
-
-			memcpy(&nh, notes + at, sizeof(nh));
-			name = at + sizeof(nh);
-			desc = name + ((nh.n_namesz + 3) & ~3u);
-			if (desc > len || nh.n_descsz > len - desc)
-				break;
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp(notes + name, "GNU", 4) && nh.n_descsz && nh.n_descsz <= 20) {
-				memcpy(id, notes + desc, nh.n_descsz);
-				return nh.n_descsz;
-			}
-			at = desc + ((nh.n_descsz + 3) & ~3u);
-		}
-	}
-	return 0;
-}
-
-/*
- * The build id of the file behind a mapping: through /proc/PID/map_files,
- * which is the very file mapped even when its path now names another.
+ * The build id of the file behind a mapping: the very file mapped, even
+ * when its path now names another (mapfile_open()).
  */
 static const struct synth_bid *build_id_of(struct synth *s, int pid, uint64_t start,
-					   uint64_t end, unsigned maj, unsigned min, uint64_t ino)
+					   uint64_t end, const char *name, unsigned maj,
+					   unsigned min, uint64_t ino)
 {
 	uint64_t dev = (uint64_t)maj << 32 | min;
 	struct synth_bid *b;
-	char path[96];
 	int fd;
 
 	for (size_t i = 0; i < s->nbids; i++)
@@ -185,10 +139,9 @@ static const struct synth_bid *build_id_of(struct synth *s, int pid, uint64_t st
 	memset(b, 0, sizeof(*b));
 	b->dev = dev;
 	b->ino = ino;
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = mapfile_open(pid, start, end, name, maj, min, ino, NULL, 0);
 	if (fd >= 0) {
-		b->len = (unsigned char)read_build_id(fd, b->id);
+		b->len = (unsigned char)mapfile_build_id(fd, b->id);
 		close(fd);
 	}
 	return b;
@@ -241,7 +194,7 @@ static int synth_maps(struct synth *s, int pid)
 		v64[1] = end - start;
 		v64[2] = pgoff;
 		put(&r, v64, sizeof(v64));
-		bid = ino ? build_id_of(s, pid, start, end, maj, min, ino) : NULL;
+		bid = ino ? build_id_of(s, pid, start, end, name, maj, min, ino) : NULL;
 		if (bid && bid->len)
 			keep_mapping(s->keep, pid, start, end - start, name, strlen(name), bid->id,
 				     bid->len);

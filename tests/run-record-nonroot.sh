@@ -3,7 +3,8 @@
 # As an unprivileged user: -a is refused with one line that names
 # /proc/sys/kernel/perf_event_paranoid, its value and the fix; the user's
 # own program is still profiled (user space only when kernel samples are
-# forbidden).
+# forbidden); and -p of the user's own process whose binary was deleted
+# keeps it by build id, though /proc/PID/map_files is root's only.
 . "$srcdir/tests/test-subr.sh"
 
 require_perf_event
@@ -46,3 +47,30 @@ if [ "$paranoid" -ge 2 ]; then
 	[ "$k" = 0 ] || fail "$k kernel samples recorded though perf_event_paranoid is $paranoid"
 fi
 note "paranoid $paranoid: -a refused, own program $n samples"
+
+# -p of nobody's own program, its binary deleted while it runs: without
+# CAP_SYS_ADMIN /proc/PID/map_files cannot be read, so prof reads the file
+# through /proc/PID/exe, after checking it is the mapped one.
+cp "$WORKLOADS/shape" pub/app && chmod 755 pub/app
+mkfifo pub/fifo && chmod 666 pub/fifo
+# (setpriv itself, not the function: a function in the background is a
+# subshell of root's, and $! would be its pid)
+setpriv --reuid=nobody --regid=nogroup --clear-groups pub/app -s 30 -r pub/fifo &
+apid=$!
+bg_add $apid
+wait_ready pub/fifo
+rm pub/app
+PERF_BUILDID_DIR=$tmpdir/pub/cache
+export PERF_BUILDID_DIR
+as_nobody pub/prof record -p $apid --duration 1 -o pub/del.data > out 2> err
+rc=$?
+expect_rc 0 "prof record -p of nobody's own deleted program"
+grep -q "^prof: 1 binaries .* copied to $tmpdir/pub/cache/.build-id" err ||
+	fail "nobody's deleted binary was not kept: $(cat err)"
+run_prof report -i pub/del.data --sort sym
+expect_rc 0 "prof report of nobody's deleted program"
+l=$(awk '$1 ~ /%$/ && $4 ~ /^leaf_[abc]$/ { p = $1; sub("%", "", p); s += p } END { print s + 0 }' out)
+note "nobody's deleted program, -p: shape's leaves $l%"
+expect_range "nobody's deleted program: share of shape's leaves (a sum of rounded shares)" "$l" 90 100.5
+kill -9 $apid 2> /dev/null
+finish
