@@ -14,10 +14,13 @@ test_timeout=90
 require_perf_event
 shape=$WORKLOADS/shape
 
-# leaves FILE: the share of shape's leaves in a --sort sym report of FILE (a sum of
-# rounded percentages: up to 100.01 or so)
+# leaves FILE: the share of shape's leaves among the user-space samples of
+# a --sort sym report of FILE (under load the kernel's share grows: returns
+# to user mode where the machine preempts), in percent
 leaves() {
-	awk '$1 ~ /%$/ && $4 ~ /^leaf_[abc]$/ { p = $1; sub("%", "", p); s += p } END { print s + 0 }' "$1"
+	awk '$1 ~ /%$/ && $3 == "[.]" { p = $1; sub("%", "", p); all += p
+		if ($4 ~ /^leaf_[abc]$/) s += p }
+		END { print (all > 0 ? 100 * s / all : 0) }' "$1"
 }
 
 # --- a binary deleted while it runs ----------------------------------------
