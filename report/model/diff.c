@@ -52,7 +52,6 @@ struct loading {
 	const struct diff_opts *o;
 	struct htab index;		/* entries by key */
 	size_t cap;
-	double sq[2];
 	struct run *runs;
 	size_t nruns;
 };
@@ -85,6 +84,15 @@ static struct diff_entry *entry_of(struct loading *l, const struct hist_entry *h
 	return &d->e[d->n++];
 }
 
+/* Append the len bytes at t to the growing buffer *buf. */
+static void append(char **buf, size_t *len, size_t *cap, const char *t, size_t tl)
+{
+	while (*len + tl + 64 > *cap)
+		*buf = xreallocarray(*buf, *cap *= 2, 1);
+	memcpy(*buf + *len, t, tl);
+	*len += tl;
+}
+
 /* The texts of he's keys and what its name says of it, joined: equal for equal entries. */
 static const char *entry_key(struct diff *d, const struct hist_opts *ho,
 			     const struct hist_entry *he)
@@ -95,22 +103,13 @@ static const char *entry_key(struct diff *d, const struct hist_opts *ho,
 
 	for (int k = 0; k < ho->nkeys; k++) {
 		const char *t = he->text[ho->keys[k]] ? he->text[ho->keys[k]] : "";
-		size_t tl = strlen(t);
 
-		while (len + tl + 64 > cap)
-			buf = xreallocarray(buf, cap *= 2, 1);
-		memcpy(buf + len, t, tl);
-		len += tl;
-		buf[len++] = '\x1f';
+		append(&buf, &len, &cap, t, strlen(t));
+		append(&buf, &len, &cap, "\x1f", 1);
 	}
-	if (he->inl_in) {
-		size_t tl = strlen(he->inl_in);
-
-		while (len + tl + 64 > cap)
-			buf = xreallocarray(buf, cap *= 2, 1);
-		memcpy(buf + len, he->inl_in, tl);
-		len += tl;
-	}
+	if (he->inl_in)
+		append(&buf, &len, &cap, he->inl_in, strlen(he->inl_in));
+	/* append() left 64 bytes free */
 	len += (size_t)snprintf(buf + len, cap - len, "\x1f%u", he->flags);
 	key = strpool_intern_len(d->pool, buf, len);
 	free(buf);
@@ -216,7 +215,6 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 		side->seconds += (double)(p->last_time - p->first_time) / 1e9;
 	side->samples += hist_samples(e->hist);
 	side->total += hist_total(e->hist);
-	l->sq[s] += ((const struct sq *)e->collected)->sum;
 	he = hist_sorted(e->hist, &n);
 	l->runs = xreallocarray(l->runs, l->nruns + 1, sizeof(*l->runs));
 	run = &l->runs[l->nruns++];
@@ -255,6 +253,21 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 
 /* --- noise ---------------------------------------------------------------- */
 
+/*
+ * What one effective sample weighs, for samples summing to total with
+ * squares summing to sq: sq / total (Kish), so that total / weight is the
+ * effective count. Off-CPU intervals (clock_ns set) are not sampled: each
+ * is there, with its length; they count as a sampler at the recording's
+ * rate would have seen them, or by their effective number where that says
+ * more (many short waits).
+ */
+static double sample_weight(double total, double sq, double clock_ns)
+{
+	double w = total > 0 && sq > 0 ? sq / total : 1;
+
+	return clock_ns > 0 && clock_ns < w ? clock_ns : w;
+}
+
 /* The two-sided p of z under the standard normal. */
 static double p_of_z(double z)
 {
@@ -267,10 +280,8 @@ static double p_shares(const struct diff *d, const double v[2])
 	double x[2], n[2], p0, se;
 
 	for (int s = 0; s < 2; s++) {
-		double w = d->side[s].weight > 0 ? d->side[s].weight : 1;
-
-		x[s] = v[s] / w;
-		n[s] = (double)d->side[s].total / w;
+		x[s] = v[s] / d->side[s].weight;
+		n[s] = (double)d->side[s].total / d->side[s].weight;
 		if (n[s] <= 0)
 			return 1;
 	}
@@ -287,7 +298,7 @@ static double p_abs(const struct diff *d, const double v[2])
 	double var = 0;
 
 	for (int s = 0; s < 2; s++)
-		var += v[s] * (d->side[s].weight > 0 ? d->side[s].weight : 1);
+		var += v[s] * d->side[s].weight;
 	var *= d->dispersion;
 	if (!(var > 0))
 		return 1;
@@ -306,15 +317,10 @@ static double p_value(const struct diff *d, const double v[2])
  */
 static double p_least(const struct diff *d, const uint64_t v[2])
 {
-	double w[2], c, a[2], b[2];
+	const double w0 = d->side[0].weight, w1 = d->side[1].weight;
+	const double c = (double)v[0] / w0 + (double)v[1] / w1;
+	const double a[2] = { c * w0, 0 }, b[2] = { 0, c * w1 };
 
-	for (int s = 0; s < 2; s++)
-		w[s] = d->side[s].weight > 0 ? d->side[s].weight : 1;
-	c = (double)v[0] / w[0] + (double)v[1] / w[1];
-	a[0] = c * w[0];
-	a[1] = 0;
-	b[0] = 0;
-	b[1] = c * w[1];
 	return fmin(p_value(d, a), p_value(d, b));
 }
 
@@ -422,9 +428,7 @@ static void measure_dispersion(struct diff *d, const struct loading *l)
 
 			if (r->side != s || !(r->total > 0))
 				continue;
-			w[j] = r->sq > 0 ? r->sq / r->total : 1;
-			if (d->side[s].clock_ns > 0 && d->side[s].clock_ns < w[j])
-				w[j] = d->side[s].clock_ns;
+			w[j] = sample_weight(r->total, r->sq, d->side[s].clock_ns);
 			nj[j] = r->total / w[j];
 			nsum += nj[j];
 			nmin = k ? fmin(nmin, nj[j]) : nj[j];
@@ -472,7 +476,8 @@ static void measure_dispersion(struct diff *d, const struct loading *l)
 
 /* --- the merged trees ------------------------------------------------------ */
 
-static void node_fill(const struct diff *d, struct diff_node *x, size_t m)
+/* x's values in each side's tree, from the nodes it is. */
+static void node_values(const struct diff *d, struct diff_node *x)
 {
 	for (int s = 0; s < 2; s++) {
 		const struct ctree_node *n = x->at[s] ? ctree_node(d->side[s].tree, x->at[s]) : NULL;
@@ -485,10 +490,14 @@ static void node_fill(const struct diff *d, struct diff_node *x, size_t m)
 			x->flags = n->flags;
 		}
 	}
-	judge(d, &x->d, m);
 }
 
-size_t diff_children(const struct diff *d, size_t a0, size_t a1, struct diff_node **out)
+/*
+ * The children of the merged node a0/a1 with their values, unjudged and
+ * unsorted: NEW's, each with its match in BASE, then BASE's that NEW has
+ * not. Returns the count; *out is malloc'd.
+ */
+static size_t match_children(const struct diff *d, size_t a0, size_t a1, struct diff_node **out)
 {
 	const struct ctree *t0 = d->side[0].tree, *t1 = d->side[1].tree;
 	size_t n = 0, cap = 0;
@@ -497,7 +506,6 @@ size_t diff_children(const struct diff *d, size_t a0, size_t a1, struct diff_nod
 	*out = NULL;
 	if (!t0 || !t1)
 		return 0;
-	/* NEW's children, each with its match in BASE; then BASE's that NEW has not */
 	for (int s = 1; s >= 0; s--) {
 		const struct ctree *t = s ? t1 : t0;
 		size_t at = s ? a1 : a0;
@@ -517,13 +525,22 @@ size_t diff_children(const struct diff *d, size_t a0, size_t a1, struct diff_nod
 			memset(&v[n], 0, sizeof(v[n]));
 			v[n].at[s] = c;
 			v[n].at[!s] = other;
-			node_fill(d, &v[n], d->nodes_tested);
+			node_values(d, &v[n]);
 			n++;
 		}
 	}
-	if (n > 1)
-		qsort(v, n, sizeof(*v), node_cmp);
 	*out = v;
+	return n;
+}
+
+size_t diff_children(const struct diff *d, size_t a0, size_t a1, struct diff_node **out)
+{
+	size_t n = match_children(d, a0, a1, out);
+
+	for (size_t i = 0; i < n; i++)
+		judge(d, &(*out)[i].d, d->nodes_tested);
+	if (n > 1)
+		qsort(*out, n, sizeof(**out), node_cmp);
 	return n;
 }
 
@@ -531,8 +548,10 @@ struct diff_node diff_node_at(const struct diff *d, size_t a0, size_t a1)
 {
 	struct diff_node r = { .at = { a0, a1 } };
 
-	if (d->side[0].tree && d->side[1].tree)
-		node_fill(d, &r, d->nodes_tested);
+	if (d->side[0].tree && d->side[1].tree) {
+		node_values(d, &r);
+		judge(d, &r.d, d->nodes_tested);
+	}
 	return r;
 }
 
@@ -591,7 +610,7 @@ static size_t tests_divisor(struct tests *t, double alpha)
 static void collect_nodes(const struct diff *d, size_t a0, size_t a1, struct tests *t)
 {
 	struct diff_node *kids;
-	size_t k = diff_children(d, a0, a1, &kids);
+	size_t k = match_children(d, a0, a1, &kids);
 
 	for (size_t i = 0; i < k; i++) {
 		if (!kids[i].d.v[0] && !kids[i].d.v[1])
@@ -642,6 +661,8 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 				goto fail;
 	}
 	for (int s = 0; s < 2; s++) {
+		double sq = 0;
+
 		if (!d->side[s].total) {
 			snprintf(err, errlen, "%s (%s%s) has no samples%s%s%s; nothing to compare",
 				 side_name[s], o->input[s][0], o->ninput[s] > 1 ? " and more" : "",
@@ -651,15 +672,11 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 				 o->po->f.t_end >= 0 ? " left after the filters" : "");
 			goto fail;
 		}
-		d->side[s].weight = l.sq[s] / (double)d->side[s].total;
-		/*
-		 * Off-CPU intervals are not sampled: each is there, with its
-		 * length. Their noise is what a sampler at the recording's rate
-		 * would have seen, or their effective number where that says
-		 * more (many short waits).
-		 */
-		if (d->side[s].clock_ns > 0 && d->side[s].clock_ns < d->side[s].weight)
-			d->side[s].weight = d->side[s].clock_ns;
+		for (size_t j = 0; j < l.nruns; j++)
+			if (l.runs[j].side == s)
+				sq += l.runs[j].sq;
+		d->side[s].weight = sample_weight((double)d->side[s].total, sq,
+						  d->side[s].clock_ns);
 	}
 	measure_dispersion(d, &l);
 	htab_init(&t.seen);
@@ -673,7 +690,6 @@ int diff_load(const struct diff_opts *o, struct diff **out, char *err, size_t er
 	if (d->n > 1)
 		qsort(d->e, d->n, sizeof(*d->e), entry_cmp);
 	if (o->tree != DIFF_TREE_NONE) {
-		d->nodes_tested = 1;	/* the collecting pass judges nothing */
 		htab_init(&t.seen);
 		collect_nodes(d, d->side[0].root, d->side[1].root, &t);
 		d->nodes_tested = tests_divisor(&t, 1 - d->level);
