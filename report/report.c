@@ -10,8 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +18,10 @@
 #include "cli.h"
 #include "file.h"
 #include "format.h"
-#include "parse.h"
 #include "profile.h"
 #include "report.h"
 #include "viewopts.h"
 #include "warn.h"
-#include "xalloc.h"
 
 
 static const char usage[] =

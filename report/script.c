@@ -23,6 +23,7 @@
 #include "script.h"
 #include "session.h"
 #include "symbols.h"
+#include "viewopts.h"
 #include "warn.h"
 
 
@@ -427,24 +428,24 @@ out:
 	return status;
 }
 
-enum { OPT_NO_INLINE = 256, OPT_NO_DEMANGLE, OPT_SYMFS, OPT_STRICT_SYMFS, OPT_KALLSYMS, OPT_PARAMS };
-
 int cmd_script(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "symbols", no_argument, NULL, 'S' },
-		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
-		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "strict-symfs", no_argument, NULL, OPT_STRICT_SYMFS },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "params", no_argument, NULL, OPT_PARAMS },
+		/* the names' options, as prof report takes them (viewopts.c) */
+		{ "no-inline", no_argument, NULL, VIEW_OPT_NO_INLINE },
+		{ "no-demangle", no_argument, NULL, VIEW_OPT_NO_DEMANGLE },
+		{ "symfs", required_argument, NULL, VIEW_OPT_SYMFS },
+		{ "strict-symfs", no_argument, NULL, VIEW_OPT_STRICT_SYMFS },
+		{ "kallsyms", required_argument, NULL, VIEW_OPT_KALLSYMS },
+		{ "params", no_argument, NULL, VIEW_OPT_PARAMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "prof.data";
-	struct symbols_opts so = { .demangle = 1, .inline_frames = 1 };
+	struct view_args va;
+	struct symbols_opts so;
 	int symbolize = 0;
 	struct reader *r;
 	struct reader_record rec;
@@ -456,7 +457,15 @@ int cmd_script(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
+	view_args_init(&va, "script");
 	while ((c = getopt_long(argc, argv, ":i:Sh", longopts, NULL)) != -1) {
+		if ((ret = view_option(&va, c, optarg))) {
+			if (ret == EXIT_USAGE) {
+				view_args_release(&va);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -464,33 +473,17 @@ int cmd_script(int argc, char **argv)
 		case 'S':
 			symbolize = 1;
 			break;
-		case OPT_NO_INLINE:
-			so.inline_frames = 0;
-			break;
-		case OPT_NO_DEMANGLE:
-			so.demangle = 0;
-			break;
-		case OPT_PARAMS:
-			so.params = 1;
-			break;
-		case OPT_KALLSYMS:
-			if (cli_kallsyms(optarg))
-				return EXIT_USAGE;
-			so.kallsyms = optarg;
-			break;
-		case OPT_STRICT_SYMFS:
-			so.strict_symfs = 1;
-			break;
-		case OPT_SYMFS:
-			so.symfs = optarg;
-			break;
 		case 'h':
+			view_args_release(&va);
 			fputs(usage, stdout);
 			return 0;
 		default:
+			view_args_release(&va);
 			return cli_bad_option("script", c, argv);
 		}
 	}
+	so = va.so;	/* its strings point into argv */
+	view_args_release(&va);
 	if (cli_no_args("script", argc, argv))
 		return EXIT_USAGE;
 	r = cli_open_input(input);
