@@ -65,6 +65,28 @@ static int man_has(const char *page)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/*
+ * The page doc/PAGE.1 beside the running binary, as the build tree has it;
+ * found from /proc/self/exe, so that where prof was built is in no binary.
+ */
+static int build_tree_page(const char *page, char *path, size_t size)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	if ((size_t)snprintf(path, size, "%s/doc/%s.1", exe, page) >= size)
+		return 0;
+	return access(path, R_OK) == 0;
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	char page[64], path[4200];
@@ -77,9 +99,8 @@ static int cmd_help(int argc, char **argv)
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
 		snprintf(page, sizeof(page), "prof-%s", cmds[i].name);
-		/* not installed (prof run from its build tree): the tree's own page */
-		snprintf(path, sizeof(path), "%s/%s.1", PROF_DOCDIR, page);
-		if (!man_has(page) && access(path, R_OK) == 0)
+		/* not installed (prof run from its build tree): the page in doc/ beside it */
+		if (!man_has(page) && build_tree_page(page, path, sizeof(path)))
 			execlp("man", "man", "-l", path, (char *)NULL);
 		else
 			execlp("man", "man", page, (char *)NULL);

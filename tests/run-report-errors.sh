@@ -177,4 +177,12 @@ if command -v man > /dev/null 2>&1; then
 else
 	note "man is not installed: prof help not checked"
 fi
+# ... and no path of the tree it was built in is compiled into the binary
+# (an installed prof would look for its pages there).
+if command -v objcopy > /dev/null 2>&1; then
+	objcopy -O binary --only-section=.rodata "$PROF" rodata || fail "objcopy of prof's .rodata"
+	if grep -a -q -F "$srcdir" rodata || grep -a -q -F "$builddir" rodata; then
+		check_later "prof's .rodata holds the build's paths ($srcdir or $builddir)"
+	fi
+fi
 finish
