@@ -22,15 +22,22 @@ share() {
 }
 
 if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
-	run_prof record -q --off-cpu --call-graph dwarf -e cpu-clock -o off.data -- "$W" -s 2
+	PROF_WORKLOAD_WAITS=$PWD/off.waits run_prof record -q --off-cpu --call-graph dwarf \
+		-e cpu-clock -o off.data -- "$W" -s 2
 	expect_rc 0 "prof record --off-cpu"
+	# the shares the waits really took, by the workload's clock (60:40 on
+	# an idle machine; a busy one adds the wait for a CPU to each)
+	[ -s off.waits ] || fail "the workload wrote no off.waits"
+	want=$(awk '{ printf "%.1f\n", 100 * $1 / ($1 + $2) }' off.waits)
 	run_prof report -i off.data --event off-cpu --children --sort sym
 	expect_rc 0 "prof report --event off-cpu"
 	sl=$(share sleep_work)
 	rd=$(share read_work)
-	note "off-cpu: sleep_work ${sl:-0}%, read_work ${rd:-0}% (60:40 is right)"
-	expect_range "off-cpu: sleep_work's share" "${sl:-0}" 54 66
-	expect_range "off-cpu: read_work's share" "${rd:-0}" 34 46
+	note "off-cpu: sleep_work ${sl:-0}%, read_work ${rd:-0}% (the workload saw $want:$(awk -v w="$want" 'BEGIN { print 100 - w }'))"
+	expect_range "off-cpu: sleep_work's share" "${sl:-0}" "$(awk -v w="$want" 'BEGIN { print w - 6 }')" \
+		"$(awk -v w="$want" 'BEGIN { print w + 6 }')"
+	expect_range "off-cpu: read_work's share" "${rd:-0}" "$(awk -v w="$want" 'BEGIN { print 100 - w - 6 }')" \
+		"$(awk -v w="$want" 'BEGIN { print 100 - w + 6 }')"
 	q=$(sed -n 's/^# stacks: *\([0-9.]*\)% complete.*/\1/p' out)
 	expect_range "off-cpu: whole stacks (%)" "${q:-0}" 95 100
 
@@ -39,11 +46,16 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	sp=$(share spin_work)
 	sl=$(share sleep_work)
 	rd=$(share read_work)
-	note "wall: spin_work ${sp:-0}%, sleep_work ${sl:-0}%, read_work ${rd:-0}% (50:30:20 is right)"
+	# of the loop's time, by the workload's clock (50:30:20 when idle)
+	set -- $(awk '{ printf "%.1f %.1f %.1f\n", 100 * ($3 - $1 - $2) / $3, 100 * $1 / $3, 100 * $2 / $3 }' off.waits)
+	note "wall: spin_work ${sp:-0}%, sleep_work ${sl:-0}%, read_work ${rd:-0}% (the workload saw $1:$2:$3)"
 	note "$(grep '^# thread:' out | sed -n 1p)"
-	expect_range "wall: spin_work's share" "${sp:-0}" 44 56
-	expect_range "wall: sleep_work's share" "${sl:-0}" 24 36
-	expect_range "wall: read_work's share" "${rd:-0}" 14 26
+	expect_range "wall: spin_work's share" "${sp:-0}" "$(awk -v w="$1" 'BEGIN { print w - 6 }')" \
+		"$(awk -v w="$1" 'BEGIN { print w + 6 }')"
+	expect_range "wall: sleep_work's share" "${sl:-0}" "$(awk -v w="$2" 'BEGIN { print w - 6 }')" \
+		"$(awk -v w="$2" 'BEGIN { print w + 6 }')"
+	expect_range "wall: read_work's share" "${rd:-0}" "$(awk -v w="$3" 'BEGIN { print w - 6 }')" \
+		"$(awk -v w="$3" 'BEGIN { print w + 6 }')"
 	# the thread's time adds up to the run: 2 s, within 10%
 	tot=$(sed -n 's/^# thread: *[0-9]*\/[0-9]* offcpu: \([0-9.]*\) s:.*/\1/p' out | sed -n 1p)
 	expect_range "wall: the thread's total (s)" "${tot:-0}" 1.8 2.2
@@ -80,25 +92,36 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	n=$(awk '$1 ~ /%$/ && $3 == "offcpu"' out | wc -l)
 	[ "$n" = 2 ] || fail "fork and exec: $n offcpu processes with off-CPU time, expected 2: $(cat out)"
 
-	# two threads over pipes: tens of thousands of switches a second, none lost
+	# two threads over pipes: tens of thousands of switches a second, none
+	# lost while the machine leaves the recorder a CPU; and whatever is
+	# lost, the report says, as the recorder counted it
+	busy_begin
 	run_prof record --off-cpu -g -e cpu-clock -o pp.data -- "$W" -s 1 -p
 	expect_rc 0 "prof record --off-cpu (ping-pong)"
 	lost=$(summary_field 2)
+	run_prof report -i pp.data --sort comm
+	hl=$(sed -n 's/^# lost: *\([0-9]*\) records.*/\1/p' out | sed -n 1p)
+	[ "$hl" = "$lost" ] || fail "ping-pong: the recorder lost $lost records, the report's header says ${hl:-nothing}"
 	run_prof script -i pp.data
 	sw=$(grep -c '^SWITCH.* out=' out)
 	note "ping-pong: $sw switch-outs in 1 s, $lost lost records"
-	[ "$lost" = 0 ] || fail "ping-pong: $lost records lost at default buffers"
+	if [ "$lost" != 0 ] && idle_enough "ping-pong: no records lost"; then
+		fail "ping-pong: $lost records lost at default buffers on a machine that was not busy"
+	fi
 	[ "$sw" -ge 5000 ] || fail "ping-pong: only $sw switch-outs recorded"
 
 	# parallelism and latency: two threads spinning side by side on two
 	# CPUs (side by side as long as nothing else takes one of the CPUs:
 	# under make -j, less; the floor is low, the latency check exact)
+	busy_begin
 	run_prof record -q --off-cpu -g -e cpu-clock -o lat.data -- "$WORKLOADS/threads" -s 1
 	expect_rc 0 "prof record --off-cpu (threads)"
 	run_prof report -i lat.data --event cpu-clock --sort parallelism
 	two=$(awk '$1 ~ /%$/ && $3 == 2 { p = $1; sub(/%/, "", p); print p }' out)
 	note "threads: ${two:-0}% of the samples ran with 2 threads of the process on a CPU"
-	[ "$(nproc)" -lt 2 ] || expect_range "threads: parallelism 2 (%)" "${two:-0}" 20 100
+	if [ "$(nproc)" -ge 2 ] && idle_enough "threads: parallelism 2 at least 20%"; then
+		expect_range "threads: parallelism 2 (%)" "${two:-0}" 20 100
+	fi
 	# what --latency weighs: each share divided by its parallelism
 	want=$(awk '$1 ~ /%$/ { p = $1; sub(/%/, "", p); s += p / $3 } END { printf "%.3f\n", s / 100 }' out)
 	run_prof report -i lat.data --event cpu-clock --sort comm -F json
@@ -166,7 +189,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
 	mkdir pub && chmod 755 . && chmod 777 pub
 	cp "$PROF" pub/prof && cp "$W" pub/offcpu && chmod 755 pub/prof pub/offcpu
-	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	PROF_WORKLOAD_WAITS=$PWD/pub/n.waits setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		pub/prof record --off-cpu -g -e cpu-clock -o pub/n.data -- pub/offcpu -s 1 > out 2> err
 	rc=$?
 	expect_rc 0 "prof record --off-cpu as nobody"
@@ -177,8 +200,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1 && id nobody > /dev
 	grep -q '^# off-cpu:  no stacks: .*perf_event_paranoid' out ||
 		fail "the header does not say why off-CPU time has no stacks: $(sed -n 1,12p out)"
 	b=$(sed -n 's/^# thread: .*blocked [0-9.]* s (\([0-9.]*\)%)$/\1/p' out | sed -n 1p)
-	note "nobody: blocked ${b:-0}% of the thread's time (50 is right)"
-	expect_range "nobody: the thread's blocked share" "${b:-0}" 44 56
+	[ -s pub/n.waits ] || fail "the workload wrote no pub/n.waits"
+	want=$(awk '{ printf "%.1f\n", 100 * ($1 + $2) / $3 }' pub/n.waits)
+	note "nobody: blocked ${b:-0}% of the thread's time (the workload saw $want%)"
+	expect_range "nobody: the thread's blocked share" "${b:-0}" "$(awk -v w="$want" 'BEGIN { print w - 6 }')" \
+		"$(awk -v w="$want" 'BEGIN { print w + 6 }')"
 else
 	note "cannot run as nobody at perf_event_paranoid 2 here: per-thread totals left unchecked"
 fi

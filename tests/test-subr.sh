@@ -469,3 +469,41 @@ summary_field() {
 	}
 	END { if (!found) exit 1 }' err
 }
+
+# --- a busy machine -----------------------------------------------------------
+# What a test of timing can hold depends on what the machine gave it: on a
+# shared, loaded machine a thread that wakes waits for a CPU, two threads
+# do not run side by side, and a recorder may fall behind. The kernel's
+# pressure stall information says how much of the time some runnable task
+# waited for a CPU (/proc/pressure/cpu, Linux 4.20 and later).
+
+# busy_begin: start measuring.
+busy_begin() {
+	_busy_t0=$(awk '{ print $1 }' /proc/uptime)
+	_busy_p0=$(sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2> /dev/null)
+}
+
+# busy_pct: the percentage of the time since busy_begin in which some task
+# waited for a CPU; 100 where the kernel does not say (assume the worst).
+busy_pct() {
+	_p1=$(sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2> /dev/null)
+	if [ -z "$_busy_p0" ] || [ -z "$_p1" ]; then
+		echo 100
+		return 0
+	fi
+	awk -v t0="$_busy_t0" -v p0="$_busy_p0" -v p1="$_p1" '{
+		dt = $1 - t0; if (dt < 0.01) dt = 0.01
+		printf "%.1f\n", 100 * (p1 - p0) / 1e6 / dt }' /proc/uptime
+}
+
+# idle_enough WHAT: true when the machine left the test's work alone
+# since busy_begin (tasks waited for a CPU under 5% of the time); else
+# says in the log that WHAT is not checked, and why.
+idle_enough() {
+	_b=$(busy_pct)
+	if awk -v b="$_b" 'BEGIN { exit !(b < 5) }'; then
+		return 0
+	fi
+	note "$1: not checked: tasks waited for a CPU $_b% of the time (a busy machine)"
+	return 1
+}
