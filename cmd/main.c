@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "utf8.h"
 
 #define EXIT_USAGE 64
 
@@ -114,6 +115,16 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * Messages name what a file named (comms, paths, tracepoints): made
+	 * valid UTF-8 with no control byte on their way to the terminal.
+	 */
+	FILE *err = utf8_filter(stderr);
+
+	if (err) {
+		setvbuf(err, NULL, _IOLBF, 0);
+		stderr = err;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

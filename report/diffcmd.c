@@ -20,6 +20,7 @@
 #include "diffcmd.h"
 #include "diffout.h"
 #include "parse.h"
+#include "utf8.h"
 #include "viewopts.h"
 #include "warn.h"
 #include "xalloc.h"
@@ -287,7 +288,19 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (c.output && !(out = cli_create_output(c.output, &out_tmp)))
 		goto out;
-	ret = c.format->write(d, &view, out);
+	{
+		/* valid UTF-8 with no control byte a file put in a name, in every format */
+		FILE *text = utf8_filter(out);
+
+		if (!text) {
+			ret = -errno;
+		} else {
+			setvbuf(text, NULL, _IOFBF, 1 << 16);
+			ret = c.format->write(d, &view, text);
+			if (fclose(text) && ret >= 0)
+				ret = -(errno ? errno : EIO);
+		}
+	}
 	if (fflush(out) || ferror(out) || ret < 0) {
 		int err = ret < 0 ? -ret : errno ? errno : EIO;
 

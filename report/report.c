@@ -20,6 +20,7 @@
 #include "format.h"
 #include "profile.h"
 #include "report.h"
+#include "utf8.h"
 #include "viewopts.h"
 #include "warn.h"
 
@@ -180,7 +181,22 @@ int cmd_report(int argc, char **argv)
 		.inverted = r.va.inverted,
 		.key_names = view_key_names,
 	};
-	ret = r.format->write(p, &view, stdout);	/* a failure is said below */
+	/* text of any format is made valid UTF-8 with no control bytes on the way out */
+	if (r.format->needs & FORMAT_BINARY) {
+		ret = r.format->write(p, &view, stdout);	/* a failure is said below */
+	} else {
+		FILE *text = utf8_filter(stdout);
+
+		if (text)
+			setvbuf(text, NULL, _IOFBF, 1 << 16);
+		if (!text) {
+			ret = -errno;
+		} else {
+			ret = r.format->write(p, &view, text);
+			if (fclose(text) && !ret)
+				ret = -(errno ? errno : EIO);
+		}
+	}
 	symbols_warnings_print(p->sym);
 	{
 		uint64_t lost = session_lost(p->session);

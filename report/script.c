@@ -23,6 +23,7 @@
 #include "script.h"
 #include "session.h"
 #include "symbols.h"
+#include "utf8.h"
 #include "viewopts.h"
 #include "warn.h"
 
@@ -381,9 +382,20 @@ static int print_symbolized(void *ctx, const struct rsample *s)
 	return 0;
 }
 
-static int script_symbols(const char *input, struct reader *r, const struct symbols_opts *so)
+/* out, which writes into stdout, flushed through: 0, or -1 when a write failed. */
+static int flush_out(FILE *out)
 {
-	struct symscript x = { .out = stdout };
+	int ret = fflush(out) || ferror(out);
+
+	if (fflush(stdout) || ferror(stdout))
+		ret = 1;
+	return ret ? -1 : 0;
+}
+
+static int script_symbols(const char *input, struct reader *r, const struct symbols_opts *so,
+			  FILE *out)
+{
+	struct symscript x = { .out = out };
 	struct symbols *sym = symbols_new(so);
 	struct session *ss;
 	struct reader_record rec;
@@ -404,22 +416,22 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 	else
 		ret = session_finish(ss);
 	if (ret == -EBADMSG) {
-		fflush(stdout);
+		flush_out(out);
 		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", input,
 			reader_error_offset(r), reader_error(r));
 		goto out;
 	}
 	if (ret < 0) {
-		fflush(stdout);
+		flush_out(out);
 		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
 		goto out;
 	}
-	fflush(stdout);
+	flush_out(out);
 	input_warnings(input, r, ss, 0, 0, NULL, "showing");
 	symbols_warnings_print(sym);
 	status = 0;
 out:
-	if (fflush(stdout) || ferror(stdout)) {
+	if (flush_out(out)) {
 		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
 		status = 1;
 	}
@@ -451,6 +463,7 @@ int cmd_script(int argc, char **argv)
 	struct reader_record rec;
 	struct evtab t;
 	int c, ret, status = 0;
+	FILE *out;
 	uint64_t nskip = 0, skip_first = 0;
 	char skip_why[96] = "";
 	static char obuf[1 << 16];
@@ -490,8 +503,18 @@ int cmd_script(int argc, char **argv)
 	if (!r)
 		return 1;
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	/* every line valid UTF-8, with no control byte a file put in a name */
+	out = utf8_filter(stdout);
+	if (!out) {
+		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
+		reader_free(r);
+		return 1;
+	}
+	setvbuf(out, NULL, _IOFBF, 1 << 16);
 	if (symbolize) {
-		status = script_symbols(input, r, &so);
+		status = script_symbols(input, r, &so, out);
+		if (fclose(out))
+			status = 1;
 		reader_free(r);
 		return status;
 	}
@@ -510,7 +533,7 @@ int cmd_script(int argc, char **argv)
 			if (tp_formats)
 				evtab_name_tracepoints(&t, tp_formats);
 		}
-		pr = print_record(stdout, &t, rec.hdr);
+		pr = print_record(out, &t, rec.hdr);
 		/* A record that cannot be used is skipped and counted, as in a report. */
 		if (pr && !nskip++) {
 			skip_first = rec.offset;
@@ -519,7 +542,7 @@ int cmd_script(int argc, char **argv)
 				 name ? name : "a");
 		}
 	}
-	if (fflush(stdout) || ferror(stdout)) {
+	if (flush_out(out)) {
 		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
 		status = 1;
 	}
@@ -533,6 +556,8 @@ int cmd_script(int argc, char **argv)
 	} else {
 		input_warnings(input, r, NULL, nskip, skip_first, skip_why, "showing");
 	}
+	if (fclose(out))
+		status = 1;
 	evtab_release(&t);
 	tpfmts_free(tp_formats);
 	tp_formats = NULL;

@@ -8,6 +8,7 @@
 #define PROF_UTF8_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* U+FFFD, which stands for each byte that starts no valid sequence. */
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
@@ -28,6 +29,16 @@ int utf8_valid(const char *s);
  * the caller frees it.
  */
 char *utf8_fix(const char *s);
+
+/*
+ * A stream that writes to dst what it is given, made valid text: U+FFFD
+ * for each byte that starts no valid sequence, '?' for each control
+ * character but newline and tab (C0, DEL and C1: a terminal's escape
+ * sequences). A sequence cut between two writes is put together. fclose()
+ * of it flushes dst and leaves it open. NULL (errno set) when it cannot
+ * be made.
+ */
+FILE *utf8_filter(FILE *dst);
 
 /* The largest length <= max at which s can be cut between characters. */
 size_t utf8_cut(const char *s, size_t max);
