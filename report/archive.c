@@ -28,6 +28,7 @@
 #include "buildid.h"
 #include "cli.h"
 #include "file.h"
+#include "htab.h"
 #include "objfile.h"
 #include "pdata.h"
 #include "reader.h"
@@ -136,12 +137,14 @@ int cmd_archive(int argc, char **argv)
 	struct reader *rd = NULL;
 	struct reader_record rec;
 	struct seen *seen = NULL;
-	size_t nseen = 0, missing = 0, noid = 0;
+	size_t nseen = 0, seen_cap = 0, missing = 0, noid = 0;
+	struct htab seentab;	/* seen by build id */
 	struct tar t = { 0 };
 	struct evtab et;
 	int c, ret, status = 1;
 
 	evtab_init(&et);
+	htab_init(&seentab);
 
 	optind = 1;
 	opterr = 0;
@@ -194,7 +197,6 @@ int cmd_archive(int argc, char **argv)
 		struct dso *d;
 		const struct objfile *f;
 		char name[128], debug[256];
-		size_t i;
 
 		if (h->type == PDATA_HEADER_ATTR) {
 			if (evtab_add_record(&et, h))
@@ -211,14 +213,25 @@ int cmd_archive(int argc, char **argv)
 			noid++;
 			continue;
 		}
-		for (i = 0; i < nseen && (seen[i].len != k.mmap.build_id_len ||
-					  memcmp(seen[i].id, k.mmap.build_id, seen[i].len)); i++)
-			;
-		if (i < nseen)
-			continue;
-		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
-		memcpy(seen[nseen].id, k.mmap.build_id, k.mmap.build_id_len);
-		seen[nseen++].len = k.mmap.build_id_len;
+		{
+			struct htab_probe p;
+			uint32_t j;
+			int dup = 0;
+
+			htab_probe(&seentab, htab_hash_bytes(k.mmap.build_id, k.mmap.build_id_len), &p);
+			while (!dup && htab_next(&seentab, &p, &j))
+				dup = seen[j].len == k.mmap.build_id_len &&
+				      !memcmp(seen[j].id, k.mmap.build_id, seen[j].len);
+			if (dup)
+				continue;
+			if (nseen == seen_cap) {
+				seen_cap = seen_cap ? 2 * seen_cap : 64;
+				seen = xreallocarray(seen, seen_cap, sizeof(*seen));
+			}
+			memcpy(seen[nseen].id, k.mmap.build_id, k.mmap.build_id_len);
+			seen[nseen].len = k.mmap.build_id_len;
+			htab_put(&seentab, &p, (uint32_t)nseen++);
+		}
 		{
 			char *path = xmalloc(k.mmap.name_len + 1);
 
@@ -276,6 +289,7 @@ out:
 	status = cli_commit_output(tmp, output, status);
 	free(tmp);
 	free(seen);
+	htab_release(&seentab);
 	evtab_release(&et);
 	free(outname);
 	symbols_free(sym);

@@ -17,7 +17,7 @@
 void evtab_init(struct evtab *t)
 {
 	t->ev = NULL;
-	t->nr = 0;
+	t->nr = t->cap = 0;
 	u64map_init(&t->ids);
 }
 
@@ -99,7 +99,7 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 	else
 		snprintf(e->name, sizeof(e->name), "type%u/0x%llx", e->attr.type,
 			 (unsigned long long)e->attr.config);
-	t->ev = xreallocarray(t->ev, t->nr + 1, sizeof(*t->ev));
+	t->ev = xgrow(t->ev, &t->cap, t->nr + 1, sizeof(*t->ev));
 	t->ev[t->nr++] = e;
 	return 0;
 }

@@ -22,7 +22,7 @@ struct evdesc {
 
 struct evtab {
 	struct evdesc **ev;
-	size_t nr;
+	size_t nr, cap;
 	struct u64map ids;		/* sample id -> index; each id once */
 };
 

@@ -844,11 +844,27 @@ int reader_read_ahead(const char *path, uint32_t type,
 	while ((ret = reader_next(r, &rec)) > 0 && rec.hdr->type != PDATA_FINISHED_INIT)
 		if (rec.hdr->type < 64 || rec.hdr->type == PDATA_COMPRESSED)
 			break;
+	/*
+	 * The trailer counts the files carried: one that leads to none of
+	 * them (that points at itself), or to more than it counts, is not
+	 * believed; the report then reads the records where they stand, and
+	 * the runtimes' files as perf does. (Fewer is a damaged file's.)
+	 */
 	if (ret > 0 && !reader_seek(r, x.offset)) {
-		while ((ret = reader_next(r, &rec)) > 0)
-			if (rec.hdr->type == type && fn(arg, rec.hdr))
+		uint64_t files = 0, chunks = 0;
+		struct prof_ext cx;
+
+		while ((ret = reader_next(r, &rec)) > 0) {
+			if (rec.hdr->type != type)
+				continue;
+			if (prof_ext_of(rec.hdr, &cx) && cx.kind != PROF_EXT_TRAILER) {
+				chunks++;
+				files += !cx.offset;
+			}
+			if (fn(arg, rec.hdr))
 				break;
-		done = !ret && !reader_truncated(r);
+		}
+		done = !ret && !reader_truncated(r) && chunks && files <= x.total;
 	}
 	reader_free(r);
 	return done ? 1 : -1;

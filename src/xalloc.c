@@ -64,3 +64,17 @@ void *xaligned_alloc(size_t align, size_t size)
 		oom(1, size);
 	return p;
 }
+
+void *xgrow(void *ptr, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap;
+
+	if (need <= c)
+		return ptr;
+	c = c < 8 ? 8 : c;
+	while (c < need)
+		c = c > SIZE_MAX / 2 ? need : 2 * c;
+	ptr = xreallocarray(ptr, c, size);
+	*cap = c;
+	return ptr;
+}

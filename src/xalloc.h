@@ -12,6 +12,12 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 /* Like reallocarray(3): the old block is kept on failure, so this dies. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+/*
+ * Room for need items of size in ptr, which holds *cap: grown by doubling
+ * (*cap updated), for arrays that arrive one item at a time, so that n
+ * items cost O(n) copies, not O(n^2). Returns the array.
+ */
+void *xgrow(void *ptr, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
 /* size bytes aligned to align, a power of two; free() frees them. */
 void *xaligned_alloc(size_t align, size_t size);

@@ -198,26 +198,49 @@ static int node_before(const struct ctree_node *a, const struct ctree_node *b)
 	return c ? c < 0 : a->flags < b->flags;
 }
 
-/* The children of node, sorted by total, at or above the limit. */
+struct kid {
+	size_t node, pos;	/* pos: in the child list, for ties */
+};
+
+static int kid_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ctree *h = arg;
+	const struct kid *x = a, *y = b;
+
+	if (node_before(ctree_node(h, x->node), ctree_node(h, y->node)))
+		return -1;
+	if (node_before(ctree_node(h, y->node), ctree_node(h, x->node)))
+		return 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * The children of node, sorted by total, at or above the limit; ties in
+ * the order of the list. Counted first: a node may have 100,000 children.
+ */
 static size_t sorted_children(const struct ctree *h, size_t node, uint64_t min, size_t **out)
 {
 	size_t n = 0;
+	struct kid *k;
 
 	*out = NULL;
-	for (size_t c = ctree_node(h, node)->first_child; c; c = ctree_node(h, c)->next_sibling) {
-		if (ctree_node(h, c)->period < min)
-			continue;
-		*out = xreallocarray(*out, n + 1, sizeof(**out));
-		(*out)[n++] = c;
-	}
-	for (size_t i = 1; i < n; i++)	/* insertion sort: child lists are short */
-		for (size_t j = i; j > 0 && node_before(ctree_node(h, (*out)[j]),
-							ctree_node(h, (*out)[j - 1])); j--) {
-			size_t t = (*out)[j];
-
-			(*out)[j] = (*out)[j - 1];
-			(*out)[j - 1] = t;
+	for (size_t c = ctree_node(h, node)->first_child; c; c = ctree_node(h, c)->next_sibling)
+		n += ctree_node(h, c)->period >= min;
+	if (!n)
+		return 0;
+	k = xreallocarray(NULL, n, sizeof(*k));
+	n = 0;
+	for (size_t c = ctree_node(h, node)->first_child; c; c = ctree_node(h, c)->next_sibling)
+		if (ctree_node(h, c)->period >= min) {
+			k[n].node = c;
+			k[n].pos = n;
+			n++;
 		}
+	qsort_r(k, n, sizeof(*k), kid_cmp, (void *)h);
+	*out = xreallocarray(NULL, n, sizeof(**out));
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = k[i].node;
+	free(k);
 	return n;
 }
 

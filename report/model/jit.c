@@ -79,7 +79,7 @@ static struct jit_sym *add(struct jit_table *t, uint64_t start, uint64_t size, u
 	struct jit_sym *j;
 
 	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 256;
+		t->cap = t->cap ? 2 * t->cap : 8;
 		t->s = xreallocarray(t->s, t->cap, sizeof(*t->s));
 	}
 	j = &t->s[t->n];
@@ -191,7 +191,7 @@ static void debug_info(struct jit_table *t, const struct jitdump_rec *r, uint64_
 		if (e.addr < di.code_addr)
 			continue;	/* before its function: no line of it */
 		if (t->nlines == t->lcap) {
-			t->lcap = t->lcap ? 2 * t->lcap : 256;
+			t->lcap = t->lcap ? 2 * t->lcap : 8;
 			t->lines = xreallocarray(t->lines, t->lcap, sizeof(*t->lines));
 		}
 		t->lines[t->nlines].off = e.addr - di.code_addr;
@@ -253,7 +253,7 @@ uint64_t jit_add_jitdump(struct jit_table *t, const void *data, size_t len, cons
 			}
 			dn = 0;
 			if (t->nld == t->ldcap) {
-				t->ldcap = t->ldcap ? 2 * t->ldcap : 256;
+				t->ldcap = t->ldcap ? 2 * t->ldcap : 8;
 				t->ld = xreallocarray(t->ld, t->ldcap, sizeof(*t->ld));
 			}
 			t->ld[t->nld].name = j->name;

@@ -82,7 +82,7 @@ static void thread_time(struct profile *p, const struct rsample *s)
 			break;
 		}
 	if (!t) {
-		p->tt = xreallocarray(p->tt, p->ntt + 1, sizeof(*p->tt));
+		p->tt = xgrow(p->tt, &p->tt_cap, p->ntt + 1, sizeof(*p->tt));
 		t = &p->tt[p->ntt];
 		memset(t, 0, sizeof(*t));
 		t->pid = (int)s->pid;
@@ -299,15 +299,25 @@ void profile_free(struct profile *p)
 	free(p);
 }
 
-/* --event names an event of the file; --wall has switch records and time samples. */
-static int check_events(const struct profile_opts *o, const struct profile *p, char *err,
-			size_t errlen)
+/*
+ * --event names an event of the file; --wall has switch records and time
+ * samples. Early, when the events are declared and no sample is read
+ * yet: off-cpu and preempted are there when an event records switches
+ * (a typo costs no load); else, after the load, when switches were seen.
+ */
+static int check_events(const struct profile_opts *o, const struct profile *p, int early,
+			char *err, size_t errlen)
 {
-	const char *names[64];
+	const char *names[66];
 	int n = session_event_names(p->session, names, 64), found = 0, time = 0;
 	char list[512] = "";
 	size_t len = 0;
+	int switches = early ? session_records_switches(p->session) : session_switches(p->session);
 
+	if (early && switches) {
+		names[n++] = "off-cpu";
+		names[n++] = "preempted";
+	}
 	for (int i = 0; i < n; i++) {
 		found |= o->f.event && !strcmp(names[i], o->f.event);
 		time |= !strcmp(names[i], "cpu-clock") || !strcmp(names[i], "task-clock");
@@ -320,7 +330,7 @@ static int check_events(const struct profile_opts *o, const struct profile *p, c
 			 "prof record --off-cpu", o->input);
 		return -1;
 	}
-	if (o->wall && !session_switches(p->session)) {
+	if (o->wall && !switches) {
 		snprintf(err, errlen, "'%s' has no context switches for --wall: record with "
 			 "prof record --off-cpu", o->input);
 		return -1;
@@ -346,7 +356,7 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	struct loader l = { .o = o };
 	struct profile *p = xcalloc(1, sizeof(*p));
 	struct reader_record rec;
-	int ret;
+	int ret, checked = 0;
 
 	*out = NULL;
 	l.p = p;
@@ -379,6 +389,11 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	/* Every view adds samples up: none needs them in time order. */
 	session_unordered(p->session, 1);
 	while ((ret = reader_next(p->rd, &rec)) > 0) {
+		/* the first kernel record: every event is declared, none sampled yet */
+		if (rec.hdr->type < 64 && !checked++ && check_events(o, p, 1, err, errlen))
+			goto fail;
+		if (rec.hdr->type == PDATA_HEADER_EVENT_TYPE)	/* a pipe's carried JIT code */
+			session_carried_budget(p->session, reader_offset(p->rd));
 		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
 			size_t tlen;
 			const unsigned char *td = reader_tracing_data(p->rd, &tlen);
@@ -402,7 +417,7 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 		snprintf(err, errlen, "cannot read '%s': %s", o->input, strerror(-ret));
 		goto fail;
 	}
-	if (check_events(o, p, err, errlen))
+	if (check_events(o, p, 0, err, errlen))
 		goto fail;
 	*out = p;
 	return 0;

@@ -109,7 +109,7 @@ struct profile {
 	struct evdesc wall_ev;		/* the event of --wall */
 	int latency;			/* loaded with --latency */
 	struct profile_thread_time *tt;	/* --wall: per thread, by first sample */
-	size_t ntt;
+	size_t ntt, tt_cap;
 	struct htab tt_index;		/* tt by tid */
 };
 

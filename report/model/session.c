@@ -83,6 +83,20 @@ struct pending {
 #define JIT_WARN_MAX 20
 
 /*
+ * What carried JIT files may take, in all: the chunks put together and the
+ * tables made of them. The recorder compresses them with the rest, and a
+ * runtime's perf map or stripped jitdump shrinks about 3-10 times, so a
+ * real profile carries less than CARRIED_PER_BYTE times its own size;
+ * never less than CARRIED_FLOOR, so that a small profile of a big runtime
+ * keeps its names. A forged size or a zstd frame of zeros cannot make the
+ * report hold more (doc/DESIGN.md, "Bounded by the file").
+ */
+#define CARRIED_FLOOR ((uint64_t)4 << 20)
+#define CARRIED_PER_BYTE 8
+/* What a carried file costs before its bytes: its table and bookkeeping. */
+#define CARRIED_FILE_COST 512
+
+/*
  * What one address of one process resolved to, while its maps stay as
  * they were: hot loops sample the same few addresses over and over.
  */
@@ -272,10 +286,14 @@ struct session {
 	const char *no_switch_samples;	/* the frame of an off-CPU interval without a stack */
 	/* JIT tables carried in the profile (see struct carried) */
 	struct carried *car;
-	size_t ncar;
+	size_t ncar, carcap;
 	struct pending *pend;
 	size_t npend;
 	int carried_read;	/* read ahead of the records (session_carried_done()) */
+	uint64_t car_budget;	/* bytes of carried files to take in all (car_charge()) */
+	uint64_t car_used;
+	size_t cs_bytes;	/* of the threads' switch-out copies (cs_keep()) */
+	int car_over;		/* a file was left out for it: said once */
 	struct htab cartab;	/* car by (pid, start) */
 	struct htab cpidtab;	/* car by pid: the first of each */
 	struct strpool *jpool;	/* JIT names */
@@ -284,6 +302,39 @@ struct session {
 };
 
 static const char *const feat_names[4] = { "hostname", "osrelease", "arch", "cmdline" };
+
+/*
+ * The switch-out samples kept, for the threads off the CPU now, at most:
+ * a --call-graph dwarf sample is up to 64 KiB, and a thread blocked to
+ * the end of the recording keeps its own (its wait's stack). Past this,
+ * an interval is counted without its stack ("[no stack: ...]").
+ */
+#define CS_HELD_MAX ((size_t)64 << 20)
+
+/* Forget t's switch-out sample. */
+static void cs_drop(struct session *s, struct thread *t)
+{
+	free(t->cs);
+	s->cs_bytes -= t->cs_cap;
+	t->cs = NULL;
+	t->cs_cap = 0;
+}
+
+/* Keep the switch-out sample h as t's, within CS_HELD_MAX in all: 0, or -1 (dropped). */
+static int cs_keep(struct session *s, struct thread *t, const struct perf_event_header *h)
+{
+	if (t->cs_cap < h->size) {
+		if (s->cs_bytes - t->cs_cap + h->size > CS_HELD_MAX) {
+			cs_drop(s, t);
+			return -1;
+		}
+		t->cs = xreallocarray(t->cs, h->size, 1);
+		s->cs_bytes += h->size - t->cs_cap;
+		t->cs_cap = h->size;
+	}
+	memcpy(t->cs, h, h->size);
+	return 0;
+}
 
 static void *itab_get(const struct itab *t, int key)
 {
@@ -363,6 +414,7 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->fpool = strpool_new();
 	s->jpool = strpool_new();
 	s->no_switch_samples = strpool_intern(s->pool, "[no stack: switch-out not sampled]");
+	s->car_budget = CARRIED_FLOOR;
 	for (size_t i = 0; i < FMEMO; i++)
 		s->fmemo[i].k = -1;
 	evtab_init(&s->ev);
@@ -370,6 +422,24 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	pthread_cond_init(&s->work, NULL);
 	pthread_cond_init(&s->done, NULL);
 	return s;
+}
+
+/* Forget every carried JIT file, whole or in parts, and what they cost. */
+static void carried_reset(struct session *s)
+{
+	for (size_t i = 0; i < s->ncar; i++)
+		jit_free(s->car[i].t);
+	free(s->car);
+	s->car = NULL;
+	s->ncar = s->carcap = 0;
+	for (size_t i = 0; i < s->npend; i++)
+		free(s->pend[i].buf);
+	free(s->pend);
+	s->pend = NULL;
+	s->npend = 0;
+	htab_release(&s->cartab);
+	htab_release(&s->cpidtab);
+	s->car_used = 0;
 }
 
 static void free_itab(struct itab *t, int procs)
@@ -456,14 +526,7 @@ void session_free(struct session *s)
 	free(s->pk);
 	free(s->praw);
 	unwind_free(s->unwind);
-	for (size_t i = 0; i < s->ncar; i++)
-		jit_free(s->car[i].t);
-	free(s->car);
-	for (size_t i = 0; i < s->npend; i++)
-		free(s->pend[i].buf);
-	free(s->pend);
-	htab_release(&s->cartab);
-	htab_release(&s->cpidtab);
+	carried_reset(s);
 	for (size_t i = 0; i < s->njwarn; i++)
 		free(s->jwarn[i]);
 	strpool_free(s->jpool);
@@ -708,7 +771,7 @@ static void do_fork(struct session *s, const struct kevent *k)
 		t->out_time = old->out_time;
 		t->out_state = old->out_state;
 		t->out_cpu = old->out_cpu;
-		free(old->cs);
+		cs_drop(s, old);
 	}
 	free(old);
 	itab_put(&s->threads, t->tid, t);
@@ -747,7 +810,10 @@ static struct jit_table *carried_get(struct session *s, int pid, uint64_t start,
 			return s->car[i].t;
 	if (!make)
 		return NULL;
-	s->car = xreallocarray(s->car, s->ncar + 1, sizeof(*s->car));
+	if (s->ncar == s->carcap) {
+		s->carcap = s->carcap ? 2 * s->carcap : 16;
+		s->car = xreallocarray(s->car, s->carcap, sizeof(*s->car));
+	}
 	s->car[s->ncar].pid = pid;
 	s->car[s->ncar].start = start;
 	s->car[s->ncar].t = jit_new(s->jpool);
@@ -789,6 +855,31 @@ static void jit_fill(struct session *s, struct jit_table *t, uint32_t kind, cons
 /* At most this many carried files put together at once: prof writes one at a time. */
 #define PEND_MAX 8
 
+
+/* Charge n bytes of carried file to the budget: 0, or -1 when it is spent. */
+static int car_charge(struct session *s, uint64_t n, const char *what)
+{
+	if (n > s->car_budget - s->car_used) {
+		if (!s->car_over)
+			jit_warn(s, "%s, with the JIT code carried before it, is more than a profile "
+				 "of this size carries (%" PRIu64 " MiB): left out, and any after it",
+				 what, s->car_budget >> 20);
+		s->car_over = 1;
+		return -1;
+	}
+	s->car_used += n;
+	return 0;
+}
+
+void session_carried_budget(struct session *s, uint64_t file_size)
+{
+	uint64_t b = file_size > UINT64_MAX / CARRIED_PER_BYTE ? UINT64_MAX
+							       : file_size * CARRIED_PER_BYTE;
+
+	if (b > s->car_budget)
+		s->car_budget = b;
+}
+
 int session_carried(struct session *s, const struct perf_event_header *h)
 {
 	struct prof_ext x;
@@ -804,6 +895,8 @@ int session_carried(struct session *s, const struct perf_event_header *h)
 		jit_warn(s, "a record of the JIT code the profile carries is damaged: skipped");
 		return 0;
 	}
+	if (s->car_over)
+		return 0;	/* more than the profile can carry: said once */
 	data = (const unsigned char *)(h + 1) + sizeof(x);
 	snprintf(what, sizeof(what), "the %s of pid %u the profile carries",
 		 x.kind == PROF_EXT_PERF_MAP ? "perf map" : "jitdump", x.pid);
@@ -828,6 +921,8 @@ int session_carried(struct session *s, const struct perf_event_header *h)
 			jit_warn(s, "%s is one of too many carried at once: left out", what);
 			return 0;
 		}
+		if (car_charge(s, CARRIED_FILE_COST, what))
+			return 0;
 		s->pend = xreallocarray(s->pend, s->npend + 1, sizeof(*s->pend));
 		pd = &s->pend[s->npend++];
 		memset(pd, 0, sizeof(*pd));
@@ -835,6 +930,11 @@ int session_carried(struct session *s, const struct perf_event_header *h)
 		pd->kind = x.kind;
 		pd->start = x.start;
 		pd->total = x.total;
+	}
+	if (car_charge(s, x.len, what)) {
+		free(pd->buf);
+		*pd = s->pend[--s->npend];
+		return 0;
 	}
 	/* grown by what the file holds, never by what a size field claims */
 	pd->buf = xreallocarray(pd->buf, pd->len + x.len + 1, 1);
@@ -868,13 +968,21 @@ static int carried_one(void *arg, const struct perf_event_header *h)
 
 void session_read_ahead(struct session *s, const char *path)
 {
-	int ret = reader_read_ahead(path, PDATA_HEADER_EVENT_TYPE, carried_one, s);
+	struct stat st;
+	int ret;
 
-	if (ret > 0)
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode))
+		session_carried_budget(s, (uint64_t)st.st_size);
+	ret = reader_read_ahead(path, PDATA_HEADER_EVENT_TYPE, carried_one, s);
+
+	if (ret > 0) {
 		session_carried_done(s);
-	else if (ret < 0)
+	} else if (ret < 0) {
+		/* read where they stand instead, from the start */
+		carried_reset(s);
 		jit_warn(s, "the last record of '%s', which says where the JIT code it carries "
-			 "is, points at no such records; JIT code may go unnamed", path);
+			 "is, points at no such records; reading them where they stand", path);
+	}
 }
 
 /* A JIT runtime's file of pid's, read now (under --symfs as binaries are). */
@@ -1446,13 +1554,10 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 		/* where the thread is as it switches out: the stack of its wait */
 		struct thread *t = get_thread(s, (int)smp.pid, (int)smp.tid);
 
-		if (t->cs_cap < h->size) {
-			t->cs = xreallocarray(t->cs, h->size, 1);
-			t->cs_cap = h->size;
+		if (!cs_keep(s, t, h)) {
+			t->cs_ev = e;
+			t->cs_time = smp.time;
 		}
-		memcpy(t->cs, h, h->size);
-		t->cs_ev = e;
-		t->cs_time = smp.time;
 	}
 	return sample_go(s, e, &smp, is_kernel_mode(h->misc), NULL);
 }
@@ -1504,7 +1609,7 @@ static int do_switch(struct session *s, const struct kevent *k, const struct sam
 	struct sample smp;
 	struct evdesc *e;
 	uint64_t d;
-	int preempted, kernel = 0;
+	int preempted, kernel = 0, ret;
 	const char *pseudo = NULL;
 
 	if (!(id->present & PERF_SAMPLE_TID) || !(id->present & PERF_SAMPLE_TIME))
@@ -1546,7 +1651,11 @@ static int do_switch(struct session *s, const struct kevent *k, const struct sam
 		e->attr.sample_regs_user = t->cs_ev->attr.sample_regs_user;
 		e->attr.sample_stack_user = t->cs_ev->attr.sample_stack_user;
 	}
-	return sample_go(s, e, &smp, kernel, pseudo);
+	ret = sample_go(s, e, &smp, kernel, pseudo);
+	/* used: sample_go() took the addresses it needs (a parked sample too) */
+	if (!pseudo)
+		cs_drop(s, t);
+	return ret;
 }
 
 /* Act on one kernel record, in time order. */

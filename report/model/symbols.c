@@ -130,6 +130,9 @@ struct symbols {
 	struct elfobj **objs;	/* by interned path pointer: the items of otab */
 	size_t nobjs, objs_cap;
 	struct htab otab;
+	struct dso **dsov;	/* by (obj, build id): the items of dtab */
+	size_t ndsov, dsov_cap;
+	struct htab dtab;
 
 	struct dso kernel;
 	int kloaded;
@@ -142,12 +145,12 @@ struct symbols {
 	char *krelease;		/* the profile's kernel release (osrelease), NULL if unknown */
 	/* the profile's kernel module maps, by start: names frames of another boot */
 	struct kmodmap { uint64_t start, end; struct dso *dso; } *kmaps;
-	size_t nkmaps;
+	size_t nkmaps, kmaps_cap;
 	int kmaps_sorted;
 	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
 	const char *kpath;	/* where they are read: /proc/kallsyms */
 	struct dso **kmods;	/* the kernel modules' dsos, by interned name */
-	size_t nkmods;
+	size_t nkmods, kmods_cap;
 	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
 	struct kallsyms k;
 
@@ -1560,7 +1563,7 @@ void symbols_kernel_module_map(struct symbols *s, const char *path, uint64_t sta
 	if (start + len < start)
 		return;
 	module_name(path, name, sizeof(name));
-	s->kmaps = xreallocarray(s->kmaps, s->nkmaps + 1, sizeof(*s->kmaps));
+	s->kmaps = xgrow(s->kmaps, &s->kmaps_cap, s->nkmaps + 1, sizeof(*s->kmaps));
 	s->kmaps[s->nkmaps].start = start;
 	s->kmaps[s->nkmaps].end = start + len;
 	s->kmaps[s->nkmaps].dso = kernel_module(s, name);
@@ -1667,7 +1670,7 @@ static struct dso *kernel_module(struct symbols *s, const char *name)
 	d->s = s;
 	d->kname = key;
 	d->checked = 1;
-	s->kmods = xreallocarray(s->kmods, s->nkmods + 1, sizeof(*s->kmods));
+	s->kmods = xgrow(s->kmods, &s->kmods_cap, s->nkmods + 1, sizeof(*s->kmods));
 	s->kmods[s->nkmods++] = d;
 	return d;
 }
@@ -1825,6 +1828,8 @@ void symbols_free(struct symbols *s)
 		obj_free(s->objs[i]);
 	free(s->objs);
 	htab_release(&s->otab);
+	htab_release(&s->dtab);
+	free(s->dsov);
 	objfiles_free(s->files);	/* after libdwfl's modules, which read through dups */
 	for (size_t i = 0; i < s->nwarnings; i++)
 		free(s->warnings[i]);
@@ -1936,6 +1941,7 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
 			const unsigned char *build_id, size_t build_id_len)
 {
 	struct elfobj *obj = obj_get(s, path ? path : "");
+	struct htab_probe p;
 	struct dso *d;
 	size_t i;
 
@@ -1946,10 +1952,20 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
 		;
 	if (i == build_id_len)
 		build_id_len = 0;
-	for (d = obj->dsos; d; d = d->next)
-		if (d->build_id_len == build_id_len &&
-		    (!build_id_len || !memcmp(d->build_id, build_id, build_id_len)))
-			return d;
+	/* found by hash: a profile may name one path with thousands of build ids */
+	{
+		uint64_t w[2] = { (uint64_t)(uintptr_t)obj,
+				  htab_hash_bytes(build_id, build_id_len) };
+		uint32_t k;
+
+		htab_probe(&s->dtab, htab_hash_words(w, 2), &p);
+		while (htab_next(&s->dtab, &p, &k)) {
+			d = s->dsov[k];
+			if (d->obj == obj && d->build_id_len == build_id_len &&
+			    (!build_id_len || !memcmp(d->build_id, build_id, build_id_len)))
+				return d;
+		}
+	}
 	d = xcalloc(1, sizeof(*d));
 	d->s = s;
 	d->obj = obj;
@@ -1959,6 +1975,12 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
 	d->build_id_len = build_id_len;
 	d->next = obj->dsos;
 	obj->dsos = d;
+	if (s->ndsov == s->dsov_cap) {
+		s->dsov_cap = s->dsov_cap ? 2 * s->dsov_cap : 64;
+		s->dsov = xreallocarray(s->dsov, s->dsov_cap, sizeof(*s->dsov));
+	}
+	htab_put(&s->dtab, &p, (uint32_t)s->ndsov);
+	s->dsov[s->ndsov++] = d;
 	return d;
 }
 

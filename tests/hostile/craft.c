@@ -16,6 +16,7 @@
 #include <zstd.h>
 #include <linux/perf_event.h>
 
+#include "jitdump.h"
 #include "pdata.h"
 
 struct buf {
@@ -878,6 +879,341 @@ static void swapper(struct buf *b)
 	round_rec(b);
 }
 
+/*
+ * The records in s, compressed into b in one COMPRESSED record: level 3
+ * (fast) for pieces of zeros, 9 for the rest, which must be small enough
+ * to compress into one record.
+ */
+static void flush_z(struct buf *b, struct buf *s)
+{
+	if (s->n)
+		compressed_rec(b, s->p, s->n, s->n > (4u << 20) ? 3 : 9);
+	s->n = 0;
+}
+
+/* A chunk of a carried file (src/jitdump.h): pid's kind, len bytes of data at off of total. */
+static void carried_rec(struct buf *b, uint32_t kind, uint32_t pid, uint64_t total, uint64_t off,
+			const void *data, uint32_t len)
+{
+	unsigned char body[sizeof(struct prof_ext) + PROF_EXT_CHUNK];
+	struct prof_ext x;
+
+	memset(&x, 0, sizeof(x));
+	x.magic = PROF_EXT_MAGIC;
+	x.kind = kind;
+	x.pid = pid;
+	x.total = total;
+	x.offset = off;
+	x.len = len;
+	memcpy(body, &x, sizeof(x));
+	if (data)
+		memcpy(body + sizeof(x), data, len);
+	else
+		memset(body + sizeof(x), 0, len);
+	rec(b, PDATA_HEADER_EVENT_TYPE, 0, body, sizeof(x) + len);
+}
+
+/* pid "jitproc", with one file mapped, sampled n times at JIT_ADDR, in no file's map. */
+#define JIT_ADDR 0x40001000ULL
+static void jit_process(struct buf *b, uint32_t pid, int n)
+{
+	comm_rec(b, pid, "jitproc");
+	mmap2_rec(b, pid, BASE, 0x200000, 0, LIBC, 0);
+	for (int i = 0; i < n; i++)
+		sample_rec(b, pid, 10 + (uint64_t)i, JIT_ADDR, NULL, NULL, 0);
+	round_rec(b);
+}
+
+/*
+ * carried-bomb [MIB]: a carried perf map that says it is 1 TiB and never
+ * ends, MIB MiB of chunks of zeros (2048): compressed, well under 1 MB.
+ */
+static void carried_bomb(struct buf *b, int mib)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	struct buf s = { 0 };
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	jit_process(b, 100, 10);
+	for (uint64_t off = 0; off < (uint64_t)mib << 20; off += PROF_EXT_CHUNK) {
+		carried_rec(&s, PROF_EXT_PERF_MAP, 100, 1ULL << 40, off, NULL, PROF_EXT_CHUNK);
+		if (s.n > (48u << 20))
+			flush_z(b, &s);
+	}
+	flush_z(b, &s);
+	free(s.p);
+}
+
+/*
+ * carried-many [N]: N processes' perf maps, each whole and one line
+ * (300,000): every carried file once cost a table of 256 entries.
+ */
+static void carried_many(struct buf *b, int n)
+{
+	static const char map[] = "40001000 100 jitted_f\n";
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	struct buf s = { 0 };
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	jit_process(b, 1000, 10);
+	for (int i = 0; i < n; i++) {
+		carried_rec(&s, PROF_EXT_PERF_MAP, 1000 + (uint32_t)i, sizeof(map) - 1, 0, map,
+			    sizeof(map) - 1);
+		if (s.n > (1u << 20))
+			flush_z(b, &s);
+	}
+	flush_z(b, &s);
+	free(s.p);
+}
+
+/*
+ * offcpu-threads [N]: N threads of one process, each with one sample of
+ * the context-switches event --off-cpu adds (a switch-out) carrying a
+ * stack copy of 64,000 bytes, and none of them ever back (8000).
+ */
+static void offcpu_threads(struct buf *b, int n)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES,
+					     ST_BASE | PERF_SAMPLE_STACK_USER);
+	struct buf s = { 0 };
+	size_t stack = 64000;
+	uint64_t *w = calloc(1, 64 + stack + 16);
+
+	a.sample_period = 1;
+	a.sample_stack_user = (uint32_t)stack;
+	a.context_switch = 1;
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	comm_rec(b, 100, "blocked");
+	for (int i = 0; i < n; i++) {
+		size_t k = 0;
+		uint32_t pt[2] = { 100, 1000 + (uint32_t)i };
+
+		w[k++] = BASE + 0x100;
+		memcpy(&w[k++], pt, 8);
+		w[k++] = 10 + (uint64_t)i;
+		w[k++] = 1;
+		w[k++] = stack;
+		k += stack / 8;		/* zeros */
+		w[k++] = stack;		/* dyn size */
+		rec(&s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * k);
+		if (s.n > (48u << 20))
+			flush_z(b, &s);
+	}
+	flush_z(b, &s);
+	free(s.p);
+	free(w);
+}
+
+/*
+ * buildids [N]: N maps of one path, each of a build id of its own (as
+ * Linux 5.12+ puts it in MMAP2), each sampled once (60,000).
+ */
+static void buildids(struct buf *b, int n)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	struct buf s = { 0 };
+	static const char path[] = "/nonexistent/libmany.so";
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	comm_rec(b, 100, "buildids");
+	for (int i = 0; i < n; i++) {
+		unsigned char body[64 + 32];
+		struct perf_event_header h = { PERF_RECORD_MMAP2,
+					       PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID,
+					       (uint16_t)(8 + 64 + 24 + trailer_size()) };
+		uint32_t pt[2] = { 100, 100 }, prot = 5, flags = 2;
+		uint64_t v[3] = { BASE + 0x2000 * (uint64_t)i, 0x1000, 0 };
+		uint32_t id = 0x9e3779b9u * (uint32_t)(i + 1);
+
+		memset(body, 0, sizeof(body));
+		memcpy(body, pt, 8);
+		memcpy(body + 8, v, 24);
+		body[32] = 20;			/* build_id_size */
+		memcpy(body + 36, &id, 4);	/* the build id: 20 bytes */
+		memcpy(body + 40, &i, 4);
+		memcpy(body + 56, &prot, 4);
+		memcpy(body + 60, &flags, 4);
+		memcpy(body + 64, path, sizeof(path));
+		put(&s, &h, sizeof(h));
+		put(&s, body, 64 + 24);
+		trailer(&s, 100, 1);
+		sample_rec(&s, 100, 10 + (uint64_t)i, v[0] + 0x10, NULL, NULL, 0);
+		if (s.n > (512u << 10))
+			flush_z(b, &s);
+	}
+	flush_z(b, &s);
+	round_rec(b);
+	free(s.p);
+}
+
+/*
+ * wall-threads [N]: N threads of one process, each switched out and back
+ * in and sampled once by cpu-clock (100,000), for --wall's per-thread times.
+ */
+static void wall_threads(struct buf *b, int n)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	struct buf s = { 0 };
+
+	a.context_switch = 1;
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	comm_rec(b, 100, "threads");
+	for (int i = 0; i < n; i++) {
+		uint32_t tid = 1000 + (uint32_t)i;
+
+		for (int in = 0; in < 2; in++) {
+			struct perf_event_header h = { PERF_RECORD_SWITCH,
+						       (uint16_t)(PERF_RECORD_MISC_USER |
+								  (in ? 0 : PERF_RECORD_MISC_SWITCH_OUT)),
+						       (uint16_t)(8 + trailer_size()) };
+			uint32_t pt[2] = { 100, tid };
+
+			put(&s, &h, sizeof(h));
+			put(&s, pt, 8);
+			put64(&s, 100 + 10 * (uint64_t)i + 5 * (uint64_t)in);
+		}
+		{
+			uint64_t w[4] = { BASE + 0x100, (uint64_t)tid << 32 | 100,
+					  103 + 10 * (uint64_t)i, 1000000 };
+
+			rec(&s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, sizeof(w));
+		}
+		if (s.n > (256u << 10))
+			flush_z(b, &s);
+	}
+	flush_z(b, &s);
+	round_rec(b);
+	free(s.p);
+}
+
+/*
+ * self-trailer: a perf map carried where it stands, naming JIT_ADDR,
+ * samples there, and a last record, prof's trailer, that says the carried
+ * files start at itself: the report must not believe it.
+ */
+static void self_trailer(struct buf *b)
+{
+	static const char map[] = "40001000 100 carried_f\n";
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	struct prof_ext x;
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	carried_rec(b, PROF_EXT_PERF_MAP, 100, sizeof(map) - 1, 0, map, sizeof(map) - 1);
+	jit_process(b, 100, 10);
+	memset(&x, 0, sizeof(x));
+	x.magic = PROF_EXT_MAGIC;
+	x.kind = PROF_EXT_TRAILER;
+	x.total = 1;
+	x.offset = b->n;	/* where this record starts */
+	rec(b, PDATA_HEADER_EVENT_TYPE, 0, &x, sizeof(x));
+}
+
+/*
+ * tp-escape: a tracepoint whose system, event and field names hold a
+ * terminal's escape sequences and bytes that are not UTF-8, in its
+ * TRACING_DATA, and one sample of it.
+ */
+static void tp_escape(struct buf *b)
+{
+	static const char fmt[] =
+		"name: ev\033]0;pwned\007\xff\n"
+		"ID: 4242\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int f\033[2J\xc3;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"print fmt: \"\"\n";
+	static const char sys[] = "sys\033[31m\xfe";
+	struct perf_event_attr a = make_attr(PERF_TYPE_TRACEPOINT, 4242,
+					     ST_BASE | PERF_SAMPLE_RAW);
+	struct buf t = { 0 };
+	uint32_t u32;
+	uint64_t u64;
+
+	/* the tracing data: magic, version, endianness, long size, page size */
+	put(&t, "\x17\x08" "Dtracing", 10);
+	put(&t, "0.6", 4);
+	put(&t, "\0\x08", 2);
+	u32 = 4096;
+	put(&t, &u32, 4);
+	put(&t, "header_page", 12);	/* header_page and header_event: empty */
+	u64 = 0;
+	put(&t, &u64, 8);
+	put(&t, "header_event", 13);
+	put(&t, &u64, 8);
+	u32 = 0;			/* no ftrace formats */
+	put(&t, &u32, 4);
+	u32 = 1;			/* one system of one event */
+	put(&t, &u32, 4);
+	put(&t, sys, sizeof(sys));
+	put(&t, &u32, 4);
+	u64 = sizeof(fmt) - 1;
+	put(&t, &u64, 8);
+	put(&t, fmt, sizeof(fmt) - 1);
+	put(&t, NULL, 64);		/* kallsyms, printk, the rest: none */
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	{
+		uint32_t size = (uint32_t)((t.n + 7) & ~(size_t)7);
+		struct perf_event_header h = { PDATA_HEADER_TRACING_DATA, 0, 16 };
+
+		put(b, &h, sizeof(h));
+		put(b, &size, 4);
+		put(b, NULL, 4);
+		put(b, t.p, t.n);
+		put(b, NULL, size - t.n);
+	}
+	comm_rec(b, 100, "tp");
+	{
+		uint64_t w[4 + 3] = { BASE + 0x100, 100ULL << 32 | 100, 10, 1 };
+		uint32_t rsize = 16;
+		unsigned char raw[16] = { 0 };
+
+		w[4] = 0;
+		memcpy(&w[4], &rsize, 4);	/* RAW: u32 size, then the data */
+		memcpy((unsigned char *)&w[4] + 4, raw, 16);
+		rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * 4 + 4 + 16 + 4);
+	}
+	round_rec(b);
+	free(t.p);
+}
+
+/*
+ * attr0: an ATTR record whose attr.size is 0, as files before Linux 2.6.32
+ * were written (PERF_ATTR_SIZE_VER0: 64 bytes of attr), with one id
+ * after it, and samples of that id.
+ */
+static void attr0(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_IDENTIFIER);
+	unsigned char body[64 + 8];
+	uint64_t id = 0x1d1d1d1d1d1d1d1dULL;
+
+	a.size = 0;
+	memcpy(body, &a, 64);
+	memcpy(body + 64, &id, 8);
+	trailer_id = id;
+	pipe_header(b);
+	rec(b, PDATA_HEADER_ATTR, 0, body, sizeof(body));
+	comm_rec(b, 100, "attr0");
+	mmap2_rec(b, 100, BASE, 0x200000, 0, LIBC, 0);
+	for (int i = 0; i < 20; i++)
+		sample_rec(b, 100, 10 + (uint64_t)i, BASE + 0x100, &id, NULL, 0);
+	round_rec(b);
+}
+
 int main(int argc, char **argv)
 {
 	struct buf b = { 0 };
@@ -923,10 +1259,27 @@ int main(int argc, char **argv)
 		swapper(&b);
 	else if (!strcmp(what, "fifo") && argc > 2)
 		fifo(&b, argv[2]);
+	else if (!strcmp(what, "carried-bomb"))
+		carried_bomb(&b, argc > 2 ? atoi(argv[2]) : 2048);
+	else if (!strcmp(what, "carried-many"))
+		carried_many(&b, argc > 2 ? atoi(argv[2]) : 300000);
+	else if (!strcmp(what, "offcpu-threads"))
+		offcpu_threads(&b, argc > 2 ? atoi(argv[2]) : 8000);
+	else if (!strcmp(what, "buildids"))
+		buildids(&b, argc > 2 ? atoi(argv[2]) : 60000);
+	else if (!strcmp(what, "wall-threads"))
+		wall_threads(&b, argc > 2 ? atoi(argv[2]) : 100000);
+	else if (!strcmp(what, "self-trailer"))
+		self_trailer(&b);
+	else if (!strcmp(what, "tp-escape"))
+		tp_escape(&b);
+	else if (!strcmp(what, "attr0"))
+		attr0(&b);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
 			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|forks [NMAPS NFORKS [SAMPLE]]|dwarfbomb N FN|otherkernel TEXT FUNC|\n"
-			"fifo PATH\n");
+			"fifo PATH|carried-bomb [MIB]|carried-many [N]|offcpu-threads [N]|buildids [N]|\n"
+			"wall-threads [N]|self-trailer|tp-escape|attr0\n");
 		return 64;
 	}
 	save(&b, what);
