@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "convert.h"
@@ -44,7 +46,7 @@ struct attr_out {
 struct feat_out {
 	uint64_t id;
 	unsigned char *body;
-	size_t len;
+	size_t len, cap;
 };
 
 struct section {
@@ -54,7 +56,25 @@ struct section {
 struct carried_out {
 	FILE *out;
 	uint64_t bytes, records;
+	uint64_t budget;	/* bytes of carried records to write at most */
+	uint64_t dropped;	/* records left out for it */
 };
+
+/*
+ * What carried JIT files a profile's conversion keeps at most: as a
+ * report takes them (report/model/session.c, car_charge()), a multiple of
+ * the input's size, at least 4 MiB; a forged file's zstd frames of zeros
+ * would otherwise become a perf.data of gigabytes.
+ */
+static uint64_t carried_budget(const char *input)
+{
+	struct stat st;
+	uint64_t b = 0;
+
+	if (strcmp(input, "-") && !stat(input, &st) && S_ISREG(st.st_mode))
+		b = (uint64_t)st.st_size * 8;
+	return b > ((uint64_t)4 << 20) ? b : (uint64_t)4 << 20;
+}
 
 static int put_carried(void *arg, const struct perf_event_header *h)
 {
@@ -63,10 +83,42 @@ static int put_carried(void *arg, const struct perf_event_header *h)
 
 	if (!prof_ext_of(h, &x) || x.kind == PROF_EXT_TRAILER)
 		return 0;	/* it points into the file it ends */
+	if (cv->dropped || h->size > cv->budget - cv->bytes) {
+		cv->dropped++;
+		return 0;
+	}
 	fwrite(h, 1, h->size, cv->out);
 	cv->bytes += h->size;
 	cv->records++;
 	return 0;
+}
+
+/*
+ * Feature id's body: a copy of len bytes at data, in place of an earlier
+ * one of that id, or after it when append is set (build ids).
+ */
+static void add_feature(struct feat_out **feats, size_t *nfeats, uint64_t id, const void *data,
+			size_t len, int append)
+{
+	struct feat_out *f = NULL;
+
+	if (append)
+		for (size_t i = 0; i < *nfeats; i++)
+			if ((*feats)[i].id == id)
+				f = &(*feats)[i];
+	if (!f) {
+		*feats = xreallocarray(*feats, *nfeats + 1, sizeof(**feats));
+		f = &(*feats)[(*nfeats)++];
+		f->id = id;
+		f->body = NULL;
+		f->len = f->cap = 0;
+	}
+	if (len + 1 > f->cap - f->len) {	/* doubled: build ids come one by one */
+		f->cap = f->len + len + 1 > 2 * f->cap ? f->len + len + 1 : 2 * f->cap;
+		f->body = xreallocarray(f->body, f->cap, 1);
+	}
+	memcpy(f->body + f->len, data, len);
+	f->len += len;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -83,9 +135,9 @@ int cmd_convert(int argc, char **argv)
 	struct reader_record rec;
 	struct attr_out *attrs = NULL;
 	struct feat_out *feats = NULL;
-	size_t nattrs = 0, nfeats = 0;
+	size_t nattrs = 0, attrs_cap = 0, nfeats = 0;
 	uint64_t records = 0, pos, data_size = 0;
-	struct carried_out cv = { NULL, 0, 0 };
+	struct carried_out cv = { NULL, 0, 0, 0, 0 };
 	struct prof_ext cx;
 	int carried;
 	FILE *out = NULL;
@@ -111,8 +163,10 @@ int cmd_convert(int argc, char **argv)
 	if (cli_no_args("convert", argc, argv))
 		return EXIT_USAGE;
 	if (!output) {
-		outname = xmalloc(strlen(input) + 6);
-		sprintf(outname, "%s.perf", strcmp(input, "-") ? input : "stdin");
+		const char *base = strcmp(input, "-") ? input : "stdin";
+
+		outname = xmalloc(strlen(base) + sizeof(".perf"));
+		sprintf(outname, "%s.perf", base);
 		output = outname;
 	}
 	rd = cli_open_input(input);
@@ -133,9 +187,20 @@ int cmd_convert(int argc, char **argv)
 	 * trailer that says where).
 	 */
 	cv.out = out;
+	cv.budget = carried_budget(input);
 	carried = reader_read_ahead(input, PDATA_HEADER_EVENT_TYPE, put_carried, &cv) > 0;
 	data_size += cv.bytes;
 	records += cv.records;
+	if (!carried) {	/* read where they stand, then; none of what was read ahead */
+		cv.bytes = cv.records = cv.dropped = 0;
+		fflush(out);
+		if (fseek(out, PDATA_FILE_HEADER_SIZE, SEEK_SET) || ftruncate(fileno(out), PDATA_FILE_HEADER_SIZE)) {
+			fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(errno));
+			goto out;
+		}
+		data_size = 0;
+		records = 0;
+	}
 	while ((ret = reader_next(rd, &rec)) > 0) {
 		const struct perf_event_header *h = rec.hdr;
 
@@ -146,16 +211,35 @@ int cmd_convert(int argc, char **argv)
 
 			if (evtab_record_ids(h, &ids, &nids))
 				continue;
-			attrs = xreallocarray(attrs, nattrs + 1, sizeof(*attrs));
+			attrs = xgrow(attrs, &attrs_cap, nattrs + 1, sizeof(*attrs));
 			memset(&attrs[nattrs], 0, sizeof(attrs[nattrs]));
-			memcpy(&asz, (const unsigned char *)(h + 1) + 4, 4);
-			asz = asz && asz < PDATA_ATTR_SIZE ? asz : PDATA_ATTR_SIZE;
+			/* the attr is what comes before the ids, as evtab reads it */
+			asz = (uint32_t)(ids - (const unsigned char *)(h + 1));
+			if (asz > PDATA_ATTR_SIZE)
+				asz = PDATA_ATTR_SIZE;
 			memcpy(attrs[nattrs].attr, h + 1, asz);
 			asz = PDATA_ATTR_SIZE;
 			memcpy(attrs[nattrs].attr + 4, &asz, 4);	/* attr.size: what is written */
 			attrs[nattrs].ids = xcalloc(nids ? nids : 1, sizeof(uint64_t));
 			memcpy(attrs[nattrs].ids, ids, nids * sizeof(uint64_t));
 			attrs[nattrs++].nids = nids;
+			continue;
+		}
+		/*
+		 * What pipe mode says in records, file mode says in features:
+		 * the tracing data (tracepoints' formats, without which perf
+		 * refuses the file) and the build ids, their records end to end.
+		 */
+		if (h->type == PDATA_HEADER_TRACING_DATA) {
+			size_t len;
+			const unsigned char *td = reader_tracing_data(rd, &len);
+
+			if (td)
+				add_feature(&feats, &nfeats, PDATA_FEAT_TRACING_DATA, td, len, 0);
+			continue;
+		}
+		if (h->type == PDATA_HEADER_BUILD_ID) {
+			add_feature(&feats, &nfeats, PDATA_FEAT_BUILD_ID, h, h->size, 1);
 			continue;
 		}
 		if (h->type == PDATA_HEADER_FEATURE) {
@@ -167,21 +251,17 @@ int cmd_convert(int argc, char **argv)
 			/* the records are decompressed now; features past the bitmap are lost */
 			if (id == PDATA_FEAT_COMPRESSED || id == 0 || id >= PDATA_FEAT_LAST)
 				continue;
-			feats = xreallocarray(feats, nfeats + 1, sizeof(*feats));
-			feats[nfeats].id = id;
-			feats[nfeats].len = h->size - sizeof(*h) - 8;
-			feats[nfeats].body = xmalloc(feats[nfeats].len ? feats[nfeats].len : 1);
-			memcpy(feats[nfeats].body, (const unsigned char *)(h + 1) + 8, feats[nfeats].len);
-			nfeats++;
+			add_feature(&feats, &nfeats, id, (const unsigned char *)(h + 1) + 8,
+				    h->size - sizeof(*h) - 8, 0);
 			continue;
 		}
 		/* kernel records and rounds; the pipe's own (FINISHED_INIT...) stay out */
 		if (!carried && prof_ext_of(h, &cx)) {
-			struct carried_out here = { out, 0, 0 };
+			uint64_t b = cv.bytes, n = cv.records;
 
-			put_carried(&here, h);	/* no trailer: where they are, then */
-			data_size += here.bytes;
-			records += here.records;
+			put_carried(&cv, h);	/* no trailer: where they are, then */
+			data_size += cv.bytes - b;
+			records += cv.records - n;
 			continue;
 		}
 		if (h->type >= 64 && h->type != PDATA_FINISHED_ROUND)
@@ -197,6 +277,10 @@ int cmd_convert(int argc, char **argv)
 	if (ret == -EBADMSG)
 		fprintf(stderr, "prof: warning: '%s' is corrupt at offset %" PRIu64 " (%s); converting "
 			"the records before it\n", input, reader_error_offset(rd), reader_error(rd));
+	if (cv.dropped)
+		fprintf(stderr, "prof: warning: '%s' carries more JIT code than a profile of its size "
+			"holds (over %" PRIu64 " MiB): %" PRIu64 " records of it left out\n", input,
+			cv.budget >> 20, cv.dropped);
 	if (!nattrs) {
 		fprintf(stderr, "prof: '%s' describes no event: nothing to convert\n", input);
 		goto out;
