@@ -67,6 +67,8 @@ struct diffcmd {
 	size_t nlist[2];
 	char *copies[2];
 	struct view_args va;
+	int event_chosen;	/* --event or --wall: the event compared is the user's */
+	int told_events;	/* the first file's other events were said */
 };
 
 static void usage_out(FILE *out)
@@ -196,7 +198,18 @@ static void release(struct diffcmd *c)
 /* Each file's warnings, as prof report gives them, once it is read. */
 static void loaded(void *ctx, const struct profile *p)
 {
-	(void)ctx;
+	struct diffcmd *c = ctx;
+	size_t others;
+	const struct profile_event *e = profile_first_event(p, &others);
+
+	/* the first file with samples says which event is compared (diff.c) */
+	if (!c->event_chosen && !c->told_events && e) {
+		c->told_events = 1;
+		if (others)
+			fprintf(stderr, "prof: warning: '%s' has samples of %zu more event%s; comparing "
+				"%s (choose with --event)\n", p->input, others, others == 1 ? "" : "s",
+				e->ev->name);
+	}
 	input_warnings(p->input, p->rd, p->session, 0, 0, NULL, "comparing");
 	symbols_warnings_print(p->sym);
 }
@@ -269,6 +282,8 @@ int cmd_diff(int argc, char **argv)
 	dopts.level = c.level;
 	dopts.min_delta = c.min_delta;
 	dopts.loaded = loaded;
+	dopts.ctx = &c;
+	c.event_chosen = po.f.event || po.wall;
 	if (diff_load(&dopts, &d, why, sizeof(why))) {
 		fprintf(stderr, "prof: %s\n", why);
 		goto out;

@@ -1088,6 +1088,12 @@ grep -q 'Flame Graph' g.svg || fail "the flame graph has no title"
 grep -q "cpu-clock, 90 samples, golden.data" g.svg || fail "the flame graph's subtitle names no event"
 grep -q "has 1 more events; the flame graph shows 'cpu-clock' only" err ||
 	fail "no warning that task-clock is left out: $(cat err)"
+# prof diff compares the first event, and says so once (the command says
+# it, not the model)
+run_prof diff golden.data golden.data
+expect_rc 0 "prof diff of a profile of two events"
+[ "$(grep -c "^prof: warning: 'golden.data' has samples of 1 more event; comparing cpu-clock (choose with --event)$" err)" = 1 ] ||
+	fail "prof diff: not one warning of the event compared: $(cat err)"
 
 # --- pprof: gzip, and when go is installed, its traces ------------------------
 run_prof report -i golden.data $opts -F pprof -o g.pb.gz

@@ -159,11 +159,8 @@ static const struct profile_event *pick_event(struct loading *l, const struct pr
 	if (!e)
 		return NULL;
 	if (!l->d->event) {
+		/* the first file's; the command says what else it has (diff_opts.loaded) */
 		l->d->event = strpool_intern(l->d->pool, e->ev->name);
-		if (others)
-			fprintf(stderr, "prof: warning: '%s' has samples of %zu more event%s; comparing "
-				"%s (choose with --event)\n", input, others, others == 1 ? "" : "s",
-				e->ev->name);
 	} else if (strcmp(l->d->event, e->ev->name)) {
 		snprintf(err, errlen, "'%s' samples %s where the files before it sample %s; "
 			 "compare one event with --event NAME", input, e->ev->name, l->d->event);
