@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -141,4 +142,36 @@ unsigned long evopen_max_rate(void)
 	long v = read_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
 
 	return v > 0 ? (unsigned long)v : 0;
+}
+
+/* The hexadecimal or decimal field key of /proc/self/status; fallback if none. */
+static unsigned long long status_field(const char *key, int base, unsigned long long fallback)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	size_t n = strlen(key);
+	unsigned long long v = fallback;
+
+	if (!f)
+		return fallback;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			v = strtoull(line + n + 1, NULL, base);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+int evopen_privileged(void)
+{
+	/* CAP_PERFMON (38, Linux 5.8) or CAP_SYS_ADMIN (21) in the effective set */
+	unsigned long long eff = status_field("CapEff", 16, 0);
+
+	return (eff >> 38 & 1) || (eff >> 21 & 1);
+}
+
+int evopen_seccomp(void)
+{
+	return status_field("Seccomp", 10, 0) == 2;	/* SECCOMP_MODE_FILTER */
 }

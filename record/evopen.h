@@ -28,6 +28,10 @@ int evopen_no_hardware(int err);
 
 /* /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unreadable. */
 int evopen_paranoid(void);
+/* Whether this process has CAP_PERFMON or CAP_SYS_ADMIN in effect. */
+int evopen_privileged(void);
+/* Whether a seccomp filter applies to this process (/proc/self/status). */
+int evopen_seccomp(void);
 /* /proc/sys/kernel/perf_event_max_sample_rate, or 0 when unreadable. */
 unsigned long evopen_max_rate(void);
 

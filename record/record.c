@@ -106,6 +106,24 @@ static void refused(const struct recorder *rc, int err)
 {
 	int p = evopen_paranoid();
 
+	/*
+	 * Allowed by privilege or by the sysctl, and refused all the same:
+	 * something else said no, which the caller can change there.
+	 */
+	if (p != INT_MIN && (evopen_privileged() || p <= (rc->system_wide ? 0 : 2))) {
+		if (evopen_seccomp())
+			fprintf(stderr, "prof: perf_event_open refused (%s) by a seccomp filter, not "
+				"by perf_event_paranoid (%d): allow the perf_event_open system call in "
+				"the filter (a container's seccomp profile: docker run --security-opt "
+				"seccomp=PROFILE with it allowed; systemd's SystemCallFilter=)\n",
+				strerror(err), p);
+		else
+			fprintf(stderr, "prof: perf_event_open refused (%s), not by perf_event_paranoid "
+				"(%d): a security module (SELinux: the perf_event class; AppArmor; "
+				"lockdown in /sys/kernel/security/lockdown) refused it; see the "
+				"kernel's log (dmesg)\n", strerror(err), p);
+		return;
+	}
 	if (p == INT_MIN)
 		fprintf(stderr, "prof: perf_event_open refused (%s) and "
 			"/proc/sys/kernel/perf_event_paranoid is unreadable; run prof as root "
@@ -863,7 +881,13 @@ static int run(struct recorder *rc)
 				 */
 				if (rc->launched && !rc->child_done && si.ssi_code != SI_KERNEL)
 					kill(rc->launch.pid, (int)si.ssi_signo);
-				if (ends && (!rc->launched || !rc->profile_command || signals > 1))
+				/*
+				 * A command that ignores it (as prof was started ignoring
+				 * it) would go on: stop now, and end it as below, with
+				 * SIGTERM, as perf does.
+				 */
+				if (ends && (!rc->launched || !rc->profile_command || signals > 1 ||
+					     sigismember(&rc->launch.ignored, (int)si.ssi_signo) == 1))
 					stopping = 1;
 			}
 		}
@@ -1027,10 +1051,25 @@ int cmd_record(int argc, char **argv)
 	 * SIGPIPE and SIGXFSZ (a file size limit) become write errors.
 	 */
 	sigemptyset(&mask);
-	for (int sig = 1; sig <= SIGRTMAX; sig++)
+	sigemptyset(&rc.launch.ignored);
+	for (int sig = 1; sig <= SIGRTMAX; sig++) {
+		struct sigaction old;
+
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			sigaddset(&rc.launch.ignored, sig);
 		if (!handled_elsewhere(sig))
 			sigaddset(&mask, sig);	/* glibc's own two real-time signals refuse: fine */
+	}
 	sigprocmask(SIG_BLOCK, &mask, NULL);
+	/*
+	 * An ignored signal is dropped when sent, never pending, so the
+	 * signalfd would not see it: prof started with '&' by a script ignores
+	 * SIGINT, and kill -INT stopped nothing. Blocked now, so the default
+	 * action never runs; the command is given back SIG_IGN (target.c).
+	 */
+	for (int sig = 1; sig <= SIGRTMAX; sig++)
+		if (sigismember(&mask, sig) == 1 && sigismember(&rc.launch.ignored, sig) == 1)
+			signal(sig, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 	rc.sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);

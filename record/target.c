@@ -104,6 +104,9 @@ int launch_start(struct launch *l, const char *path, char *const argv[], int std
 		sigemptyset(&empty);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGXFSZ, SIG_DFL);
+		for (int sig = 1; sig <= SIGRTMAX; sig++)
+			if (sigismember(&l->ignored, sig) == 1)
+				signal(sig, SIG_IGN);
 		sigprocmask(SIG_SETMASK, &empty, NULL);
 		close(go[1]);
 		close(err[0]);

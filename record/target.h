@@ -3,6 +3,7 @@
 #ifndef PROF_RECORD_TARGET_H
 #define PROF_RECORD_TARGET_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 /* A command started corked: forked, waiting on a pipe until released. */
@@ -10,6 +11,7 @@ struct launch {
 	pid_t pid;
 	int go_fd;		/* write end: closing it or writing lets the child exec */
 	int err_fd;		/* read end: the child's exec errno, or EOF on success */
+	sigset_t ignored;	/* what prof was started ignoring: the command ignores it too */
 };
 
 /*

@@ -3,6 +3,20 @@
 # Bad options, bad targets, unwritable outputs and bad files: the exit
 # code, and one error line on stderr that starts with "prof: ".
 . "${srcdir:-.}/tests/test-subr.sh"
+
+# perf_event_open refused by a seccomp filter (tests/noperf, as a container
+# refuses it) where privilege or the sysctl allows it: the message names
+# the filter, not perf_event_paranoid. Needs no perf_event_open itself.
+p=$(cat /proc/sys/kernel/perf_event_paranoid 2> /dev/null)
+if [ -x "$builddir/tests/noperf" ] && { [ "$(id -u)" = 0 ] || [ "${p:-3}" -le 2 ]; }; then
+	"$builddir/tests/noperf" "$PROF" record -q -e cpu-clock -o sec.data -- true > out 2> err
+	rc=$?
+	expect_rc 1 "prof record under a seccomp filter"
+	one_error_line "prof record under a seccomp filter"
+	grep -q "^prof: perf_event_open refused (Permission denied) by a seccomp filter, not by perf_event_paranoid ($p): allow" err ||
+		fail "under a seccomp filter: $(cat err)"
+	[ -e sec.data ] && fail "under a seccomp filter: a profile was written"
+fi
 require_perf_event
 
 shape=$WORKLOADS/shape

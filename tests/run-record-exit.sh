@@ -82,6 +82,37 @@ if kill -0 "$wpid" 2> /dev/null; then
 	fail "shape $wpid still runs after prof got SIGTERM"
 fi
 
+# prof started ignoring SIGINT (by a script, with '&'): kill -INT still
+# stops it (the signal was dropped, never seen); the command, which
+# ignores it too as it would without prof, is ended with SIGTERM, as perf
+# ends its workload.
+rm -f fifo
+mkfifo fifo || fail "mkfifo"
+env --ignore-signal=INT "$PROF" record -o sigint.data -- "$WORKLOADS/shape" -s 30 -r fifo > out 2> err &
+ppid=$!
+bg_add $ppid
+wait_ready fifo
+wpid=$(awk '{ print $1 }' /proc/$ppid/task/$ppid/children 2> /dev/null)
+ign=$(awk '$1 == "SigIgn:" { print $2 }' "/proc/${wpid:-0}/status" 2> /dev/null)
+kill -INT $ppid
+# bounded: prof once never stopped (609 s)
+i=0
+while kill -0 $ppid 2> /dev/null && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -0 $ppid 2> /dev/null && fail "prof started ignoring SIGINT did not stop on kill -INT"
+wait $ppid
+rc=$?
+# prof ended the command itself, as when --duration runs out: 0
+expect_rc 0 "prof record -- shape, started ignoring SIGINT, given SIGINT"
+[ -n "$wpid" ] && kill -0 "$wpid" 2> /dev/null && { kill -9 "$wpid"; fail "shape still runs after prof stopped"; }
+grep -q '^prof: [0-9]* samples, ' err || fail "no summary line after SIGINT: $(cat err)"
+case $ign in
+'') note "the command's ignored signals were not read" ;;
+*) [ $((0x$ign >> 1 & 1)) = 1 ] || fail "the command does not ignore SIGINT as prof was started (SigIgn $ign)" ;;
+esac
+
 # Any signal that would end prof (SIGUSR1, SIGQUIT, a real-time one) is
 # passed on the same way: prof once died of them, with no summary, and
 # left the command running. SIGWINCH is passed on and stops nothing.
