@@ -1160,15 +1160,52 @@ Duration: 709ms, Total samples = 90ms (12.69%)
              main
 -----------+-------------------------------------------------------
       comm:  gone
-      10ms   gone+0x1116
-             gone+0x1168
-             gone+0x1188
-             gone+0x11b0
+      10ms   [gone]
+             [gone]
+             [gone]
+             [gone]
 -----------+-------------------------------------------------------
 EOF
 	sed -n '1,/^-----------+/p' traces.want | grep -v '^-' > want
 	blocks traces.want >> want
 	same "go tool pprof -traces"
+
+	# Frames prof cannot name are left for pprof (or a fleet backend) to
+	# name from the binary: an address and a Mapping of the file that
+	# says it has no functions, never a made-up name. Here gone's file is
+	# there at report time but stripped (and without a build id, which Go
+	# 1.19's pprof cannot read from these binaries); pprof names its
+	# frames from the unstripped copy PPROF_BINARY_PATH holds.
+	mkdir -p sfs/prof-golden bin
+	cp "$G/prof-golden/golden" sfs/prof-golden/golden
+	objcopy --strip-all --remove-section .note.gnu.build-id "$G/prof-golden/golden" \
+		sfs/prof-golden/gone || fail "objcopy"
+	cp "$G/prof-golden/golden" bin/gone
+	run_prof report -i golden.data --symfs sfs -F pprof -o gone.pb.gz
+	expect_rc 0 "prof report -F pprof (gone stripped)"
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= PPROF_BINARY_PATH=$PWD/bin timeout 120 \
+		go tool pprof -traces gone.pb.gz > traces.out 2> go.err || fail "go tool pprof -traces: $(tail -3 go.err)"
+	awk 'BEGIN { RS = "-----------\\+-+\n" } /comm: +gone/' traces.out > gone.out
+	for f in leaf_a mid main; do
+		grep -q " $f\$" gone.out || fail "pprof did not name $f in gone's stack from the binary: $(cat gone.out)"
+	done
+
+	# pprof takes the first Mapping for the main program: the one stacks
+	# start in, not the busiest (a JVM's time is in libjvm.so)
+	cat > main.spec <<-SPEC
+	event cpu-clock
+	comm 400 400 java
+	mmap 400 0x401000 $G/prof-golden/golden as /prof-golden/golden
+	mmap 400 0x501000 $G/prof-golden/golden as /usr/lib/libjvm.so nobuildid
+	sample 0 1.0 400 400 0 1000000 x30 0x501116 0x501168 0x401188 0x4011b0
+	sample 0 1.1 400 400 0 1000000 x10 0x401144 0x401188 0x4011b0
+	SPEC
+	"$genprof" main.spec main.data 2> gen.err || fail "genprof main.spec: $(cat gen.err)"
+	run_prof report -i main.data --symfs "$G" -F pprof -o main.pb.gz
+	expect_rc 0 "prof report -F pprof (main.spec)"
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 120 go tool pprof -top main.pb.gz \
+		> out 2> go.err || fail "go tool pprof -top: $(tail -3 go.err)"
+	grep -q '^File: golden$' out || fail "pprof's main program is not the executable: $(sed -n 1,3p out)"
 else
 	note "go is not installed: pprof checked without go tool pprof"
 fi

@@ -26,6 +26,7 @@
 #include "htab.h"
 #include "format.h"
 #include "strpool.h"
+#include "objfile.h"
 #include "symbols.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -102,9 +103,13 @@ struct pline {
 
 struct pmap {
 	const struct dso *dso;
-	uint64_t limit;		/* past the highest address seen */
+	uint64_t start, limit;	/* its addresses: [start, limit) */
+	uint64_t offset;	/* the file offset of start */
+	int segment;		/* start, limit and offset are its code segment's */
+	uint64_t unnamed;	/* locations in it with no name: for pprof to symbolize */
 	uint64_t hits;		/* samples whose leaf is in it */
-	uint64_t id;		/* as written: by hits, so the first is the main program */
+	uint64_t progs;		/* samples of processes whose program it is */
+	uint64_t id;		/* as written: the main program first (encode()) */
 };
 
 struct pprof {
@@ -215,23 +220,77 @@ static uint64_t func_id(struct pprof *p, const struct rframe *f)
 	return e->val;
 }
 
-static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t addr)
+/*
+ * Where the file offset off of d's file is in its address space, as its
+ * program headers lay it out (as if loaded at 0: a fixed executable's
+ * own addresses, and a shared object's or PIE's before relocation): 1,
+ * *vaddr and the PT_LOAD that holds it; 0 when d's file is not here.
+ * pprof and the fleet backends symbolize from these addresses.
+ */
+static int file_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr, const GElf_Phdr **seg)
+{
+	const struct objfile *f = symbols_dso_file(d);
+
+	for (size_t i = 0; f && i < f->nload; i++) {
+		const GElf_Phdr *ph = &f->load[i];
+
+		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz) {
+			*vaddr = off - ph->p_offset + ph->p_vaddr;
+			*seg = ph;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The Mapping of dso d (its index + 1): made when new, as its file's code
+ * segment lays it out (its first executable PT_LOAD, page-aligned as the
+ * kernel maps it), or from 0 where its file is not here.
+ */
+static uint64_t mapping_of(struct pprof *p, const struct dso *d, int kernel)
 {
 	uint64_t w = (uint64_t)(uintptr_t)d;
 	int made;
 	struct ukey *e = umap_get(&p->maps, &w, 1, p->nmap + 1, &made);
-	struct pmap *m;
 
 	if (made) {
+		const struct objfile *f = kernel ? NULL : symbols_dso_file(d);
+		struct pmap *m;
+
 		GROW(p->map, p->nmap, p->cap_map);
-		p->map[p->nmap].dso = d;
-		p->map[p->nmap].hits = 0;
-		p->map[p->nmap++].limit = 0;
+		m = &p->map[p->nmap++];
+		memset(m, 0, sizeof(*m));
+		m->dso = d;
+		for (size_t i = 0; f && i < f->nload && !m->segment; i++) {
+			const GElf_Phdr *ph = &f->load[i];
+			uint64_t pg = ph->p_offset & 4095;
+
+			if (!(ph->p_flags & PF_X))
+				continue;
+			m->segment = 1;
+			m->start = ph->p_vaddr - pg;
+			m->limit = ph->p_vaddr + ph->p_memsz;
+			m->offset = ph->p_offset - pg;
+		}
 	}
-	m = &p->map[e->val - 1];
-	if (addr + 1 > m->limit)
-		m->limit = addr + 1;
 	return e->val;
+}
+
+/* The Mapping of an address at file offset off of dso d; *addr, the address as written. */
+static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t off, int kernel,
+			   uint64_t *addr)
+{
+	uint64_t id = mapping_of(p, d, kernel), va;
+	struct pmap *m = &p->map[id - 1];
+	const GElf_Phdr *ph;
+
+	*addr = off;
+	if (!kernel && m->segment && file_vaddr(d, off, &va, &ph))
+		*addr = va;
+	else if (!m->segment && off + 1 > m->limit)
+		m->limit = off + 1;	/* no file here: file offsets, from 0 */
+	return id;
 }
 
 /*
@@ -244,9 +303,18 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 	int k = 0, made;
 	struct ukey *e;
 
+	/*
+	 * A user-space frame without a name, in a file of its own, is left
+	 * for pprof or the backend to name from the file (its build id):
+	 * no Line, and its Mapping says it has no functions. Others keep a
+	 * placeholder name ("[unknown]", the kernel's "+0x...").
+	 */
+	int symbolize = !f[0].name && n == 1 && f[0].dso && !f[0].kernel && !dso_unknown(f[0].dso) &&
+			!dso_is_jit(f[0].dso) && !dso_is_anon(f[0].dso);
+
 	w[k++] = (uint64_t)(uintptr_t)f[0].dso;
 	w[k++] = f[0].addr << 1 | f[0].kernel;
-	for (int i = 0; i < n && i < 64; i++) {
+	for (int i = 0; i < n && i < 64 && !symbolize; i++) {
 		w[k++] = func_id(p, &f[i]);
 		w[k++] = (uint64_t)f[i].line;
 	}
@@ -258,7 +326,9 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 		l = &p->loc[p->nloc++];
 		l->dso = f[0].dso;
 		l->addr = f[0].addr;
-		l->mapping = f[0].dso ? mapping_id(p, f[0].dso, f[0].addr) : 0;
+		l->mapping = f[0].dso ? mapping_id(p, f[0].dso, f[0].addr, f[0].kernel, &l->addr) : 0;
+		if (symbolize)
+			p->map[l->mapping - 1].unnamed++;
 		l->first = p->nline;
 		l->n = 0;
 		for (int i = 2; i < k; i += 2) {
@@ -291,6 +361,8 @@ static void pprof_add(struct pprof *p, const struct rsample *s)
 			p->map[p->loc[w[k - 1] - 1].mapping - 1].hits++;
 		i = j;
 	}
+	if (s->exe)
+		p->map[mapping_of(p, s->exe, 0) - 1].progs++;
 	e = umap_get(&p->samples, w, k, p->nsval, &made);
 	if (made) {
 		GROW(p->sval, p->nsval, p->cap_sval);
@@ -371,11 +443,18 @@ static void hex(const unsigned char *id, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
+/*
+ * pprof takes the first Mapping for the main program: the program of the
+ * processes most samples are of (java, not libjvm.so where a JVM spends
+ * its time, and which it may never run itself), then the busiest.
+ */
 static int by_hits(const void *a, const void *b, void *arg)
 {
 	const struct pprof *p = arg;
 	const struct pmap *x = &p->map[*(const size_t *)a], *y = &p->map[*(const size_t *)b];
 
+	if (x->progs != y->progs)
+		return x->progs > y->progs ? -1 : 1;
 	if (x->hits != y->hits)
 		return x->hits > y->hits ? -1 : 1;
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
@@ -408,7 +487,7 @@ static void encode(struct pprof *p, uint64_t duration_ns, struct pb *out)
 		free(label.b);
 		pb_msg(out, 2, &m);
 	}
-	/* pprof takes the first mapping for the main program: the busiest one. */
+	/* the main program first (by_hits()) */
 	{
 		size_t *order = xreallocarray(NULL, p->nmap ? p->nmap : 1, sizeof(*order));
 
@@ -431,13 +510,18 @@ static void encode(struct pprof *p, uint64_t duration_ns, struct pb *out)
 		if (n && n <= 64)
 			hex(id, n, buf);
 		pb_u64(&m, 1, r + 1);
-		pb_u64(&m, 3, p->map[i].limit);	/* addresses are offsets in the file */
+		pb_u64(&m, 2, p->map[i].start);
+		pb_u64(&m, 3, p->map[i].limit);
+		pb_u64(&m, 4, p->map[i].offset);
 		pb_u64(&m, 5, str_index(p, dso_path(p->map[i].dso)));
 		pb_u64(&m, 6, str_index(p, buf));
-		pb_u64(&m, 7, 1);	/* has_functions */
-		pb_u64(&m, 8, 1);
-		pb_u64(&m, 9, 1);
-		pb_u64(&m, 10, 1);
+		/* pprof symbolizes only a mapping that says it has none of these */
+		if (!p->map[i].unnamed) {
+			pb_u64(&m, 7, 1);	/* has_functions */
+			pb_u64(&m, 8, 1);	/* has_filenames */
+			pb_u64(&m, 9, 1);	/* has_line_numbers */
+			pb_u64(&m, 10, 1);	/* has_inline_frames */
+		}
 		pb_msg(out, 3, &m);
 	}
 	for (size_t i = 0; i < p->nloc; i++) {

@@ -59,6 +59,7 @@ struct proc {
 	uint64_t start;		/* the time of the FORK or exec that began it; 0: before */
 	struct pjit *jit;	/* (not const when the proc is) */
 	int running;		/* its threads on a CPU now (switch records) */
+	struct dso *exe;	/* its program: the first file it mapped since its exec */
 };
 
 /*
@@ -133,6 +134,7 @@ struct parked {
 	uint32_t pid, tid, cpu;
 	uint64_t time, period;
 	const char *comm;
+	const struct dso *exe;
 	uint32_t parallelism;
 	int repaired;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
@@ -711,7 +713,14 @@ static void do_mmap(struct session *s, const struct kevent *k)
 		return;
 	}
 	m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
-	insert_map(get_proc(s, (int)me->pid), &m);
+	{
+		struct proc *pr = get_proc(s, (int)me->pid);
+
+		/* exec maps the program first, then its interpreter and libraries */
+		if (!pr->exe && name[0] == '/' && !jitdump_path(name))
+			pr->exe = m.dso;
+		insert_map(pr, &m);
+	}
 	if (jitdump_path(name)) {
 		/* a JIT runtime's jitdump, mapped so that its path is known */
 		struct pjit *j = get_proc(s, (int)me->pid)->jit;
@@ -740,6 +749,7 @@ static void do_comm(struct session *s, const struct kevent *k)
 		maps_release(&pr->maps);
 		pr->gen++;
 		pr->start = s->now;
+		pr->exe = NULL;
 		pjit_reset(pr->jit);
 	}
 }
@@ -779,10 +789,13 @@ static void do_fork(struct session *s, const struct kevent *k)
 		struct proc *pp = itab_get(&s->procs, (int)k->ppid);
 		struct proc *np = get_proc(s, (int)k->pid);
 
-		if (pp)
+		if (pp) {
 			maps_copy(&np->maps, &pp->maps);
-		else
+			np->exe = pp->exe;
+		} else {
 			maps_release(&np->maps);
+			np->exe = NULL;
+		}
 		np->gen++;
 		np->start = k->time;
 		pjit_reset(np->jit);
@@ -1394,6 +1407,7 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	p->time = smp->time;
 	p->period = (smp->present & PERF_SAMPLE_PERIOD) ? smp->period : 1;
 	p->comm = comm;
+	p->exe = pr ? pr->exe : NULL;
 	p->parallelism = parallelism;
 	p->first = s->npraw;
 	s->cur_pr = pr;
@@ -1436,6 +1450,7 @@ static int unpark(struct session *s)
 		rs.time = p->time;
 		rs.period = p->period;
 		rs.comm = p->comm;
+		rs.exe = p->exe;
 		rs.parallelism = p->parallelism;
 		rs.repaired = p->repaired;
 		rs.nframes = n;
@@ -1490,6 +1505,7 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.time = smp.time;
 	rs.period = (smp.present & PERF_SAMPLE_PERIOD) ? smp.period : 1;
 	rs.comm = t->comm;
+	rs.exe = b.pr ? b.pr->exe : NULL;
 	rs.parallelism = 1;
 	if (s->has_switches && !pseudo && !(e->attr.config == ~0ULL && e->attr.type == PERF_TYPE_SOFTWARE)) {
 		/* a thread sampled is on a CPU, whatever record said so first */

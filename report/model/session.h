@@ -35,6 +35,7 @@ struct rsample {
 	uint32_t pid, tid, cpu;
 	uint64_t time, period;
 	const char *comm;	/* interned, valid until session_free */
+	const struct dso *exe;	/* its process's program (the first file it mapped), or NULL */
 	/*
 	 * threads of its process on a CPU at its time (itself included), as
 	 * the switch records tell; 1 without them
