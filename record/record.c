@@ -212,8 +212,11 @@ static int open_first(struct recorder *rc, struct rec_event *e)
 			break;
 		if (e->attr.type == PERF_TYPE_HARDWARE &&
 		    e->attr.config == PERF_COUNT_HW_CPU_CYCLES && evopen_no_hardware(-ret)) {
-			notice(rc, "no hardware cycle counter here (%s); sampling cpu-clock instead",
-			       strerror(-ret));
+			/* ENOENT or EOPNOTSUPP: no PMU (a virtual machine); not an error of the user's */
+			notice(rc, "this machine has no hardware cycle counter (no PMU, as in most "
+			       "virtual machines); sampling cpu-clock instead%s",
+			       e->attr.exclude_kernel && !e->attr.exclude_user ? " (user space only, "
+			       "as asked)" : "");
 			e->attr.type = PERF_TYPE_SOFTWARE;
 			e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
 			e->name = "cpu-clock";

@@ -176,3 +176,20 @@ const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_h
 		return u64map_get(&t->ids, id, &i) ? t->ev[i] : NULL;
 	}
 }
+
+void evtab_modifiers(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len < 8)
+		return;
+	buf[0] = '\0';
+	if (a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_BREAKPOINT)
+		return;
+	if (a->exclude_kernel && !a->exclude_user)
+		n += (size_t)snprintf(buf + n, len - n, ":u");
+	else if (a->exclude_user && !a->exclude_kernel)
+		n += (size_t)snprintf(buf + n, len - n, ":k");
+	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s", n ? "p" : ":p");
+}

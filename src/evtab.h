@@ -35,6 +35,13 @@ void evtab_release(struct evtab *t);
  * 0, or -EBADMSG when the record is malformed (attr.size beyond the
  * record, ids not a whole number of u64).
  */
+/*
+ * The modifiers perf writes after an event's name for what its attr
+ * excludes and how precise it is, ":u", ":k", ":ppp" (into buf; "" for
+ * none): a recording of cycles:u, or one that fell back to user space
+ * only, says so.
+ */
+void evtab_modifiers(const struct perf_event_attr *a, char *buf, size_t len);
 int evtab_record_ids(const struct perf_event_header *h, const unsigned char **ids,
 		     size_t *nr);
 

@@ -153,6 +153,15 @@ run_prof record -q -e cpu-clock:u -o u.data -- "$W" -s 0.3 -w 90,5,5
 expect_rc 0 "prof record -e cpu-clock:u"
 run_prof report -i u.data --sort dso
 grep -q 'kernel.kallsyms' out && fail "-e cpu-clock:u sampled the kernel: $(cat out)"
+grep -q '^# event: *cpu-clock:u$' out || fail "-e cpu-clock:u: the header does not say :u: $(sed -n 2p out)"
+# cycles:u, where there is no PMU: cpu-clock, still :u, and the notice is no error
+run_prof record -e cycles:u -o cu.data -- "$W" -s 0.2 -w 90,5,5
+expect_rc 0 "prof record -e cycles:u"
+if grep -q 'no hardware cycle counter' err; then
+	grep -q 'such file\|rror' err && fail "-e cycles:u: the notice reads like an error: $(cat err)"
+	run_prof report -i cu.data --sort dso
+	grep -q '^# event: *cpu-clock:u$' out || fail "-e cycles:u fell back, but the header says: $(sed -n 2p out)"
+fi
 run_prof record -e cpu-clock:x -o x.data -- true
 expect_rc 64 "prof record -e cpu-clock:x"
 one_error_line "prof record -e cpu-clock:x"

@@ -17,9 +17,10 @@ lost=$(summary_field 2)
 bytes=$(summary_field 3)
 # Besides the summary, only the cycles fallback notice may be there.
 grep -v -e '^prof: [0-9]* samples, ' \
-	-e '^prof: no hardware cycle counter here (.*); sampling cpu-clock instead$' err > other.err
+	-e '^prof: this machine has no hardware cycle counter (no PMU, as in most virtual machines); sampling cpu-clock instead$' \
+	err > other.err
 [ -s other.err ] && fail "unexpected lines on stderr: $(cat other.err)"
-if grep -q '^prof: no hardware cycle counter here' err; then
+if grep -q '^prof: this machine has no hardware cycle counter' err; then
 	event=cpu-clock
 else
 	event=cycles

@@ -108,9 +108,11 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 	const struct profile_unwind *u = &p->uw;
 	uint64_t lost = session_lost(p->session);
 	double lost_pct = pct(lost, p->samples + lost);
+	char mods[16];
 
 	fprintf(out, "# prof report of '%s'\n", p->input);
-	fprintf(out, "# event:    %s\n", e->name);
+	evtab_modifiers(&e->attr, mods, sizeof(mods));
+	fprintf(out, "# event:    %s%s\n", e->name, mods);
 	fprintf(out, "# samples:  %" PRIu64 "\n", hist_samples(h));
 	fprintf(out, "# lost:     %" PRIu64 " records (%.2f%% of samples)%s\n", lost, lost_pct,
 	       lost_pct > 1.0 ? " -- WARNING: the profile is missing samples; record with a "
