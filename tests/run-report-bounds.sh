@@ -150,4 +150,11 @@ for how in "report" "report -g caller" "report --tree" "report --sort comm,dso,s
 done
 grep -q "ok-$(printf '\303\251\342\202\254')" utf8-1.out || fail "utf8: a valid name is not kept as it is: $(cat utf8-1.out)"
 grep -q "$(printf '\357\277\275')" utf8-1.out || fail "utf8: no U+FFFD for the bytes that are not UTF-8: $(cat utf8-1.out)"
+# 9. A -g chain whose user part ends in 0 and 0x1000 (the kernel's frame
+#    pointer walk ran off the stack): those are no frames (curl's off-CPU
+#    stacks started at a frame 0x1000).
+"$CRAFT" chain-zero || fail "craft chain-zero"
+bounded chain-zero report -i chain-zero.data -F folded
+grep -q -e '\[unknown\]' -e '0x1000' -e '+0x0\b' out && fail "chain-zero: frames from page zero: $(cat out)"
+grep -q '^chain;[^;]' out || fail "chain-zero: no stack: $(cat out)"
 exit 0

@@ -1320,6 +1320,16 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 				first_user = a == PERF_CONTEXT_USER;
 				continue;
 			}
+			/*
+			 * A return address in the first 64 KiB is where the kernel's
+			 * walk of frame pointers ran off the stack (an outermost
+			 * frame's 0, a frameless function's data: curl's 0x1000),
+			 * never code: Linux maps nothing below vm.mmap_min_addr, 65536
+			 * by default on x86 (32768 on arm64), and no program is linked
+			 * there.
+			 */
+			if (!ctx_kernel && !first && a < 0x10000)
+				continue;
 			n = fn(s, arg, a, ctx_kernel, !first);
 			if (n < 0)
 				return -1;

@@ -741,7 +741,9 @@ int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64
 		if (at < 0 || (uint64_t)at > len || len - (uint64_t)at < 8)
 			break;
 		memcpy(&ra, stack + at, 8);
-		if (!ra)
+		/* a return address is in code the process maps; else not one (data, 0x1000) */
+		memset(&um, 0, sizeof(um));
+		if (!ra || !find(ctx, ra - 1, &um) || ra - 1 < um.start || ra - 1 >= um.end)
 			break;
 		ras[n++] = ra;
 		off += (uint64_t)r->cfa.off;	/* the caller's sp is the CFA */

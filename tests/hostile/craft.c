@@ -1190,6 +1190,27 @@ static void tp_escape(struct buf *b)
 }
 
 /*
+ * chain-zero: -g samples whose user chain ends in 0 and 0x1000, where the
+ * kernel's walk of frame pointers ran off the stack: no frames of theirs.
+ */
+static void chain_zero(struct buf *b)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_CALLCHAIN);
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	comm_rec(b, 100, "chain");
+	mmap2_rec(b, 100, BASE, 0x200000, 0, LIBC, 0);
+	for (int i = 0; i < 10; i++) {
+		uint64_t chain[5] = { PERF_CONTEXT_USER, BASE + 0x28000, BASE + 0x29000, 0x1000, 0 };
+
+		sample_rec(b, 100, 10 + (uint64_t)i, chain[1], NULL, chain, 5);
+	}
+	round_rec(b);
+}
+
+/*
  * attr0: an ATTR record whose attr.size is 0, as files before Linux 2.6.32
  * were written (PERF_ATTR_SIZE_VER0: 64 bytes of attr), with one id
  * after it, and samples of that id.
@@ -1275,11 +1296,13 @@ int main(int argc, char **argv)
 		tp_escape(&b);
 	else if (!strcmp(what, "attr0"))
 		attr0(&b);
+	else if (!strcmp(what, "chain-zero"))
+		chain_zero(&b);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
 			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|forks [NMAPS NFORKS [SAMPLE]]|dwarfbomb N FN|otherkernel TEXT FUNC|\n"
 			"fifo PATH|carried-bomb [MIB]|carried-many [N]|offcpu-threads [N]|buildids [N]|\n"
-			"wall-threads [N]|self-trailer|tp-escape|attr0\n");
+			"wall-threads [N]|self-trailer|tp-escape|attr0|chain-zero\n");
 		return 64;
 	}
 	save(&b, what);
