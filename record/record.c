@@ -67,6 +67,7 @@ struct recorder {
 	int launched;			/* a command was started */
 	int profile_command;		/* ... and it is the target */
 	int child_done, child_status, child_killed;
+	char launch_comm[16];		/* the command's name after its exec */
 	int out_fd;
 	const char *out_name;
 	struct writer *w;
@@ -572,6 +573,8 @@ static int synthesize(struct recorder *rc)
 		ret = synth_kernel(&s);
 	if (!ret && rc->system_wide)
 		ret = synth_all(&s);
+	if (!ret && rc->launched && rc->profile_command)
+		ret = synth_comm_as(&s, rc->launch.pid, rc->launch_comm);
 	for (int i = 0; !ret && i < rc->o.nr_pids; i++)
 		ret = synth_process(&s, rc->o.pids[i], 0);
 	for (int i = 0; !ret && i < rc->o.nr_tids; i++) {
@@ -1083,6 +1086,12 @@ int cmd_record(int argc, char **argv)
 
 	if (path) {
 		ret = launch_start(&rc.launch, path, rc.o.argv, !strcmp(rc.o.output, "-"));
+		{
+			/* the name its exec will give it: the file's, 15 bytes at most */
+			const char *base = strrchr(path, '/');
+
+			snprintf(rc.launch_comm, sizeof(rc.launch_comm), "%s", base ? base + 1 : path);
+		}
 		if (ret) {
 			fprintf(stderr, "prof: cannot start '%s': %s\n", rc.o.argv[0], strerror(-ret));
 			goto out;

@@ -98,6 +98,16 @@ static int synth_comm(struct synth *s, int pid, int tid)
 	return finish(s, &r, PERF_RECORD_COMM, pid, tid, PERF_RECORD_MISC_USER);
 }
 
+int synth_comm_as(struct synth *s, int pid, const char *comm)
+{
+	struct rec r = { .len = sizeof(struct perf_event_header) };
+	uint32_t pt[2] = { (uint32_t)pid, (uint32_t)pid };
+
+	put(&r, pt, 8);
+	put_str(&r, comm, 16);
+	return finish(s, &r, PERF_RECORD_COMM, pid, pid, PERF_RECORD_MISC_USER);
+}
+
 static int synth_fork(struct synth *s, int pid, int tid)
 {
 	struct rec r = { .len = sizeof(struct perf_event_header) };

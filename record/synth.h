@@ -36,6 +36,13 @@ void synth_release(struct synth *s);
  */
 int synth_process(struct synth *s, int pid, int tid);
 /*
+ * A COMM of pid named comm (at most 15 bytes kept, as the kernel keeps):
+ * the command prof launches, which the kernel names only at its exec, so
+ * that its samples before (the exec itself) are named as perf names them.
+ * 0 or the writer's negative errno.
+ */
+int synth_comm_as(struct synth *s, int pid, const char *comm);
+/*
  * The kernel's text as perf names it, an MMAP of "[kernel.kallsyms]_text"
  * for pid -1, so that readers resolve kernel addresses. Nothing when
  * /proc/kallsyms hides addresses. 0 or the writer's negative errno.

@@ -58,6 +58,14 @@ grep -q "^MMAP2 .* pid=$pid .* prot=r-x .*file=$real\$" shape.txt ||
 	fail "no executable MMAP2 of $real for pid $pid"
 other=$(awk -v pid="$pid" "$awk_lib"'$1 == "SAMPLE" && field("pid") != pid { n++ } END { print n + 0 }' shape.txt)
 [ "$other" = 0 ] || fail "$other samples of another pid than shape's $pid"
+# Its samples before the exec (the exec itself, at a high rate) are named
+# as the exec names it, as perf names them, not ':PID': the first record of
+# its pid is a COMM of that name.
+first=$(grep -m 1 " pid=$pid " shape.txt)
+case $first in
+COMM*comm=shape) ;;
+*) fail "the first record of shape's pid $pid names it not: $first" ;;
+esac
 
 shares shape.nm shape.txt > shares.txt
 a=$(share_of leaf_a shares.txt leaf_a leaf_b leaf_c)
