@@ -157,4 +157,18 @@ grep -q "$(printf '\357\277\275')" utf8-1.out || fail "utf8: no U+FFFD for the b
 bounded chain-zero report -i chain-zero.data -F folded
 grep -q -e '\[unknown\]' -e '0x1000' -e '+0x0\b' out && fail "chain-zero: frames from page zero: $(cat out)"
 grep -q '^chain;[^;]' out || fail "chain-zero: no stack: $(cat out)"
+# 10. 5000 functions of JIT code, a sample each, all called from one:
+#     each 0.24 px wide in the flame graph, too narrow to see; drawn as
+#     one frame, the count said (a JVM's graph was 9 MB of 24,000 frames,
+#     most of them so).
+"$CRAFT" jit-many 5000 || fail "craft jit-many"
+bounded jit-many report -i jit-many.data -F svg -o jit-many.svg
+xmllint --noout jit-many.svg 2> xml.err || fail "jit-many: the SVG is not well-formed: $(head -3 xml.err)"
+n=$(grep -c '<g class="f"' jit-many.svg)
+[ "$n" -lt 10 ] || fail "jit-many: $n frames drawn"
+grep -q '<text id="narrow"[^>]* data-merged="5000" data-left-out="0">5000 frames under 0.5 px drawn merged' jit-many.svg ||
+	fail "jit-many: the SVG does not say what it merged: $(grep -o '<text id="narrow".*' jit-many.svg)"
+grep -q 'data-k="merged" data-n="\[5000 frames under 0.5 px\]"' jit-many.svg ||
+	fail "jit-many: no merged frame"
+grep -q 'data-n="caller0"' jit-many.svg || fail "jit-many: the caller is not drawn"
 exit 0

@@ -26,6 +26,13 @@
 #define PAD_BOTTOM	28
 #define PAD_SIDE	10
 #define MIN_WIDTH	0.1	/* px: narrower frames are left out of the file */
+/*
+ * px: a frame's children narrower than this are drawn as one frame,
+ * "[N frames under 0.5 px]": too narrow to see or to click, they made a
+ * JVM's flame graph 9 MB of 24,000 frames. Zooming shows what it holds
+ * only as a count; prof report -g or --tree has them all.
+ */
+#define MERGE_WIDTH	0.5
 
 /* --- SVG ---------------------------------------------------------------- */
 
@@ -93,6 +100,8 @@ struct svg {
 	uint64_t total;
 	int height, inverted, max_depth, by_period;
 	int pad_top;		/* room for the title, subtitle and legend */
+	uint64_t merged;	/* frames drawn as one with their narrow siblings */
+	uint64_t left_out;	/* frames too narrow even so */
 };
 
 /* What a frame weighs: its samples, or their nanoseconds. */
@@ -101,19 +110,59 @@ static uint64_t weight(const struct ctree_node *n, int by_period)
 	return by_period ? n->period : n->samples;
 }
 
+/* The frames under id, itself included. */
+static uint64_t count_frames(const struct ctree *st, size_t id)
+{
+	uint64_t k = 1;
+
+	for (size_t c = ctree_node(st, id)->first_child; c; c = ctree_node(st, c)->next_sibling)
+		k += count_frames(st, c);
+	return k;
+}
+
 static int depth_of(const struct ctree *st, size_t id, double scale, int by_period)
 {
 	const struct ctree_node *n = ctree_node(st, id);
+	uint64_t narrow = 0;
 	int d = 0;
 
-	for (size_t c = n->first_child; c; c = ctree_node(st, c)->next_sibling)
-		if ((double)weight(ctree_node(st, c), by_period) * scale >= MIN_WIDTH) {
+	for (size_t c = n->first_child; c; c = ctree_node(st, c)->next_sibling) {
+		uint64_t w = weight(ctree_node(st, c), by_period);
+
+		if ((double)w * scale >= MERGE_WIDTH) {
 			int k = depth_of(st, c, scale, by_period) + 1;
 
 			if (k > d)
 				d = k;
+		} else {
+			narrow += w;
 		}
+	}
+	if ((double)narrow * scale >= MIN_WIDTH && d < 1)
+		d = 1;	/* the frame they are merged into */
 	return d;
+}
+
+/* The frame of children too narrow to draw, merged (MERGE_WIDTH): nframes, w wide, at x. */
+static void svg_merged(struct svg *v, uint64_t nframes, uint64_t w, uint64_t x, int depth)
+{
+	double px = PAD_SIDE + (double)x * v->scale, pw = (double)w * v->scale;
+	int y = v->inverted ? v->pad_top + depth * FRAME_H
+			    : v->height - PAD_BOTTOM - (depth + 1) * FRAME_H;
+
+	fprintf(v->out, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%d\" "
+		"data-k=\"merged\" data-n=\"[%" PRIu64 " frames under %.1f px]\"><title>[%" PRIu64
+		" frames under %.1f px, merged] (", x, w, depth, nframes, MERGE_WIDTH, nframes,
+		MERGE_WIDTH);
+	if (v->by_period)
+		fprintf(v->out, "%.3f ms", (double)w / 1e6);
+	else
+		fprintf(v->out, "%" PRIu64 " samples", w);
+	fprintf(v->out, ", %.2f%%)</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+		"fill=\"rgb(200,200,200)\" rx=\"2\"/><text x=\"%.1f\" y=\"%d\"></text></g>\n",
+		v->total ? 100.0 * (double)w / (double)v->total : 0, px, y, pw, FRAME_H - 1, px + 3,
+		y + FRAME_H - 4);
+	v->merged += nframes;
 }
 
 static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
@@ -126,6 +175,7 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 	char fill[48];
 	int chars = (int)((pw - 6) / 7.0);	/* 12 px sans: about 7 px a glyph */
 	size_t len = strlen(n->name);
+	uint64_t narrow = 0, nnarrow = 0;
 
 	if (pw < MIN_WIDTH)
 		return;
@@ -168,9 +218,20 @@ static void svg_node(struct svg *v, size_t id, uint64_t x, int depth)
 	}
 	fputs("</text></g>\n", v->out);
 	for (size_t c = n->first_child; c; c = ctree_node(v->st, c)->next_sibling) {
+		uint64_t cw = weight(ctree_node(v->st, c), v->by_period);
+
+		if ((double)cw * v->scale < MERGE_WIDTH) {
+			narrow += cw;
+			nnarrow += count_frames(v->st, c);
+			continue;
+		}
 		svg_node(v, c, x, depth + 1);
-		x += weight(ctree_node(v->st, c), v->by_period);
+		x += cw;
 	}
+	if (nnarrow && (double)narrow * v->scale >= MIN_WIDTH)
+		svg_merged(v, nnarrow, narrow, x, depth + 1);
+	else
+		v->left_out += nnarrow;
 }
 
 /*
@@ -190,9 +251,10 @@ static const char script[] =
 "  sbtn.addEventListener('click', function () { search(null); });\n"
 "  frames.addEventListener('click', function (e) { var g = e.target.closest('g.f');\n"
 "    if (g) zoom(+g.dataset.d == 0 ? null : g); });\n"
+"  var nar = document.getElementById('narrow');\n"
 "  frames.addEventListener('mouseover', function (e) { var g = e.target.closest('g.f');\n"
-"    if (g) det.textContent = g.querySelector('title').textContent; });\n"
-"  frames.addEventListener('mouseout', function () { det.textContent = ' '; });\n"
+"    if (g) { det.textContent = g.querySelector('title').textContent; if (nar) nar.style.opacity = 0; } });\n"
+"  frames.addEventListener('mouseout', function () { det.textContent = ' '; if (nar) nar.style.opacity = 1; });\n"
 "  window.addEventListener('keydown', function (e) {\n"
 "    if ((e.ctrlKey || e.metaKey) && e.key == 'f') { e.preventDefault(); search(null); }\n"
 "    if (e.key == 'Escape') { zoom(null); search(''); } });\n"
@@ -297,7 +359,16 @@ int flame_svg(const struct ctree *st, size_t top, const struct flame_opts *o, FI
 	fprintf(out, "<g id=\"frames\" data-total=\"%" PRIu64 "\">\n", v.total);
 	if (v.total)
 		svg_node(&v, top, 0, 0);
-	fputs("</g>\n</svg>\n", out);
+	fputs("</g>\n", out);
+	/* what is not drawn one by one, said where the eye looks last */
+	fprintf(out, "<text id=\"narrow\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\" "
+		"data-merged=\"%" PRIu64 "\" data-left-out=\"%" PRIu64 "\">", SVG_WIDTH / 2,
+		v.height - 10, v.merged, v.left_out);
+	if (v.merged || v.left_out)
+		fprintf(out, "%" PRIu64 " frames under %.1f px drawn merged, %" PRIu64 " under %.1f px "
+			"left out: prof report -g shows them all", v.merged, MERGE_WIDTH, v.left_out,
+			MIN_WIDTH);
+	fputs("</text>\n</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -1190,6 +1190,41 @@ static void tp_escape(struct buf *b)
 }
 
 /*
+ * jit-many [N]: a carried perf map of N + 1 functions, and one sample in
+ * each of the N, all called from the other (5000): a flame graph of N
+ * frames each too narrow to see.
+ */
+static void jit_many(struct buf *b, int n)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_CALLCHAIN);
+	struct buf map = { 0 };
+	char line[64];
+
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	for (int i = 0; i <= n; i++) {
+		int k = snprintf(line, sizeof(line), "%llx 10 %s%d\n",
+				 (unsigned long long)(JIT_ADDR + 16 * (uint64_t)i), i ? "leaf" : "caller",
+				 i);
+
+		put(&map, line, (size_t)k);
+	}
+	for (size_t off = 0; off < map.n; off += PROF_EXT_CHUNK)
+		carried_rec(b, PROF_EXT_PERF_MAP, 100, map.n, off, map.p + off,
+			    (uint32_t)(map.n - off < PROF_EXT_CHUNK ? map.n - off : PROF_EXT_CHUNK));
+	comm_rec(b, 100, "jitproc");
+	mmap2_rec(b, 100, BASE, 0x200000, 0, LIBC, 0);
+	for (int i = 1; i <= n; i++) {
+		uint64_t chain[3] = { PERF_CONTEXT_USER, JIT_ADDR + 16 * (uint64_t)i, JIT_ADDR + 4 };
+
+		sample_rec(b, 100, 10 + (uint64_t)i, chain[1], NULL, chain, 3);
+	}
+	round_rec(b);
+	free(map.p);
+}
+
+/*
  * chain-zero: -g samples whose user chain ends in 0 and 0x1000, where the
  * kernel's walk of frame pointers ran off the stack: no frames of theirs.
  */
@@ -1298,11 +1333,13 @@ int main(int argc, char **argv)
 		attr0(&b);
 	else if (!strcmp(what, "chain-zero"))
 		chain_zero(&b);
+	else if (!strcmp(what, "jit-many"))
+		jit_many(&b, argc > 2 ? atoi(argv[2]) : 5000);
 	else {
 		fprintf(stderr, "usage: craft attr-after-park|feature-wrap|ids [NEV NIDS ROUNDS]|ids-overlap|auxtrace|"
 			"mmap2-old|bomb|norounds|maps [N]|utf8|deep [N]|swapper|escape|missing [N]|distinct [N [DEPTH]]|forks [NMAPS NFORKS [SAMPLE]]|dwarfbomb N FN|otherkernel TEXT FUNC|\n"
 			"fifo PATH|carried-bomb [MIB]|carried-many [N]|offcpu-threads [N]|buildids [N]|\n"
-			"wall-threads [N]|self-trailer|tp-escape|attr0|chain-zero\n");
+			"wall-threads [N]|self-trailer|tp-escape|attr0|chain-zero|jit-many [N]\n");
 		return 64;
 	}
 	save(&b, what);
