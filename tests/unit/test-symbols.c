@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kallsyms.h"
+#include "gosym.h"
 #include "symbols.h"
 #include "tap.h"
 
@@ -707,6 +708,77 @@ static void test_modules(const char *tmp)
 	}
 }
 
+/*
+ * Go's own function table (.gopclntab), of a real Go binary (the go
+ * command itself, when installed): its functions, sorted and named; then
+ * damaged at random, never a read outside it (ASan) nor a name that does
+ * not end inside it.
+ */
+static void test_gosym(void)
+{
+	char path[PATH_MAX];
+	int fd;
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf_Data *d = NULL;
+	struct gofunc *f;
+	size_t n, named = 0, bad = 0;
+
+	if (!realpath("/usr/bin/go", path) || (fd = open(path, O_RDONLY)) < 0) {
+		printf("ok %d # SKIP no Go binary at /usr/bin/go\n", ++tap_n);
+		return;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx))
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *nm;
+
+			if (gelf_getshdr(scn, &sh) && (nm = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+			    !strcmp(nm, ".gopclntab")) {
+				d = elf_getdata(scn, NULL);
+				break;
+			}
+		}
+	if (!d || !d->d_buf) {
+		ok(0, "%s has a .gopclntab", path);
+		goto out;
+	}
+	n = gosym_read(d->d_buf, d->d_size, 0, &f);
+	for (size_t i = 0; i < n; i++) {
+		named += !strcmp(f[i].name, "main.main") || !strcmp(f[i].name, "runtime.main");
+		bad += f[i].start >= f[i].end || (i && f[i].start < f[i - 1].start);
+	}
+	ok(n > 1000 && named == 2 && !bad,
+	   "%s: %zu Go functions, main.main and runtime.main among them, %zu out of order", path,
+	   n, bad);
+	free(f);
+	{
+		unsigned char *m = malloc(d->d_size);
+		size_t outside = 0;
+
+		for (int round = 0; round < 300; round++) {
+			memcpy(m, d->d_buf, d->d_size);
+			/* the header and the function table are where damage is felt */
+			for (int k = 0; k < 1 + round % 8; k++)
+				m[rnd() % (round % 2 ? 4096 : d->d_size)] = (unsigned char)rnd();
+			n = gosym_read(m, round % 3 ? d->d_size : rnd() % d->d_size, 0, &f);
+			for (size_t i = 0; i < n; i++)
+				outside += (const unsigned char *)f[i].name < m ||
+					   (const unsigned char *)f[i].name >= m + d->d_size ||
+					   f[i].start >= f[i].end;
+			free(f);
+		}
+		ok(!outside, "300 damaged copies of the table: %zu functions outside it", outside);
+		free(m);
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : getenv("WORKLOADS") ? getenv("WORKLOADS")
@@ -734,6 +806,7 @@ int main(int argc, char **argv)
 	test_inline();
 	test_kernel();
 	test_modules(tmp);
+	test_gosym();
 	if (shape[0])
 		test_mutants(shape, tmp);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
