@@ -74,12 +74,14 @@ leaf_shares() {
 	view == "flat" && $1 ~ /%$/ {
 		p = $1; sub(/%/, "", p)
 		if (has($0, a)) ca += p; else if (has($0, b)) cb += p; else if (has($0, c)) cc += p
-		# the kernel samples: Self, the second column under --children
-		if (has($0, "[k]")) { k = $2 ~ /%$/ ? $2 : $1; sub(/%/, "", k); ks += k }
+		# the kernel samples (Self); under --children (two shares) the
+		# leaves hold the kernel time under them, so their part is of all
+		if ($2 ~ /%$/) children = 1
+		else if (has($0, "[k]")) { k = $1; sub(/%/, "", k); ks += k }
 	}
 	END {
 		t = ca + cb + cc
-		if (view == "flat") all = 100 - ks
+		if (view == "flat") all = children ? 100 : 100 - ks
 		printf "%.1f %.1f %.1f %.1f\n", t ? 100 * ca / t : 0, t ? 100 * cb / t : 0,
 			t ? 100 * cc / t : 0, all ? 100 * t / all : 0
 	}' out
