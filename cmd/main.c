@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,6 +114,17 @@ static int cmd_help(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+static FILE *real_stderr;
+
+/* The filter's last bytes out, and its state freed, at every exit(). */
+static void stderr_close(void)
+{
+	if (real_stderr && stderr != real_stderr) {
+		fclose(stderr);
+		stderr = real_stderr;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	/*
@@ -123,7 +135,9 @@ int main(int argc, char **argv)
 
 	if (err) {
 		setvbuf(err, NULL, _IOLBF, 0);
+		real_stderr = stderr;
 		stderr = err;
+		atexit(stderr_close);
 	}
 	if (argc < 2) {
 		usage(stderr);

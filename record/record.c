@@ -991,7 +991,7 @@ static void recorder_release(struct recorder *rc)
 
 int cmd_record(int argc, char **argv)
 {
-	struct recorder rc = { .out_fd = -1, .sfd = -1, .launch = { 0, -1, -1 } };
+	struct recorder rc = { .out_fd = -1, .sfd = -1, .launch = { .pid = 0, .go_fd = -1, .err_fd = -1 } };
 	char err[512], *path = NULL;
 	sigset_t mask;
 	int ret, status = 1;

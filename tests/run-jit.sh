@@ -69,7 +69,8 @@ leaf_shares() {
 	view == "folded" {
 		n = $NF; st = $0; sub(/ [0-9]+$/, "", st)
 		if (has(st, a)) ca += n; else if (has(st, b)) cb += n; else if (has(st, c)) cc += n
-		if (st !~ /_\[k\]$/) all += n
+		# of the stacks that end in user space or hold a leaf (the kernel under one)
+		if (st !~ /_\[k\]$/ || has(st, a) || has(st, b) || has(st, c)) all += n
 	}
 	view == "flat" && $1 ~ /%$/ {
 		p = $1; sub(/%/, "", p)

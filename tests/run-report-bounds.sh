@@ -12,13 +12,7 @@ test_timeout=600
 
 CRAFT=$builddir/tests/hostile/craft
 [ -x "$CRAFT" ] || fail "no $CRAFT (make check builds it)"
-
-# Peak memory where GNU time is, and not under the sanitizers (their
-# shadow memory is no measure of prof's).
-memory=
-if [ -x /usr/bin/time ] && ! nm "$PROF" 2> /dev/null | grep -q __asan_init; then
-	memory=1
-fi
+memory=$(peak_memory_measured)
 
 # bounded NAME PROF-ARGS...: prof PROF-ARGS, which must finish in 120 s and
 # exit 0 (a quadratic cost on these files took minutes to hours), with

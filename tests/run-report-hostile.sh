@@ -10,13 +10,7 @@ test_timeout=300
 
 CRAFT=$builddir/tests/hostile/craft
 [ -x "$CRAFT" ] || fail "no $CRAFT (make check builds it)"
-
-# Peak memory is measured where GNU time is, and not under the sanitizers
-# (their shadow memory is no measure of prof's).
-memory=
-if [ -x /usr/bin/time ] && ! nm "$PROF" 2> /dev/null | grep -q __asan_init; then
-	memory=1
-fi
+memory=$(peak_memory_measured)
 
 # run_report NAME [ARGS]: prof report --children of NAME.data, bounded in
 # time (a hang fails), its peak KiB in $kib when measured.

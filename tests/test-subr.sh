@@ -507,3 +507,12 @@ idle_enough() {
 	note "$1: not checked: tasks waited for a CPU $_b% of the time (a busy machine)"
 	return 1
 }
+
+# peak_memory_measured: "1" where a test can measure prof's peak memory:
+# GNU time is there, and prof is not built with the sanitizers (their
+# shadow memory is no measure of prof's); "" elsewhere.
+peak_memory_measured() {
+	if [ -x /usr/bin/time ] && ! nm "$PROF" 2> /dev/null | grep -q __asan_init; then
+		echo 1
+	fi
+}

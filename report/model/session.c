@@ -286,6 +286,7 @@ struct session {
 	int swset;
 	int has_switches;	/* an event records switches: parallelism is known */
 	const char *no_switch_samples;	/* the frame of an off-CPU interval without a stack */
+	size_t cs_bytes;	/* of the threads' switch-out copies (cs_keep()) */
 	/* JIT tables carried in the profile (see struct carried) */
 	struct carried *car;
 	size_t ncar, carcap;
@@ -294,7 +295,6 @@ struct session {
 	int carried_read;	/* read ahead of the records (session_carried_done()) */
 	uint64_t car_budget;	/* bytes of carried files to take in all (car_charge()) */
 	uint64_t car_used;
-	size_t cs_bytes;	/* of the threads' switch-out copies (cs_keep()) */
 	int car_over;		/* a file was left out for it: said once */
 	struct htab cartab;	/* car by (pid, start) */
 	struct htab cpidtab;	/* car by pid: the first of each */
@@ -442,6 +442,7 @@ static void carried_reset(struct session *s)
 	htab_release(&s->cartab);
 	htab_release(&s->cpidtab);
 	s->car_used = 0;
+	s->car_over = 0;
 }
 
 static void free_itab(struct itab *t, int procs)
@@ -823,10 +824,7 @@ static struct jit_table *carried_get(struct session *s, int pid, uint64_t start,
 			return s->car[i].t;
 	if (!make)
 		return NULL;
-	if (s->ncar == s->carcap) {
-		s->carcap = s->carcap ? 2 * s->carcap : 16;
-		s->car = xreallocarray(s->car, s->carcap, sizeof(*s->car));
-	}
+	s->car = xgrow(s->car, &s->carcap, s->ncar + 1, sizeof(*s->car));
 	s->car[s->ncar].pid = pid;
 	s->car[s->ncar].start = start;
 	s->car[s->ncar].t = jit_new(s->jpool);
@@ -867,7 +865,6 @@ static void jit_fill(struct session *s, struct jit_table *t, uint32_t kind, cons
 
 /* At most this many carried files put together at once: prof writes one at a time. */
 #define PEND_MAX 8
-
 
 /* Charge n bytes of carried file to the budget: 0, or -1 when it is spent. */
 static int car_charge(struct session *s, uint64_t n, const char *what)
