@@ -191,16 +191,17 @@ int cmd_convert(int argc, char **argv)
 	carried = reader_read_ahead(input, PDATA_HEADER_EVENT_TYPE, put_carried, &cv) > 0;
 	data_size += cv.bytes;
 	records += cv.records;
-	if (!carried) {	/* read where they stand, then; none of what was read ahead */
-		cv.bytes = cv.records = cv.dropped = 0;
-		fflush(out);
-		if (fseek(out, PDATA_FILE_HEADER_SIZE, SEEK_SET) || ftruncate(fileno(out), PDATA_FILE_HEADER_SIZE)) {
+	if (!carried && cv.bytes) {
+		/* a trailer not believed: they are read where they stand, so none twice */
+		if (fflush(out) || fseek(out, PDATA_FILE_HEADER_SIZE, SEEK_SET) ||
+		    ftruncate(fileno(out), PDATA_FILE_HEADER_SIZE)) {
 			fprintf(stderr, "prof: cannot write '%s': %s\n", output, strerror(errno));
 			goto out;
 		}
-		data_size = 0;
-		records = 0;
+		data_size = records = 0;
 	}
+	if (!carried)
+		cv.bytes = cv.records = cv.dropped = 0;
 	while ((ret = reader_next(rd, &rec)) > 0) {
 		const struct perf_event_header *h = rec.hdr;
 

@@ -109,6 +109,9 @@ grep -q "^# thread: *and $((80000 - n)) more$" out ||
 bounded self-trailer report -i self-trailer.data --sort dso,sym
 grep -q 'points at no such records' err || fail "self-trailer: no warning: $(cat err)"
 grep -q '\[JIT\] tid 100 *\[\.\] carried_f$' out || fail "self-trailer: the JIT code is not named: $(cat out)"
+bounded self-trailer convert -i self-trailer.data -o self-trailer.perf
+bounded self-trailer script -i self-trailer.perf
+[ "$(grep -c '^PROF_JIT ' out)" = 1 ] || fail "self-trailer: convert kept the carried map not once: $(grep PROF_JIT out)"
 
 # 7. Tracepoint system, event and field names with a terminal's escapes
 #    and bytes that are not UTF-8: the report's header, prof script and a
