@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,28 @@
 #define BID_MAX 20
 #define KEEP_MAX (1024ULL * 1024 * 1024)	/* bigger files are not copied */
 
+/* A file to copy: open (it outlives its process so), and where to. */
+struct copy {
+	int fd;
+	char *dest;
+};
+
+/*
+ * The copies are the worker's (a file may be 1 GiB): the recorder's drain
+ * loop only opens what it must while the process lives, and queues it, so
+ * that no ring waits on a copy. The worker starts with the first file.
+ */
 struct keep {
 	char *dir;			/* the cache: its .build-id/ holds the files */
 	unsigned char (*seen)[BID_MAX + 1];	/* build ids looked at: len, then the id */
 	size_t nseen, cap;
-	uint64_t kept;
+	pthread_mutex_t mu;
+	pthread_cond_t more;
+	struct copy *q;			/* queued, q[head .. nq) */
+	size_t head, nq, qcap;
+	int started, ending;
+	pthread_t worker;
+	uint64_t kept;			/* under mu */
 };
 
 struct keep *keep_new(void)
@@ -36,21 +54,50 @@ struct keep *keep_new(void)
 		return NULL;
 	k = xcalloc(1, sizeof(*k));
 	k->dir = xstrdup(dir);
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_cond_init(&k->more, NULL);
 	return k;
+}
+
+void keep_finish(struct keep *k)
+{
+	if (!k || !k->started)
+		return;
+	pthread_mutex_lock(&k->mu);
+	k->ending = 1;
+	pthread_cond_signal(&k->more);
+	pthread_mutex_unlock(&k->mu);
+	pthread_join(k->worker, NULL);
+	k->started = 0;
 }
 
 void keep_free(struct keep *k)
 {
 	if (!k)
 		return;
+	keep_finish(k);
+	for (size_t i = k->head; i < k->nq; i++) {
+		close(k->q[i].fd);
+		free(k->q[i].dest);
+	}
+	free(k->q);
+	pthread_cond_destroy(&k->more);
+	pthread_mutex_destroy(&k->mu);
 	free(k->dir);
 	free(k->seen);
 	free(k);
 }
 
-uint64_t keep_count(const struct keep *k)
+uint64_t keep_count(struct keep *k)
 {
-	return k ? k->kept : 0;
+	uint64_t n;
+
+	if (!k)
+		return 0;
+	pthread_mutex_lock(&k->mu);
+	n = k->kept;
+	pthread_mutex_unlock(&k->mu);
+	return n;
 }
 
 const char *keep_dir(const struct keep *k)
@@ -98,6 +145,52 @@ static int copy_to(int in, const char *dest)
 	return 0;
 }
 
+static void *worker_main(void *arg)
+{
+	struct keep *k = arg;
+
+	pthread_mutex_lock(&k->mu);
+	for (;;) {
+		struct copy c;
+		int ok;
+
+		while (k->head == k->nq && !k->ending)
+			pthread_cond_wait(&k->more, &k->mu);
+		if (k->head == k->nq)
+			break;	/* ending, and nothing left */
+		c = k->q[k->head++];
+		pthread_mutex_unlock(&k->mu);
+		ok = make_dirs(c.dest) == 0 && copy_to(c.fd, c.dest) == 0;
+		close(c.fd);
+		free(c.dest);
+		pthread_mutex_lock(&k->mu);
+		k->kept += ok;
+	}
+	pthread_mutex_unlock(&k->mu);
+	return NULL;
+}
+
+/* Hand fd, to be copied to dest, to the worker (started now if need be). */
+static void queue_copy(struct keep *k, int fd, const char *dest)
+{
+	pthread_mutex_lock(&k->mu);
+	if (!k->started) {
+		if (pthread_create(&k->worker, NULL, worker_main, k)) {
+			pthread_mutex_unlock(&k->mu);
+			close(fd);	/* no thread: best effort, as the rest */
+			return;
+		}
+		k->started = 1;
+	}
+	if (k->head == k->nq)
+		k->head = k->nq = 0;	/* all taken: start the queue over */
+	k->q = xgrow(k->q, &k->qcap, k->nq + 1, sizeof(*k->q));
+	k->q[k->nq].fd = fd;
+	k->q[k->nq++].dest = xstrdup(dest);
+	pthread_cond_signal(&k->more);
+	pthread_mutex_unlock(&k->mu);
+}
+
 void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
 		  size_t name_len, const unsigned char *bid, size_t bid_len)
 {
@@ -129,12 +222,9 @@ void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const c
 	    (stat(path, &at_path) == 0 && at_path.st_dev == mapped.st_dev &&
 	     at_path.st_ino == mapped.st_ino) ||
 	    buildid_path(dest, sizeof(dest), k->dir, bid, bid_len, "/elf") ||
-	    access(dest, F_OK) == 0 ||	/* kept before, by prof or perf */
-	    make_dirs(dest) < 0) {
+	    access(dest, F_OK) == 0) {	/* kept before, by prof or perf */
 		close(fd);
 		return;
 	}
-	if (copy_to(fd, dest) == 0)
-		k->kept++;
-	close(fd);
+	queue_copy(k, fd, dest);	/* the worker's now */
 }

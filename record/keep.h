@@ -23,13 +23,21 @@ void keep_free(struct keep *k);
 /*
  * Pid maps [start, start + len) of the file named name (name_len bytes, as
  * the MMAP2 record has it) with build id bid: keep its file if it is at
- * risk. Best effort and quiet: a process already gone keeps nothing.
+ * risk. Best effort and quiet: a process already gone keeps nothing. The
+ * file is opened now, while the process maps it; the copy is queued.
  */
 void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
 		  size_t name_len, const unsigned char *bid, size_t bid_len);
 
-/* Files copied, and where to. */
-uint64_t keep_count(const struct keep *k);
+/*
+ * Wait for the copies queued (keep_mapping() opens a file and hands it to
+ * a thread of keep's own, which copies it: the recorder's drain loop never
+ * waits on a copy). Before keep_count(); keep_free() does it too.
+ */
+void keep_finish(struct keep *k);
+
+/* Files copied so far, and where to. */
+uint64_t keep_count(struct keep *k);
 const char *keep_dir(const struct keep *k);
 
 #endif

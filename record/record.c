@@ -1139,6 +1139,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	ret = run(&rc);
+	keep_finish(rc.keep);	/* the files being copied, copied */
 	if (!ret && (ret = carry_write(rc.carry, rc.w)) != 0)
 		ret = write_error(&rc, ret);
 	summary(&rc);
