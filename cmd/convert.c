@@ -60,20 +60,14 @@ struct carried_out {
 	uint64_t dropped;	/* records left out for it */
 };
 
-/*
- * What carried JIT files a profile's conversion keeps at most: as a
- * report takes them (report/model/session.c, car_charge()), a multiple of
- * the input's size, at least 4 MiB; a forged file's zstd frames of zeros
- * would otherwise become a perf.data of gigabytes.
- */
+/* What carried JIT files the conversion keeps at most, as a report takes them. */
 static uint64_t carried_budget(const char *input)
 {
 	struct stat st;
-	uint64_t b = 0;
 
 	if (strcmp(input, "-") && !stat(input, &st) && S_ISREG(st.st_mode))
-		b = (uint64_t)st.st_size * 8;
-	return b > ((uint64_t)4 << 20) ? b : (uint64_t)4 << 20;
+		return prof_ext_budget((uint64_t)st.st_size);
+	return prof_ext_budget(0);
 }
 
 static int put_carried(void *arg, const struct perf_event_header *h)

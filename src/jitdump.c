@@ -217,3 +217,11 @@ int jitdump_path(const char *path)
 			return 0;
 	return 1;
 }
+
+uint64_t prof_ext_budget(uint64_t file_size)
+{
+	const uint64_t floor = (uint64_t)4 << 20, per_byte = 8;
+	uint64_t b = file_size > UINT64_MAX / per_byte ? UINT64_MAX : file_size * per_byte;
+
+	return b > floor ? b : floor;
+}

@@ -148,4 +148,14 @@ int jitdump_path(const char *path);
 
 #define PROF_EXT_CHUNK	(65528 - 8 - sizeof(struct prof_ext))
 
+/*
+ * The bytes of carried files a reader of a profile of file_size bytes
+ * takes at most (the chunks put together, the tables made of them): 8
+ * times its size, at least 4 MiB. The recorder compresses them with the
+ * rest, and a runtime's perf map or stripped jitdump shrinks 3 to 10
+ * times, so a real profile stays within it; a forged size or a zstd frame
+ * of zeros cannot make a report or a conversion hold or write gigabytes.
+ */
+uint64_t prof_ext_budget(uint64_t file_size);
+
 #endif

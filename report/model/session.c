@@ -83,17 +83,6 @@ struct pending {
 
 #define JIT_WARN_MAX 20
 
-/*
- * What carried JIT files may take, in all: the chunks put together and the
- * tables made of them. The recorder compresses them with the rest, and a
- * runtime's perf map or stripped jitdump shrinks about 3-10 times, so a
- * real profile carries less than CARRIED_PER_BYTE times its own size;
- * never less than CARRIED_FLOOR, so that a small profile of a big runtime
- * keeps its names. A forged size or a zstd frame of zeros cannot make the
- * report hold more (doc/DESIGN.md, "Bounded by the file").
- */
-#define CARRIED_FLOOR ((uint64_t)4 << 20)
-#define CARRIED_PER_BYTE 8
 /* What a carried file costs before its bytes: its table and bookkeeping. */
 #define CARRIED_FILE_COST 512
 
@@ -416,7 +405,7 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->fpool = strpool_new();
 	s->jpool = strpool_new();
 	s->no_switch_samples = strpool_intern(s->pool, "[no stack: switch-out not sampled]");
-	s->car_budget = CARRIED_FLOOR;
+	s->car_budget = prof_ext_budget(0);	/* prof_ext_budget(): src/jitdump.h */
 	for (size_t i = 0; i < FMEMO; i++)
 		s->fmemo[i].k = -1;
 	evtab_init(&s->ev);
@@ -883,8 +872,7 @@ static int car_charge(struct session *s, uint64_t n, const char *what)
 
 void session_carried_budget(struct session *s, uint64_t file_size)
 {
-	uint64_t b = file_size > UINT64_MAX / CARRIED_PER_BYTE ? UINT64_MAX
-							       : file_size * CARRIED_PER_BYTE;
+	uint64_t b = prof_ext_budget(file_size);
 
 	if (b > s->car_budget)
 		s->car_budget = b;

@@ -768,20 +768,12 @@ static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
 {
 	Dwarf_Addr bias;
 	Elf *elf = dwfl_module_getelf(obj->mod, &bias);
-	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	size_t shstrndx;
 	char path[PATH_MAX], dir[PATH_MAX];
 	struct stat st;
 
-	if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0)
-		while ((scn = elf_nextscn(elf, scn)))
-			if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS) {
-				const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
-
-				if (name && !strcmp(name, ".debug_info"))
-					return sh.sh_size > DWARF_HEAVY;
-			}
+	if (elf && section_named(elf, ".debug_info", &sh) && sh.sh_type != SHT_NOBITS)
+		return sh.sh_size > DWARF_HEAVY;
 	if (!obj->build_id || obj->build_id_len < 2)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s/usr/lib/debug", s->symfs ? s->symfs : "");
