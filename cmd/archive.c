@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,15 +36,20 @@
 #include "xalloc.h"
 
 
-static const char usage[] =
-	"usage: prof archive [-i FILE] [-o ARCHIVE] [--symfs DIR]\n"
-	"\n"
-	"  -i, --input FILE     the profile (default prof.data)\n"
-	"  -o, --output FILE    the archive (default FILE.tar)\n"
-	"      --symfs DIR      look for the files under DIR first, as prof report does\n"
-	"  -h, --help           this help\n"
-	"\n"
-	"Then, on the machine that reports: tar xf ARCHIVE -C ~/.debug\n";
+struct archive_args {
+	const char *input, *output, *symfs;
+};
+
+static const struct opt archive_options[] = {
+	OPT_STRING('i', "input", "FILE", struct archive_args, input,
+		   "the profile (default prof.data)"),
+	OPT_STRING('o', "output", "FILE", struct archive_args, output,
+		   "the archive (default FILE.tar)"),
+	OPT_STRING(0, "symfs", "DIR", struct archive_args, symfs,
+		   "look for the files under DIR first, as prof report does"),
+	OPT_HELP(),
+	OPT_END(),
+};
 
 struct tar {
 	FILE *out;
@@ -123,14 +127,7 @@ struct seen {
 
 int cmd_archive(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *input = "prof.data", *output = NULL;
+	const char *input, *output;
 	char *outname = NULL, *tmp = NULL;
 	struct symbols_opts so = { 0 };
 	struct symbols *sym = NULL;
@@ -141,33 +138,25 @@ int cmd_archive(int argc, char **argv)
 	struct htab seentab;	/* seen by build id */
 	struct tar t = { 0 };
 	struct evtab et;
-	int c, ret, status = 1;
+	struct archive_args aa = { "prof.data", NULL, NULL };
+	int first, ret, status = 1;
+	char err[512];
 
+	ret = opt_parse(archive_options, &aa, OPT_NO_WORDS, argc, argv, &first, err, sizeof(err));
+	if (ret == 1) {
+		fputs("usage: prof archive [-i FILE] [-o ARCHIVE] [--symfs DIR]\n\n", stdout);
+		opt_usage(stdout, archive_options);
+		fputs("\nThen, on the machine that reports: tar xf ARCHIVE -C ~/.debug\n", stdout);
+		return 0;
+	}
+	if (ret)
+		return opt_say("archive", ret, err);
+	input = aa.input;
+	output = aa.output;
+	so.symfs = aa.symfs;
 	evtab_init(&et);
 	htab_init(&seentab);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			so.symfs = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			return cli_bad_option("archive", c, argv);
-		}
-	}
-	if (cli_no_args("archive", argc, argv))
-		return EXIT_USAGE;
 	if (!strcmp(input, "-")) {
 		fprintf(stderr, "prof: prof archive reads a file, not standard input: give -i FILE\n");
 		return EXIT_USAGE;

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,25 +10,6 @@
 #include "cli.h"
 #include "file.h"
 #include "reader.h"
-
-int cli_bad_option(const char *cmd, int c, char **argv)
-{
-	if (c == ':')
-		fprintf(stderr, "prof: option '%s' needs a value; see 'prof %s --help'\n",
-			argv[optind - 1], cmd);
-	else
-		fprintf(stderr, "prof: unknown option '%s'; see 'prof %s --help'\n", argv[optind - 1],
-			cmd);
-	return EXIT_USAGE;
-}
-
-int cli_no_args(const char *cmd, int argc, char **argv)
-{
-	if (optind >= argc)
-		return 0;
-	fprintf(stderr, "prof: unexpected argument '%s'; see 'prof %s --help'\n", argv[optind], cmd);
-	return EXIT_USAGE;
-}
 
 struct reader *cli_open_input(const char *path)
 {
@@ -66,12 +46,4 @@ int cli_commit_output(char *tmp, const char *path, int status)
 		return 1;
 	}
 	return status;
-}
-
-int cli_kallsyms(const char *path)
-{
-	if (access(path, R_OK) == 0)
-		return 0;
-	fprintf(stderr, "prof: --kallsyms: cannot read '%s': %s\n", path, strerror(errno));
-	return EXIT_USAGE;
 }

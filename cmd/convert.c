@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,18 +23,25 @@
 #include "convert.h"
 #include "evtab.h"
 #include "cli.h"
+#include "decode.h"
 #include "jitdump.h"
 #include "pdata.h"
 #include "reader.h"
 #include "xalloc.h"
 
 
-static const char usage[] =
-	"usage: prof convert [-i FILE] [-o OUTPUT]\n"
-	"\n"
-	"  -i, --input FILE     the profile (default prof.data)\n"
-	"  -o, --output FILE    the perf.data to write (default FILE.perf)\n"
-	"  -h, --help           this help\n";
+struct convert_args {
+	const char *input, *output;
+};
+
+static const struct opt convert_options[] = {
+	OPT_STRING('i', "input", "FILE", struct convert_args, input,
+		   "the profile (default prof.data)"),
+	OPT_STRING('o', "output", "FILE", struct convert_args, output,
+		   "the perf.data to write (default FILE.perf)"),
+	OPT_HELP(),
+	OPT_END(),
+};
 
 struct attr_out {
 	unsigned char attr[PDATA_ATTR_SIZE];
@@ -117,13 +123,9 @@ static void add_feature(struct feat_out **feats, size_t *nfeats, uint64_t id, co
 
 int cmd_convert(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *input = "prof.data", *output = NULL;
+	struct convert_args ca = { "prof.data", NULL };
+	const char *input, *output;
+	char err[512];
 	char *outname = NULL, *tmp = NULL;
 	struct reader *rd = NULL;
 	struct reader_record rec;
@@ -135,27 +137,18 @@ int cmd_convert(int argc, char **argv)
 	struct prof_ext cx;
 	int carried;
 	FILE *out = NULL;
-	int c, ret, status = 1;
+	int first, ret, status = 1;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			return cli_bad_option("convert", c, argv);
-		}
+	ret = opt_parse(convert_options, &ca, OPT_NO_WORDS, argc, argv, &first, err, sizeof(err));
+	if (ret == 1) {
+		fputs("usage: prof convert [-i FILE] [-o OUTPUT]\n\n", stdout);
+		opt_usage(stdout, convert_options);
+		return 0;
 	}
-	if (cli_no_args("convert", argc, argv))
-		return EXIT_USAGE;
+	if (ret)
+		return opt_say("convert", ret, err);
+	input = ca.input;
+	output = ca.output;
 	if (!output) {
 		const char *base = strcmp(input, "-") ? input : "stdin";
 

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,32 +28,6 @@
 #define EXIT_GATE 1
 #define EXIT_ERROR 2
 
-static const char usage[] =
-	"usage: prof diff [options] [BASE NEW]\n"
-	"\n"
-	"What changed from BASE to NEW, each a profile or a comma list of profiles\n"
-	"(merged); without them, prof.data.old and prof.data. Entries are matched by\n"
-	"name, never by address, and each change is tested against sampling noise.\n"
-	"\n"
-	"      --abs                   compare absolute time (samples times period), not\n"
-	"                              shares: what shrank when a program got faster\n"
-	"      --fail-above POINTS     exit 1 when an entry (those --symbol selects) grew\n"
-	"                              significantly by more than POINTS\n"
-	"      --level PERCENT         the confidence that a change is not noise, for the\n"
-	"                              whole table (default 99)\n"
-	"      --min-delta POINTS      smaller changes are never significant (default 0.5;\n"
-	"                              0: sampling noise alone decides)\n";
-static const char usage_end[] =
-	"  -F, --format FORMAT         the output's format (below)\n"
-	"  -o, --output FILE           write to FILE, not standard output\n"
-	"  -h, --help                  this help\n"
-	"\n"
-	"Exit status: 0; 1 when --fail-above found growth; 2 on an error; 64 on a bad option.\n"
-	"\n"
-	"formats:\n";
-
-enum { OPT_ABS = VIEW_OPT_END, OPT_FAIL_ABOVE, OPT_LEVEL, OPT_MIN_DELTA };
-
 struct diffcmd {
 	const struct diff_format *format;
 	const char *output;
@@ -71,11 +44,78 @@ struct diffcmd {
 	int told_events;	/* the first file's other events were said */
 };
 
+enum { OPT_FORMAT, OPT_OUTPUT, OPT_FAIL_ABOVE, OPT_LEVEL, OPT_MIN_DELTA };
+
+static int diff_cb(struct opt_state *st, const struct opt *o, const char *arg)
+{
+	struct diffcmd *c = st->ctx;
+	double v;
+
+	switch (o->val) {
+	case OPT_FORMAT:
+		c->format = diff_format_find(arg);
+		if (!c->format)
+			return opt_error(st, "--format: give text, json, svg or folded");
+		return 0;
+	case OPT_OUTPUT:
+		if (!arg[0])
+			return opt_error(st, "--output: give a file name");
+		c->output = arg;
+		return 0;
+	case OPT_FAIL_ABOVE:
+		if (parse_seconds(arg, &v) || v > 100)
+			return opt_error(st, "--fail-above: give the points of growth to allow, from "
+					 "0 to 100");
+		c->fail_above = v;
+		c->gate = 1;
+		return 0;
+	case OPT_LEVEL:
+		if (parse_seconds(arg, &v) || v < 50 || v >= 100)
+			return opt_error(st, "--level: give a confidence in percent, at least 50 and "
+					 "under 100");
+		c->level = v / 100;
+		return 0;
+	case OPT_MIN_DELTA:
+		if (parse_seconds(arg, &v) || v > 100)
+			return opt_error(st, "--min-delta: give the points below which a change is "
+					 "noise, from 0 to 100");
+		c->min_delta = v;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct opt diff_options[] = {
+	OPT_SET(0, "abs", struct diffcmd, abs, 1,
+		"compare absolute time (samples times period), not\n"
+		"shares: what shrank when a program got faster"),
+	OPT_CALL(0, "fail-above", "POINTS", diff_cb, OPT_FAIL_ABOVE,
+		 "exit 1 when an entry (those --symbol selects) grew\n"
+		 "significantly by more than POINTS"),
+	OPT_CALL(0, "level", "PERCENT", diff_cb, OPT_LEVEL,
+		 "the confidence that a change is not noise, for the\n"
+		 "whole table (default 99)"),
+	OPT_CALL(0, "min-delta", "POINTS", diff_cb, OPT_MIN_DELTA,
+		 "smaller changes are never significant (default 0.5;\n"
+		 "0: sampling noise alone decides)"),
+	OPT_TABLE(view_options, struct diffcmd, va),
+	OPT_CALL('F', "format", "FORMAT", diff_cb, OPT_FORMAT, "the output's format (below)"),
+	OPT_CALL('o', "output", "FILE", diff_cb, OPT_OUTPUT, "write to FILE, not standard output"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
 static void usage_out(FILE *out)
 {
-	fputs(usage, out);
-	fputs(view_usage, out);
-	fputs(usage_end, out);
+	fputs("usage: prof diff [options] [BASE NEW]\n"
+	      "\n"
+	      "What changed from BASE to NEW, each a profile or a comma list of profiles\n"
+	      "(merged); without them, prof.data.old and prof.data. Entries are matched by\n"
+	      "name, never by address, and each change is tested against sampling noise.\n"
+	      "\n", out);
+	opt_usage(out, diff_options);
+	fputs("\nExit status: 0; 1 when --fail-above found growth; 2 on an error; 64 on a bad "
+	      "option.\n\nformats:\n", out);
 	for (size_t i = 0; diff_formats[i]; i++)
 		fprintf(out, "  %-26s  %s\n", diff_formats[i]->name, diff_formats[i]->help);
 }
@@ -95,79 +135,30 @@ static int side_files(struct diffcmd *c, int s, const char *arg)
 
 static int parse_options(struct diffcmd *c, int argc, char **argv)
 {
-	struct option longopts[VIEW_NLONGOPTS + 8] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "abs", no_argument, NULL, OPT_ABS },
-		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
-		{ "level", required_argument, NULL, OPT_LEVEL },
-		{ "min-delta", required_argument, NULL, OPT_MIN_DELTA },
-		{ "help", no_argument, NULL, 'h' },
-	};
-	int ch, ret;
+	char err[512];
+	int first, ret = opt_parse(diff_options, c, OPT_PERMUTE, argc, argv, &first, err,
+				   sizeof(err));
 
-	memcpy(longopts + 7, view_longopts, sizeof(view_longopts));
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":F:o:h" VIEW_SHORTOPTS, longopts, NULL)) != -1) {
-		const char *bad = NULL;
-		double v;
-
-		if ((ret = view_option(&c->va, ch, optarg)) == EXIT_USAGE)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
-		switch (ch) {
-		case 'F':
-			c->format = diff_format_find(optarg);
-			if (!c->format)
-				bad = "--format: give text, json, svg or folded";
-			break;
-		case 'o':
-			if (!optarg[0])
-				bad = "--output: give a file name";
-			c->output = optarg;
-			break;
-		case OPT_ABS:
-			c->abs = 1;
-			break;
-		case OPT_FAIL_ABOVE:
-			if (parse_seconds(optarg, &v) || v > 100)
-				bad = "--fail-above: give the points of growth to allow, from 0 to 100";
-			c->fail_above = v;
-			c->gate = 1;
-			break;
-		case OPT_LEVEL:
-			if (parse_seconds(optarg, &v) || v < 50 || v >= 100)
-				bad = "--level: give a confidence in percent, at least 50 and under 100";
-			c->level = v / 100;
-			break;
-		case OPT_MIN_DELTA:
-			if (parse_seconds(optarg, &v) || v > 100)
-				bad = "--min-delta: give the points below which a change is noise, "
-				      "from 0 to 100";
-			c->min_delta = v;
-			break;
-		case 'h':
-			usage_out(stdout);
-			return 0;
-		default:
-			return cli_bad_option("diff", ch, argv);
-		}
-		if (bad) {
-			fprintf(stderr, "prof: %s; see 'prof diff --help'\n", bad);
-			return EXIT_USAGE;
-		}
+	if (ret == 1) {
+		usage_out(stdout);
+		return 0;
 	}
+	if (!ret && c->va.has_graph_limit) {
+		snprintf(err, sizeof(err), "-g's threshold: prof diff shows the graphs' branches "
+			 "above --percent-limit");
+		ret = -1;
+	}
+	if (ret)
+		return opt_say("diff", ret, err);
 	view_args_done(&c->va);
-	switch (argc - optind) {
+	switch (argc - first) {
 	case 0:
 		side_files(c, 0, "prof.data.old");
 		side_files(c, 1, "prof.data");
 		break;
 	case 2:
 		for (int s = 0; s < 2; s++)
-			if (side_files(c, s, argv[optind + s])) {
+			if (side_files(c, s, argv[first + s])) {
 				fprintf(stderr, "prof: diff: %s is empty; give a profile, or a comma "
 					"list of them\n", s ? "NEW" : "BASE");
 				return EXIT_USAGE;
@@ -202,6 +193,8 @@ static void loaded(void *ctx, const struct profile *p)
 	size_t others;
 	const struct profile_event *e = profile_first_event(p, &others);
 
+	if (c->va.quiet)
+		return;
 	/* the first file with samples says which event is compared (diff.c) */
 	if (!c->event_chosen && !c->told_events && e) {
 		c->told_events = 1;

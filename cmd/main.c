@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "opt.h"
 #include "utf8.h"
 
-#define EXIT_USAGE 64
 
 struct cmd {
 	const char *name;

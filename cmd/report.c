@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,80 +24,85 @@
 #include "warn.h"
 
 
-static const char usage[] =
-	"usage: prof report [-i FILE] [options]\n"
-	"\n"
-	"  -i, --input FILE            profile to read (default prof.data, - for stdin)\n";
-static const char usage_end[] =
-	"  -F, --format FORMAT         the output's format (below)\n"
-	"  -o, --output FILE           write the report to FILE, not standard output\n"
-	"  -h, --help                  this help\n"
-	"\n"
-	"formats:\n";
-
 struct report {
 	const char *input;
 	const struct format *format;
 	const char *output;	/* -o; NULL for standard output */
+	int header_only;	/* --header-only (perf's): the text format's header */
 	struct view_args va;
+};
+
+/* perf report's -F (--fields) names the columns: prof's -F names a format. */
+static const char *const perf_fields[] = {
+	"overhead", "overhead_sys", "overhead_us", "overhead_children", "sample", "period",
+	"comm", "pid", "dso", "sym", "symbol", "srcline", "cpu", NULL,
+};
+
+static int format_cb(struct opt_state *st, const struct opt *o, const char *arg)
+{
+	struct report *r = st->ctx;
+	size_t n = strcspn(arg, ",");
+
+	(void)o;
+	r->format = format_find(arg);
+	if (r->format)
+		return 0;
+	for (int i = 0; perf_fields[i]; i++)
+		if (strlen(perf_fields[i]) == n && !strncmp(arg, perf_fields[i], n))
+			return opt_error(st, "%s '%s': prof's -F is --format (text, folded, svg, json, "
+					 "pprof); perf's -F (--fields) is prof's --sort KEYS, the "
+					 "Overhead and Samples columns always there", st->name, arg);
+	return opt_error(st, "--format: give text, folded, svg, json or pprof");
+}
+
+static int output_cb(struct opt_state *st, const struct opt *o, const char *arg)
+{
+	(void)o;
+	if (!arg[0])
+		return opt_error(st, "--output: give a file name");
+	((struct report *)st->ctx)->output = arg;
+	return 0;
+}
+
+static const struct opt report_options[] = {
+	OPT_STRING('i', "input", "FILE", struct report, input,
+		   "profile to read (default prof.data, - for stdin)"),
+	OPT_TABLE(view_options, struct report, va),
+	OPT_CALL('F', "format", "FORMAT", format_cb, 0, "the output's format (below)"),
+	OPT_CALL('o', "output", "FILE", output_cb, 0,
+		 "write the report to FILE, not standard output"),
+	OPT_HELP(),
+	/* perf's */
+	OPT_PERF_SET(0, "header-only", struct report, header_only, 1),
+	OPT_END(),
 };
 
 static void usage_out(FILE *out)
 {
-	fputs(usage, out);
-	fputs(view_usage, out);
-	fputs(usage_end, out);
+	fputs("usage: prof report [-i FILE] [options]\n\n", out);
+	opt_usage(out, report_options);
+	fputs("\nformats:\n", out);
 	for (size_t i = 0; formats[i]; i++)
 		fprintf(out, "  %-26s  %s\n", formats[i]->name, formats[i]->help);
 }
 
 static int parse_options(struct report *r, int argc, char **argv)
 {
-	struct option longopts[VIEW_NLONGOPTS + 5] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-	};
-	int c, ret;
+	char err[512];
+	int first, ret = opt_parse(report_options, r, OPT_NO_WORDS, argc, argv, &first, err,
+				   sizeof(err));
 
-	memcpy(longopts + 4, view_longopts, sizeof(view_longopts));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:F:o:h" VIEW_SHORTOPTS, longopts, NULL)) != -1) {
-		const char *bad = NULL;
-
-		if ((ret = view_option(&r->va, c, optarg)) == EXIT_USAGE)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
-		switch (c) {
-		case 'i':
-			r->input = optarg;
-			break;
-		case 'F':
-			r->format = format_find(optarg);
-			if (!r->format)
-				bad = "--format: give text, folded, svg, json or pprof";
-			break;
-		case 'o':
-			if (!optarg[0])
-				bad = "--output: give a file name";
-			r->output = optarg;
-			break;
-		case 'h':
-			usage_out(stdout);
-			return 0;
-		default:
-			return cli_bad_option("report", c, argv);
-		}
-		if (bad) {
-			fprintf(stderr, "prof: %s; see 'prof report --help'\n", bad);
-			return EXIT_USAGE;
-		}
+	if (ret == 1) {
+		usage_out(stdout);
+		return 0;
 	}
-	if (cli_no_args("report", argc, argv))
-		return EXIT_USAGE;
+	if (!ret && r->header_only && strcmp(r->format->name, "text")) {
+		snprintf(err, sizeof(err), "--header-only: the text format's header; --format %s "
+			 "has none of its own", r->format->name);
+		ret = -1;
+	}
+	if (ret)
+		return opt_say("report", ret, err);
 	view_args_done(&r->va);
 	if (r->format->needs & FORMAT_SRCLINE)
 		r->va.so.srcline = 1;
@@ -149,8 +153,10 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "prof: %s\n", why);
 		goto out;
 	}
-	input_warnings(r.input, p->rd, p->session, 0, 0, NULL, "reporting");
-	if ((r.va.ho.graph != HIST_GRAPH_NONE || (r.format->needs & FORMAT_CHAINS)) && p->kept &&
+	if (!r.va.quiet)
+		input_warnings(r.input, p->rd, p->session, 0, 0, NULL, "reporting");
+	if (!r.va.quiet &&
+	    (r.va.ho.graph != HIST_GRAPH_NONE || (r.format->needs & FORMAT_CHAINS)) && p->kept &&
 	    !p->chains)
 		fprintf(stderr, "prof: warning: '%s' has no call chains (record with -g); "
 			"the trees hold only the sampled functions\n", r.input);
@@ -172,15 +178,8 @@ int cmd_report(int argc, char **argv)
 		close(fd);
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	view = (struct format_view){
-		.input = r.input,
-		.ho = &r.va.ho,
-		.percent_limit = r.va.percent_limit,
-		.has_limit = r.va.has_limit,
-		.max_depth = r.va.max_depth,
-		.inverted = r.va.inverted,
-		.key_names = view_key_names,
-	};
+	view_format_view(&r.va, r.input, &view);
+	view.header_only = r.header_only;
 	/* text of any format is made valid UTF-8 with no control bytes on the way out */
 	if (r.format->needs & FORMAT_BINARY) {
 		ret = r.format->write(p, &view, stdout);	/* a failure is said below */
@@ -197,10 +196,10 @@ int cmd_report(int argc, char **argv)
 				ret = -(errno ? errno : EIO);
 		}
 	}
-	symbols_warnings_print(p->sym);
-	{
+	if (!r.va.quiet) {
 		uint64_t lost = session_lost(p->session);
 
+		symbols_warnings_print(p->sym);
 		if (pct(lost, p->samples + lost) > 1.0)
 			fprintf(stderr, "prof: warning: %" PRIu64 " records were lost (%.2f%% of "
 				"samples); record with a bigger -m or a lower -F\n", lost,

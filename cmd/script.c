@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +27,28 @@
 #include "warn.h"
 
 
-static const char usage[] =
-	"usage: prof script [-i FILE] [--symbols [--no-inline] [--no-demangle] [--symfs DIR]]\n"
-	"\n"
-	"  -i, --input FILE   profile to read (default prof.data, - for stdin)\n"
-	"  -S, --symbols      each sample as perf script prints it, with its symbolized\n"
-	"                     call chain, in time order (for stackcollapse-perf.pl,\n"
-	"                     speedscope); without it, every record raw, one a line\n"
-	"      --no-inline, --no-demangle, --params, --symfs DIR, --strict-symfs,\n"
-	"      --kallsyms FILE\n"
-	"                              as in prof report\n"
-	"  -h, --help         this help\n";
+struct script_args {
+	const char *input;
+	int symbolize;		/* -S */
+	struct view_args va;	/* the names' options */
+};
+
+static const struct opt script_options[] = {
+	OPT_STRING('i', "input", "FILE", struct script_args, input,
+		   "profile to read (default prof.data, - for stdin)"),
+	OPT_SET('S', "symbols", struct script_args, symbolize, 1,
+		"each sample as perf script prints it, with its\n"
+		"symbolized call chain, in time order (for\n"
+		"stackcollapse-perf.pl, speedscope); without it,\n"
+		"every record raw, one a line"),
+	OPT_TABLE(view_name_options, struct script_args, va),
+	OPT_HELP(),
+	/* perf script's */
+	OPT_PERF('F', "fields", "prof script's lines have fixed fields; -S prints samples as "
+		 "perf script's default does"),
+	OPT_PERF('D', "dump-raw-trace", "prof script without -S prints every record raw"),
+	OPT_END(),
+};
 
 static void put_time(FILE *out, const struct sample *s)
 {
@@ -442,63 +452,33 @@ out:
 
 int cmd_script(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "symbols", no_argument, NULL, 'S' },
-		/* the names' options, as prof report takes them (viewopts.c) */
-		{ "no-inline", no_argument, NULL, VIEW_OPT_NO_INLINE },
-		{ "no-demangle", no_argument, NULL, VIEW_OPT_NO_DEMANGLE },
-		{ "symfs", required_argument, NULL, VIEW_OPT_SYMFS },
-		{ "strict-symfs", no_argument, NULL, VIEW_OPT_STRICT_SYMFS },
-		{ "kallsyms", required_argument, NULL, VIEW_OPT_KALLSYMS },
-		{ "params", no_argument, NULL, VIEW_OPT_PARAMS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *input = "prof.data";
-	struct view_args va;
+	struct script_args sa = { .input = "prof.data" };
+	const char *input;
 	struct symbols_opts so;
-	int symbolize = 0;
+	int symbolize;
 	struct reader *r;
 	struct reader_record rec;
 	struct evtab t;
-	int c, ret, status = 0;
+	int first, ret, status = 0;
 	FILE *out;
 	uint64_t nskip = 0, skip_first = 0;
-	char skip_why[96] = "";
+	char skip_why[96] = "", err[512];
 	static char obuf[1 << 16];
 
-	optind = 1;
-	opterr = 0;
-	view_args_init(&va, "script");
-	while ((c = getopt_long(argc, argv, ":i:Sh", longopts, NULL)) != -1) {
-		if ((ret = view_option(&va, c, optarg))) {
-			if (ret == EXIT_USAGE) {
-				view_args_release(&va);
-				return EXIT_USAGE;
-			}
-			continue;
-		}
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'S':
-			symbolize = 1;
-			break;
-		case 'h':
-			view_args_release(&va);
-			fputs(usage, stdout);
-			return 0;
-		default:
-			view_args_release(&va);
-			return cli_bad_option("script", c, argv);
-		}
+	view_args_init(&sa.va, "script");
+	ret = opt_parse(script_options, &sa, OPT_NO_WORDS, argc, argv, &first, err, sizeof(err));
+	so = sa.va.so;	/* its strings point into argv */
+	view_args_release(&sa.va);
+	if (ret == 1) {
+		fputs("usage: prof script [-i FILE] [-S [--no-inline] [--no-demangle] [--symfs DIR]]\n"
+		      "\n", stdout);
+		opt_usage(stdout, script_options);
+		return 0;
 	}
-	so = va.so;	/* its strings point into argv */
-	view_args_release(&va);
-	if (cli_no_args("script", argc, argv))
-		return EXIT_USAGE;
+	if (ret)
+		return opt_say("script", ret, err);
+	input = sa.input;
+	symbolize = sa.symbolize;
 	r = cli_open_input(input);
 	if (!r)
 		return 1;

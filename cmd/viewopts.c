@@ -7,66 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "cli.h"
 #include "parse.h"
 #include "viewopts.h"
 #include "xalloc.h"
 
 const char *const view_key_names[HIST_NKEYS] = {
 	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism",
-};
-
-const char view_usage[] =
-	"  -s, --sort KEYS             comma list of comm,pid,tid,dso,sym,srcline,cpu,\n"
-	"                              parallelism (default comm,dso,sym)\n"
-	"      --children              add inclusive time, and sort by it\n"
-	"      --percent-limit P       hide entries below P percent\n"
-	"  -g, --call-graph MODE       caller or callee: call trees under each entry\n"
-	"      --tree[=top-down|bottom-up]  the whole program as one tree\n"
-	"      --max-depth N           limit the depth of trees\n"
-	"      --comm, --pid, --tid, --dso, --cpu LIST   keep only these\n"
-	"      --symbol REGEX          keep samples whose symbol matches\n"
-	"      --time START,END        seconds from the first sample\n"
-	"      --event NAME            only this event (cpu-clock, off-cpu, preempted...)\n"
-	"      --wall                  wall-clock time: on-CPU samples and off-CPU time\n"
-	"                              in nanoseconds (record with --off-cpu)\n"
-	"      --latency               weigh each sample by 1 / the threads of its\n"
-	"                              process running then (record with --off-cpu)\n"
-	"      --no-demangle           keep C++ and Rust names as they are in the binary\n"
-	"      --params                C++ names with their parameter lists (perf's -v)\n"
-	"      --no-inline             fold inlined functions into their callers\n"
-	"      --symfs DIR             look for binaries under DIR (then where recorded)\n"
-	"      --strict-symfs          read no file outside the --symfs DIR\n"
-	"      --kallsyms FILE         the kernel's symbols from FILE, not /proc/kallsyms\n"
-	"      --no-comm               folded, svg: no command name at the stacks' root\n"
-	"      --inverted              svg: an icicle graph, the root on top\n";
-
-const struct option view_longopts[VIEW_NLONGOPTS] = {
-	{ "sort", required_argument, NULL, 's' },
-	{ "children", no_argument, NULL, VIEW_OPT_CHILDREN },
-	{ "percent-limit", required_argument, NULL, VIEW_OPT_LIMIT },
-	{ "call-graph", required_argument, NULL, 'g' },
-	{ "tree", optional_argument, NULL, VIEW_OPT_TREE },
-	{ "max-depth", required_argument, NULL, VIEW_OPT_DEPTH },
-	{ "comm", required_argument, NULL, VIEW_OPT_COMM },
-	{ "pid", required_argument, NULL, VIEW_OPT_PID },
-	{ "tid", required_argument, NULL, VIEW_OPT_TID },
-	{ "dso", required_argument, NULL, VIEW_OPT_DSO },
-	{ "symbol", required_argument, NULL, VIEW_OPT_SYMBOL },
-	{ "cpu", required_argument, NULL, VIEW_OPT_CPU },
-	{ "time", required_argument, NULL, VIEW_OPT_TIME },
-	{ "no-demangle", no_argument, NULL, VIEW_OPT_NO_DEMANGLE },
-	{ "params", no_argument, NULL, VIEW_OPT_PARAMS },
-	{ "no-inline", no_argument, NULL, VIEW_OPT_NO_INLINE },
-	{ "symfs", required_argument, NULL, VIEW_OPT_SYMFS },
-	{ "strict-symfs", no_argument, NULL, VIEW_OPT_STRICT_SYMFS },
-	{ "kallsyms", required_argument, NULL, VIEW_OPT_KALLSYMS },
-	{ "no-comm", no_argument, NULL, VIEW_OPT_NO_COMM },
-	{ "inverted", no_argument, NULL, VIEW_OPT_INVERTED },
-	{ "event", required_argument, NULL, VIEW_OPT_EVENT },
-	{ "wall", no_argument, NULL, VIEW_OPT_WALL },
-	{ "latency", no_argument, NULL, VIEW_OPT_LATENCY },
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -130,23 +78,24 @@ static int id_list(struct view_args *a, const char *arg, struct view_idlist *l)
 	return 0;
 }
 
-static int parse_sort(struct view_args *a, const char *arg)
+/* --sort: keys by prof's names, or perf's ("symbol" for sym). */
+static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg)
 {
 	const char **items = NULL;
 	size_t n = 0;
 
 	a->ho.nkeys = 0;
 	if (split_list(a, arg, &items, &n))
-		return -EINVAL;
+		return opt_error(st, "--sort: give a comma list of keys");
 	for (size_t i = 0; i < n; i++) {
+		const char *name = !strcmp(items[i], "symbol") ? "sym" : items[i];
 		int k;
 
-		for (k = 0; k < HIST_NKEYS && strcmp(items[i], view_key_names[k]); k++)
+		for (k = 0; k < HIST_NKEYS && strcmp(name, view_key_names[k]); k++)
 			;
 		if (k == HIST_NKEYS) {
-			fprintf(stderr, "prof: --sort: unknown key '%s'; keys are comm, pid, tid, "
-				"dso, sym, srcline, cpu, parallelism; see 'prof %s --help'\n", items[i],
-				a->cmd);
+			opt_error(st, "--sort: unknown key '%s'; keys are comm, pid, tid, dso, sym, "
+				  "srcline, cpu, parallelism", items[i]);
 			free(items);
 			return -1;
 		}
@@ -182,73 +131,215 @@ static int parse_time(struct view_args *a, const char *arg)
 	return 0;
 }
 
-int view_option(struct view_args *a, int c, const char *arg)
+/* --- the options -------------------------------------------------------- */
+
+enum {
+	VIEW_OPT_SORT, VIEW_OPT_CHILDREN, VIEW_OPT_NO_CHILDREN, VIEW_OPT_LIMIT, VIEW_OPT_GRAPH,
+	VIEW_OPT_CALLER, VIEW_OPT_TREE, VIEW_OPT_DEPTH, VIEW_OPT_MAX_STACK, VIEW_OPT_COMM,
+	VIEW_OPT_PID, VIEW_OPT_TID, VIEW_OPT_DSO, VIEW_OPT_SYMBOL, VIEW_OPT_SYMBOLS,
+	VIEW_OPT_SYMBOL_FILTER, VIEW_OPT_CPU, VIEW_OPT_TIME, VIEW_OPT_KALLSYMS, VIEW_OPT_QUIET,
+};
+
+/* A regular expression matching any of a comma list's names whole (whole 0: within). */
+static int names_regex(struct view_args *a, const char *list, int whole, char *err, size_t len)
 {
-	const char *bad = NULL;
+	size_t n = strlen(list);
+	char *re = xmalloc(2 * n + 8), *w = re;
+	int ret;
+
+	if (whole)
+		w += sprintf(w, "^(");
+	for (const char *p = list; *p; p++) {
+		if (*p == ',' && whole) {
+			*w++ = '|';
+			continue;
+		}
+		if (strchr("\\^$.|?*+()[]{}", *p))
+			*w++ = '\\';
+		*w++ = *p;
+	}
+	if (whole)
+		w += sprintf(w, ")$");
+	*w = '\0';
+	if (a->has_symbol)
+		regfree(&a->symbol);
+	a->has_symbol = 0;
+	ret = regcomp(&a->symbol, re, REG_EXTENDED | REG_NOSUB);
+	if (ret)
+		regerror(ret, &a->symbol, err, len);
+	else
+		a->has_symbol = 1;
+	free(re);
+	return ret ? -1 : 0;
+}
+
+/* The words of perf report's -g, besides numbers: see graph_option(). */
+static const char *const graph_words[] = {
+	"graph", "fractal", "flat", "folded", "none", "caller", "callee", "function", "address",
+	"percent", "period", "count", "branch", NULL,
+};
+
+static int graph_item(const char *w, size_t n)
+{
+	char num[32];
+	double v;
+
+	for (int i = 0; graph_words[i]; i++)
+		if (strlen(graph_words[i]) == n && !strncmp(w, graph_words[i], n))
+			return 1;
+	if (!n || n >= sizeof(num))
+		return 0;
+	memcpy(num, w, n);
+	num[n] = '\0';
+	return !parse_seconds(num, &v);
+}
+
+/* -g's value when the next word is one: each of its comma items a word of -g or a number. */
+static int graph_peek(const char *word)
+{
+	for (const char *p = word;; p++) {
+		size_t n = strcspn(p, ",");
+
+		if (!graph_item(p, n))
+			return 0;
+		p += n;
+		if (!*p)
+			return 1;
+	}
+}
+
+/*
+ * -g, --call-graph: prof's caller or callee, or perf report's
+ * print_type,threshold,print_limit,order,sort_key,branch,value in any
+ * order, each part optional. Without a value, perf's default:
+ * graph,0.5,caller. What prof draws differently is refused, saying what
+ * it draws.
+ */
+static int graph_option(struct opt_state *st, struct view_args *a, const char *arg)
+{
+	enum hist_graph order = HIST_GRAPH_CALLER;
+	int none = 0, numbers = 0;
+	char item[64];
+
+	for (const char *p = arg ? arg : "";;) {
+		size_t n = strcspn(p, ",");
+		double v;
+
+		if (n >= sizeof(item) || (n && !graph_item(p, n)))
+			return opt_error(st, "%s: give caller or callee (or perf's graph,THRESHOLD,"
+					 "caller|callee, or none)", st->name);
+		memcpy(item, p, n);
+		item[n] = '\0';
+		if (!n)
+			;
+		else if (!strcmp(item, "caller"))
+			order = HIST_GRAPH_CALLER;
+		else if (!strcmp(item, "callee"))
+			order = HIST_GRAPH_CALLEE;
+		else if (!strcmp(item, "none"))
+			none = 1;
+		else if (!strcmp(item, "flat") || !strcmp(item, "folded"))
+			return opt_error(st, "%s %s: prof draws chains as a graph; --format folded "
+					 "writes one line per stack", st->name, item);
+		else if (!strcmp(item, "fractal"))
+			return opt_error(st, "%s fractal: prof's graphs give shares of the total "
+					 "(perf's graph), not of the parent", st->name);
+		else if (!strcmp(item, "address"))
+			return opt_error(st, "%s address: prof's graphs are by function; prof script "
+					 "-S gives each frame's address", st->name);
+		else if (!strcmp(item, "period") || !strcmp(item, "count"))
+			return opt_error(st, "%s %s: prof's graphs give percentages; the Samples "
+					 "column counts", st->name, item);
+		else if (!strcmp(item, "branch"))
+			return opt_error(st, "%s branch: prof records no branch stacks", st->name);
+		else if (strcmp(item, "graph") && strcmp(item, "function") &&
+			 strcmp(item, "percent")) {
+			/* a number: the threshold, then perf's print_limit */
+			if (numbers++)
+				return opt_error(st, "%s: prof draws every branch above the threshold; "
+						 "give %s graph,THRESHOLD", st->name, st->name);
+			if (parse_seconds(item, &v) || v > 100)
+				return opt_error(st, "%s: the threshold is a percentage, from 0 to 100",
+						 st->name);
+			a->graph_limit = v;
+			a->has_graph_limit = 1;
+		}
+		p += n;
+		if (!*p++)
+			break;
+	}
+	a->ho.graph = none ? HIST_GRAPH_NONE : order;
+	return 0;
+}
+
+static int view_cb(struct opt_state *st, const struct opt *o, const char *arg)
+{
+	struct view_args *a = st->ctx;
 	char err[256];
 	uint64_t v;
 	int ret;
 
-	switch (c) {
-	case 's':
-		if ((ret = parse_sort(a, arg)) == -1)
-			return EXIT_USAGE;
-		if (ret)
-			bad = "--sort: give a comma list of keys";
-		break;
+	switch (o->val) {
+	case VIEW_OPT_SORT:
+		return parse_sort(st, a, arg);
 	case VIEW_OPT_CHILDREN:
 		a->ho.children = 1;
-		break;
+		return 0;
+	case VIEW_OPT_NO_CHILDREN:
+		a->ho.children = 0;
+		return 0;
 	case VIEW_OPT_LIMIT: {
 		double p;
 
 		if (parse_seconds(arg, &p) || p > 100)
-			bad = "--percent-limit: give a number from 0 to 100";
+			return opt_error(st, "--percent-limit: give a number from 0 to 100");
 		a->percent_limit = p;
 		a->has_limit = 1;
-		break;
+		return 0;
 	}
-	case 'g':
-		if (!strcmp(arg, "caller"))
-			a->ho.graph = HIST_GRAPH_CALLER;
-		else if (!strcmp(arg, "callee"))
-			a->ho.graph = HIST_GRAPH_CALLEE;
-		else
-			bad = "-g: give caller or callee";
-		break;
+	case VIEW_OPT_GRAPH:
+		return graph_option(st, a, arg);
+	case VIEW_OPT_CALLER:
+		a->ho.graph = HIST_GRAPH_CALLER;
+		return 0;
 	case VIEW_OPT_TREE:
 		if (!arg || !strcmp(arg, "top-down"))
 			a->ho.graph = HIST_TREE_TOP_DOWN;
 		else if (!strcmp(arg, "bottom-up"))
 			a->ho.graph = HIST_TREE_BOTTOM_UP;
 		else
-			bad = "--tree: give top-down or bottom-up";
-		break;
+			return opt_error(st, "--tree: give top-down or bottom-up");
+		return 0;
 	case VIEW_OPT_DEPTH:
 		if (parse_u64(arg, 1, 1024, &v))
-			bad = "--max-depth: give a number from 1 to 1024";
+			return opt_error(st, "--max-depth: give a number from 1 to 1024");
 		a->max_depth = (int)v;
-		break;
+		return 0;
+	case VIEW_OPT_MAX_STACK:
+		if (parse_u64(arg, 1, 1 << 20, &v))
+			return opt_error(st, "--max-stack: give a number of frames, at least 1");
+		a->max_stack = (int)v;
+		return 0;
 	case VIEW_OPT_COMM:
 		if (split_list(a, arg, &a->comm, &a->ncomm))
-			bad = "--comm: give a comma list of command names";
-		break;
+			return opt_error(st, "%s: give a comma list of command names", st->name);
+		return 0;
 	case VIEW_OPT_DSO:
 		if (split_list(a, arg, &a->dso, &a->ndso))
-			bad = "--dso: give a comma list of shared object names";
-		break;
+			return opt_error(st, "%s: give a comma list of shared object names", st->name);
+		return 0;
 	case VIEW_OPT_PID:
 		if (id_list(a, arg, &a->pid))
-			bad = "--pid: give a comma list of process ids";
-		break;
+			return opt_error(st, "--pid: give a comma list of process ids");
+		return 0;
 	case VIEW_OPT_TID:
 		if (id_list(a, arg, &a->tid))
-			bad = "--tid: give a comma list of thread ids";
-		break;
+			return opt_error(st, "--tid: give a comma list of thread ids");
+		return 0;
 	case VIEW_OPT_CPU:
 		if (id_list(a, arg, &a->cpu))
-			bad = "--cpu: give a comma list of CPU numbers";
-		break;
+			return opt_error(st, "--cpu: give a comma list of CPU numbers");
+		return 0;
 	case VIEW_OPT_SYMBOL:
 		if (a->has_symbol)
 			regfree(&a->symbol);
@@ -256,60 +347,125 @@ int view_option(struct view_args *a, int c, const char *arg)
 		ret = regcomp(&a->symbol, arg, REG_EXTENDED | REG_NOSUB);
 		if (ret) {
 			regerror(ret, &a->symbol, err, sizeof(err));
-			fprintf(stderr, "prof: --symbol: '%s': %s; see 'prof %s --help'\n", arg, err,
-				a->cmd);
-			return EXIT_USAGE;
+			return opt_error(st, "--symbol: '%s': %s", arg, err);
 		}
 		a->has_symbol = 1;
-		break;
+		return 0;
+	case VIEW_OPT_SYMBOLS:
+	case VIEW_OPT_SYMBOL_FILTER:
+		if (!*arg || names_regex(a, arg, o->val == VIEW_OPT_SYMBOLS, err, sizeof(err)))
+			return opt_error(st, "%s: give a comma list of function names", st->name);
+		return 0;
 	case VIEW_OPT_TIME:
 		if (parse_time(a, arg))
-			bad = "--time: give START,END in seconds from the first sample";
-		break;
-	case VIEW_OPT_NO_DEMANGLE:
-		a->so.demangle = 0;
-		break;
-	case VIEW_OPT_PARAMS:
-		a->so.params = 1;
-		break;
-	case VIEW_OPT_NO_INLINE:
-		a->so.inline_frames = 0;
-		break;
+			return opt_error(st, "--time: give START,END in seconds from the first sample");
+		return 0;
 	case VIEW_OPT_KALLSYMS:
-		if (cli_kallsyms(arg))
-			return EXIT_USAGE;
+		if (access(arg, R_OK))
+			return opt_error(st, "--kallsyms: cannot read '%s': %s", arg, strerror(errno));
 		a->so.kallsyms = arg;
-		break;
-	case VIEW_OPT_STRICT_SYMFS:
-		a->so.strict_symfs = 1;
-		break;
-	case VIEW_OPT_SYMFS:
-		a->so.symfs = arg;
-		break;
-	case VIEW_OPT_NO_COMM:
-		a->no_comm = 1;
-		break;
-	case VIEW_OPT_INVERTED:
-		a->inverted = 1;
-		break;
-	case VIEW_OPT_EVENT:
-		a->event = arg;
-		break;
-	case VIEW_OPT_WALL:
-		a->wall = 1;
-		break;
-	case VIEW_OPT_LATENCY:
-		a->latency = 1;
-		break;
-	default:
+		return 0;
+	case VIEW_OPT_QUIET:
+		a->quiet = 1;
 		return 0;
 	}
-	if (bad) {
-		fprintf(stderr, "prof: %s; see 'prof %s --help'\n", bad, a->cmd);
-		return EXIT_USAGE;
-	}
-	return 1;
+	return opt_error(st, "%s: not an option of prof %s", st->name, a->cmd);
 }
+
+#define VA struct view_args
+
+/* How names are found: report, diff and script. */
+const struct opt view_name_options[] = {
+	OPT_SET(0, "no-demangle", VA, so.demangle, 0,
+		"keep C++ and Rust names as they are in the binary"),
+	OPT_SET(0, "params", VA, so.params, 1,
+		"C++ names with their parameter lists (perf's -v)"),
+	OPT_SET(0, "no-inline", VA, so.inline_frames, 0,
+		"fold inlined functions into their callers"),
+	OPT_STRING(0, "symfs", "DIR", VA, so.symfs,
+		   "look for binaries under DIR (then where recorded)"),
+	OPT_SET(0, "strict-symfs", VA, so.strict_symfs, 1,
+		"read no file outside the --symfs DIR"),
+	OPT_CALL(0, "kallsyms", "FILE", view_cb, VIEW_OPT_KALLSYMS,
+		 "the kernel's symbols from FILE, not /proc/kallsyms"),
+	/* perf's spellings */
+	OPT_PERF_SET(0, "demangle", VA, so.demangle, 1),
+	OPT_PERF_SET(0, "inline", VA, so.inline_frames, 1),
+	OPT_PERF('k', "vmlinux", "prof reads the kernel's symbols from /proc/kallsyms, or "
+		 "--kallsyms FILE; a vmlinux is not read"),
+	OPT_PERF_NOOP('f', "force"),
+	OPT_END(),
+};
+
+/* What to show: report and diff. */
+const struct opt view_options[] = {
+	OPT_CALL('s', "sort", "KEYS", view_cb, VIEW_OPT_SORT,
+		 "comma list of comm,pid,tid,dso,sym,srcline,cpu,\n"
+		 "parallelism (default comm,dso,sym)"),
+	OPT_CALL_FLAG(0, "children", view_cb, VIEW_OPT_CHILDREN,
+		      "add inclusive time, and sort by it"),
+	OPT_CALL(0, "percent-limit", "P", view_cb, VIEW_OPT_LIMIT,
+		 "hide entries below P percent"),
+	OPT_CALL_OPT('g', "call-graph", "MODE", view_cb, VIEW_OPT_GRAPH, graph_peek,
+		     "caller or callee: call trees under each entry\n"
+		     "(perf's graph,THRESHOLD,caller|callee too)"),
+	OPT_CALL_OPT(0, "tree", "top-down|bottom-up", view_cb, VIEW_OPT_TREE, NULL,
+		     "the whole program as one tree"),
+	OPT_CALL(0, "max-depth", "N", view_cb, VIEW_OPT_DEPTH, "limit the depth of trees"),
+	OPT_CALL(0, "max-stack", "N", view_cb, VIEW_OPT_MAX_STACK,
+		 "keep N frames of each stack, from the sampled one"),
+	OPT_CALL(0, "comm", "LIST", view_cb, VIEW_OPT_COMM, "keep only these commands"),
+	OPT_CALL(0, "pid", "LIST", view_cb, VIEW_OPT_PID, "keep only these processes"),
+	OPT_CALL(0, "tid", "LIST", view_cb, VIEW_OPT_TID, "keep only these threads"),
+	OPT_CALL(0, "dso", "LIST", view_cb, VIEW_OPT_DSO, "keep only these shared objects"),
+	OPT_CALL(0, "cpu", "LIST", view_cb, VIEW_OPT_CPU, "keep only these CPUs"),
+	OPT_CALL(0, "symbol", "REGEX", view_cb, VIEW_OPT_SYMBOL,
+		 "keep samples whose symbol matches"),
+	OPT_CALL(0, "time", "START,END", view_cb, VIEW_OPT_TIME,
+		 "seconds from the first sample"),
+	OPT_STRING(0, "event", "NAME", VA, event,
+		   "only this event (cpu-clock, off-cpu, preempted...)"),
+	OPT_SET(0, "wall", VA, wall, 1,
+		"wall-clock time: on-CPU samples and off-CPU time\n"
+		"in nanoseconds (record with --off-cpu)"),
+	OPT_SET(0, "latency", VA, latency, 1,
+		"weigh each sample by 1 / the threads of its\n"
+		"process running then (record with --off-cpu)"),
+	OPT_JOIN(view_name_options),
+	OPT_SET(0, "no-comm", VA, no_comm, 1,
+		"folded, svg: no command name at the stacks' root"),
+	OPT_SET(0, "inverted", VA, inverted, 1, "svg: an icicle graph, the root on top"),
+	OPT_CALL_FLAG('q', "quiet", view_cb, VIEW_OPT_QUIET, "no warnings about the input"),
+	/* perf report's spellings */
+	OPT_PERF_CALL(0, "no-children", view_cb, VIEW_OPT_NO_CHILDREN),
+	OPT_PERF_CALL('G', NULL, view_cb, VIEW_OPT_CALLER),
+	OPT_PERF_CALL_V('c', "comms", view_cb, VIEW_OPT_COMM),
+	OPT_PERF_CALL_V('d', "dsos", view_cb, VIEW_OPT_DSO),
+	OPT_PERF_CALL_V('S', "symbols", view_cb, VIEW_OPT_SYMBOLS),
+	OPT_PERF_CALL_V(0, "symbol-filter", view_cb, VIEW_OPT_SYMBOL_FILTER),
+	OPT_PERF_NOOP('n', "show-nr-samples"),
+	OPT_PERF_NOOP(0, "stdio"),
+	OPT_PERF_NOOP(0, "header"),
+	OPT_PERF_NOOP('I', "show-info"),
+	OPT_PERF(0, "tui", "prof writes text; --format svg draws a flame graph to open in a "
+		 "browser"),
+	OPT_PERF(0, "gtk", "prof writes text; --format svg draws a flame graph to open in a "
+		 "browser"),
+	OPT_PERF(0, "stdio2", "prof writes one text layout, the one of perf's --stdio"),
+	OPT_PERF('T', "threads", "--sort pid,tid gives each thread's share"),
+	OPT_PERF('v', "verbose", "--params gives C++ parameter lists; prof script -S gives "
+		 "each sample's addresses"),
+	OPT_PERF(0, "percentage", "prof's shares are of what the filters keep; prof report "
+		 "without filters gives shares of the whole"),
+	OPT_PERF('U', "hide-unresolved", "--dso LIST keeps the shared objects named"),
+	OPT_PERF(0, "stats", "the header gives the samples and lost records; prof script "
+		 "prints every record"),
+	OPT_PERF('D', "dump-raw-trace", "prof script prints every record"),
+	OPT_PERF('b', "branch-stack", "prof records no branch stacks"),
+	OPT_END(),
+};
+
+#undef VA
 
 void view_args_done(struct view_args *a)
 {
@@ -342,4 +498,19 @@ void view_profile_opts(const struct view_args *a, const char *input, struct prof
 	o->f.event = a->event;
 	o->wall = a->wall;
 	o->latency = a->latency;
+	o->max_stack = a->max_stack;
+}
+
+void view_format_view(const struct view_args *a, const char *input, struct format_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->input = input;
+	v->ho = &a->ho;
+	v->percent_limit = a->percent_limit;
+	v->has_limit = a->has_limit;
+	v->graph_limit = a->graph_limit;
+	v->has_graph_limit = a->has_graph_limit;
+	v->max_depth = a->max_depth;
+	v->inverted = a->inverted;
+	v->key_names = view_key_names;
 }

@@ -3,15 +3,16 @@
  * The options that say what to show of a profile, which every command
  * that shows one takes alike (prof report, prof diff): sort keys, graphs
  * and trees, filters, names and where binaries are found. A command's
- * getopt_long() loop hands each option to view_option() first.
+ * table joins view_options.
  */
 #ifndef PROF_REPORT_VIEWOPTS_H
 #define PROF_REPORT_VIEWOPTS_H
 
-#include <getopt.h>
 #include <regex.h>
 #include <stddef.h>
 
+#include "format.h"
+#include "opt.h"
 #include "profile.h"
 
 struct view_idlist {
@@ -24,8 +25,12 @@ struct view_args {
 	struct hist_opts ho;
 	double percent_limit;
 	int has_limit;
+	double graph_limit;		/* -g graph,THRESHOLD (perf's): the graphs' own */
+	int has_graph_limit;
 	int max_depth;			/* 0: no limit */
+	int max_stack;			/* --max-stack: frames kept from the sampled one; 0: all */
 	int no_comm, inverted;
+	int quiet;			/* -q: no warnings about the input */
 	const char *event;		/* --event */
 	int wall, latency;
 	/* filters */
@@ -43,39 +48,25 @@ struct view_args {
 /* The sort keys' names, by enum hist_key. */
 extern const char *const view_key_names[HIST_NKEYS];
 
-/* The lines of --help for these options. */
-extern const char view_usage[];
-
-/* Option values past the single letters, for a command's own to follow. */
-enum {
-	VIEW_OPT_CHILDREN = 256, VIEW_OPT_LIMIT, VIEW_OPT_TREE, VIEW_OPT_DEPTH, VIEW_OPT_COMM,
-	VIEW_OPT_PID, VIEW_OPT_TID, VIEW_OPT_DSO, VIEW_OPT_SYMBOL, VIEW_OPT_CPU, VIEW_OPT_TIME,
-	VIEW_OPT_NO_DEMANGLE, VIEW_OPT_NO_INLINE, VIEW_OPT_SYMFS, VIEW_OPT_STRICT_SYMFS,
-	VIEW_OPT_NO_COMM, VIEW_OPT_INVERTED, VIEW_OPT_KALLSYMS, VIEW_OPT_PARAMS, VIEW_OPT_EVENT,
-	VIEW_OPT_WALL, VIEW_OPT_LATENCY,
-	VIEW_OPT_END	/* a command's own long options start here */
-};
-
-/* The long options, for a command's table to start with; VIEW_NLONGOPTS of them. */
-#define VIEW_NLONGOPTS 24
-extern const struct option view_longopts[VIEW_NLONGOPTS];
-/* The short ones: -s KEYS, -g MODE. */
-#define VIEW_SHORTOPTS "s:g:"
+/*
+ * The options, as a table to join (OPT_TABLE) into a command's, their
+ * fields in a struct view_args: what to show (report, diff), and of those
+ * how names are found, which prof script takes alone.
+ */
+extern const struct opt view_options[];
+extern const struct opt view_name_options[];
 
 /* Defaults: comm,dso,sym, names demangled, inlined frames shown. */
 void view_args_init(struct view_args *a, const char *cmd);
 void view_args_release(struct view_args *a);
-
-/*
- * Option c with its value arg: 1 when it is one of these (taken), 0 when
- * not, or EXIT_USAGE after one line saying what is wrong.
- */
-int view_option(struct view_args *a, int c, const char *arg);
 
 /* After the options: what they imply (srcline for the srcline key). */
 void view_args_done(struct view_args *a);
 
 /* The model's options for these, for input: the filters, names, keys, graphs. */
 void view_profile_opts(const struct view_args *a, const char *input, struct profile_opts *o);
+
+/* The format's view of these (input: the profile's name, for titles). */
+void view_format_view(const struct view_args *a, const char *input, struct format_view *v);
 
 #endif

@@ -78,8 +78,8 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	a->clockid = CLOCK_MONOTONIC;
 	a->disabled = enable_on_exec;
 	a->enable_on_exec = enable_on_exec;
-	/* -t follows single threads; everything else follows children too. */
-	a->inherit = o->nr_tids == 0;
+	/* -t follows single threads; everything else follows children too (--no-inherit: not). */
+	a->inherit = o->nr_tids == 0 && !o->no_inherit;
 	a->exclude_guest = 1;
 	if (tracking) {
 		a->mmap = 1;	/* the kernel sends MMAP2 only with mmap set */

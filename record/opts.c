@@ -1,76 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Option parsing for `prof record`: getopt_long, every value checked in full. */
+/* Option parsing for `prof record`: a table (opt.h), every value checked in full. */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "evname.h"
+#include "opt.h"
 #include "opts.h"
 #include "parse.h"
 #include "regs.h"
 #include "xalloc.h"
-
-const char record_usage[] =
-	"usage: prof record [options] [--] command [args...]\n"
-	"       prof record -p PID[,PID...] [options] [-- command]\n"
-	"       prof record -t TID[,TID...] [options] [-- command]\n"
-	"       prof record -a [options] [[--] command [args...]]\n"
-	"\n"
-	"  -e, --event LIST           events to sample (default cycles; cpu-clock\n"
-	"                             where there is no hardware PMU), each with\n"
-	"                             :u, :k, :p, :pp or :ppp as perf takes them;\n"
-	"                             tracepoints as SYSTEM:NAME (sched:sched_switch)\n"
-	"  -F, --freq HZ              samples per second (default 4000)\n"
-	"  -c, --count PERIOD         a sample every PERIOD events instead of -F\n"
-	"  -g                         frame-pointer call chains (--call-graph fp)\n"
-	"      --call-graph MODE      fp, or dwarf[,SIZE]: copy SIZE bytes of each\n"
-	"                             sample's user stack (default 32768) for DWARF\n"
-	"                             unwinding by prof report\n"
-	"  -p, --pid PIDS             attach to processes and their threads\n"
-	"  -t, --tid TIDS             attach to single threads\n"
-	"  -a, --all-cpus             every process on every CPU\n"
-	"  -C, --cpu CPULIST          only these CPUs, e.g. 0-3,6\n"
-	"  -m, --mmap-pages N         ring pages per CPU, a power of two (default 128)\n"
-	"  -o, --output FILE          output file (default prof.data, - for stdout)\n"
-	"  -z, --compression-level N  zstd level 1-22 (default 1)\n"
-	"      --no-compress          write records uncompressed\n"
-	"      --duration SECONDS     stop after SECONDS\n"
-	"      --off-cpu              also record when threads switch out and back\n"
-	"                             in, and their stacks at switch-out where the\n"
-	"                             kernel allows it: prof report --event off-cpu\n"
-	"                             and --wall show where they waited\n"
-	"  -N, --no-buildid-cache     do not copy deleted, replaced or containers'\n"
-	"                             binaries into the build-id cache (~/.debug)\n"
-	"  -q, --quiet                no notices and no summary\n"
-	"  -h, --help                 this help\n";
-
-enum { OPT_NO_COMPRESS = 256, OPT_DURATION, OPT_CALL_GRAPH, OPT_OFF_CPU };
-
-static const struct option longopts[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "mmap-pages", required_argument, NULL, 'm' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "compression-level", required_argument, NULL, 'z' },
-	{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "no-buildid-cache", no_argument, NULL, 'N' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int bad(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -160,121 +105,267 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* --- the table ------------------------------------------------------------ */
+
+enum {
+	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
+	R_DURATION, R_CLOCKID,
+};
+
+/* The highest -F the kernel allows: perf's -F max. */
+static int max_freq(uint64_t *out)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned long long v = 0;
+	int ok = f && fscanf(f, "%llu", &v) == 1 && v > 0;
+
+	if (f)
+		fclose(f);
+	*out = v;
+	return ok ? 0 : -1;
+}
+
+/*
+ * -m: pages, a power of two; or, as perf takes it, a size with its unit
+ * (B, K, M, G), rounded up to a power of two of pages.
+ */
+static int mmap_pages(struct opt_state *st, const char *arg, unsigned *out)
+{
+	size_t n = strlen(arg);
+	char unit = n ? arg[n - 1] : 0, num[32];
+	uint64_t v, page = (uint64_t)sysconf(_SC_PAGESIZE), shift;
+	int ret;
+
+	switch (unit) {
+	case 'B': case 'b': shift = 0; break;
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	default:
+		ret = number("-m", arg, 1, RECORD_MAX_PAGES, &v, st->err, st->errlen);
+		if (!ret && (v & (v - 1)))
+			ret = bad(st->err, st->errlen, "-m: %s is not a power of two", arg);
+		*out = (unsigned)v;
+		return ret ? -1 : 0;
+	}
+	if (n < 2 || n > sizeof(num))
+		return opt_error(st, "-m: '%s' is not a number of pages or a size (512K, 4M)", arg);
+	memcpy(num, arg, n - 1);
+	num[n - 1] = '\0';
+	if (parse_u64(num, 1, (RECORD_MAX_PAGES * page) >> shift, &v))
+		return opt_error(st, "-m: '%s' is not a size from one page to %u pages", arg,
+				 RECORD_MAX_PAGES);
+	v = ((v << shift) + page - 1) / page;
+	for (shift = 1; shift < v; shift <<= 1)
+		;
+	*out = (unsigned)shift;
+	return 0;
+}
+
+/* -k, perf's --clockid: prof's clock is CLOCK_MONOTONIC, and only that one. */
+static int clockid_ok(const char *arg)
+{
+	static const char *const names[] = { "mono", "monotonic", "clock_monotonic", "1", NULL };
+
+	for (int i = 0; names[i]; i++)
+		if (!strcasecmp(arg, names[i]))
+			return 1;
+	return 0;
+}
+
+static int record_cb(struct opt_state *st, const struct opt *opt, const char *arg)
+{
+	struct record_opts *o = st->ctx;
+	char *err = st->err;
+	size_t len = st->errlen;
+	const char *bad_item;
+	uint64_t v;
+	int ret = 0;
+
+	switch (opt->val) {
+	case R_EVENT:
+		ret = parse_events(o, arg, err, len);
+		break;
+	case R_FREQ:
+		if (!strcmp(arg, "max")) {
+			if (max_freq(&o->freq))
+				ret = bad(err, len, "-F max: cannot read the kernel's limit, "
+					  "/proc/sys/kernel/perf_event_max_sample_rate");
+		} else {
+			ret = number("-F", arg, 1, 1000000000, &o->freq, err, len);
+		}
+		o->freq_given = 1;
+		break;
+	case R_COUNT:
+		ret = number("-c", arg, 1, UINT64_MAX >> 1, &o->period, err, len);
+		break;
+	case R_CALL_GRAPH:
+		if (!strcmp(arg, "fp")) {
+			o->callchain = CALLCHAIN_FP;
+		} else if (!strcmp(arg, "dwarf")) {
+			o->callchain = CALLCHAIN_DWARF;
+		} else if (!strncmp(arg, "dwarf,", 6)) {
+			o->callchain = CALLCHAIN_DWARF;
+			ret = number("--call-graph dwarf,SIZE", arg + 6, 8, RECORD_MAX_STACK, &v, err,
+				     len);
+			if (!ret && v % 8)
+				ret = bad(err, len, "--call-graph dwarf,SIZE: %s is not a multiple of 8",
+					  arg + 6);
+			o->stack_size = (uint32_t)v;
+		} else if (!strcmp(arg, "lbr")) {
+			ret = bad(err, len, "--call-graph lbr: last branch records need a hardware "
+				  "PMU's; give fp or dwarf");
+		} else {
+			ret = bad(err, len, "--call-graph: '%s' is not fp, dwarf or dwarf,SIZE", arg);
+		}
+		break;
+	case R_PID:
+	case R_TID: {
+		int p = opt->val == R_PID;
+
+		free(p ? o->pids : o->tids);
+		if (parse_id_list(arg, p ? &o->pids : &o->tids, p ? &o->nr_pids : &o->nr_tids,
+				  &bad_item))
+			ret = bad(err, len, "-%c: '%s' is not a list of %s ids", p ? 'p' : 't', arg,
+				  p ? "process" : "thread");
+		break;
+	}
+	case R_CPU:
+		cpulist_release(&o->cpus);
+		if (cpulist_parse(&o->cpus, arg) || o->cpus.nr == 0)
+			ret = bad(err, len, "-C: '%s' is not a CPU list such as 0-3,6", arg);
+		o->has_cpus = 1;
+		break;
+	case R_PAGES:
+		ret = mmap_pages(st, arg, &o->mmap_pages);
+		o->pages_given = 1;
+		break;
+	case R_OUTPUT:
+		if (!*arg)
+			ret = bad(err, len, "-o: the file name is empty");
+		o->output = arg;
+		break;
+	case R_LEVEL:
+		/* perf's -z: the level optional (1) */
+		if (arg)
+			ret = number("-z", arg, 1, 22, &v, err, len);
+		else
+			v = RECORD_DEFAULT_LEVEL;
+		o->level = (int)v;
+		o->level_given = 1;
+		break;
+	case R_DURATION:
+		if (parse_seconds(arg, &o->duration) || o->duration <= 0)
+			ret = bad(err, len, "--duration: '%s' is not a positive number of seconds", arg);
+		break;
+	case R_CLOCKID:
+		if (!clockid_ok(arg))
+			ret = bad(err, len, "%s %s: prof records on CLOCK_MONOTONIC, the clock JIT "
+				  "runtimes stamp their jitdump files with; give -k mono, or leave it out",
+				  st->name, arg);
+		break;
+	}
+	return ret ? -1 : 0;
+}
+
+#define RO struct record_opts
+
+static const struct opt record_options[] = {
+	OPT_CALL('e', "event", "LIST", record_cb, R_EVENT,
+		 "events to sample (default cycles; cpu-clock\n"
+		 "where there is no hardware PMU), each with\n"
+		 ":u, :k, :p, :pp or :ppp as perf takes them;\n"
+		 "tracepoints as SYSTEM:NAME (sched:sched_switch)"),
+	OPT_CALL('F', "freq", "HZ", record_cb, R_FREQ,
+		 "samples per second (default 4000; max: the\n"
+		 "kernel's limit)"),
+	OPT_CALL('c', "count", "PERIOD", record_cb, R_COUNT,
+		 "a sample every PERIOD events instead of -F"),
+	OPT_SET('g', NULL, RO, callchain, CALLCHAIN_FP,
+		"frame-pointer call chains (--call-graph fp)"),
+	OPT_CALL(0, "call-graph", "MODE", record_cb, R_CALL_GRAPH,
+		 "fp, or dwarf[,SIZE]: copy SIZE bytes of each\n"
+		 "sample's user stack (default 32768) for DWARF\n"
+		 "unwinding by prof report"),
+	OPT_CALL('p', "pid", "PIDS", record_cb, R_PID, "attach to processes and their threads"),
+	OPT_CALL('t', "tid", "TIDS", record_cb, R_TID, "attach to single threads"),
+	OPT_SET('a', "all-cpus", RO, all_cpus, 1, "every process on every CPU"),
+	OPT_CALL('C', "cpu", "CPULIST", record_cb, R_CPU, "only these CPUs, e.g. 0-3,6"),
+	OPT_SET(0, "no-inherit", RO, no_inherit, 1,
+		"not the threads and processes the command\n"
+		"starts: only its first thread"),
+	OPT_SET(0, "all-user", RO, all_user, 1, "user space only, every event (as :u)"),
+	OPT_SET(0, "all-kernel", RO, all_kernel, 1, "the kernel only, every event (as :k)"),
+	OPT_CALL('m', "mmap-pages", "N", record_cb, R_PAGES,
+		 "ring pages per CPU, a power of two (default 128),\n"
+		 "or a size: 512K, 4M"),
+	OPT_CALL('o', "output", "FILE", record_cb, R_OUTPUT,
+		 "output file (default prof.data, - for stdout)"),
+	OPT_CALL_OPT('z', "compression-level", "N", record_cb, R_LEVEL, opt_peek_number,
+		     "zstd level 1-22 (default 1)"),
+	OPT_SET(0, "no-compress", RO, no_compress, 1, "write records uncompressed"),
+	OPT_CALL(0, "duration", "SECONDS", record_cb, R_DURATION, "stop after SECONDS"),
+	OPT_SET(0, "off-cpu", RO, off_cpu, 1,
+		"also record when threads switch out and back\n"
+		"in, and their stacks at switch-out where the\n"
+		"kernel allows it: prof report --event off-cpu\n"
+		"and --wall show where they waited"),
+	OPT_SET('N', "no-buildid-cache", RO, no_buildid_cache, 1,
+		"do not copy deleted, replaced or containers'\n"
+		"binaries into the build-id cache (~/.debug)"),
+	OPT_SET('q', "quiet", RO, quiet, 1, "no notices and no summary"),
+	OPT_HELP(),
+	/* perf record's spellings */
+	OPT_PERF_CALL_V('k', "clockid", record_cb, R_CLOCKID),
+	OPT_PERF_NOOP('T', "timestamp"),
+	OPT_PERF_NOOP(0, "sample-cpu"),
+	OPT_PERF_NOOP('P', "period"),
+	OPT_PERF_NOOP('R', "raw-samples"),
+	OPT_PERF_NOOP('B', "no-buildid"),
+	OPT_PERF_NOOP(0, "buildid-all"),
+	OPT_PERF_NOOP(0, "no-bpf-event"),
+	OPT_PERF('s', "stat", "prof keeps each sample's thread: prof report --sort pid,tid "
+		 "gives each thread's share"),
+	OPT_PERF('D', "delay", "prof report --time START,END keeps a window of the run"),
+	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
+	OPT_PERF('d', "data", "prof records no data addresses"),
+	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
+	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
+	OPT_PERF('u', "uid", "-a records every process; prof report --pid or --comm keeps a "
+		 "user's"),
+	OPT_PERF('I', "intr-regs", "prof records the user registers only, with --call-graph "
+		 "dwarf"),
+	OPT_PERF(0, "switch-output", "prof record writes one profile; prof report --time "
+		 "START,END shows a window of it"),
+	OPT_END(),
+};
+
+#undef RO
+
+void record_usage(FILE *out)
+{
+	fputs("usage: prof record [options] [--] command [args...]\n"
+	      "       prof record -p PID[,PID...] [options] [-- command]\n"
+	      "       prof record -t TID[,TID...] [options] [-- command]\n"
+	      "       prof record -a [options] [[--] command [args...]]\n"
+	      "\n", out);
+	opt_usage(out, record_options);
+}
+
 int record_opts_parse(struct record_opts *o, int argc, char **argv,
 		      char *err, size_t len)
 {
-	int c, ret = 0, freq_given = 0, level_given = 0, no_compress = 0;
-	uint64_t v;
-	const char *bad_item;
+	int first, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->freq = RECORD_DEFAULT_FREQ;
 	o->mmap_pages = RECORD_DEFAULT_PAGES;
 	o->output = "prof.data";
 	o->level = RECORD_DEFAULT_LEVEL;
-	optind = 1;
-	opterr = 0;
-	/* "+": stop at the command, whose own options are its business. */
-	while ((c = getopt_long(argc, argv, "+:e:F:c:gp:t:aC:m:o:z:qNh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			ret = parse_events(o, optarg, err, len);
-			break;
-		case 'F':
-			ret = number("-F", optarg, 1, 1000000000, &o->freq, err, len);
-			freq_given = 1;
-			break;
-		case 'c':
-			ret = number("-c", optarg, 1, UINT64_MAX >> 1, &o->period, err, len);
-			break;
-		case 'g':
-			o->callchain = CALLCHAIN_FP;
-			break;
-		case OPT_CALL_GRAPH:
-			if (!strcmp(optarg, "fp")) {
-				o->callchain = CALLCHAIN_FP;
-			} else if (!strcmp(optarg, "dwarf")) {
-				o->callchain = CALLCHAIN_DWARF;
-			} else if (!strncmp(optarg, "dwarf,", 6)) {
-				o->callchain = CALLCHAIN_DWARF;
-				ret = number("--call-graph dwarf,SIZE", optarg + 6, 8, RECORD_MAX_STACK,
-					     &v, err, len);
-				if (!ret && v % 8)
-					ret = bad(err, len, "--call-graph dwarf,SIZE: %s is not a multiple "
-						  "of 8", optarg + 6);
-				o->stack_size = (uint32_t)v;
-			} else {
-				ret = bad(err, len, "--call-graph: '%s' is not fp, dwarf or dwarf,SIZE",
-					  optarg);
-			}
-			break;
-		case 'p':
-		case 't':
-			free(c == 'p' ? o->pids : o->tids);
-			if (parse_id_list(optarg, c == 'p' ? &o->pids : &o->tids,
-					  c == 'p' ? &o->nr_pids : &o->nr_tids, &bad_item))
-				ret = bad(err, len, "-%c: '%s' is not a list of %s ids", c,
-					  optarg, c == 'p' ? "process" : "thread");
-			break;
-		case 'a':
-			o->all_cpus = 1;
-			break;
-		case 'C':
-			cpulist_release(&o->cpus);
-			if (cpulist_parse(&o->cpus, optarg) || o->cpus.nr == 0)
-				ret = bad(err, len, "-C: '%s' is not a CPU list such as 0-3,6",
-					  optarg);
-			o->has_cpus = 1;
-			break;
-		case 'm':
-			ret = number("-m", optarg, 1, RECORD_MAX_PAGES, &v, err, len);
-			if (!ret && (v & (v - 1)))
-				ret = bad(err, len, "-m: %s is not a power of two", optarg);
-			o->mmap_pages = (unsigned)v;
-			o->pages_given = 1;
-			break;
-		case 'o':
-			if (!*optarg)
-				ret = bad(err, len, "-o: the file name is empty");
-			o->output = optarg;
-			break;
-		case 'z':
-			ret = number("-z", optarg, 1, 22, &v, err, len);
-			o->level = (int)v;
-			level_given = 1;
-			break;
-		case OPT_NO_COMPRESS:
-			no_compress = 1;
-			break;
-		case OPT_DURATION:
-			if (parse_seconds(optarg, &o->duration) || o->duration <= 0)
-				ret = bad(err, len, "--duration: '%s' is not a positive number of seconds",
-					  optarg);
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case OPT_OFF_CPU:
-			o->off_cpu = 1;
-			break;
-		case 'N':
-			o->no_buildid_cache = 1;
-			break;
-		case 'h':
-			return 1;
-		case ':':
-			ret = bad(err, len, "option '%s' needs a value", argv[optind - 1]);
-			break;
-		default:
-			if (optopt)
-				ret = bad(err, len, "unknown option '-%c'", optopt);
-			else
-				ret = bad(err, len, "unknown option '%s'", argv[optind - 1]);
-			break;
-		}
-		if (ret)
-			return ret;
-	}
+	/* the first word is the command, whose own options are its business */
+	ret = opt_parse(record_options, o, OPT_STOP_AT_WORD, argc, argv, &first, err, len);
+	if (ret)
+		return ret < 0 ? -EINVAL : 1;
 	if (o->callchain == CALLCHAIN_DWARF && !regs_user_mask())
 		return bad(err, len, "--call-graph dwarf: prof does not unwind on this machine's "
 			   "architecture; use -g");
@@ -283,14 +374,16 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 	/* Each dwarf sample carries its stack: a default ring would overflow. */
 	if (o->callchain == CALLCHAIN_DWARF && !o->pages_given)
 		o->mmap_pages = RECORD_DWARF_PAGES;
-	if (o->period && freq_given)
+	if (o->period && o->freq_given)
 		return bad(err, len, "-F and -c conflict: give one of them");
 	if (o->period)
 		o->freq = 0;
-	if (no_compress && level_given)
+	if (o->no_compress && o->level_given)
 		return bad(err, len, "-z and --no-compress conflict: give one of them");
-	if (no_compress)
+	if (o->no_compress)
 		o->level = 0;
+	if (o->all_user && o->all_kernel)
+		return bad(err, len, "--all-user and --all-kernel conflict: give one of them");
 	if (!o->nr_events) {
 		o->events = xcalloc(1, sizeof(*o->events));
 		o->mods = xcalloc(1, sizeof(*o->mods));
@@ -298,9 +391,16 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 		o->nr_events = 1;
 		o->default_event = 1;
 	}
-	if (optind < argc) {
-		o->argv = argv + optind;
-		o->argc = argc - optind;
+	/* perf's --all-user, --all-kernel: as :u or :k on every event but a tracepoint */
+	for (size_t i = 0; i < o->nr_events && (o->all_user || o->all_kernel); i++) {
+		if (o->mods[i].tracepoint)
+			continue;
+		o->mods[i].user = o->all_user;
+		o->mods[i].kernel = o->all_kernel;
+	}
+	if (first < argc) {
+		o->argv = argv + first;
+		o->argc = argc - first;
 	}
 	if (!o->argv && !o->nr_pids && !o->nr_tids && !o->all_cpus && !o->has_cpus)
 		return bad(err, len, "no command to run: give one, or -p PID, -t TID or -a");

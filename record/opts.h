@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cpulist.h"
 
@@ -50,6 +51,9 @@ struct record_opts {
 	double duration;	/* --duration, 0 when not given */
 	int quiet;
 	int no_buildid_cache;	/* -N: keep no file by build id (keep.h) */
+	int no_inherit;		/* --no-inherit: not the command's children or threads */
+	int all_user, all_kernel;	/* --all-user, --all-kernel: put in mods */
+	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */
 	int off_cpu;		/* --off-cpu: context switches, and stacks at switch-out */
 	char **argv;		/* the command, NULL-terminated; NULL when none */
 	int argc;
@@ -64,6 +68,7 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 		      char *err, size_t errlen);
 void record_opts_release(struct record_opts *o);
 
-extern const char record_usage[];
+/* The lines of prof record --help. */
+void record_usage(FILE *out);
 
 #endif

@@ -31,6 +31,7 @@
 #include "file.h"
 #include "carry.h"
 #include "keep.h"
+#include "opt.h"
 #include "opts.h"
 #include "pdata.h"
 #include "record.h"
@@ -41,7 +42,6 @@
 #include "writer.h"
 #include "xalloc.h"
 
-#define EXIT_USAGE 64
 
 struct rec_event {
 	struct perf_event_attr attr;
@@ -998,7 +998,7 @@ int cmd_record(int argc, char **argv)
 
 	ret = record_opts_parse(&rc.o, argc, argv, err, sizeof(err));
 	if (ret == 1) {
-		fputs(record_usage, stdout);
+		record_usage(stdout);
 		record_opts_release(&rc.o);
 		return 0;
 	}

@@ -29,8 +29,11 @@ struct format_view {
 	const struct hist_opts *ho;	/* sort keys, --children, -g/--tree */
 	double percent_limit;
 	int has_limit;
+	double graph_limit;		/* text: the call graphs' threshold (default: */
+	int has_graph_limit;		/* the percent limit, else 0.5) */
 	int max_depth;			/* 0: no limit */
 	int inverted;			/* svg: an icicle graph */
+	int header_only;		/* text: the header of each event, no table */
 	const char *const *key_names;	/* the sort keys' names, by enum hist_key */
 };
 

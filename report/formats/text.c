@@ -351,7 +351,8 @@ static void print_flat(const struct format_view *v, struct hist *h, FILE *out)
 	uint64_t total = hist_total(h);
 	int w[HIST_NKEYS] = { 0 }, wsamples = 7, nk = ho->nkeys;
 	double limit = v->has_limit ? v->percent_limit : 0;
-	uint64_t graph_min = (uint64_t)((double)total * (v->has_limit ? limit : 0.5) / 100.0);
+	double glimit = v->has_graph_limit ? v->graph_limit : v->has_limit ? limit : 0.5;
+	uint64_t graph_min = (uint64_t)((double)total * glimit / 100.0);
 	char samples[32];
 
 	for (size_t i = 0; i < n; i++) {
@@ -442,6 +443,8 @@ static int write_text(const struct profile *p, const struct format_view *v, FILE
 			putc('\n', out);
 		any = 1;
 		print_header(p, p->ev[i].ev, h, out);
+		if (v->header_only)
+			continue;
 		if (v->ho->graph == HIST_TREE_TOP_DOWN || v->ho->graph == HIST_TREE_BOTTOM_UP) {
 			uint64_t total = hist_total(h);
 			double limit = v->has_limit ? v->percent_limit : 0.5;

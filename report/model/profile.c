@@ -218,6 +218,7 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 }
 
 static int add_kept(struct loader *l, const struct rsample *s);
+static int on_kept(struct loader *l, const struct rsample *s);
 
 static int on_sample(void *ctx, const struct rsample *s)
 {
@@ -249,6 +250,18 @@ static int on_sample(void *ctx, const struct rsample *s)
 	if (l->post_filter && !postfilter(&l->o->f, s))
 		return 0;
 	p->kept++;
+	if (l->o->max_stack && s->nframes > l->o->max_stack) {
+		struct rsample ms = *s;
+
+		ms.nframes = l->o->max_stack;
+		return on_kept(l, &ms);
+	}
+	return on_kept(l, s);
+}
+
+/* A kept sample, weighed for --latency. */
+static int on_kept(struct loader *l, const struct rsample *s)
+{
 	if (l->o->latency && s->parallelism > 1) {
 		/* the period shared by the threads running side by side */
 		struct rsample ls = *s;

@@ -66,6 +66,8 @@ struct profile_opts {
 	 * process spent side by side counts once, as the wait for it does.
 	 */
 	int latency;
+	/* perf's --max-stack: a stack's frames from the sampled one, the rest dropped; 0: all */
+	int max_stack;
 };
 
 /* Where a thread's time went, for --wall: nanoseconds. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpulist.h"
 #include "opts.h"
@@ -93,6 +94,83 @@ int main(void)
 		ok(ret == -EINVAL && strstr(err, bad[i].msg) && !strchr(err, '\n'),
 		   "%s %s is refused: %s", bad[i].args[0], bad[i].args[1] ? bad[i].args[1] : "",
 		   err);
+		record_opts_release(&o);
+	}
+
+	/* perf record's spellings */
+	ret = PARSE("-z", "-o", "z.data", "true");
+	ok(ret == 0 && o.level == 1 && !strcmp(o.output, "z.data") && o.argc == 1,
+	   "-z takes no value when the next word is not a number (perf's -z)");
+	record_opts_release(&o);
+	ret = PARSE("-z5", "true");
+	ok(ret == 0 && o.level == 5, "-z5");
+	record_opts_release(&o);
+	ret = PARSE("-z", "7", "true");
+	ok(ret == 0 && o.level == 7 && o.argc == 1, "-z 7: a number after -z is its level");
+	record_opts_release(&o);
+	ret = PARSE("--compression-level=3", "true");
+	ok(ret == 0 && o.level == 3, "--compression-level=3");
+	record_opts_release(&o);
+	ret = PARSE("-z", "--no-compress", "true");
+	ok(ret == -EINVAL && strstr(err, "conflict"), "-z and --no-compress conflict");
+	record_opts_release(&o);
+	ret = PARSE("-m", "1M", "true");
+	ok(ret == 0 && o.mmap_pages == (1u << 20) / (unsigned)sysconf(_SC_PAGESIZE),
+	   "-m 1M is 1 MiB of pages");
+	record_opts_release(&o);
+	ret = PARSE("-m", "5K", "true");
+	ok(ret == 0 && o.mmap_pages == 2, "-m 5K is rounded up to a power of two of pages: %u",
+	   o.mmap_pages);
+	record_opts_release(&o);
+	ret = PARSE("-F", "max", "true");
+	ok(ret == 0 && o.freq > 0 && o.freq_given, "-F max: %llu", (unsigned long long)o.freq);
+	record_opts_release(&o);
+	ret = PARSE("-e", "cpu-clock,task-clock:k", "--all-user", "true");
+	ok(ret == 0 && o.mods[0].user && !o.mods[0].kernel && o.mods[1].user && !o.mods[1].kernel,
+	   "--all-user puts :u on every event");
+	record_opts_release(&o);
+	ret = PARSE("-e", "cpu-clock,sched:sched_switch", "--all-kernel", "true");
+	ok(ret == 0 && o.mods[0].kernel && !o.mods[0].user && !o.mods[1].kernel &&
+	   o.mods[1].tracepoint, "--all-kernel: :k on every event but a tracepoint");
+	record_opts_release(&o);
+	ret = PARSE("--no-inherit", "-T", "--sample-cpu", "-P", "-R", "-B", "-k", "mono",
+		    "--clockid=CLOCK_MONOTONIC", "true");
+	ok(ret == 0 && o.no_inherit && o.argc == 1,
+	   "--no-inherit, and perf's -T, --sample-cpu, -P, -R, -B, -k mono are taken");
+	record_opts_release(&o);
+	ret = PARSE("-qg", "true");
+	ok(ret == 0 && o.quiet && o.callchain == CALLCHAIN_FP, "-qg: short options together");
+	record_opts_release(&o);
+	ret = PARSE("--off", "--dur", "2", "true");
+	ok(ret == 0 && o.off_cpu && o.duration == 2, "unambiguous prefixes of long options");
+	record_opts_release(&o);
+
+	static const struct {
+		const char *args[3];
+		const char *msg;
+	} refused[] = {
+		{ { "-s", "true" }, "--sort pid,tid" },
+		{ { "-k", "realtime", "true" }, "CLOCK_MONOTONIC" },
+		{ { "--call-graph", "lbr", "true" }, "fp or dwarf" },
+		{ { "-D", "100", "true" }, "--time" },
+		{ { "--switch-events", "true" }, "--off-cpu" },
+		{ { "--no", "true" }, "ambiguous" },
+		{ { "--quiet=1", "true" }, "takes no value" },
+		{ { "-m", "3X", "true" }, "not a number" },
+		{ { "-m", "K", "true" }, "not a number of pages or a size" },
+		{ { "--all-user", "--all-kernel", "true" }, "conflict" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		const char *argv[8] = { "record" };
+		int n = 1;
+
+		for (int j = 0; j < 3 && refused[i].args[j]; j++)
+			argv[n++] = refused[i].args[j];
+		argv[n] = NULL;
+		err[0] = '\0';
+		ret = parse(&o, err, argv);
+		ok(ret == -EINVAL && strstr(err, refused[i].msg) && !strchr(err, '\n'),
+		   "%s %s: %s", refused[i].args[0], refused[i].args[1], err);
 		record_opts_release(&o);
 	}
 
