@@ -193,24 +193,20 @@ int cmd_convert(int argc, char **argv)
 		const struct perf_event_header *h = rec.hdr;
 
 		if (h->type == PDATA_HEADER_ATTR) {
-			const unsigned char *ids;
-			size_t nids;
-			uint32_t asz;
+			struct attr_record ar;
+			uint32_t asz = PDATA_ATTR_SIZE;
 
-			if (evtab_record_ids(h, &ids, &nids))
+			if (decode_attr(h, &ar))
 				continue;
 			attrs = xgrow(attrs, &attrs_cap, nattrs + 1, sizeof(*attrs));
 			memset(&attrs[nattrs], 0, sizeof(attrs[nattrs]));
-			/* the attr is what comes before the ids, as evtab reads it */
-			asz = (uint32_t)(ids - (const unsigned char *)(h + 1));
-			if (asz > PDATA_ATTR_SIZE)
-				asz = PDATA_ATTR_SIZE;
-			memcpy(attrs[nattrs].attr, h + 1, asz);
-			asz = PDATA_ATTR_SIZE;
+			/* what the record holds of the attr, zero-extended */
+			memcpy(attrs[nattrs].attr, &ar.attr,
+			       sizeof(ar.attr) < PDATA_ATTR_SIZE ? sizeof(ar.attr) : PDATA_ATTR_SIZE);
 			memcpy(attrs[nattrs].attr + 4, &asz, 4);	/* attr.size: what is written */
-			attrs[nattrs].ids = xcalloc(nids ? nids : 1, sizeof(uint64_t));
-			memcpy(attrs[nattrs].ids, ids, nids * sizeof(uint64_t));
-			attrs[nattrs++].nids = nids;
+			attrs[nattrs].ids = xcalloc(ar.nids ? ar.nids : 1, sizeof(uint64_t));
+			memcpy(attrs[nattrs].ids, ar.ids, ar.nids * sizeof(uint64_t));
+			attrs[nattrs++].nids = ar.nids;
 			continue;
 		}
 		/*
@@ -231,16 +227,14 @@ int cmd_convert(int argc, char **argv)
 			continue;
 		}
 		if (h->type == PDATA_HEADER_FEATURE) {
-			uint64_t id;
+			struct feature f;
 
-			if (h->size < sizeof(*h) + 8)
+			if (decode_feature(h, &f))
 				continue;
-			memcpy(&id, h + 1, 8);
 			/* the records are decompressed now; features past the bitmap are lost */
-			if (id == PDATA_FEAT_COMPRESSED || id == 0 || id >= PDATA_FEAT_LAST)
+			if (f.id == PDATA_FEAT_COMPRESSED || f.id == 0 || f.id >= PDATA_FEAT_LAST)
 				continue;
-			add_feature(&feats, &nfeats, id, (const unsigned char *)(h + 1) + 8,
-				    h->size - sizeof(*h) - 8, 0);
+			add_feature(&feats, &nfeats, f.id, f.data, f.len, 0);
 			continue;
 		}
 		/* kernel records and rounds; the pipe's own (FINISHED_INIT...) stay out */

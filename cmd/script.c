@@ -78,78 +78,49 @@ static void put_text(FILE *out, const char *key, const char *p, size_t max)
 
 static void print_feature(FILE *out, const struct perf_event_header *h)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	size_t len = h->size - sizeof(*h);
-	uint64_t id;
-	const char *name;
+	struct feature f;
+	const char *name, *str;
+	size_t off = 0, n;
+	uint32_t i = 0;
 
-	if (len < 8) {
+	if (decode_feature(h, &f)) {
 		fprintf(out, "FEATURE size=%u\n", h->size);
 		return;
 	}
-	memcpy(&id, p, 8);
-	p += 8;
-	len -= 8;
-	name = pdata_feature_name(id);
+	name = pdata_feature_name(f.id);
 	if (name)
 		fprintf(out, "FEATURE name=%s", name);
 	else
-		fprintf(out, "FEATURE name=feat%" PRIu64, id);
-	switch (id) {
+		fprintf(out, "FEATURE name=feat%" PRIu64, f.id);
+	switch (f.id) {
 	case PDATA_FEAT_HOSTNAME:
 	case PDATA_FEAT_OSRELEASE:
 	case PDATA_FEAT_VERSION:
 	case PDATA_FEAT_ARCH:
 	case PDATA_FEAT_CPUDESC:
-	case PDATA_FEAT_CPUID: {
-		uint32_t n;
-
-		if (len >= 4) {
-			memcpy(&n, p, 4);
-			put_text(out, "value", (const char *)p + 4, n < len - 4 ? n : len - 4);
-		}
+	case PDATA_FEAT_CPUID:
+		if (f.whole)
+			put_text(out, "value", f.text, f.text_len);
 		break;
-	}
-	case PDATA_FEAT_NRCPUS: {
-		uint32_t v[2];
-
-		if (len >= 8) {
-			memcpy(v, p, 8);
-			fprintf(out, " value=%u available, %u online", v[0], v[1]);
-		}
+	case PDATA_FEAT_NRCPUS:
+		if (f.whole)
+			fprintf(out, " value=%u available, %u online", f.nrcpus[0], f.nrcpus[1]);
 		break;
-	}
-	case PDATA_FEAT_CMDLINE: {
-		uint32_t nr, n;
-		size_t off = 4;
-
-		if (len < 4)
+	case PDATA_FEAT_CMDLINE:
+		if (!f.whole)
 			break;
-		memcpy(&nr, p, 4);
 		fputs(" value=", out);
-		for (uint32_t i = 0; i < nr && off + 4 <= len; i++) {
-			memcpy(&n, p + off, 4);
-			off += 4;
-			if (n > len - off)
-				break;
-			fprintf(out, "%s%.*s", i ? " " : "", (int)strnlen((const char *)p + off, n),
-				(const char *)p + off);
-			off += n;
-		}
+		while (feature_string(&f, &off, &i, &str, &n))
+			fprintf(out, "%s%.*s", i > 1 ? " " : "", (int)n, str);
 		break;
-	}
-	case PDATA_FEAT_COMPRESSED: {
-		uint32_t v[5];
-
-		if (len >= sizeof(v)) {
-			memcpy(v, p, sizeof(v));
+	case PDATA_FEAT_COMPRESSED:
+		if (f.whole)
 			fprintf(out, " value=%s level %u mmap_len %u",
-				v[1] == 1 ? "zstd" : "unknown", v[2], v[4]);
-		}
+				f.compressed[1] == 1 ? "zstd" : "unknown", f.compressed[2],
+				f.compressed[4]);
 		break;
-	}
 	default:
-		fprintf(out, " size=%zu", len);
+		fprintf(out, " size=%zu", f.len);
 		break;
 	}
 	fputc('\n', out);
@@ -157,8 +128,7 @@ static void print_feature(FILE *out, const struct perf_event_header *h)
 
 static void print_attr(FILE *out, const struct evdesc *e, const struct perf_event_header *h)
 {
-	const unsigned char *ids;
-	size_t nr = 0;
+	struct attr_record ar;
 
 	fprintf(out, "ATTR event=%s type=%u config=%llu sample_type=0x%llx", e->name,
 		e->attr.type, (unsigned long long)e->attr.config,
@@ -168,14 +138,14 @@ static void print_attr(FILE *out, const struct evdesc *e, const struct perf_even
 	else
 		fprintf(out, " period=%llu", (unsigned long long)e->attr.sample_period);
 	fputs(" ids=", out);
-	evtab_record_ids(h, &ids, &nr);	/* checked when e was added */
-	for (size_t i = 0; i < nr; i++) {
+	decode_attr(h, &ar);	/* checked when e was added */
+	for (size_t i = 0; i < ar.nids; i++) {
 		uint64_t id;
 
-		memcpy(&id, ids + 8 * i, 8);
+		memcpy(&id, ar.ids + 8 * i, 8);
 		fprintf(out, "%s%" PRIu64, i ? "," : "", id);
 	}
-	if (!nr)
+	if (!ar.nids)
 		fputc('-', out);
 	fputc('\n', out);
 }

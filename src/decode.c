@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "pdata.h"
 
 struct cursor {
 	const unsigned char *p, *end;
@@ -394,4 +395,106 @@ int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_he
 	}
 	k->known = 0;
 	return 0;
+}
+
+/* --- user records ---------------------------------------------------------- */
+
+int decode_attr(const struct perf_event_header *h, struct attr_record *a)
+{
+	size_t body = h->size >= sizeof(*h) ? h->size - sizeof(*h) : 0;
+	uint32_t size;
+
+	memset(a, 0, sizeof(*a));
+	if (body < 8)
+		return -EBADMSG;
+	memcpy(&size, (const unsigned char *)(h + 1) + 4, 4);
+	if (size == 0)
+		size = 64;	/* PERF_ATTR_SIZE_VER0: old files */
+	if (size > body || size < 64 || (body - size) % 8)
+		return -EBADMSG;
+	memcpy(&a->attr, h + 1, size < sizeof(a->attr) ? size : sizeof(a->attr));
+	a->size = size;
+	a->ids = (const unsigned char *)(h + 1) + size;
+	a->nids = (body - size) / 8;
+	return 0;
+}
+
+void decode_feature_payload(uint64_t id, const void *data, size_t len, struct feature *f)
+{
+	const unsigned char *p = data;
+	uint32_t n;
+
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->data = p;
+	f->len = len;
+	switch (id) {
+	case PDATA_FEAT_HOSTNAME:
+	case PDATA_FEAT_OSRELEASE:
+	case PDATA_FEAT_VERSION:
+	case PDATA_FEAT_ARCH:
+	case PDATA_FEAT_CPUDESC:
+	case PDATA_FEAT_CPUID:
+		/* u32 len, then len bytes padded with NULs */
+		if (len < 4)
+			return;
+		memcpy(&n, p, 4);
+		if (n > len - 4)
+			n = (uint32_t)(len - 4);
+		f->text = (const char *)p + 4;
+		f->text_len = strnlen(f->text, n);
+		f->whole = 1;
+		return;
+	case PDATA_FEAT_CMDLINE:
+		if (len < 4)
+			return;
+		memcpy(&f->nr_strings, p, 4);
+		f->whole = 1;
+		return;
+	case PDATA_FEAT_NRCPUS:
+		if (len < sizeof(f->nrcpus))
+			return;
+		memcpy(f->nrcpus, p, sizeof(f->nrcpus));
+		f->whole = 1;
+		return;
+	case PDATA_FEAT_COMPRESSED:
+		if (len < sizeof(f->compressed))
+			return;
+		memcpy(f->compressed, p, sizeof(f->compressed));
+		f->whole = 1;
+		return;
+	default:
+		return;
+	}
+}
+
+int decode_feature(const struct perf_event_header *h, struct feature *f)
+{
+	uint64_t id;
+
+	memset(f, 0, sizeof(*f));
+	if (h->size < sizeof(*h) + 8)
+		return -EBADMSG;
+	memcpy(&id, h + 1, 8);
+	decode_feature_payload(id, (const unsigned char *)(h + 1) + 8, h->size - sizeof(*h) - 8, f);
+	return 0;
+}
+
+int feature_string(const struct feature *f, size_t *off, uint32_t *i, const char **s, size_t *n)
+{
+	uint32_t l;
+
+	if (*off == 0)
+		*off = 4;	/* after the count */
+	if (*i >= f->nr_strings || *off > f->len || f->len - *off < 4)
+		return 0;
+	memcpy(&l, f->data + *off, 4);
+	*off += 4;
+	if (l > f->len - *off)
+		return 0;
+	*s = (const char *)f->data + *off;
+	*n = strnlen(*s, l);
+	*off += l;
+	++*i;
+	return 1;
 }

@@ -91,4 +91,55 @@ int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_he
 /* Bytes of the sample_id trailer that attr gives non-sample records. */
 size_t decode_id_size(const struct perf_event_attr *attr);
 
+/* --- user records: what perf and prof write about the recording ---------- */
+
+/*
+ * A HEADER_ATTR record: an attr of attr.size bytes (64 where a file from
+ * before attr.size wrote 0), then its sample ids. perf 6.1 writes
+ * attr.size bytes of attr but looks for the ids at its own struct's size;
+ * prof writes PDATA_ATTR_SIZE. attr.size is trusted when it fits, as
+ * newer perf does.
+ */
+struct attr_record {
+	struct perf_event_attr attr;	/* what the record holds of it, zero-extended */
+	uint32_t size;			/* bytes of attr in the record */
+	const unsigned char *ids;	/* nids u64s, unaligned (memcpy them) */
+	size_t nids;
+};
+
+/* 0, or -EBADMSG when attr.size is beyond the record or the ids not whole u64s. */
+int decode_attr(const struct perf_event_header *h, struct attr_record *a);
+
+/*
+ * A HEADER_FEATURE record (pipe mode; the reader turns file mode's
+ * feature sections into such records): the feature's id, its payload,
+ * and the fields of those a report or script shows. A field the payload
+ * is too short for stays 0 (NULL).
+ */
+struct feature {
+	uint64_t id;			/* PDATA_FEAT_* */
+	const unsigned char *data;	/* the payload, after the id */
+	size_t len;
+	/* HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID: perf's string */
+	const char *text;		/* text_len bytes, no NUL among them */
+	size_t text_len;
+	uint32_t nr_strings;		/* CMDLINE: read with feature_string() */
+	uint32_t nrcpus[2];		/* NRCPUS: available, online */
+	/* COMPRESSED: version, type (1: zstd), level, ratio, mmap_len */
+	uint32_t compressed[5];
+	int whole;			/* the payload holds the fields its id has */
+};
+
+/* 0, or -EBADMSG when the record is too short for an id. */
+int decode_feature(const struct perf_event_header *h, struct feature *f);
+/* The same from a payload found elsewhere (a file mode's section). */
+void decode_feature_payload(uint64_t id, const void *data, size_t len, struct feature *f);
+
+/*
+ * CMDLINE's strings in turn: 1 and the next (*s, *n bytes, no NUL among
+ * them; *off starts at 0), or 0 at the end or where the payload stops.
+ */
+int feature_string(const struct feature *f, size_t *off, uint32_t *i, const char **s,
+		   size_t *n);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "evname.h"
+#include "decode.h"
 #include "evtab.h"
 #include "tpfmt.h"
 #include "pdata.h"
@@ -30,38 +31,6 @@ void evtab_release(struct evtab *t)
 	evtab_init(t);
 }
 
-/* The attr's size in the record, from attr.size; 0 when it does not fit. */
-static uint32_t attr_size(const struct perf_event_header *h)
-{
-	size_t body = h->size - sizeof(*h);
-	uint32_t asize;
-
-	if (h->size < sizeof(*h) + 8)
-		return 0;
-	memcpy(&asize, (const unsigned char *)(h + 1) + 4, 4);
-	if (asize == 0)
-		asize = 64;	/* PERF_ATTR_SIZE_VER0: old files */
-	/*
-	 * perf 6.1 writes attr.size bytes of attr but finds the ids at its own
-	 * struct size; prof writes PDATA_ATTR_SIZE. Trust attr.size when it
-	 * fits, as newer perf does.
-	 */
-	if (asize > body || asize < 64 || (body - asize) % 8)
-		return 0;
-	return asize;
-}
-
-int evtab_record_ids(const struct perf_event_header *h, const unsigned char **ids, size_t *nr)
-{
-	uint32_t asize = attr_size(h);
-
-	if (!asize)
-		return -EBADMSG;
-	*ids = (const unsigned char *)(h + 1) + asize;
-	*nr = (h->size - sizeof(*h) - asize) / 8;
-	return 0;
-}
-
 static void add_ids(struct evtab *t, const unsigned char *ids, size_t nr, size_t index)
 {
 	for (size_t i = 0; i < nr; i++) {
@@ -74,25 +43,20 @@ static void add_ids(struct evtab *t, const unsigned char *ids, size_t nr, size_t
 
 int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 {
-	const unsigned char *ids;
+	struct attr_record ar;
 	struct evdesc *e;
-	size_t copy, nr;
 	const char *name;
 
-	if (evtab_record_ids(h, &ids, &nr))
+	if (decode_attr(h, &ar))
 		return -EBADMSG;
 	if ((h->misc & READER_ATTR_MORE_IDS) && t->nr) {
-		add_ids(t, ids, nr, t->nr - 1);	/* more of the last event's: reader.h */
+		add_ids(t, ar.ids, ar.nids, t->nr - 1);	/* more of the last event's: reader.h */
 		return 0;
 	}
 	e = xcalloc(1, sizeof(*e));
-	/* the attr is what comes before the ids */
-	copy = (size_t)(ids - (const unsigned char *)(h + 1));
-	if (copy > sizeof(e->attr))
-		copy = sizeof(e->attr);
-	memcpy(&e->attr, h + 1, copy);
+	e->attr = ar.attr;
 	e->index = t->nr;
-	add_ids(t, ids, nr, e->index);
+	add_ids(t, ar.ids, ar.nids, e->index);
 	name = evname_of(e->attr.type, e->attr.config);
 	if (name)
 		snprintf(e->name, sizeof(e->name), "%s", name);

@@ -30,23 +30,16 @@ void evtab_init(struct evtab *t);
 void evtab_release(struct evtab *t);
 
 /*
- * The sample ids a HEADER_ATTR record lists: *nr u64s at *ids, in the
- * record and not necessarily aligned (memcpy them).
- * 0, or -EBADMSG when the record is malformed (attr.size beyond the
- * record, ids not a whole number of u64).
- */
-/*
  * The modifiers perf writes after an event's name for what its attr
  * excludes and how precise it is, ":u", ":k", ":ppp" (into buf; "" for
  * none): a recording of cycles:u, or one that fell back to user space
  * only, says so.
  */
 void evtab_modifiers(const struct perf_event_attr *a, char *buf, size_t len);
-int evtab_record_ids(const struct perf_event_header *h, const unsigned char **ids,
-		     size_t *nr);
 
 /*
- * Add the event of a HEADER_ATTR record. 0, or -EBADMSG as above. An id
+ * Add the event of a HEADER_ATTR record (decode_attr()). 0, or -EBADMSG
+ * when it is malformed. An id
  * that an earlier event already claimed stays that event's.
  */
 int evtab_add_record(struct evtab *t, const struct perf_event_header *h);

@@ -20,6 +20,7 @@
 
 #include "jitdump.h"
 #include "pdata.h"
+#include "decode.h"
 #include "reader.h"
 #include "xalloc.h"
 
@@ -255,13 +256,11 @@ static unsigned char *new_record(struct reader *r, size_t out, uint32_t type, ui
  */
 static void set_zcap(struct reader *r, const unsigned char *c, size_t len)
 {
-	uint32_t v[5];
+	struct feature f;
 
-	if (len < sizeof(v))
-		return;
-	memcpy(v, c, sizeof(v));
-	if (v[4])
-		r->zcap = v[4] < ZCAP_MAX ? v[4] : ZCAP_MAX;
+	decode_feature_payload(PDATA_FEAT_COMPRESSED, c, len, &f);
+	if (f.whole && f.compressed[4])
+		r->zcap = f.compressed[4] < ZCAP_MAX ? f.compressed[4] : ZCAP_MAX;
 }
 
 static void compressed_feature(struct reader *r, const struct file_section *sec)
@@ -745,12 +744,11 @@ int reader_next(struct reader *r, struct reader_record *rec)
 			r->done = in_offset(r);
 			continue;
 		}
-		if (h.type == PDATA_HEADER_FEATURE && h.size >= 16 + 20) {
-			uint64_t feat;
+		if (h.type == PDATA_HEADER_FEATURE) {
+			struct feature f;
 
-			memcpy(&feat, (const unsigned char *)rec->hdr + 8, 8);
-			if (feat == PDATA_FEAT_COMPRESSED)
-				set_zcap(r, (const unsigned char *)rec->hdr + 16, 20);
+			if (!decode_feature(rec->hdr, &f) && f.id == PDATA_FEAT_COMPRESSED)
+				set_zcap(r, f.data, f.len);
 		}
 		/*
 		 * AUXTRACE's payload (an Intel PT or ARM SPE trace) follows the

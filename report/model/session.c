@@ -2046,19 +2046,16 @@ static int enqueue(struct session *s, const struct perf_event_header *h, uint64_
 
 static void do_feature(struct session *s, const struct perf_event_header *h)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	size_t len = h->size - sizeof(*h);
-	uint64_t id;
-	int slot = -1;
+	struct feature f;
+	int slot;
 	char buf[1024];
-	size_t out = 0;
+	const char *str;
+	size_t out = 0, off = 0, n;
+	uint32_t i = 0;
 
-	if (len < 12)
+	if (decode_feature(h, &f) || !f.whole)
 		return;
-	memcpy(&id, p, 8);
-	p += 8;
-	len -= 8;
-	switch (id) {
+	switch (f.id) {
 	case PDATA_FEAT_HOSTNAME: slot = 0; break;
 	case PDATA_FEAT_OSRELEASE: slot = 1; break;
 	case PDATA_FEAT_ARCH: slot = 2; break;
@@ -2066,12 +2063,7 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 	default: return;
 	}
 	if (slot < 3) {
-		uint32_t n;
-
-		memcpy(&n, p, 4);
-		n = n < len - 4 ? n : (uint32_t)(len - 4);
-		s->feat[slot] = strpool_intern_text(s->fpool, (const char *)p + 4,
-						    strnlen((const char *)p + 4, n));
+		s->feat[slot] = strpool_intern_text(s->fpool, f.text, f.text_len);
 		if (slot == 1) {
 			/* the symbolizer is the delivery thread's: let it finish first */
 			drain(s);
@@ -2079,29 +2071,13 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 		}
 		return;
 	}
-	{
-		uint32_t nr, n;
-		size_t off = 4;
-
-		memcpy(&nr, p, 4);
-		for (uint32_t i = 0; i < nr && off + 4 <= len; i++) {
-			size_t sl;
-
-			memcpy(&n, p + off, 4);
-			off += 4;
-			if (n > len - off)
-				break;
-			sl = strnlen((const char *)p + off, n);
-			if (out + sl + 2 >= sizeof(buf))
-				break;
-			if (out)
-				buf[out++] = ' ';
-			memcpy(buf + out, p + off, sl);
-			out += sl;
-			off += n;
-		}
-		s->feat[3] = strpool_intern_text(s->fpool, buf, out);
+	while (feature_string(&f, &off, &i, &str, &n) && out + n + 2 < sizeof(buf)) {
+		if (out)
+			buf[out++] = ' ';
+		memcpy(buf + out, str, n);
+		out += n;
 	}
+	s->feat[3] = strpool_intern_text(s->fpool, buf, out);
 }
 
 int session_record(struct session *s, const struct reader_record *rec)
