@@ -121,6 +121,7 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->stacks = !!(fmt->needs & FORMAT_STACKS);
 	o->chains |= !!(fmt->needs & FORMAT_CHAINS);
 	o->collector = fmt->collector;
+	o->ordered = !!(fmt->needs & FORMAT_ORDERED);
 }
 
 #define pct format_pct
@@ -197,7 +198,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!r.va.quiet) {
-		uint64_t lost = session_lost(p->session);
+		uint64_t lost = p->info.lost;
 
 		symbols_warnings_print(p->sym);
 		if (pct(lost, p->samples + lost) > 1.0)

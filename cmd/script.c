@@ -17,6 +17,7 @@
 #include "evtab.h"
 #include "jitdump.h"
 #include "pdata.h"
+#include "profile.h"
 #include "tpfmt.h"
 #include "reader.h"
 #include "script.h"
@@ -311,8 +312,7 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 
 struct symscript {
 	FILE *out;
-	uint64_t samples;
-	struct session *ss;
+	struct profile *p;
 	int name_width;		/* the longest event name's, once known */
 };
 
@@ -323,13 +323,12 @@ struct symscript {
  * then an empty line; what stackcollapse-perf.pl and speedscope parse.
  * A frame unwound by its frame pointer ends in " [fp]", which they skip.
  */
-static int print_symbolized(void *ctx, const struct rsample *s)
+static void print_symbolized(void *ctx, const struct rsample *s)
 {
 	struct symscript *x = ctx;
 
-	x->samples++;
 	if (!x->name_width) {
-		const struct evtab *t = session_evtab(x->ss);
+		const struct evtab *t = session_evtab(x->p->session);
 
 		for (size_t i = 0; i < t->nr; i++)
 			if (t->ev[i] && (int)strlen(t->ev[i]->name) > x->name_width)
@@ -359,8 +358,25 @@ static int print_symbolized(void *ctx, const struct rsample *s)
 		fprintf(x->out, ")%s\n", f->by_fp ? " [fp]" : "");
 	}
 	putc('\n', x->out);
-	return 0;
 }
+
+/* Every event's samples to the one printer, in time order. */
+static void *sym_begin(void *ctx, const struct evdesc *ev)
+{
+	(void)ev;
+	return ctx;
+}
+
+static void sym_free(void *state)
+{
+	(void)state;
+}
+
+static const struct profile_collector sym_printer = {
+	.begin = sym_begin,
+	.add = print_symbolized,
+	.free = sym_free,
+};
 
 /* out, which writes into stdout, flushed through: 0, or -1 when a write failed. */
 static int flush_out(FILE *out)
@@ -372,51 +388,60 @@ static int flush_out(FILE *out)
 	return ret ? -1 : 0;
 }
 
+/*
+ * --symbols: the file through the model, in time order, every sample to
+ * the printer. r goes to the model, freed with it.
+ */
 static int script_symbols(const char *input, struct reader *r, const struct symbols_opts *so,
 			  FILE *out)
 {
 	struct symscript x = { .out = out };
-	struct symbols *sym = symbols_new(so);
-	struct session *ss;
+	struct profile_opts o = {
+		.input = input, .so = *so, .chains = 1, .ordered = 1,
+		.collector = &sym_printer, .collector_ctx = &x,
+	};
 	struct reader_record rec;
+	char err[1024];
 	int ret, status = 1;
 
-	if (!sym) {
-		fprintf(stderr, "prof: cannot set up the symbolizer: %s\n", strerror(errno));
+	o.f.t_start = o.f.t_end = -1;
+	x.p = profile_open(&o, r, err, sizeof(err));
+	if (!x.p) {
+		fprintf(stderr, "prof: %s\n", err);
 		return 1;
 	}
-	ss = session_new(sym, print_symbolized, &x);
-	x.ss = ss;
-	session_read_ahead(ss, input);
 	while ((ret = reader_next(r, &rec)) > 0)
-		if ((ret = session_record(ss, &rec)))
+		if (profile_feed(x.p, &rec, err, sizeof(err)))
 			break;
-	if (ret)
-		session_abort(ss);
-	else
-		ret = session_finish(ss);
+	if (ret > 0)
+		goto failed;
 	if (ret == -EBADMSG) {
-		flush_out(out);
-		fprintf(stderr, "prof: '%s' is corrupt at offset %" PRIu64 ": %s\n", input,
-			reader_error_offset(r), reader_error(r));
-		goto out;
+		session_abort(x.p->session);
+		snprintf(err, sizeof(err), "'%s' is corrupt at offset %" PRIu64 ": %s", input,
+			 reader_error_offset(r), reader_error(r));
+		goto failed;
 	}
 	if (ret < 0) {
-		flush_out(out);
-		fprintf(stderr, "prof: cannot read '%s': %s\n", input, strerror(-ret));
-		goto out;
+		session_abort(x.p->session);
+		snprintf(err, sizeof(err), "cannot read '%s': %s", input, strerror(-ret));
+		goto failed;
 	}
+	if (profile_close(x.p, err, sizeof(err)))
+		goto failed;
 	flush_out(out);
-	input_warnings(input, r, ss, 0, 0, NULL, "showing");
-	symbols_warnings_print(sym);
+	input_warnings(input, r, x.p->session, 0, 0, NULL, "showing");
+	symbols_warnings_print(x.p->sym);
 	status = 0;
+	goto out;
+failed:
+	flush_out(out);
+	fprintf(stderr, "prof: %s\n", err);
 out:
 	if (flush_out(out)) {
 		fprintf(stderr, "prof: cannot write the output: %s\n", strerror(errno));
 		status = 1;
 	}
-	session_free(ss);
-	symbols_free(sym);
+	profile_free(x.p);
 	return status;
 }
 
@@ -462,10 +487,9 @@ int cmd_script(int argc, char **argv)
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
 	if (symbolize) {
-		status = script_symbols(input, r, &so, out);
+		status = script_symbols(input, r, &so, out);	/* r is the model's now */
 		if (fclose(out))
 			status = 1;
-		reader_free(r);
 		return status;
 	}
 	evtab_init(&t);

@@ -21,6 +21,7 @@ enum {
 	FORMAT_SRCLINE = 4,	/* source files and lines */
 	FORMAT_BINARY = 8,	/* not text: refused on a terminal */
 	FORMAT_CHAINS = 16,	/* whole stacks resolved, whatever the view */
+	FORMAT_ORDERED = 32,	/* its collector gets the samples in time order (a timeline) */
 };
 
 /* How to show what the model holds: the view's options. */

@@ -216,11 +216,11 @@ static int write_json(const struct profile *p, const struct format_view *v, FILE
 	json_object(&j, NULL);
 	json_string(&j, "schema", "prof-report/2");
 	json_string(&j, "input", p->input);
-	json_string(&j, "command", session_feature(p->session, "cmdline"));
-	json_string(&j, "host", session_feature(p->session, "hostname"));
-	json_string(&j, "osrelease", session_feature(p->session, "osrelease"));
-	json_string(&j, "arch", session_feature(p->session, "arch"));
-	json_u64(&j, "lost", session_lost(p->session));
+	json_string(&j, "command", p->info.cmdline);
+	json_string(&j, "host", p->info.hostname);
+	json_string(&j, "osrelease", p->info.osrelease);
+	json_string(&j, "arch", p->info.arch);
+	json_u64(&j, "lost", p->info.lost);
 	json_double(&j, "duration", (double)(p->last_time - p->first_time) / 1e9);
 	json_array(&j, "sort");
 	for (int k = 0; k < ho->nkeys; k++)

@@ -72,7 +72,7 @@ static void off_cpu_header(const struct profile *p, const struct evdesc *e, FILE
 {
 	if (!format_time_event(e))
 		return;
-	if (!session_switch_stacks(p->session))
+	if (!p->info.switch_stacks)
 		fprintf(out, "# off-cpu:  no stacks: the recording could not sample switch-outs "
 			"(a normal user at perf_event_paranoid 2); off-CPU time is per thread only. "
 			"For stacks, record with --off-cpu after 'sysctl "
@@ -101,12 +101,12 @@ static void off_cpu_header(const struct profile *p, const struct evdesc *e, FILE
 static void print_header(const struct profile *p, const struct evdesc *e, struct hist *h,
 			 FILE *out)
 {
-	const char *cmd = session_feature(p->session, "cmdline");
-	const char *host = session_feature(p->session, "hostname");
-	const char *rel = session_feature(p->session, "osrelease");
-	const char *arch = session_feature(p->session, "arch");
+	const char *cmd = p->info.cmdline;
+	const char *host = p->info.hostname;
+	const char *rel = p->info.osrelease;
+	const char *arch = p->info.arch;
 	const struct profile_unwind *u = &p->uw;
-	uint64_t lost = session_lost(p->session);
+	uint64_t lost = p->info.lost;
 	double lost_pct = pct(lost, p->samples + lost);
 	char mods[16];
 
@@ -458,7 +458,7 @@ static int write_text(const struct profile *p, const struct format_view *v, FILE
 		}
 	}
 	if (!any) {
-		uint64_t lost = session_lost(p->session);
+		uint64_t lost = p->info.lost;
 
 		if (p->samples)
 			fprintf(out, "# prof report of '%s': no samples left after the filters\n",

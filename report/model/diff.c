@@ -19,8 +19,9 @@ struct sq {
 	double sum;
 };
 
-static void *sq_begin(const struct evdesc *ev)
+static void *sq_begin(void *ctx, const struct evdesc *ev)
 {
+	(void)ctx;
 	(void)ev;
 	return xcalloc(1, sizeof(struct sq));
 }
@@ -194,7 +195,7 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 	}
 	if (l->o->loaded)
 		l->o->loaded(l->o->ctx, p);
-	side->lost += session_lost(p->session);
+	side->lost += p->info.lost;
 	err[0] = '\0';
 	e = pick_event(l, p, input, err, errlen);
 	if (err[0]) {

@@ -24,6 +24,9 @@ struct loader {
 	int have_time;
 	int pre_filter;		/* a filter that needs no frame */
 	int post_filter;	/* a filter that needs the sampled frame resolved */
+	int checked;		/* the events were checked at the first kernel record */
+	int closed;
+	int reset;		/* a window since profile_reset(): its span is its own */
 };
 
 static int in_ids(const long *l, size_t n, long v)
@@ -212,7 +215,7 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 			e->tree_root = ctree_root(e->tree, "all", FRAME_ROOT);
 		}
 		if (l->o->collector)
-			e->collected = l->o->collector->begin(ev);
+			e->collected = l->o->collector->begin(l->o->collector_ctx, ev);
 	}
 	return e;
 }
@@ -225,7 +228,12 @@ static int on_sample(void *ctx, const struct rsample *s)
 	struct loader *l = ctx;
 	struct profile *p = l->p;
 
-	if (!l->have_time) {
+	if (l->reset) {
+		/* a window's: its first sample (not always delivered first) */
+		if (!l->have_time || s->time < p->first_time)
+			p->first_time = s->time;
+		l->have_time = 1;
+	} else if (!l->have_time) {
 		/* The first in time: with session_unordered(), not always this one. */
 		p->first_time = session_first_time(p->session);
 		l->have_time = 1;
@@ -304,6 +312,7 @@ void profile_free(struct profile *p)
 			p->collector->free(p->ev[i].collected);
 	}
 	free(p->ev);
+	free(p->ld);
 	free(p->tt);
 	htab_release(&p->tt_index);
 	strpool_free(p->pool);
@@ -363,19 +372,20 @@ static int check_events(const struct profile_opts *o, const struct profile *p, i
 	return 0;
 }
 
-int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen)
+struct profile *profile_open(const struct profile_opts *o, struct reader *rd, char *err,
+			     size_t errlen)
 {
 	const struct profile_filters *f = &o->f;
-	struct loader l = { .o = o };
 	struct profile *p = xcalloc(1, sizeof(*p));
-	struct reader_record rec;
-	int ret, checked = 0;
+	struct loader *l = xcalloc(1, sizeof(*l));
 
-	*out = NULL;
-	l.p = p;
-	l.pre_filter = f->npid || f->ntid || f->ncpu || f->ncomm || f->t_start >= 0 ||
-		       f->t_end >= 0 || f->event || o->wall;
-	l.post_filter = f->ndso || f->symbol;
+	p->ld = l;
+	p->rd = rd;
+	l->o = o;
+	l->p = p;
+	l->pre_filter = f->npid || f->ntid || f->ncpu || f->ncomm || f->t_start >= 0 ||
+			f->t_end >= 0 || f->event || o->wall;
+	l->post_filter = f->ndso || f->symbol;
 	p->input = o->input;
 	p->collector = o->collector;
 	snprintf(p->wall_ev.name, sizeof(p->wall_ev.name), "wall");
@@ -384,59 +394,155 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	p->wall_ev.attr.config = ~0ULL;
 	htab_init(&p->tt_index);
 	p->pool = strpool_new();
-	p->rd = reader_open(o->input);
-	if (!p->rd) {
-		reader_open_why(o->input, errno, err, errlen);
-		goto fail;
-	}
 	p->sym = symbols_new(&o->so);
 	if (!p->sym) {
 		snprintf(err, errlen, "cannot set up the symbolizer: %s", strerror(errno));
-		goto fail;
+		profile_free(p);
+		return NULL;
 	}
-	p->session = session_new(p->sym, on_sample, &l);
-	if (l.pre_filter)
+	p->session = session_new(p->sym, on_sample, l);
+	if (l->pre_filter)
 		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
-	session_read_ahead(p->session, o->input);
-	/* Every view adds samples up: none needs them in time order. */
-	session_unordered(p->session, 1);
-	while ((ret = reader_next(p->rd, &rec)) > 0) {
-		/* the first kernel record: every event is declared, none sampled yet */
-		if (rec.hdr->type < 64 && !checked++ && check_events(o, p, 1, err, errlen))
-			goto fail;
-		if (rec.hdr->type == PDATA_HEADER_EVENT_TYPE)	/* a pipe's carried JIT code */
-			session_carried_budget(p->session, reader_offset(p->rd));
-		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
-			size_t tlen;
-			const unsigned char *td = reader_tracing_data(p->rd, &tlen);
+	if (o->input && rd)
+		session_read_ahead(p->session, o->input);
+	/* What only adds samples up need not wait for them in time order. */
+	session_unordered(p->session, !o->ordered);
+	return p;
+}
 
-			session_tracing_data(p->session, td, tlen);
-		}
-		ret = session_record(p->session, &rec);
-		if (ret)
-			break;
+int profile_feed(struct profile *p, const struct reader_record *rec, char *err, size_t errlen)
+{
+	struct loader *l = p->ld;
+	const struct profile_opts *o = l->o;
+	int ret;
+
+	/* the first kernel record: every event is declared, none sampled yet */
+	if (rec->hdr->type < 64 && !l->checked++ && check_events(o, p, 1, err, errlen))
+		goto fail;
+	if (rec->hdr->type == PDATA_HEADER_EVENT_TYPE && p->rd)	/* a pipe's carried JIT code */
+		session_carried_budget(p->session, reader_offset(p->rd));
+	if (rec->hdr->type == PDATA_HEADER_TRACING_DATA && p->rd) {
+		size_t tlen;
+		const unsigned char *td = reader_tracing_data(p->rd, &tlen);
+
+		session_tracing_data(p->session, td, tlen);
 	}
-	if (ret)
-		session_abort(p->session);	/* its thread stops before anything is read of it */
+	ret = session_record(p->session, rec);
+	if (!ret)
+		return 0;
+	if (ret == -EBADMSG && p->rd)
+		snprintf(err, errlen, "'%s' is corrupt at offset %" PRIu64 ": %s", o->input,
+			 reader_error_offset(p->rd), reader_error(p->rd));
+	else if (ret < 0)
+		snprintf(err, errlen, "cannot read '%s': %s", o->input, strerror(-ret));
+	else
+		snprintf(err, errlen, "cannot read '%s'", o->input);
+fail:
+	session_abort(p->session);	/* its thread stops before anything is read of it */
+	return -1;
+}
+
+/* What formats show of the session, as it is now. */
+static void fill_info(struct profile *p)
+{
+	p->info.cmdline = session_feature(p->session, "cmdline");
+	p->info.hostname = session_feature(p->session, "hostname");
+	p->info.osrelease = session_feature(p->session, "osrelease");
+	p->info.arch = session_feature(p->session, "arch");
+	p->info.lost = session_lost(p->session);
+	p->info.switch_stacks = session_switch_stacks(p->session);
+}
+
+const struct profile *profile_snapshot(struct profile *p, char *err, size_t errlen)
+{
+	int ret = p->ld->closed ? 0 : session_sync(p->session);
+
+	if (ret) {
+		snprintf(err, errlen, "cannot read '%s': %s", p->input,
+			 ret < 0 ? strerror(-ret) : "resolving stopped");
+		return NULL;
+	}
+	fill_info(p);
+	return p;
+}
+
+void profile_reset(struct profile *p)
+{
+	for (size_t i = 0; i < p->nev; i++) {
+		struct profile_event *e = &p->ev[i];
+
+		hist_free(e->hist);
+		ctree_free(e->tree);
+		if (e->collected)
+			p->collector->free(e->collected);
+		memset(e, 0, sizeof(*e));	/* made again by the next sample */
+	}
+	p->samples = p->kept = p->chains = 0;
+	p->leaf_checked = p->leaf_repaired = 0;
+	memset(&p->uw, 0, sizeof(p->uw));
+	p->ntt = 0;
+	htab_release(&p->tt_index);
+	htab_init(&p->tt_index);
+	p->first_time = p->last_time = 0;
+	p->ld->have_time = 0;
+	p->ld->reset = 1;
+}
+
+int profile_close(struct profile *p, char *err, size_t errlen)
+{
+	struct loader *l = p->ld;
+	int ret = session_finish(p->session);
+
+	l->closed = 1;
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", p->input, strerror(-ret));
+		return -1;
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot read '%s'", p->input);
+		return -1;
+	}
+	if (check_events(l->o, p, 0, err, errlen))
+		return -1;
+	fill_info(p);
+	return 0;
+}
+
+int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen)
+{
+	struct reader *rd = reader_open(o->input);
+	struct reader_record rec;
+	struct profile *p;
+	int ret;
+
+	*out = NULL;
+	if (!rd) {
+		reader_open_why(o->input, errno, err, errlen);
+		return -1;
+	}
+	p = profile_open(o, rd, err, errlen);
+	if (!p)
+		return -1;
+	while ((ret = reader_next(p->rd, &rec)) > 0)
+		if (profile_feed(p, &rec, err, errlen))
+			goto fail;
 	if (ret == -EBADMSG) {
+		session_abort(p->session);
 		snprintf(err, errlen, "'%s' is corrupt at offset %" PRIu64 ": %s", o->input,
 			 reader_error_offset(p->rd), reader_error(p->rd));
 		goto fail;
 	}
-	if (!ret)
-		ret = session_finish(p->session);
 	if (ret < 0) {
+		session_abort(p->session);
 		snprintf(err, errlen, "cannot read '%s': %s", o->input, strerror(-ret));
 		goto fail;
 	}
-	if (check_events(o, p, 0, err, errlen))
+	if (profile_close(p, err, errlen))
 		goto fail;
 	*out = p;
 	return 0;
 fail:
-	if (p->session)
-		session_abort(p->session);
 	profile_free(p);
 	return -1;
 }

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A profile, loaded: the one entry point of the model. profile_load()
- * reads a file through the session (ordering, processes and maps,
- * symbols, unwinding), drops the samples the filters leave out before
- * they are resolved, and adds the rest up per event: the flat histogram
- * with its call graphs (hist), a call tree of whole stacks (ctree), and
- * the collector a format brings of its own. Commands (report, diff, a
- * viewer) load and then read; nothing here prints.
+ * A profile: the one entry point of the model. A profile is opened with
+ * its options, fed records (from a file, or from a recorder's rings),
+ * looked at whole at any moment (profile_snapshot()), emptied for a new
+ * window (profile_reset()) and closed at the end of its input;
+ * profile_load() is that loop over a file. Fed, it reads records through
+ * the session (ordering, processes and maps, symbols, unwinding), drops
+ * the samples the filters leave out before they are resolved, and adds
+ * the rest up per event: the flat histogram with its call graphs (hist),
+ * a call tree of whole stacks (ctree), and the collector a format brings
+ * of its own, which gets each thread's samples in time order when it asks
+ * (ordered). Commands (report, diff, a viewer, top, an agent) feed and
+ * read; nothing here prints.
  */
 #ifndef PROF_REPORT_PROFILE_H
 #define PROF_REPORT_PROFILE_H
@@ -37,9 +42,14 @@ struct profile_filters {
 	const char *event;		/* only this event's samples; NULL for all */
 };
 
-/* A format's own per-event aggregate, for what hist and ctree do not keep. */
+/*
+ * A format's (or a command's) own per-event aggregate, for what hist and
+ * ctree do not keep: begin() makes an event's state when its first sample
+ * comes, with the options' collector_ctx; add() gets each kept sample of
+ * it (in time order with ordered); free() ends it.
+ */
 struct profile_collector {
-	void *(*begin)(const struct evdesc *ev);
+	void *(*begin)(void *ctx, const struct evdesc *ev);
 	void (*add)(void *state, const struct rsample *s);
 	void (*free)(void *state);
 };
@@ -53,6 +63,7 @@ struct profile_opts {
 	int with_comm;			/* ... under the command at their root */
 	int chains;			/* resolve whole stacks (else the sampled frame only) */
 	const struct profile_collector *collector;	/* NULL for none */
+	void *collector_ctx;
 	struct profile_filters f;
 	/*
 	 * Wall-clock time: the samples of cpu-clock or task-clock (their
@@ -68,6 +79,19 @@ struct profile_opts {
 	int latency;
 	/* perf's --max-stack: a stack's frames from the sampled one, the rest dropped; 0: all */
 	int max_stack;
+	/*
+	 * Samples reach the collector in time order (for a timeline), not
+	 * as soon as resolved: a sample whose file is still being opened
+	 * then waits for it, as do those after it.
+	 */
+	int ordered;
+};
+
+/* What the recording says of itself, for headers: NULL or 0 where it does not say. */
+struct profile_info {
+	const char *cmdline, *hostname, *osrelease, *arch;
+	uint64_t lost;			/* records the kernel lost */
+	int switch_stacks;		/* off-CPU intervals have stacks (not only a name) */
 };
 
 /* Where a thread's time went, for --wall: nanoseconds. */
@@ -92,8 +116,11 @@ struct profile_unwind {
 	int nstop;
 };
 
+struct loader;
+
 struct profile {
 	const char *input;
+	struct profile_info info;	/* as of the last snapshot */
 	struct reader *rd;
 	struct symbols *sym;
 	struct session *session;
@@ -113,10 +140,39 @@ struct profile {
 	struct profile_thread_time *tt;	/* --wall: per thread, by first sample */
 	size_t ntt, tt_cap;
 	struct htab tt_index;		/* tt by tid */
+	struct loader *ld;		/* how records are fed: profile.c's */
 };
 
 /*
- * Load o->input. 0 and *out, or -1 with a one-line reason in err (no
+ * A profile to feed, reading rd's records (rd owned from here on; NULL
+ * for records from elsewhere, as a recorder's). o and what it points to
+ * must outlive it. NULL with a one-line reason in err (no "prof: ").
+ */
+struct profile *profile_open(const struct profile_opts *o, struct reader *rd, char *err,
+			     size_t errlen);
+/*
+ * The next record. 0, or -1 with a one-line reason in err: the file is
+ * corrupt, or does not have what the options ask (--event, --wall).
+ */
+int profile_feed(struct profile *p, const struct reader_record *rec, char *err, size_t errlen);
+/*
+ * Every sample fed up to the last round the input closed, added up: p
+ * whole for formats to read, until the next profile_feed() or
+ * profile_reset(). NULL with a reason in err when resolving failed.
+ */
+const struct profile *profile_snapshot(struct profile *p, char *err, size_t errlen);
+/*
+ * A new window: the sums (histograms, trees, collections, counts, the
+ * span) start again from nothing; what the session knows (threads, maps,
+ * names, symbols) stays. Right after a snapshot.
+ */
+void profile_reset(struct profile *p);
+/* The end of the input: the rest delivered, the options' checks made. 0, or -1 and err. */
+int profile_close(struct profile *p, char *err, size_t errlen);
+
+/*
+ * Load o->input: profile_open(), profile_feed() each record, and
+ * profile_close(). 0 and *out, or -1 with a one-line reason in err (no
  * "prof: "). The warnings about the input are the command's to give:
  * see warn.h.
  */

@@ -2122,6 +2122,21 @@ int session_record(struct session *s, const struct reader_record *rec)
 	return enqueue(s, h, rec->offset);
 }
 
+int session_sync(struct session *s)
+{
+	int ret;
+
+	drain(s);
+	ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
+	if (!ret && s->npk) {
+		/* the thread is idle (drained): what it put aside goes out here */
+		ret = unpark(s);
+		if (ret)
+			__atomic_store_n(&s->ret, ret, __ATOMIC_RELEASE);
+	}
+	return ret;
+}
+
 void session_abort(struct session *s)
 {
 	stop_thread(s, 1);

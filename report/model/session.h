@@ -96,6 +96,13 @@ int session_record(struct session *s, const struct reader_record *rec);
 /* The end of the file: deliver what is still queued. Same returns. */
 int session_finish(struct session *s);
 /*
+ * Mid-file: wait until every sample handed to the resolving thread so far
+ * (every record up to the last round the file closed) has reached the
+ * callback, the samples put aside included, and the thread is idle until
+ * the next session_record(). Same returns.
+ */
+int session_sync(struct session *s);
+/*
  * Give up: nothing more is delivered, and once this returns the callback
  * runs no more (it runs on a thread of the session's own). For the error
  * paths; session_error() is stable after it.
