@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The session's state, shared by its files (session.c lists them), and
+ * what each offers the others. Not for use outside report/model/session*.c.
+ */
+#ifndef PROF_REPORT_SESSION_INT_H
+#define PROF_REPORT_SESSION_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "evtab.h"
+#include "htab.h"
+#include "jit.h"
+#include "maps.h"
+#include "session.h"
+#include "strpool.h"
+#include "symbols.h"
+#include "unwind.h"
+
+#define MAX_FRAMES	1024
+#define INLINE_MAX	16
+
+/* A process's JIT code: its perf map and jitdump, looked for at first need. */
+struct pjit {
+	int tried;		/* looked for its table */
+	struct jit_table *t;	/* NULL: none */
+	int own;		/* t was read from its files, not carried: free it */
+	struct dso *dso;	/* "[JIT] tid PID", as perf calls it */
+	char *dump;		/* its jitdump's path, from the MMAP of it */
+};
+
+struct proc {
+	int pid;
+	unsigned gen;		/* changes whenever maps do */
+	struct maps maps;
+	uint64_t start;		/* the time of the FORK or exec that began it; 0: before */
+	struct pjit *jit;	/* (not const when the proc is) */
+	int running;		/* its threads on a CPU now (switch records) */
+	struct dso *exe;	/* its program: the first file it mapped since its exec */
+};
+
+/*
+ * JIT tables the profile carries (type 65 records, src/jitdump.h), by
+ * process and its start; and the files being put back together from
+ * their chunks.
+ */
+struct carried {
+	int pid;
+	uint64_t start;
+	struct jit_table *t;
+};
+
+struct pending {
+	int pid;
+	uint32_t kind;
+	uint64_t start, total;
+	unsigned char *buf;
+	size_t len;
+};
+
+#define JIT_WARN_MAX 20
+
+/* What a carried file costs before its bytes: its table and bookkeeping. */
+#define CARRIED_FILE_COST 512
+
+/*
+ * What one address of one process resolved to, while its maps stay as
+ * they were: hot loops sample the same few addresses over and over.
+ */
+struct fmemo {
+	const struct proc *pr;	/* NULL for the kernel and for unknown pids */
+	unsigned gen;
+	unsigned flags;		/* kernel | caller << 1 */
+	uint64_t addr;
+	struct dso *dso;
+	uint64_t a;		/* the address in dso */
+	int k;			/* frames in fi */
+	struct frame_info fi[2];
+};
+
+#define FMEMO 1024
+
+/* An address placed in its dso, not resolved yet: a parked sample's frame. */
+struct rawf {
+	struct dso *dso;	/* NULL when no map covers it */
+	uint64_t a;		/* the address in dso, or the address */
+	const struct jit_sym *jit;	/* JIT code: what it is (a is the address) */
+	unsigned jitc : 1;	/* in a process with JIT code, outside files */
+	unsigned kernel : 1;
+	unsigned caller : 1;
+	unsigned by_fp : 1;	/* unwound by the frame pointer */
+};
+
+/*
+ * A sample whose file is still being opened (see session_unordered()),
+ * put aside with its frames placed in the maps of its time.
+ */
+struct parked {
+	const struct evdesc *ev;
+	uint32_t pid, tid, cpu;
+	uint64_t time, period;
+	const char *comm;
+	const struct dso *exe;
+	uint32_t parallelism;
+	int repaired;
+	size_t first, n;	/* its frames: praw[first .. first + n) */
+	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
+};
+
+/* Parked samples, and their frames, at most; past that, a sample waits for its file. */
+#define PARK_MAX 65536
+#define PRAW_MAX (1u << 20)
+
+struct thread {
+	int pid, tid;
+	const char *comm;
+	int on_cpu;		/* counted in its proc's running */
+	/* off the CPU since out_time (out_state 1 blocked, 2 preempted; 0: on it) */
+	uint64_t out_time;
+	int out_state;
+	uint32_t out_cpu;
+	/* its last sample of the context-switches event: the stack of a switch-out */
+	unsigned char *cs;
+	size_t cs_cap;
+	uint64_t cs_time;
+	const struct evdesc *cs_ev;
+};
+
+/* An int-keyed open-addressing table of pointers. */
+/* Threads or processes by id: items of an htab. */
+struct itab {
+	struct htab t;
+	int *keys;
+	void **vals;
+	size_t cap;
+};
+
+/*
+ * Records are queued in chunks, aligned to their size so that a record's
+ * address gives its chunk; a record never spans two. Each record is kept
+ * behind its file offset (a u64), for messages.
+ */
+#define CHUNK_BYTES	(1u << 20)
+#define CHUNK_OF(h)	((struct chunk *)((uintptr_t)(h) & ~(uintptr_t)(CHUNK_BYTES - 1)))
+/* Sorted rounds waiting for the delivery thread: bounds the memory in flight. */
+#define MAX_BATCHES	4
+/*
+ * Bytes of records queued at most. A file without FINISHED_ROUND records
+ * (or with rounds far apart) would otherwise be held whole in memory,
+ * however much its compressed records expand to: past this the older
+ * half, by time, is handed on, as perf's ordered events do at their
+ * memory limit.
+ */
+#define QUEUE_MAX	(32u << 20)
+
+struct chunk {
+	struct chunk *next;	/* in the free list */
+	struct chunk *all;	/* every chunk, freed with the session */
+	size_t len;		/* bytes used in data */
+	size_t queued;		/* queue entries in it (reading thread only) */
+	uint64_t stamp;		/* last batch that took a record of it (reading thread) */
+	int refs;		/* atomic: the reading thread's hold, plus one per
+				 * batch holding its records */
+	int held;		/* the reading thread's hold is still on it */
+	uint64_t data[];	/* 8-aligned records */
+};
+
+/* 16 bytes: the queue is sorted and copied by the million. */
+struct qent {
+	uint64_t time;
+	const struct perf_event_header *h;	/* in a chunk, after its file offset */
+};
+
+/* One sorted round, handed to the delivery thread. */
+struct batch {
+	struct batch *next;
+	struct qent *e;
+	size_t n, cap;
+	struct chunk **c;	/* the chunks its records are in, each once */
+	size_t nc, ccap;
+};
+
+/* Records the session could not use, skipped; the first one's offset and why. */
+struct skipped {
+	uint64_t n, first;
+	char why[96];
+};
+
+#define TMEMO 16
+
+struct session {
+	struct symbols *sym;
+	session_sample_fn fn;
+	void *ctx;
+	struct evtab ev;
+	struct strpool *pool;	/* delivery thread: comms */
+	struct strpool *fpool;	/* reading thread: features */
+	struct itab threads, procs;
+
+	/* the reading thread's queue */
+	struct chunk *cur;	/* being filled */
+	struct chunk *chunks;	/* all of them, through ->all */
+	struct qent *q, *qtmp;	/* queue and merge buffer, qcap entries each */
+	size_t qn, qcap;
+	uint64_t max_time, round_limit, nbatch;
+	size_t qbytes;		/* bytes the queued records hold, with their offsets */
+	uint64_t forced;	/* flushes QUEUE_MAX forced */
+
+	/* the hand-over, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	pthread_t thread;
+	int started, sync;
+	struct batch *head, *tail, *free_batches;
+	size_t nbatches;
+	struct chunk *free_chunks;
+	int busy, stop, abort;
+	int ret;		/* the delivery thread's first non-zero result; atomic */
+
+	uint64_t lost;
+	int leaf_only;
+	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
+	struct rframe frames[MAX_FRAMES];
+	struct fmemo fmemo[FMEMO];
+	struct unwind *unwind;	/* made at the first sample with a stack copy */
+	uint64_t upcs[MAX_FRAMES];
+	unsigned char upcs_fl[MAX_FRAMES];	/* how upcs[i] was found: UNWIND_* */
+	int nupcs;		/* of the sample being delivered or parked */
+	struct unwind_stop ustop;	/* why its unwinding stopped */
+	int ustop_frame;	/* each_address's count of frames before ustop.at's, or -1 */
+	int cur_fp;		/* the address each_address() hands out is such */
+	const struct proc *cur_pr;	/* the process of the sample each_address() walks */
+	int repaired;		/* ... and whether it put a frameless function's caller back */
+	/* the last sample's process and thread: hot loops sample one of each */
+	struct proc *last_proc;
+	struct thread *last_thread;
+	/* threads by tid & (TMEMO - 1): samples of a few threads alternate */
+	struct thread *tmemo[TMEMO];
+	int unordered;
+	session_filter_fn filter;
+	uint64_t first_time;	/* of the first sample in time order */
+	int have_first;
+	struct parked *pk;
+	size_t npk, pk_cap;
+	struct rawf *praw;
+	size_t npraw, praw_cap;
+	/* records skipped as malformed: by the reading thread, by the delivery thread */
+	struct skipped skq, skd;
+	uint64_t now;		/* the time of the record being delivered */
+	struct evdesc swev[2];	/* off-cpu and preempted, made of switch records */
+	size_t swbase;		/* their index: after the file's events */
+	int swset;
+	int has_switches;	/* an event records switches: parallelism is known */
+	const char *no_switch_samples;	/* the frame of an off-CPU interval without a stack */
+	size_t cs_bytes;	/* of the threads' switch-out copies (cs_keep()) */
+	/* JIT tables carried in the profile (see struct carried) */
+	struct carried *car;
+	size_t ncar, carcap;
+	struct pending *pend;
+	size_t npend;
+	int carried_read;	/* read ahead of the records (session_carried_done()) */
+	uint64_t car_budget;	/* bytes of carried files to take in all (car_charge()) */
+	uint64_t car_used;
+	int car_over;		/* a file was left out for it: said once */
+	struct htab cartab;	/* car by (pid, start) */
+	struct htab cpidtab;	/* car by pid: the first of each */
+	struct strpool *jpool;	/* JIT names */
+	char *jwarn[JIT_WARN_MAX + 1];
+	size_t njwarn, jmore;
+};
+
+/* session.c */
+int ss_deliver(struct session *s, const struct perf_event_header *h, uint64_t foff);
+/* Count a record skipped (the first one's offset and why); returns 0. */
+int ss_skip(struct skipped *k, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* session-order.c */
+void ss_drain(struct session *s);
+int ss_enqueue(struct session *s, const struct perf_event_header *h, uint64_t foff);
+int ss_flush(struct session *s, uint64_t limit);
+void ss_free_batch(struct batch *b);
+void ss_stop_thread(struct session *s, int abort);
+
+/* session-threads.c */
+void ss_do_comm(struct session *s, const struct kevent *k);
+void ss_do_fork(struct session *s, const struct kevent *k);
+void ss_do_mmap(struct session *s, const struct kevent *k);
+const struct map *ss_find_map(const struct proc *p, uint64_t addr);
+void ss_free_itab(struct itab *t, int procs);
+struct proc *ss_get_proc(struct session *s, int pid);
+struct thread *ss_get_thread(struct session *s, int pid, int tid);
+void *ss_itab_get(const struct itab *t, int key);
+
+/* session-resolve.c */
+int ss_deliver_sample(struct session *s, const struct evdesc *e,
+		      const struct perf_event_header *h, uint64_t foff);
+int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample *sp,
+		 int kernel, const char *pseudo);
+int ss_unpark(struct session *s);
+
+/* session-jit.c */
+void ss_carried_reset(struct session *s);
+void ss_jit_locate(struct session *s, const struct proc *pr, uint64_t addr,
+		   struct rawf *r);
+void ss_pjit_reset(struct pjit *j);
+struct pjit *ss_proc_jit(struct session *s, const struct proc *pr);
+
+/* session-switch.c */
+void ss_cs_drop(struct session *s, struct thread *t);
+int ss_cs_keep(struct session *s, struct thread *t, const struct perf_event_header *h);
+int ss_do_switch(struct session *s, const struct kevent *k, const struct sample *id);
+int ss_is_kernel_mode(uint16_t misc);
+int ss_is_switch_event(const struct evdesc *e);
+void ss_set_on_cpu(struct session *s, struct thread *t, int on);
+
+#endif

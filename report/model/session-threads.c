@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The session's processes and threads, by id, and each process's maps
+ * (a persistent treap, maps.h), as MMAP, COMM, FORK and EXIT records
+ * change them. On the delivery thread.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "decode.h"
+#include "file.h"
+#include "htab.h"
+#include "jit.h"
+#include "jitdump.h"
+#include "maps.h"
+#include "pdata.h"
+#include "session.h"
+#include "strpool.h"
+#include "symbols.h"
+#include "tpfmt.h"
+#include "unwind.h"
+#include "xalloc.h"
+
+#include "session-int.h"
+
+void *ss_itab_get(const struct itab *t, int key)
+{
+	struct htab_probe p;
+	uint32_t i;
+
+	htab_probe(&t->t, (uint64_t)(unsigned)key, &p);
+	while (htab_next(&t->t, &p, &i))
+		if (t->keys[i] == key)
+			return t->vals[i];
+	return NULL;
+}
+
+/* Insert or replace. */
+static void itab_put(struct itab *t, int key, void *val)
+{
+	struct htab_probe p;
+	size_t n = htab_count(&t->t);
+	uint32_t i;
+
+	htab_probe(&t->t, (uint64_t)(unsigned)key, &p);
+	while (htab_next(&t->t, &p, &i))
+		if (t->keys[i] == key) {
+			t->vals[i] = val;
+			return;
+		}
+	if (n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->keys = xreallocarray(t->keys, t->cap, sizeof(*t->keys));
+		t->vals = xreallocarray(t->vals, t->cap, sizeof(*t->vals));
+	}
+	t->keys[n] = key;
+	t->vals[n] = val;
+	htab_put(&t->t, &p, (uint32_t)n);
+}
+
+void ss_free_itab(struct itab *t, int procs)
+{
+	for (size_t i = 0; i < htab_count(&t->t); i++) {
+		if (!t->vals[i])
+			continue;
+		if (procs) {
+			struct proc *p = t->vals[i];
+
+			maps_release(&p->maps);
+			ss_pjit_reset(p->jit);
+			free(p->jit);
+		} else {
+			free(((struct thread *)t->vals[i])->cs);
+		}
+		free(t->vals[i]);
+	}
+	free(t->keys);
+	free(t->vals);
+	htab_release(&t->t);
+}
+
+/* --- threads and maps ------------------------------------------------- */
+
+struct proc *ss_get_proc(struct session *s, int pid)
+{
+	struct proc *p = ss_itab_get(&s->procs, pid);
+
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = pid;
+		p->jit = xcalloc(1, sizeof(*p->jit));
+		maps_init(&p->maps);
+		itab_put(&s->procs, pid, p);
+	}
+	return p;
+}
+
+struct thread *ss_get_thread(struct session *s, int pid, int tid)
+{
+	struct thread *t = ss_itab_get(&s->threads, tid);
+
+	if (!t) {
+		char name[32];
+
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->pid = pid;
+		/* the idle task has no COMM record: perf calls it swapper too */
+		if (tid == 0)
+			snprintf(name, sizeof(name), "swapper");
+		else
+			snprintf(name, sizeof(name), ":%d", tid);
+		t->comm = strpool_intern(s->pool, name);
+		itab_put(&s->threads, tid, t);
+	}
+	return t;
+}
+
+/* Put m in p's maps, cutting away whatever it overlaps: the newer map wins. */
+static void insert_map(struct proc *p, const struct map *m)
+{
+	maps_insert(&p->maps, m);
+	p->gen++;
+}
+
+const struct map *ss_find_map(const struct proc *p, uint64_t addr)
+{
+	return p ? maps_find(&p->maps, addr) : NULL;
+}
+
+void ss_do_mmap(struct session *s, const struct kevent *k)
+{
+	const struct mmap_event *me = &k->mmap;
+	struct map m;
+	char name[4096];
+	size_t namelen;
+
+	namelen = me->name_len < sizeof(name) ? me->name_len : sizeof(name) - 1;
+	memcpy(name, me->name, namelen);
+	name[namelen] = '\0';
+	if (me->len == 0 || me->start + me->len < me->start)
+		return;		/* empty or wrapping: nothing to map */
+	if (k->misc & PERF_RECORD_MISC_MMAP_DATA)
+		return;		/* data (dwarf mode records them for perf): no samples there */
+	m.start = me->start;
+	m.end = me->start + me->len;
+	m.pgoff = me->pgoff;
+	if (!strncmp(name, "[kernel.kallsyms]", 17)) {
+		/* The kernel resolves from kallsyms, checked against where it was. */
+		symbols_kernel_map(s->sym, name + 17, me->pgoff, me->start, me->len);
+		return;
+	}
+	if ((int32_t)me->pid == -1) {
+		/* kernel modules: named from kallsyms, placed by these for another boot */
+		symbols_kernel_module_map(s->sym, name, me->start, me->len);
+		return;
+	}
+	m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
+	{
+		struct proc *pr = ss_get_proc(s, (int)me->pid);
+
+		/* exec maps the program first, then its interpreter and libraries */
+		if (!pr->exe && name[0] == '/' && !jitdump_path(name))
+			pr->exe = m.dso;
+		insert_map(pr, &m);
+	}
+	if (jitdump_path(name)) {
+		/* a JIT runtime's jitdump, mapped so that its path is known */
+		struct pjit *j = ss_get_proc(s, (int)me->pid)->jit;
+
+		free(j->dump);
+		j->dump = xstrdup(name);
+		if (j->tried && j->own) {	/* read again at the next need */
+			jit_free(j->t);
+			j->t = NULL;
+			j->own = 0;
+			j->tried = 0;
+		}
+	}
+}
+
+void ss_do_comm(struct session *s, const struct kevent *k)
+{
+	struct thread *t = ss_get_thread(s, (int)k->pid, (int)k->tid);
+
+	t->pid = (int)k->pid;
+	t->comm = strpool_intern_text(s->pool, k->comm, k->comm_len);
+	/* exec replaces the image: its new mappings follow this record */
+	if (k->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		struct proc *pr = ss_get_proc(s, (int)k->pid);
+
+		maps_release(&pr->maps);
+		pr->gen++;
+		pr->start = s->now;
+		pr->exe = NULL;
+		ss_pjit_reset(pr->jit);
+	}
+}
+
+void ss_do_fork(struct session *s, const struct kevent *k)
+{
+	struct thread *parent = ss_itab_get(&s->threads, (int)k->ptid), *t;
+
+	struct thread *old = ss_itab_get(&s->threads, (int)k->tid);
+
+	t = xcalloc(1, sizeof(*t));	/* a reused tid is a new thread */
+	t->pid = (int)k->pid;
+	t->tid = (int)k->tid;
+	t->comm = parent ? parent->comm : ss_get_thread(s, (int)k->ppid, (int)k->ptid)->comm;
+	/*
+	 * A synthesized FORK (time 0) after the thread's synthesized COMM, as
+	 * prof before 0.2 wrote them for -p and -t: the thread keeps its name.
+	 */
+	if (old && !k->time && old->pid == (int)k->pid && old->comm && old->comm[0] != ':')
+		t->comm = old->comm;
+	s->last_thread = NULL;	/* it may be the one freed */
+	memset(s->tmemo, 0, sizeof(s->tmemo));
+	/* looked up again: ss_get_thread() above may have made the one at tid */
+	old = ss_itab_get(&s->threads, t->tid);
+	if (old)
+		ss_set_on_cpu(s, old, 0);
+	if (old) {
+		/* the new thread keeps an off-CPU interval begun before its FORK was seen */
+		t->out_time = old->out_time;
+		t->out_state = old->out_state;
+		t->out_cpu = old->out_cpu;
+		ss_cs_drop(s, old);
+	}
+	free(old);
+	itab_put(&s->threads, t->tid, t);
+	if (k->pid != k->ppid) {	/* a new process: it starts with its parent's maps */
+		struct proc *pp = ss_itab_get(&s->procs, (int)k->ppid);
+		struct proc *np = ss_get_proc(s, (int)k->pid);
+
+		if (pp) {
+			maps_copy(&np->maps, &pp->maps);
+			np->exe = pp->exe;
+		} else {
+			maps_release(&np->maps);
+			np->exe = NULL;
+		}
+		np->gen++;
+		np->start = k->time;
+		ss_pjit_reset(np->jit);
+	}
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * DWARF: the scopes that qualify a function's name (namespaces, classes),
+ * the chain of inlined functions at an address, and source lines.
+ */
+#include "config.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libiberty/demangle.h>
+#ifdef HAVE_DEBUGINFOD
+#include <elfutils/debuginfod.h>
+#endif
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "buildid.h"
+#include "file.h"
+#include "htab.h"
+#include "kallsyms.h"
+#include "objfile.h"
+#include "strpool.h"
+#include "symbols.h"
+#include "gosym.h"
+#include "xalloc.h"
+
+
+#include "symbols-int.h"
+
+/* A function's scope in its CU: "geo::Grid::" for a DIE offset (cu set: the CU itself, indexed). */
+struct scope_ent {
+	const void *dw;
+	uint64_t off;
+	const char *prefix;	/* interned; "" at top level */
+};
+
+#define SCOPE_CU (1ULL << 63)	/* marks a CU's own entry: its scopes are indexed */
+
+static int is_container(int tag);
+static void die_origin(Dwarf_Die *die, Dwarf_Die *out);
+
+static struct scope_ent *scope_find(struct elfobj *obj, const void *dw, uint64_t off,
+				    struct htab_probe *p)
+{
+	uint32_t i;
+
+	htab_probe(&obj->stab, off ^ (uint64_t)(uintptr_t)dw, p);
+	while (htab_next(&obj->stab, p, &i))
+		if (obj->scopes[i].dw == dw && obj->scopes[i].off == off)
+			return &obj->scopes[i];
+	return NULL;
+}
+
+static void scope_add(struct elfobj *obj, const void *dw, uint64_t off, const char *prefix)
+{
+	struct htab_probe p;
+
+	if (scope_find(obj, dw, off, &p))
+		return;
+	if (obj->nscopes == obj->scopes_cap) {
+		obj->scopes_cap = obj->scopes_cap ? 2 * obj->scopes_cap : 64;
+		obj->scopes = xreallocarray(obj->scopes, obj->scopes_cap, sizeof(*obj->scopes));
+	}
+	obj->scopes[obj->nscopes].dw = dw;
+	obj->scopes[obj->nscopes].off = off;
+	obj->scopes[obj->nscopes].prefix = prefix;
+	htab_put(&obj->stab, &p, (uint32_t)obj->nscopes++);
+}
+
+/* Whether the class die has an operator(): a closure, as C++ lambdas are. */
+static int has_call_operator(Dwarf_Die *die)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(die, &c) != 0)
+		return 0;
+	do {
+		const char *n = dwarf_diename(&c);
+
+		if (dwarf_tag(&c) == DW_TAG_subprogram && n && !strcmp(n, "operator()"))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/*
+ * One walk of a CU: the scope of every subprogram in it, from the names
+ * of the namespaces, classes and functions around it (a lambda's
+ * operator() is in its closure's class, in the function that made it).
+ */
+static void index_scopes(struct symbols *s, struct elfobj *obj, Dwarf_Die *parent, char *buf,
+			 size_t len, size_t cap, int depth, long *budget)
+{
+	Dwarf_Die c;
+
+	if (depth > 24 || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		const char *n;
+		size_t l;
+		char saved[1024];
+		size_t saved_len = len;
+
+		memcpy(saved, buf, len + 1);
+		l = len;
+		if (tag == DW_TAG_subprogram)
+			scope_add(obj, dwarf_cu_getdwarf(c.cu), dwarf_dieoffset(&c),
+				  strpool_intern_len(s->pool, buf, len));
+		if (!dwarf_haschildren(&c))
+			continue;
+		if (is_container(tag) || tag == DW_TAG_subprogram) {
+			n = dwarf_diename(&c);
+			/*
+			 * A function defined out of its class or namespace: its scope
+			 * is its declaration's, met earlier in the walk.
+			 */
+			if (tag == DW_TAG_subprogram && n) {
+				Dwarf_Die decl;
+				struct htab_probe p;
+				const struct scope_ent *e;
+
+				die_origin(&c, &decl);
+				if (dwarf_dieoffset(&decl) != dwarf_dieoffset(&c) &&
+				    (e = scope_find(obj, dwarf_cu_getdwarf(decl.cu),
+						    dwarf_dieoffset(&decl), &p)) &&
+				    strlen(e->prefix) < cap) {
+					len = strlen(e->prefix);
+					memcpy(buf, e->prefix, len + 1);
+				}
+			}
+			if (!n && tag == DW_TAG_namespace)
+				n = "(anonymous namespace)";
+			if (!n && (tag == DW_TAG_class_type || tag == DW_TAG_structure_type))
+				n = has_call_operator(&c) ? "{lambda}" : "{unnamed type}";
+			l = len;
+			if (n && len + strlen(n) + 3 < cap) {
+				memcpy(buf + len, n, strlen(n));
+				memcpy(buf + len + strlen(n), "::", 3);
+				l = len + strlen(n) + 2;
+			}
+			index_scopes(s, obj, &c, buf, l, cap, depth + 1, budget);
+			memcpy(buf, saved, saved_len + 1);
+			len = saved_len;
+		} else if (tag == DW_TAG_lexical_block) {
+			index_scopes(s, obj, &c, buf, len, cap, depth + 1, budget);
+		}
+	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
+}
+
+/*
+ * The declaration a DIE stands for, through abstract origins (an inlined
+ * call's function) and specifications (a member defined out of its class).
+ */
+static void die_origin(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die tmp;
+
+	*out = *die;
+	for (int k = 0; k < 4; k++) {
+		if ((dwarf_attr(out, DW_AT_abstract_origin, &a) ||
+		     dwarf_attr(out, DW_AT_specification, &a)) && dwarf_formref_die(&a, &tmp))
+			*out = tmp;
+		else
+			break;
+	}
+}
+
+/* name within the scopes around die's declaration: "geo::Grid::cell". */
+static const char *qualified(struct symbols *s, struct elfobj *obj, Dwarf_Die *die,
+			     const char *name)
+{
+	Dwarf_Die decl, cudie;
+	struct htab_probe p;
+	struct scope_ent *e;
+	const void *dw;
+	uint64_t off;
+	char buf[1024];
+
+	die_origin(die, &decl);
+	if (!dwarf_diecu(&decl, &cudie, NULL, NULL))
+		return sy_intern_name(s, name);
+	/* C has no scopes to name: its functions are what the symbols say */
+	switch (dwarf_srclang(&cudie)) {
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+	case DW_LANG_Rust:
+		break;
+	default:
+		return sy_intern_name(s, name);
+	}
+	dw = dwarf_cu_getdwarf(decl.cu);
+	off = dwarf_dieoffset(&decl);
+	e = scope_find(obj, dw, off, &p);
+	if (!e) {
+		uint64_t cu = dwarf_dieoffset(&cudie) | SCOPE_CU;
+
+		if (!scope_find(obj, dw, cu, &p)) {
+			long budget = 1L << 20;	/* DWARF is input: its walk is bounded */
+
+			buf[0] = '\0';
+			index_scopes(s, obj, &cudie, buf, 0, sizeof(buf), 0, &budget);
+			scope_add(obj, dw, cu, "");
+			e = scope_find(obj, dw, off, &p);
+		}
+	}
+	if (!e || !e->prefix[0])
+		return sy_intern_name(s, name);
+	snprintf(buf, sizeof(buf), "%s%s", e->prefix, name);
+	return sy_intern_name(s, buf);
+}
+
+/*
+ * Function name of a DIE: the linkage name when there is one, so that it
+ * reads as the symbol table's does, through abstract origins; else its
+ * name within the namespaces and classes around its declaration, as the
+ * demangled linkage name would read.
+ */
+const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	if (name && name[0])
+		return sy_intern_name(s, name);
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	return name && name[0] ? qualified(s, obj, die, name) : NULL;
+}
+
+static int is_function(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+/* The scopes within a function that can hold an inlined call (libdw's scope
+ * walk descends into the same ones). */
+static int is_inner_scope(int tag)
+{
+	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+	       tag == DW_TAG_try_block || tag == DW_TAG_catch_block || tag == DW_TAG_with_stmt;
+}
+
+int sy_clamp_line(Dwarf_Word v)
+{
+	return v > INT_MAX ? 0 : (int)v;
+}
+
+/*
+ * The scopes holding pc below the function DIE top, innermost first, top
+ * last, into chain[CHAIN_MAX]. A DIE budget bounds the walk: the tree is
+ * input.
+ */
+static int descend(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die *chain)
+{
+	Dwarf_Die path[CHAIN_MAX];
+	long budget = 1L << 20;
+	int n = 0;
+
+	path[n++] = *top;
+	while (n < CHAIN_MAX) {
+		Dwarf_Die c;
+		int found = 0;
+
+		if (dwarf_child(&path[n - 1], &c) != 0)
+			break;
+		do {
+			if (is_inner_scope(dwarf_tag(&c)) && dwarf_haspc(&c, pc) == 1) {
+				found = 1;
+				break;
+			}
+		} while (--budget > 0 && dwarf_siblingof(&c, &c) == 0);
+		if (!found)
+			break;
+		path[n++] = c;
+	}
+	for (int i = 0; i < n; i++)
+		chain[i] = path[n - 1 - i];
+	return n;
+}
+
+/* DIEs that hold functions without being one: C++ namespaces and classes. */
+static int is_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_interface_type;
+}
+
+/*
+ * The concrete functions of a CU by address: a libc6-dbg or CPython CU
+ * has thousands of top-level DIEs, and dwarf_getscopes parses them all to
+ * find one function; looking among them for each new function was 30% of
+ * a dwarf report of Python. So a CU's functions are listed once, the first
+ * time an address falls in it, looking into containers (namespaces,
+ * classes) but stepping over every other subtree.
+ */
+struct cufn {
+	Dwarf_Addr lo, hi;
+	Dwarf_Die die;
+};
+
+struct cuidx {
+	Dwarf *dw;
+	Dwarf_Off off;		/* the CU DIE's */
+	struct cufn *fn;	/* sorted by lo */
+	size_t n, cap;
+};
+
+static void list_functions(Dwarf_Die *parent, int depth, struct cuidx *x, long *budget)
+{
+	Dwarf_Die c;
+
+	if (depth > 8 || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+
+			while ((off = dwarf_ranges(&c, off, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (x->n == x->cap) {
+					x->cap = x->cap ? 2 * x->cap : 64;
+					x->fn = xreallocarray(x->fn, x->cap, sizeof(*x->fn));
+				}
+				x->fn[x->n].lo = lo;
+				x->fn[x->n].hi = hi;
+				x->fn[x->n++].die = c;
+			}
+		} else if (is_container(tag) && dwarf_haschildren(&c)) {
+			list_functions(&c, depth + 1, x, budget);
+		}
+	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
+}
+
+static int cufn_cmp(const void *a, const void *b)
+{
+	const struct cufn *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The concrete function of obj's CU cu holding pc: 1 and *out, or 0. */
+static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf *dw = dwarf_cu_getdwarf(cu->cu);
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	size_t lo = 0, hi;
+	struct cuidx *x = NULL;
+	struct htab_probe p;
+	uint32_t j;
+
+	htab_probe(&obj->cutab, off ^ (uint64_t)(uintptr_t)dw, &p);
+	while (!x && htab_next(&obj->cutab, &p, &j))
+		if (obj->cuidx[j]->off == off && obj->cuidx[j]->dw == dw)
+			x = obj->cuidx[j];
+	if (!x) {
+		long budget = 1L << 20;
+
+		x = xcalloc(1, sizeof(*x));
+		x->dw = dw;
+		x->off = off;
+		list_functions(cu, 0, x, &budget);
+		if (x->n > 1) /* a CU without functions leaves x->fn NULL */
+			qsort(x->fn, x->n, sizeof(*x->fn), cufn_cmp);
+		if (obj->ncuidx == obj->cuidx_cap) {
+			obj->cuidx_cap = obj->cuidx_cap ? 2 * obj->cuidx_cap : 16;
+			obj->cuidx = xreallocarray(obj->cuidx, obj->cuidx_cap, sizeof(*obj->cuidx));
+		}
+		obj->cuidx[obj->ncuidx] = x;
+		htab_put(&obj->cutab, &p, (uint32_t)obj->ncuidx++);
+	}
+	/* the last range starting at or below pc, and a few before it (ranges may nest) */
+	hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->fn[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i-- > 0 && k < 8; k++)
+		if (pc < x->fn[i].hi) {
+			*out = x->fn[i].die;
+			return 1;
+		}
+	return 0;
+}
+
+void sy_free_scopes(struct elfobj *obj)
+{
+	free(obj->scopes);
+	htab_release(&obj->stab);
+}
+
+void sy_free_cuidx(struct elfobj *obj)
+{
+	for (size_t i = 0; i < obj->ncuidx; i++) {
+		free(obj->cuidx[i]->fn);
+		free(obj->cuidx[i]);
+	}
+	free(obj->cuidx);
+	htab_release(&obj->cutab);
+}
+
+/*
+ * The concrete scopes holding module address a, innermost first, ending
+ * with the function that holds them, into chain[CHAIN_MAX]; *dbias is
+ * DWARF's bias. As elfutils' addr2line -i and stack -i do: the innermost
+ * function-like scope from dwarf_getscopes, then its parents from
+ * dwarf_getscopes_die (dwarf_getscopes goes on into the abstract origin's
+ * scopes, which are no callers). That walks the whole CU, so the function's
+ * DIE is remembered in its symbol, and the next address of the function
+ * only searches the function's own subtree.
+ */
+int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
+		   Dwarf_Addr *dbias)
+{
+	Dwarf_Die *cu, *scopes = NULL, *full = NULL;
+	Dwarf *dw;
+	int n = 0, nscopes, nfull = 0;
+
+	*dbias = 0;
+	if (sym && sym->die == NO_DIE)
+		return 0;
+	if (sym && sym->die) {
+		Dwarf_Die die;
+
+		dw = dwfl_module_getdwarf(obj->mod, dbias);
+		if (dw && dwarf_offdie(dw, sym->die, &die) && dwarf_haspc(&die, a - *dbias) == 1)
+			return descend(&die, a - *dbias, chain);
+	}
+	cu = dwfl_module_addrdie(obj->mod, a, dbias);
+	if (!cu) {
+		if (sym)
+			sym->die = NO_DIE;
+		return 0;
+	}
+	{
+		Dwarf_Die fn;
+
+		if (find_function(obj, cu, a - *dbias, &fn)) {
+			dw = dwfl_module_getdwarf(obj->mod, &(Dwarf_Addr){ 0 });
+			if (sym)
+				sym->die = dw && dwarf_cu_getdwarf(fn.cu) == dw ? dwarf_dieoffset(&fn)
+										 : 0;
+			return descend(&fn, a - *dbias, chain);
+		}
+	}
+	nscopes = dwarf_getscopes(cu, a - *dbias, &scopes);
+	for (int i = 0; i < nscopes; i++) {
+		if (is_function(dwarf_tag(&scopes[i]))) {
+			nfull = dwarf_getscopes_die(&scopes[i], &full);
+			break;
+		}
+	}
+	if (sym)
+		sym->die = NO_DIE;	/* unless a function turns up */
+	for (int i = 0; i < nfull && n < CHAIN_MAX; i++) {
+		int tag = dwarf_tag(&full[i]);
+		Dwarf_Addr b;
+
+		chain[n++] = full[i];
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_entry_point)
+			continue;
+		/* dwarf_offdie finds it again only in the main debug file. */
+		dw = dwfl_module_getdwarf(obj->mod, &b);
+		if (sym)
+			sym->die = dw && dwarf_cu_getdwarf(full[i].cu) == dw ? dwarf_dieoffset(&full[i])
+									    : 0;
+		break;
+	}
+	free(scopes);
+	free(full);
+	return n;
+}

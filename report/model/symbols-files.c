@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Which file answers for a recorded path: under --symfs, at the path, or
+ * by the build id the profile recorded (perf's build-id cache, the debug
+ * directory, debuginfod); and the loader thread that opens files and
+ * inflates their DWARF while the session goes on.
+ */
+#include "config.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libiberty/demangle.h>
+#ifdef HAVE_DEBUGINFOD
+#include <elfutils/debuginfod.h>
+#endif
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "buildid.h"
+#include "file.h"
+#include "htab.h"
+#include "kallsyms.h"
+#include "objfile.h"
+#include "strpool.h"
+#include "symbols.h"
+#include "gosym.h"
+#include "xalloc.h"
+
+
+#include "symbols-int.h"
+
+static int is_special(const char *path);
+
+/* Resolving wants DWARF: for inline frames and source lines. */
+static int wants_dwarf(const struct symbols *s)
+{
+	return s->o.inline_frames || s->o.srcline;
+}
+
+/*
+ * Open a file, and load its DWARF when resolving will want it: that is
+ * where the time goes (libc6-dbg's compressed .debug_info takes 40 ms to
+ * inflate). The loader thread runs the second half for big debug files.
+ */
+static void obj_load_dwarf(struct elfobj *obj)
+{
+	Dwarf_Addr bias;
+
+	dwfl_module_getdwarf(obj->mod, &bias);
+}
+
+static void obj_load(struct symbols *s, struct elfobj *obj)
+{
+	sy_obj_open(s, obj);
+	if (obj->state == OBJ_READY && wants_dwarf(s))
+		obj_load_dwarf(obj);
+}
+
+/* DWARF worth a thread: what inflating costs about 1 ms for. */
+#define DWARF_HEAVY	(256 * 1024)
+
+/*
+ * Whether loading obj's DWARF is slow: its .debug_info, or its separate
+ * debug file by build id, is big; or debuginfod may be asked for it.
+ */
+static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(obj->mod, &bias);
+	GElf_Shdr sh;
+	char path[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+
+	if (elf && sy_section_named(elf, ".debug_info", &sh) && sh.sh_type != SHT_NOBITS)
+		return sh.sh_size > DWARF_HEAVY;
+	if (!obj->build_id || obj->build_id_len < 2)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/usr/lib/debug", s->symfs ? s->symfs : "");
+	if (buildid_path(path, sizeof(path), dir, obj->build_id, obj->build_id_len, ".debug") == 0 &&
+	    stat(path, &st) == 0)
+		return st.st_size > DWARF_HEAVY;
+	/* Not here: libdwfl may ask debuginfod, over the network. */
+	return getenv("DEBUGINFOD_URLS") && getenv("DEBUGINFOD_URLS")[0];
+}
+
+/* Make obj opened (or broken) and loaded: wait for the loader, or do it here. */
+static void obj_settle(struct symbols *s, struct elfobj *obj)
+{
+	int mine;
+
+	if (!s->lthread_on) {
+		if (obj->state == OBJ_NEW)
+			obj_load(s, obj);
+		return;
+	}
+	pthread_mutex_lock(&s->lmu);
+	while (obj->loading)
+		pthread_cond_wait(&s->ldone, &s->lmu);
+	mine = obj->state == OBJ_NEW;
+	obj->loading = mine;
+	pthread_mutex_unlock(&s->lmu);
+	if (!mine)
+		return;
+	obj_load(s, obj);
+	pthread_mutex_lock(&s->lmu);
+	obj->loading = 0;
+	pthread_mutex_unlock(&s->lmu);
+}
+
+/* The loader: loads the DWARF of files handed to it, in turn. */
+static void *loader_main(void *arg)
+{
+	struct symbols *s = arg;
+
+	pthread_setname_np(pthread_self(), "prof-load");
+	pthread_mutex_lock(&s->lmu);
+	for (;;) {
+		struct elfobj *obj;
+
+		while (s->lq_head == s->lq_n && !s->lstop)
+			pthread_cond_wait(&s->lwork, &s->lmu);
+		if (s->lstop)
+			break;
+		obj = s->lq[s->lq_head++];
+		pthread_mutex_unlock(&s->lmu);
+		obj_load_dwarf(obj);
+		pthread_mutex_lock(&s->lmu);
+		obj->loading = 0;
+		pthread_cond_broadcast(&s->ldone);
+	}
+	pthread_mutex_unlock(&s->lmu);
+	return NULL;
+}
+
+/* Hand obj, opened and marked loading, to the loader; 0, or -1 without one. */
+static int loader_give(struct symbols *s, struct elfobj *obj)
+{
+	if (!s->lthread_on && !s->lstop) {
+		s->lthread_on = pthread_create(&s->lthread, NULL, loader_main, s) == 0;
+		s->lstop = !s->lthread_on;	/* no thread: resolves load files */
+	}
+	if (!s->lthread_on)
+		return -1;
+	pthread_mutex_lock(&s->lmu);
+	if (s->lq_n == s->lq_cap && s->lq_head) {
+		/* drop what the loader has taken before growing */
+		memmove(s->lq, s->lq + s->lq_head, (s->lq_n - s->lq_head) * sizeof(*s->lq));
+		s->lq_n -= s->lq_head;
+		s->lq_head = 0;
+	}
+	if (s->lq_n == s->lq_cap) {
+		s->lq_cap = s->lq_cap ? 2 * s->lq_cap : 64;
+		s->lq = xreallocarray(s->lq, s->lq_cap, sizeof(*s->lq));
+	}
+	s->lq[s->lq_n++] = obj;
+	pthread_cond_signal(&s->lwork);
+	pthread_mutex_unlock(&s->lmu);
+	return 0;
+}
+
+int dso_ready(struct dso *d)
+{
+	struct symbols *s = d->s;
+	struct elfobj *obj = d->obj;
+	int busy;
+
+	if (!obj) {
+		/* The kernel: ready once kallsyms is read. */
+		if (s->kloaded || !s->kthread_on)
+			return 1;
+		if (pthread_tryjoin_np(s->kthread, NULL) != 0)
+			return 0;
+		s->kthread_on = 0;
+		s->kjoined = 1;
+		return 1;
+	}
+	if (d->checked)
+		return 1;
+	if (s->lthread_on) {
+		pthread_mutex_lock(&s->lmu);
+		busy = obj->loading;
+		pthread_mutex_unlock(&s->lmu);
+		if (busy)
+			return 0;
+	}
+	if (obj->state != OBJ_NEW)
+		return 1;
+	/*
+	 * Opening and indexing a file is quick: here. Its DWARF, when big,
+	 * goes to the loader, and the caller comes back to it later.
+	 */
+	sy_obj_open(s, obj);
+	if (obj->state != OBJ_READY || !wants_dwarf(s))
+		return 1;
+	if (dwarf_heavy(s, obj)) {
+		if (s->lthread_on) {
+			pthread_mutex_lock(&s->lmu);
+			obj->loading = 1;
+			pthread_mutex_unlock(&s->lmu);
+		} else {
+			obj->loading = 1;	/* the thread is not there yet */
+		}
+		if (loader_give(s, obj) == 0)
+			return 0;
+		obj->loading = 0;
+	}
+	obj_load_dwarf(obj);
+	return 1;
+}
+
+static int is_special(const char *path);
+static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where);
+
+/* Whether path is a regular file (through links). */
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The file of d's recorded build id, elsewhere than its recorded path:
+ * perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug: .build-id/ab/
+ * cdef.../elf, or the older .build-id/ab/cdef... itself), then the debug
+ * directory (/usr/lib/debug/.build-id/ab/cdef....debug, which names
+ * functions though it holds no code); each under --symfs first, and with
+ * --strict-symfs only there. NULL when none has that build id.
+ */
+static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
+{
+	char path[PATH_MAX], cache[PATH_MAX], dir[2 * PATH_MAX];
+	const char *roots[2] = { s->symfs, s->o.strict_symfs ? NULL : "" };
+	size_t len = d->build_id_len;
+
+	/* perf pads 20-byte ids with zeros; the name is the file's own length */
+	while (len > 20 && !d->build_id[len - 1])
+		len--;
+	if (len < 2)
+		return NULL;
+	if (buildid_cache_dir(cache, sizeof(cache)))
+		cache[0] = '\0';
+	for (int r = 0; r < 2; r++) {
+		const char *root = roots[r];
+		static const char *const tails[3] = { "/elf", "", ".debug" };
+
+		if (!root)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			struct elfobj *alt;
+
+			if (k < 2 && !cache[0])
+				continue;
+			snprintf(dir, sizeof(dir), "%s%s", root, k < 2 ? cache : "/usr/lib/debug");
+			if (buildid_path(path, sizeof(path), dir, d->build_id, len, tails[k]) ||
+			    !is_file(path))
+				continue;
+			alt = obj_get_where(s, path, path);
+			obj_settle(s, alt);
+			if (alt->warning) {	/* a file that does not open is no answer */
+				free(alt->warning);
+				alt->warning = NULL;
+			}
+			if (alt->state == OBJ_READY && sy_build_id_matches(d, alt))
+				return alt;
+		}
+	}
+#ifdef HAVE_DEBUGINFOD
+	/* the servers of $DEBUGINFOD_URLS, as perf and gdb ask them; not with --strict-symfs */
+	{
+		const char *urls = getenv("DEBUGINFOD_URLS");
+		debuginfod_client *c;
+		char *got = NULL;
+		int fd;
+
+		if (s->o.strict_symfs || !urls || !urls[0] || !(c = debuginfod_begin()))
+			return NULL;
+		fd = debuginfod_find_executable(c, d->build_id, (int)len, &got);
+		debuginfod_end(c);
+		if (fd >= 0) {
+			struct elfobj *alt;
+
+			close(fd);
+			alt = obj_get_where(s, got, got);
+			free(got);
+			obj_settle(s, alt);
+			if (alt->warning) {
+				free(alt->warning);
+				alt->warning = NULL;
+			}
+			if (alt->state == OBJ_READY && sy_build_id_matches(d, alt))
+				return alt;
+		}
+	}
+#endif
+	return NULL;
+}
+
+void sy_dso_check(struct dso *d)
+{
+	struct symbols *s = d->s;
+	struct elfobj *obj = d->obj, *alt;
+	int other;
+
+	d->checked = 1;
+	obj_settle(s, obj);
+	if (obj->warning) {
+		sy_add_warning(s, obj->warning);
+		obj->warning = NULL;
+	}
+	if (obj->state == OBJ_READY && !(d->build_id_len && !sy_build_id_matches(d, obj)))
+		return;
+	if (obj->state != OBJ_READY && is_special(obj->path)) {
+		d->dead = 1;	/* [vdso], //anon and the like: nothing to open, nothing to say */
+		return;
+	}
+	/* Missing, deleted, or a different build: its names would be wrong. */
+	other = obj->state == OBJ_READY;
+	alt = d->build_id_len ? by_build_id(s, d) : NULL;
+	if (alt) {
+		d->res = alt;
+		sy_warn(s, "%s %s; its frames are named from %s, of the recorded build id", obj->path,
+		     other ? "is another build" : "is gone", alt->where);
+		return;
+	}
+	/* No file anywhere: offsets into the file, as perf shows them. */
+	d->dead = 1;
+	if (other)
+		sy_warn(s, "build id of %s differs from the recorded one, and no file has it; its "
+			"frames show as offsets into it", obj->where);
+}
+
+/*
+ * The file to open for a recorded path: under --symfs when it is there,
+ * else (unless --strict-symfs) the path itself, as perf does. With
+ * --strict-symfs nothing outside the symfs is read: not the host's path,
+ * and not a path whose "..", or a link on it, leads out (realpath decides).
+ * Symbols and unwinding both open what this says.
+ */
+char *sy_locate(const struct symbols *s, const char *path)
+{
+	size_t n, len;
+	char *under, *real;
+	struct stat st;
+
+	if (!s->symfs)
+		return xstrdup(path);
+	n = strlen(s->symfs) + strlen(path) + 1;
+	under = xmalloc(n);
+	snprintf(under, n, "%s%s", s->symfs, path);
+	if (!s->o.strict_symfs) {
+		if (stat(under, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+			free(under);
+			return xstrdup(path);
+		}
+		return under;
+	}
+	real = realpath(under, NULL);
+	len = strlen(s->symfs);
+	if (real && !(strncmp(real, s->symfs, len) == 0 && real[len] == '/')) {
+		/* out of the symfs: a name that cannot be opened, said as such */
+		free(real);
+		n = strlen(under) + sizeof(" (outside --symfs)");
+		real = xmalloc(n);
+		snprintf(real, n, "%s (outside --symfs)", under);
+		free(under);
+		return real;
+	}
+	free(real);
+	return under;
+}
+
+/* Names that are no file to open: resolve nothing, and say nothing. */
+static int is_special(const char *path)
+{
+	return path[0] != '/' ||		/* [vdso], [heap], [anon:x], anon_inode:... */
+	       !strncmp(path, "//anon", 6) ||
+	       !strncmp(path, "/memfd:", 7) ||	/* memfd_create(2) */
+	       !strncmp(path, "/SYSV", 5);	/* System V shared memory */
+}
+
+struct elfobj *sy_obj_get(struct symbols *s, const char *path)
+{
+	return obj_get_where(s, path, NULL);
+}
+
+/* The object of path, made when new, to be opened at where (NULL: sy_locate(path)). */
+static int anon_path(const char *p);
+
+static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where)
+{
+	const char *key = strpool_intern(s->pool, path);
+	struct htab_probe p;
+	struct elfobj *obj;
+	uint32_t i;
+
+	htab_probe(&s->otab, (uint64_t)(uintptr_t)key, &p);
+	while (htab_next(&s->otab, &p, &i))
+		if (s->objs[i]->path == key)
+			return s->objs[i];
+	obj = xcalloc(1, sizeof(*obj));
+	obj->path = key;
+	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
+	obj->anon = anon_path(key);	/* asked of every frame outside files: once */
+	obj->where = obj->state != OBJ_NEW ? NULL : where ? xstrdup(where) : sy_locate(s, key);
+	{
+		const char *slash = strrchr(key, '/');
+
+		/* "//anon" and the like keep their name. */
+		obj->short_name = slash && slash[1] && key[0] == '/' && strncmp(key, "//", 2)
+				  ? slash + 1 : key;
+		/* the path stays as it is, to be opened; its name goes out as text */
+		obj->short_name = strpool_intern_text(s->pool, obj->short_name,
+						      strlen(obj->short_name));
+	}
+	if (s->nobjs == s->objs_cap) {
+		s->objs_cap = s->objs_cap ? 2 * s->objs_cap : 64;
+		s->objs = xreallocarray(s->objs, s->objs_cap, sizeof(*s->objs));
+	}
+	s->objs[s->nobjs] = obj;
+	htab_put(&s->otab, &p, (uint32_t)s->nobjs++);
+	return obj;
+}
+
+/* Memory no file backs, where JIT runtimes put code: see dso_is_anon(). */
+static int anon_path(const char *p)
+{
+	return !strncmp(p, "//anon", 6) || !strncmp(p, "[anon", 5) || !strncmp(p, "/memfd:", 7) ||
+	       !strcmp(p, "[heap]") || !strncmp(p, "/anon_hugepage", 14) ||
+	       !strncmp(p, "/dev/zero", 9);
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The symbolizer's state, shared by its files (symbols.c lists them), and
+ * what each offers the others. Not for use outside report/model/symbols*.c.
+ */
+#ifndef PROF_REPORT_SYMBOLS_INT_H
+#define PROF_REPORT_SYMBOLS_INT_H
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "htab.h"
+#include "kallsyms.h"
+#include "objfile.h"
+#include "strpool.h"
+#include "symbols.h"
+
+#define BUILD_ID_MAX	64	/* perf records 20 bytes; longer is not a build id */
+#define CHAIN_MAX	64	/* frames kept per address: DWARF nesting is input */
+#define SCAN_MAX	64	/* symbols looked at for one nested-symbol lookup */
+#define KSYM_LAST_SIZE	4096	/* the last kernel symbol has no successor */
+
+enum obj_state {
+	OBJ_NEW,		/* not opened yet: opened on the first resolve */
+	OBJ_READY,
+	OBJ_BROKEN,		/* resolves nothing; warned, or silent by name */
+};
+
+/* A function symbol of an ELF file, in libdwfl's module addresses. */
+struct fsym {
+	uint64_t start, end;	/* end exclusive */
+	const char *name;	/* libelf's string table; interned when hit */
+	size_t name_len;	/* without a symbol version: "memcpy@@GLIBC_2.14" */
+	Dwarf_Off die;		/* its DWARF function: 0 unknown yet, or NO_DIE */
+};
+
+#define NO_DIE	((Dwarf_Off)-1)
+
+/* A PT_LOAD's file bytes and where they load. */
+struct load {
+	uint64_t off, size, vaddr;
+};
+
+/*
+ * One path as processes map it. The file behind it is opened and indexed
+ * once, however many processes and dsos (build ids) refer to it.
+ */
+struct elfobj {
+	const char *path;	/* as recorded, interned */
+	struct dso *dsos;	/* one per recorded build id */
+	enum obj_state state;
+	int anon;		/* memory no file backs: anon_path() */
+	char *where;		/* the file to open for path (see locate()); set once
+				 * when the object is made, read by any thread */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;	/* module address - ELF vaddr */
+	const struct objfile *file;	/* where, opened (objfile.h) */
+	struct load *loads;
+	size_t nloads;
+	struct fsym *syms;	/* sorted by start, one per start */
+	uint64_t *maxend;	/* maxend[i]: largest end in syms[0..i] */
+	size_t nsyms;
+	const unsigned char *build_id;	/* the file's; NULL when none */
+	size_t build_id_len;
+	const char *short_name;	/* what reports show: the base name */
+	int loading;		/* being opened, by the loader or a resolve (under lmu) */
+	/* the scopes ("ns::Class::") of functions named without a linkage name */
+	struct scope_ent *scopes;	/* the items of stab */
+	size_t nscopes, scopes_cap;
+	struct htab stab;
+	struct cuidx **cuidx;	/* the functions of each CU met, by address: */
+	size_t ncuidx, cuidx_cap;	/* the items of cutab */
+	struct htab cutab;
+	char *warning;		/* why it resolves nothing, until a resolve says it */
+};
+
+struct dso {
+	struct symbols *s;
+	struct elfobj *obj;	/* NULL for the kernel */
+	struct elfobj *res;	/* what resolves it: obj, or the file its build id found */
+	struct dso *next;	/* the obj's other dsos */
+	unsigned char build_id[BUILD_ID_MAX];
+	size_t build_id_len;
+	int checked;		/* build id compared with the file's */
+	int dead;		/* resolves nothing */
+	int unknown;		/* ... because its file is missing or another build */
+	const char *kname;	/* a kernel module's: "[ext4]"; NULL otherwise */
+};
+
+/* A resolved address: frames[first .. first + n) of struct symbols. */
+struct cent {
+	const void *key;	/* the elfobj, or the kernel dso; NULL: empty */
+	uint64_t addr;
+	uint32_t first, n;
+};
+
+struct dent {
+	const char *mangled, *plain;	/* both interned */
+};
+
+struct symbols {
+	struct symbols_opts o;
+	char *symfs;		/* absolute, no trailing '/'; NULL for / */
+	char *debuginfo_path;	/* libdwfl's search path, with the symfs */
+	Dwfl_Callbacks cb;
+	struct strpool *pool;
+	struct objfiles *files;	/* every file opened, once */
+
+	struct elfobj **objs;	/* by interned path pointer: the items of otab */
+	size_t nobjs, objs_cap;
+	struct htab otab;
+	struct dso **dsov;	/* by (obj, build id): the items of dtab */
+	size_t ndsov, dsov_cap;
+	struct htab dtab;
+
+	struct dso kernel;
+	int kloaded;
+	pthread_t kthread;	/* parsing /proc/kallsyms ahead of need */
+	int kthread_on;
+	int kjoined;		/* the thread is done and joined: kp holds its result */
+	int krec;		/* the profile's kernel map: 0 none, 1 by _text, 2 by _stext */
+	uint64_t krec_addr;	/* ... and where that symbol was when it was recorded */
+	uint64_t ktext_start, ktext_end;	/* ... and the range it covered */
+	char *krelease;		/* the profile's kernel release (osrelease), NULL if unknown */
+	/* the profile's kernel module maps, by start: names frames of another boot */
+	struct kmodmap { uint64_t start, end; struct dso *dso; } *kmaps;
+	size_t nkmaps, kmaps_cap;
+	int kmaps_sorted;
+	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
+	const char *kpath;	/* where they are read: /proc/kallsyms */
+	struct dso **kmods;	/* the kernel modules' dsos, by interned name */
+	size_t nkmods, kmods_cap;
+	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
+	struct kallsyms k;
+
+	struct cent *cache;	/* by (key, addr): the items of ctab */
+	size_t ncache, cache_cap;
+	struct htab ctab;
+	struct frame_info *frames;
+	size_t nframes, frames_cap;
+
+	struct dent *dm;	/* demangled names by mangled pointer: */
+	size_t ndm, dm_cap;	/* the items of dmtab */
+	struct htab dmtab;
+
+	char **warnings;	/* NULL-terminated, sorted */
+	size_t nwarnings;
+	size_t warnings_dropped;	/* past WARN_MAX */
+
+	/*
+	 * The loader: a thread that opens files, and loads their DWARF, that
+	 * dso_ready() found unopened, while the caller goes on with samples
+	 * of other files. Each file has its own Dwfl, so loading one touches
+	 * nothing a resolve in another uses.
+	 */
+	pthread_mutex_t lmu;
+	pthread_cond_t lwork, ldone;
+	pthread_t lthread;
+	int lthread_on, lstop;
+	struct elfobj **lq;	/* files to open, lq[lq_head .. lq_n) */
+	size_t lq_head, lq_n, lq_cap;
+};
+
+/* symbols.c */
+void sy_add_warning(struct symbols *s, char *msg);
+int sy_ends_with(const char *str, const char *suffix);
+const char *sy_intern_name(struct symbols *s, const char *raw);
+void sy_obj_warn(struct elfobj *obj, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+struct frame_info *sy_push_frame(struct symbols *s);
+void sy_warn(struct symbols *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* symbols-elf.c */
+int sy_build_id_matches(const struct dso *d, const struct elfobj *obj);
+struct fsym *sy_find_symbol(const struct elfobj *obj, uint64_t a);
+void sy_obj_open(struct symbols *s, struct elfobj *obj);
+Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
+
+/* symbols-files.c */
+void sy_dso_check(struct dso *d);
+char *sy_locate(const struct symbols *s, const char *path);
+struct elfobj *sy_obj_get(struct symbols *s, const char *path);
+
+/* symbols-dwarf.c */
+int sy_clamp_line(Dwarf_Word v);
+const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die);
+void sy_free_cuidx(struct elfobj *obj);
+void sy_free_scopes(struct elfobj *obj);
+int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
+		   Dwarf_Addr *dbias);
+
+/* symbols-kernel.c */
+void *sy_kernel_prefetch(void *arg);
+void sy_kernel_join(struct symbols *s);
+int sy_resolve_kernel(struct symbols *s, uint64_t a);
+
+#endif
