@@ -93,34 +93,29 @@ static void print_feature(FILE *out, const struct perf_event_header *h)
 		fprintf(out, "FEATURE name=%s", name);
 	else
 		fprintf(out, "FEATURE name=feat%" PRIu64, f.id);
-	switch (f.id) {
-	case PDATA_FEAT_HOSTNAME:
-	case PDATA_FEAT_OSRELEASE:
-	case PDATA_FEAT_VERSION:
-	case PDATA_FEAT_ARCH:
-	case PDATA_FEAT_CPUDESC:
-	case PDATA_FEAT_CPUID:
+	switch (feature_kind(f.id)) {
+	case FEATURE_TEXT:
 		if (f.whole)
 			put_text(out, "value", f.text, f.text_len);
 		break;
-	case PDATA_FEAT_NRCPUS:
+	case FEATURE_NRCPUS:
 		if (f.whole)
 			fprintf(out, " value=%u available, %u online", f.nrcpus[0], f.nrcpus[1]);
 		break;
-	case PDATA_FEAT_CMDLINE:
+	case FEATURE_STRINGS:
 		if (!f.whole)
 			break;
 		fputs(" value=", out);
 		while (feature_string(&f, &off, &i, &str, &n))
 			fprintf(out, "%s%.*s", i > 1 ? " " : "", (int)n, str);
 		break;
-	case PDATA_FEAT_COMPRESSED:
+	case FEATURE_COMPRESSED:
 		if (f.whole)
 			fprintf(out, " value=%s level %u mmap_len %u",
 				f.compressed[1] == 1 ? "zstd" : "unknown", f.compressed[2],
 				f.compressed[4]);
 		break;
-	default:
+	case FEATURE_OTHER:
 		fprintf(out, " size=%zu", f.len);
 		break;
 	}

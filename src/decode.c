@@ -419,6 +419,27 @@ int decode_attr(const struct perf_event_header *h, struct attr_record *a)
 	return 0;
 }
 
+enum feature_kind feature_kind(uint64_t id)
+{
+	switch (id) {
+	case PDATA_FEAT_HOSTNAME:
+	case PDATA_FEAT_OSRELEASE:
+	case PDATA_FEAT_VERSION:
+	case PDATA_FEAT_ARCH:
+	case PDATA_FEAT_CPUDESC:
+	case PDATA_FEAT_CPUID:
+		return FEATURE_TEXT;
+	case PDATA_FEAT_CMDLINE:
+		return FEATURE_STRINGS;
+	case PDATA_FEAT_NRCPUS:
+		return FEATURE_NRCPUS;
+	case PDATA_FEAT_COMPRESSED:
+		return FEATURE_COMPRESSED;
+	default:
+		return FEATURE_OTHER;
+	}
+}
+
 void decode_feature_payload(uint64_t id, const void *data, size_t len, struct feature *f)
 {
 	const unsigned char *p = data;
@@ -428,13 +449,8 @@ void decode_feature_payload(uint64_t id, const void *data, size_t len, struct fe
 	f->id = id;
 	f->data = p;
 	f->len = len;
-	switch (id) {
-	case PDATA_FEAT_HOSTNAME:
-	case PDATA_FEAT_OSRELEASE:
-	case PDATA_FEAT_VERSION:
-	case PDATA_FEAT_ARCH:
-	case PDATA_FEAT_CPUDESC:
-	case PDATA_FEAT_CPUID:
+	switch (feature_kind(id)) {
+	case FEATURE_TEXT:
 		/* u32 len, then len bytes padded with NULs */
 		if (len < 4)
 			return;
@@ -445,25 +461,25 @@ void decode_feature_payload(uint64_t id, const void *data, size_t len, struct fe
 		f->text_len = strnlen(f->text, n);
 		f->whole = 1;
 		return;
-	case PDATA_FEAT_CMDLINE:
+	case FEATURE_STRINGS:
 		if (len < 4)
 			return;
 		memcpy(&f->nr_strings, p, 4);
 		f->whole = 1;
 		return;
-	case PDATA_FEAT_NRCPUS:
+	case FEATURE_NRCPUS:
 		if (len < sizeof(f->nrcpus))
 			return;
 		memcpy(f->nrcpus, p, sizeof(f->nrcpus));
 		f->whole = 1;
 		return;
-	case PDATA_FEAT_COMPRESSED:
+	case FEATURE_COMPRESSED:
 		if (len < sizeof(f->compressed))
 			return;
 		memcpy(f->compressed, p, sizeof(f->compressed));
 		f->whole = 1;
 		return;
-	default:
+	case FEATURE_OTHER:
 		return;
 	}
 }

@@ -130,6 +130,16 @@ struct feature {
 	int whole;			/* the payload holds the fields its id has */
 };
 
+/* What a feature's payload holds, by its id. */
+enum feature_kind {
+	FEATURE_OTHER,		/* bytes prof does not read */
+	FEATURE_TEXT,		/* one string: text */
+	FEATURE_STRINGS,	/* CMDLINE: nr_strings strings */
+	FEATURE_NRCPUS,
+	FEATURE_COMPRESSED,
+};
+enum feature_kind feature_kind(uint64_t id);
+
 /* 0, or -EBADMSG when the record is too short for an id. */
 int decode_feature(const struct perf_event_header *h, struct feature *f);
 /* The same from a payload found elsewhere (a file mode's section). */

@@ -24,6 +24,23 @@ static int parse(struct record_opts *o, char *err, const char *const *args)
 
 #define PARSE(...) parse(&o, err, (const char *const[]){ "record", __VA_ARGS__, NULL })
 
+/* record ARGS (up to 4, NULL-ended) is refused in one line that says msg. */
+static void refused(const char *const *args, const char *msg)
+{
+	const char *argv[8] = { "record" };
+	struct record_opts o;
+	char err[256] = "";
+	int n = 1, ret;
+
+	for (int j = 0; j < 4 && args[j]; j++)
+		argv[n++] = args[j];
+	argv[n] = NULL;
+	ret = parse(&o, err, argv);
+	ok(ret == -EINVAL && strstr(err, msg) && !strchr(err, '\n'), "%s %s is refused: %s",
+	   args[0], args[1] ? args[1] : "", err);
+	record_opts_release(&o);
+}
+
 int main(void)
 {
 	struct record_opts o;
@@ -82,20 +99,8 @@ int main(void)
 		{ { "-a", "-p", "1" }, "conflict" },
 		{ { "-F", "10", "-c", "5" }, "conflict" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const char *argv[8] = { "record" };
-		int n = 1;
-
-		for (int j = 0; j < 4 && bad[i].args[j]; j++)
-			argv[n++] = bad[i].args[j];
-		argv[n] = NULL;
-		err[0] = '\0';
-		ret = parse(&o, err, argv);
-		ok(ret == -EINVAL && strstr(err, bad[i].msg) && !strchr(err, '\n'),
-		   "%s %s is refused: %s", bad[i].args[0], bad[i].args[1] ? bad[i].args[1] : "",
-		   err);
-		record_opts_release(&o);
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused(bad[i].args, bad[i].msg);
 
 	/* perf record's spellings */
 	ret = PARSE("-z", "-o", "z.data", "true");
@@ -146,9 +151,9 @@ int main(void)
 	record_opts_release(&o);
 
 	static const struct {
-		const char *args[3];
+		const char *args[4];
 		const char *msg;
-	} refused[] = {
+	} perfs[] = {
 		{ { "-s", "true" }, "--sort pid,tid" },
 		{ { "-k", "realtime", "true" }, "CLOCK_MONOTONIC" },
 		{ { "--call-graph", "lbr", "true" }, "fp or dwarf" },
@@ -160,19 +165,8 @@ int main(void)
 		{ { "-m", "K", "true" }, "not a number of pages or a size" },
 		{ { "--all-user", "--all-kernel", "true" }, "conflict" },
 	};
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		const char *argv[8] = { "record" };
-		int n = 1;
-
-		for (int j = 0; j < 3 && refused[i].args[j]; j++)
-			argv[n++] = refused[i].args[j];
-		argv[n] = NULL;
-		err[0] = '\0';
-		ret = parse(&o, err, argv);
-		ok(ret == -EINVAL && strstr(err, refused[i].msg) && !strchr(err, '\n'),
-		   "%s %s: %s", refused[i].args[0], refused[i].args[1], err);
-		record_opts_release(&o);
-	}
+	for (size_t i = 0; i < sizeof(perfs) / sizeof(perfs[0]); i++)
+		refused(perfs[i].args, perfs[i].msg);
 
 	ok(cpulist_parse(&l, "0-2,5,7-8") == 0 && l.nr == 6 && l.cpus[3] == 5 &&
 	   l.cpus[5] == 8, "cpulist 0-2,5,7-8");
