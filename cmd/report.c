@@ -122,6 +122,7 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->chains |= !!(fmt->needs & FORMAT_CHAINS);
 	o->collector = fmt->collector;
 	o->ordered = !!(fmt->needs & FORMAT_ORDERED);
+	o->addresses = !!(fmt->needs & FORMAT_ADDRESSES);
 }
 
 #define pct format_pct

@@ -512,5 +512,6 @@ void view_format_view(const struct view_args *a, const char *input, struct forma
 	v->has_graph_limit = a->has_graph_limit;
 	v->max_depth = a->max_depth;
 	v->inverted = a->inverted;
+	v->quiet = a->quiet;
 	v->key_names = view_key_names;
 }

@@ -92,6 +92,15 @@ cmp -s out want.out || fail "prof report -q changed the report"
 report_of "$rec/oracle-prof-shape.data" -g caller -q
 [ "$rc" = 0 ] && [ ! -s err ] || fail "prof report -g caller -q on a file without chains: $(cat err)"
 
+# ... in every format: one event of two drawn, and not said.
+two=$srcdir/tests/data/fixtures/perf-file-2ev.data
+report_of "$two" -F folded
+grep -q 'more event' err || fail "perf-file-2ev.data -F folded: no warning of the other event to hide: $(cat err)"
+mv out want.out
+report_of "$two" -F folded -q
+[ "$rc" = 0 ] && [ ! -s err ] || fail "prof report -F folded -q: exit status $rc, stderr: $(cat err)"
+cmp -s out want.out || fail "prof report -F folded -q changed the output"
+
 # --header-only: the header, the lines before the table, and nothing more.
 report_of "$g" --header-only
 [ "$rc" = 0 ] || fail "prof report --header-only: exit status $rc: $(cat err)"

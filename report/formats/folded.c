@@ -84,7 +84,7 @@ static int flame_folded(const struct ctree *st, size_t top, int by_period, FILE 
 
 static int write_folded(const struct profile *p, const struct format_view *v, FILE *out)
 {
-	const struct profile_event *e = format_one_event(p, "folded output");
+	const struct profile_event *e = format_one_event(p, v, "folded output");
 
 	(void)v;
 	if (!e)

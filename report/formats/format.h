@@ -22,6 +22,7 @@ enum {
 	FORMAT_BINARY = 8,	/* not text: refused on a terminal */
 	FORMAT_CHAINS = 16,	/* whole stacks resolved, whatever the view */
 	FORMAT_ORDERED = 32,	/* its collector gets the samples in time order (a timeline) */
+	FORMAT_ADDRESSES = 64,	/* samples counted by address (annotate) */
 };
 
 /* How to show what the model holds: the view's options. */
@@ -35,6 +36,7 @@ struct format_view {
 	int max_depth;			/* 0: no limit */
 	int inverted;			/* svg: an icicle graph */
 	int header_only;		/* text: the header of each event, no table */
+	int quiet;			/* -q: no warnings */
 	const char *const *key_names;	/* the sort keys' names, by enum hist_key */
 };
 
@@ -72,9 +74,10 @@ const struct format *format_find(const char *name);
 /*
  * For formats of one event (folded, svg, pprof): the first event with
  * samples, with one warning on standard error when others have samples
- * too. NULL when none has any.
+ * too (unless v->quiet). NULL when none has any.
  */
-const struct profile_event *format_one_event(const struct profile *p, const char *what);
+const struct profile_event *format_one_event(const struct profile *p, const struct format_view *v,
+					    const char *what);
 /*
  * 1 for an event whose samples weigh time of their own (off-cpu,
  * preempted, wall: nanoseconds each): its stacks are weighed by period,

@@ -53,12 +53,13 @@ int format_time_event(const struct evdesc *e)
 	return profile_time_event(e->name, e->attr.config);
 }
 
-const struct profile_event *format_one_event(const struct profile *p, const char *what)
+const struct profile_event *format_one_event(const struct profile *p, const struct format_view *v,
+					    const char *what)
 {
 	size_t others;
 	const struct profile_event *e = profile_first_event(p, &others);
 
-	if (e && others)
+	if (e && others && !v->quiet)
 		fprintf(stderr, "prof: warning: '%s' has %zu more events; the %s shows '%s' "
 			"only (--format json has them all)\n", p->input, others, what, e->ev->name);
 	return e;

@@ -642,7 +642,7 @@ static const struct profile_collector collector = {
 
 static int write_pprof(const struct profile *p, const struct format_view *v, FILE *out)
 {
-	const struct profile_event *e = format_one_event(p, "pprof profile");
+	const struct profile_event *e = format_one_event(p, v, "pprof profile");
 
 	(void)v;
 	return e ? pprof_write(e->collected, p->last_time - p->first_time, out) : 0;

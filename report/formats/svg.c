@@ -374,7 +374,7 @@ int flame_svg(const struct ctree *st, size_t top, const struct flame_opts *o, FI
 
 static int write_svg(const struct profile *p, const struct format_view *v, FILE *out)
 {
-	const struct profile_event *e = format_one_event(p, "flame graph");
+	const struct profile_event *e = format_one_event(p, v, "flame graph");
 	struct flame_opts fo = { .inverted = v->inverted };
 	char sub[512];
 

@@ -216,6 +216,8 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 		}
 		if (l->o->collector)
 			e->collected = l->o->collector->begin(l->o->collector_ctx, ev);
+		if (l->o->addresses)
+			e->addrs = addrs_new();
 	}
 	return e;
 }
@@ -297,6 +299,8 @@ static int add_kept(struct loader *l, const struct rsample *s)
 		ctree_add(e->tree, e->tree_root, s, s->nframes - 1, -1, l->o->with_comm);
 	if (e->collected)
 		l->o->collector->add(e->collected, s);
+	if (e->addrs)
+		addrs_add(e->addrs, s);
 	return 0;
 }
 
@@ -308,6 +312,7 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->nev; i++) {
 		hist_free(p->ev[i].hist);
 		ctree_free(p->ev[i].tree);
+		addrs_free(p->ev[i].addrs);
 		if (p->ev[i].collected)
 			p->collector->free(p->ev[i].collected);
 	}
@@ -474,6 +479,7 @@ void profile_reset(struct profile *p)
 
 		hist_free(e->hist);
 		ctree_free(e->tree);
+		addrs_free(e->addrs);
 		if (e->collected)
 			p->collector->free(e->collected);
 		memset(e, 0, sizeof(*e));	/* made again by the next sample */

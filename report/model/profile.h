@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "addrs.h"
 #include "ctree.h"
 #include "htab.h"
 #include "hist.h"
@@ -85,6 +86,8 @@ struct profile_opts {
 	 * then waits for it, as do those after it.
 	 */
 	int ordered;
+	/* samples counted by the address they hit (addrs.h), per event: for annotate */
+	int addresses;
 };
 
 /* What the recording says of itself, for headers: NULL or 0 where it does not say. */
@@ -107,6 +110,7 @@ struct profile_event {
 	struct ctree *tree;		/* with opts.stacks: whole stacks from tree_root */
 	size_t tree_root;
 	void *collected;		/* the collector's state */
+	struct addrs *addrs;		/* with opts.addresses */
 };
 
 /* Why and where dwarf-unwound user stacks stopped: the stacks line. */

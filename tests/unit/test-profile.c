@@ -3,7 +3,8 @@
  * The incremental profile (profile.h) on a committed recording: fed
  * record by record with snapshots on the way, it ends where profile_load()
  * does; a reset starts a window whose sums are the rest; ordered, a
- * collector gets every sample in time order.
+ * collector gets every sample in time order; by address, every sample is
+ * counted at the instruction it hit.
  */
 #include "config.h"
 
@@ -172,6 +173,34 @@ int main(void)
 	ok(ord.n == whole->samples && ord.backwards == 0,
 	   "ordered: %llu samples to the collector, %llu out of order",
 	   (unsigned long long)ord.n, (unsigned long long)ord.backwards);
+	profile_free(p);
+
+	/* by address: every kept sample at one, each inside its function */
+	opts(&o);
+	o.addresses = 1;
+	ok(profile_load(&o, &p, err, sizeof(err)) == 0, "load by address: %s", err);
+	{
+		const struct profile_event *e = &p->ev[0];
+		size_t na = 0;
+		const struct addr_count *a = e->addrs ? addrs_sorted(e->addrs, &na) : NULL;
+		uint64_t sum = 0, spin = 0, far = 0, order = 0;
+
+		for (size_t i = 0; i < na; i++) {
+			sum += a[i].samples;
+			if (a[i].func && (!strcmp(a[i].func, "spin_a") || !strcmp(a[i].func, "spin_b"))) {
+				spin += a[i].samples;
+				far += a[i].sym_offset >= 256;	/* the spin loops are small */
+			}
+			if (i && a[i - 1].dso == a[i].dso && a[i - 1].addr >= a[i].addr)
+				order++;
+		}
+		ok(na > 2 && sum == p->kept, "%zu addresses hold the %llu samples kept", na,
+		   (unsigned long long)p->kept);
+		ok(spin * 10 > sum * 8 && far == 0,
+		   "spin_a and spin_b hold %llu of %llu, at offsets inside them",
+		   (unsigned long long)spin, (unsigned long long)sum);
+		ok(order == 0, "sorted by dso and address");
+	}
 	profile_free(p);
 	profile_free(whole);
 	return tap_done();
