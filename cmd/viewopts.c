@@ -272,6 +272,12 @@ static int graph_option(struct opt_state *st, struct view_args *a, const char *a
 	return 0;
 }
 
+/* --tree's value when the next word is one. */
+static int tree_peek(const char *word)
+{
+	return !strcmp(word, "top-down") || !strcmp(word, "bottom-up");
+}
+
 static int view_cb(struct opt_state *st, const struct opt *o, const char *arg)
 {
 	struct view_args *a = st->ctx;
@@ -409,7 +415,7 @@ const struct opt view_options[] = {
 	OPT_CALL_OPT('g', "call-graph", "MODE", view_cb, VIEW_OPT_GRAPH, graph_peek,
 		     "caller or callee: call trees under each entry\n"
 		     "(perf's graph,THRESHOLD,caller|callee too)"),
-	OPT_CALL_OPT(0, "tree", "top-down|bottom-up", view_cb, VIEW_OPT_TREE, NULL,
+	OPT_CALL_OPT(0, "tree", "top-down|bottom-up", view_cb, VIEW_OPT_TREE, tree_peek,
 		     "the whole program as one tree"),
 	OPT_CALL(0, "max-depth", "N", view_cb, VIEW_OPT_DEPTH, "limit the depth of trees"),
 	OPT_CALL(0, "max-stack", "N", view_cb, VIEW_OPT_MAX_STACK,

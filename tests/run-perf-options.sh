@@ -75,6 +75,9 @@ same "$g" "-S leaf_a,leaf_b"                       "--symbol ^(leaf_a|leaf_b)$"
 same "$g" "--symbol-filter eaf_"                   "--symbol eaf_"
 same "$g" "--sort symbol"                          "--sort sym"
 same "$g" "--sort dso,symbol --children"           "--children --sort dso,sym"
+# (and an optional value as the next word, where it can only be one)
+same "$g" "--tree bottom-up"                       "--tree=bottom-up"
+same "$g" "--tree -s sym"                          "--tree=top-down -s sym"
 
 # -S names functions whole; --symbol-filter finds them inside names.
 report_of "$g" -S leaf_
