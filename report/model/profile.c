@@ -422,9 +422,16 @@ int profile_feed(struct profile *p, const struct reader_record *rec, char *err, 
 	const struct profile_opts *o = l->o;
 	int ret;
 
-	/* the first kernel record: every event is declared, none sampled yet */
-	if (rec->hdr->type < 64 && !l->checked++ && check_events(o, p, 1, err, errlen))
-		goto fail;
+	/*
+	 * The first kernel record: every event is declared, none sampled yet.
+	 * (Written once: the delivery thread reads this struct for every
+	 * sample, and a store per record would bounce its cache line.)
+	 */
+	if (rec->hdr->type < 64 && !l->checked) {
+		l->checked = 1;
+		if (check_events(o, p, 1, err, errlen))
+			goto fail;
+	}
 	if (rec->hdr->type == PDATA_HEADER_EVENT_TYPE && p->rd)	/* a pipe's carried JIT code */
 		session_carried_budget(p->session, reader_offset(p->rd));
 	if (rec->hdr->type == PDATA_HEADER_TRACING_DATA && p->rd) {

@@ -132,7 +132,14 @@ struct profile {
 	const struct profile_collector *collector;
 	struct profile_event *ev;	/* by event index; ev[i].hist NULL: no samples */
 	size_t nev;
-	uint64_t first_time, last_time;
+	/*
+	 * What follows is written by the resolving thread for every sample:
+	 * a cache line apart from what the reading thread reads per record
+	 * above (rd, session), so that neither waits on the other's line.
+	 */
+	char apart[64];
+	uint64_t first_time;
+	uint64_t last_time;
 	uint64_t samples;		/* every sample in the file */
 	uint64_t kept;			/* of those, the ones the filters kept */
 	uint64_t chains;		/* samples with a call chain, among those resolved */
