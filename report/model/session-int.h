@@ -271,6 +271,40 @@ struct session {
 	size_t njwarn, jmore;
 };
 
+/* Small and on every record's path: inline, as they were in one file. */
+
+static inline void *ss_itab_get(const struct itab *t, int key)
+{
+	struct htab_probe p;
+	uint32_t i;
+
+	htab_probe(&t->t, (uint64_t)(unsigned)key, &p);
+	while (htab_next(&t->t, &p, &i))
+		if (t->keys[i] == key)
+			return t->vals[i];
+	return NULL;
+}
+
+static inline const struct map *ss_find_map(const struct proc *p, uint64_t addr)
+{
+	return p ? maps_find(&p->maps, addr) : NULL;
+}
+
+static inline int ss_is_kernel_mode(uint16_t misc)
+{
+	int cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/* The context-switches event that --off-cpu adds: a sample at every switch-out. */
+static inline int ss_is_switch_event(const struct evdesc *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE &&
+	       e->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES && !e->attr.freq &&
+	       e->attr.sample_period == 1;
+}
+
 /* session.c */
 int ss_deliver(struct session *s, const struct perf_event_header *h, uint64_t foff);
 /* Count a record skipped (the first one's offset and why); returns 0. */
@@ -288,11 +322,9 @@ void ss_stop_thread(struct session *s, int abort);
 void ss_do_comm(struct session *s, const struct kevent *k);
 void ss_do_fork(struct session *s, const struct kevent *k);
 void ss_do_mmap(struct session *s, const struct kevent *k);
-const struct map *ss_find_map(const struct proc *p, uint64_t addr);
 void ss_free_itab(struct itab *t, int procs);
 struct proc *ss_get_proc(struct session *s, int pid);
 struct thread *ss_get_thread(struct session *s, int pid, int tid);
-void *ss_itab_get(const struct itab *t, int key);
 
 /* session-resolve.c */
 int ss_deliver_sample(struct session *s, const struct evdesc *e,
@@ -312,8 +344,6 @@ struct pjit *ss_proc_jit(struct session *s, const struct proc *pr);
 void ss_cs_drop(struct session *s, struct thread *t);
 int ss_cs_keep(struct session *s, struct thread *t, const struct perf_event_header *h);
 int ss_do_switch(struct session *s, const struct kevent *k, const struct sample *id);
-int ss_is_kernel_mode(uint16_t misc);
-int ss_is_switch_event(const struct evdesc *e);
 void ss_set_on_cpu(struct session *s, struct thread *t, int on);
 
 #endif

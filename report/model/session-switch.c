@@ -67,21 +67,6 @@ int ss_cs_keep(struct session *s, struct thread *t, const struct perf_event_head
 	return 0;
 }
 
-int ss_is_kernel_mode(uint16_t misc)
-{
-	int cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-
-	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-}
-
-/* The context-switches event that --off-cpu adds: a sample at every switch-out. */
-int ss_is_switch_event(const struct evdesc *e)
-{
-	return e->attr.type == PERF_TYPE_SOFTWARE &&
-	       e->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES && !e->attr.freq &&
-	       e->attr.sample_period == 1;
-}
-
 /* Thread t is on a CPU (on 1) or off it now: its process's running count follows. */
 void ss_set_on_cpu(struct session *s, struct thread *t, int on)
 {

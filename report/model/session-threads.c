@@ -33,18 +33,6 @@
 
 #include "session-int.h"
 
-void *ss_itab_get(const struct itab *t, int key)
-{
-	struct htab_probe p;
-	uint32_t i;
-
-	htab_probe(&t->t, (uint64_t)(unsigned)key, &p);
-	while (htab_next(&t->t, &p, &i))
-		if (t->keys[i] == key)
-			return t->vals[i];
-	return NULL;
-}
-
 /* Insert or replace. */
 static void itab_put(struct itab *t, int key, void *val)
 {
@@ -131,11 +119,6 @@ static void insert_map(struct proc *p, const struct map *m)
 {
 	maps_insert(&p->maps, m);
 	p->gen++;
-}
-
-const struct map *ss_find_map(const struct proc *p, uint64_t addr)
-{
-	return p ? maps_find(&p->maps, addr) : NULL;
 }
 
 void ss_do_mmap(struct session *s, const struct kevent *k)
