@@ -361,8 +361,12 @@ static void pprof_add(struct pprof *p, const struct rsample *s)
 			p->map[p->loc[w[k - 1] - 1].mapping - 1].hits++;
 		i = j;
 	}
-	if (s->exe)
-		p->map[mapping_of(p, s->exe, 0) - 1].progs++;
+	if (s->exe) {
+		/* the id first: mapping_of() may move p->map */
+		uint64_t id = mapping_of(p, s->exe, 0);
+
+		p->map[id - 1].progs++;
+	}
 	e = umap_get(&p->samples, w, k, p->nsval, &made);
 	if (made) {
 		GROW(p->sval, p->nsval, p->cap_sval);
