@@ -395,9 +395,8 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 		.input = input, .so = *so, .chains = 1, .ordered = 1,
 		.collector = &sym_printer, .collector_ctx = &x,
 	};
-	struct reader_record rec;
 	char err[1024];
-	int ret, status = 1;
+	int status = 1;
 
 	o.f.t_start = o.f.t_end = -1;
 	x.p = profile_open(&o, r, err, sizeof(err));
@@ -405,23 +404,8 @@ static int script_symbols(const char *input, struct reader *r, const struct symb
 		fprintf(stderr, "prof: %s\n", err);
 		return 1;
 	}
-	while ((ret = reader_next(r, &rec)) > 0)
-		if (profile_feed(x.p, &rec, err, sizeof(err)))
-			break;
-	if (ret > 0)
-		goto failed;
-	if (ret == -EBADMSG) {
-		session_abort(x.p->session);
-		snprintf(err, sizeof(err), "'%s' is corrupt at offset %" PRIu64 ": %s", input,
-			 reader_error_offset(r), reader_error(r));
-		goto failed;
-	}
-	if (ret < 0) {
-		session_abort(x.p->session);
-		snprintf(err, sizeof(err), "cannot read '%s': %s", input, strerror(-ret));
-		goto failed;
-	}
-	if (profile_close(x.p, err, sizeof(err)))
+	/* x.p is set before the first sample reaches the printer */
+	if (profile_read(x.p, err, sizeof(err)))
 		goto failed;
 	flush_out(out);
 	input_warnings(input, r, x.p->session, 0, 0, NULL, "showing");

@@ -403,6 +403,9 @@ const struct opt view_name_options[] = {
 	OPT_END(),
 };
 
+/* perf's interactive reports, --tui and --gtk */
+#define NO_UI "prof writes text; --format svg draws a flame graph to open in a browser"
+
 /* What to show: report and diff. */
 const struct opt view_options[] = {
 	OPT_CALL('s', "sort", "KEYS", view_cb, VIEW_OPT_SORT,
@@ -453,10 +456,8 @@ const struct opt view_options[] = {
 	OPT_PERF_NOOP(0, "stdio"),
 	OPT_PERF_NOOP(0, "header"),
 	OPT_PERF_NOOP('I', "show-info"),
-	OPT_PERF(0, "tui", "prof writes text; --format svg draws a flame graph to open in a "
-		 "browser"),
-	OPT_PERF(0, "gtk", "prof writes text; --format svg draws a flame graph to open in a "
-		 "browser"),
+	OPT_PERF(0, "tui", NO_UI),
+	OPT_PERF(0, "gtk", NO_UI),
 	OPT_PERF(0, "stdio2", "prof writes one text layout, the one of perf's --stdio"),
 	OPT_PERF('T', "threads", "--sort pid,tid gives each thread's share"),
 	OPT_PERF('v', "verbose", "--params gives C++ parameter lists; prof script -S gives "

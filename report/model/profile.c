@@ -522,12 +522,30 @@ int profile_close(struct profile *p, char *err, size_t errlen)
 	return 0;
 }
 
+int profile_read(struct profile *p, char *err, size_t errlen)
+{
+	struct reader_record rec;
+	int ret;
+
+	while ((ret = reader_next(p->rd, &rec)) > 0)
+		if (profile_feed(p, &rec, err, errlen))
+			return -1;
+	if (ret < 0) {
+		session_abort(p->session);
+		if (ret == -EBADMSG)
+			snprintf(err, errlen, "'%s' is corrupt at offset %" PRIu64 ": %s", p->input,
+				 reader_error_offset(p->rd), reader_error(p->rd));
+		else
+			snprintf(err, errlen, "cannot read '%s': %s", p->input, strerror(-ret));
+		return -1;
+	}
+	return profile_close(p, err, errlen);
+}
+
 int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen)
 {
 	struct reader *rd = reader_open(o->input);
-	struct reader_record rec;
 	struct profile *p;
-	int ret;
 
 	*out = NULL;
 	if (!rd) {
@@ -537,27 +555,12 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	p = profile_open(o, rd, err, errlen);
 	if (!p)
 		return -1;
-	while ((ret = reader_next(p->rd, &rec)) > 0)
-		if (profile_feed(p, &rec, err, errlen))
-			goto fail;
-	if (ret == -EBADMSG) {
-		session_abort(p->session);
-		snprintf(err, errlen, "'%s' is corrupt at offset %" PRIu64 ": %s", o->input,
-			 reader_error_offset(p->rd), reader_error(p->rd));
-		goto fail;
+	if (profile_read(p, err, errlen)) {
+		profile_free(p);
+		return -1;
 	}
-	if (ret < 0) {
-		session_abort(p->session);
-		snprintf(err, errlen, "cannot read '%s': %s", o->input, strerror(-ret));
-		goto fail;
-	}
-	if (profile_close(p, err, errlen))
-		goto fail;
 	*out = p;
 	return 0;
-fail:
-	profile_free(p);
-	return -1;
 }
 
 const struct profile_event *profile_first_event(const struct profile *p, size_t *others)

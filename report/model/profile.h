@@ -182,8 +182,13 @@ void profile_reset(struct profile *p);
 int profile_close(struct profile *p, char *err, size_t errlen);
 
 /*
- * Load o->input: profile_open(), profile_feed() each record, and
- * profile_close(). 0 and *out, or -1 with a one-line reason in err (no
+ * Every record of the profile's reader fed, then profile_close(). 0, or
+ * -1 with a one-line reason in err (a corrupt or unreadable file too).
+ */
+int profile_read(struct profile *p, char *err, size_t errlen);
+
+/*
+ * Load o->input: profile_open() on its reader, then profile_read(). 0 and *out, or -1 with a one-line reason in err (no
  * "prof: "). The warnings about the input are the command's to give:
  * see warn.h.
  */
