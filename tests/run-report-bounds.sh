@@ -20,17 +20,10 @@ memory=$(peak_memory_measured)
 bounded() {
 	name=$1
 	shift
-	if [ -n "$memory" ]; then
-		timeout -k 2 120 /usr/bin/time -f '%M' -o "$name.kib" "$PROF" "$@" > out 2> err
-		rc=$?
-	else
-		timeout -k 2 120 "$PROF" "$@" > out 2> err
-		rc=$?
-	fi
+	prof_timed "$name" 120 "$@"
 	[ "$rc" = 124 ] && fail "$name: prof $* did not finish in 120 s"
 	expect_rc 0 "$name: prof $*"
 	if [ -n "$memory" ]; then
-		kib=$(tail -n 1 "$name.kib")
 		note "$name: prof $1: peak $((kib / 1024)) MiB"
 		[ "$kib" -lt $((256 * 1024)) ] || fail "$name: prof $*: $((kib / 1024)) MiB, over 256 MiB"
 	fi

@@ -17,16 +17,7 @@ memory=$(peak_memory_measured)
 run_report() {
 	name=$1
 	shift
-	kib=0
-	if [ -n "$memory" ]; then
-		timeout -k 2 60 /usr/bin/time -f '%M' -o "$name.kib" "$PROF" report -i "$name.data" "$@" \
-			> out 2> err
-		rc=$?
-		kib=$(tail -n 1 "$name.kib")
-	else
-		timeout -k 2 60 "$PROF" report -i "$name.data" "$@" > out 2> err
-		rc=$?
-	fi
+	prof_timed "$name" 60 report -i "$name.data" "$@"
 	[ "$rc" = 124 ] && fail "$name: prof report hung"
 	case $rc in 0|1) ;; *) fail "$name: prof report exited $rc" ;; esac
 }

@@ -516,3 +516,23 @@ peak_memory_measured() {
 		echo 1
 	fi
 }
+
+# prof_timed NAME SECONDS ARGS...: prof ARGS, killed after SECONDS, its
+# stdout in ./out and stderr in ./err; sets $rc, and $kib, its peak memory
+# in KiB where peak_memory_measured says it can be measured (else 0).
+prof_timed() {
+	_pt_name=$1
+	_pt_secs=$2
+	shift 2
+	[ -n "${_pt_checked:-}" ] || { _pt_memory=$(peak_memory_measured); _pt_checked=1; }
+	kib=0
+	if [ -n "$_pt_memory" ]; then
+		timeout -k 2 "$_pt_secs" /usr/bin/time -f '%M' -o "$_pt_name.kib" "$PROF" "$@" \
+			> out 2> err
+		rc=$?
+		kib=$(tail -n 1 "$_pt_name.kib")
+	else
+		timeout -k 2 "$_pt_secs" "$PROF" "$@" > out 2> err
+		rc=$?
+	fi
+}
