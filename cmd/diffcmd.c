@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `prof diff`: its options, then the diff model loads both sides
- * (report/model/diff.c) and a diff format writes them
- * (report/formats/diff.c); --fail-above turns the result into an exit
- * status for CI.
+ * (report/model/diff.c) and a format of report/formats/ writes them (its
+ * write_diff); --fail-above turns the result into an exit status for CI.
  */
 #include "config.h"
 
@@ -17,7 +16,7 @@
 
 #include "cli.h"
 #include "diffcmd.h"
-#include "diffout.h"
+#include "format.h"
 #include "parse.h"
 #include "utf8.h"
 #include "viewopts.h"
@@ -29,7 +28,7 @@
 #define EXIT_ERROR 2
 
 struct diffcmd {
-	const struct diff_format *format;
+	const struct format *format;
 	const char *output;
 	int abs;
 	double fail_above;
@@ -53,9 +52,16 @@ static int diff_cb(struct opt_state *st, const struct opt *o, const char *arg)
 
 	switch (o->val) {
 	case OPT_FORMAT:
-		c->format = diff_format_find(arg);
-		if (!c->format)
-			return opt_error(st, "--format: give text, json, svg or folded");
+		c->format = format_find(arg);
+		if (!c->format || !c->format->write_diff) {
+			char names[128];
+
+			format_names(1, names, sizeof(names));
+			if (c->format)
+				return opt_error(st, "--format %s writes one profile; a diff is "
+						 "written as %s", arg, names);
+			return opt_error(st, "--format: give %s", names);
+		}
 		return 0;
 	case OPT_OUTPUT:
 		if (!arg[0])
@@ -116,8 +122,9 @@ static void usage_out(FILE *out)
 	opt_usage(out, diff_options);
 	fputs("\nExit status: 0; 1 when --fail-above found growth; 2 on an error; 64 on a bad "
 	      "option.\n\nformats:\n", out);
-	for (size_t i = 0; diff_formats[i]; i++)
-		fprintf(out, "  %-26s  %s\n", diff_formats[i]->name, diff_formats[i]->help);
+	for (size_t i = 0; formats[i]; i++)
+		if (formats[i]->write_diff)
+			fprintf(out, "  %-26s  %s\n", formats[i]->name, formats[i]->diff_help);
 }
 
 /* A side's files: a comma list (a name without commas is one file). */
@@ -208,7 +215,7 @@ static void loaded(void *ctx, const struct profile *p)
 }
 
 /* --fail-above: the entries that grew too much, one line each; 1 when any did. */
-static int gate(const struct diffcmd *c, const struct diff *d, const struct diff_view *v)
+static int gate(const struct diffcmd *c, const struct diff *d, const struct format_view *v)
 {
 	size_t over = 0;
 
@@ -236,14 +243,14 @@ int cmd_diff(int argc, char **argv)
 	struct diffcmd c = { .level = 0.99, .min_delta = 0.5 };
 	struct profile_opts po;
 	struct diff_opts dopts;
-	struct diff_view view;
+	struct format_view view;
 	struct diff *d = NULL;
 	FILE *out = stdout;
 	char *out_tmp = NULL, why[1024];
 	int ret, status = EXIT_ERROR;
 
 	view_args_init(&c.va, "diff");
-	c.format = diff_formats[0];
+	c.format = formats[0];
 	ret = parse_options(&c, argc, argv);
 	if (ret >= 0) {
 		release(&c);
@@ -251,7 +258,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	view_profile_opts(&c.va, NULL, &po);
 	memset(&dopts, 0, sizeof(dopts));
-	if (c.format->stacks) {
+	if (c.format->diff_needs & FORMAT_STACKS) {
 		dopts.tree = DIFF_TREE_STACKS;
 		po.ho.graph = HIST_GRAPH_NONE;
 	} else if (po.ho.graph == HIST_GRAPH_CALLER || po.ho.graph == HIST_GRAPH_CALLEE) {
@@ -281,7 +288,7 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "prof: %s\n", why);
 		goto out;
 	}
-	view = (struct diff_view){
+	view = (struct format_view){
 		.ho = &c.va.ho,
 		.key_names = view_key_names,
 		.percent_limit = c.va.percent_limit,
@@ -291,8 +298,8 @@ int cmd_diff(int argc, char **argv)
 		.symbol = c.va.has_symbol && !po.f.symbol ? &c.va.symbol : NULL,
 	};
 	for (int s = 0; s < 2; s++) {
-		view.input[s] = dopts.input[s];
-		view.ninput[s] = dopts.ninput[s];
+		view.inputs[s] = dopts.input[s];
+		view.ninputs[s] = dopts.ninput[s];
 	}
 	if (c.output && !(out = cli_create_output(c.output, &out_tmp)))
 		goto out;
@@ -304,7 +311,7 @@ int cmd_diff(int argc, char **argv)
 			ret = -errno;
 		} else {
 			setvbuf(text, NULL, _IOFBF, 1 << 16);
-			ret = c.format->write(d, &view, text);
+			ret = c.format->write_diff(d, &view, text);
 			if (fclose(text) && ret >= 0)
 				ret = -(errno ? errno : EIO);
 		}

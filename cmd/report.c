@@ -42,6 +42,7 @@ static int format_cb(struct opt_state *st, const struct opt *o, const char *arg)
 {
 	struct report *r = st->ctx;
 	size_t n = strcspn(arg, ",");
+	char names[128];
 
 	(void)o;
 	r->format = format_find(arg);
@@ -52,7 +53,8 @@ static int format_cb(struct opt_state *st, const struct opt *o, const char *arg)
 			return opt_error(st, "%s '%s': prof's -F is --format (text, folded, svg, json, "
 					 "pprof); perf's -F (--fields) is prof's --sort KEYS, the "
 					 "Overhead and Samples columns always there", st->name, arg);
-	return opt_error(st, "--format: give text, folded, svg, json or pprof");
+	format_names(0, names, sizeof(names));
+	return opt_error(st, "--format: give %s", names);
 }
 
 static int output_cb(struct opt_state *st, const struct opt *o, const char *arg)

@@ -309,6 +309,16 @@ run_prof diff --fail-above x base.data new.data
 expect_rc 64 "--fail-above x"
 run_prof diff base.data new.data --format nope
 expect_rc 64 "--format nope"
+# One table of formats for report and diff: diff takes those that write a
+# diff, names them from the table, and says pprof is for one profile.
+run_prof diff base.data new.data --format pprof
+expect_rc 64 "--format pprof"
+grep -q "^prof: --format pprof writes one profile; a diff is written as text, folded, svg or json; " err ||
+	fail "--format pprof: $(cat err)"
+run_prof diff --help
+expect_rc 0 "prof diff --help"
+sed -n '/^formats:/,$p' out | awk 'NR > 1 { print $1 }' | tr '\n' ' ' > got
+[ "$(cat got)" = "text folded svg json " ] || fail "prof diff --help lists the formats $(cat got)"
 # shellcheck disable=SC2086
 run_prof diff $opts --comm nobody base.data new.data
 expect_rc 2 "a filter that leaves nothing"

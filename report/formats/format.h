@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Output formats: each a file of its own with one struct format, listed
- * in formats.c's table as cmd/main.c lists commands. A format says what
- * it needs the model to keep (the flat histogram, whole stacks, source
- * lines, a collector of its own) and writes a loaded profile. Adding one
- * is a file and a row: see doc/DESIGN.md.
+ * in formats.c's table as cmd/main.c lists commands, for prof report and
+ * prof diff alike. A format says what it needs the model to keep (the
+ * flat histogram, whole stacks, source lines, a collector of its own)
+ * and writes a loaded profile, and where it can, a diff: the same
+ * entries and trees with two value columns and a verdict. Adding one is
+ * a file and a row: see doc/DESIGN.md.
  */
 #ifndef PROF_REPORT_FORMAT_H
 #define PROF_REPORT_FORMAT_H
 
+#include <regex.h>
 #include <stdio.h>
 
+#include "diff.h"
 #include "hist.h"
 #include "profile.h"
 
@@ -28,6 +32,10 @@ enum {
 /* How to show what the model holds: the view's options. */
 struct format_view {
 	const char *input;		/* the profile's name, for titles */
+	const char *const *inputs[2];	/* a diff's: BASE's files and NEW's */
+	size_t ninputs[2];
+	const regex_t *symbol;		/* a diff's entries shown: those whose function
+					   matches (--symbol); NULL: all */
 	const struct hist_opts *ho;	/* sort keys, --children, -g/--tree */
 	double percent_limit;
 	int has_limit;
@@ -47,6 +55,11 @@ struct format {
 	const struct profile_collector *collector;	/* NULL: none */
 	/* Write p to out. 0, or -errno of a failed write (said by the caller). */
 	int (*write)(const struct profile *p, const struct format_view *v, FILE *out);
+	/* prof diff: one line for its --help, and FORMAT_STACKS when it draws whole stacks */
+	const char *diff_help;
+	unsigned diff_needs;
+	/* Write d to out, as write(); NULL: the format is for one profile. */
+	int (*write_diff)(const struct diff *d, const struct format_view *v, FILE *out);
 };
 
 /* v as a percentage of total, 0 when total is. */
@@ -72,6 +85,12 @@ extern const struct format *const formats[];
 const struct format *format_find(const char *name);
 
 /*
+ * The names of the formats (diff: those that write a diff) as an
+ * error says them: "text, folded, svg, json or pprof".
+ */
+void format_names(int diff, char *buf, size_t len);
+
+/*
  * For formats of one event (folded, svg, pprof): the first event with
  * samples, with one warning on standard error when others have samples
  * too (unless v->quiet). NULL when none has any.
@@ -86,5 +105,16 @@ const struct profile_event *format_one_event(const struct profile *p, const stru
 int format_time_event(const struct evdesc *e);
 /* qsort order of --wall's threads: the most time first, then by tid. */
 int format_thread_time_cmp(const void *a, const void *b);
+
+/* --- what diffs share ------------------------------------------------------- */
+
+/* x's verdict: "grew", "shrank" or "noise". */
+const char *format_change_word(const struct diff_value *x);
+/* Whether x is shown: on either side, and its larger share at the limit (else min) or above. */
+int format_diff_shown(const struct format_view *v, const struct diff_value *x, double min);
+/* Whether entry e is one --symbol selects (all when v->symbol is NULL). */
+int diff_selected(const struct format_view *v, const struct diff_entry *e);
+/* e as its name reads: the function for the sym key, else the keys' texts joined; malloc'd. */
+char *diff_entry_name(const struct format_view *v, const struct diff_entry *e);
 
 #endif

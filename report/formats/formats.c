@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The table of output formats. */
+/* The table of output formats, and what the formats share. */
 #include "config.h"
 
 #include <stdio.h>
@@ -37,6 +37,58 @@ const struct format *format_find(const char *name)
 		if (!strcmp(formats[i]->name, name))
 			return formats[i];
 	return NULL;
+}
+
+void format_names(int diff, char *buf, size_t len)
+{
+	size_t n = 0, k = 0, at = 0;
+
+	for (size_t i = 0; formats[i]; i++)
+		n += !diff || formats[i]->write_diff;
+	buf[0] = '\0';
+	for (size_t i = 0; formats[i] && at < len; i++) {
+		if (diff && !formats[i]->write_diff)
+			continue;
+		k++;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", k == 1 ? "" : k == n ? " or " : ", ",
+				       formats[i]->name);
+	}
+}
+
+const char *format_change_word(const struct diff_value *x)
+{
+	return !x->significant ? "noise" : x->delta > 0 ? "grew" : "shrank";
+}
+
+int format_diff_shown(const struct format_view *v, const struct diff_value *x, double min)
+{
+	double larger = x->pct[0] > x->pct[1] ? x->pct[0] : x->pct[1];
+
+	return (x->v[0] || x->v[1]) && larger >= (v->has_limit ? v->percent_limit : min);
+}
+
+int diff_selected(const struct format_view *v, const struct diff_entry *e)
+{
+	return !v->symbol || (e->text[HIST_SYM] && !regexec(v->symbol, e->text[HIST_SYM], 0, NULL, 0));
+}
+
+char *diff_entry_name(const struct format_view *v, const struct diff_entry *e)
+{
+	size_t len = 1;
+	char *s;
+
+	if (e->text[HIST_SYM])
+		return xstrdup(e->text[HIST_SYM]);
+	for (int k = 0; k < v->ho->nkeys; k++)
+		len += strlen(e->text[v->ho->keys[k]] ? e->text[v->ho->keys[k]] : "") + 3;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (int k = 0; k < v->ho->nkeys; k++) {
+		if (k)
+			strcat(s, " / ");
+		strcat(s, e->text[v->ho->keys[k]] ? e->text[v->ho->keys[k]] : "");
+	}
+	return s;
 }
 
 int format_thread_time_cmp(const void *a, const void *b)

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -190,7 +191,6 @@ void json_stacks(struct json *j, const char *key, const struct ctree *st, size_t
 
 /* --- the format -------------------------------------------------------------- */
 
-#define pct format_pct
 
 /* Key k of entry e as the text view shows it: the sym key as "[.] f". */
 static void key_value(struct json *j, const char *name, const struct hist_entry *e,
@@ -247,16 +247,16 @@ static int write_json(const struct profile *p, const struct format_view *v, FILE
 		for (size_t k = 0; k < n; k++) {
 			uint64_t val = ho->children ? e[k]->children : e[k]->self;
 
-			if (!val || pct(val, total) < limit)
+			if (!val || format_pct(val, total) < limit)
 				break;
 			json_object(&j, NULL);
 			for (int key = 0; key < ho->nkeys; key++)
 				key_value(&j, v->key_names[ho->keys[key]], e[k], ho->keys[key]);
 			json_u64(&j, "samples", e[k]->samples);
-			json_double(&j, "self", pct(e[k]->self, total));
+			json_double(&j, "self", format_pct(e[k]->self, total));
 			json_u64(&j, "self_period", e[k]->self);
 			if (ho->children) {
-				json_double(&j, "children", pct(e[k]->children, total));
+				json_double(&j, "children", format_pct(e[k]->children, total));
 				json_u64(&j, "children_period", e[k]->children);
 			}
 			json_end(&j);
@@ -291,9 +291,130 @@ static int write_json(const struct profile *p, const struct format_view *v, FILE
 	return 0;
 }
 
+/* --- a diff (doc/prof-diff.schema.json) --------------------------------------- */
+
+static void diff_value(struct json *j, const struct diff *d, const struct diff_value *x)
+{
+	json_double(j, "base", x->pct[0]);
+	json_double(j, "new", x->pct[1]);
+	json_double(j, "delta", x->delta);
+	json_bool(j, "significant", x->significant);
+	json_string(j, "change", format_change_word(x));
+	json_prob(j, "p", fmin(1, x->p * (double)(d->tested ? d->tested : 1)));
+	json_u64(j, "base_period", x->v[0]);
+	json_u64(j, "new_period", x->v[1]);
+}
+
+/* The merged tree in pre-order, each node's parent its index, as json_stacks() writes one tree. */
+static void diff_tree(struct json *j, const struct diff *d, const struct format_view *v,
+		      const struct diff_node *x, long parent, long *next, int depth)
+{
+	struct diff_node *kids;
+	size_t n;
+	long me = (*next)++;
+
+	json_object(j, NULL);
+	json_string(j, "name", x->name ? x->name : "all");
+	json_string(j, "kind", kinds[frame_kind(x->flags)]);
+	if (parent < 0)
+		json_string(j, "parent", NULL);
+	else
+		json_u64(j, "parent", (uint64_t)parent);
+	json_double(j, "base", x->d.pct[0]);
+	json_double(j, "new", x->d.pct[1]);
+	json_double(j, "delta", x->d.delta);
+	json_bool(j, "significant", x->d.significant);
+	json_end(j);
+	if (v->max_depth && depth >= v->max_depth)
+		return;
+	n = diff_children(d, x->at[0], x->at[1], &kids);
+	for (size_t i = 0; i < n; i++)
+		if (format_diff_shown(v, &kids[i].d, 0))
+			diff_tree(j, d, v, &kids[i], me, next, depth + 1);
+	free(kids);
+}
+
+static int write_json_diff(const struct diff *d, const struct format_view *v, FILE *out)
+{
+	struct json j;
+
+	json_begin(&j, out);
+	json_object(&j, NULL);
+	json_string(&j, "schema", "prof-diff/1");
+	for (int s = 0; s < 2; s++) {
+		const struct diff_side *x = &d->side[s];
+
+		json_object(&j, s ? "new" : "base");
+		json_array(&j, "inputs");
+		for (size_t i = 0; i < v->ninputs[s]; i++)
+			json_string(&j, NULL, v->inputs[s][i]);
+		json_end(&j);
+		json_u64(&j, "samples", x->samples);
+		json_u64(&j, "total", x->total);
+		json_double(&j, "effective_samples", x->weight > 0 ? (double)x->total / x->weight : 0);
+		json_double(&j, "seconds", x->seconds);
+		json_u64(&j, "lost", x->lost);
+		json_end(&j);
+	}
+	json_string(&j, "event", d->event);
+	json_string(&j, "compare", d->abs ? "absolute" : "shares");
+	json_double(&j, "level", d->level);
+	json_double(&j, "min_delta", d->min_delta);
+	json_double(&j, "dispersion", d->dispersion);
+	json_string(&j, "test", d->abs ? "poisson" : "two-proportion");
+	json_u64(&j, "compared", d->compared);
+	json_u64(&j, "tested", d->tested);
+	json_array(&j, "keys");
+	for (int k = 0; k < v->ho->nkeys; k++)
+		json_string(&j, NULL, v->key_names[v->ho->keys[k]]);
+	json_end(&j);
+	json_array(&j, "entries");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->e[i];
+		char *name;
+
+		if (!format_diff_shown(v, &e->d, 0) || !diff_selected(v, e))
+			continue;
+		json_object(&j, NULL);
+		name = diff_entry_name(v, e);
+		json_string(&j, "name", name);
+		free(name);
+		for (int k = 0; k < v->ho->nkeys; k++)
+			json_string(&j, v->key_names[v->ho->keys[k]], e->text[v->ho->keys[k]]);
+		if (e->text[HIST_SYM])
+			json_string(&j, "kind", kinds[frame_kind(e->flags)]);
+		if (e->inl_in)
+			json_string(&j, "inlined_in", e->inl_in);
+		diff_value(&j, d, &e->d);
+		if (e->graph[0] || e->graph[1]) {
+			struct diff_node g = diff_node_at(d, e->graph[0], e->graph[1]);
+			long next = 0;
+
+			json_array(&j, "graph");
+			diff_tree(&j, d, v, &g, -1, &next, 0);
+			json_end(&j);
+		}
+		json_end(&j);
+	}
+	json_end(&j);
+	if (d->side[0].tree) {
+		struct diff_node root = diff_root(d);
+		long next = 0;
+
+		json_array(&j, "tree");
+		diff_tree(&j, d, v, &root, -1, &next, 0);
+		json_end(&j);
+	}
+	json_end(&j);
+	putc('\n', out);
+	return ferror(out) ? -EIO : 0;
+}
+
 const struct format format_json = {
 	.name = "json",
 	.help = "every event's flat view and stack tree (doc/prof-report.schema.json)",
 	.needs = FORMAT_FLAT | FORMAT_STACKS | FORMAT_CHAINS,
 	.write = write_json,
+	.diff_help = "the same as JSON (doc/prof-diff.schema.json)",
+	.write_diff = write_json_diff,
 };

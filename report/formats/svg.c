@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,9 +395,100 @@ static int write_svg(const struct profile *p, const struct format_view *v, FILE 
 	return flame_svg(e->tree, e->tree_root, &fo, out);
 }
 
+/* --- a diff: the differential flame graph ----------------------------------- */
+
+struct diff_fill {
+	const struct diff *d;
+	struct diff_value *by_new;	/* by node of NEW's tree */
+	size_t n;
+	double max_delta;
+};
+
+static void diff_collect(struct diff_fill *c, const struct diff_node *x)
+{
+	struct diff_node *kids;
+	size_t n;
+
+	if (x->at[1] && x->at[1] < c->n) {
+		c->by_new[x->at[1]] = x->d;
+		if (x->d.significant && fabs(x->d.delta) > c->max_delta)
+			c->max_delta = fabs(x->d.delta);
+	}
+	if (!x->at[1])
+		return;		/* not drawn: sized by NEW */
+	n = diff_children(c->d, x->at[0], x->at[1], &kids);
+	for (size_t i = 0; i < n; i++)
+		diff_collect(c, &kids[i]);
+	free(kids);
+}
+
+/* Red for growth, blue for shrinkage, deeper for bigger changes; grey within noise. */
+static void diff_fill(void *ctx, size_t id, const struct ctree_node *n, char *buf, size_t len)
+{
+	struct diff_fill *c = ctx;
+	const struct diff_value *x = id < c->n ? &c->by_new[id] : NULL;
+	double s;
+	int k;
+
+	(void)n;
+	if (!x || !x->significant || x->delta == 0) {
+		snprintf(buf, len, "rgb(225,225,225)");
+		return;
+	}
+	s = c->max_delta > 0 ? fabs(x->delta) / c->max_delta : 1;
+	k = 215 - (int)(185 * (s < 0.15 ? 0.15 : s));
+	if (x->delta > 0)
+		snprintf(buf, len, "rgb(255,%d,%d)", k, k);
+	else
+		snprintf(buf, len, "rgb(%d,%d,255)", k, k);
+}
+
+static void diff_note(void *ctx, size_t id, FILE *out)
+{
+	struct diff_fill *c = ctx;
+	const struct diff_value *x = id < c->n ? &c->by_new[id] : NULL;
+
+	if (!x)
+		return;
+	fprintf(out, ": BASE %.2f%%, NEW %.2f%%, %+.2f points, %s", x->pct[0], x->pct[1], x->delta,
+		x->significant ? (x->delta > 0 ? "grew" : "shrank") : "within noise");
+}
+
+static int write_svg_diff(const struct diff *d, const struct format_view *v, FILE *out)
+{
+	struct diff_fill c = { .d = d };
+	struct diff_node root = diff_root(d);
+	struct flame_opts fo = { .inverted = v->inverted, .fill = diff_fill, .note = diff_note,
+				 .ctx = &c };
+	char sub[1024];
+	int ret;
+
+	c.n = ctree_count(d->side[1].tree) + 1;
+	c.by_new = xcalloc(c.n, sizeof(*c.by_new));
+	diff_collect(&c, &root);
+	ctree_sort(d->side[1].tree);
+	fo.by_period = profile_time_event(d->event, d->event_config);
+	snprintf(sub, sizeof(sub), "%s: NEW %s%s (%" PRIu64 " samples) against BASE %s%s (%" PRIu64
+		 " samples)", d->event, v->inputs[1][0], v->ninputs[1] > 1 ? " and more" : "",
+		 d->side[1].samples, v->inputs[0][0], v->ninputs[0] > 1 ? " and more" : "",
+		 d->side[0].samples);
+	fo.title = v->inverted ? "Differential Icicle Graph" : "Differential Flame Graph";
+	fo.subtitle = sub;
+	fo.legend = d->abs ? "Frames sized by NEW. Red: grew, blue: shrank, in points of BASE's "
+			     "total time (deeper: more); grey: within sampling noise"
+			   : "Frames sized by NEW. Red: grew, blue: shrank, in share of the profile "
+			     "(deeper: more); grey: within sampling noise";
+	ret = flame_svg(d->side[1].tree, d->side[1].root, &fo, out);
+	free(c.by_new);
+	return ret;
+}
+
 const struct format format_svg = {
 	.name = "svg",
 	.help = "a flame graph of the first event (an interactive SVG)",
 	.needs = FORMAT_STACKS | FORMAT_CHAINS,
 	.write = write_svg,
+	.diff_help = "a differential flame graph: sized by NEW, red grew, blue shrank",
+	.diff_needs = FORMAT_STACKS,
+	.write_diff = write_svg_diff,
 };

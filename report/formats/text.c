@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,6 @@ static int end_words(int end)
 		       : UNWIND_END_BAD;
 }
 
-#define pct format_pct
 
 /*
  * Off-CPU time: why it has no stacks when it has none; with --wall, where
@@ -88,9 +88,9 @@ static void off_cpu_header(const struct profile *p, const struct evdesc *e, FILE
 			fprintf(out, "# thread:   %d/%d %s: %.3f s: running %.3f s (%.1f%%), "
 				"preempted %.3f s (%.1f%%), blocked %.3f s (%.1f%%)\n", tt[i].pid,
 				tt[i].tid, tt[i].comm ? tt[i].comm : "?", (double)t / 1e9,
-				(double)tt[i].running / 1e9, pct(tt[i].running, t),
-				(double)tt[i].preempted / 1e9, pct(tt[i].preempted, t),
-				(double)tt[i].blocked / 1e9, pct(tt[i].blocked, t));
+				(double)tt[i].running / 1e9, format_pct(tt[i].running, t),
+				(double)tt[i].preempted / 1e9, format_pct(tt[i].preempted, t),
+				(double)tt[i].blocked / 1e9, format_pct(tt[i].blocked, t));
 		}
 		if (p->ntt > 10)
 			fprintf(out, "# thread:   and %zu more\n", p->ntt - 10);
@@ -107,7 +107,7 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 	const char *arch = p->info.arch;
 	const struct profile_unwind *u = &p->uw;
 	uint64_t lost = p->info.lost;
-	double lost_pct = pct(lost, p->samples + lost);
+	double lost_pct = format_pct(lost, p->samples + lost);
 	char mods[16];
 
 	fprintf(out, "# prof report of '%s'\n", p->input);
@@ -128,13 +128,13 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 	if (host)
 		fprintf(out, "# host:     %s (Linux %s %s)\n", host, rel ? rel : "?", arch ? arch : "?");
 	if (u->total) {
-		double q = pct(u->complete, u->total);
+		double q = format_pct(u->complete, u->total);
 
 		fprintf(out, "# stacks:   %.1f%% complete (dwarf: %" PRIu64 " of %" PRIu64 " user stacks "
 		       "reach the program's or a thread's entry)", q, u->complete, u->total);
 		if (u->fp)
 			fprintf(out, "; %" PRIu64 " (%.1f%%) needed a frame pointer where no CFI was found",
-			       u->fp, pct(u->fp, u->total));
+			       u->fp, format_pct(u->fp, u->total));
 		if (q < 90) {
 			int top[3] = { -1, -1, -1 };
 
@@ -148,14 +148,14 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 					}
 			/* the first always; the others if they weigh at least 1% */
 			for (int k = 1; k < 3; k++)
-				if (top[k] >= 0 && pct(u->stop[top[k]].n, u->total) < 1)
+				if (top[k] >= 0 && format_pct(u->stop[top[k]].n, u->total) < 1)
 					top[k] = -1;
 			fprintf(out, " -- WARNING: unwinding stopped most in");
 			for (int k = 0; k < 3 && top[k] >= 0; k++)
 				fprintf(out, "%s %s (%.0f%%, %s)", k ? "," : "",
 				       u->stop[top[k]].dso ? dso_short_name(u->stop[top[k]].dso)
 							      : "[unknown]",
-				       pct(u->stop[top[k]].n, u->total),
+				       format_pct(u->stop[top[k]].n, u->total),
 				       end_text[end_words(stop_end(u, top[k]))].why);
 			/* the fixes for those reasons, each once */
 			for (int k = 0; k < 3 && top[k] >= 0; k++) {
@@ -173,13 +173,190 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 	if (p->leaf_checked)
 		fprintf(out, "# chains:   %" PRIu64 " of %" PRIu64 " frame-pointer stacks (%.1f%%) had the "
 			"caller of a function without a frame of its own put back from the stack\n",
-			p->leaf_repaired, p->leaf_checked, pct(p->leaf_repaired, p->leaf_checked));
+			p->leaf_repaired, p->leaf_checked, format_pct(p->leaf_repaired, p->leaf_checked));
 	off_cpu_header(p, e, out);
 	if (p->latency)
 		fprintf(out, "# latency:  each sample weighs its period divided by the threads of its "
 			"process running at its time (--latency)\n");
 	fprintf(out, "#\n");
 }
+
+/* --- the layouts a report and a diff share ---------------------------------- */
+
+/*
+ * The call graphs and the tree are drawn from nodes of one tree (a
+ * report's: at[0] is the node, d.v[0] its period) or of two merged (a
+ * diff's): the source says which children a node shows and in what
+ * order, whether an only child goes on as a straight run, how a branch is
+ * labelled and what a node's value columns read. The layout is the same.
+ */
+struct layout {
+	const struct format_view *v;
+	/* n's children shown, in order: their count; *out malloc'd, NULL when none */
+	size_t (*children)(const struct layout *l, const struct diff_node *n,
+			   struct diff_node **out);
+	/* whether kid, n's only child shown, goes on as a straight run: a column of names */
+	int (*straight)(const struct layout *l, const struct diff_node *n,
+			const struct diff_node *kid);
+	/* a branch's label: "--60.00%--" */
+	void (*head)(const struct layout *l, const struct diff_node *kid, char *buf, size_t len);
+	/* --tree: n's value columns */
+	void (*values)(const struct layout *l, const struct diff_node *n, FILE *out);
+	const void *ctx;
+};
+
+/* Graph lines show the function without the Symbol column's [.]/[k] mark. */
+static void put_graph_name(const struct diff_node *n, FILE *out)
+{
+	fprintf(out, "%s%s", n->name, n->flags & FRAME_INLINED ? " (inlined)" : "");
+}
+
+/* perf's graph layout: straight runs as a column, branches as |--LABEL--name. */
+static void layout_graph(const struct layout *l, struct diff_node at, const char *prefix,
+			 int depth, FILE *out)
+{
+	struct diff_node *kids;
+	size_t n;
+	char sub[4096], head[128];
+
+	for (;;) {
+		if (l->v->max_depth && depth >= l->v->max_depth)
+			return;
+		n = l->children(l, &at, &kids);
+		if (n != 1 || !l->straight(l, &at, &kids[0]))
+			break;
+		fputs(prefix, out);
+		put_graph_name(&kids[0], out);
+		putc('\n', out);
+		at = kids[0];
+		depth++;
+		free(kids);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int last = i + 1 == n;
+
+		l->head(l, &kids[i], head, sizeof(head));
+		fprintf(out, "%s|\n%s%s%s", prefix, prefix, last ? " " : "|", head);
+		put_graph_name(&kids[i], out);
+		putc('\n', out);
+		snprintf(sub, sizeof(sub), "%s%s%*s", prefix, last ? " " : "|", (int)strlen(head), "");
+		/* a prefix this wide is some 400 branchings deep: deeper is left out */
+		if (strlen(sub) < sizeof(sub) - 64)
+			layout_graph(l, kids[i], sub, depth + 1, out);
+	}
+	free(kids);
+}
+
+/* --tree: the value columns, then the frame indented by its depth. */
+static void layout_tree(const struct layout *l, const struct diff_node *x, int depth, FILE *out)
+{
+	struct diff_node *kids;
+	size_t n;
+
+	l->values(l, x, out);
+	fprintf(out, "  %*s", 2 * depth, "");
+	if (x->flags == FRAME_ROOT) {
+		fputs(x->name ? x->name : "[root]", out);
+	} else {
+		char *s = format_sym(x->name, x->flags, NULL);
+
+		fputs(s, out);
+		free(s);
+	}
+	putc('\n', out);
+	if (l->v->max_depth && depth >= l->v->max_depth)
+		return;
+	n = l->children(l, x, &kids);
+	for (size_t i = 0; i < n; i++)
+		layout_tree(l, &kids[i], depth + 1, out);
+	free(kids);
+}
+
+/* A row of the flat view: its keys' texts, as hist_entry and diff_entry hold them. */
+struct table_row {
+	const char *const *text;
+	unsigned flags;
+	const char *inl_in;
+};
+
+/*
+ * The flat view: value columns, then the sort keys' columns, each as wide
+ * as its widest text; under a row, what the source draws there (a graph).
+ */
+struct table {
+	const struct format_view *v;
+	size_t n;
+	/* row i's keys; 0 when it is not shown */
+	int (*row)(const struct table *t, size_t i, struct table_row *r);
+	void (*values)(const struct table *t, size_t i, FILE *out);
+	void (*under)(const struct table *t, size_t i, FILE *out);
+	const char *titles;	/* the value columns' titles, from the '#' */
+	const char *rule;	/* the dotted line's value part, or NULL for none */
+	const void *ctx;
+};
+
+static const char *key_text(const struct table_row *r, enum hist_key k, char **s)
+{
+	*s = format_key(k, r->text[k], r->flags, r->inl_in);
+	return *s;
+}
+
+static void layout_table(const struct table *t, FILE *out)
+{
+	const struct hist_opts *ho = t->v->ho;
+	int w[HIST_NKEYS] = { 0 }, nk = ho->nkeys;
+	struct table_row r;
+	char *s;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->row(t, i, &r))
+			continue;
+		for (int k = 0; k < nk; k++) {
+			int len = (int)strlen(key_text(&r, ho->keys[k], &s));
+
+			free(s);
+			if (len > w[k])
+				w[k] = len;
+		}
+	}
+	for (int k = 0; k < nk; k++)
+		if ((int)strlen(key_titles[ho->keys[k]]) > w[k])
+			w[k] = (int)strlen(key_titles[ho->keys[k]]);
+	fputs(t->titles, out);
+	for (int k = 0; k < nk; k++)
+		fprintf(out, "  %-*s", k + 1 < nk ? w[k] : 0, key_titles[ho->keys[k]]);
+	if (t->rule) {
+		fprintf(out, "\n%s", t->rule);
+		for (int k = 0; k < nk; k++) {
+			fputs("  ", out);
+			for (int j = 0; j < w[k]; j++)
+				putc('.', out);
+		}
+	}
+	fputs("\n#\n", out);
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->row(t, i, &r))
+			continue;
+		t->values(t, i, out);
+		for (int k = 0; k < nk; k++) {
+			fprintf(out, "  %-*s", k + 1 < nk ? w[k] : 0, key_text(&r, ho->keys[k], &s));
+			free(s);
+		}
+		putc('\n', out);
+		if (t->under)
+			t->under(t, i, out);
+	}
+}
+
+/* --- a report: one value column, or two with --children -------------------- */
+
+/* What a report's layouts draw from: a tree, its total, and the least period shown. */
+struct rsrc {
+	const struct ctree *h;
+	uint64_t total, min;
+	const struct hist_entry *const *e;	/* the flat view's, sorted */
+	int wsamples;				/* the Samples column's width */
+};
 
 /*
  * Bigger first; equals by name, since the order samples came in (which
@@ -216,218 +393,160 @@ static int kid_cmp(const void *a, const void *b, void *arg)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* Node id of h as a layout's node. */
+static struct diff_node report_node(const struct ctree *h, size_t id)
+{
+	const struct ctree_node *c = ctree_node(h, id);
+
+	return (struct diff_node){ .at = { id, 0 }, .name = c->name, .flags = c->flags,
+				   .d.v = { c->period, 0 }, .self = { c->self_period, 0 },
+				   .self_samples = { c->self_samples, 0 } };
+}
+
 /*
  * The children of node, sorted by total, at or above the limit; ties in
  * the order of the list. Counted first: a node may have 100,000 children.
  */
-static size_t sorted_children(const struct ctree *h, size_t node, uint64_t min, size_t **out)
+static size_t report_children(const struct layout *l, const struct diff_node *n,
+			      struct diff_node **out)
 {
-	size_t n = 0;
-	struct kid *k;
+	const struct rsrc *r = l->ctx;
+	const struct ctree *h = r->h;
+	size_t node = n->at[0], k = 0;
+	struct kid *kids;
 
 	*out = NULL;
 	for (size_t c = ctree_node(h, node)->first_child; c; c = ctree_node(h, c)->next_sibling)
-		n += ctree_node(h, c)->period >= min;
-	if (!n)
+		k += ctree_node(h, c)->period >= r->min;
+	if (!k)
 		return 0;
-	k = xreallocarray(NULL, n, sizeof(*k));
-	n = 0;
+	kids = xreallocarray(NULL, k, sizeof(*kids));
+	k = 0;
 	for (size_t c = ctree_node(h, node)->first_child; c; c = ctree_node(h, c)->next_sibling)
-		if (ctree_node(h, c)->period >= min) {
-			k[n].node = c;
-			k[n].pos = n;
-			n++;
+		if (ctree_node(h, c)->period >= r->min) {
+			kids[k].node = c;
+			kids[k].pos = k;
+			k++;
 		}
-	qsort_r(k, n, sizeof(*k), kid_cmp, (void *)h);
-	*out = xreallocarray(NULL, n, sizeof(**out));
-	for (size_t i = 0; i < n; i++)
-		(*out)[i] = k[i].node;
-	free(k);
-	return n;
+	qsort_r(kids, k, sizeof(*kids), kid_cmp, (void *)h);
+	*out = xreallocarray(NULL, k, sizeof(**out));
+	for (size_t i = 0; i < k; i++)
+		(*out)[i] = report_node(h, kids[i].node);
+	free(kids);
+	return k;
 }
 
-/* A frame as --tree shows it: "[.] f", "[k] f (inlined)"; its root "[root]". */
-static void put_frame(const char *name, unsigned flags, FILE *out)
+/* An only child always goes on as a column: its share is said where it branches. */
+static int report_straight(const struct layout *l, const struct diff_node *n,
+			   const struct diff_node *kid)
 {
-	char *s;
+	(void)l, (void)n, (void)kid;
+	return 1;
+}
 
-	if (flags == FRAME_ROOT) {
-		fputs(name, out);
+static void report_head(const struct layout *l, const struct diff_node *kid, char *buf,
+			size_t len)
+{
+	snprintf(buf, len, "--%.2f%%--", format_pct(kid->d.v[0], ((const struct rsrc *)l->ctx)->total));
+}
+
+static void report_values(const struct layout *l, const struct diff_node *n, FILE *out)
+{
+	uint64_t total = ((const struct rsrc *)l->ctx)->total;
+
+	fprintf(out, "%7.2f%%  %6.2f%%", format_pct(n->d.v[0], total), format_pct(n->self[0], total));
+}
+
+static struct layout report_layout(const struct format_view *v, const struct rsrc *r)
+{
+	return (struct layout){ .v = v, .children = report_children, .straight = report_straight,
+				.head = report_head, .values = report_values, .ctx = r };
+}
+
+static int report_row(const struct table *t, size_t i, struct table_row *row)
+{
+	const struct hist_entry *e = ((const struct rsrc *)t->ctx)->e[i];
+
+	*row = (struct table_row){ e->text, e->flags, e->inl_in };
+	return 1;
+}
+
+static void report_row_values(const struct table *t, size_t i, FILE *out)
+{
+	const struct rsrc *r = t->ctx;
+	const struct hist_entry *e = r->e[i];
+
+	if (t->v->ho->children)
+		fprintf(out, "%9.2f%% %7.2f%%", format_pct(e->children, r->total), format_pct(e->self, r->total));
+	else
+		fprintf(out, "%9.2f%%", format_pct(e->self, r->total));
+	fprintf(out, "  %*" PRIu64, r->wsamples, e->samples);
+}
+
+/* -g caller or callee: the entry's call graph, when it is big enough for a branch. */
+static void report_under(const struct table *t, size_t i, FILE *out)
+{
+	const struct rsrc *r = t->ctx;
+	const struct hist_entry *e = r->e[i];
+	enum hist_graph g = t->v->ho->graph;
+	struct layout l = report_layout(t->v, r);
+	struct diff_node top, *kids;
+	int one = 0;
+
+	if (!e->tree || ctree_node(r->h, e->tree)->period < r->min ||
+	    (g != HIST_GRAPH_CALLER && g != HIST_GRAPH_CALLEE))
 		return;
-	}
-	s = format_sym(name, flags, NULL);
-	fputs(s, out);
-	free(s);
-}
-
-/* Graph lines show the function without the Symbol column's [.]/[k] mark. */
-static void put_graph_name(const struct ctree_node *n, FILE *out)
-{
-	fprintf(out, "%s%s", n->name, n->flags & FRAME_INLINED ? " (inlined)" : "");
-}
-
-/* perf's graph layout: straight runs as a column, branches as |--P%--name. */
-static void print_graph(const struct ctree *h, size_t node, const char *prefix, uint64_t total,
-			uint64_t min, int depth, int max_depth, FILE *out)
-{
-	size_t *kids, n;
-	char sub[4096];
-
-	for (;;) {
-		if (max_depth && depth >= max_depth)
-			return;
-		n = sorted_children(h, node, min, &kids);
-		if (n != 1)
-			break;
-		fputs(prefix, out);
-		put_graph_name(ctree_node(h, kids[0]), out);
-		putc('\n', out);
-		node = kids[0];
-		depth++;
+	/*
+	 * callee: the tree's root is the entry's own frame, callers under it;
+	 * caller: the root only holds the outermost callers, so a single one
+	 * is drawn on the --- line instead.
+	 */
+	top = report_node(r->h, e->tree);
+	if (g == HIST_GRAPH_CALLER) {
+		one = report_children(&l, &top, &kids) == 1;
+		if (one)
+			top = kids[0];
 		free(kids);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct ctree_node *c = ctree_node(h, kids[i]);
-		int last = i + 1 == n;
-		char head[64];
-
-		snprintf(head, sizeof(head), "--%.2f%%--", pct(c->period, total));
-		fprintf(out, "%s|\n", prefix);
-		fprintf(out, "%s%s%s", prefix, last ? " " : "|", head);
-		put_graph_name(c, out);
-		putc('\n', out);
-		snprintf(sub, sizeof(sub), "%s%s%*s", prefix, last ? " " : "|", (int)strlen(head), "");
-		print_graph(h, kids[i], sub, total, min, depth + 1, max_depth, out);
-	}
-	free(kids);
-}
-
-static void print_tree(const struct ctree *h, size_t node, int depth, uint64_t total,
-		       uint64_t min, int max_depth, FILE *out)
-{
-	const struct ctree_node *n = ctree_node(h, node);
-	size_t *kids, k;
-
-	fprintf(out, "%7.2f%%  %6.2f%%  %*s", pct(n->period, total), pct(n->self_period, total),
-		2 * depth, "");
-	put_frame(n->name, n->flags, out);
+	fputs("            |\n            ---", out);
+	if (one || g == HIST_GRAPH_CALLEE)
+		put_graph_name(&top, out);
 	putc('\n', out);
-	if (max_depth && depth >= max_depth)
-		return;
-	k = sorted_children(h, node, min, &kids);
-	for (size_t i = 0; i < k; i++)
-		print_tree(h, kids[i], depth + 1, total, min, max_depth, out);
-	free(kids);
-}
-
-/*
- * The text of key k of entry e: the sym key's is its frame's name, spelled
- * here; an inlined function's says what it was inlined into, so that the
- * entries match perf's, which are named by symbol.
- */
-static int key_width(const struct hist_entry *e, enum hist_key k)
-{
-	char *s = format_key(k, e->text[k], e->flags, e->inl_in);
-	int n = (int)strlen(s);
-
-	free(s);
-	return n;
-}
-
-static void put_key(const struct hist_entry *e, enum hist_key k, int width, FILE *out)
-{
-	char *s = format_key(k, e->text[k], e->flags, e->inl_in);
-
-	fprintf(out, "%-*s", width, s);
-	free(s);
+	layout_graph(&l, top, "               ", 1, out);
+	putc('\n', out);
 }
 
 static void print_flat(const struct format_view *v, struct hist *h, FILE *out)
 {
 	const struct hist_opts *ho = v->ho;
-	const struct ctree *tree = hist_tree(h);
 	size_t n, shown = 0;
-	const struct hist_entry *const *e = hist_sorted(h, &n);
-	uint64_t total = hist_total(h);
-	int w[HIST_NKEYS] = { 0 }, wsamples = 7, nk = ho->nkeys;
 	double limit = v->has_limit ? v->percent_limit : 0;
 	double glimit = v->has_graph_limit ? v->graph_limit : v->has_limit ? limit : 0.5;
-	uint64_t graph_min = (uint64_t)((double)total * glimit / 100.0);
-	char samples[32];
+	struct rsrc r = { .h = hist_tree(h), .total = hist_total(h), .e = hist_sorted(h, &n),
+			  .wsamples = 7 };
+	struct table t = { .v = v, .row = report_row, .values = report_row_values,
+			   .under = report_under, .ctx = &r };
+	char samples[32], titles[128], rule[128];
 
+	r.min = (uint64_t)((double)r.total * glimit / 100.0);
 	for (size_t i = 0; i < n; i++) {
-		double p = pct(ho->children ? e[i]->children : e[i]->self, total);
+		uint64_t val = ho->children ? r.e[i]->children : r.e[i]->self;
 
-		if (p < limit || (ho->children ? e[i]->children : e[i]->self) == 0)
+		if (format_pct(val, r.total) < limit || val == 0)
 			break;
 		shown++;
-		for (int k = 0; k < nk; k++) {
-			int l = key_width(e[i], ho->keys[k]);
-
-			if (l > w[k])
-				w[k] = l;
-		}
-		snprintf(samples, sizeof(samples), "%" PRIu64, e[i]->samples);
-		if ((int)strlen(samples) > wsamples)
-			wsamples = (int)strlen(samples);
+		snprintf(samples, sizeof(samples), "%" PRIu64, r.e[i]->samples);
+		if ((int)strlen(samples) > r.wsamples)
+			r.wsamples = (int)strlen(samples);
 	}
-	for (int k = 0; k < nk; k++)
-		if ((int)strlen(key_titles[ho->keys[k]]) > w[k])
-			w[k] = (int)strlen(key_titles[ho->keys[k]]);
-
-	fputs(ho->children ? "# Children     Self" : "# Overhead", out);
-	fprintf(out, "  %*s", wsamples, "Samples");
-	for (int k = 0; k < nk; k++)
-		fprintf(out, "  %-*s", k + 1 < nk ? w[k] : 0, key_titles[ho->keys[k]]);
-	fputs("\n# ........", out);
-	if (ho->children)
-		fputs(" .......", out);
-	fprintf(out, "  %.*s", wsamples, "................................");
-	for (int k = 0; k < nk; k++) {
-		fputs("  ", out);
-		for (int j = 0; j < w[k]; j++)
-			putc('.', out);
-	}
-	fputs("\n#\n", out);
-	for (size_t i = 0; i < shown; i++) {
-		if (ho->children)
-			fprintf(out, "%9.2f%% %7.2f%%", pct(e[i]->children, total),
-				pct(e[i]->self, total));
-		else
-			fprintf(out, "%9.2f%%", pct(e[i]->self, total));
-		fprintf(out, "  %*" PRIu64, wsamples, e[i]->samples);
-		for (int k = 0; k < nk; k++) {
-			fputs("  ", out);
-			put_key(e[i], ho->keys[k], k + 1 < nk ? w[k] : 0, out);
-		}
-		putc('\n', out);
-		/* A graph under an entry too small for any branch would be empty. */
-		if (e[i]->tree && ctree_node(tree, e[i]->tree)->period >= graph_min &&
-		    (ho->graph == HIST_GRAPH_CALLER || ho->graph == HIST_GRAPH_CALLEE)) {
-			size_t top = e[i]->tree, *kids;
-
-			/*
-			 * callee: the tree's root is the entry's own frame, callers
-			 * under it; caller: the root only holds the outermost callers,
-			 * so a single one is drawn on the --- line instead.
-			 */
-			if (ho->graph == HIST_GRAPH_CALLER &&
-			    sorted_children(tree, top, graph_min, &kids) == 1) {
-				top = kids[0];
-				free(kids);
-			} else if (ho->graph == HIST_GRAPH_CALLER) {
-				free(kids);
-				top = 0;
-			}
-			fputs("            |\n            ---", out);
-			if (top)
-				put_graph_name(ctree_node(tree, top), out);
-			putc('\n', out);
-			print_graph(tree, top ? top : e[i]->tree, "               ", total, graph_min,
-				    1, v->max_depth, out);
-			putc('\n', out);
-		}
-	}
+	t.n = shown;
+	snprintf(titles, sizeof(titles), "%s  %*s",
+		 ho->children ? "# Children     Self" : "# Overhead", r.wsamples, "Samples");
+	snprintf(rule, sizeof(rule), "# ........%s  %.*s", ho->children ? " ......." : "",
+		 r.wsamples, "................................");
+	t.titles = titles;
+	t.rule = rule;
+	layout_table(&t, out);
 }
 
 static int write_text(const struct profile *p, const struct format_view *v, FILE *out)
@@ -446,13 +565,17 @@ static int write_text(const struct profile *p, const struct format_view *v, FILE
 		if (v->header_only)
 			continue;
 		if (v->ho->graph == HIST_TREE_TOP_DOWN || v->ho->graph == HIST_TREE_BOTTOM_UP) {
-			uint64_t total = hist_total(h);
 			double limit = v->has_limit ? v->percent_limit : 0.5;
+			struct rsrc r = { .h = hist_tree(h), .total = hist_total(h) };
+			struct layout l = report_layout(v, &r);
 
+			r.min = (uint64_t)((double)r.total * limit / 100.0);
 			fputs("#   Total     Self  Function\n", out);
-			if (hist_tree_root(h))
-				print_tree(hist_tree(h), hist_tree_root(h), 0, total,
-					   (uint64_t)((double)total * limit / 100.0), v->max_depth, out);
+			if (hist_tree_root(h)) {
+				struct diff_node root = report_node(r.h, hist_tree_root(h));
+
+				layout_tree(&l, &root, 0, out);
+			}
 		} else {
 			print_flat(v, h, out);
 		}
@@ -473,9 +596,200 @@ static int write_text(const struct profile *p, const struct format_view *v, FILE
 	return 0;
 }
 
+/* --- a diff: BASE and NEW, the change, and the verdict ---------------------- */
+
+static const char *const side_names[2] = { "BASE", "NEW" };
+
+/* Periods in nanoseconds (clock events and off-CPU time), shown as seconds. */
+static int in_ns(const struct diff *d)
+{
+	return !strcmp(d->event, "cpu-clock") || !strcmp(d->event, "task-clock") ||
+	       profile_time_event(d->event, d->event_config);
+}
+
+/* An amount of the event, or with sign the difference of two: seconds or a count. */
+static void put_amount(const struct diff *d, double v, int sign, int width, FILE *out)
+{
+	if (in_ns(d))
+		fprintf(out, sign ? "%+*.3fs" : "%*.3fs", width - 1, v / 1e9);
+	else
+		fprintf(out, sign ? "%+*.0f" : "%*.0f", width, v);
+}
+
+static void put_inputs(const struct format_view *v, int s, FILE *out)
+{
+	for (size_t i = 0; i < v->ninputs[s]; i++)
+		fprintf(out, "%s'%s'", i ? ", " : "", v->inputs[s][i]);
+}
+
+static void diff_header(const struct diff *d, const struct format_view *v, FILE *out)
+{
+	size_t grew = 0, shrank = 0, shown_n = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (!diff_selected(v, &d->e[i]))
+			continue;
+		shown_n++;
+		grew += d->e[i].d.significant && d->e[i].d.delta > 0;
+		shrank += d->e[i].d.significant && d->e[i].d.delta < 0;
+	}
+	fprintf(out, "# prof diff\n");
+	for (int s = 0; s < 2; s++) {
+		const struct diff_side *x = &d->side[s];
+
+		fprintf(out, "# %-5s    ", side_names[s]);
+		put_inputs(v, s, out);
+		fprintf(out, ": %" PRIu64 " samples (%.0f effective), %.3f s", x->samples,
+			x->weight > 0 ? (double)x->total / x->weight : 0, x->seconds);
+		if (x->lost)
+			fprintf(out, ", %" PRIu64 " records lost", x->lost);
+		putc('\n', out);
+	}
+	fprintf(out, "# event:    %s\n", d->event);
+	if (d->abs)
+		fprintf(out, "# compare:  absolute %s (--abs); percentages and deltas are of BASE's "
+			"total\n", in_ns(d) ? "time" : "counts");
+	else
+		fprintf(out, "# compare:  shares of each side's total; delta in points, NEW minus "
+			"BASE\n");
+	if (d->dispersion_df) {
+		if (d->dispersion > 1)
+			fprintf(out, "# runs:     the runs of a side differ %.2f times as much as sampling "
+				"noise would make them (variance, %zu degrees of freedom): every test "
+				"allows for it\n", d->dispersion, d->dispersion_df);
+		else
+			fprintf(out, "# runs:     the runs of a side differ no more than sampling noise "
+				"would make them (%zu degrees of freedom)\n", d->dispersion_df);
+	}
+	if (d->side[0].clock_ns > 0 || d->side[1].clock_ns > 0)
+		fprintf(out, "# %-8s  not sampled: every interval is recorded; its noise is counted "
+			"as a sampler every %.3f ms would see it\n", d->event,
+			(d->side[1].clock_ns > 0 ? d->side[1].clock_ns : d->side[0].clock_ns) / 1e6);
+	fprintf(out, "# noise:    a change is significant when sampling noise explains it with "
+		"less than %g%% chance in the whole table (%s; Bonferroni over %zu of the %zu "
+		"entries: those with samples enough to show a change, equal ones once)",
+		100 * (1 - d->level), d->abs ? "Poisson z-test" : "two-proportion z-test", d->tested,
+		d->compared);
+	if (d->min_delta > 0)
+		fprintf(out, " and it is %g points or more (--min-delta)", d->min_delta);
+	putc('\n', out);
+	fprintf(out, "# changed:  %zu of %zu entries: %zu grew, %zu shrank\n#\n", grew + shrank,
+		shown_n, grew, shrank);
+}
+
+/* The value columns of x, as the header names them. */
+static void put_change(const struct diff *d, const struct diff_value *x, FILE *out)
+{
+	if (d->abs) {
+		put_amount(d, (double)x->v[0], 0, 12, out);
+		putc(' ', out);
+		put_amount(d, (double)x->v[1], 0, 12, out);
+		putc(' ', out);
+		put_amount(d, (double)x->v[1] - (double)x->v[0], 1, 12, out);
+		fprintf(out, " %+9.2f  %-6s", x->delta, format_change_word(x));
+	} else {
+		fprintf(out, "%8.2f%% %8.2f%% %+9.2f  %-6s", x->pct[0], x->pct[1], x->delta,
+			format_change_word(x));
+	}
+}
+
+static const char *change_titles(const struct diff *d)
+{
+	return d->abs ? "#       Base          New        Delta    Points  Change"
+		      : "#    Base      New     Delta  Change";
+}
+
+static size_t diff_kids(const struct layout *l, const struct diff_node *n, struct diff_node **out)
+{
+	size_t k = 0, count = diff_children(l->ctx, n->at[0], n->at[1], out);
+
+	for (size_t i = 0; i < count; i++)
+		if (format_diff_shown(l->v, &(*out)[i].d, 0.5))
+			(*out)[k++] = (*out)[i];
+	return k;
+}
+
+/* An only child goes on as a column when it is all of its parent on both sides. */
+static int diff_straight(const struct layout *l, const struct diff_node *n,
+			 const struct diff_node *kid)
+{
+	(void)l;
+	return kid->d.v[0] == n->d.v[0] && kid->d.v[1] == n->d.v[1];
+}
+
+/* "--60.00% -> 30.00% (-30.00)--" */
+static void diff_head(const struct layout *l, const struct diff_node *c, char *buf, size_t len)
+{
+	(void)l;
+	snprintf(buf, len, "--%.2f%% -> %.2f%% (%+.2f%s)--", c->d.pct[0], c->d.pct[1], c->d.delta,
+		 c->d.significant ? "" : " noise");
+}
+
+static void diff_values(const struct layout *l, const struct diff_node *n, FILE *out)
+{
+	put_change(l->ctx, &n->d, out);
+}
+
+static struct layout diff_layout(const struct format_view *v, const struct diff *d)
+{
+	return (struct layout){ .v = v, .children = diff_kids, .straight = diff_straight,
+				.head = diff_head, .values = diff_values, .ctx = d };
+}
+
+static int diff_row(const struct table *t, size_t i, struct table_row *row)
+{
+	const struct diff_entry *e = &((const struct diff *)t->ctx)->e[i];
+
+	*row = (struct table_row){ e->text, e->flags, e->inl_in };
+	return format_diff_shown(t->v, &e->d, 0) && diff_selected(t->v, e);
+}
+
+static void diff_row_values(const struct table *t, size_t i, FILE *out)
+{
+	const struct diff *d = t->ctx;
+
+	fputc(' ', out);
+	put_change(d, &d->e[i].d, out);
+}
+
+/* -g: the entry's graphs merged; their root is the entry (callee) or above the outermost callers. */
+static void diff_under(const struct table *t, size_t i, FILE *out)
+{
+	const struct diff *d = t->ctx;
+	const struct diff_entry *e = &d->e[i];
+	struct layout l = diff_layout(t->v, d);
+	enum hist_graph g = t->v->ho->graph;
+
+	if ((g != HIST_GRAPH_CALLER && g != HIST_GRAPH_CALLEE) || (!e->graph[0] && !e->graph[1]))
+		return;
+	fputs("            |\n            ---\n", out);
+	layout_graph(&l, diff_node_at(d, e->graph[0], e->graph[1]), "               ", 1, out);
+	putc('\n', out);
+}
+
+static int write_text_diff(const struct diff *d, const struct format_view *v, FILE *out)
+{
+	diff_header(d, v, out);
+	if (v->ho->graph == HIST_TREE_TOP_DOWN || v->ho->graph == HIST_TREE_BOTTOM_UP) {
+		struct diff_node root = diff_root(d);
+		struct layout l = diff_layout(v, d);
+
+		fprintf(out, "%s  Function\n", change_titles(d));
+		layout_tree(&l, &root, 0, out);
+	} else {
+		struct table t = { .v = v, .n = d->n, .row = diff_row, .values = diff_row_values,
+				   .under = diff_under, .titles = change_titles(d), .ctx = d };
+
+		layout_table(&t, out);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
 const struct format format_text = {
 	.name = "text",
 	.help = "the flat view, call graphs or the tree (the default)",
 	.needs = FORMAT_FLAT,
 	.write = write_text,
+	.diff_help = "entries with both shares and the change (the default); -g, --tree",
+	.write_diff = write_text_diff,
 };
