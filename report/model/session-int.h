@@ -17,81 +17,8 @@
 #include "session.h"
 #include "strpool.h"
 #include "symbols.h"
+#include "resolve.h"
 #include "unwind.h"
-
-#define MAX_FRAMES	1024
-#define INLINE_MAX	16
-
-/* A process's JIT code: its perf map and jitdump, looked for at first need. */
-struct pjit {
-	int tried;		/* looked for its table */
-	struct jit_table *t;	/* NULL: none */
-	int own;		/* t was read from its files, not carried: free it */
-	struct dso *dso;	/* "[JIT] tid PID", as perf calls it */
-	char *dump;		/* its jitdump's path, from the MMAP of it */
-};
-
-struct proc {
-	int pid;
-	unsigned gen;		/* changes whenever maps do */
-	struct maps maps;
-	uint64_t start;		/* the time of the FORK or exec that began it; 0: before */
-	struct pjit *jit;	/* (not const when the proc is) */
-	int running;		/* its threads on a CPU now (switch records) */
-	struct dso *exe;	/* its program: the first file it mapped since its exec */
-};
-
-/*
- * JIT tables the profile carries (type 65 records, src/jitdump.h), by
- * process and its start; and the files being put back together from
- * their chunks.
- */
-struct carried {
-	int pid;
-	uint64_t start;
-	struct jit_table *t;
-};
-
-struct pending {
-	int pid;
-	uint32_t kind;
-	uint64_t start, total;
-	unsigned char *buf;
-	size_t len;
-};
-
-#define JIT_WARN_MAX 20
-
-/* What a carried file costs before its bytes: its table and bookkeeping. */
-#define CARRIED_FILE_COST 512
-
-/*
- * What one address of one process resolved to, while its maps stay as
- * they were: hot loops sample the same few addresses over and over.
- */
-struct fmemo {
-	const struct proc *pr;	/* NULL for the kernel and for unknown pids */
-	unsigned gen;
-	unsigned flags;		/* kernel | caller << 1 */
-	uint64_t addr;
-	struct dso *dso;
-	uint64_t a;		/* the address in dso */
-	int k;			/* frames in fi */
-	struct frame_info fi[2];
-};
-
-#define FMEMO 1024
-
-/* An address placed in its dso, not resolved yet: a parked sample's frame. */
-struct rawf {
-	struct dso *dso;	/* NULL when no map covers it */
-	uint64_t a;		/* the address in dso, or the address */
-	const struct jit_sym *jit;	/* JIT code: what it is (a is the address) */
-	unsigned jitc : 1;	/* in a process with JIT code, outside files */
-	unsigned kernel : 1;
-	unsigned caller : 1;
-	unsigned by_fp : 1;	/* unwound by the frame pointer */
-};
 
 /*
  * A sample whose file is still being opened (see session_unordered()),
@@ -192,6 +119,7 @@ struct skipped {
 
 struct session {
 	struct symbols *sym;
+	struct resolver *res;	/* addresses into frames: symbols, unwinding, JIT code */
 	session_sample_fn fn;
 	void *ctx;
 	struct evtab ev;
@@ -223,8 +151,6 @@ struct session {
 	int leaf_only;
 	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
 	struct rframe frames[MAX_FRAMES];
-	struct fmemo fmemo[FMEMO];
-	struct unwind *unwind;	/* made at the first sample with a stack copy */
 	uint64_t upcs[MAX_FRAMES];
 	unsigned char upcs_fl[MAX_FRAMES];	/* how upcs[i] was found: UNWIND_* */
 	int nupcs;		/* of the sample being delivered or parked */
@@ -255,20 +181,6 @@ struct session {
 	int has_switches;	/* an event records switches: parallelism is known */
 	const char *no_switch_samples;	/* the frame of an off-CPU interval without a stack */
 	size_t cs_bytes;	/* of the threads' switch-out copies (cs_keep()) */
-	/* JIT tables carried in the profile (see struct carried) */
-	struct carried *car;
-	size_t ncar, carcap;
-	struct pending *pend;
-	size_t npend;
-	int carried_read;	/* read ahead of the records (session_carried_done()) */
-	uint64_t car_budget;	/* bytes of carried files to take in all (car_charge()) */
-	uint64_t car_used;
-	int car_over;		/* a file was left out for it: said once */
-	struct htab cartab;	/* car by (pid, start) */
-	struct htab cpidtab;	/* car by pid: the first of each */
-	struct strpool *jpool;	/* JIT names */
-	char *jwarn[JIT_WARN_MAX + 1];
-	size_t njwarn, jmore;
 };
 
 /* Small and on every record's path: inline, as they were in one file. */
@@ -332,13 +244,6 @@ int ss_deliver_sample(struct session *s, const struct evdesc *e,
 int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample *sp,
 		 int kernel, const char *pseudo);
 int ss_unpark(struct session *s);
-
-/* session-jit.c */
-void ss_carried_reset(struct session *s);
-void ss_jit_locate(struct session *s, const struct proc *pr, uint64_t addr,
-		   struct rawf *r);
-void ss_pjit_reset(struct pjit *j);
-struct pjit *ss_proc_jit(struct session *s, const struct proc *pr);
 
 /* session-switch.c */
 void ss_cs_drop(struct session *s, struct thread *t);

@@ -37,223 +37,6 @@
 
 /* --- samples ------------------------------------------------------------ */
 
-/* Append the k frames fi of address a of dso; returns the new count. */
-static int append_frames(struct session *s, int n, struct dso *dso, uint64_t a, int kernel,
-			 const struct frame_info *fi, int k)
-{
-	if (k == 0) {
-		struct rframe *f = &s->frames[n];
-
-		if (n >= MAX_FRAMES)
-			return n;
-		memset(f, 0, sizeof(*f));
-		f->dso = dso;
-		f->addr = a;
-		f->kernel = kernel;
-		return n + 1;
-	}
-	for (int i = 0; i < k && n < MAX_FRAMES; i++, n++) {
-		struct rframe *f = &s->frames[n];
-
-		f->dso = fi[i].dso ? fi[i].dso : dso;	/* a kernel module's */
-		f->name = fi[i].name;
-		f->addr = a;
-		f->sym_offset = fi[i].sym_offset;
-		f->file = fi[i].file;
-		f->line = fi[i].line;
-		f->kernel = kernel;
-		f->inlined = fi[i].inlined;
-		f->by_fp = 0;
-	}
-	return n;
-}
-
-/* Place an address in its dso: the process's maps of this moment. */
-static void locate(struct session *s, const struct proc *pr, uint64_t addr, int kernel,
-		   int caller, struct rawf *r)
-{
-	r->dso = NULL;
-	r->a = addr;
-	r->jit = NULL;
-	r->jitc = 0;
-	r->kernel = kernel;
-	r->caller = caller;
-	r->by_fp = 0;
-	if (kernel) {
-		r->dso = symbols_kernel(s->sym);
-	} else {
-		const struct map *mp = ss_find_map(pr, addr);
-
-		if (mp) {
-			r->dso = mp->dso;
-			r->a = addr - mp->start + mp->pgoff;
-		}
-		if (pr && (!mp || dso_is_anon(mp->dso)))
-			ss_jit_locate(s, pr, addr, r);
-	}
-}
-
-/* The frames of r: a caller's address is where the call returns to, so look up the call. */
-static int resolve_raw(struct session *s, const struct rawf *r, struct frame_info *fi)
-{
-	uint64_t look = r->caller && r->a ? r->a - 1 : r->a;
-
-	if (r->jit) {
-		const struct jit_line *l = symbols_srcline(s->sym) ? jit_line(r->jit, look) : NULL;
-
-		memset(fi, 0, sizeof(*fi));
-		fi->name = r->jit->name;
-		fi->sym_offset = look - r->jit->start;
-		fi->file = l ? l->file : NULL;
-		fi->line = l ? (int)l->line : 0;
-		return 1;
-	}
-	return r->dso ? dso_resolve(r->dso, look, fi, INLINE_MAX) : 0;
-}
-
-/*
- * A caller's frame was looked up at its return address - 1 (the call);
- * its offset is of the return address itself, as perf shows it.
- */
-static void fix_caller_offsets(const struct rawf *r, struct frame_info *fi, int k)
-{
-	if (r->caller && r->a && k > 0 && fi[k - 1].name)
-		fi[k - 1].sym_offset++;
-}
-
-/*
- * Append the frames of one address; returns the new count, or -1 when
- * nowait and its file is still being opened.
- */
-static int add_frames(struct session *s, int n, const struct proc *pr, uint64_t addr,
-		      int kernel, int caller, int nowait)
-{
-	struct frame_info fi[INLINE_MAX];
-	unsigned flags = (unsigned)kernel | (unsigned)caller << 1;
-	const struct proc *key = kernel ? NULL : pr;
-	struct fmemo *m = &s->fmemo[(size_t)((addr >> 1) ^ (addr >> 13) ^
-					     ((uintptr_t)key >> 4) ^ flags) & (FMEMO - 1)];
-	struct rawf r;
-	int k;
-
-	if (m->addr == addr && m->pr == key && m->flags == flags &&
-	    (!key || m->gen == key->gen) && m->k >= 0)
-		return append_frames(s, n, m->dso, m->a, kernel, m->fi, m->k);
-	locate(s, pr, addr, kernel, caller, &r);
-	if (nowait && r.dso && !dso_ready(r.dso))
-		return -1;
-	k = resolve_raw(s, &r, fi);
-	fix_caller_offsets(&r, fi, k);
-	m->k = -1;
-	if (k <= 2 && !r.jitc) {	/* JIT code changes with time: not kept */
-		m->pr = key;
-		m->gen = key ? key->gen : 0;
-		m->flags = flags;
-		m->addr = addr;
-		m->dso = r.dso;
-		m->a = r.a;
-		memcpy(m->fi, fi, (size_t)k * sizeof(*fi));
-		m->k = k;
-	}
-	return append_frames(s, n, r.dso, r.a, kernel, fi, k);
-}
-
-/* What the unwinder's look-ups need: the session (for JIT code) and the process. */
-struct ufind {
-	struct session *s;
-	const struct proc *pr;
-};
-
-/*
- * CPython's perf trampoline at js (-X perf on x86-64): 11 bytes, named
- * "py::function:file". Its frame is known though it has no CFI.
- */
-static int cpython_trampoline(const struct jit_sym *js)
-{
-#if defined(__x86_64__)
-	return js->end - js->start == 11 && !strncmp(js->name, "py::", 4);
-#else
-	(void)js;
-	return 0;	/* arm64's keeps the frame pointer */
-#endif
-}
-
-/* The unwinder's look-up of a process's map (unwind_find_fn): ctx is a struct ufind. */
-static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
-{
-	const struct ufind *uf = ctx;
-	const struct map *m = maps_find(&uf->pr->maps, pc);
-
-	if (!m || dso_is_anon(m->dso)) {
-		struct pjit *j = ss_proc_jit(uf->s, uf->pr);
-		const struct jit_sym *js = j->t ? jit_find(j->t, pc, uf->s->now) : NULL;
-
-		if (js && cpython_trampoline(js)) {
-			u->start = js->start;
-			u->end = js->end;
-			u->pgoff = 0;
-			u->file = NULL;
-			u->build_id_len = 0;
-			u->trampoline = 1;
-			return 1;
-		}
-	}
-	if (!m)
-		return 0;
-	u->start = m->start;
-	u->end = m->end;
-	u->pgoff = m->pgoff;
-	/* Only files that resolve: another build's CFI would mislead. */
-	u->file = m->dso ? symbols_dso_file(m->dso) : NULL;
-	u->build_id_len = u->file ? dso_build_id(m->dso, &u->build_id) : 0;
-	u->trampoline = 0;
-	return 1;
-}
-
-/*
- * The user frames of a --call-graph dwarf sample, unwound from its
- * registers and stack copy in the maps of process pr: into s->upcs.
- */
-static int unwind_sample(struct session *s, const struct evdesc *e, const struct sample *smp,
-			 const struct proc *pr)
-{
-	struct ufind uf;
-	int n;
-
-	if (!pr || !smp->stack_dyn_size || !smp->nr_user_regs)
-		return 0;
-	if (!s->unwind)
-		s->unwind = unwind_new(symbols_debuginfo_path(s->sym));
-	uf.s = s;
-	uf.pr = pr;
-	n = unwind_user(s->unwind, find_umap, &uf, smp, e->attr.sample_regs_user, s->upcs,
-			s->upcs_fl, MAX_FRAMES, &s->ustop);
-	/* Past the end of a copy the kernel did not fill: the stack ended there. */
-	if (s->ustop.end == UNWIND_END_STACK && smp->stack_dyn_size < e->attr.sample_stack_user)
-		s->ustop.end = UNWIND_END_BAD;
-	return n;
-}
-
-/*
- * -g samples with a few bytes of the user stack (and no registers: not
- * --call-graph dwarf): the return addresses of the frameless functions
- * from user pc a on, which the chain skips (unwind_leaf_returns()).
- */
-static int leaf_returns(struct session *s, const struct sample *smp, uint64_t a, uint64_t *ras,
-			int max)
-{
-	struct ufind uf;
-
-	if (!smp->stack || !smp->stack_dyn_size || smp->nr_user_regs || !s->cur_pr)
-		return 0;
-	if (!s->unwind)
-		s->unwind = unwind_new(symbols_debuginfo_path(s->sym));
-	uf.s = s;
-	uf.pr = s->cur_pr;
-	return unwind_leaf_returns(s->unwind, find_umap, &uf, a, smp->stack, smp->stack_dyn_size,
-				   ras, max);
-}
-
 /*
  * Call fn for each address of a sample, innermost first: the call chain
  * (kernel and user parts, context markers followed), then the user frames
@@ -296,7 +79,7 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 			if (first_user) {
 				/* frameless functions' callers, which the chain skips: from the stack */
 				uint64_t ras[8], next = i + 1 < smp->nr_chain ? smp->chain[i + 1] : 0;
-				int k = leaf_returns(s, smp, a, ras, 8);
+				int k = resolver_leaf_returns(s->res, s->cur_pr, smp, a, ras, 8);
 
 				first_user = 0;
 				for (int j = 0; j < k && ras[j] != next; j++) {
@@ -336,7 +119,7 @@ struct build {
 static int build_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
 {
 	struct build *b = arg;
-	int n = add_frames(s, b->n, b->pr, a, kernel, caller, b->nowait);
+	int n = resolver_frames(s->res, s->frames, b->n, b->pr, a, kernel, caller, b->nowait);
 
 	for (int i = b->n; s->cur_fp && i < n; i++)
 		s->frames[i].by_fp = 1;
@@ -352,7 +135,7 @@ static int park_one(struct session *s, void *arg, uint64_t a, int kernel, int ca
 		s->praw_cap = s->praw_cap ? 2 * s->praw_cap : 4096;
 		s->praw = xreallocarray(s->praw, s->praw_cap, sizeof(*s->praw));
 	}
-	locate(s, pr, a, kernel, caller, &s->praw[s->npraw]);
+	resolver_locate(s->res, pr, a, kernel, caller, &s->praw[s->npraw]);
 	s->praw[s->npraw++].by_fp = (unsigned)s->cur_fp;
 	return (int)(s->npraw - s->pk[s->npk].first);
 }
@@ -399,17 +182,9 @@ int ss_unpark(struct session *s)
 
 		rs.unwind_at = -1;
 		for (size_t j = 0; j < p->n; j++) {
-			struct frame_info fi[INLINE_MAX];
-			const struct rawf *r = &s->praw[p->first + j];
-			int k = resolve_raw(s, r, fi);
-			int n0 = n;
-
 			if ((int)j == p->unwind_at)
 				rs.unwind_at = n;
-			fix_caller_offsets(r, fi, k);
-			n = append_frames(s, n, r->dso, r->a, r->kernel, fi, k);
-			for (int f = n0; r->by_fp && f < n; f++)
-				s->frames[f].by_fp = 1;
+			n = resolver_raw_frames(s->res, s->frames, n, &s->praw[p->first + j]);
 		}
 		rs.ev = p->ev;
 		rs.pid = p->pid;
@@ -451,6 +226,7 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 		s->have_first = 1;
 	}
 	s->now = smp.time;
+	resolver_at(s->res, smp.time);
 	/* Processes live as long as the session; a thread until a FORK reuses its tid. */
 	if (!s->last_proc || s->last_proc->pid != (int)smp.pid)
 		s->last_proc = ss_itab_get(&s->procs, (int)smp.pid);
@@ -498,7 +274,8 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 		rs.frames = s->frames;
 		return s->fn(s->ctx, &rs);
 	}
-	s->nupcs = s->leaf_only ? 0 : unwind_sample(s, e, &smp, b.pr);
+	s->nupcs = s->leaf_only ? 0 : resolver_unwind(s->res, b.pr, e, &smp, s->upcs, s->upcs_fl,
+						      MAX_FRAMES, &s->ustop);
 	s->cur_pr = b.pr;
 	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
 		park(s, e, &smp, b.pr, t->comm, kernel, rs.parallelism);

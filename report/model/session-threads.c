@@ -65,7 +65,7 @@ void ss_free_itab(struct itab *t, int procs)
 			struct proc *p = t->vals[i];
 
 			maps_release(&p->maps);
-			ss_pjit_reset(p->jit);
+			resolver_pjit_reset(p->jit);
 			free(p->jit);
 		} else {
 			free(((struct thread *)t->vals[i])->cs);
@@ -159,16 +159,7 @@ void ss_do_mmap(struct session *s, const struct kevent *k)
 	}
 	if (jitdump_path(name)) {
 		/* a JIT runtime's jitdump, mapped so that its path is known */
-		struct pjit *j = ss_get_proc(s, (int)me->pid)->jit;
-
-		free(j->dump);
-		j->dump = xstrdup(name);
-		if (j->tried && j->own) {	/* read again at the next need */
-			jit_free(j->t);
-			j->t = NULL;
-			j->own = 0;
-			j->tried = 0;
-		}
+		resolver_jitdump_mapped(ss_get_proc(s, (int)me->pid)->jit, name);
 	}
 }
 
@@ -186,7 +177,7 @@ void ss_do_comm(struct session *s, const struct kevent *k)
 		pr->gen++;
 		pr->start = s->now;
 		pr->exe = NULL;
-		ss_pjit_reset(pr->jit);
+		resolver_pjit_reset(pr->jit);
 	}
 }
 
@@ -234,6 +225,6 @@ void ss_do_fork(struct session *s, const struct kevent *k)
 		}
 		np->gen++;
 		np->start = k->time;
-		ss_pjit_reset(np->jit);
+		resolver_pjit_reset(np->jit);
 	}
 }

@@ -9,10 +9,9 @@
  *   session-order.c    the queue: time order (perf's FINISHED_ROUND rule)
  *                      and the delivery thread it hands sorted rounds to;
  *   session-threads.c  processes, threads and their maps;
- *   session-resolve.c  a sample's addresses into frames: maps, symbols,
- *                      unwinding, JIT names, and samples put aside;
- *   session-jit.c      JIT code: perf maps, jitdumps, and what the
- *                      profile carries of them;
+ *   session-resolve.c  a sample's addresses handed to the resolver
+ *                      (resolve.h: maps, symbols, unwinding, JIT names),
+ *                      and samples put aside;
  *   session-switch.c   the events the session makes of context switches:
  *                      off-CPU and preempted intervals, parallelism.
  * session-int.h holds the state they share.
@@ -57,11 +56,8 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->ctx = ctx;
 	s->pool = strpool_new();
 	s->fpool = strpool_new();
-	s->jpool = strpool_new();
+	s->res = resolver_new(sym);
 	s->no_switch_samples = strpool_intern(s->pool, "[no stack: switch-out not sampled]");
-	s->car_budget = prof_ext_budget(0);	/* prof_ext_budget(): src/jitdump.h */
-	for (size_t i = 0; i < FMEMO; i++)
-		s->fmemo[i].k = -1;
 	evtab_init(&s->ev);
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->work, NULL);
@@ -118,11 +114,7 @@ void session_free(struct session *s)
 	free(s->qtmp);
 	free(s->pk);
 	free(s->praw);
-	unwind_free(s->unwind);
-	ss_carried_reset(s);
-	for (size_t i = 0; i < s->njwarn; i++)
-		free(s->jwarn[i]);
-	strpool_free(s->jpool);
+	resolver_free(s->res);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
 	strpool_free(s->fpool);
@@ -333,9 +325,9 @@ int session_record(struct session *s, const struct reader_record *rec)
 		return 0;
 	case PDATA_HEADER_EVENT_TYPE:
 		/* JIT code prof carries, when it was not read ahead: tables the delivery thread reads */
-		if (!s->carried_read) {
+		if (!resolver_carried_read(s->res)) {
 			ss_drain(s);
-			return session_carried(s, h);
+			return resolver_carried(s->res, h);
 		}
 		return 0;
 	case PDATA_FINISHED_ROUND:
@@ -376,4 +368,31 @@ int session_finish(struct session *s)
 	if (!ret && !s->ret && s->npk)
 		s->ret = ss_unpark(s);	/* parked without a thread: none could be made */
 	return ret ? ret : s->ret;
+}
+
+/* JIT code the profile carries: the resolver's (resolve-jit.c). */
+
+int session_carried(struct session *s, const struct perf_event_header *h)
+{
+	return resolver_carried(s->res, h);
+}
+
+void session_carried_done(struct session *s)
+{
+	resolver_carried_done(s->res);
+}
+
+void session_read_ahead(struct session *s, const char *path)
+{
+	resolver_read_ahead(s->res, path);
+}
+
+void session_carried_budget(struct session *s, uint64_t file_size)
+{
+	resolver_carried_budget(s->res, file_size);
+}
+
+const char *const *session_jit_warnings(const struct session *s, size_t *more)
+{
+	return resolver_jit_warnings(s->res, more);
 }

@@ -142,7 +142,7 @@ void session_carried_done(struct session *s);
 void session_read_ahead(struct session *s, const char *path);
 /*
  * The profile's size, or the bytes read of it so far: carried JIT files
- * may take up to a multiple of it in memory (session.c, car_charge()).
+ * may take up to a multiple of it in memory (resolve-jit.c, car_charge()).
  * Only ever raises the bound; session_read_ahead() sets it for a file.
  */
 void session_carried_budget(struct session *s, uint64_t file_size);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * JIT code for the session: a process's perf map and jitdump, looked for
+ * JIT code for the resolver: a process's perf map and jitdump, looked for
  * at first need, and the JIT tables a profile carries (type 65 records,
  * jitdump.h), read ahead of the records or where they stand, within a
  * budget.
@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,24 +17,16 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "decode.h"
 #include "file.h"
-#include "htab.h"
-#include "jit.h"
 #include "jitdump.h"
-#include "maps.h"
 #include "pdata.h"
-#include "session.h"
-#include "strpool.h"
-#include "symbols.h"
-#include "tpfmt.h"
-#include "unwind.h"
+#include "reader.h"
 #include "xalloc.h"
 
-#include "session-int.h"
+#include "resolve-int.h"
 
 /* Forget a process's JIT code: it exec'd, or its pid is another process's now. */
-void ss_pjit_reset(struct pjit *j)
+void resolver_pjit_reset(struct pjit *j)
 {
 	if (j->own)
 		jit_free(j->t);
@@ -43,9 +34,9 @@ void ss_pjit_reset(struct pjit *j)
 	memset(j, 0, sizeof(*j));
 }
 
-static void jit_warn(struct session *s, const char *fmt, ...)
+static void jit_warn(struct resolver *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void jit_warn(struct session *s, const char *fmt, ...)
+static void jit_warn(struct resolver *s, const char *fmt, ...)
 {
 	va_list ap;
 	char buf[512];
@@ -60,14 +51,14 @@ static void jit_warn(struct session *s, const char *fmt, ...)
 	s->jwarn[s->njwarn++] = xstrdup(buf);
 }
 
-const char *const *session_jit_warnings(const struct session *s, size_t *more)
+const char *const *resolver_jit_warnings(const struct resolver *s, size_t *more)
 {
 	*more = s->jmore;
 	return (const char *const *)s->jwarn;
 }
 
 /* Forget every carried JIT file, whole or in parts, and what they cost. */
-void ss_carried_reset(struct session *s)
+void rs_carried_reset(struct resolver *s)
 {
 	for (size_t i = 0; i < s->ncar; i++)
 		jit_free(s->car[i].t);
@@ -95,7 +86,7 @@ static uint64_t car_hash(int pid, uint64_t start)
 }
 
 /* The carried table of (pid, start), made when new and make is set. */
-static struct jit_table *carried_get(struct session *s, int pid, uint64_t start, int make)
+static struct jit_table *carried_get(struct resolver *s, int pid, uint64_t start, int make)
 {
 	struct htab_probe p, pp;
 	uint32_t i;
@@ -120,7 +111,7 @@ static struct jit_table *carried_get(struct session *s, int pid, uint64_t start,
 }
 
 /* Whether the profile carries JIT code of any process of this pid. */
-static int carried_pid(const struct session *s, int pid)
+static int carried_pid(const struct resolver *s, int pid)
 {
 	struct htab_probe p;
 	uint32_t i;
@@ -133,7 +124,7 @@ static int carried_pid(const struct session *s, int pid)
 }
 
 /* What a perf map or jitdump of what says, into t; a warning when some of it is bad. */
-static void jit_fill(struct session *s, struct jit_table *t, uint32_t kind, const void *data,
+static void jit_fill(struct resolver *s, struct jit_table *t, uint32_t kind, const void *data,
 		     size_t len, const char *what)
 {
 	const char *why;
@@ -149,7 +140,7 @@ static void jit_fill(struct session *s, struct jit_table *t, uint32_t kind, cons
 #define PEND_MAX 8
 
 /* Charge n bytes of carried file to the budget: 0, or -1 when it is spent. */
-static int car_charge(struct session *s, uint64_t n, const char *what)
+static int car_charge(struct resolver *s, uint64_t n, const char *what)
 {
 	if (n > s->car_budget - s->car_used) {
 		if (!s->car_over)
@@ -163,7 +154,7 @@ static int car_charge(struct session *s, uint64_t n, const char *what)
 	return 0;
 }
 
-void session_carried_budget(struct session *s, uint64_t file_size)
+void resolver_carried_budget(struct resolver *s, uint64_t file_size)
 {
 	uint64_t b = prof_ext_budget(file_size);
 
@@ -171,7 +162,7 @@ void session_carried_budget(struct session *s, uint64_t file_size)
 		s->car_budget = b;
 }
 
-int session_carried(struct session *s, const struct perf_event_header *h)
+int resolver_carried(struct resolver *s, const struct perf_event_header *h)
 {
 	struct prof_ext x;
 	const unsigned char *data;
@@ -240,7 +231,7 @@ int session_carried(struct session *s, const struct perf_event_header *h)
 	return 0;
 }
 
-void session_carried_done(struct session *s)
+void resolver_carried_done(struct resolver *s)
 {
 	for (size_t i = 0; i < s->npend; i++) {
 		jit_warn(s, "the %s of pid %d the profile carries is cut short: left out",
@@ -254,30 +245,30 @@ void session_carried_done(struct session *s)
 
 static int carried_one(void *arg, const struct perf_event_header *h)
 {
-	return session_carried(arg, h);
+	return resolver_carried(arg, h);
 }
 
-void session_read_ahead(struct session *s, const char *path)
+void resolver_read_ahead(struct resolver *s, const char *path)
 {
 	struct stat st;
 	int ret;
 
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode))
-		session_carried_budget(s, (uint64_t)st.st_size);
+		resolver_carried_budget(s, (uint64_t)st.st_size);
 	ret = reader_read_ahead(path, PDATA_HEADER_EVENT_TYPE, carried_one, s);
 
 	if (ret > 0) {
-		session_carried_done(s);
+		resolver_carried_done(s);
 	} else if (ret < 0) {
 		/* read where they stand instead, from the start */
-		ss_carried_reset(s);
+		rs_carried_reset(s);
 		jit_warn(s, "the last record of '%s', which says where the JIT code it carries "
 			 "is, points at no such records; reading them where they stand", path);
 	}
 }
 
 /* A JIT runtime's file of pid's, read now (under --symfs as binaries are). */
-static void jit_read(struct session *s, struct jit_table *t, uint32_t kind, const char *path,
+static void jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, const char *path,
 		     int pid)
 {
 	char *where = symbols_locate(s->sym, path);
@@ -310,7 +301,7 @@ static void jit_read(struct session *s, struct jit_table *t, uint32_t kind, cons
  * wrote it, or prof was killed before the end), its perf map in /tmp
  * and its jitdump where it was mapped from, as perf reads them.
  */
-struct pjit *ss_proc_jit(struct session *s, const struct proc *pr)
+struct pjit *rs_proc_jit(struct resolver *s, const struct proc *pr)
 {
 	struct pjit *j = pr->jit;
 	char path[64];
@@ -338,10 +329,9 @@ struct pjit *ss_proc_jit(struct session *s, const struct proc *pr)
  * An address of pr in no file's map: JIT code when pr's runtime said so.
  * A caller's return address is looked up at the call, as files' are.
  */
-void ss_jit_locate(struct session *s, const struct proc *pr, uint64_t addr,
-		   struct rawf *r)
+void rs_jit_locate(struct resolver *s, const struct proc *pr, uint64_t addr, struct rawf *r)
 {
-	struct pjit *j = ss_proc_jit(s, pr);
+	struct pjit *j = rs_proc_jit(s, pr);
 	const struct jit_sym *js;
 
 	if (!j->t)
@@ -353,4 +343,21 @@ void ss_jit_locate(struct session *s, const struct proc *pr, uint64_t addr,
 		r->a = addr;
 		r->jit = js;
 	}
+}
+
+void resolver_jitdump_mapped(struct pjit *j, const char *path)
+{
+	free(j->dump);
+	j->dump = xstrdup(path);
+	if (j->tried && j->own) {	/* read again at the next need */
+		jit_free(j->t);
+		j->t = NULL;
+		j->own = 0;
+		j->tried = 0;
+	}
+}
+
+int resolver_carried_read(const struct resolver *r)
+{
+	return r->carried_read;
 }
