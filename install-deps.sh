@@ -36,12 +36,26 @@ for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
+# npm: Debian's package, unless a node of elsewhere brought its own
+command -v npm > /dev/null 2>&1 || missing="$missing npm"
 if [ -z "$missing" ]; then
-	echo "install-deps: everything is installed"
-	exit 0
+	echo "install-deps: every package is installed"
+else
+	echo "install-deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -q
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -q --no-install-recommends $missing
 fi
-echo "install-deps: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-# shellcheck disable=SC2086
-$sudo apt-get install -y -q --no-install-recommends $missing
+
+# The browser tests' npm packages (tests/browser/package-lock.json):
+# puppeteer-core drives Debian's chromium, speedscope is the app they load
+# its files into. No browser is downloaded. Without them those tests skip.
+browser=$(dirname "$0")/tests/browser
+if [ -f "$browser/package-lock.json" ] && [ ! -d "$browser/node_modules/speedscope" ]; then
+	if (cd "$browser" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error); then
+		echo "install-deps: installed the npm packages of tests/browser"
+	else
+		echo "install-deps: warning: npm ci in tests/browser failed; the tests in a browser will skip" >&2
+	fi
+fi

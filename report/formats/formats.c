@@ -9,10 +9,12 @@
 #include "format.h"
 #include "xalloc.h"
 
-extern const struct format format_text, format_folded, format_svg, format_json, format_pprof;
+extern const struct format format_text, format_folded, format_svg, format_json, format_pprof,
+	format_speedscope;
 
 const struct format *const formats[] = {
-	&format_text, &format_folded, &format_svg, &format_json, &format_pprof, NULL,
+	&format_text, &format_folded, &format_svg, &format_json, &format_pprof, &format_speedscope,
+	NULL,
 };
 
 char *format_sym(const char *name, unsigned flags, const char *inl_in)

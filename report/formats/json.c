@@ -27,7 +27,7 @@ void json_begin(struct json *j, FILE *out)
 	j->first[0] = 1;
 }
 
-static void put_string(FILE *out, const char *v)
+void json_put_string(FILE *out, const char *v)
 {
 	const unsigned char *s = (const unsigned char *)v;
 
@@ -61,7 +61,7 @@ static void lead(struct json *j, const char *key)
 	for (int i = 0; i < j->depth; i++)
 		fputs("  ", j->out);
 	if (key) {
-		put_string(j->out, key);
+		json_put_string(j->out, key);
 		fputs(": ", j->out);
 	}
 }
@@ -108,7 +108,7 @@ void json_string(struct json *j, const char *key, const char *v)
 {
 	lead(j, key);
 	if (v)
-		put_string(j->out, v);
+		json_put_string(j->out, v);
 	else
 		fputs("null", j->out);
 }

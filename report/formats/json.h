@@ -28,6 +28,8 @@ void json_string(struct json *j, const char *key, const char *v);	/* v NULL: nul
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_double(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, int v);
+/* v as a JSON string, quoted and escaped (control bytes as \u00XX, bad UTF-8 as U+FFFD). */
+void json_put_string(FILE *out, const char *v);
 /* A small number to three significant digits (1e-12, 0.0316): a p-value. */
 void json_prob(struct json *j, const char *key, double v);
 
