@@ -12,13 +12,8 @@
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 
-G=$srcdir/tests/data/golden
-genprof=$builddir/tests/golden/genprof
-[ -x "$genprof" ] || fail "no $genprof (make check builds it)"
-sed "s|SYMFS|$G|" "$G/golden.spec" > golden.spec
-"$genprof" golden.spec golden.data 2> gen.err || fail "genprof: $(cat gen.err)"
-"$genprof" -z golden.spec golden-z.data 2> gen.err || fail "genprof -z: $(cat gen.err)"
-opts="--symfs $G --kallsyms $G/kallsyms"
+golden_profile
+opts=$gopts
 
 # same WHAT: ./out is ./want, or the test fails showing the difference.
 same() {

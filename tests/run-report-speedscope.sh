@@ -12,12 +12,7 @@ test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 
-G=$srcdir/tests/data/golden
-genprof=$builddir/tests/golden/genprof
-[ -x "$genprof" ] || fail "no $genprof (make check builds it)"
-sed "s|SYMFS|$G|" "$G/golden.spec" > golden.spec
-"$genprof" golden.spec golden.data 2> gen.err || fail "genprof: $(cat gen.err)"
-gopts="--symfs $G --kallsyms $G/kallsyms"
+golden_profile
 py=python3
 command -v $py > /dev/null 2>&1 || skip "no python3 to read the files with"
 
@@ -62,6 +57,7 @@ assert got == want, "speedscope %s, prof report %s" % (sorted(got.items()), sort
 print(len(ss["profiles"]), len(frames), sum(got.values()))
 EOF
 $py check.py golden.json golden.report.json > check.out 2>&1 || fail "speedscope on the golden profile: $(tail -3 check.out)"
+# shellcheck disable=SC2046  # the numbers, one word each
 set -- $(cat check.out)
 [ "$1" = 5 ] || fail "golden: $1 profiles, not 5 (four threads of cpu-clock, one of task-clock)"
 note "golden: $1 profiles, $2 frames, $3 ns, each thread as prof report has it"
@@ -84,9 +80,9 @@ fi
 # --- time order, on a real run: tests/data/recorded ----------------------------
 rec=$srcdir/tests/data/recorded
 ropts="--symfs=$rec/root"
-run_prof report -i "$rec/oracle-prof-threads-g.data" $ropts -F speedscope -o threads.json
+run_prof report -i "$rec/oracle-prof-threads-g.data" "$ropts" -F speedscope -o threads.json
 expect_rc 0 "prof report -F speedscope of a recording"
-run_prof script -S -i "$rec/oracle-prof-threads-g.data" $ropts
+run_prof script -S -i "$rec/oracle-prof-threads-g.data" "$ropts"
 expect_rc 0 "prof script -S of a recording"
 mv out threads.script
 # Each thread's stacks in the order prof script prints its samples (time
@@ -137,6 +133,7 @@ for t in want:
 print(len(want), sum(len(v) for v in want.values()))
 EOF
 $py order.py threads.json threads.script > order.out 2>&1 || fail "speedscope's time order: $(tail -3 order.out)"
+# shellcheck disable=SC2046
 set -- $(cat order.out)
 [ "$1" -ge 3 ] || fail "the threads recording gave $1 threads, not 3 or more"
 note "recording: $1 threads, $2 stacks in prof script's time order"
@@ -171,11 +168,12 @@ else
 	grep '^error' app2.out && fail "speedscope showed errors loading the recording's file"
 	top=$(awk -F'\t' '$1 == "row" { print $4; exit }' app2.out)
 	tid=$(sed -n 's|^profile	.* [0-9]*/\([0-9]*\) (cpu-clock).*|\1|p' app2.out | head -n 1)
-	run_prof report -i "$rec/oracle-prof-threads-g.data" $ropts --tid "$tid" --sort sym -q
+	run_prof report -i "$rec/oracle-prof-threads-g.data" "$ropts" --tid "$tid" --sort sym -q
 	expect_rc 0 "prof report --tid $tid"
 	want=$(awk '$1 ~ /%$/ { $1 = $2 = $3 = ""; sub(/^ +/, ""); sub(/ \(inlined( in .*)?\)$/, ""); print; exit }' out)
-	[ -n "$top" ] && [ "$top" = "$want" ] ||
+	if [ -z "$top" ] || [ "$top" != "$want" ]; then
 		fail "speedscope's hottest function of thread $tid is '$top', prof report's '$want'"
+	fi
 	note "speedscope $(sed -n 's/.*"version": "\(.*\)".*/\1/p' "$srcdir/tests/browser/node_modules/speedscope/package.json") in $browser: golden weights as prof report's; thread $tid's hottest is $top"
 fi
 finish

@@ -250,6 +250,19 @@ expect_err() {
 	diff -u expected.err err || check_later "$1: stderr differs from the expected text"
 }
 
+# golden_profile: ./golden.data and ./golden-z.data (zstd), the golden
+# profile tests/golden/genprof writes from tests/data/golden/golden.spec;
+# sets G (that directory), genprof and gopts (the options that report it).
+golden_profile() {
+	G=$srcdir/tests/data/golden
+	genprof=$builddir/tests/golden/genprof
+	[ -x "$genprof" ] || fail "no $genprof (make check builds it)"
+	sed "s|SYMFS|$G|" "$G/golden.spec" > golden.spec
+	"$genprof" golden.spec golden.data 2> gen.err || fail "genprof: $(cat gen.err)"
+	"$genprof" -z golden.spec golden-z.data 2> gen.err || fail "genprof -z: $(cat gen.err)"
+	gopts="--symfs $G --kallsyms $G/kallsyms"
+}
+
 # jsonschema_python: prints a python3 that has the jsonschema module
 # (Debian's python3-jsonschema), or nothing.
 jsonschema_python() {
