@@ -86,7 +86,8 @@ run_prof script -S -i "$rec/oracle-prof-threads-g.data" "$ropts"
 expect_rc 0 "prof script -S of a recording"
 mv out threads.script
 # Each thread's stacks in the order prof script prints its samples (time
-# order), equal ones in a row as one, as speedscope's file has them.
+# order), equal ones in a row as one weighing their summed periods, as
+# speedscope's file has them.
 cat > order.py << 'EOF'
 import json, re, sys, os
 ss = json.load(open(sys.argv[1]))
@@ -101,20 +102,22 @@ for p in ss["profiles"]:
     if not p["name"].endswith("(cpu-clock)"):
         continue
     tid = int(re.fullmatch(r".* \d+/(\d+) \(.+\)", p["name"])[1])
-    want[tid] = [tuple(norm(frames[i]["name"], frames[i].get("file")) for i in s)
-                 for s in p["samples"]]
-got, cur, tid = {}, None, None
+    want[tid] = [(tuple(norm(frames[i]["name"], frames[i].get("file")) for i in s), w)
+                 for s, w in zip(p["samples"], p["weights"])]
+got, cur, tid, period = {}, None, None, 0
 def done():
     if cur is not None:
         seq = got.setdefault(tid, [])
         st = tuple(reversed(cur))
-        if not seq or seq[-1] != st:
-            seq.append(st)
+        if seq and seq[-1][0] == st:
+            seq[-1] = (st, seq[-1][1] + period)
+        else:
+            seq.append((st, period))
 for line in open(sys.argv[2], errors="replace"):
-    m = re.match(r"\S.* (\d+) \[\d+\] +[0-9.]+: +\d+ cpu-clock:", line)
+    m = re.match(r"\S.* (\d+) \[\d+\] +[0-9.]+: +(\d+) cpu-clock:", line)
     if m:
         done()
-        tid, cur = int(m[1]), []
+        tid, cur, period = int(m[1]), [], int(m[2])
         continue
     m = re.match(r"\t *[0-9a-f]+ (.*) \((.*)\)( \[fp\])?$", line)
     if m and cur is not None:
