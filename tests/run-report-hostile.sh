@@ -60,7 +60,7 @@ grep -A 12 '^# event: *task-clock' out | grep -q ' 2000 ' ||
 # ... and 7000 events of one sample each (1.4 MB): each event's tables once
 #     cost 70-140 KiB before it held anything (840 MiB for pprof).
 "$CRAFT" ids 7000 1 1 || fail "craft ids 7000"
-for f in text pprof speedscope; do
+for f in text pprof speedscope firefox; do
 	run_report ids --format $f -o ids.$f
 	expect_rc 0 "ids 7000 ($f)"
 	under_mib 160
@@ -180,11 +180,11 @@ fi
 run_report utf8 --format svg -o utf8.svg
 expect_rc 0 "utf8 svg"
 xmllint --noout utf8.svg 2> xml.err || fail "utf8: the SVG is not well-formed: $(head -3 xml.err)"
-for f in json folded speedscope; do
+for f in json folded speedscope firefox; do
 	run_report utf8 --format $f -o utf8.$f
 	expect_rc 0 "utf8 $f"
 done
-python3 - utf8.json utf8.folded utf8.speedscope << 'EOF' || fail "utf8: invalid UTF-8 in the JSON, folded or speedscope output"
+python3 - utf8.json utf8.folded utf8.speedscope utf8.firefox << 'EOF' || fail "utf8: invalid UTF-8 in the JSON, folded, speedscope or firefox output"
 import json, sys
 doc = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
 names = [n["name"] for n in doc["events"][0]["tree"]]
@@ -194,6 +194,11 @@ open(sys.argv[2], "rb").read().decode("utf-8", "strict")
 ss = json.loads(open(sys.argv[3], "rb").read().decode("utf-8", "strict"))
 threads = [p["name"] for p in ss["profiles"]]
 assert any(n.startswith("ok-\u00e9\u20ac ") for n in threads), threads
+assert any("\ufffd" in n for n in threads), threads
+assert all(c >= " " for n in threads for c in n), threads
+ff = json.loads(open(sys.argv[4], "rb").read().decode("utf-8", "strict"))
+threads = [t["name"] for t in ff["threads"]]
+assert any(n == "ok-\u00e9\u20ac" for n in threads), threads
 assert any("\ufffd" in n for n in threads), threads
 assert all(c >= " " for n in threads for c in n), threads
 EOF

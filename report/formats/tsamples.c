@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Each thread's samples in time order (tsamples.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "tsamples.h"
+#include "xalloc.h"
+
+static uint32_t frame_of(struct tsamples *c, const struct rframe *f)
+{
+	struct ts_frame x;
+	struct htab_probe p;
+	uint32_t i;
+	uint64_t w[3];
+
+	x.name = frame_name(c->pool, f, 0, &x.flags);
+	x.dso = f->dso;
+	w[0] = (uint64_t)(uintptr_t)x.name;
+	w[1] = x.flags;
+	w[2] = (uint64_t)(uintptr_t)x.dso;
+	htab_probe(&c->ftab, htab_hash_words(w, 3), &p);
+	while (htab_next(&c->ftab, &p, &i))
+		if (c->frame[i].name == x.name && c->frame[i].flags == x.flags &&
+		    c->frame[i].dso == x.dso)
+			return i;
+	c->frame = xgrow(c->frame, &c->cap_frame, c->nframe + 1, sizeof(*c->frame));
+	c->frame[c->nframe] = x;
+	htab_put(&c->ftab, &p, (uint32_t)c->nframe);
+	return (uint32_t)c->nframe++;
+}
+
+static uint32_t node_of(struct tsamples *c, uint32_t parent, uint32_t frame)
+{
+	struct htab_probe p;
+	uint32_t i;
+	uint64_t w[2] = { parent, frame };
+
+	htab_probe(&c->ntab, htab_hash_words(w, 2), &p);
+	while (htab_next(&c->ntab, &p, &i))
+		if (c->node[i].parent == parent && c->node[i].frame == frame)
+			return i;
+	c->node = xgrow(c->node, &c->cap_node, c->nnode + 1, sizeof(*c->node));
+	c->node[c->nnode].parent = parent;
+	c->node[c->nnode].frame = frame;
+	htab_put(&c->ntab, &p, (uint32_t)c->nnode);
+	return (uint32_t)c->nnode++;
+}
+
+static struct ts_thread *thread_of(struct tsamples *c, const struct rsample *s)
+{
+	struct htab_probe p;
+	uint32_t i;
+	uint64_t key = (uint64_t)s->pid << 32 | s->tid;
+
+	htab_probe(&c->ttab, key, &p);
+	while (htab_next(&c->ttab, &p, &i))
+		if (c->thread[i].pid == (int)s->pid && c->thread[i].tid == (int)s->tid)
+			return &c->thread[i];
+	c->thread = xgrow(c->thread, &c->cap_thread, c->nthread + 1, sizeof(*c->thread));
+	memset(&c->thread[c->nthread], 0, sizeof(*c->thread));
+	c->thread[c->nthread].pid = (int)s->pid;
+	c->thread[c->nthread].tid = (int)s->tid;
+	c->thread[c->nthread].comm = s->comm;
+	htab_put(&c->ttab, &p, (uint32_t)c->nthread);
+	return &c->thread[c->nthread++];
+}
+
+static void *begin(const struct evdesc *ev, int merge)
+{
+	struct tsamples *c = xcalloc(1, sizeof(*c));
+
+	c->ev = ev;
+	c->merge = merge;
+	c->pool = strpool_new();
+	c->nnode = 1;
+	c->cap_node = 16;	/* small, growing: a file may hold thousands of events */
+	c->node = xcalloc(c->cap_node, sizeof(*c->node));
+	htab_init(&c->ftab);
+	htab_init(&c->ntab);
+	htab_init(&c->ttab);
+	return c;
+}
+
+static void collect_add(void *state, const struct rsample *s)
+{
+	struct tsamples *c = state;
+	struct ts_thread *t;
+	uint32_t at = 0;
+
+	if (!s->period)
+		return;		/* what weighs nothing shows nowhere */
+	for (int i = s->nframes - 1; i >= 0; i--)
+		at = node_of(c, at, frame_of(c, &s->frames[i]));
+	if (!at)
+		return;		/* no frame: nothing to show */
+	t = thread_of(c, s);
+	t->comm = s->comm;	/* the thread is named as it was last: after its exec */
+	if (c->merge && t->n && t->stack[t->n - 1] == at) {
+		t->weight[t->n - 1] += s->period;
+	} else {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->stack = xreallocarray(t->stack, t->cap, sizeof(*t->stack));
+			t->weight = xreallocarray(t->weight, t->cap, sizeof(*t->weight));
+			t->time = xreallocarray(t->time, t->cap, sizeof(*t->time));
+		}
+		t->stack[t->n] = at;
+		t->time[t->n] = s->time;
+		t->weight[t->n++] = s->period;
+	}
+	t->total += s->period;
+}
+
+static void collect_free(void *state)
+{
+	struct tsamples *c = state;
+
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nthread; i++) {
+		free(c->thread[i].stack);
+		free(c->thread[i].weight);
+		free(c->thread[i].time);
+	}
+	free(c->thread);
+	free(c->frame);
+	free(c->node);
+	htab_release(&c->ftab);
+	htab_release(&c->ntab);
+	htab_release(&c->ttab);
+	strpool_free(c->pool);
+	free(c);
+}
+
+static void *begin_each(void *ctx, const struct evdesc *ev)
+{
+	(void)ctx;
+	return begin(ev, 0);
+}
+
+static void *begin_merged(void *ctx, const struct evdesc *ev)
+{
+	(void)ctx;
+	return begin(ev, 1);
+}
+
+const struct profile_collector tsamples_each = {
+	.begin = begin_each,
+	.add = collect_add,
+	.free = collect_free,
+};
+
+const struct profile_collector tsamples_merged = {
+	.begin = begin_merged,
+	.add = collect_add,
+	.free = collect_free,
+};
+
+struct tsamples **tsamples_of(const struct profile *p, size_t *n)
+{
+	struct tsamples **c = xcalloc(p->nev + 1, sizeof(*c));
+
+	*n = 0;
+	for (size_t i = 0; i < p->nev; i++)
+		if (p->ev[i].hist && p->ev[i].collected &&
+		    ((struct tsamples *)p->ev[i].collected)->nthread)
+			c[(*n)++] = p->ev[i].collected;
+	return c;
+}
+
+/* Threads with the most weight first, then by pid and tid. */
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct ts_thread *x = *(const struct ts_thread *const *)a;
+	const struct ts_thread *y = *(const struct ts_thread *const *)b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+const struct ts_thread **tsamples_threads(const struct tsamples *c)
+{
+	/* sorted through pointers: the collection may be fed on after a snapshot */
+	const struct ts_thread **t = xreallocarray(NULL, c->nthread + 1, sizeof(*t));
+
+	for (size_t i = 0; i < c->nthread; i++)
+		t[i] = &c->thread[i];
+	qsort(t, c->nthread, sizeof(*t), thread_cmp);
+	return t;
+}
+
+int tsamples_in_ns(const struct tsamples *c)
+{
+	return format_time_event(c->ev) || !strcmp(c->ev->name, "cpu-clock") ||
+	       !strcmp(c->ev->name, "task-clock");
+}
+

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Each thread's samples in time order, for the timeline formats
+ * (speedscope, firefox): a collector (FORMAT_ORDERED) that keeps, per
+ * event, a table of frames, the stacks as a prefix tree over it (a stack
+ * is its innermost frame on the stack of its caller) and per thread the
+ * stack, time and weight of each sample.
+ */
+#ifndef PROF_REPORT_TSAMPLES_H
+#define PROF_REPORT_TSAMPLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "htab.h"
+#include "profile.h"
+#include "strpool.h"
+
+struct ts_frame {
+	const char *name;	/* interned (the symbolizer's, or the collection's pool) */
+	unsigned flags;		/* FRAME_* */
+	const struct dso *dso;
+};
+
+/* A stack: frame, called from the stack parent (0: the root, no frame). */
+struct ts_node {
+	uint32_t parent, frame;
+};
+
+struct ts_thread {
+	int pid, tid;
+	const char *comm;	/* the last one seen: after its exec */
+	uint32_t *stack;	/* per sample, in time order: its stack (a node) */
+	uint64_t *weight;	/* its period */
+	uint64_t *time;		/* its time (the first's, when merged) */
+	size_t n, cap;
+	uint64_t total;
+};
+
+struct tsamples {
+	const struct evdesc *ev;
+	int merge;		/* consecutive samples of one stack are one, weights summed */
+	struct strpool *pool;
+	struct ts_frame *frame;
+	size_t nframe, cap_frame;
+	struct htab ftab;
+	struct ts_node *node;	/* node[0] is the root */
+	size_t nnode, cap_node;
+	struct htab ntab;
+	struct ts_thread *thread;
+	size_t nthread, cap_thread;
+	struct htab ttab;
+};
+
+/* The collectors: each sample kept, or runs of one stack merged (speedscope). */
+extern const struct profile_collector tsamples_each, tsamples_merged;
+
+/* The collections of p's events with samples, NULL-terminated; *n their count. Malloc'd. */
+struct tsamples **tsamples_of(const struct profile *p, size_t *n);
+/* c's threads, the most weight first (then by pid, tid); malloc'd. */
+const struct ts_thread **tsamples_threads(const struct tsamples *c);
+/* 1 when c's weights are nanoseconds (clocks, off-CPU and wall time), else counts. */
+int tsamples_in_ns(const struct tsamples *c);
+
+#endif
