@@ -205,10 +205,40 @@ static void put_same(const char *key, const char *value, size_t n, FILE *out)
 	fputs("],", out);
 }
 
+/* The column from, from + 1, ..., n of them. */
+static void put_iota(const char *key, size_t from, size_t n, FILE *out)
+{
+	fprintf(out, "\"%s\":[", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%zu%s", i ? "," : "", from + i, i % 32 == 31 ? "\n" : "");
+	fputs("],", out);
+}
+
 /* Milliseconds, from nanoseconds, to the nanosecond. */
 static void put_ms(uint64_t ns, FILE *out)
 {
 	fprintf(out, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
+}
+
+/*
+ * A column of times in milliseconds: a[i] (+ b[i] where b is given) less
+ * base; or, with ms 0, a's values as they are.
+ */
+static void put_times(const char *key, const uint64_t *a, const uint64_t *b, uint64_t base,
+		      int ms, size_t n, FILE *out)
+{
+	fprintf(out, "\"%s\":[", key);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			putc(',', out);
+		if (ms)
+			put_ms(a[i] + (b ? b[i] : 0) - base, out);
+		else
+			fprintf(out, "%" PRIu64, a[i]);
+		if (i % 32 == 31)
+			putc('\n', out);
+	}
+	fputs("],", out);
 }
 
 static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_thread *t,
@@ -243,26 +273,9 @@ static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_
 	/* samples: stack, time, weight */
 	fputs("\"samples\":{", out);
 	put_u32s("stack", stacks, t->n, out);
-	fputs("\"time\":[", out);
-	for (size_t i = 0; i < t->n; i++) {
-		if (i)
-			putc(',', out);
-		put_ms(t->time[i] - base, out);
-		if (i % 32 == 31)
-			putc('\n', out);
-	}
-	fputs("],\"weight\":[", out);
-	for (size_t i = 0; i < t->n; i++) {
-		if (i)
-			putc(',', out);
-		if (ns)
-			put_ms(t->weight[i], out);
-		else
-			fprintf(out, "%" PRIu64, t->weight[i]);
-		if (i % 32 == 31)
-			putc('\n', out);
-	}
-	fprintf(out, "],\"weightType\":\"%s\",\"length\":%zu},\n", ns ? "tracing-ms" : "samples",
+	put_times("time", t->time, NULL, base, 1, t->n, out);
+	put_times("weight", t->weight, NULL, 0, ns, t->n, out);
+	fprintf(out, "\"weightType\":\"%s\",\"length\":%zu},\n", ns ? "tracing-ms" : "samples",
 		t->n);
 
 	/* markers: off-CPU time as intervals, named by the string after the functions' and resources' */
@@ -273,19 +286,8 @@ static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_
 		snprintf(num, sizeof(num), "%zu", l->nframe + l->nres);
 		put_same("data", "null", t->n, out);
 		put_same("name", num, t->n, out);
-		fputs("\"startTime\":[", out);
-		for (size_t i = 0; i < t->n; i++) {
-			if (i)
-				putc(',', out);
-			put_ms(t->time[i] - base, out);
-		}
-		fputs("],\"endTime\":[", out);
-		for (size_t i = 0; i < t->n; i++) {
-			if (i)
-				putc(',', out);
-			put_ms(t->time[i] + t->weight[i] - base, out);
-		}
-		fputs("],", out);
+		put_times("startTime", t->time, NULL, base, 1, t->n, out);
+		put_times("endTime", t->time, t->weight, base, 1, t->n, out);
 		put_same("phase", "1", t->n, out);
 		snprintf(num, sizeof(num), "%d", CAT_OFFCPU);
 		put_same("category", num, t->n, out);
@@ -326,10 +328,7 @@ static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_
 			offcpu ? CAT_OFFCPU : category_of(&c->frame[l->frames[i]]));
 	fputs("],", out);
 	put_same("subcategory", "0", l->nframe, out);
-	fputs("\"func\":[", out);
-	for (size_t i = 0; i < l->nframe; i++)
-		fprintf(out, "%s%zu", i ? "," : "", i);
-	fputs("],", out);
+	put_iota("func", 0, l->nframe, out);
 	put_same("nativeSymbol", "null", l->nframe, out);
 	put_same("innerWindowID", "null", l->nframe, out);
 	put_same("implementation", "null", l->nframe, out);
@@ -338,10 +337,8 @@ static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_
 	fprintf(out, "\"length\":%zu},\n", l->nframe);
 
 	/* funcTable: named by strings 0 .. nframe - 1 */
-	fputs("\"funcTable\":{\"name\":[", out);
-	for (size_t i = 0; i < l->nframe; i++)
-		fprintf(out, "%s%zu", i ? "," : "", i);
-	fputs("],", out);
+	fputs("\"funcTable\":{", out);
+	put_iota("name", 0, l->nframe, out);
 	put_same("isJS", "false", l->nframe, out);
 	put_same("relevantForJS", "false", l->nframe, out);
 	fputs("\"resource\":[", out);
@@ -362,10 +359,7 @@ static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_
 	/* resourceTable: a library each (type 1), named by the strings after the functions' */
 	fputs("\"resourceTable\":{", out);
 	put_u32s("lib", l->libs, l->nres, out);
-	fputs("\"name\":[", out);
-	for (size_t i = 0; i < l->nres; i++)
-		fprintf(out, "%s%zu", i ? "," : "", l->nframe + i);
-	fputs("],", out);
+	put_iota("name", l->nframe, l->nres, out);
 	put_same("host", "null", l->nres, out);
 	put_same("type", "1", l->nres, out);
 	fprintf(out, "\"length\":%zu},\n", l->nres);
