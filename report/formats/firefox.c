@@ -26,10 +26,10 @@
 #include <string.h>
 
 #include "format.h"
-#include "htab.h"
 #include "json.h"
 #include "symbols.h"
 #include "tsamples.h"
+#include "u64map.h"
 #include "xalloc.h"
 
 /* The categories, by index: every frame's and stack's, subcategory 0 ("Other"). */
@@ -45,21 +45,18 @@ static const char *const categories =
 struct libs {
 	const struct dso **dso;
 	size_t n, cap;
-	struct htab tab;
+	struct u64map index;	/* by the dso's address */
 };
 
 static uint32_t lib_of(struct libs *l, const struct dso *d)
 {
-	struct htab_probe p;
 	uint32_t i;
 
-	htab_probe(&l->tab, (uint64_t)(uintptr_t)d, &p);
-	while (htab_next(&l->tab, &p, &i))
-		if (l->dso[i] == d)
-			return i;
+	if (u64map_get(&l->index, (uint64_t)(uintptr_t)d, &i))
+		return i;
 	l->dso = xgrow(l->dso, &l->cap, l->n + 1, sizeof(*l->dso));
 	l->dso[l->n] = d;
-	htab_put(&l->tab, &p, (uint32_t)l->n);
+	u64map_add(&l->index, (uint64_t)(uintptr_t)d, (uint32_t)l->n);
 	return (uint32_t)l->n++;
 }
 
@@ -401,48 +398,33 @@ static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_
 
 /* Each process's name: its main thread's (pid == tid) comm, the first event's that has it. */
 struct pnames {
-	const struct ts_thread **t;
-	size_t n;
-	struct htab tab;
+	const char **comm;
+	struct u64map index;	/* comm by pid */
 };
 
 static void pnames_init(struct pnames *pn, struct tsamples *const *c, size_t n)
 {
-	memset(pn, 0, sizeof(*pn));
-	htab_init(&pn->tab);
+	size_t all = 0, k = 0;
+
+	u64map_init(&pn->index);
 	for (size_t e = 0; e < n; e++)
-		pn->n += c[e]->nthread;
-	pn->t = xreallocarray(NULL, pn->n + 1, sizeof(*pn->t));
-	pn->n = 0;
+		all += c[e]->nthread;
+	pn->comm = xreallocarray(NULL, all + 1, sizeof(*pn->comm));
 	for (size_t e = 0; e < n; e++)
 		for (size_t i = 0; i < c[e]->nthread; i++) {
 			const struct ts_thread *t = &c[e]->thread[i];
-			struct htab_probe p;
-			uint32_t j;
-			int there = 0;
 
-			if (t->pid != t->tid)
-				continue;
-			htab_probe(&pn->tab, (uint64_t)(unsigned)t->pid, &p);
-			while (!there && htab_next(&pn->tab, &p, &j))
-				there = pn->t[j]->pid == t->pid;
-			if (!there) {
-				pn->t[pn->n] = t;
-				htab_put(&pn->tab, &p, (uint32_t)pn->n++);
-			}
+			if (t->pid == t->tid && u64map_add(&pn->index, (uint64_t)(unsigned)t->pid,
+							   (uint32_t)k))
+				pn->comm[k++] = t->comm;
 		}
 }
 
 static const char *pnames_get(const struct pnames *pn, int pid)
 {
-	struct htab_probe p;
-	uint32_t j;
+	uint32_t k;
 
-	htab_probe(&pn->tab, (uint64_t)(unsigned)pid, &p);
-	while (htab_next(&pn->tab, &p, &j))
-		if (pn->t[j]->pid == pid)
-			return pn->t[j]->comm;
-	return NULL;
+	return u64map_get(&pn->index, (uint64_t)(unsigned)pid, &k) ? pn->comm[k] : NULL;
 }
 
 /* The sampling interval of e, in milliseconds: its period, or one over its frequency. */
@@ -451,7 +433,7 @@ static double interval_ms(const struct evdesc *e)
 	if (e->attr.freq && e->attr.sample_freq)
 		return 1000.0 / (double)e->attr.sample_freq;
 	if (!e->attr.freq && e->attr.sample_period &&
-	    (!strcmp(e->name, "cpu-clock") || !strcmp(e->name, "task-clock")))
+	    profile_clock_event(e->name))
 		return (double)e->attr.sample_period / 1e6;
 	return 1;
 }
@@ -467,7 +449,7 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 	uint64_t base = UINT64_MAX, end = 0;
 
 	(void)v;
-	htab_init(&libs.tab);
+	u64map_init(&libs.index);
 	pnames_init(&pn, c, n);
 	/*
 	 * Times from the earliest sample: an off-CPU interval is delivered as
@@ -534,9 +516,9 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 	free(l.lidx);
 	free(l.libs);
 	free(libs.dso);
-	htab_release(&libs.tab);
-	free(pn.t);
-	htab_release(&pn.tab);
+	u64map_release(&libs.index);
+	free(pn.comm);
+	u64map_release(&pn.index);
 	free(c);
 	return ferror(out) ? -EIO : 0;
 }

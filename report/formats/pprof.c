@@ -622,7 +622,7 @@ static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 static void *collect_begin(void *ctx, const struct evdesc *ev)
 {
 	/* time: "cpu" for the clocks; off-cpu, preempted and wall (--wall) by their names */
-	int clock = !strcmp(ev->name, "cpu-clock") || !strcmp(ev->name, "task-clock");
+	int clock = profile_clock_event(ev->name);
 
 	(void)ctx;
 	return pprof_new(ev->name, clock ? 1 : format_time_event(ev) ? 2 : 0);

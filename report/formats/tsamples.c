@@ -34,37 +34,31 @@ static uint32_t frame_of(struct tsamples *c, const struct rframe *f)
 
 static uint32_t node_of(struct tsamples *c, uint32_t parent, uint32_t frame)
 {
-	struct htab_probe p;
+	uint64_t key = (uint64_t)parent << 32 | frame;
 	uint32_t i;
-	uint64_t w[2] = { parent, frame };
 
-	htab_probe(&c->ntab, htab_hash_words(w, 2), &p);
-	while (htab_next(&c->ntab, &p, &i))
-		if (c->node[i].parent == parent && c->node[i].frame == frame)
-			return i;
+	if (u64map_get(&c->ntab, key, &i))
+		return i;
 	c->node = xgrow(c->node, &c->cap_node, c->nnode + 1, sizeof(*c->node));
 	c->node[c->nnode].parent = parent;
 	c->node[c->nnode].frame = frame;
-	htab_put(&c->ntab, &p, (uint32_t)c->nnode);
+	u64map_add(&c->ntab, key, (uint32_t)c->nnode);
 	return (uint32_t)c->nnode++;
 }
 
 static struct ts_thread *thread_of(struct tsamples *c, const struct rsample *s)
 {
-	struct htab_probe p;
-	uint32_t i;
 	uint64_t key = (uint64_t)s->pid << 32 | s->tid;
+	uint32_t i;
 
-	htab_probe(&c->ttab, key, &p);
-	while (htab_next(&c->ttab, &p, &i))
-		if (c->thread[i].pid == (int)s->pid && c->thread[i].tid == (int)s->tid)
-			return &c->thread[i];
+	if (u64map_get(&c->ttab, key, &i))
+		return &c->thread[i];
 	c->thread = xgrow(c->thread, &c->cap_thread, c->nthread + 1, sizeof(*c->thread));
 	memset(&c->thread[c->nthread], 0, sizeof(*c->thread));
 	c->thread[c->nthread].pid = (int)s->pid;
 	c->thread[c->nthread].tid = (int)s->tid;
 	c->thread[c->nthread].comm = s->comm;
-	htab_put(&c->ttab, &p, (uint32_t)c->nthread);
+	u64map_add(&c->ttab, key, (uint32_t)c->nthread);
 	return &c->thread[c->nthread++];
 }
 
@@ -79,8 +73,8 @@ static void *begin(const struct evdesc *ev, int merge)
 	c->cap_node = 16;	/* small, growing: a file may hold thousands of events */
 	c->node = xcalloc(c->cap_node, sizeof(*c->node));
 	htab_init(&c->ftab);
-	htab_init(&c->ntab);
-	htab_init(&c->ttab);
+	u64map_init(&c->ntab);
+	u64map_init(&c->ttab);
 	return c;
 }
 
@@ -129,8 +123,8 @@ static void collect_free(void *state)
 	free(c->frame);
 	free(c->node);
 	htab_release(&c->ftab);
-	htab_release(&c->ntab);
-	htab_release(&c->ttab);
+	u64map_release(&c->ntab);
+	u64map_release(&c->ttab);
 	strpool_free(c->pool);
 	free(c);
 }
@@ -197,7 +191,6 @@ const struct ts_thread **tsamples_threads(const struct tsamples *c)
 
 int tsamples_in_ns(const struct tsamples *c)
 {
-	return format_time_event(c->ev) || !strcmp(c->ev->name, "cpu-clock") ||
-	       !strcmp(c->ev->name, "task-clock");
+	return profile_ns_event(c->ev->name, c->ev->attr.config);
 }
 

@@ -15,6 +15,7 @@
 #include "htab.h"
 #include "profile.h"
 #include "strpool.h"
+#include "u64map.h"
 
 struct ts_frame {
 	const char *name;	/* interned (the symbolizer's, or the collection's pool) */
@@ -46,10 +47,10 @@ struct tsamples {
 	struct htab ftab;
 	struct ts_node *node;	/* node[0] is the root */
 	size_t nnode, cap_node;
-	struct htab ntab;
+	struct u64map ntab;	/* node by parent << 32 | frame */
 	struct ts_thread *thread;
 	size_t nthread, cap_thread;
-	struct htab ttab;
+	struct u64map ttab;	/* thread by pid << 32 | tid */
 };
 
 /* The collectors: each sample kept, or runs of one stack merged (speedscope). */

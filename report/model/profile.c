@@ -60,9 +60,19 @@ int profile_time_event(const char *name, uint64_t config)
 				   !strcmp(name, "wall"));
 }
 
+int profile_clock_event(const char *name)
+{
+	return !strcmp(name, "cpu-clock") || !strcmp(name, "task-clock");
+}
+
+int profile_ns_event(const char *name, uint64_t config)
+{
+	return profile_clock_event(name) || profile_time_event(name, config);
+}
+
 static int wall_kind(const struct evdesc *e)
 {
-	if (!strcmp(e->name, "cpu-clock") || !strcmp(e->name, "task-clock"))
+	if (profile_clock_event(e->name))
 		return 0;
 	if (e->attr.config == ~0ULL && !strcmp(e->name, "preempted"))
 		return 1;
@@ -347,7 +357,7 @@ static int check_events(const struct profile_opts *o, const struct profile *p, i
 	}
 	for (int i = 0; i < n; i++) {
 		found |= o->f.event && !strcmp(names[i], o->f.event);
-		time |= !strcmp(names[i], "cpu-clock") || !strcmp(names[i], "task-clock");
+		time |= profile_clock_event(names[i]);
 		if (len < sizeof(list))
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
 						names[i]);

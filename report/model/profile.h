@@ -201,6 +201,10 @@ void profile_free(struct profile *p);
  * wall (nanoseconds each, and not sampled: every interval is there).
  */
 int profile_time_event(const char *name, uint64_t config);
+/* 1 for the clocks, cpu-clock and task-clock: their periods are nanoseconds on the CPU. */
+int profile_clock_event(const char *name);
+/* 1 when an event's periods are nanoseconds: a clock's, or a time event's. */
+int profile_ns_event(const char *name, uint64_t config);
 
 /* The first event with samples, and how many others have some; NULL when none. */
 const struct profile_event *profile_first_event(const struct profile *p, size_t *others);
