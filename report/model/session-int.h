@@ -12,7 +12,6 @@
 #include "decode.h"
 #include "evtab.h"
 #include "htab.h"
-#include "jit.h"
 #include "maps.h"
 #include "session.h"
 #include "strpool.h"
@@ -195,11 +194,6 @@ static inline void *ss_itab_get(const struct itab *t, int key)
 		if (t->keys[i] == key)
 			return t->vals[i];
 	return NULL;
-}
-
-static inline const struct map *ss_find_map(const struct proc *p, uint64_t addr)
-{
-	return p ? maps_find(&p->maps, addr) : NULL;
 }
 
 static inline int ss_is_kernel_mode(uint16_t misc)

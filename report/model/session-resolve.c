@@ -1,36 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A sample into frames: each address placed in its process's maps at the
- * sample's time and named by the symbolizer (or the JIT tables), user
- * stacks unwound (--call-graph dwarf) or mended (-g's leaf), and, for
- * callers that only add up, samples whose file is still being opened put
- * aside to be delivered at the end. On the delivery thread.
+ * A sample into frames: its addresses walked (the call chain, the
+ * frameless callers -g's leaf repair puts back, the user stack unwound
+ * with --call-graph dwarf), each handed to the resolver (resolve.h) with
+ * the process and the time; and, for callers that only add up, samples
+ * whose file is still being opened put aside to be delivered at the end.
+ * On the delivery thread.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include "decode.h"
-#include "file.h"
-#include "htab.h"
-#include "jit.h"
-#include "jitdump.h"
-#include "maps.h"
-#include "pdata.h"
 #include "session.h"
-#include "strpool.h"
-#include "symbols.h"
-#include "tpfmt.h"
-#include "unwind.h"
 #include "xalloc.h"
 
 #include "session-int.h"
