@@ -125,6 +125,7 @@ struct local {
 	uint32_t *lstamp, *lidx;	/* by library */
 	size_t lcap;
 	uint32_t *nodes, *frames, *libs;	/* the thread's stacks, frames, resources */
+	int32_t *fres;		/* by the thread's frame: its resource, or -1 */
 	size_t nstack, nframe, nres;
 };
 
@@ -137,6 +138,7 @@ static uint32_t local_frame(struct local *l, const struct tsamples *c, struct li
 		return l->fidx[f];
 	l->fstamp[f] = l->serial;
 	l->fidx[f] = (uint32_t)l->nframe;
+	l->fres[l->nframe] = -1;
 	l->frames[l->nframe++] = f;
 	if (d) {
 		uint32_t lib = lib_of(libs, d);
@@ -155,6 +157,7 @@ static uint32_t local_frame(struct local *l, const struct tsamples *c, struct li
 			l->lidx[lib] = (uint32_t)l->nres;
 			l->libs[l->nres++] = lib;
 		}
+		l->fres[l->nframe - 1] = (int32_t)l->lidx[lib];
 	}
 	return l->fidx[f];
 }
@@ -339,14 +342,8 @@ static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_
 	put_same("isJS", "false", l->nframe, out);
 	put_same("relevantForJS", "false", l->nframe, out);
 	fputs("\"resource\":[", out);
-	for (size_t i = 0; i < l->nframe; i++) {
-		const struct dso *d = c->frame[l->frames[i]].dso;
-
-		if (d)
-			fprintf(out, "%s%" PRIu32, i ? "," : "", l->lidx[lib_of(libs, d)]);
-		else
-			fputs(i ? ",-1" : "-1", out);
-	}
+	for (size_t i = 0; i < l->nframe; i++)
+		fprintf(out, "%s%" PRId32, i ? "," : "", l->fres[i]);
 	fputs("],", out);
 	put_same("fileName", "null", l->nframe, out);
 	put_same("lineNumber", "null", l->nframe, out);
@@ -492,6 +489,7 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 		l.fstamp = xcalloc(c[e]->nframe + 1, sizeof(*l.fstamp));
 		l.fidx = xcalloc(c[e]->nframe + 1, sizeof(*l.fidx));
 		l.frames = xcalloc(c[e]->nframe + 1, sizeof(*l.frames));
+		l.fres = xcalloc(c[e]->nframe + 1, sizeof(*l.fres));
 		for (size_t i = 0; i < c[e]->nthread; i++) {
 			if (threads++)
 				fputs(",\n", out);
@@ -503,6 +501,7 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 		free(l.fstamp);
 		free(l.fidx);
 		free(l.frames);
+		free(l.fres);
 		free(t);
 	}
 	fputs("],\n\"libs\":[", out);
