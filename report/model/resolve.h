@@ -103,7 +103,11 @@ void resolver_pjit_reset(struct pjit *j);
 /* pr mapped its jitdump at path: read at the next need. */
 void resolver_jitdump_mapped(struct pjit *j, const char *path);
 
-/* The JIT tables a profile carries: session.h's session_carried() and the rest. */
+/*
+ * The JIT tables a profile carries: a record of one (type 65), taken as it
+ * comes or read ahead; then, once they are all read ahead, carried_done
+ * (see session.h's session_read_ahead()).
+ */
 int resolver_carried(struct resolver *r, const struct perf_event_header *h);
 void resolver_carried_done(struct resolver *r);
 /* Whether they were read ahead of the records (then a record of one is skipped). */

@@ -372,16 +372,6 @@ int session_finish(struct session *s)
 
 /* JIT code the profile carries: the resolver's (resolve-jit.c). */
 
-int session_carried(struct session *s, const struct perf_event_header *h)
-{
-	return resolver_carried(s->res, h);
-}
-
-void session_carried_done(struct session *s)
-{
-	resolver_carried_done(s->res);
-}
-
 void session_read_ahead(struct session *s, const char *path)
 {
 	resolver_read_ahead(s->res, path);

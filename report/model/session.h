@@ -124,20 +124,13 @@ uint64_t session_skipped(const struct session *s, uint64_t *first, const char **
 uint64_t session_unrounded(const struct session *s);
 
 /*
- * JIT code the profile carries: a record of type 65 (src/jitdump.h),
- * which session_record() also takes as it comes. Read ahead of the rest
- * of the file (profile_load() does when the file's last record says where
- * they are: session_read_ahead()), then session_carried_done(): from then on a process the
- * profile carries nothing of had no JIT code (no /tmp/perf-PID.map of a
- * later process with its pid is read), and those records are skipped
- * where they stand.
- */
-int session_carried(struct session *s, const struct perf_event_header *h);
-void session_carried_done(struct session *s);
-/*
- * Read ahead the JIT code the file at path carries, when its last record
- * is prof's trailer saying where it starts (a regular file only); then
- * session_carried_done(). Before the first session_record().
+ * Read ahead the JIT code the file at path carries (records of type 65,
+ * src/jitdump.h), when its last record is prof's trailer saying where it
+ * starts (a regular file only): from then on a process the profile
+ * carries nothing of had no JIT code (no /tmp/perf-PID.map of a later
+ * process with its pid is read), and those records are skipped where they
+ * stand. Without it, session_record() takes them as they come. Before the
+ * first session_record().
  */
 void session_read_ahead(struct session *s, const char *path);
 /*
