@@ -60,7 +60,7 @@ grep -A 12 '^# event: *task-clock' out | grep -q ' 2000 ' ||
 # ... and 7000 events of one sample each (1.4 MB): each event's tables once
 #     cost 70-140 KiB before it held anything (840 MiB for pprof).
 "$CRAFT" ids 7000 1 1 || fail "craft ids 7000"
-for f in text pprof speedscope firefox; do
+for f in text pprof speedscope firefox html; do
 	run_report ids --format $f -o ids.$f
 	expect_rc 0 "ids 7000 ($f)"
 	under_mib 160

@@ -46,6 +46,27 @@ static uint32_t node_of(struct tsamples *c, uint32_t parent, uint32_t frame)
 	return (uint32_t)c->nnode++;
 }
 
+static uint32_t line_of(struct tsamples *c, const struct rframe *f)
+{
+	struct htab_probe p;
+	uint64_t w[2];
+	uint32_t i;
+
+	if (!f->file || f->line <= 0)
+		return 0;
+	w[0] = (uint64_t)(uintptr_t)f->file;
+	w[1] = (uint64_t)f->line;
+	htab_probe(&c->ltab, htab_hash_words(w, 2), &p);
+	while (htab_next(&c->ltab, &p, &i))
+		if (c->line[i].file == f->file && c->line[i].line == f->line)
+			return i;
+	c->line = xgrow(c->line, &c->cap_line, c->nline + 1, sizeof(*c->line));
+	c->line[c->nline].file = f->file;
+	c->line[c->nline].line = f->line;
+	htab_put(&c->ltab, &p, (uint32_t)c->nline);
+	return (uint32_t)c->nline++;
+}
+
 static struct ts_thread *thread_of(struct tsamples *c, const struct rsample *s)
 {
 	uint64_t key = (uint64_t)s->pid << 32 | s->tid;
@@ -62,12 +83,15 @@ static struct ts_thread *thread_of(struct tsamples *c, const struct rsample *s)
 	return &c->thread[c->nthread++];
 }
 
-static void *begin(const struct evdesc *ev, int merge)
+static void *begin(const struct evdesc *ev, int merge, int full)
 {
 	struct tsamples *c = xcalloc(1, sizeof(*c));
 
 	c->ev = ev;
 	c->merge = merge;
+	c->full = full;
+	c->nline = 1;
+	htab_init(&c->ltab);
 	c->pool = strpool_new();
 	c->nnode = 1;
 	c->cap_node = 16;	/* small, growing: a file may hold thousands of events */
@@ -100,6 +124,16 @@ static void collect_add(void *state, const struct rsample *s)
 			t->stack = xreallocarray(t->stack, t->cap, sizeof(*t->stack));
 			t->weight = xreallocarray(t->weight, t->cap, sizeof(*t->weight));
 			t->time = xreallocarray(t->time, t->cap, sizeof(*t->time));
+			if (c->full) {
+				t->cpu = xreallocarray(t->cpu, t->cap, sizeof(*t->cpu));
+				t->line = xreallocarray(t->line, t->cap, sizeof(*t->line));
+				t->par = xreallocarray(t->par, t->cap, sizeof(*t->par));
+			}
+		}
+		if (c->full) {
+			t->cpu[t->n] = s->cpu;
+			t->line[t->n] = line_of(c, &s->frames[0]);
+			t->par[t->n] = s->parallelism;
 		}
 		t->stack[t->n] = at;
 		t->time[t->n] = s->time;
@@ -118,7 +152,12 @@ static void collect_free(void *state)
 		free(c->thread[i].stack);
 		free(c->thread[i].weight);
 		free(c->thread[i].time);
+		free(c->thread[i].cpu);
+		free(c->thread[i].line);
+		free(c->thread[i].par);
 	}
+	free(c->line);
+	htab_release(&c->ltab);
 	free(c->thread);
 	free(c->frame);
 	free(c->node);
@@ -132,13 +171,19 @@ static void collect_free(void *state)
 static void *begin_each(void *ctx, const struct evdesc *ev)
 {
 	(void)ctx;
-	return begin(ev, 0);
+	return begin(ev, 0, 0);
 }
 
 static void *begin_merged(void *ctx, const struct evdesc *ev)
 {
 	(void)ctx;
-	return begin(ev, 1);
+	return begin(ev, 1, 0);
+}
+
+static void *begin_full(void *ctx, const struct evdesc *ev)
+{
+	(void)ctx;
+	return begin(ev, 0, 1);
 }
 
 const struct profile_collector tsamples_each = {
@@ -149,6 +194,12 @@ const struct profile_collector tsamples_each = {
 
 const struct profile_collector tsamples_merged = {
 	.begin = begin_merged,
+	.add = collect_add,
+	.free = collect_free,
+};
+
+const struct profile_collector tsamples_full = {
+	.begin = begin_full,
 	.add = collect_add,
 	.free = collect_free,
 };

@@ -34,13 +34,22 @@ struct ts_thread {
 	uint32_t *stack;	/* per sample, in time order: its stack (a node) */
 	uint64_t *weight;	/* its period */
 	uint64_t *time;		/* its time (the first's, when merged) */
+	/* with full: per sample its CPU, its leaf's source line (a line, 0: none), its parallelism */
+	uint32_t *cpu, *line, *par;
 	size_t n, cap;
 	uint64_t total;
+};
+
+/* A source line: file (interned; NULL: none) and line. */
+struct ts_line {
+	const char *file;
+	int line;
 };
 
 struct tsamples {
 	const struct evdesc *ev;
 	int merge;		/* consecutive samples of one stack are one, weights summed */
+	int full;		/* each sample's CPU, leaf line and parallelism kept too */
 	struct strpool *pool;
 	struct ts_frame *frame;
 	size_t nframe, cap_frame;
@@ -51,10 +60,16 @@ struct tsamples {
 	struct ts_thread *thread;
 	size_t nthread, cap_thread;
 	struct u64map ttab;	/* thread by pid << 32 | tid */
+	struct ts_line *line;	/* with full; line[0] is none */
+	size_t nline, cap_line;
+	struct htab ltab;
 };
 
-/* The collectors: each sample kept, or runs of one stack merged (speedscope). */
-extern const struct profile_collector tsamples_each, tsamples_merged;
+/*
+ * The collectors: each sample kept, or runs of one stack merged
+ * (speedscope), or each with its CPU, leaf line and parallelism (the page).
+ */
+extern const struct profile_collector tsamples_each, tsamples_merged, tsamples_full;
 
 /* The collections of p's events with samples, NULL-terminated; *n their count. Malloc'd. */
 struct tsamples **tsamples_of(const struct profile *p, size_t *n);

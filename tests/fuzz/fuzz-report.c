@@ -3,10 +3,10 @@
  * libFuzzer target for the whole reporter: an input file goes through the
  * reader, the session (threads, maps, ordering, parking), symbols and the
  * DWARF unwinder, every view (flat, children, caller and callee graphs,
- * trees, sort keys) and every format (text, folded, svg, json, pprof, speedscope, firefox),
- * and prof script, raw and symbolized: prof's own commands, as a user
- * runs them, on the input put in a memfd (three commands an input, all
- * of them over the corpus).
+ * trees, sort keys) and every format (text, folded, svg, json, pprof,
+ * speedscope, firefox, html), and prof script, raw and symbolized:
+ * prof's own commands, as a user runs them, on the input put in a memfd
+ * (three commands an input, all of them over the corpus).
  *
  * Files are looked up only under a fixed symfs (--strict-symfs), the
  * directory PROF_FUZZ_SYMFS names: a few small ELF files at the paths the
@@ -79,6 +79,7 @@ static const char *const views[][12] = {
 	{ "--format", "pprof", "-o", "/dev/null", NULL },
 	{ "--format", "speedscope", "-o", "/dev/null", NULL },
 	{ "--format", "firefox", "-o", "/dev/null", NULL },
+	{ "--format", "html", "-o", "/dev/null", NULL },
 };
 
 static const char *const scripts[][4] = {

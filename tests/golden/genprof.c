@@ -59,7 +59,7 @@
 
 #define MAXEV 8
 #define MAXMAP 64
-#define MAXFR 256
+#define MAXFR 2100
 
 static const uint64_t sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 				    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
@@ -514,7 +514,7 @@ static void do_sample(char **tok, int n)
 
 int main(int argc, char **argv)
 {
-	char line[4096];
+	char line[32768];
 	FILE *in;
 	int fd, level = 0;
 

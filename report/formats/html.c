@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --format html: the profile as one self-contained page (page.html,
+ * page.css and page.js, built into prof as html-page.c): a flame graph
+ * and icicle, call trees top-down and bottom-up, the function list, a
+ * timeline per thread, a source view, with every script, style and datum
+ * inline, so that the file opens offline and reads the same anywhere.
+ *
+ * The data is what tsamples_full collects, as the Firefox Profiler keeps
+ * it: per event a table of frames, the stacks as a prefix table over them
+ * (a stack is a frame on the stack of its caller, callers first), and
+ * per thread its samples as columns (stack, time, weight, CPU, leaf
+ * line, parallelism). It is one blob: a little-endian u32 length, that
+ * many bytes of JSON (strings, libraries, events, threads, sources),
+ * then the columns as LEB128 varints (times as zigzag deltas), the whole
+ * deflated (zlib) and written as base64 in the page, which inflates it
+ * with the browser's DecompressionStream. The order of the columns is
+ * page.js's readBlob(): the two are changed together.
+ *
+ * Source files the samples' lines are in are embedded where readable at
+ * export time: the hottest first, each at most SOURCE_MAX bytes, all at
+ * most SOURCES_MAX; the page says why a file is not there.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "format.h"
+#include "htab.h"
+#include "json.h"
+#include "session.h"
+#include "symbols.h"
+#include "tsamples.h"
+#include "u64map.h"
+#include "xalloc.h"
+
+#define SOURCE_MAX (1u << 20)
+#define SOURCES_MAX (8u << 20)
+
+/* The page, from page.html, page.css and page.js (html-page.c, made by embed.awk). */
+extern const char html_page_html[], html_page_css[], html_page_js[];
+
+/* Frame kinds as page.js reads them. */
+enum { KIND_K = 1, KIND_I = 2, KIND_N = 4 };
+
+/* --- a byte buffer of varints ------------------------------------------------ */
+
+struct buf {
+	unsigned char *b;
+	size_t n, cap;
+};
+
+static void put_uv(struct buf *b, uint64_t v)
+{
+	if (b->n + 10 > b->cap)
+		b->b = xgrow(b->b, &b->cap, b->n + 10, 1);
+	while (v >= 0x80) {
+		b->b[b->n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	b->b[b->n++] = (unsigned char)v;
+}
+
+/* A signed value, zigzag: 0, -1, 1, -2 as 0, 1, 2, 3. */
+static void put_sv(struct buf *b, int64_t v)
+{
+	put_uv(b, v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1);
+}
+
+/* --- strings, each once ------------------------------------------------------ */
+
+struct strs {
+	const char **s;
+	size_t n, cap;
+	struct htab tab;
+};
+
+static uint32_t str_id(struct strs *t, const char *s)
+{
+	struct htab_probe p;
+	uint32_t i;
+
+	if (!s)
+		s = "";
+	htab_probe(&t->tab, htab_hash_bytes(s, strlen(s)), &p);
+	while (htab_next(&t->tab, &p, &i))
+		if (!strcmp(t->s[i], s))
+			return i;
+	t->s = xgrow(t->s, &t->cap, t->n + 1, sizeof(*t->s));
+	t->s[t->n] = s;
+	htab_put(&t->tab, &p, (uint32_t)t->n);
+	return (uint32_t)t->n++;
+}
+
+/* --- libraries ----------------------------------------------------------------- */
+
+struct libs {
+	const struct dso **dso;
+	size_t n, cap;
+	struct u64map index;
+};
+
+/* d's number + 1; 0 for none. */
+static uint32_t lib_id(struct libs *l, const struct dso *d)
+{
+	uint32_t i;
+
+	if (!d)
+		return 0;
+	if (u64map_get(&l->index, (uint64_t)(uintptr_t)d, &i))
+		return i + 1;
+	l->dso = xgrow(l->dso, &l->cap, l->n + 1, sizeof(*l->dso));
+	l->dso[l->n] = d;
+	u64map_add(&l->index, (uint64_t)(uintptr_t)d, (uint32_t)l->n);
+	return (uint32_t)++l->n;
+}
+
+/* --- sources --------------------------------------------------------------------- */
+
+struct src {
+	const char *file;
+	uint64_t weight;	/* of the samples whose leaf is in it */
+};
+
+static int src_cmp(const void *a, const void *b)
+{
+	const struct src *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
+	return strcmp(x->file, y->file);
+}
+
+/*
+ * path's text, malloc'd, or NULL with why: what is not a regular file,
+ * is larger than max, or holds a NUL (not text) is not read.
+ */
+static char *read_source(const char *path, size_t max, const char **why)
+{
+	FILE *f;
+	struct stat st;
+	char *text;
+	size_t n;
+
+	if (!strncmp(path, "/proc/", 6) || !strncmp(path, "/sys/", 5) || !strncmp(path, "/dev/", 5)) {
+		*why = "not a source file";
+		return NULL;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		*why = errno == ENOENT ? "not found at export time" : "not readable at export time";
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		*why = "not a regular file";
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		fclose(f);
+		*why = "too large to embed";
+		return NULL;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	n = fread(text, 1, (size_t)st.st_size, f);
+	fclose(f);
+	text[n] = '\0';
+	if (strlen(text) != n) {
+		free(text);
+		*why = "not text";
+		return NULL;
+	}
+	return text;
+}
+
+/* The source files of c's lines, the most sampled first, as "sources" entries. */
+static void put_sources(struct tsamples *const *c, size_t n, struct strs *st, FILE *j)
+{
+	struct src *s = NULL;
+	size_t ns = 0, cap = 0, total = 0;
+	struct u64map at;
+
+	u64map_init(&at);
+	for (size_t e = 0; e < n; e++) {
+		uint32_t *fidx = xcalloc(c[e]->nline + 1, sizeof(*fidx));
+
+		for (size_t i = 1; i < c[e]->nline; i++) {
+			const char *file = c[e]->line[i].file;
+			uint64_t key = (uint64_t)(uintptr_t)file;
+			uint32_t k;
+
+			if (!u64map_get(&at, key, &k)) {
+				s = xgrow(s, &cap, ns + 1, sizeof(*s));
+				s[ns].file = file;
+				s[ns].weight = 0;
+				k = (uint32_t)ns++;
+				u64map_add(&at, key, k);
+			}
+			fidx[i] = k;
+		}
+		for (size_t t = 0; t < c[e]->nthread; t++) {
+			const struct ts_thread *th = &c[e]->thread[t];
+
+			for (size_t i = 0; i < th->n; i++)
+				if (th->line[i])
+					s[fidx[th->line[i]]].weight += th->weight[i];
+		}
+		free(fidx);
+	}
+	u64map_release(&at);
+	if (ns)
+		qsort(s, ns, sizeof(*s), src_cmp);
+	fputs(",\n\"sources\":[", j);
+	for (size_t i = 0; i < ns; i++) {
+		const char *why = "over the page's budget for sources";
+		char *text = total < SOURCES_MAX
+				     ? read_source(s[i].file, SOURCE_MAX < SOURCES_MAX - total
+								      ? SOURCE_MAX
+								      : SOURCES_MAX - total, &why)
+				     : NULL;
+
+		fprintf(j, "%s{\"file\":%" PRIu32 ",", i ? ",\n" : "", str_id(st, s[i].file));
+		if (text) {
+			total += strlen(text);
+			fputs("\"text\":", j);
+			json_put_string(j, text);
+			free(text);
+		} else {
+			fputs("\"why\":", j);
+			json_put_string(j, why);
+		}
+		putc('}', j);
+	}
+	putc(']', j);
+	free(s);
+}
+
+/* --- the blob ------------------------------------------------------------------- */
+
+static unsigned page_kind(unsigned flags)
+{
+	return (flags & FRAME_KERNEL ? KIND_K : 0) | (flags & FRAME_INLINED ? KIND_I : 0) |
+	       (flags & FRAME_NONAME ? KIND_N : 0);
+}
+
+/* The event's tables and its threads' columns, in page.js's order. */
+static void put_event(const struct tsamples *c, const struct ts_thread *const *th, size_t nth,
+		      int with_par, uint64_t origin, struct strs *st, struct libs *libs,
+		      struct buf *b, FILE *j)
+{
+	fputs("{\"name\":", j);
+	json_put_string(j, c->ev->name);
+	fprintf(j, ",\"ns\":%s,\"interval\":%s,\"nframe\":%zu,\"nnode\":%zu,\"nline\":%zu,\"threads\":[",
+		tsamples_in_ns(c) ? "true" : "false", format_time_event(c->ev) ? "true" : "false",
+		c->nframe, c->nnode, c->nline);
+	for (size_t i = 0; i < c->nframe; i++)
+		put_uv(b, str_id(st, c->frame[i].name));
+	for (size_t i = 0; i < c->nframe; i++)
+		put_uv(b, page_kind(c->frame[i].flags));
+	for (size_t i = 0; i < c->nframe; i++)
+		put_uv(b, lib_id(libs, c->frame[i].dso));
+	for (size_t i = 0; i < c->nnode; i++)
+		put_uv(b, c->node[i].parent);
+	for (size_t i = 0; i < c->nnode; i++)
+		put_uv(b, c->node[i].frame);
+	for (size_t i = 0; i < c->nline; i++)
+		put_uv(b, i ? str_id(st, c->line[i].file) : 0);
+	for (size_t i = 0; i < c->nline; i++)
+		put_uv(b, i ? (uint64_t)c->line[i].line : 0);
+	for (size_t k = 0; k < nth; k++) {
+		const struct ts_thread *t = th[k];
+		uint64_t last = origin;
+
+		fprintf(j, "%s{\"pid\":%d,\"tid\":%d,\"comm\":%" PRIu32 ",\"n\":%zu,\"total\":%" PRIu64 "}",
+			k ? ",\n" : "", t->pid, t->tid, str_id(st, t->comm ? t->comm : "?"), t->n,
+			t->total);
+		for (size_t i = 0; i < t->n; i++)
+			put_uv(b, t->stack[i]);
+		for (size_t i = 0; i < t->n; i++) {
+			put_sv(b, (int64_t)(t->time[i] - last));
+			last = t->time[i];
+		}
+		for (size_t i = 0; i < t->n; i++)
+			put_uv(b, t->weight[i]);
+		for (size_t i = 0; i < t->n; i++)
+			put_uv(b, t->cpu[i]);
+		for (size_t i = 0; i < t->n; i++)
+			put_uv(b, t->line[i]);
+		for (size_t i = 0; with_par && i < t->n; i++)
+			put_uv(b, t->par[i]);
+	}
+	fputs("]}", j);
+}
+
+static void put_key(FILE *j, const char *key, const char *v)
+{
+	fprintf(j, ",\"%s\":", key);
+	if (v)
+		json_put_string(j, v);
+	else
+		fputs("null", j);
+}
+
+/* The JSON and the columns, as one buffer: u32 length, JSON, columns. */
+static int make_blob(const struct profile *p, const struct format_view *v, struct buf *out)
+{
+	size_t n;
+	struct tsamples **c = tsamples_of(p, &n);
+	struct strs st = { 0 };
+	struct libs libs = { 0 };
+	struct buf cols = { 0 };
+	char *json = NULL;
+	size_t jlen = 0;
+	FILE *j = open_memstream(&json, &jlen);
+	uint64_t origin = p->session ? session_first_time(p->session) : 0;
+	int with_par = !p->latency && p->session && session_records_switches(p->session);
+
+	if (!j) {
+		free(c);
+		return -errno;
+	}
+	htab_init(&st.tab);
+	u64map_init(&libs.index);
+	fputs("{\"prof\":\"" PACKAGE_VERSION "\",\"format\":1", j);
+	put_key(j, "input", p->input);
+	put_key(j, "cmdline", p->info.cmdline);
+	put_key(j, "host", p->info.hostname);
+	put_key(j, "release", p->info.osrelease);
+	put_key(j, "arch", p->info.arch);
+	fprintf(j, ",\"lost\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"latency\":%s,\"parallelism\":%s",
+		p->info.lost, p->samples, p->latency ? "true" : "false", with_par ? "true" : "false");
+	fputs(",\"keys\":[", j);
+	for (int k = 0; k < v->ho->nkeys; k++)
+		fprintf(j, "%s\"%s\"", k ? "," : "", v->key_names[v->ho->keys[k]]);
+	fprintf(j, "],\"children\":%s,\"inverted\":%s,\n\"events\":[",
+		v->ho->children ? "true" : "false", v->inverted ? "true" : "false");
+	for (size_t e = 0; e < n; e++) {
+		const struct ts_thread **th = tsamples_threads(c[e]);
+
+		if (e)
+			fputs(",\n", j);
+		put_event(c[e], th, c[e]->nthread, with_par, origin, &st, &libs, &cols, j);
+		free(th);
+	}
+	fputs("],\n\"libs\":[", j);
+	for (size_t i = 0; i < libs.n; i++) {
+		const unsigned char *id;
+		size_t nid = dso_build_id(libs.dso[i], &id);
+
+		fputs(i ? ",\n{\"name\":" : "{\"name\":", j);
+		json_put_string(j, dso_short_name(libs.dso[i]));
+		fputs(",\"path\":", j);
+		json_put_string(j, dso_path(libs.dso[i]));
+		fputs(",\"buildid\":\"", j);
+		for (size_t k = 0; k < nid; k++)
+			fprintf(j, "%02x", id[k]);
+		fputs("\"}", j);
+	}
+	putc(']', j);
+	put_sources(c, n, &st, j);
+	fputs(",\n\"strings\":[", j);
+	for (size_t i = 0; i < st.n; i++) {
+		if (i)
+			fputs(i % 16 ? "," : ",\n", j);
+		json_put_string(j, st.s[i]);
+	}
+	fputs("]}\n", j);
+	free(c);
+	free(st.s);
+	htab_release(&st.tab);
+	free(libs.dso);
+	u64map_release(&libs.index);
+	if (fclose(j)) {
+		free(json);
+		free(cols.b);
+		return -EIO;
+	}
+	out->cap = 4 + jlen + cols.n;
+	out->b = xmalloc(out->cap);
+	for (int i = 0; i < 4; i++)
+		out->b[i] = (unsigned char)((uint64_t)jlen >> (8 * i));
+	memcpy(out->b + 4, json, jlen);
+	if (cols.n)
+		memcpy(out->b + 4 + jlen, cols.b, cols.n);
+	out->n = out->cap;
+	free(json);
+	free(cols.b);
+	return jlen > UINT32_MAX ? -EFBIG : 0;
+}
+
+/* --- the page ------------------------------------------------------------------ */
+
+static void put_base64(const unsigned char *b, size_t n, FILE *out)
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char line[77];
+	size_t at = 0;
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)b[i] << 16 | (i + 1 < n ? (uint32_t)b[i + 1] << 8 : 0) |
+			     (i + 2 < n ? b[i + 2] : 0);
+
+		line[at++] = abc[v >> 18 & 63];
+		line[at++] = abc[v >> 12 & 63];
+		line[at++] = i + 1 < n ? abc[v >> 6 & 63] : '=';
+		line[at++] = i + 2 < n ? abc[v & 63] : '=';
+		if (at == 76) {
+			line[at++] = '\n';
+			fwrite(line, 1, at, out);
+			at = 0;
+		}
+	}
+	if (at)
+		fwrite(line, 1, at, out);
+}
+
+/* page.html with its markers filled in, in their order: the style, the data, the script. */
+static int put_page(FILE *out, const unsigned char *z, size_t nz)
+{
+	static const char *const marks[] = { "/*@CSS@*/", "<!--@DATA@-->", "//@JS@" };
+	const char *at = html_page_html;
+
+	for (int m = 0; m < 3; m++) {
+		const char *hit = strstr(at, marks[m]);
+
+		if (!hit)
+			return -EINVAL;	/* page.html lost a marker: a build defect */
+		fwrite(at, 1, (size_t)(hit - at), out);
+		if (m == 0)
+			fputs(html_page_css, out);
+		else if (m == 1)
+			put_base64(z, nz, out);
+		else
+			fputs(html_page_js, out);
+		at = hit + strlen(marks[m]);
+	}
+	fputs(at, out);
+	return 0;
+}
+
+static int write_html(const struct profile *p, const struct format_view *v, FILE *out)
+{
+	struct buf raw = { 0 };
+	unsigned char *z;
+	uLongf nz;
+	int ret = make_blob(p, v, &raw);
+
+	if (ret) {
+		free(raw.b);
+		return ret;
+	}
+	nz = compressBound((uLong)raw.n);
+	z = xmalloc(nz);
+	/* level 1: the columns are repetitive, and more effort buys little for its time */
+	if (compress2(z, &nz, raw.b, (uLong)raw.n, 1) != Z_OK) {
+		free(z);
+		free(raw.b);
+		return -ENOMEM;
+	}
+	free(raw.b);
+	ret = put_page(out, z, nz);
+	free(z);
+	return ret ? ret : ferror(out) ? -EIO : 0;
+}
+
+const struct format format_html = {
+	.name = "html",
+	.help = "one self-contained interactive page: flame graph, call trees, timeline, source",
+	.needs = FORMAT_CHAINS | FORMAT_ORDERED | FORMAT_SRCLINE,
+	.collector = &tsamples_full,
+	.write = write_html,
+};

@@ -1,0 +1,1172 @@
+// prof's page: the profile html.c wrote into it, shown as a timeline, a
+// flame graph, call trees, a function list and source lines. Everything is
+// here: no request leaves the page (its Content-Security-Policy says so).
+'use strict';
+(function () {
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => {
+	const e = document.createElement(tag);
+	if (cls) e.className = cls;
+	if (text !== undefined) e.textContent = text;
+	return e;
+};
+// Text from the file, shown: control characters as \xNN.
+const clean = (s) => s.replace(/[\x00-\x1f\x7f]/g,
+	(c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+const pct = (v, t) => t ? (100 * v / t).toFixed(2) + '%' : '0.00%';
+
+// --- the data ---------------------------------------------------------------
+
+function base64(text) {
+	text = text.replace(/\s+/g, '');
+	if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+	const s = atob(text), b = new Uint8Array(s.length);
+	for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+	return b;
+}
+
+async function inflate(bytes) {
+	const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+	return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// The blob: u32 length, JSON, then the columns in html.c's put_event() order.
+function readBlob(b) {
+	const jlen = b[0] | b[1] << 8 | b[2] << 16 | (b[3] << 24 >>> 0);
+	const P = JSON.parse(new TextDecoder().decode(b.subarray(4, 4 + jlen)));
+	let pos = 4 + jlen;
+	const uv = () => {
+		let v = 0, m = 1, c;
+		do {
+			c = b[pos++];
+			v += (c & 127) * m;
+			m *= 128;
+		} while (c & 128);
+		return v;
+	};
+	const col = (n, T) => {
+		const a = new T(n);
+		for (let i = 0; i < n; i++) a[i] = uv();
+		return a;
+	};
+	P.strings = P.strings.map(clean);
+	for (const l of P.libs) {
+		l.name = clean(l.name);
+		l.path = clean(l.path);
+	}
+	for (const e of P.events) {
+		e.fname = col(e.nframe, Uint32Array);
+		e.fkind = col(e.nframe, Uint8Array);
+		e.flib = col(e.nframe, Uint32Array);
+		e.parent = col(e.nnode, Uint32Array);
+		e.frame = col(e.nnode, Uint32Array);
+		e.lfile = col(e.nline, Uint32Array);
+		e.lline = col(e.nline, Uint32Array);
+		for (const t of e.threads) {
+			t.stack = col(t.n, Uint32Array);
+			t.time = new Float64Array(t.n);
+			for (let i = 0, last = 0; i < t.n; i++) {
+				const z = uv();
+				last += z % 2 ? -(z + 1) / 2 : z / 2;
+				t.time[i] = last;
+			}
+			t.weight = col(t.n, Float64Array);
+			t.cpu = col(t.n, Uint32Array);
+			t.line = col(t.n, Uint32Array);
+			t.par = P.parallelism ? col(t.n, Uint32Array) : null;
+		}
+	}
+	return P;
+}
+
+// --- what every view shares -------------------------------------------------
+
+const K_KERNEL = 1, K_INLINED = 2, K_NONAME = 4;
+let P, E;			// the profile, the event shown
+const S = {			// the state the views show
+	ev: 0, latency: false,
+	threads: null,		// Set of "pid/tid" shown, or null: all
+	range: null,		// [start, end] in seconds from the first sample, as --time takes
+	tab: 'flame', func: -1,	// the selected function: a frame of E
+	zoom: 0, icicle: false, search: null,
+	tmode: 'top', tsort: 'total',
+	keys: [], fsort: 'self',
+};
+let A = null;			// aggregate of the shown samples: see aggregate()
+
+const name = (f) => P.strings[E.fname[f]];
+const libName = (f) => E.flib[f] ? P.libs[E.flib[f] - 1].name : '';
+const symText = (f) => (E.fkind[f] & K_KERNEL ? '[k] ' : '[.] ') + name(f);
+const unit = () => E.ns ? 'ms' : 'samples';
+const fmtW = (w) => E.ns ? (w / 1e6).toFixed(w < 1e7 ? 3 : 1) + ' ms' : String(w);
+const thrKey = (t) => t.pid + '/' + t.tid;
+
+function weightOf(t, i) {
+	const w = t.weight[i];
+	return S.latency && t.par && t.par[i] > 1 ? Math.floor(w / t.par[i]) : w;
+}
+
+// Each shown thread's samples in the selected range, as f(t, i).
+function eachSample(f) {
+	const r = S.range;
+	for (const t of E.threads) {
+		if (S.threads && !S.threads.has(thrKey(t))) continue;
+		const time = t.time;
+		for (let i = 0; i < t.n; i++) {
+			if (r) {
+				const s = time[i] / 1e9;
+				if (s < r[0] || s > r[1]) continue;
+			}
+			f(t, i);
+		}
+	}
+}
+
+// Per stack node: self weight and samples, and the weight of the stacks through it.
+function aggregate() {
+	const n = E.nnode;
+	const self = new Float64Array(n), count = new Float64Array(n);
+	let total = 0, samples = 0;
+	eachSample((t, i) => {
+		const w = weightOf(t, i), s = t.stack[i];
+		self[s] += w;
+		count[s]++;
+		total += w;
+		samples++;
+	});
+	const tot = Float64Array.from(self);
+	for (let i = n - 1; i > 0; i--) tot[E.parent[i]] += tot[i];
+	A = { self, count, tot, total, samples };
+}
+
+// Children of each node (a CSR table), in name order as flame graphs have them.
+function childrenOf() {
+	if (E.kids) return;
+	const n = E.nnode, start = new Uint32Array(n + 1), list = new Uint32Array(n);
+	for (let i = 1; i < n; i++) start[E.parent[i] + 1]++;
+	for (let i = 0; i < n; i++) start[i + 1] += start[i];
+	const at = start.slice(0, n);
+	for (let i = 1; i < n; i++) list[at[E.parent[i]]++] = i;
+	for (let i = 0; i < n; i++) {
+		const sub = Array.from(list.subarray(start[i], start[i + 1]));
+		sub.sort((a, b) => name(E.frame[a]) < name(E.frame[b]) ? -1 : name(E.frame[a]) > name(E.frame[b]) ? 1 : a - b);
+		list.set(sub, start[i]);
+	}
+	E.kids = { start, list };
+	const depth = new Uint32Array(n);
+	for (let i = 1; i < n; i++) depth[i] = depth[E.parent[i]] + 1;
+	E.depth = depth;
+}
+
+function kids(node) {
+	const k = E.kids;
+	return k.list.subarray(k.start[node], k.start[node + 1]);
+}
+
+function stackNames(node, max) {
+	const out = [];
+	for (let at = node; at && out.length < max; at = E.parent[at]) out.push(name(E.frame[at]));
+	return out;
+}
+
+// --- the tooltip --------------------------------------------------------------
+
+function tip(ev, text) {
+	const t = $('tip');
+	if (!text) {
+		t.hidden = true;
+		return;
+	}
+	t.textContent = text;
+	t.hidden = false;
+	const x = Math.min(ev.clientX + 14, innerWidth - t.offsetWidth - 4);
+	const y = ev.clientY + 16 + t.offsetHeight > innerHeight ? ev.clientY - t.offsetHeight - 8 : ev.clientY + 16;
+	t.style.left = Math.max(0, x) + 'px';
+	t.style.top = Math.max(0, y) + 'px';
+}
+
+function frameTip(node) {
+	const f = E.frame[node];
+	const lines = [name(f) + (E.fkind[f] & K_INLINED ? ' (inlined)' : ''),
+		(libName(f) || '[unknown]') + (E.fkind[f] & K_KERNEL ? ' (kernel)' : ''),
+		'total ' + pct(A.tot[node], A.total) + '  ' + fmtW(A.tot[node]),
+		'self  ' + pct(A.self[node], A.total) + '  ' + fmtW(A.self[node])];
+	return lines.join('\n');
+}
+
+// --- the flame graph ------------------------------------------------------------
+
+const ROW = 18;
+
+function hue(s) {
+	let h = 0;
+	for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) >>> 0;
+	return h;
+}
+
+function frameColor(f) {
+	const k = E.fkind[f], h = hue(name(f));
+	if (k & K_NONAME) return 'hsl(0,0%,' + (72 + h % 12) + '%)';
+	if (k & K_KERNEL) return 'hsl(' + (20 + h % 20) + ',85%,' + (62 + h % 10) + '%)';
+	if (k & K_INLINED) return 'hsl(' + (170 + h % 30) + ',50%,' + (70 + h % 10) + '%)';
+	return 'hsl(' + (40 + h % 25) + ',90%,' + (58 + h % 12) + '%)';
+}
+
+// Which nodes the search matches: a frame's name, or a caller's.
+function searchMatches() {
+	if (!S.search) return null;
+	const n = E.nnode, hit = new Uint8Array(n), under = new Uint8Array(n);
+	const byFrame = new Int8Array(E.nframe).fill(-1);
+	for (let i = 1; i < n; i++) {
+		const f = E.frame[i];
+		if (byFrame[f] < 0) byFrame[f] = S.search.test(name(f)) ? 1 : 0;
+		hit[i] = byFrame[f];
+		under[i] = hit[i] | under[E.parent[i]];
+	}
+	let w = 0;
+	for (let i = 1; i < n; i++) if (under[i]) w += A.self[i];
+	return { hit, share: w };
+}
+
+function drawFlame() {
+	childrenOf();
+	const box = $('flame');
+	box.textContent = '';
+	if (!A.total) {
+		box.appendChild(el('div', 'empty', 'No samples in what is shown.'));
+		return;
+	}
+	const W = Math.max(200, box.clientWidth - 2);
+	const zoom = A.tot[S.zoom] ? S.zoom : 0;
+	const m = searchMatches();
+	$('match').textContent = m ? 'Matched: ' + pct(m.share, A.total) : '';
+	$('unzoom').disabled = !zoom;
+	const scale = W / A.tot[zoom];
+	let maxDepth = 0;
+	const frag = document.createDocumentFragment();
+	const items = [];
+	// the zoomed node's callers, full width
+	const chain = [];
+	for (let at = zoom; at; at = E.parent[at]) chain.unshift(at);
+	items.push([0, 0, W, 0]);
+	for (const at of chain) items.push([at, 0, W, E.depth[at]]);
+	const walk = (node, x) => {
+		for (const c of kids(node)) {
+			const w = A.tot[c] * scale;
+			if (w >= 0.5) {
+				items.push([c, x, w, E.depth[c]]);
+				if (E.depth[c] > maxDepth) maxDepth = E.depth[c];
+				walk(c, x);
+			}
+			x += w;
+		}
+	};
+	walk(zoom, 0);
+	maxDepth = Math.max(maxDepth, E.depth[zoom]);
+	const height = (maxDepth + 1) * ROW;
+	const sizer = el('div');
+	sizer.style.height = height + 'px';
+	sizer.style.width = '1px';
+	frag.appendChild(sizer);
+	for (const [node, x, w, d] of items) {
+		const r = el('div', 'fr');
+		const y = S.icicle ? d * ROW : height - (d + 1) * ROW;
+		r.style.left = x.toFixed(2) + 'px';
+		r.style.width = w.toFixed(2) + 'px';
+		if (w < 12) r.style.padding = '0';
+		if (w < 3) r.style.borderRight = 'none';
+		r.style.top = y + 'px';
+		r.dataset.node = node;
+		if (node) {
+			const f = E.frame[node];
+			r.textContent = w > 28 ? name(f) : '';
+			r.style.background = frameColor(f);
+			if (m && m.hit[node]) r.classList.add('m');
+			if (f === S.func) r.classList.add('selected');
+			if (node !== zoom && chain.includes(node)) r.classList.add('dim');
+		} else {
+			r.textContent = 'all ' + fmtW(A.total);
+			r.style.background = '#ddd';
+		}
+		frag.appendChild(r);
+	}
+	box.appendChild(frag);
+	if (!S.icicle && !box.dataset.scrolled) {
+		box.scrollTop = box.scrollHeight;
+		box.dataset.scrolled = '1';
+	}
+}
+
+function flameEvents() {
+	const box = $('flame');
+	box.addEventListener('click', (ev) => {
+		const r = ev.target.closest('.fr');
+		if (!r) return;
+		const node = +r.dataset.node;
+		S.zoom = node;
+		if (node) S.func = E.frame[node];
+		drawFlame();
+	});
+	box.addEventListener('mousemove', (ev) => {
+		const r = ev.target.closest('.fr');
+		tip(ev, r && +r.dataset.node ? frameTip(+r.dataset.node) : r ? 'all: ' + fmtW(A.total) : null);
+	});
+	box.addEventListener('mouseleave', () => tip(null, null));
+	$('unzoom').addEventListener('click', () => {
+		S.zoom = 0;
+		drawFlame();
+	});
+	$('icicle').addEventListener('change', (ev) => {
+		S.icicle = ev.target.checked;
+		delete box.dataset.scrolled;
+		drawFlame();
+	});
+	$('search').addEventListener('input', (ev) => {
+		const v = ev.target.value;
+		try {
+			S.search = v ? new RegExp(v) : null;
+			ev.target.setCustomValidity('');
+		} catch (e) {
+			ev.target.setCustomValidity('not a regular expression');
+			return;
+		}
+		drawFlame();
+	});
+}
+
+// --- virtual lists (call tree, functions) -----------------------------------------
+
+const RH = 20;
+
+// A scrolling list of count() rows drawn by row(i) as they come into view.
+function vlist(box, count, row) {
+	const spacer = box.querySelector('.spacer');
+	const draw = () => {
+		const n = count();
+		spacer.style.height = n * RH + 'px';
+		for (const r of Array.from(box.querySelectorAll('.row'))) r.remove();
+		const first = Math.max(0, Math.floor(box.scrollTop / RH) - 5);
+		const last = Math.min(n, first + Math.ceil(box.clientHeight / RH) + 10);
+		for (let i = first; i < last; i++) {
+			const r = row(i);
+			r.style.top = i * RH + 'px';
+			box.appendChild(r);
+		}
+	};
+	box.onscroll = draw;
+	draw();
+	return draw;
+}
+
+function ensureVisible(box, i) {
+	if (i * RH < box.scrollTop) box.scrollTop = i * RH;
+	else if ((i + 1) * RH > box.scrollTop + box.clientHeight) box.scrollTop = (i + 1) * RH - box.clientHeight;
+}
+
+function header(box, cols, sorted, onSort) {
+	box.textContent = '';
+	for (const [key, label, cls] of cols) {
+		const h = el('span', cls, label);
+		if (key === sorted) h.classList.add('sorted');
+		if (key) h.addEventListener('click', () => onSort(key));
+		box.appendChild(h);
+	}
+}
+
+// --- call trees ---------------------------------------------------------------------
+
+// A tree of frames: top-down the stack table itself, bottom-up built from its leaves.
+let T = null;
+
+function buildTree() {
+	childrenOf();
+	if (S.tmode === 'top') {
+		T = { frame: (x) => E.frame[x], tot: (x) => A.tot[x], self: (x) => A.self[x],
+			kids: (x) => Array.from(kids(x)).filter((c) => A.tot[c] > 0), depth: (x) => E.depth[x] - 1,
+			roots: () => Array.from(kids(0)).filter((c) => A.tot[c] > 0), key: (x) => x };
+	} else {
+		// nodes: [frame, parent, total], by parent * nframe + frame
+		const frame = [0], parent = [0], tot = [0], self = [0], depth = [0], map = new Map();
+		const child = new Map();
+		for (let s = 1; s < E.nnode; s++) {
+			const w = A.self[s];
+			if (!w) continue;
+			let at = 0, first = true;
+			for (let x = s; x; x = E.parent[x]) {
+				const f = E.frame[x], k = at * E.nframe + f;
+				let id = map.get(k);
+				if (id === undefined) {
+					id = frame.length;
+					map.set(k, id);
+					frame.push(f);
+					parent.push(at);
+					tot.push(0);
+					self.push(0);
+					depth.push(depth[at] + 1);
+					if (!child.has(at)) child.set(at, []);
+					child.get(at).push(id);
+				}
+				tot[id] += w;
+				if (first) self[id] += w;
+				first = false;
+				at = id;
+			}
+		}
+		T = { frame: (x) => frame[x], tot: (x) => tot[x], self: (x) => self[x],
+			kids: (x) => child.get(x) || [], depth: (x) => depth[x] - 1,
+			roots: () => child.get(0) || [], key: (x) => x };
+	}
+}
+
+const treeState = { open: new Set(), rows: [], cur: 0, draw: null };
+
+function sortNodes(list) {
+	const by = S.tsort;
+	return list.sort((a, b) => by === 'name' ? (name(T.frame(a)) < name(T.frame(b)) ? -1 : 1)
+		: by === 'self' ? T.self(b) - T.self(a) || T.tot(b) - T.tot(a) : T.tot(b) - T.tot(a) || a - b);
+}
+
+function flattenTree() {
+	const rows = [];
+	const walk = (x) => {
+		rows.push(x);
+		if (treeState.open.has(x)) for (const c of sortNodes(T.kids(x).slice())) walk(c);
+	};
+	for (const r of sortNodes(T.roots().slice())) walk(r);
+	treeState.rows = rows;
+}
+
+// Open the heaviest path while it holds most of its parent's weight.
+function openHeaviest() {
+	treeState.open.clear();
+	let list = T.roots();
+	for (let d = 0; d < 64 && list.length; d++) {
+		const top = list.reduce((a, b) => (T.tot(b) > T.tot(a) ? b : a));
+		treeState.open.add(top);
+		list = T.kids(top);
+		if (list.length && T.tot(list.reduce((a, b) => (T.tot(b) > T.tot(a) ? b : a))) < 0.3 * A.total) break;
+	}
+}
+
+function drawTree(reopen) {
+	buildTree();
+	if (reopen) {
+		openHeaviest();
+		treeState.cur = 0;
+	}
+	flattenTree();
+	header($('tree-head'), [['total', 'Total', 'pct'], [null, unit(), 'num'], ['self', 'Self', 'pct'],
+		[null, unit(), 'num'], ['name', 'Function', 'name']], S.tsort, (k) => {
+		S.tsort = k;
+		drawTree(false);
+	});
+	const box = $('tree');
+	const rowOf = (i) => {
+		const x = treeState.rows[i], f = T.frame(x);
+		const r = el('div', 'row' + (i === treeState.cur ? ' cur' : ''));
+		r.dataset.i = i;
+		r.appendChild(el('span', 'pct', pct(T.tot(x), A.total)));
+		r.appendChild(el('span', 'num', fmtW(T.tot(x))));
+		r.appendChild(el('span', 'pct', pct(T.self(x), A.total)));
+		r.appendChild(el('span', 'num', fmtW(T.self(x))));
+		const n = el('span', 'name');
+		n.style.paddingLeft = T.depth(x) * 14 + 'px';
+		const has = T.kids(x).length > 0;
+		n.appendChild(el('span', 'tw', has ? (treeState.open.has(x) ? '\u25BE' : '\u25B8') : ''));
+		n.appendChild(el('span', E.fkind[f] & K_KERNEL ? 'k' : E.fkind[f] & K_NONAME ? 'u' : '', name(f)));
+		if (E.fkind[f] & K_INLINED) n.appendChild(el('span', 'tag', 'inlined'));
+		n.appendChild(el('span', 'lib', libName(f)));
+		r.appendChild(n);
+		return r;
+	};
+	treeState.draw = vlist(box, () => treeState.rows.length, rowOf);
+}
+
+function treeMove(i) {
+	const n = treeState.rows.length;
+	if (!n) return;
+	treeState.cur = Math.max(0, Math.min(n - 1, i));
+	ensureVisible($('tree'), treeState.cur);
+	treeState.draw();
+}
+
+function treeToggle(x, open, all) {
+	const set = (y) => {
+		if (open) treeState.open.add(y);
+		else treeState.open.delete(y);
+		if (all) for (const c of T.kids(y)) set(c);
+	};
+	set(x);
+	flattenTree();
+	treeState.cur = treeState.rows.indexOf(x);
+	treeState.draw();
+}
+
+function treeEvents() {
+	const box = $('tree');
+	box.addEventListener('click', (ev) => {
+		const r = ev.target.closest('.row');
+		if (!r) return;
+		const i = +r.dataset.i, x = treeState.rows[i];
+		treeState.cur = i;
+		S.func = T.frame(x);
+		if (ev.target.classList.contains('tw')) treeToggle(x, !treeState.open.has(x), false);
+		else treeState.draw();
+		box.focus();
+	});
+	box.addEventListener('dblclick', (ev) => {
+		const r = ev.target.closest('.row');
+		if (r) showTab('source');
+	});
+	box.addEventListener('keydown', (ev) => {
+		const x = treeState.rows[treeState.cur];
+		if (x === undefined) return;
+		const k = ev.key;
+		if (k === 'ArrowDown') treeMove(treeState.cur + 1);
+		else if (k === 'ArrowUp') treeMove(treeState.cur - 1);
+		else if (k === 'PageDown') treeMove(treeState.cur + 20);
+		else if (k === 'PageUp') treeMove(treeState.cur - 20);
+		else if (k === 'Home') treeMove(0);
+		else if (k === 'End') treeMove(treeState.rows.length - 1);
+		else if (k === 'ArrowRight') {
+			if (!treeState.open.has(x) && T.kids(x).length) treeToggle(x, true, false);
+			else treeMove(treeState.cur + 1);
+		} else if (k === 'ArrowLeft') {
+			if (treeState.open.has(x)) treeToggle(x, false, false);
+			else {
+				const d = T.depth(x);
+				let i = treeState.cur;
+				while (i > 0 && T.depth(treeState.rows[i]) >= d) i--;
+				treeMove(i);
+			}
+		} else if (k === '*') treeToggle(x, true, true);
+		else if (k === 'Enter') {
+			S.func = T.frame(x);
+			showTab('source');
+		} else return;
+		S.func = T.frame(treeState.rows[treeState.cur]);
+		ev.preventDefault();
+	});
+	for (const r of document.querySelectorAll('input[name=tmode]'))
+		r.addEventListener('change', (ev) => {
+			S.tmode = ev.target.value;
+			drawTree(true);
+		});
+}
+
+// --- the function list --------------------------------------------------------------
+
+const KEYS = ['comm', 'pid', 'tid', 'dso', 'sym', 'srcline', 'cpu', 'parallelism'];
+
+// The function an inlined frame at node x was inlined into, or null.
+function inlinedIn(x) {
+	if (!(E.fkind[E.frame[x]] & K_INLINED)) return null;
+	for (let at = E.parent[x]; at; at = E.parent[at])
+		if (!(E.fkind[E.frame[at]] & K_INLINED)) return name(E.frame[at]);
+	return null;
+}
+
+function keyText(k, t, node, i) {
+	const f = E.frame[node];
+	switch (k) {
+	case 'comm': return P.strings[t.comm];
+	case 'pid': return String(t.pid);
+	case 'tid': return String(t.tid);
+	case 'dso': return libName(f) || '[unknown]';
+	case 'sym': {
+		const inl = inlinedIn(node);
+		return symText(f) + (inl ? ' (inlined in ' + inl + ')' : E.fkind[f] & K_INLINED ? ' (inlined)' : '');
+	}
+	case 'srcline': {
+		const l = t.line[i];
+		if (!l) return name(f) + ' [no line]';
+		const file = P.strings[E.lfile[l]];
+		return file.slice(file.lastIndexOf('/') + 1) + ':' + E.lline[l];
+	}
+	case 'cpu': return String(t.cpu[i]);
+	case 'parallelism': return t.par ? String(t.par[i]) : '1';
+	}
+	return '';
+}
+
+let F = null;	// the function list: rows of {texts, self, total, samples, func}
+
+function buildFuncs() {
+	const keys = S.keys.length ? S.keys : ['sym'];
+	const perSample = keys.some((k) => k === 'srcline' || k === 'cpu' || k === 'parallelism');
+	const children = keys.includes('sym') && !perSample;
+	const rows = new Map();
+	const entry = (texts, f) => {
+		const k = texts.join('\u0000');
+		let r = rows.get(k);
+		if (!r) rows.set(k, r = { texts, self: 0, total: 0, samples: 0, func: f, stamp: -1 });
+		return r;
+	};
+	if (perSample) {
+		eachSample((t, i) => {
+			const node = t.stack[i];
+			const r = entry(keys.map((k) => keyText(k, t, node, i)), E.frame[node]);
+			r.self += weightOf(t, i);
+			r.samples++;
+		});
+	} else {
+		// per thread and stack first: far fewer than samples (eachSample goes thread by thread)
+		const w = new Float64Array(E.nnode), c = new Float64Array(E.nnode);
+		let cur = null, list = [], stamp = 0;
+		const flush = () => {
+			for (const s of list) {
+				const r = entry(keys.map((k) => keyText(k, cur, s, 0)), E.frame[s]);
+				r.self += w[s];
+				r.samples += c[s];
+				if (children) {
+					stamp++;
+					for (let at = s; at; at = E.parent[at]) {
+						const q = entry(keys.map((k) => keyText(k, cur, at, 0)), E.frame[at]);
+						if (q.stamp !== stamp) {
+							q.stamp = stamp;
+							q.total += w[s];
+						}
+					}
+				}
+				w[s] = 0;
+				c[s] = 0;
+			}
+			list = [];
+		};
+		eachSample((t, i) => {
+			if (t !== cur) {
+				flush();
+				cur = t;
+			}
+			const s = t.stack[i];
+			if (!c[s]) list.push(s);
+			w[s] += weightOf(t, i);
+			c[s]++;
+		});
+		flush();
+	}
+	F = { keys, children, rows: Array.from(rows.values()).filter((r) => r.self > 0 || r.total > 0) };
+	sortFuncs();
+}
+
+function sortFuncs() {
+	const by = S.fsort;
+	const i = F.keys.indexOf(by);
+	F.rows.sort((a, b) => i >= 0 ? (a.texts[i] < b.texts[i] ? -1 : a.texts[i] > b.texts[i] ? 1 : b.self - a.self)
+		: by === 'total' ? b.total - a.total || b.self - a.self
+		: by === 'samples' ? b.samples - a.samples : b.self - a.self || b.total - a.total);
+}
+
+const fstate = { cur: 0, draw: null };
+
+function drawFuncs(rebuild) {
+	if (rebuild || !F) buildFuncs();
+	const cols = [];
+	if (F.children) cols.push(['total', 'Children', 'pct']);
+	cols.push(['self', 'Self', 'pct'], [null, unit(), 'num'], ['samples', 'Samples', 'num']);
+	for (const k of F.keys) cols.push([k, k === 'sym' ? 'Symbol' : k, k === 'sym' ? 'name' : 'key k-' + k]);
+	header($('funcs-head'), cols, S.fsort, (k) => {
+		S.fsort = k;
+		sortFuncs();
+		drawFuncs(false);
+	});
+	const rowOf = (i) => {
+		const x = F.rows[i];
+		const r = el('div', 'row' + (i === fstate.cur ? ' cur' : ''));
+		r.dataset.i = i;
+		if (F.children) r.appendChild(el('span', 'pct', pct(x.total, A.total)));
+		r.appendChild(el('span', 'pct', pct(x.self, A.total)));
+		r.appendChild(el('span', 'num', fmtW(x.self)));
+		r.appendChild(el('span', 'num', String(x.samples)));
+		F.keys.forEach((k, j) => r.appendChild(el('span', k === 'sym' ? 'name' : 'key k-' + k, x.texts[j])));
+		return r;
+	};
+	fstate.draw = vlist($('funcs'), () => F.rows.length, rowOf);
+}
+
+function funcsEvents() {
+	const bar = $('keys');
+	bar.appendChild(el('span', '', 'Sort keys (as prof report -s):'));
+	for (const k of KEYS) {
+		if (k === 'parallelism' && !P.parallelism) continue;
+		const l = el('label');
+		const c = el('input');
+		c.type = 'checkbox';
+		c.value = k;
+		c.checked = S.keys.includes(k);
+		c.addEventListener('change', () => {
+			S.keys = KEYS.filter((x) => bar.querySelector('input[value=' + x + ']') &&
+				bar.querySelector('input[value=' + x + ']').checked);
+			fstate.cur = 0;
+			drawFuncs(true);
+		});
+		l.appendChild(c);
+		l.appendChild(document.createTextNode(' ' + k));
+		bar.appendChild(l);
+	}
+	const box = $('funcs');
+	const pick = (i) => {
+		fstate.cur = Math.max(0, Math.min(F.rows.length - 1, i));
+		if (F.rows[fstate.cur]) S.func = F.rows[fstate.cur].func;
+		ensureVisible(box, fstate.cur);
+		fstate.draw();
+	};
+	box.addEventListener('click', (ev) => {
+		const r = ev.target.closest('.row');
+		if (r) pick(+r.dataset.i);
+		box.focus();
+	});
+	box.addEventListener('dblclick', (ev) => {
+		if (ev.target.closest('.row')) showTab('source');
+	});
+	box.addEventListener('keydown', (ev) => {
+		const k = ev.key;
+		if (k === 'ArrowDown') pick(fstate.cur + 1);
+		else if (k === 'ArrowUp') pick(fstate.cur - 1);
+		else if (k === 'PageDown') pick(fstate.cur + 20);
+		else if (k === 'PageUp') pick(fstate.cur - 20);
+		else if (k === 'Enter') showTab('source');
+		else return;
+		ev.preventDefault();
+	});
+}
+
+// --- the source view ---------------------------------------------------------------
+
+function drawSource() {
+	const title = $('src-title'), lines = $('src-lines'), why = $('src-why'), text = $('src-text');
+	lines.textContent = '';
+	why.textContent = '';
+	text.textContent = '';
+	const f = S.func;
+	if (f < 0 || f >= E.nframe) {
+		title.textContent = 'Select a function in another view to see its source lines.';
+		return;
+	}
+	// the samples whose leaf is the function, by their line
+	const byLine = new Map();
+	let self = 0;
+	eachSample((t, i) => {
+		if (E.frame[t.stack[i]] !== f) return;
+		const w = weightOf(t, i), l = t.line[i];
+		self += w;
+		byLine.set(l, (byLine.get(l) || 0) + w);
+	});
+	title.textContent = '';
+	title.appendChild(el('b', '', name(f)));
+	title.appendChild(el('span', 'lib', libName(f)));
+	title.appendChild(el('span', '', 'self ' + pct(self, A.total) + ' (' + fmtW(self) + ')'));
+	const hot = Array.from(byLine.entries()).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+	if (!hot.length) {
+		why.textContent = 'No sample has this function as its leaf in what is shown.';
+		return;
+	}
+	const tab = el('table');
+	const h = el('tr');
+	for (const [c, cls] of [['Self', 'r'], [unit(), 'r'], ['Line', '']]) h.appendChild(el('th', cls, c));
+	tab.appendChild(h);
+	for (const [l, w] of hot) {
+		const tr = el('tr', 'hl');
+		tr.appendChild(el('td', 'r', pct(w, A.total)));
+		tr.appendChild(el('td', 'r', fmtW(w)));
+		tr.appendChild(el('td', '', l ? P.strings[E.lfile[l]] + ':' + E.lline[l] : '(no line information)'));
+		tab.appendChild(tr);
+	}
+	lines.appendChild(tab);
+	// the hottest line's file, around the function's sampled lines in it
+	const top = hot.find(([l]) => l);
+	if (!top) return;
+	const file = E.lfile[top[0]];
+	const src = P.sources.find((s) => s.file === file);
+	if (!src || src.text === undefined) {
+		why.textContent = 'Source of ' + P.strings[file] + ' is not in the page: ' + (src ? src.why : 'unknown');
+		return;
+	}
+	const all = src.text.split('\n');
+	const mine = hot.filter(([l]) => l && E.lfile[l] === file);
+	const perLine = new Map(mine.map(([l, w]) => [E.lline[l], w]));
+	const nums = mine.map(([l]) => E.lline[l]);
+	const from = Math.max(1, Math.min(...nums) - 8), to = Math.min(all.length, Math.max(...nums) + 8, from + 3000);
+	why.textContent = P.strings[file];
+	const max = top[1];
+	for (let n = from; n <= to; n++) {
+		const row = el('span', 'sl');
+		const w = perLine.get(n) || 0;
+		row.dataset.line = n;
+		row.appendChild(el('span', 'sp', w ? pct(w, A.total) : ''));
+		row.appendChild(el('span', 'ln', String(n)));
+		row.appendChild(document.createTextNode(clean((all[n - 1] || '').replace(/\t/g, '        '))));
+		if (w) row.style.background = 'rgba(var(--hot),' + (0.08 + 0.6 * w / max).toFixed(3) + ')';
+		if (n === E.lline[top[0]]) row.classList.add('hotline');
+		text.appendChild(row);
+	}
+	const hl = text.querySelector('.hotline');
+	if (hl) text.scrollTop = hl.offsetTop - text.offsetTop - text.clientHeight / 3;
+}
+
+// --- the timeline -----------------------------------------------------------------
+
+const TL = { label: 170, track: 15, tracks: [], t0: 0, t1: 1, width: 0, max: 300 };
+const COLORS = { user: '#e9a400', kernel: '#e8612c', other: '#9a9a9a', blocked: '#2a6bff', preempted: '#d6336c' };
+
+// One track per thread, grouped by process, the busiest first.
+function layoutTracks() {
+	const by = new Map();
+	let t0 = Infinity, t1 = -Infinity;
+	P.events.forEach((e, ei) => {
+		for (const t of e.threads) {
+			const k = thrKey(t);
+			let x = by.get(k);
+			if (!x) by.set(k, x = { pid: t.pid, tid: t.tid, comm: P.strings[t.comm], weight: 0, ev: [] });
+			x.ev[ei] = t;
+			if (!e.interval || !x.comm) x.comm = P.strings[t.comm];
+			if (e === P.events[0] || !x.weight) x.weight += t.total;
+			for (let i = 0; i < t.n; i++) {
+				const a = t.time[i], b = e.interval ? a + t.weight[i] : a;
+				if (a < t0) t0 = a;
+				if (b > t1) t1 = b;
+			}
+		}
+	});
+	const procs = new Map();
+	for (const x of by.values()) {
+		let p = procs.get(x.pid);
+		if (!p) procs.set(x.pid, p = { weight: 0, list: [] });
+		p.weight += x.weight;
+		p.list.push(x);
+	}
+	const order = Array.from(procs.values()).sort((a, b) => b.weight - a.weight);
+	TL.tracks = [];
+	for (const p of order)
+		for (const x of p.list.sort((a, b) => (a.tid === a.pid ? -1 : 0) - (b.tid === b.pid ? -1 : 0) || b.weight - a.weight))
+			TL.tracks.push(x);
+	TL.all = TL.tracks.length;
+	if (TL.tracks.length > TL.max) TL.tracks = TL.tracks.slice(0, TL.max);
+	if (t0 > t1) t0 = t1 = 0;
+	TL.t0 = t0;
+	TL.t1 = t1 > t0 ? t1 : t0 + 1;
+	$('tl-more').textContent = TL.all > TL.max ? 'and ' + (TL.all - TL.max) + ' more threads with less weight: ' +
+		'their samples are in every view, not drawn here' : '';
+}
+
+const xOf = (ns) => TL.label + (ns - TL.t0) / (TL.t1 - TL.t0) * TL.width;
+const nsOf = (x) => TL.t0 + (x - TL.label) / TL.width * (TL.t1 - TL.t0);
+
+function leafClass(e, node) {
+	const k = e.fkind[e.frame[node]];
+	return k & K_NONAME ? 'other' : k & K_KERNEL ? 'kernel' : 'user';
+}
+
+function drawTimeline() {
+	const cv = $('tl-canvas'), box = $('tl-scroll');
+	const W = box.clientWidth || 800, dpr = devicePixelRatio || 1;
+	TL.width = W - TL.label - 8;
+	const H = 18 + TL.tracks.length * TL.track;
+	cv.width = W * dpr;
+	cv.height = H * dpr;
+	cv.style.width = W + 'px';
+	cv.style.height = H + 'px';
+	const g = cv.getContext('2d');
+	g.scale(dpr, dpr);
+	g.font = '11px system-ui, sans-serif';
+	g.fillStyle = '#fff';
+	g.fillRect(0, 0, W, H);
+	// the axis: seconds from the first sample
+	g.fillStyle = '#6b6b70';
+	g.strokeStyle = '#eee';
+	const span = (TL.t1 - TL.t0) / 1e9, step = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600]
+		.find((s) => span / s <= 10) || 7200;
+	for (let s = Math.ceil(TL.t0 / 1e9 / step) * step; s <= TL.t1 / 1e9; s += step) {
+		const x = xOf(s * 1e9);
+		if (x + 50 < W) g.fillText(s.toFixed(step < 1 ? 3 : 0) + ' s', x + 2, 11);
+		g.beginPath();
+		g.moveTo(x + 0.5, 14);
+		g.lineTo(x + 0.5, H);
+		g.stroke();
+	}
+	TL.tracks.forEach((x, k) => {
+		const y = 18 + k * TL.track;
+		const shown = !S.threads || S.threads.has(x.pid + '/' + x.tid);
+		g.fillStyle = shown ? '#1d1d1f' : '#aaa';
+		g.fillText((x.tid === x.pid ? '' : '  ') + x.comm + ' ' + x.tid, 4, y + 11, TL.label - 8);
+		g.fillStyle = k % 2 ? '#fafafa' : '#f3f3f5';
+		g.fillRect(TL.label, y, TL.width, TL.track - 1);
+		P.events.forEach((e, ei) => {
+			const t = x.ev[ei];
+			if (!t || (!e.interval && ei !== S.ev)) return;
+			if (e.interval) {
+				g.fillStyle = e.name === 'preempted' ? COLORS.preempted : e.name === 'off-cpu' ? COLORS.blocked
+					: '#7a8';
+				const y0 = e.name === 'off-cpu' || e.name === 'preempted' ? y + 3 : y + 1;
+				for (let i = 0; i < t.n; i++) {
+					const a = xOf(t.time[i]), b = xOf(t.time[i] + t.weight[i]);
+					g.fillRect(a, y0, Math.max(1, b - a), TL.track - 1 - (y0 - y) * 2 + 1);
+				}
+				return;
+			}
+			// on-CPU samples: per pixel column, the class of most of them
+			const cols = new Map();
+			for (let i = 0; i < t.n; i++) {
+				const px = Math.floor(xOf(t.time[i]));
+				const c = leafClass(e, t.stack[i]);
+				let m = cols.get(px);
+				if (!m) cols.set(px, m = { user: 0, kernel: 0, other: 0 });
+				m[c]++;
+			}
+			for (const [px, m] of cols) {
+				g.fillStyle = COLORS[m.user >= m.kernel && m.user >= m.other ? 'user' : m.kernel >= m.other ? 'kernel' : 'other'];
+				g.fillRect(px, y + 1, 1, TL.track - 3);
+			}
+		});
+	});
+	drawSelection();
+}
+
+function drawSelection() {
+	const sel = $('tl-sel');
+	if (!S.range) {
+		sel.hidden = true;
+		$('tl-clear').hidden = true;
+		return;
+	}
+	const a = xOf(S.range[0] * 1e9), b = xOf(S.range[1] * 1e9);
+	sel.style.left = a + 'px';
+	sel.style.width = Math.max(1, b - a) + 'px';
+	sel.hidden = false;
+	$('tl-clear').hidden = false;
+}
+
+function rangeText() {
+	const bar = $('tl-range');
+	bar.textContent = '';
+	if (!S.range) {
+		bar.textContent = 'Drag across the timeline to select a time range; click a thread\'s name to show only it.';
+		return;
+	}
+	const [a, b] = S.range;
+	bar.appendChild(document.createTextNode('Selected ' + a.toFixed(6) + ' s to ' + b.toFixed(6) + ' s (' +
+		((b - a) * 1000).toFixed(3) + ' ms), as '));
+	bar.appendChild(el('code', '', 'prof report --time ' + a.toFixed(6) + ',' + b.toFixed(6)));
+}
+
+// The sample of track x nearest to pixel px, as the stack it had.
+function hoverText(x, px) {
+	const lines = [];
+	const at = nsOf(px);
+	P.events.forEach((e, ei) => {
+		const t = x.ev[ei];
+		if (!t || (!e.interval && ei !== S.ev)) return;
+		if (e.interval) {
+			for (let i = 0; i < t.n; i++)
+				if (t.time[i] <= at && at <= t.time[i] + t.weight[i]) {
+					lines.push(e.name + ' ' + (t.time[i] / 1e9).toFixed(6) + ' s for ' + (t.weight[i] / 1e6).toFixed(3) + ' ms');
+					lines.push(...stackNamesOf(e, t.stack[i]).map((s) => '  ' + s));
+					return;
+				}
+			return;
+		}
+		let lo = 0, hi = t.n;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (t.time[mid] < at) lo = mid + 1;
+			else hi = mid;
+		}
+		let best = -1;
+		for (const i of [lo - 1, lo]) if (i >= 0 && i < t.n && (best < 0 || Math.abs(t.time[i] - at) < Math.abs(t.time[best] - at))) best = i;
+		if (best < 0 || Math.abs(xOf(t.time[best]) - px) > 4) return;
+		lines.push(e.name + ' sample at ' + (t.time[best] / 1e9).toFixed(6) + ' s, CPU ' + t.cpu[best]);
+		lines.push(...stackNamesOf(e, t.stack[best]).map((s) => '  ' + s));
+	});
+	return lines.length ? x.comm + ' ' + x.pid + '/' + x.tid + '\n' + lines.join('\n') : x.comm + ' ' + x.pid + '/' + x.tid;
+}
+
+function stackNamesOf(e, node) {
+	const out = [];
+	for (let at = node; at && out.length < 24; at = e.parent[at]) out.push(P.strings[e.fname[e.frame[at]]]);
+	return out;
+}
+
+function timelineEvents() {
+	const cv = $('tl-canvas');
+	let drag = null;
+	const pos = (ev) => {
+		const r = cv.getBoundingClientRect();
+		return [ev.clientX - r.left, ev.clientY - r.top];
+	};
+	const trackAt = (y) => TL.tracks[Math.floor((y - 18) / TL.track)];
+	cv.addEventListener('mousedown', (ev) => {
+		const [x, y] = pos(ev);
+		if (x < TL.label) {
+			const t = trackAt(y);
+			if (!t || y < 18) return;
+			const k = t.pid + '/' + t.tid;
+			if (ev.shiftKey || ev.ctrlKey) {
+				S.threads = S.threads || new Set();
+				if (S.threads.has(k)) S.threads.delete(k);
+				else S.threads.add(k);
+				if (!S.threads.size) S.threads = null;
+			} else {
+				S.threads = S.threads && S.threads.size === 1 && S.threads.has(k) ? null : new Set([k]);
+			}
+			update();
+			return;
+		}
+		drag = { x0: Math.max(TL.label, x) };
+		ev.preventDefault();
+	});
+	addEventListener('mousemove', (ev) => {
+		const [x, y] = pos(ev);
+		if (drag) {
+			const a = Math.min(drag.x0, x), b = Math.max(drag.x0, x);
+			const sel = $('tl-sel');
+			sel.hidden = false;
+			sel.style.left = Math.max(TL.label, a) + 'px';
+			sel.style.width = Math.max(1, Math.min(TL.label + TL.width, b) - Math.max(TL.label, a)) + 'px';
+			return;
+		}
+		if (ev.target !== cv) return;
+		const t = y >= 18 ? trackAt(y) : null;
+		tip(ev, t ? (x >= TL.label ? hoverText(t, x) : t.comm + ' ' + t.pid + '/' + t.tid + ': click to show only this thread') : null);
+	});
+	cv.addEventListener('mouseleave', () => tip(null, null));
+	addEventListener('mouseup', (ev) => {
+		if (!drag) return;
+		const [x] = pos(ev);
+		const a = Math.max(TL.label, Math.min(drag.x0, x)), b = Math.min(TL.label + TL.width, Math.max(drag.x0, x));
+		drag = null;
+		if (b - a < 3) {
+			drawSelection();
+			return;
+		}
+		// seconds as --time takes them, to the microsecond
+		const s = (px) => Math.round(nsOf(px) / 1e3) / 1e6;
+		S.range = [s(a), s(b)];
+		update();
+	});
+	$('tl-clear').addEventListener('click', () => {
+		S.range = null;
+		update();
+	});
+}
+
+// --- the page -------------------------------------------------------------------
+
+function showTab(tab) {
+	S.tab = tab;
+	for (const b of document.querySelectorAll('#tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === tab));
+	for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== 'p-' + tab;
+	drawTab();
+}
+
+function drawTab() {
+	if (S.tab === 'flame') drawFlame();
+	else if (S.tab === 'tree') drawTree(!T);
+	else if (S.tab === 'funcs') drawFuncs(!F);
+	else drawSource();
+}
+
+// Something the views show changed: aggregate again and redraw.
+function update() {
+	aggregate();
+	T = null;
+	F = null;
+	$('totals').textContent = A.samples + ' samples, ' + fmtW(A.total) + (S.threads ? ' in ' + S.threads.size + ' thread(s)' : '') +
+		(S.range ? ' in the selection' : '');
+	rangeText();
+	drawTimeline();
+	drawTab();
+}
+
+function selectEvent(i) {
+	S.ev = i;
+	E = P.events[i];
+	S.zoom = 0;
+	S.func = -1;
+	update();
+}
+
+function facts() {
+	const f = [];
+	if (P.cmdline) f.push(P.cmdline);
+	if (P.host) f.push(P.host + (P.release ? ' (Linux ' + P.release + (P.arch ? ' ' + P.arch : '') + ')' : ''));
+	f.push(P.samples + ' samples');
+	if (TL.t1 > TL.t0) f.push(((TL.t1 - TL.t0) / 1e9).toFixed(3) + ' s');
+	if (P.lost) f.push(P.lost + ' records lost');
+	if (P.latency) f.push('weighed by latency');
+	$('facts').textContent = clean(f.join(' \u00B7 '));
+}
+
+async function main() {
+	const bytes = await inflate(base64($('prof-data').textContent));
+	P = readBlob(bytes);
+	$('input').textContent = clean(P.input || '');
+	document.title = 'prof: ' + clean(P.input || '');
+	S.keys = P.keys.filter((k) => KEYS.includes(k));
+	S.fsort = P.children ? 'total' : 'self';
+	S.icicle = !!P.inverted;
+	$('icicle').checked = S.icicle;
+	if (!P.events.length) {
+		facts();
+		document.querySelector('main').appendChild(el('div', 'empty', 'This profile has no samples.'));
+		$('timeline').hidden = true;
+		for (const p of document.querySelectorAll('.panel')) p.hidden = true;
+		window.profPage = { ready: true, empty: true };
+		return;
+	}
+	const sel = $('event');
+	P.events.forEach((e, i) => {
+		const total = e.threads.reduce((s, t) => s + t.total, 0);
+		sel.appendChild(el('option', '', e.name + ' (' + (e.ns ? (total / 1e6).toFixed(1) + ' ms' : total) + ')'));
+		sel.lastChild.value = i;
+	});
+	sel.addEventListener('change', () => selectEvent(+sel.value));
+	if (P.parallelism) {
+		$('latency-box').hidden = false;
+		$('latency').addEventListener('change', (ev) => {
+			S.latency = ev.target.checked;
+			update();
+		});
+	}
+	for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+	layoutTracks();
+	facts();
+	flameEvents();
+	treeEvents();
+	funcsEvents();
+	timelineEvents();
+	let resize = 0;
+	addEventListener('resize', () => {
+		clearTimeout(resize);
+		resize = setTimeout(() => {
+			drawTimeline();
+			drawTab();
+		}, 100);
+	});
+	E = P.events[0];
+	selectEvent(0);
+	// what the tests read; the page does not use it
+	window.profPage = {
+		ready: true, state: S, profile: P,
+		totals: () => ({ total: A.total, samples: A.samples }),
+		event: () => E.name,
+		xOf: (seconds) => xOf(seconds * 1e9),
+		trackY: (tid) => {
+			const k = TL.tracks.findIndex((t) => t.tid === tid);
+			return k < 0 ? -1 : 18 + k * TL.track;
+		},
+		secondsAt: (x) => nsOf(x) / 1e9,
+		tracks: () => TL.tracks.map((t) => ({ pid: t.pid, tid: t.tid, comm: t.comm })),
+		depth: (node) => E.depth[node],
+		frameName: (node) => name(E.frame[node]),
+		funcRow: (fn) => (F ? F.rows.findIndex((r) => r.func >= 0 && name(r.func) === fn) : -1),
+	};
+}
+
+main().catch((e) => {
+	const box = $('error');
+	box.textContent = 'prof could not show this profile: ' + e;
+	box.hidden = false;
+	window.profPage = { ready: true, error: String(e) };
+	throw e;
+});
+})();
