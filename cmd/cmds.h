@@ -9,5 +9,6 @@
 #include "record.h"
 #include "report.h"
 #include "script.h"
+#include "view.h"
 
 #endif

@@ -5,6 +5,7 @@
 // compare with prof report and prof script.
 //
 //   node page.mjs BROWSER FILE.html OUTDIR [STEP...]
+//   node page.mjs BROWSER http://127.0.0.1:PORT/TOKEN/ OUTDIR [STEP...]   (prof view's URL)
 //
 // Steps, in order:
 //   funcs              the function list: "funcrows N", then "func SELF% CHILDREN% SAMPLES KEY..."
@@ -49,13 +50,15 @@ try {
 	p.on('console', (m) => {
 		if (m.type() === 'error' || m.type() === 'warn') say('error', 'console: ' + m.text());
 	});
+	// FILE may be the URL prof view serves the page at: that one request is the page's
+	const url = /^https?:/.test(file) ? file : 'file://' + path.resolve(file);
 	p.on('request', (r) => {
-		if (!/^(file|data|blob):/.test(r.url())) say('error', 'request: ' + r.url());
+		if (!/^(file|data|blob):/.test(r.url()) && r.url() !== url) say('error', 'request: ' + r.url());
 	});
 	await p.setViewport({ width: 1400, height: 900 });
-	say('size', fs.statSync(file).size);
+	if (!/^https?:/.test(file)) say('size', fs.statSync(file).size);
 	const t0 = Date.now();
-	await p.goto('file://' + path.resolve(file), { waitUntil: 'load' });
+	await p.goto(url, { waitUntil: 'load' });
 	await p.waitForFunction(() => window.profPage && window.profPage.ready, { timeout: 60000 });
 	say('ready', Date.now() - t0);
 	const err = await p.evaluate(() => window.profPage.error || '');
