@@ -223,7 +223,7 @@ static int gate(const struct diffcmd *c, const struct diff *d, const struct form
 		const struct diff_entry *e = &d->e[i];
 		char *name;
 
-		if (!e->d.significant || !(e->d.delta > c->fail_above) || !diff_selected(v, e))
+		if (!format_diff_trips(v, e))
 			continue;
 		name = diff_entry_name(v, e);
 		fprintf(stderr, "prof: diff: %s grew by %.2f points (%.2f%% -> %.2f%%), above "
@@ -296,6 +296,8 @@ int cmd_diff(int argc, char **argv)
 		.max_depth = c.va.max_depth,
 		.inverted = c.va.inverted,
 		.symbol = c.va.has_symbol && !po.f.symbol ? &c.va.symbol : NULL,
+		.gate = c.gate,
+		.fail_above = c.fail_above,
 	};
 	for (int s = 0; s < 2; s++) {
 		view.inputs[s] = dopts.input[s];

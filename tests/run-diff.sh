@@ -17,36 +17,9 @@ genprof=$builddir/tests/golden/genprof
 [ -x "$genprof" ] || fail "no $genprof (make check builds it)"
 opts="--symfs $G --kallsyms $G/kallsyms --no-inline"
 
-# gen NAME SEED A B C N [EVENT]: NAME.data, N samples of 1 ms drawn with
-# weights A:B:C among leaf_a, leaf_b and mid, each called from main.
-gen() {
-	awk -v seed="$2" -v a="$3" -v b="$4" -v c="$5" -v n="$6" -v ev="${7:-cpu-clock}" \
-		-v G="$G" 'BEGIN {
-		srand(seed)
-		k[1] = k[2] = k[3] = 0
-		for (i = 0; i < n; i++) {
-			r = rand() * (a + b + c)
-			k[r < a ? 1 : r < a + b ? 2 : 3]++
-		}
-		f[1] = "leaf_a+0x10"; f[2] = "leaf_b+0x15"; f[3] = "mid+0xf"
-		print "event " ev
-		print "comm 100 100 golden"
-		print "mmap 100 0x401000 " G "/prof-golden/golden as /prof-golden/golden"
-		print "round"
-		t = 1
-		for (j = 1; j <= 3; j++)
-			if (k[j]) {
-				printf "sample 0 %.3f 100 100 0 1000000 x%d %s main+0xf\n", t, k[j], f[j]
-				t += k[j] / 1000 + 0.001
-			}
-		print "round"
-	}' > "$1.spec"
-	"$genprof" "$1.spec" "$1.data" 2> gen.err || fail "genprof $1: $(cat gen.err)"
-}
-
-gen base 1 6 3 1 5000
-gen new 2 3 3 4 5000
-gen same 3 6 3 1 5000
+gen_shape base 1 6 3 1 5000
+gen_shape new 2 3 3 4 5000
+gen_shape same 3 6 3 1 5000
 
 # --- 6:3:1 against 3:3:4 ---------------------------------------------------
 # shellcheck disable=SC2086  # $opts is an option list
@@ -76,8 +49,8 @@ fp=0
 fp80=0
 i=0
 while [ $i -lt 40 ]; do
-	gen r1 $((100 + 2 * i)) 6 3 1 3000
-	gen r2 $((101 + 2 * i)) 6 3 1 3000
+	gen_shape r1 $((100 + 2 * i)) 6 3 1 3000
+	gen_shape r2 $((101 + 2 * i)) 6 3 1 3000
 	# shellcheck disable=SC2086
 	run_prof diff $opts r1.data r2.data
 	expect_rc 0 "prof diff of two draws of 6:3:1"
@@ -128,14 +101,14 @@ expect_rc 1 "--fail-above 1 with mid +1.2 (the default --min-delta 0.5)"
 # sampling noise; NEW's three sit at 64%. One file a side at those means
 # shows leaf_a +4 points, significant; as three runs a side the spread of
 # BASE's runs says +4 is within what a run does: noise.
-gen v1 11 66 24 10 5000
-gen v2 12 54 36 10 5000
-gen v3 13 60 30 10 5000
-gen w1 14 64 26 10 5000
-gen w2 15 64 26 10 5000
-gen w3 16 64 26 10 5000
-gen vm 17 60 30 10 15000
-gen wm 18 64 26 10 15000
+gen_shape v1 11 66 24 10 5000
+gen_shape v2 12 54 36 10 5000
+gen_shape v3 13 60 30 10 5000
+gen_shape w1 14 64 26 10 5000
+gen_shape w2 15 64 26 10 5000
+gen_shape w3 16 64 26 10 5000
+gen_shape vm 17 60 30 10 15000
+gen_shape wm 18 64 26 10 15000
 # shellcheck disable=SC2086
 run_prof diff $opts vm.data wm.data
 expect_rc 0 "prof diff, one file a side"
@@ -187,7 +160,7 @@ one_error_line "a missing file"
 
 # --- --abs: a program that got faster ----------------------------------------
 # NEW drops mid's 500 ms: by share leaf_a and leaf_b grow; by time only mid shrank
-gen fast 4 6 3 0 4500
+gen_shape fast 4 6 3 0 4500
 # shellcheck disable=SC2086
 run_prof diff $opts base.data fast.data
 expect_rc 0 "prof diff (faster)"
@@ -293,7 +266,7 @@ d=$(diff_delta leaf_a)
 expect_range "two files in BASE: leaf_a's change (points)" "$d" -33 -27
 
 # --- errors ---------------------------------------------------------------------------
-gen task 5 6 3 1 100 task-clock
+gen_shape task 5 6 3 1 100 task-clock
 # shellcheck disable=SC2086
 run_prof diff $opts base.data task.data
 expect_rc 2 "two files of different events"
@@ -313,12 +286,12 @@ expect_rc 64 "--format nope"
 # diff, names them from the table, and says pprof is for one profile.
 run_prof diff base.data new.data --format pprof
 expect_rc 64 "--format pprof"
-grep -q "^prof: --format pprof writes one profile; a diff is written as text, folded, svg or json; " err ||
+grep -q "^prof: --format pprof writes one profile; a diff is written as text, folded, svg, json or html; " err ||
 	fail "--format pprof: $(cat err)"
 run_prof diff --help
 expect_rc 0 "prof diff --help"
 sed -n '/^formats:/,$p' out | awk 'NR > 1 { print $1 }' | tr '\n' ' ' > got
-[ "$(cat got)" = "text folded svg json " ] || fail "prof diff --help lists the formats $(cat got)"
+[ "$(cat got)" = "text folded svg json html " ] || fail "prof diff --help lists the formats $(cat got)"
 # shellcheck disable=SC2086
 run_prof diff $opts --comm nobody base.data new.data
 expect_rc 2 "a filter that leaves nothing"

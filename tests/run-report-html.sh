@@ -13,6 +13,9 @@
 # clicked prof report --tid's; switching the event shows its totals.
 # Names with quotes, </script>, bad UTF-8 and control characters show
 # escaped; an empty profile, 100k threads and a 2000-frame stack load.
+# prof diff --format html: the 6:3:1 -> 3:3:4 shift coloured and its
+# entries as prof diff's, both flame graphs sized by their side (what
+# vanished shows in BASE's), two equal runs grey, the gate's verdict.
 # Live (when perf_event_open is allowed): the source view of the 6:3:1
 # workload puts leaf_a's loop line first, and the timeline of an
 # --off-cpu run is blue where prof script says the thread was off the
@@ -274,7 +277,60 @@ grep -q "$(printf 'text\tand 99700 more threads')" many.out || fail "many: $(gre
 	fail "many: the function list does not have the 100000 threads' entries of one sample each"
 note "100k threads: $(val size many.out) bytes, ready in $(val ready many.out) ms"
 
-# 5. Live: the source view and the off-CPU timeline.
+# 5. prof diff --format html: 6:3:1 against 3:3:4, and two runs of 6:3:1.
+dopts="--symfs $G --kallsyms $G/kallsyms --no-inline"
+gen_shape dbase 1 6 3 1 5000
+gen_shape dnew 2 3 3 4 5000
+gen_shape dsame 3 6 3 1 5000
+gen_shape dgone 4 6 4 0 5000
+# shellcheck disable=SC2086
+run_prof diff $dopts --fail-above 5 -F html -o shift.html dbase.data dnew.data
+expect_rc 1 "prof diff -F html --fail-above 5 of a shift (the gate fails)"
+# shellcheck disable=SC2086
+run_prof diff $dopts -F json -o shift.json dbase.data dnew.data
+expect_rc 0 "prof diff -F json"
+page shift shift.html diff
+# the page's rows are prof diff's entries: shares, delta, change
+$py - shift.out shift.json << 'EOF' > dsame.out 2>&1 || fail "diff page: $(tail -3 dsame.out)"
+import json, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.startswith("drow\t")]
+want = {e["name"]: e for e in json.load(open(sys.argv[2]))["entries"]}
+assert len(rows) == len(want), (len(rows), len(want))
+for r in rows:
+    e = want[r[6]]
+    assert r[1] == e["change"], (r, e["change"])
+    assert abs(float(r[2].rstrip("%")) - e["base"]) < 0.0051 and abs(float(r[3].rstrip("%")) - e["new"]) < 0.0051, (r, e)
+    assert abs(float(r[4]) - e["delta"]) < 0.0051, (r, e)
+# both flame graphs: widths the side's shares, colours the change
+fr = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.startswith("dframe\t")]
+for side, k in (("base", "base"), ("new", "new")):
+    got = {f[5]: (float(f[3]) * 100, f[4]) for f in fr if f[1] == side}
+    for name in ("leaf_a", "leaf_b", "mid"):
+        assert abs(got[name][0] - want[name][k]) < 0.1, (side, name, got[name], want[name][k])
+        assert got[name][1] == want[name]["change"], (side, name, got[name])
+    assert got["main"][1] == "noise", got["main"]
+print(len(rows))
+EOF
+grep -q "$(printf '^verdict\tfail\tGate failed: mid grew by [0-9.]* points')" shift.out ||
+	fail "diff page: the gate's verdict is '$(val verdict shift.out)'"
+# two runs of one shape: nothing coloured, the gate passes
+# shellcheck disable=SC2086
+run_prof diff $dopts --fail-above 5 -F html -o same.html dbase.data dsame.data
+expect_rc 0 "prof diff -F html of two runs of one shape"
+page same same.html diff
+grep -q "$(printf '^verdict\tpass\tGate passed')" same.out || fail "equal runs: verdict '$(val verdict same.out)'"
+awk -F '\t' '($1 == "drow" && $2 != "noise") || ($1 == "dframe" && $5 != "noise")' same.out | grep . &&
+	fail "equal runs: something is coloured"
+# what vanished shows in BASE's flame graph, not in NEW's
+# shellcheck disable=SC2086
+run_prof diff $dopts -F html -o gone.html dbase.data dgone.data
+expect_rc 0 "prof diff -F html where mid vanished"
+page gone gone.html diff
+grep -q "$(printf '^dframe\tbase\t3\t0.[0-9]*\tshrank\tmid$')" gone.out || fail "mid vanished: not in BASE's flame graph as shrank"
+grep -q "$(printf '^dframe\tnew\t.*\tmid$')" gone.out && fail "mid vanished but is in NEW's flame graph"
+note "diff page: $(cat dsame.out) entries as prof diff's, flame graphs sized by each side, equal runs grey"
+
+# 6. Live: the source view and the off-CPU timeline.
 if ! "$PROF" record -q -e cpu-clock -o probe.data true > /dev/null 2>&1; then
 	note "source view and off-CPU timeline not checked live: perf_event_open is refused here"
 	finish

@@ -263,6 +263,34 @@ golden_profile() {
 	gopts="--symfs $G --kallsyms $G/kallsyms"
 }
 
+# gen_shape NAME SEED A B C N [EVENT]: NAME.data (tests/golden/genprof), N
+# samples of 1 ms drawn (awk's rand, seeded) with weights A:B:C among
+# leaf_a, leaf_b and mid of the golden binary, each called from main.
+gen_shape() {
+	awk -v seed="$2" -v a="$3" -v b="$4" -v c="$5" -v n="$6" -v ev="${7:-cpu-clock}" \
+		-v G="$srcdir/tests/data/golden" 'BEGIN {
+		srand(seed)
+		k[1] = k[2] = k[3] = 0
+		for (i = 0; i < n; i++) {
+			r = rand() * (a + b + c)
+			k[r < a ? 1 : r < a + b ? 2 : 3]++
+		}
+		f[1] = "leaf_a+0x10"; f[2] = "leaf_b+0x15"; f[3] = "mid+0xf"
+		print "event " ev
+		print "comm 100 100 golden"
+		print "mmap 100 0x401000 " G "/prof-golden/golden as /prof-golden/golden"
+		print "round"
+		t = 1
+		for (j = 1; j <= 3; j++)
+			if (k[j]) {
+				printf "sample 0 %.3f 100 100 0 1000000 x%d %s main+0xf\n", t, k[j], f[j]
+				t += k[j] / 1000 + 0.001
+			}
+		print "round"
+	}' > "$1.spec"
+	"$builddir/tests/golden/genprof" "$1.spec" "$1.data" 2> gen.err || fail "genprof $1: $(cat gen.err)"
+}
+
 # jsonschema_python: prints a python3 that has the jsonschema module
 # (Debian's python3-jsonschema), or nothing.
 jsonschema_python() {

@@ -46,6 +46,8 @@ struct format_view {
 	int header_only;		/* text: the header of each event, no table */
 	int quiet;			/* -q: no warnings */
 	const char *const *key_names;	/* the sort keys' names, by enum hist_key */
+	int gate;			/* prof diff --fail-above given: */
+	double fail_above;		/* ... its points */
 };
 
 struct format {
@@ -114,6 +116,8 @@ const char *format_change_word(const struct diff_value *x);
 int format_diff_shown(const struct format_view *v, const struct diff_value *x, double min);
 /* Whether entry e is one --symbol selects (all when v->symbol is NULL). */
 int diff_selected(const struct format_view *v, const struct diff_entry *e);
+/* Whether entry e trips --fail-above: it grew beyond noise by more than its points, and is selected. */
+int format_diff_trips(const struct format_view *v, const struct diff_entry *e);
 /* e as its name reads: the function for the sym key, else the keys' texts joined; malloc'd. */
 char *diff_entry_name(const struct format_view *v, const struct diff_entry *e);
 

@@ -74,6 +74,11 @@ int diff_selected(const struct format_view *v, const struct diff_entry *e)
 	return !v->symbol || (e->text[HIST_SYM] && !regexec(v->symbol, e->text[HIST_SYM], 0, NULL, 0));
 }
 
+int format_diff_trips(const struct format_view *v, const struct diff_entry *e)
+{
+	return e->d.significant && e->d.delta > v->fail_above && diff_selected(v, e);
+}
+
 char *diff_entry_name(const struct format_view *v, const struct diff_entry *e)
 {
 	size_t len = 1;

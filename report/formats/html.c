@@ -444,29 +444,199 @@ static int put_page(FILE *out, const unsigned char *z, size_t nz)
 	return 0;
 }
 
+/* raw deflated into the page, written to out; raw freed. */
+static int put_blob(struct buf *raw, FILE *out)
+{
+	uLongf nz = compressBound((uLong)raw->n);
+	unsigned char *z = xmalloc(nz);
+	int ret;
+
+	/* level 1: the columns are repetitive, and more effort buys little for its time */
+	if (compress2(z, &nz, raw->b, (uLong)raw->n, 1) != Z_OK) {
+		free(z);
+		free(raw->b);
+		return -ENOMEM;
+	}
+	free(raw->b);
+	ret = put_page(out, z, nz);
+	free(z);
+	return ret ? ret : ferror(out) ? -EIO : 0;
+}
+
 static int write_html(const struct profile *p, const struct format_view *v, FILE *out)
 {
 	struct buf raw = { 0 };
-	unsigned char *z;
-	uLongf nz;
 	int ret = make_blob(p, v, &raw);
 
 	if (ret) {
 		free(raw.b);
 		return ret;
 	}
-	nz = compressBound((uLong)raw.n);
-	z = xmalloc(nz);
-	/* level 1: the columns are repetitive, and more effort buys little for its time */
-	if (compress2(z, &nz, raw.b, (uLong)raw.n, 1) != Z_OK) {
-		free(z);
-		free(raw.b);
-		return -ENOMEM;
+	return put_blob(&raw, out);
+}
+
+/* --- a diff ------------------------------------------------------------------------ */
+
+/* -1 shrank, 1 grew, 0 within noise. */
+static int change_of(const struct diff_value *x)
+{
+	return !x->significant ? 0 : x->delta > 0 ? 1 : -1;
+}
+
+struct dtree {
+	struct strs *st;
+	FILE *cols[9];		/* parent, name, kind, v0, v1, pct0, pct1, delta, change */
+	long n;
+};
+
+/* A column's next value: an integer, or (dec) points to four decimals. */
+static void put_num(FILE *f, long n, int dec, double v)
+{
+	if (n)
+		putc(',', f);
+	if (n % 32 == 31)
+		putc('\n', f);
+	if (dec)
+		fprintf(f, "%.4f", v);
+	else
+		fprintf(f, "%.0f", v);
+}
+
+/* The merged tree from x down in pre-order, as columns; parent is the node's parent's index. */
+static void dtree_put(struct dtree *t, const struct diff *d, const struct format_view *v,
+		      const struct diff_node *x, long parent, int depth)
+{
+	long me = t->n++;
+	struct diff_node *kids;
+	size_t n;
+
+	put_num(t->cols[0], me, 0, (double)parent);
+	put_num(t->cols[1], me, 0, (double)str_id(t->st, x->name ? x->name : "all"));
+	put_num(t->cols[2], me, 0, (double)page_kind(x->flags));
+	put_num(t->cols[3], me, 0, (double)x->d.v[0]);
+	put_num(t->cols[4], me, 0, (double)x->d.v[1]);
+	put_num(t->cols[5], me, 1, x->d.pct[0]);
+	put_num(t->cols[6], me, 1, x->d.pct[1]);
+	put_num(t->cols[7], me, 1, x->d.delta);
+	put_num(t->cols[8], me, 0, (double)change_of(&x->d));
+	if (depth >= 4096)
+		return;
+	n = diff_children(d, x->at[0], x->at[1], &kids);
+	for (size_t i = 0; i < n; i++)
+		if (kids[i].d.v[0] || kids[i].d.v[1])
+			dtree_put(t, d, v, &kids[i], me, depth + 1);
+	free(kids);
+}
+
+static void put_side(FILE *j, const struct diff_side *x, const struct format_view *v, int s)
+{
+	fprintf(j, "{\"inputs\":[");
+	for (size_t i = 0; i < v->ninputs[s]; i++) {
+		if (i)
+			putc(',', j);
+		json_put_string(j, v->inputs[s][i]);
 	}
-	free(raw.b);
-	ret = put_page(out, z, nz);
-	free(z);
-	return ret ? ret : ferror(out) ? -EIO : 0;
+	fprintf(j, "],\"samples\":%" PRIu64 ",\"total\":%" PRIu64 ",\"seconds\":%.6f,\"lost\":%" PRIu64 "}",
+		x->samples, x->total, x->seconds, x->lost);
+}
+
+static int write_html_diff(const struct diff *d, const struct format_view *v, FILE *out)
+{
+	static const char *const names[9] = { "parent", "name", "kind", "v0", "v1", "pct0", "pct1",
+					      "delta", "change" };
+	struct strs st = { 0 };
+	struct dtree t = { .st = &st };
+	char *json = NULL, *col[9] = { 0 };
+	size_t jlen = 0, clen[9];
+	FILE *j = open_memstream(&json, &jlen);
+	struct buf raw = { 0 };
+	size_t over = 0, nnames = 0, cap_names = 0;
+	char **names_made = NULL;
+
+	if (!j)
+		return -errno;
+	htab_init(&st.tab);
+	fputs("{\"prof\":\"" PACKAGE_VERSION "\",\"format\":1,\"diff\":true,\"base\":", j);
+	put_side(j, &d->side[0], v, 0);
+	fputs(",\"new\":", j);
+	put_side(j, &d->side[1], v, 1);
+	put_key(j, "event", d->event);
+	fprintf(j, ",\"ns\":%s,\"abs\":%s,\"level\":%g,\"min_delta\":%g,\"dispersion\":%g,"
+		"\"compared\":%zu,\"tested\":%zu,\"nodes_tested\":%zu",
+		profile_ns_event(d->event, d->event_config) ? "true" : "false", d->abs ? "true" : "false",
+		d->level, d->min_delta, d->dispersion, d->compared, d->tested, d->nodes_tested);
+	fputs(",\"keys\":[", j);
+	for (int k = 0; k < v->ho->nkeys; k++)
+		fprintf(j, "%s\"%s\"", k ? "," : "", v->key_names[v->ho->keys[k]]);
+	fputs("],\n\"entries\":[", j);
+	for (size_t i = 0, k = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->e[i];
+		char *name;
+
+		if (!format_diff_shown(v, &e->d, 0) || !diff_selected(v, e))
+			continue;
+		/* kept until the strings are written: st holds the pointer */
+		name = diff_entry_name(v, e);
+		names_made = xgrow(names_made, &cap_names, nnames + 1, sizeof(*names_made));
+		names_made[nnames++] = name;
+		fprintf(j, "%s{\"name\":%" PRIu32, k++ ? ",\n" : "", str_id(&st, name));
+		if (e->inl_in)
+			fprintf(j, ",\"in\":%" PRIu32, str_id(&st, e->inl_in));
+		fprintf(j, ",\"kind\":%u,\"v\":[%" PRIu64 ",%" PRIu64 "],\"pct\":[%.4f,%.4f],"
+			"\"delta\":%.4f,\"p\":%.3g,\"change\":%d,\"trips\":%s}",
+			e->text[HIST_SYM] ? page_kind(e->flags) : 0, e->d.v[0], e->d.v[1], e->d.pct[0],
+			e->d.pct[1], e->d.delta, e->d.p, change_of(&e->d),
+			v->gate && format_diff_trips(v, e) ? "true" : "false");
+		over += v->gate && format_diff_trips(v, e);
+	}
+	fputs("]", j);
+	if (v->gate)
+		fprintf(j, ",\"gate\":{\"above\":%g,\"over\":%zu}", v->fail_above, over);
+	if (d->side[0].tree) {
+		struct diff_node root = diff_root(d);
+
+		for (int c = 0; c < 9; c++)
+			t.cols[c] = open_memstream(&col[c], &clen[c]);
+		for (int c = 0; c < 9; c++)
+			if (!t.cols[c]) {
+				fclose(j);
+				free(json);
+				return -ENOMEM;
+			}
+		dtree_put(&t, d, v, &root, -1, 0);
+		fputs(",\n\"tree\":{", j);
+		for (int c = 0; c < 9; c++) {
+			fclose(t.cols[c]);
+			fprintf(j, "%s\"%s\":[%s]", c ? ",\n" : "", names[c], col[c]);
+			free(col[c]);
+		}
+		putc('}', j);
+	}
+	fputs(",\n\"strings\":[", j);
+	for (size_t i = 0; i < st.n; i++) {
+		if (i)
+			fputs(i % 16 ? "," : ",\n", j);
+		json_put_string(j, st.s[i]);
+	}
+	fputs("]}\n", j);
+	for (size_t i = 0; i < nnames; i++)
+		free(names_made[i]);
+	free(names_made);
+	if (fclose(j)) {
+		free(json);
+		free(st.s);
+		htab_release(&st.tab);
+		return -EIO;
+	}
+	raw.cap = raw.n = 4 + jlen;
+	raw.b = xmalloc(raw.cap);
+	for (int i = 0; i < 4; i++)
+		raw.b[i] = (unsigned char)((uint64_t)jlen >> (8 * i));
+	memcpy(raw.b + 4, json, jlen);
+	free(json);
+	free(st.s);
+	htab_release(&st.tab);
+	return put_blob(&raw, out);
 }
 
 const struct format format_html = {
@@ -475,4 +645,7 @@ const struct format format_html = {
 	.needs = FORMAT_CHAINS | FORMAT_ORDERED | FORMAT_SRCLINE,
 	.collector = &tsamples_full,
 	.write = write_html,
+	.diff_help = "the page in differential mode: both flame graphs, grew and shrank beyond noise, the gate",
+	.diff_needs = FORMAT_STACKS,
+	.write_diff = write_html_diff,
 };

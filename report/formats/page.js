@@ -50,11 +50,11 @@ function readBlob(b) {
 		return a;
 	};
 	P.strings = P.strings.map(clean);
-	for (const l of P.libs) {
+	for (const l of P.libs || []) {
 		l.name = clean(l.name);
 		l.path = clean(l.path);
 	}
-	for (const e of P.events) {
+	for (const e of P.events || []) {
 		e.fname = col(e.nframe, Uint32Array);
 		e.fkind = col(e.nframe, Uint8Array);
 		e.flib = col(e.nframe, Uint32Array);
@@ -1096,9 +1096,323 @@ function facts() {
 	$('facts').textContent = clean(f.join(' \u00B7 '));
 }
 
+// --- a diff: prof diff --format html ------------------------------------------------
+
+// The merged tree of both sides (node 0 the root) and the flat entries,
+// with their values in BASE and NEW and whether the change is beyond noise.
+const CHANGE = { '1': 'grew', '-1': 'shrank', '0': 'noise' };
+let D = null;
+
+function diffColor(i) {
+	const c = D.tree.change[i];
+	if (!c) return '#e1e1e1';
+	const k = Math.round(215 - 185 * Math.min(1, Math.abs(D.tree.delta[i]) / D.maxDelta));
+	return c > 0 ? 'rgb(255,' + k + ',' + k + ')' : 'rgb(' + k + ',' + k + ',255)';
+}
+
+function diffTip(i) {
+	const t = D.tree;
+	return P.strings[t.name[i]] + '\nBASE ' + t.pct0[i].toFixed(2) + '%  NEW ' + t.pct1[i].toFixed(2) + '%  ' +
+		(t.delta[i] >= 0 ? '+' : '') + t.delta[i].toFixed(2) + ' points: ' +
+		(t.change[i] ? CHANGE[t.change[i]] : 'within noise');
+}
+
+// One side's flame graph: side 0 sized by BASE, 1 by NEW.
+function drawDiffFlame(side) {
+	const box = $('flame-' + side), t = D.tree, v = side ? t.v1 : t.v0;
+	box.textContent = '';
+	const zoom = v[S.zoom] ? S.zoom : 0;
+	if (!v[0]) {
+		box.appendChild(el('div', 'empty', 'No samples on this side.'));
+		return;
+	}
+	const W = Math.max(200, box.clientWidth - 2), scale = W / v[zoom];
+	const items = [], chain = [];
+	for (let at = zoom; at > 0; at = t.parent[at]) chain.unshift(at);
+	items.push([0, 0, W, 0]);
+	for (const at of chain) items.push([at, 0, W, D.depth[at]]);
+	let maxDepth = D.depth[zoom];
+	const walk = (node, x) => {
+		for (const c of D.kids[node]) {
+			const w = v[c] * scale;
+			if (w >= 0.5) {
+				items.push([c, x, w, D.depth[c]]);
+				if (D.depth[c] > maxDepth) maxDepth = D.depth[c];
+				walk(c, x);
+			}
+			x += w;
+		}
+	};
+	walk(zoom, 0);
+	const height = (maxDepth + 1) * ROW;
+	const frag = document.createDocumentFragment();
+	const sizer = el('div');
+	sizer.style.height = height + 'px';
+	sizer.style.width = '1px';
+	frag.appendChild(sizer);
+	let match = 0;
+	for (const [node, x, w, d] of items) {
+		const r = el('div', 'fr ' + (node ? CHANGE[t.change[node]] : 'noise'));
+		r.style.left = x.toFixed(2) + 'px';
+		r.style.width = w.toFixed(2) + 'px';
+		if (w < 12) r.style.padding = '0';
+		if (w < 3) r.style.borderRight = 'none';
+		r.style.top = (S.icicle ? d * ROW : height - (d + 1) * ROW) + 'px';
+		r.dataset.node = node;
+		r.style.background = node ? diffColor(node) : '#ddd';
+		r.textContent = node ? (w > 28 ? P.strings[t.name[node]] : '') : 'all: ' + (side ? 'NEW' : 'BASE');
+		if (node && S.search && S.search.test(P.strings[t.name[node]])) r.classList.add('m');
+		if (node && node !== zoom && chain.includes(node)) r.classList.add('dim');
+		frag.appendChild(r);
+	}
+	box.appendChild(frag);
+	if (S.search) {
+		// the share of the side's samples whose stack the expression matches
+		const hit = new Uint8Array(t.n);
+		for (let i = 1; i < t.n; i++) if (S.search.test(P.strings[t.name[i]])) hit[i] = 1;
+		const under = (i) => { for (let a = i; a > 0; a = t.parent[a]) if (hit[a]) return true; return false; };
+		for (let i = 1; i < t.n; i++) {
+			let self = v[i];
+			for (const c of D.kids[i]) self -= v[c];
+			if (self > 0 && under(i)) match += self;
+		}
+		$('match-' + side).textContent = 'Matched: ' + pct(match, v[0]);
+	} else {
+		$('match-' + side).textContent = '';
+	}
+	$('unzoom').disabled = !S.zoom;
+}
+
+function drawDiffFuncs() {
+	const rows = D.rows;
+	const by = S.fsort, k = { base: 0, new: 1 };
+	rows.sort((a, b) => by === 'name' ? (P.strings[a.name] < P.strings[b.name] ? -1 : 1)
+		: by in k ? b.pct[k[by]] - a.pct[k[by]] : Math.abs(b.delta) - Math.abs(a.delta) || b.pct[1] - a.pct[1]);
+	header($('funcs-head'), [['base', 'BASE', 'pct'], ['new', 'NEW', 'pct'], ['delta', 'Delta', 'pct'],
+		[null, 'Change', 'key'], ['name', P.keys.includes('sym') || !P.keys.length ? 'Symbol' : P.keys.join(' / '), 'name']],
+	S.fsort, (key) => {
+		S.fsort = key;
+		drawDiffFuncs();
+	});
+	const rowOf = (i) => {
+		const x = rows[i], r = el('div', 'row ' + CHANGE[x.change] + (i === fstate.cur ? ' cur' : ''));
+		r.dataset.i = i;
+		r.appendChild(el('span', 'pct', x.pct[0].toFixed(2) + '%'));
+		r.appendChild(el('span', 'pct', x.pct[1].toFixed(2) + '%'));
+		r.appendChild(el('span', 'pct', (x.delta >= 0 ? '+' : '') + x.delta.toFixed(2)));
+		r.appendChild(el('span', 'key chg', CHANGE[x.change] + (x.trips ? ' (gate)' : '')));
+		r.appendChild(el('span', 'name', P.strings[x.name] + (x.in !== undefined ? ' (inlined in ' + P.strings[x.in] + ')' : '')));
+		return r;
+	};
+	fstate.draw = vlist($('funcs'), () => rows.length, rowOf);
+}
+
+// The merged tree, top-down, as the call tree: both sides' totals and the change.
+const dtree = { open: new Set(), rows: [], cur: 0, draw: null };
+
+function drawDiffTree() {
+	const t = D.tree;
+	const flatten = () => {
+		const rows = [];
+		const walk = (x) => {
+			rows.push(x);
+			if (dtree.open.has(x)) for (const c of D.kids[x].slice().sort((a, b) => Math.max(t.v0[b], t.v1[b]) - Math.max(t.v0[a], t.v1[a]))) walk(c);
+		};
+		for (const c of D.kids[0].slice().sort((a, b) => Math.max(t.v0[b], t.v1[b]) - Math.max(t.v0[a], t.v1[a]))) walk(c);
+		dtree.rows = rows;
+	};
+	flatten();
+	header($('tree-head'), [[null, 'BASE', 'pct'], [null, 'NEW', 'pct'], [null, 'Delta', 'pct'], [null, 'Change', 'key'],
+		[null, 'Function', 'name']], null, () => {});
+	const rowOf = (i) => {
+		const x = dtree.rows[i];
+		const r = el('div', 'row ' + CHANGE[t.change[x]] + (i === dtree.cur ? ' cur' : ''));
+		r.dataset.i = i;
+		r.appendChild(el('span', 'pct', t.pct0[x].toFixed(2) + '%'));
+		r.appendChild(el('span', 'pct', t.pct1[x].toFixed(2) + '%'));
+		r.appendChild(el('span', 'pct', (t.delta[x] >= 0 ? '+' : '') + t.delta[x].toFixed(2)));
+		r.appendChild(el('span', 'key chg', CHANGE[t.change[x]]));
+		const n = el('span', 'name');
+		n.style.paddingLeft = (D.depth[x] - 1) * 14 + 'px';
+		n.appendChild(el('span', 'tw', D.kids[x].length ? (dtree.open.has(x) ? '\u25BE' : '\u25B8') : ''));
+		n.appendChild(el('span', '', P.strings[t.name[x]]));
+		r.appendChild(n);
+		return r;
+	};
+	dtree.flatten = flatten;
+	dtree.draw = vlist($('tree'), () => dtree.rows.length, rowOf);
+}
+
+function diffTreeEvents() {
+	const box = $('tree');
+	const toggle = (x, open, all) => {
+		const set = (y) => {
+			if (open) dtree.open.add(y);
+			else dtree.open.delete(y);
+			if (all) for (const c of D.kids[y]) set(c);
+		};
+		set(x);
+		dtree.flatten();
+		dtree.cur = dtree.rows.indexOf(x);
+		dtree.draw();
+	};
+	const move = (i) => {
+		dtree.cur = Math.max(0, Math.min(dtree.rows.length - 1, i));
+		ensureVisible(box, dtree.cur);
+		dtree.draw();
+	};
+	box.addEventListener('click', (ev) => {
+		const r = ev.target.closest('.row');
+		if (!r) return;
+		const i = +r.dataset.i, x = dtree.rows[i];
+		dtree.cur = i;
+		if (ev.target.classList.contains('tw')) toggle(x, !dtree.open.has(x), false);
+		else dtree.draw();
+		box.focus();
+	});
+	box.addEventListener('keydown', (ev) => {
+		const x = dtree.rows[dtree.cur], k = ev.key;
+		if (x === undefined) return;
+		if (k === 'ArrowDown') move(dtree.cur + 1);
+		else if (k === 'ArrowUp') move(dtree.cur - 1);
+		else if (k === 'Home') move(0);
+		else if (k === 'End') move(dtree.rows.length - 1);
+		else if (k === 'ArrowRight') {
+			if (!dtree.open.has(x) && D.kids[x].length) toggle(x, true, false);
+			else move(dtree.cur + 1);
+		} else if (k === 'ArrowLeft') {
+			if (dtree.open.has(x)) toggle(x, false, false);
+			else {
+				let i = dtree.cur;
+				while (i > 0 && D.depth[dtree.rows[i]] >= D.depth[x]) i--;
+				move(i);
+			}
+		} else if (k === '*') toggle(x, true, true);
+		else return;
+		ev.preventDefault();
+	});
+}
+
+function diffVerdict() {
+	const box = $('verdict');
+	box.hidden = false;
+	const changed = D.rows.filter((r) => r.change);
+	if (P.gate) {
+		const over = D.rows.filter((r) => r.trips);
+		box.className = over.length ? 'fail' : 'pass';
+		box.textContent = over.length
+			? 'Gate failed: ' + over.map((r) => P.strings[r.name] + ' grew by ' + r.delta.toFixed(2) + ' points (' +
+				r.pct[0].toFixed(2) + '% -> ' + r.pct[1].toFixed(2) + '%)').join('; ') + ', above --fail-above ' + P.gate.above
+			: 'Gate passed: nothing grew significantly by more than ' + P.gate.above + ' points';
+	} else {
+		box.className = changed.length ? 'changed' : 'pass';
+		box.textContent = changed.length
+			? changed.length + ' of ' + D.rows.length + ' changed beyond sampling noise: ' + changed.slice(0, 5)
+				.map((r) => P.strings[r.name] + ' ' + CHANGE[r.change] + ' ' + (r.delta >= 0 ? '+' : '') + r.delta.toFixed(2)).join(', ') +
+				(changed.length > 5 ? ', ...' : '')
+			: 'Nothing changed beyond sampling noise (at level ' + P.level + ')';
+	}
+}
+
+function diffMain() {
+	const t = P.tree || { parent: [-1], name: [0], kind: [0], v0: [0], v1: [0], pct0: [0], pct1: [0], delta: [0], change: [0] };
+	t.n = t.parent.length;
+	const kids = Array.from({ length: t.n }, () => []), depth = new Uint32Array(t.n);
+	for (let i = 1; i < t.n; i++) {
+		kids[t.parent[i]].push(i);
+		depth[i] = depth[t.parent[i]] + 1;
+	}
+	let maxDelta = 0.01;
+	for (let i = 1; i < t.n; i++) if (t.change[i]) maxDelta = Math.max(maxDelta, Math.abs(t.delta[i]));
+	D = { tree: t, kids, depth, maxDelta, rows: P.entries };
+	const side = (x) => x.inputs.join(', ');
+	$('input').textContent = clean('diff: BASE ' + side(P.base) + ' -> NEW ' + side(P.new));
+	document.title = 'prof diff: ' + clean(side(P.base) + ' -> ' + side(P.new));
+	$('facts').textContent = clean([P.event, 'BASE ' + P.base.samples + ' samples', 'NEW ' + P.new.samples + ' samples',
+		(P.abs ? 'absolute time' : 'shares') + ', level ' + P.level + (P.dispersion > 1 ? ', dispersion ' + P.dispersion.toFixed(2) : ''),
+		'red: grew, blue: shrank, grey: within noise'].join(' \u00B7 '));
+	$('controls').style.display = 'none';
+	$('timeline').hidden = true;
+	document.querySelector('#tabs button[data-tab=source]').hidden = true;
+	$('p-flame').classList.add('diff');
+	$('flame').hidden = true;
+	for (const s of [0, 1]) {
+		const h = el('div', 'side-title');
+		h.appendChild(el('b', '', s ? 'NEW, sized by NEW' : 'BASE, sized by BASE'));
+		h.appendChild(el('span', 'match', ''));
+		h.lastChild.id = 'match-' + s;
+		const f = el('div', 'flame2');
+		f.id = 'flame-' + s;
+		f.tabIndex = 0;
+		$('p-flame').appendChild(h);
+		$('p-flame').appendChild(f);
+		f.addEventListener('click', (ev) => {
+			const r = ev.target.closest('.fr');
+			if (!r) return;
+			S.zoom = +r.dataset.node;
+			drawDiffFlame(0);
+			drawDiffFlame(1);
+		});
+		f.addEventListener('mousemove', (ev) => {
+			const r = ev.target.closest('.fr');
+			tip(ev, r ? (+r.dataset.node ? diffTip(+r.dataset.node) : 'all') : null);
+		});
+		f.addEventListener('mouseleave', () => tip(null, null));
+	}
+	$('match').hidden = true;
+	$('unzoom').addEventListener('click', () => {
+		S.zoom = 0;
+		drawDiffFlame(0);
+		drawDiffFlame(1);
+	});
+	$('icicle').addEventListener('change', (ev) => {
+		S.icicle = ev.target.checked;
+		drawDiffFlame(0);
+		drawDiffFlame(1);
+	});
+	$('search').addEventListener('input', (ev) => {
+		try {
+			S.search = ev.target.value ? new RegExp(ev.target.value) : null;
+		} catch (e) {
+			return;
+		}
+		drawDiffFlame(0);
+		drawDiffFlame(1);
+	});
+	$('keys').textContent = 'Entries by ' + (P.keys.join(', ') || 'sym') + ', as prof diff compares them; ' +
+		'the biggest change first.';
+	S.fsort = 'delta';
+	diffTreeEvents();
+	const draw = () => {
+		if (S.tab === 'flame') {
+			drawDiffFlame(0);
+			drawDiffFlame(1);
+		} else if (S.tab === 'tree') drawDiffTree();
+		else drawDiffFuncs();
+	};
+	for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('click', () => {
+		S.tab = b.dataset.tab;
+		for (const x of document.querySelectorAll('#tabs button')) x.setAttribute('aria-selected', String(x === b));
+		for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== 'p-' + S.tab;
+		draw();
+	});
+	addEventListener('resize', draw);
+	diffVerdict();
+	draw();
+	window.profPage = {
+		ready: true, diff: true, state: S, profile: P,
+		frameName: (node) => P.strings[t.name[node]],
+		depth: (node) => depth[node],
+	};
+}
+
 async function main() {
 	const bytes = await inflate(base64($('prof-data').textContent));
 	P = readBlob(bytes);
+	if (P.diff) {
+		diffMain();
+		return;
+	}
 	$('input').textContent = clean(P.input || '');
 	document.title = 'prof: ' + clean(P.input || '');
 	S.keys = P.keys.filter((k) => KEYS.includes(k));

@@ -22,6 +22,8 @@
 //   event:NAME         choose the event
 //   source:NAME        select NAME in the function list, Enter: "src LINE SELF%" per hot line,
 //                      "srcfirst LINE" the highlighted line of the text, "srcwhy TEXT"
+//   diff               a diff page: "verdict CLASS TEXT", "drow CHANGE BASE% NEW% DELTA CHANGE NAME"
+//                      per function row, "dframe base|new DEPTH WIDTH/ROOT CHANGE NAME" per frame
 //   text:SELECTOR      "text CONTENT" of the element
 //   shot:FILE.png      a screenshot
 // Always: "ready MS" (load to interactive), "size BYTES", and "error TEXT" for a
@@ -241,6 +243,26 @@ try {
 				return h ? h.dataset.line + ' ' + h.textContent.replace(/\s+/g, ' ').trim() : '';
 			}));
 			say('srcwhy', await p.evaluate(() => document.getElementById('src-why').textContent));
+		} else if (cmd === 'diff') {
+			// a diff page: its verdict, its function rows, both flame graphs' frames
+			say('verdict', ...await p.evaluate(() => { const v = document.getElementById('verdict'); return [v.className, v.textContent]; }));
+			await tab('funcs');
+			for (const r of await p.evaluate(() => Array.from(document.querySelectorAll('#funcs .row'))
+				.sort((a, b) => a.offsetTop - b.offsetTop)
+				.map((r) => [r.className.replace(/\b(row|cur)\b/g, '').trim()].concat(Array.from(r.children).map((c) => c.textContent)))))
+				say('drow', ...r);
+			await tab('flame');
+			for (const side of [0, 1])
+				for (const f of await p.evaluate((side) => {
+					const all = Array.from(document.querySelectorAll('#flame-' + side + ' .fr'));
+					const root = all.find((r) => r.dataset.node === '0');
+					if (!root) return [];
+					const rw = root.getBoundingClientRect().width;
+					return all.filter((r) => r.dataset.node !== '0').map((r) => [window.profPage.depth(+r.dataset.node),
+						(r.getBoundingClientRect().width / rw).toFixed(4),
+						['grew', 'shrank', 'noise'].find((c) => r.classList.contains(c)), window.profPage.frameName(+r.dataset.node)]);
+				}, side))
+					say('dframe', side ? 'new' : 'base', ...f);
 		} else if (cmd === 'text') {
 			say('text', await p.evaluate((s) => { const e = document.querySelector(s); return e ? e.textContent : ''; }, arg));
 		} else if (cmd === 'shot') {
