@@ -19,7 +19,8 @@
 # Live (when perf_event_open is allowed): the source view of the 6:3:1
 # workload puts leaf_a's loop line first, and the timeline of an
 # --off-cpu run is blue where prof script says the thread was off the
-# CPU. No run may log a console error or make a request.
+# CPU, and "weigh by latency" gives prof report --latency's entries. No
+# run may log a console error or make a request.
 test_timeout=300
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
@@ -400,4 +401,22 @@ print(len(runs), len(long))
 EOF
 set -- $(cat track.out)
 note "off-CPU: $1 blocked runs drawn where prof script's off-cpu samples are (to 3 ms), covering all $2 of over 3 ms"
+
+# --latency: threads running side by side, weighed as prof report --latency weighs them
+run_prof record -q --off-cpu -g -o par.data -- "$WORKLOADS/threads" -s 1
+expect_rc 0 "prof record --off-cpu of threads"
+run_prof report -i par.data -F html -o par.html
+expect_rc 0 "prof report -F html of threads"
+run_prof report -i par.data --latency --children -F json -o par.report.json
+expect_rc 0 "prof report --latency"
+page par par.html latency funcs
+$py same.py par.out par.report.json cpu-clock > same.out 2>&1 ||
+	fail "latency: the function list is not prof report --latency's: $(tail -2 same.out)"
+set -- $(awk -F '\t' '$1 == "totals" { print $2, $3 }' par.out)
+want=$($py -c "
+import json
+ev = [e for e in json.load(open('par.report.json'))['events'] if e['event'] == 'cpu-clock'][0]
+print(ev['samples'], ev['period'])")
+[ "$1 $2" = "$want" ] || fail "latency: the page's totals $1 $2, prof report --latency's $want"
+note "latency: $(cat same.out) entries, and the total ($2 of $1 samples), as prof report --latency weighs them"
 finish

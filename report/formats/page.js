@@ -818,9 +818,10 @@ function layoutTracks() {
 			const k = thrKey(t);
 			let x = by.get(k);
 			if (!x) by.set(k, x = { pid: t.pid, tid: t.tid, comm: P.strings[t.comm], weight: 0, ev: [] });
-			x.ev[ei] = t;
+			// a thread that exec'd is two threads of the data, one track
+			(x.ev[ei] = x.ev[ei] || []).push(t);
 			if (!e.interval || !x.comm) x.comm = P.strings[t.comm];
-			if (e === P.events[0] || !x.weight) x.weight += t.total;
+			if (ei === 0 || !x.weight) x.weight += t.total;
 			for (let i = 0; i < t.n; i++) {
 				const a = t.time[i], b = e.interval ? a + t.weight[i] : a;
 				if (a < t0) t0 = a;
@@ -891,9 +892,8 @@ function drawTimeline() {
 		g.fillText((x.tid === x.pid ? '' : '  ') + x.comm + ' ' + x.tid, 4, y + 11, TL.label - 8);
 		g.fillStyle = k % 2 ? '#fafafa' : '#f3f3f5';
 		g.fillRect(TL.label, y, TL.width, TL.track - 1);
-		P.events.forEach((e, ei) => {
-			const t = x.ev[ei];
-			if (!t || (!e.interval && ei !== S.ev)) return;
+		P.events.forEach((e, ei) => (x.ev[ei] || []).forEach((t) => {
+			if (!e.interval && ei !== S.ev) return;
 			if (e.interval) {
 				g.fillStyle = e.name === 'preempted' ? COLORS.preempted : e.name === 'off-cpu' ? COLORS.blocked
 					: '#7a8';
@@ -917,7 +917,7 @@ function drawTimeline() {
 				g.fillStyle = COLORS[m.user >= m.kernel && m.user >= m.other ? 'user' : m.kernel >= m.other ? 'kernel' : 'other'];
 				g.fillRect(px, y + 1, 1, TL.track - 3);
 			}
-		});
+		}));
 	});
 	drawSelection();
 }
@@ -953,9 +953,8 @@ function rangeText() {
 function hoverText(x, px) {
 	const lines = [];
 	const at = nsOf(px);
-	P.events.forEach((e, ei) => {
-		const t = x.ev[ei];
-		if (!t || (!e.interval && ei !== S.ev)) return;
+	P.events.forEach((e, ei) => (x.ev[ei] || []).forEach((t) => {
+		if (!e.interval && ei !== S.ev) return;
 		if (e.interval) {
 			for (let i = 0; i < t.n; i++)
 				if (t.time[i] <= at && at <= t.time[i] + t.weight[i]) {
@@ -976,7 +975,7 @@ function hoverText(x, px) {
 		if (best < 0 || Math.abs(xOf(t.time[best]) - px) > 4) return;
 		lines.push(e.name + ' sample at ' + (t.time[best] / 1e9).toFixed(6) + ' s, CPU ' + t.cpu[best]);
 		lines.push(...stackNamesOf(e, t.stack[best]).map((s) => '  ' + s));
-	});
+	}));
 	return lines.length ? x.comm + ' ' + x.pid + '/' + x.tid + '\n' + lines.join('\n') : x.comm + ' ' + x.pid + '/' + x.tid;
 }
 

@@ -71,15 +71,32 @@ static struct ts_thread *thread_of(struct tsamples *c, const struct rsample *s)
 {
 	uint64_t key = (uint64_t)s->pid << 32 | s->tid;
 	uint32_t i;
+	struct htab_probe p = { 0 };
 
-	if (u64map_get(&c->ttab, key, &i))
+	/*
+	 * full: a thread is also its command, as prof report's comm key has
+	 * it, so that a thread that execs is two, before and after
+	 */
+	if (c->full) {
+		uint64_t w[2] = { key, (uint64_t)(uintptr_t)s->comm };
+
+		htab_probe(&c->ctab, htab_hash_words(w, 2), &p);
+		while (htab_next(&c->ctab, &p, &i))
+			if (c->thread[i].pid == (int)s->pid && c->thread[i].tid == (int)s->tid &&
+			    c->thread[i].comm == s->comm)
+				return &c->thread[i];
+	} else if (u64map_get(&c->ttab, key, &i)) {
 		return &c->thread[i];
+	}
 	c->thread = xgrow(c->thread, &c->cap_thread, c->nthread + 1, sizeof(*c->thread));
 	memset(&c->thread[c->nthread], 0, sizeof(*c->thread));
 	c->thread[c->nthread].pid = (int)s->pid;
 	c->thread[c->nthread].tid = (int)s->tid;
 	c->thread[c->nthread].comm = s->comm;
-	u64map_add(&c->ttab, key, (uint32_t)c->nthread);
+	if (c->full)
+		htab_put(&c->ctab, &p, (uint32_t)c->nthread);
+	else
+		u64map_add(&c->ttab, key, (uint32_t)c->nthread);
 	return &c->thread[c->nthread++];
 }
 
@@ -92,6 +109,7 @@ static void *begin(const struct evdesc *ev, int merge, int full)
 	c->full = full;
 	c->nline = 1;
 	htab_init(&c->ltab);
+	htab_init(&c->ctab);
 	c->pool = strpool_new();
 	c->nnode = 1;
 	c->cap_node = 16;	/* small, growing: a file may hold thousands of events */
@@ -115,7 +133,7 @@ static void collect_add(void *state, const struct rsample *s)
 	if (!at)
 		return;		/* no frame: nothing to show */
 	t = thread_of(c, s);
-	t->comm = s->comm;	/* the thread is named as it was last: after its exec */
+	t->comm = s->comm;	/* the thread is named as it was last: after its exec (full: it is) */
 	if (c->merge && t->n && t->stack[t->n - 1] == at) {
 		t->weight[t->n - 1] += s->period;
 	} else {
@@ -158,6 +176,7 @@ static void collect_free(void *state)
 	}
 	free(c->line);
 	htab_release(&c->ltab);
+	htab_release(&c->ctab);
 	free(c->thread);
 	free(c->frame);
 	free(c->node);

@@ -30,7 +30,7 @@ struct ts_node {
 
 struct ts_thread {
 	int pid, tid;
-	const char *comm;	/* the last one seen: after its exec */
+	const char *comm;	/* the last one seen: after its exec (full: its own, see ctab) */
 	uint32_t *stack;	/* per sample, in time order: its stack (a node) */
 	uint64_t *weight;	/* its period */
 	uint64_t *time;		/* its time (the first's, when merged) */
@@ -60,6 +60,7 @@ struct tsamples {
 	struct ts_thread *thread;
 	size_t nthread, cap_thread;
 	struct u64map ttab;	/* thread by pid << 32 | tid */
+	struct htab ctab;	/* with full: thread by pid, tid and comm */
 	struct ts_line *line;	/* with full; line[0] is none */
 	size_t nline, cap_line;
 	struct htab ltab;

@@ -8,8 +8,8 @@
 //   node page.mjs BROWSER http://127.0.0.1:PORT/TOKEN/ OUTDIR [STEP...]   (prof view's URL)
 //
 // Steps, in order:
-//   funcs              the function list: "funcrows N", then "func SELF% CHILDREN% SAMPLES KEY..."
-//                      for each of its first 2000 rows
+//   funcs[:N]          the function list: "funcrows N", then "func SELF% CHILDREN% SAMPLES KEY..."
+//                      for each of its first N rows (2000)
 //   keys:K1,K2         the function list's sort keys set by their checkboxes
 //   flame              the flame graph: "frame DEPTH WIDTH/ROOT NAME" per frame drawn
 //   zoom:NAME          click the first frame called NAME, then "zoom ROOT-WIDTH NAME-WIDTH"
@@ -20,6 +20,7 @@
 //                      per run of the blocked colour, "oncpu N" pixel columns drawn on the CPU
 //   thread:TID         click the thread's name: "totals SAMPLES TOTAL"
 //   event:NAME         choose the event
+//   latency            tick "weigh by latency": "totals SAMPLES TOTAL"
 //   source:NAME        select NAME in the function list, Enter: "src LINE SELF%" per hot line,
 //                      "srcfirst LINE" the highlighted line of the text, "srcwhy TEXT"
 //   diff               a diff page: "verdict CLASS TEXT", "drow CHANGE BASE% NEW% DELTA CHANGE NAME"
@@ -82,7 +83,7 @@ try {
 			const seen = new Map();
 			const h = await p.evaluate(() => document.querySelector('#funcs .spacer').offsetHeight);
 			say('funcrows', Math.round(h / 20));
-			for (let y = 0; y <= Math.min(h, 20 * 2000); y += 400) {
+			for (let y = 0; y <= Math.min(h, 20 * (+arg || 2000)); y += 400) {
 				await p.evaluate((y) => { const f = document.getElementById('funcs'); f.scrollTop = y; f.onscroll(); }, y);
 				for (const r of await p.evaluate(() => Array.from(document.querySelectorAll('#funcs .row'))
 					.map((r) => [r.dataset.i, Array.from(r.children).map((c) => c.textContent)])))
@@ -212,6 +213,11 @@ try {
 				return [c.left + 20, c.top + window.profPage.trackY(+tid) + 7];
 			}, arg);
 			await p.mouse.click(geo[0], geo[1]);
+			await sleep(50);
+			const t = await p.evaluate(() => window.profPage.totals());
+			say('totals', t.samples, t.total);
+		} else if (cmd === 'latency') {
+			await p.click('#latency');
 			await sleep(50);
 			const t = await p.evaluate(() => window.profPage.totals());
 			say('totals', t.samples, t.total);
