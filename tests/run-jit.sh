@@ -99,7 +99,9 @@ check() {
 	shift 5
 	run_prof report -i "$name.data" "$@"
 	expect_rc 0 "prof report $* ($name)"
-	[ -s err ] && fail "prof report $* ($name) warned: $(cat err)"
+	# records the kernel lost on a loaded machine are said, and are no defect of the report
+	grep -v '^prof: warning: [0-9]* records were lost ([0-9.]*% of samples); record with a bigger -m or a lower -F$' err |
+		grep . > warned && fail "prof report $* ($name) warned: $(cat warned)"
 	set -- $(leaf_shares "$name" "$a" "$b" "$c" "$view")
 	note "$name ($view): $a $1%, $b $2%, $c $3% of the three, which are $4% of user space"
 	expect_range "$name ($view): $a's share" "$1" 50 70

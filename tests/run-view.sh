@@ -21,19 +21,26 @@ mkdir tmp bin
 run_prof report -i golden.data $gopts --comm golden,worker -F html -o want.html
 expect_rc 0 "prof report -F html"
 
-# start ARGS...: prof view ARGS in the background, no display, its URL in $url
-start() {
-	env -u DISPLAY -u WAYLAND_DISPLAY TMPDIR="$PWD/tmp" "$PROF" view "$@" > url.out 2> view.err &
-	pid=$!
+# wait_url: the URL prof view ($pid) prints in url.out, in $url (30 s at most:
+# the machine may be loaded)
+wait_url() {
 	url=
 	_i=0
-	while [ $_i -lt 100 ] && [ -z "$url" ]; do
+	while [ $_i -lt 300 ] && [ -z "$url" ]; do
 		sleep 0.1
 		url=$(head -n 1 url.out)
 		kill -0 $pid 2> /dev/null || break
 		_i=$((_i + 1))
 	done
 	[ -n "$url" ] || fail "prof view printed no URL: $(cat view.err)"
+	# its last words come just after the URL
+	sleep 0.2
+}
+# start ARGS...: prof view ARGS in the background, no display, its URL in $url
+start() {
+	env -u DISPLAY -u WAYLAND_DISPLAY TMPDIR="$PWD/tmp" "$PROF" view "$@" > url.out 2> view.err &
+	pid=$!
+	wait_url
 }
 # stop: SIGINT; prof view must exit 0
 stop() {
@@ -110,19 +117,19 @@ expect_rc 0 "prof view -o mine.html"
 [ "$(cat opened.html.path)" = mine.html ] && cmp -s mine.html opened.html || fail "-o: the page is not mine.html"
 
 # xdg-open fails: served instead
+rm -f opened.html.path
 PATH="$PWD/bin:$PATH" XDG_TEST_STATUS=3 XDG_TEST_COPY="$PWD/opened.html" TMPDIR="$PWD/tmp" \
 	DISPLAY=:99 "$PROF" view golden.data $gopts --serve > url.out 2> view.err &
 pid=$!
-sleep 1
 # --serve with a display serves without asking xdg-open
-grep -q '^http://127.0.0.1:' url.out || fail "--serve: no URL: $(cat view.err)"
+wait_url
+[ -e opened.html.path ] && fail "--serve: xdg-open was run"
 stop
 rm -f opened.html.path
 PATH="$PWD/bin:$PATH" XDG_TEST_STATUS=3 XDG_TEST_COPY="$PWD/opened.html" TMPDIR="$PWD/tmp" \
 	DISPLAY=:99 "$PROF" view golden.data $gopts > url.out 2> view.err &
 pid=$!
-_i=0
-while [ $_i -lt 50 ] && ! grep -q '^http' url.out; do sleep 0.1; _i=$((_i + 1)); done
+wait_url
 grep -q '^prof: warning: xdg-open failed (exit status 3); serving the page instead$' view.err ||
 	fail "xdg-open failing: $(cat view.err)"
 grep -q '^http://127.0.0.1:' url.out || fail "xdg-open failing: no URL"

@@ -307,6 +307,32 @@ static void put_key(FILE *j, const char *key, const char *v)
 		fputs("null", j);
 }
 
+/* The strings, last: the JSON's "strings" array, and the JSON closed. */
+static void put_strings(const struct strs *st, FILE *j)
+{
+	fputs(",\n\"strings\":[", j);
+	for (size_t i = 0; i < st->n; i++) {
+		if (i)
+			fputs(i % 16 ? "," : ",\n", j);
+		json_put_string(j, st->s[i]);
+	}
+	fputs("]}\n", j);
+}
+
+/* The blob: a little-endian u32 length, the JSON, then the columns (NULL: none). */
+static void blob_join(struct buf *out, const char *json, size_t jlen, const struct buf *cols)
+{
+	size_t nc = cols ? cols->n : 0;
+
+	out->cap = out->n = 4 + jlen + nc;
+	out->b = xmalloc(out->cap);
+	for (int i = 0; i < 4; i++)
+		out->b[i] = (unsigned char)((uint64_t)jlen >> (8 * i));
+	memcpy(out->b + 4, json, jlen);
+	if (nc)
+		memcpy(out->b + 4 + jlen, cols->b, nc);
+}
+
 /* The JSON and the columns, as one buffer: u32 length, JSON, columns. */
 static int make_blob(const struct profile *p, const struct format_view *v, struct buf *out)
 {
@@ -364,13 +390,7 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 	}
 	putc(']', j);
 	put_sources(c, n, &st, j);
-	fputs(",\n\"strings\":[", j);
-	for (size_t i = 0; i < st.n; i++) {
-		if (i)
-			fputs(i % 16 ? "," : ",\n", j);
-		json_put_string(j, st.s[i]);
-	}
-	fputs("]}\n", j);
+	put_strings(&st, j);
 	free(c);
 	free(st.s);
 	htab_release(&st.tab);
@@ -381,14 +401,7 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 		free(cols.b);
 		return -EIO;
 	}
-	out->cap = 4 + jlen + cols.n;
-	out->b = xmalloc(out->cap);
-	for (int i = 0; i < 4; i++)
-		out->b[i] = (unsigned char)((uint64_t)jlen >> (8 * i));
-	memcpy(out->b + 4, json, jlen);
-	if (cols.n)
-		memcpy(out->b + 4 + jlen, cols.b, cols.n);
-	out->n = out->cap;
+	blob_join(out, json, jlen, &cols);
 	free(json);
 	free(cols.b);
 	return jlen > UINT32_MAX ? -EFBIG : 0;
@@ -612,13 +625,7 @@ static int write_html_diff(const struct diff *d, const struct format_view *v, FI
 		}
 		putc('}', j);
 	}
-	fputs(",\n\"strings\":[", j);
-	for (size_t i = 0; i < st.n; i++) {
-		if (i)
-			fputs(i % 16 ? "," : ",\n", j);
-		json_put_string(j, st.s[i]);
-	}
-	fputs("]}\n", j);
+	put_strings(&st, j);
 	for (size_t i = 0; i < nnames; i++)
 		free(names_made[i]);
 	free(names_made);
@@ -628,11 +635,7 @@ static int write_html_diff(const struct diff *d, const struct format_view *v, FI
 		htab_release(&st.tab);
 		return -EIO;
 	}
-	raw.cap = raw.n = 4 + jlen;
-	raw.b = xmalloc(raw.cap);
-	for (int i = 0; i < 4; i++)
-		raw.b[i] = (unsigned char)((uint64_t)jlen >> (8 * i));
-	memcpy(raw.b + 4, json, jlen);
+	blob_join(&raw, json, jlen, NULL);
 	free(json);
 	free(st.s);
 	htab_release(&st.tab);

@@ -32,32 +32,20 @@
 // Exit 0 when the page could be driven; 2 when not.
 import fs from 'node:fs';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
+import { launch, watch } from './chromium.mjs';
 
 const [browser, file, outdir, ...steps] = process.argv.slice(2);
 const out = [];
 const say = (...f) => out.push(f.map((s) => String(s).replace(/[\t\n]/g, ' ')).join('\t'));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const b = await puppeteer.launch({
-	executablePath: browser,
-	headless: true,
-	userDataDir: path.resolve(outdir, 'chrome'),
-	args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-	       '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
-});
+const b = await launch(browser, outdir);
 let status = 0;
 try {
 	const p = await b.newPage();
-	p.on('pageerror', (e) => say('error', 'page: ' + e.message));
-	p.on('console', (m) => {
-		if (m.type() === 'error' || m.type() === 'warn') say('error', 'console: ' + m.text());
-	});
 	// FILE may be the URL prof view serves the page at: that one request is the page's
 	const url = /^https?:/.test(file) ? file : 'file://' + path.resolve(file);
-	p.on('request', (r) => {
-		if (!/^(file|data|blob):/.test(r.url()) && r.url() !== url) say('error', 'request: ' + r.url());
-	});
+	watch(p, say, { warnings: true, allow: url });
 	await p.setViewport({ width: 1400, height: 900 });
 	if (!/^https?:/.test(file)) say('size', fs.statSync(file).size);
 	const t0 = Date.now();

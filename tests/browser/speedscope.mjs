@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
+import { launch, watch } from './chromium.mjs';
 
 const [browser, file, outdir, nprof] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,22 +28,11 @@ const say = (...f) => out.push(f.map(s => String(s).replace(/[\t\n]/g, ' ')).joi
 fs.writeFileSync(loader, `speedscope.loadFileFromBase64(${JSON.stringify(path.basename(file))}, ` +
 	`${JSON.stringify(fs.readFileSync(file).toString('base64'))})\n`);
 
-const b = await puppeteer.launch({
-	executablePath: browser,
-	headless: true,
-	userDataDir: path.resolve(outdir, 'chrome'),
-	args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-	       '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
-});
+const b = await launch(browser, outdir);
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 try {
 	const p = await b.newPage();
-	p.on('pageerror', e => say('error', 'page: ' + e.message));
-	p.on('console', m => { if (m.type() === 'error') say('error', 'console: ' + m.text()); });
-	p.on('request', r => {
-		if (!/^(file|data|blob):/.test(r.url()))
-			say('error', 'request: ' + r.url());
-	});
+	watch(p, say);
 	await p.setViewport({ width: 1400, height: 900 });
 	await p.goto('file://' + app + '#localProfilePath=' + loader, { waitUntil: 'load' });
 	// loaded: the toolbar names the profile, "NAME (i/n)"
