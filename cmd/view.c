@@ -11,19 +11,19 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdint.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "opt.h"
 #include "report.h"
 #include "view.h"
@@ -86,36 +86,6 @@ static int open_browser(const char *page, char *why, size_t len)
 		return -1;
 	}
 	return 0;
-}
-
-/* The whole of path, malloc'd; NULL with errno. */
-static char *read_all(const char *path, size_t *n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *b;
-	size_t at = 0;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st)) {
-		close(fd);
-		return NULL;
-	}
-	b = xmalloc((size_t)st.st_size + 1);
-	while (at < (size_t)st.st_size) {
-		ssize_t r = read(fd, b + at, (size_t)st.st_size - at);
-
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		at += (size_t)r;
-	}
-	close(fd);
-	*n = at;
-	return b;
 }
 
 static void put_all(int fd, const char *b, size_t n)
@@ -216,14 +186,15 @@ static int listen_on(int port, int *bound)
 static int serve(const char *file, int port)
 {
 	size_t n;
-	char *page = read_all(file, &n);
+	int err;
+	char *page = file_read_regular(file, SIZE_MAX, &n, &err);
 	unsigned char r[12];
 	char token[2 * sizeof(r) + 1];
 	struct sigaction sa = { .sa_handler = on_signal };
 	int s, bound = 0;
 
 	if (!page) {
-		fprintf(stderr, "prof: cannot read the page '%s': %s\n", file, strerror(errno));
+		fprintf(stderr, "prof: cannot read the page '%s': %s\n", file, strerror(err));
 		return 1;
 	}
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {

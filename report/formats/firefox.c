@@ -41,25 +41,6 @@ static const char *const categories =
 	"{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]},"
 	"{\"name\":\"Off-CPU\",\"color\":\"blue\",\"subcategories\":[\"Other\"]}]";
 
-/* The objects frames are in, one library each, by dso. */
-struct libs {
-	const struct dso **dso;
-	size_t n, cap;
-	struct u64map index;	/* by the dso's address */
-};
-
-static uint32_t lib_of(struct libs *l, const struct dso *d)
-{
-	uint32_t i;
-
-	if (u64map_get(&l->index, (uint64_t)(uintptr_t)d, &i))
-		return i;
-	l->dso = xgrow(l->dso, &l->cap, l->n + 1, sizeof(*l->dso));
-	l->dso[l->n] = d;
-	u64map_add(&l->index, (uint64_t)(uintptr_t)d, (uint32_t)l->n);
-	return (uint32_t)l->n++;
-}
-
 static void put_hex(const unsigned char *b, size_t n, FILE *out)
 {
 	for (size_t i = 0; i < n; i++)
@@ -129,7 +110,7 @@ struct local {
 	size_t nstack, nframe, nres;
 };
 
-static uint32_t local_frame(struct local *l, const struct tsamples *c, struct libs *libs,
+static uint32_t local_frame(struct local *l, const struct tsamples *c, struct ts_libs *libs,
 			    uint32_t f)
 {
 	const struct dso *d = c->frame[f].dso;
@@ -141,7 +122,7 @@ static uint32_t local_frame(struct local *l, const struct tsamples *c, struct li
 	l->fres[l->nframe] = -1;
 	l->frames[l->nframe++] = f;
 	if (d) {
-		uint32_t lib = lib_of(libs, d);
+		uint32_t lib = ts_libs_id(libs, d);
 
 		if (lib >= l->lcap) {
 			size_t cap = l->lcap;
@@ -163,7 +144,7 @@ static uint32_t local_frame(struct local *l, const struct tsamples *c, struct li
 }
 
 /* The thread's stack of node at; its callers' first, so that a prefix comes before its stacks. */
-static uint32_t local_stack(struct local *l, const struct tsamples *c, struct libs *libs,
+static uint32_t local_stack(struct local *l, const struct tsamples *c, struct ts_libs *libs,
 			    uint32_t at)
 {
 	uint32_t top = at;
@@ -242,7 +223,7 @@ static void put_times(const char *key, const uint64_t *a, const uint64_t *b, uin
 }
 
 static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_thread *t,
-		       const char *process, int first_event, struct local *l, struct libs *libs,
+		       const char *process, int first_event, struct local *l, struct ts_libs *libs,
 		       FILE *out)
 {
 	uint32_t *stacks = xreallocarray(NULL, t->n + 1, sizeof(*stacks));
@@ -439,14 +420,14 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 {
 	size_t n, threads = 0;
 	struct tsamples **c = tsamples_of(p, &n);
-	struct libs libs = { 0 };
+	struct ts_libs libs;
 	struct local l = { 0 };
 	struct pnames pn;
 	char buf[64];
 	uint64_t base = UINT64_MAX, end = 0;
 
 	(void)v;
-	u64map_init(&libs.index);
+	ts_libs_init(&libs);
 	pnames_init(&pn, c, n);
 	/*
 	 * Times from the earliest sample: an off-CPU interval is delivered as
@@ -514,8 +495,7 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 	free(l.lstamp);
 	free(l.lidx);
 	free(l.libs);
-	free(libs.dso);
-	u64map_release(&libs.index);
+	ts_libs_release(&libs);
 	free(pn.comm);
 	u64map_release(&pn.index);
 	free(c);

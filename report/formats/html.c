@@ -28,9 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <zlib.h>
 
+#include "file.h"
 #include "format.h"
 #include "htab.h"
 #include "json.h"
@@ -98,27 +98,10 @@ static uint32_t str_id(struct strs *t, const char *s)
 	return (uint32_t)t->n++;
 }
 
-/* --- libraries ----------------------------------------------------------------- */
-
-struct libs {
-	const struct dso **dso;
-	size_t n, cap;
-	struct u64map index;
-};
-
-/* d's number + 1; 0 for none. */
-static uint32_t lib_id(struct libs *l, const struct dso *d)
+/* d's library number + 1 in l; 0 for none. */
+static uint32_t lib_id(struct ts_libs *l, const struct dso *d)
 {
-	uint32_t i;
-
-	if (!d)
-		return 0;
-	if (u64map_get(&l->index, (uint64_t)(uintptr_t)d, &i))
-		return i + 1;
-	l->dso = xgrow(l->dso, &l->cap, l->n + 1, sizeof(*l->dso));
-	l->dso[l->n] = d;
-	u64map_add(&l->index, (uint64_t)(uintptr_t)d, (uint32_t)l->n);
-	return (uint32_t)++l->n;
+	return d ? ts_libs_id(l, d) + 1 : 0;
 }
 
 /* --- sources --------------------------------------------------------------------- */
@@ -138,44 +121,35 @@ static int src_cmp(const void *a, const void *b)
 }
 
 /*
- * path's text, malloc'd, or NULL with why: what is not a regular file,
+ * path's text, malloc'd (*n bytes), or NULL with why: what is not a
+ * regular file (opened without blocking: a FIFO cannot hang the export),
  * is larger than max, or holds a NUL (not text) is not read.
  */
-static char *read_source(const char *path, size_t max, const char **why)
+static char *read_source(const char *path, size_t max, size_t *n, const char **why)
 {
-	FILE *f;
-	struct stat st;
 	char *text;
-	size_t n;
+	int err;
 
 	if (!strncmp(path, "/proc/", 6) || !strncmp(path, "/sys/", 5) || !strncmp(path, "/dev/", 5)) {
 		*why = "not a source file";
 		return NULL;
 	}
-	f = fopen(path, "re");
-	if (!f) {
-		*why = errno == ENOENT ? "not found at export time" : "not readable at export time";
+	/* file_read_regular() refuses a file of max bytes or more: max + 1 */
+	text = file_read_regular(path, max + 1, n, &err);
+	if (!text) {
+		*why = err == ENOENT			? "not found at export time"
+		       : err == EFBIG			? "too large to embed"
+		       : err == EISDIR || err == ENODEV ? "not a regular file"
+							: "not readable at export time";
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		*why = "not a regular file";
-		return NULL;
-	}
-	if ((uint64_t)st.st_size > max) {
-		fclose(f);
-		*why = "too large to embed";
-		return NULL;
-	}
-	text = xmalloc((size_t)st.st_size + 1);
-	n = fread(text, 1, (size_t)st.st_size, f);
-	fclose(f);
-	text[n] = '\0';
-	if (strlen(text) != n) {
+	if (memchr(text, 0, *n)) {
 		free(text);
 		*why = "not text";
 		return NULL;
 	}
+	text = xreallocarray(text, *n + 1, 1);
+	text[*n] = '\0';
 	return text;
 }
 
@@ -219,15 +193,16 @@ static void put_sources(struct tsamples *const *c, size_t n, struct strs *st, FI
 	fputs(",\n\"sources\":[", j);
 	for (size_t i = 0; i < ns; i++) {
 		const char *why = "over the page's budget for sources";
+		size_t len = 0;
 		char *text = total < SOURCES_MAX
 				     ? read_source(s[i].file, SOURCE_MAX < SOURCES_MAX - total
 								      ? SOURCE_MAX
-								      : SOURCES_MAX - total, &why)
+								      : SOURCES_MAX - total, &len, &why)
 				     : NULL;
 
 		fprintf(j, "%s{\"file\":%" PRIu32 ",", i ? ",\n" : "", str_id(st, s[i].file));
 		if (text) {
-			total += strlen(text);
+			total += len;
 			fputs("\"text\":", j);
 			json_put_string(j, text);
 			free(text);
@@ -251,7 +226,7 @@ static unsigned page_kind(unsigned flags)
 
 /* The event's tables and its threads' columns, in page.js's order. */
 static void put_event(const struct tsamples *c, const struct ts_thread *const *th, size_t nth,
-		      int with_par, uint64_t origin, struct strs *st, struct libs *libs,
+		      int with_par, uint64_t origin, struct strs *st, struct ts_libs *libs,
 		      struct buf *b, FILE *j)
 {
 	fputs("{\"name\":", j);
@@ -339,7 +314,7 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 	size_t n;
 	struct tsamples **c = tsamples_of(p, &n);
 	struct strs st = { 0 };
-	struct libs libs = { 0 };
+	struct ts_libs libs;
 	struct buf cols = { 0 };
 	char *json = NULL;
 	size_t jlen = 0;
@@ -352,7 +327,7 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 		return -errno;
 	}
 	htab_init(&st.tab);
-	u64map_init(&libs.index);
+	ts_libs_init(&libs);
 	fputs("{\"prof\":\"" PACKAGE_VERSION "\",\"format\":1", j);
 	put_key(j, "input", p->input);
 	put_key(j, "cmdline", p->info.cmdline);
@@ -394,8 +369,7 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 	free(c);
 	free(st.s);
 	htab_release(&st.tab);
-	free(libs.dso);
-	u64map_release(&libs.index);
+	ts_libs_release(&libs);
 	if (fclose(j)) {
 		free(json);
 		free(cols.b);

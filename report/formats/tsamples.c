@@ -223,6 +223,30 @@ const struct profile_collector tsamples_full = {
 	.free = collect_free,
 };
 
+void ts_libs_init(struct ts_libs *l)
+{
+	memset(l, 0, sizeof(*l));
+	u64map_init(&l->index);
+}
+
+uint32_t ts_libs_id(struct ts_libs *l, const struct dso *d)
+{
+	uint32_t i;
+
+	if (u64map_get(&l->index, (uint64_t)(uintptr_t)d, &i))
+		return i;
+	l->dso = xgrow(l->dso, &l->cap, l->n + 1, sizeof(*l->dso));
+	l->dso[l->n] = d;
+	u64map_add(&l->index, (uint64_t)(uintptr_t)d, (uint32_t)l->n);
+	return (uint32_t)l->n++;
+}
+
+void ts_libs_release(struct ts_libs *l)
+{
+	free(l->dso);
+	u64map_release(&l->index);
+}
+
 struct tsamples **tsamples_of(const struct profile *p, size_t *n)
 {
 	struct tsamples **c = xcalloc(p->nev + 1, sizeof(*c));

@@ -67,6 +67,21 @@ struct tsamples {
 };
 
 /*
+ * The objects the frames of a file are in, each numbered once as first
+ * met: the libraries of the Firefox Profiler's file and of the page.
+ */
+struct ts_libs {
+	const struct dso **dso;
+	size_t n, cap;
+	struct u64map index;	/* by the dso's address */
+};
+
+void ts_libs_init(struct ts_libs *l);
+/* d's number in l, added when new. */
+uint32_t ts_libs_id(struct ts_libs *l, const struct dso *d);
+void ts_libs_release(struct ts_libs *l);
+
+/*
  * The collectors: each sample kept, or runs of one stack merged
  * (speedscope), or each with its CPU, leaf line and parallelism (the page).
  */
