@@ -163,12 +163,6 @@ function kids(node) {
 	return k.list.subarray(k.start[node], k.start[node + 1]);
 }
 
-function stackNames(node, max) {
-	const out = [];
-	for (let at = node; at && out.length < max; at = E.parent[at]) out.push(name(E.frame[at]));
-	return out;
-}
-
 // --- the tooltip --------------------------------------------------------------
 
 function tip(ev, text) {
@@ -212,20 +206,72 @@ function frameColor(f) {
 	return 'hsl(' + (40 + h % 25) + ',90%,' + (58 + h % 12) + '%)';
 }
 
+// Of a tree whose parents come before their children: the nodes hit()
+// matches, and those under one of them (a stack the search matches).
+function searchUnder(n, parent, hit) {
+	const h = new Uint8Array(n), under = new Uint8Array(n);
+	for (let i = 1; i < n; i++) {
+		h[i] = hit(i) ? 1 : 0;
+		under[i] = h[i] | under[parent[i]];
+	}
+	return { hit: h, under };
+}
+
 // Which nodes the search matches: a frame's name, or a caller's.
 function searchMatches() {
 	if (!S.search) return null;
-	const n = E.nnode, hit = new Uint8Array(n), under = new Uint8Array(n);
 	const byFrame = new Int8Array(E.nframe).fill(-1);
-	for (let i = 1; i < n; i++) {
+	const m = searchUnder(E.nnode, E.parent, (i) => {
 		const f = E.frame[i];
 		if (byFrame[f] < 0) byFrame[f] = S.search.test(name(f)) ? 1 : 0;
-		hit[i] = byFrame[f];
-		under[i] = hit[i] | under[E.parent[i]];
-	}
+		return byFrame[f];
+	});
 	let w = 0;
-	for (let i = 1; i < n; i++) if (under[i]) w += A.self[i];
-	return { hit, share: w };
+	for (let i = 1; i < E.nnode; i++) if (m.under[i]) w += A.self[i];
+	return { hit: m.hit, share: w };
+}
+
+// A flame graph (icicle with S.icicle) in box, of a tree whose node 0 is
+// the root: node zoom as wide as the box and its callers above it full
+// width, each frame as wide as weight[] (none under half a pixel), children
+// in kids() order. paint(r, node, w, caller) names and colours frame r;
+// caller: one of zoom's callers, drawn dim.
+function flameFrames(box, { zoom, parent, depth, kids, weight, paint }) {
+	const W = Math.max(200, box.clientWidth - 2), scale = W / weight[zoom];
+	const items = [[0, 0, W, 0]], chain = [];
+	for (let at = zoom; at > 0; at = parent[at]) chain.unshift(at);
+	for (const at of chain) items.push([at, 0, W, depth[at]]);
+	let maxDepth = depth[zoom];
+	const walk = (node, x) => {
+		for (const c of kids(node)) {
+			const w = weight[c] * scale;
+			if (w >= 0.5) {
+				items.push([c, x, w, depth[c]]);
+				if (depth[c] > maxDepth) maxDepth = depth[c];
+				walk(c, x);
+			}
+			x += w;
+		}
+	};
+	walk(zoom, 0);
+	const height = (maxDepth + 1) * ROW;
+	const frag = document.createDocumentFragment();
+	const sizer = el('div');
+	sizer.style.height = height + 'px';
+	sizer.style.width = '1px';
+	frag.appendChild(sizer);
+	for (const [node, x, w, d] of items) {
+		const r = el('div', 'fr');
+		r.style.left = x.toFixed(2) + 'px';
+		r.style.width = w.toFixed(2) + 'px';
+		if (w < 12) r.style.padding = '0';
+		if (w < 3) r.style.borderRight = 'none';
+		r.style.top = (S.icicle ? d * ROW : height - (d + 1) * ROW) + 'px';
+		r.dataset.node = node;
+		paint(r, node, w, node !== zoom && chain.includes(node));
+		frag.appendChild(r);
+	}
+	box.appendChild(frag);
 }
 
 function drawFlame() {
@@ -236,61 +282,24 @@ function drawFlame() {
 		box.appendChild(el('div', 'empty', 'No samples in what is shown.'));
 		return;
 	}
-	const W = Math.max(200, box.clientWidth - 2);
 	const zoom = A.tot[S.zoom] ? S.zoom : 0;
 	const m = searchMatches();
 	$('match').textContent = m ? 'Matched: ' + pct(m.share, A.total) : '';
 	$('unzoom').disabled = !zoom;
-	const scale = W / A.tot[zoom];
-	let maxDepth = 0;
-	const frag = document.createDocumentFragment();
-	const items = [];
-	// the zoomed node's callers, full width
-	const chain = [];
-	for (let at = zoom; at; at = E.parent[at]) chain.unshift(at);
-	items.push([0, 0, W, 0]);
-	for (const at of chain) items.push([at, 0, W, E.depth[at]]);
-	const walk = (node, x) => {
-		for (const c of kids(node)) {
-			const w = A.tot[c] * scale;
-			if (w >= 0.5) {
-				items.push([c, x, w, E.depth[c]]);
-				if (E.depth[c] > maxDepth) maxDepth = E.depth[c];
-				walk(c, x);
+	flameFrames(box, { zoom, parent: E.parent, depth: E.depth, kids, weight: A.tot,
+		paint: (r, node, w, caller) => {
+			if (node) {
+				const f = E.frame[node];
+				r.textContent = w > 28 ? name(f) : '';
+				r.style.background = frameColor(f);
+				if (m && m.hit[node]) r.classList.add('m');
+				if (f === S.func) r.classList.add('selected');
+				if (caller) r.classList.add('dim');
+			} else {
+				r.textContent = 'all ' + fmtW(A.total);
+				r.style.background = '#ddd';
 			}
-			x += w;
-		}
-	};
-	walk(zoom, 0);
-	maxDepth = Math.max(maxDepth, E.depth[zoom]);
-	const height = (maxDepth + 1) * ROW;
-	const sizer = el('div');
-	sizer.style.height = height + 'px';
-	sizer.style.width = '1px';
-	frag.appendChild(sizer);
-	for (const [node, x, w, d] of items) {
-		const r = el('div', 'fr');
-		const y = S.icicle ? d * ROW : height - (d + 1) * ROW;
-		r.style.left = x.toFixed(2) + 'px';
-		r.style.width = w.toFixed(2) + 'px';
-		if (w < 12) r.style.padding = '0';
-		if (w < 3) r.style.borderRight = 'none';
-		r.style.top = y + 'px';
-		r.dataset.node = node;
-		if (node) {
-			const f = E.frame[node];
-			r.textContent = w > 28 ? name(f) : '';
-			r.style.background = frameColor(f);
-			if (m && m.hit[node]) r.classList.add('m');
-			if (f === S.func) r.classList.add('selected');
-			if (node !== zoom && chain.includes(node)) r.classList.add('dim');
-		} else {
-			r.textContent = 'all ' + fmtW(A.total);
-			r.style.background = '#ddd';
-		}
-		frag.appendChild(r);
-	}
-	box.appendChild(frag);
+		} });
 	if (!S.icicle && !box.dataset.scrolled) {
 		box.scrollTop = box.scrollHeight;
 		box.dataset.scrolled = '1';
@@ -383,7 +392,7 @@ function buildTree() {
 	if (S.tmode === 'top') {
 		T = { frame: (x) => E.frame[x], tot: (x) => A.tot[x], self: (x) => A.self[x],
 			kids: (x) => Array.from(kids(x)).filter((c) => A.tot[c] > 0), depth: (x) => E.depth[x] - 1,
-			roots: () => Array.from(kids(0)).filter((c) => A.tot[c] > 0), key: (x) => x };
+			roots: () => Array.from(kids(0)).filter((c) => A.tot[c] > 0) };
 	} else {
 		// nodes: [frame, parent, total], by parent * nframe + frame
 		const frame = [0], parent = [0], tot = [0], self = [0], depth = [0], map = new Map();
@@ -414,35 +423,116 @@ function buildTree() {
 		}
 		T = { frame: (x) => frame[x], tot: (x) => tot[x], self: (x) => self[x],
 			kids: (x) => child.get(x) || [], depth: (x) => depth[x] - 1,
-			roots: () => child.get(0) || [], key: (x) => x };
+			roots: () => child.get(0) || [] };
 	}
 }
 
-const treeState = { open: new Set(), rows: [], cur: 0, draw: null };
+// The call tree's rows: the nodes of src's tree opened, the current one.
+// src: roots(), kids(x), depth(x) (0 for a root), order(list) (a sorted
+// copy), and, where the tree picks functions, pick(x) and enter(x).
+const tv = { open: new Set(), rows: [], cur: 0, draw: null, src: null };
+
+function tvFlatten() {
+	const src = tv.src, rows = [];
+	const walk = (x) => {
+		rows.push(x);
+		if (tv.open.has(x)) for (const c of src.order(src.kids(x))) walk(c);
+	};
+	for (const r of src.order(src.roots())) walk(r);
+	tv.rows = rows;
+}
+
+function tvMove(i) {
+	const n = tv.rows.length;
+	if (!n) return;
+	tv.cur = Math.max(0, Math.min(n - 1, i));
+	ensureVisible($('tree'), tv.cur);
+	tv.draw();
+}
+
+function tvToggle(x, open, all) {
+	const set = (y) => {
+		if (open) tv.open.add(y);
+		else tv.open.delete(y);
+		if (all) for (const c of tv.src.kids(y)) set(c);
+	};
+	set(x);
+	tvFlatten();
+	tv.cur = tv.rows.indexOf(x);
+	tv.draw();
+}
+
+// Mouse and keys on the tree: click picks (the twisty opens), arrows move
+// and open, * opens all under a row, Enter (or a double click) enters.
+function tvEvents() {
+	const box = $('tree');
+	const pick = (x) => tv.src.pick && tv.src.pick(x);
+	box.addEventListener('click', (ev) => {
+		const r = ev.target.closest('.row');
+		if (!r) return;
+		const i = +r.dataset.i, x = tv.rows[i];
+		tv.cur = i;
+		pick(x);
+		if (ev.target.classList.contains('tw')) tvToggle(x, !tv.open.has(x), false);
+		else tv.draw();
+		box.focus();
+	});
+	box.addEventListener('dblclick', (ev) => {
+		const r = ev.target.closest('.row');
+		if (r && tv.src.enter) tv.src.enter(tv.rows[+r.dataset.i]);
+	});
+	box.addEventListener('keydown', (ev) => {
+		const x = tv.rows[tv.cur], src = tv.src;
+		if (x === undefined) return;
+		const k = ev.key;
+		if (k === 'ArrowDown') tvMove(tv.cur + 1);
+		else if (k === 'ArrowUp') tvMove(tv.cur - 1);
+		else if (k === 'PageDown') tvMove(tv.cur + 20);
+		else if (k === 'PageUp') tvMove(tv.cur - 20);
+		else if (k === 'Home') tvMove(0);
+		else if (k === 'End') tvMove(tv.rows.length - 1);
+		else if (k === 'ArrowRight') {
+			if (!tv.open.has(x) && src.kids(x).length) tvToggle(x, true, false);
+			else tvMove(tv.cur + 1);
+		} else if (k === 'ArrowLeft') {
+			if (tv.open.has(x)) tvToggle(x, false, false);
+			else {
+				const d = src.depth(x);
+				let i = tv.cur;
+				while (i > 0 && src.depth(tv.rows[i]) >= d) i--;
+				tvMove(i);
+			}
+		} else if (k === '*') tvToggle(x, true, true);
+		else if (k === 'Enter' && src.enter) src.enter(x);
+		else return;
+		pick(tv.rows[tv.cur]);
+		ev.preventDefault();
+	});
+}
 
 function sortNodes(list) {
 	const by = S.tsort;
-	return list.sort((a, b) => by === 'name' ? (name(T.frame(a)) < name(T.frame(b)) ? -1 : 1)
+	return list.slice().sort((a, b) => by === 'name' ? (name(T.frame(a)) < name(T.frame(b)) ? -1 : 1)
 		: by === 'self' ? T.self(b) - T.self(a) || T.tot(b) - T.tot(a) : T.tot(b) - T.tot(a) || a - b);
 }
 
-function flattenTree() {
-	const rows = [];
-	const walk = (x) => {
-		rows.push(x);
-		if (treeState.open.has(x)) for (const c of sortNodes(T.kids(x).slice())) walk(c);
-	};
-	for (const r of sortNodes(T.roots().slice())) walk(r);
-	treeState.rows = rows;
-}
+// The profile's tree as tv shows it (T, rebuilt by buildTree()).
+const profileTree = {
+	roots: () => T.roots(), kids: (x) => T.kids(x), depth: (x) => T.depth(x), order: sortNodes,
+	pick: (x) => { S.func = T.frame(x); },
+	enter: (x) => {
+		S.func = T.frame(x);
+		showTab('source');
+	},
+};
 
 // Open the heaviest path while it holds most of its parent's weight.
 function openHeaviest() {
-	treeState.open.clear();
+	tv.open.clear();
 	let list = T.roots();
 	for (let d = 0; d < 64 && list.length; d++) {
 		const top = list.reduce((a, b) => (T.tot(b) > T.tot(a) ? b : a));
-		treeState.open.add(top);
+		tv.open.add(top);
 		list = T.kids(top);
 		if (list.length && T.tot(list.reduce((a, b) => (T.tot(b) > T.tot(a) ? b : a))) < 0.3 * A.total) break;
 	}
@@ -450,11 +540,12 @@ function openHeaviest() {
 
 function drawTree(reopen) {
 	buildTree();
+	tv.src = profileTree;
 	if (reopen) {
 		openHeaviest();
-		treeState.cur = 0;
+		tv.cur = 0;
 	}
-	flattenTree();
+	tvFlatten();
 	header($('tree-head'), [['total', 'Total', 'pct'], [null, unit(), 'num'], ['self', 'Self', 'pct'],
 		[null, unit(), 'num'], ['name', 'Function', 'name']], S.tsort, (k) => {
 		S.tsort = k;
@@ -462,8 +553,8 @@ function drawTree(reopen) {
 	});
 	const box = $('tree');
 	const rowOf = (i) => {
-		const x = treeState.rows[i], f = T.frame(x);
-		const r = el('div', 'row' + (i === treeState.cur ? ' cur' : ''));
+		const x = tv.rows[i], f = T.frame(x);
+		const r = el('div', 'row' + (i === tv.cur ? ' cur' : ''));
 		r.dataset.i = i;
 		r.appendChild(el('span', 'pct', pct(T.tot(x), A.total)));
 		r.appendChild(el('span', 'num', fmtW(T.tot(x))));
@@ -472,81 +563,18 @@ function drawTree(reopen) {
 		const n = el('span', 'name');
 		n.style.paddingLeft = T.depth(x) * 14 + 'px';
 		const has = T.kids(x).length > 0;
-		n.appendChild(el('span', 'tw', has ? (treeState.open.has(x) ? '\u25BE' : '\u25B8') : ''));
+		n.appendChild(el('span', 'tw', has ? (tv.open.has(x) ? '\u25BE' : '\u25B8') : ''));
 		n.appendChild(el('span', E.fkind[f] & K_KERNEL ? 'k' : E.fkind[f] & K_NONAME ? 'u' : '', name(f)));
 		if (E.fkind[f] & K_INLINED) n.appendChild(el('span', 'tag', 'inlined'));
 		n.appendChild(el('span', 'lib', libName(f)));
 		r.appendChild(n);
 		return r;
 	};
-	treeState.draw = vlist(box, () => treeState.rows.length, rowOf);
-}
-
-function treeMove(i) {
-	const n = treeState.rows.length;
-	if (!n) return;
-	treeState.cur = Math.max(0, Math.min(n - 1, i));
-	ensureVisible($('tree'), treeState.cur);
-	treeState.draw();
-}
-
-function treeToggle(x, open, all) {
-	const set = (y) => {
-		if (open) treeState.open.add(y);
-		else treeState.open.delete(y);
-		if (all) for (const c of T.kids(y)) set(c);
-	};
-	set(x);
-	flattenTree();
-	treeState.cur = treeState.rows.indexOf(x);
-	treeState.draw();
+	tv.draw = vlist(box, () => tv.rows.length, rowOf);
 }
 
 function treeEvents() {
-	const box = $('tree');
-	box.addEventListener('click', (ev) => {
-		const r = ev.target.closest('.row');
-		if (!r) return;
-		const i = +r.dataset.i, x = treeState.rows[i];
-		treeState.cur = i;
-		S.func = T.frame(x);
-		if (ev.target.classList.contains('tw')) treeToggle(x, !treeState.open.has(x), false);
-		else treeState.draw();
-		box.focus();
-	});
-	box.addEventListener('dblclick', (ev) => {
-		const r = ev.target.closest('.row');
-		if (r) showTab('source');
-	});
-	box.addEventListener('keydown', (ev) => {
-		const x = treeState.rows[treeState.cur];
-		if (x === undefined) return;
-		const k = ev.key;
-		if (k === 'ArrowDown') treeMove(treeState.cur + 1);
-		else if (k === 'ArrowUp') treeMove(treeState.cur - 1);
-		else if (k === 'PageDown') treeMove(treeState.cur + 20);
-		else if (k === 'PageUp') treeMove(treeState.cur - 20);
-		else if (k === 'Home') treeMove(0);
-		else if (k === 'End') treeMove(treeState.rows.length - 1);
-		else if (k === 'ArrowRight') {
-			if (!treeState.open.has(x) && T.kids(x).length) treeToggle(x, true, false);
-			else treeMove(treeState.cur + 1);
-		} else if (k === 'ArrowLeft') {
-			if (treeState.open.has(x)) treeToggle(x, false, false);
-			else {
-				const d = T.depth(x);
-				let i = treeState.cur;
-				while (i > 0 && T.depth(treeState.rows[i]) >= d) i--;
-				treeMove(i);
-			}
-		} else if (k === '*') treeToggle(x, true, true);
-		else if (k === 'Enter') {
-			S.func = T.frame(x);
-			showTab('source');
-		} else return;
-		S.func = T.frame(treeState.rows[treeState.cur]);
-		ev.preventDefault();
-	});
+	tvEvents();
 	for (const r of document.querySelectorAll('input[name=tmode]'))
 		r.addEventListener('change', (ev) => {
 			S.tmode = ev.target.value;
@@ -1125,55 +1153,22 @@ function drawDiffFlame(side) {
 		box.appendChild(el('div', 'empty', 'No samples on this side.'));
 		return;
 	}
-	const W = Math.max(200, box.clientWidth - 2), scale = W / v[zoom];
-	const items = [], chain = [];
-	for (let at = zoom; at > 0; at = t.parent[at]) chain.unshift(at);
-	items.push([0, 0, W, 0]);
-	for (const at of chain) items.push([at, 0, W, D.depth[at]]);
-	let maxDepth = D.depth[zoom];
-	const walk = (node, x) => {
-		for (const c of D.kids[node]) {
-			const w = v[c] * scale;
-			if (w >= 0.5) {
-				items.push([c, x, w, D.depth[c]]);
-				if (D.depth[c] > maxDepth) maxDepth = D.depth[c];
-				walk(c, x);
-			}
-			x += w;
-		}
-	};
-	walk(zoom, 0);
-	const height = (maxDepth + 1) * ROW;
-	const frag = document.createDocumentFragment();
-	const sizer = el('div');
-	sizer.style.height = height + 'px';
-	sizer.style.width = '1px';
-	frag.appendChild(sizer);
-	let match = 0;
-	for (const [node, x, w, d] of items) {
-		const r = el('div', 'fr ' + (node ? CHANGE[t.change[node]] : 'noise'));
-		r.style.left = x.toFixed(2) + 'px';
-		r.style.width = w.toFixed(2) + 'px';
-		if (w < 12) r.style.padding = '0';
-		if (w < 3) r.style.borderRight = 'none';
-		r.style.top = (S.icicle ? d * ROW : height - (d + 1) * ROW) + 'px';
-		r.dataset.node = node;
-		r.style.background = node ? diffColor(node) : '#ddd';
-		r.textContent = node ? (w > 28 ? P.strings[t.name[node]] : '') : 'all: ' + (side ? 'NEW' : 'BASE');
-		if (node && S.search && S.search.test(P.strings[t.name[node]])) r.classList.add('m');
-		if (node && node !== zoom && chain.includes(node)) r.classList.add('dim');
-		frag.appendChild(r);
-	}
-	box.appendChild(frag);
-	if (S.search) {
+	const m = S.search ? searchUnder(t.n, t.parent, (i) => S.search.test(P.strings[t.name[i]])) : null;
+	flameFrames(box, { zoom, parent: t.parent, depth: D.depth, kids: (x) => D.kids[x], weight: v,
+		paint: (r, node, w, caller) => {
+			r.classList.add(node ? CHANGE[t.change[node]] : 'noise');
+			r.style.background = node ? diffColor(node) : '#ddd';
+			r.textContent = node ? (w > 28 ? P.strings[t.name[node]] : '') : 'all: ' + (side ? 'NEW' : 'BASE');
+			if (node && m && m.hit[node]) r.classList.add('m');
+			if (caller) r.classList.add('dim');
+		} });
+	if (m) {
 		// the share of the side's samples whose stack the expression matches
-		const hit = new Uint8Array(t.n);
-		for (let i = 1; i < t.n; i++) if (S.search.test(P.strings[t.name[i]])) hit[i] = 1;
-		const under = (i) => { for (let a = i; a > 0; a = t.parent[a]) if (hit[a]) return true; return false; };
+		let match = 0;
 		for (let i = 1; i < t.n; i++) {
 			let self = v[i];
 			for (const c of D.kids[i]) self -= v[c];
-			if (self > 0 && under(i)) match += self;
+			if (self > 0 && m.under[i]) match += self;
 		}
 		$('match-' + side).textContent = 'Matched: ' + pct(match, v[0]);
 	} else {
@@ -1207,25 +1202,21 @@ function drawDiffFuncs() {
 }
 
 // The merged tree, top-down, as the call tree: both sides' totals and the change.
-const dtree = { open: new Set(), rows: [], cur: 0, draw: null };
+// The merged tree as tv shows it: the larger side first.
+const mergedTree = {
+	roots: () => D.kids[0], kids: (x) => D.kids[x], depth: (x) => D.depth[x] - 1,
+	order: (list) => list.slice().sort((a, b) => Math.max(D.tree.v0[b], D.tree.v1[b]) - Math.max(D.tree.v0[a], D.tree.v1[a])),
+};
 
 function drawDiffTree() {
 	const t = D.tree;
-	const flatten = () => {
-		const rows = [];
-		const walk = (x) => {
-			rows.push(x);
-			if (dtree.open.has(x)) for (const c of D.kids[x].slice().sort((a, b) => Math.max(t.v0[b], t.v1[b]) - Math.max(t.v0[a], t.v1[a]))) walk(c);
-		};
-		for (const c of D.kids[0].slice().sort((a, b) => Math.max(t.v0[b], t.v1[b]) - Math.max(t.v0[a], t.v1[a]))) walk(c);
-		dtree.rows = rows;
-	};
-	flatten();
+	tv.src = mergedTree;
+	tvFlatten();
 	header($('tree-head'), [[null, 'BASE', 'pct'], [null, 'NEW', 'pct'], [null, 'Delta', 'pct'], [null, 'Change', 'key'],
 		[null, 'Function', 'name']], null, () => {});
 	const rowOf = (i) => {
-		const x = dtree.rows[i];
-		const r = el('div', 'row ' + CHANGE[t.change[x]] + (i === dtree.cur ? ' cur' : ''));
+		const x = tv.rows[i];
+		const r = el('div', 'row ' + CHANGE[t.change[x]] + (i === tv.cur ? ' cur' : ''));
 		r.dataset.i = i;
 		r.appendChild(el('span', 'pct', t.pct0[x].toFixed(2) + '%'));
 		r.appendChild(el('span', 'pct', t.pct1[x].toFixed(2) + '%'));
@@ -1233,63 +1224,12 @@ function drawDiffTree() {
 		r.appendChild(el('span', 'key chg', CHANGE[t.change[x]]));
 		const n = el('span', 'name');
 		n.style.paddingLeft = (D.depth[x] - 1) * 14 + 'px';
-		n.appendChild(el('span', 'tw', D.kids[x].length ? (dtree.open.has(x) ? '\u25BE' : '\u25B8') : ''));
+		n.appendChild(el('span', 'tw', D.kids[x].length ? (tv.open.has(x) ? '\u25BE' : '\u25B8') : ''));
 		n.appendChild(el('span', '', P.strings[t.name[x]]));
 		r.appendChild(n);
 		return r;
 	};
-	dtree.flatten = flatten;
-	dtree.draw = vlist($('tree'), () => dtree.rows.length, rowOf);
-}
-
-function diffTreeEvents() {
-	const box = $('tree');
-	const toggle = (x, open, all) => {
-		const set = (y) => {
-			if (open) dtree.open.add(y);
-			else dtree.open.delete(y);
-			if (all) for (const c of D.kids[y]) set(c);
-		};
-		set(x);
-		dtree.flatten();
-		dtree.cur = dtree.rows.indexOf(x);
-		dtree.draw();
-	};
-	const move = (i) => {
-		dtree.cur = Math.max(0, Math.min(dtree.rows.length - 1, i));
-		ensureVisible(box, dtree.cur);
-		dtree.draw();
-	};
-	box.addEventListener('click', (ev) => {
-		const r = ev.target.closest('.row');
-		if (!r) return;
-		const i = +r.dataset.i, x = dtree.rows[i];
-		dtree.cur = i;
-		if (ev.target.classList.contains('tw')) toggle(x, !dtree.open.has(x), false);
-		else dtree.draw();
-		box.focus();
-	});
-	box.addEventListener('keydown', (ev) => {
-		const x = dtree.rows[dtree.cur], k = ev.key;
-		if (x === undefined) return;
-		if (k === 'ArrowDown') move(dtree.cur + 1);
-		else if (k === 'ArrowUp') move(dtree.cur - 1);
-		else if (k === 'Home') move(0);
-		else if (k === 'End') move(dtree.rows.length - 1);
-		else if (k === 'ArrowRight') {
-			if (!dtree.open.has(x) && D.kids[x].length) toggle(x, true, false);
-			else move(dtree.cur + 1);
-		} else if (k === 'ArrowLeft') {
-			if (dtree.open.has(x)) toggle(x, false, false);
-			else {
-				let i = dtree.cur;
-				while (i > 0 && D.depth[dtree.rows[i]] >= D.depth[x]) i--;
-				move(i);
-			}
-		} else if (k === '*') toggle(x, true, true);
-		else return;
-		ev.preventDefault();
-	});
+	tv.draw = vlist($('tree'), () => tv.rows.length, rowOf);
 }
 
 function diffVerdict() {
@@ -1381,7 +1321,7 @@ function diffMain() {
 	$('keys').textContent = 'Entries by ' + (P.keys.join(', ') || 'sym') + ', as prof diff compares them; ' +
 		'the biggest change first.';
 	S.fsort = 'delta';
-	diffTreeEvents();
+	tvEvents();
 	const draw = () => {
 		if (S.tab === 'flame') {
 			drawDiffFlame(0);
