@@ -138,6 +138,7 @@ int cmd_report(int argc, char **argv)
 	int ret, err, status = 1;
 	char *out_tmp = NULL, why[1024];
 	static char obuf[1 << 16];
+	FILE *out = stdout;
 
 	view_args_init(&r.va, "report");
 	r.format = formats[0];
@@ -173,22 +174,21 @@ int cmd_report(int argc, char **argv)
 				file_create_strerror(err));
 			goto out;
 		}
-		fflush(stdout);
-		if (dup2(fd, STDOUT_FILENO) < 0) {
+		out = fdopen(fd, "w");
+		if (!out) {
 			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(errno));
 			close(fd);
 			goto out;
 		}
-		close(fd);
 	}
-	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
 	view_format_view(&r.va, r.input, &view);
 	view.header_only = r.header_only;
 	/* text of any format is made valid UTF-8 with no control bytes on the way out */
 	if (r.format->needs & FORMAT_BINARY) {
-		ret = r.format->write(p, &view, stdout);	/* a failure is said below */
+		ret = r.format->write(p, &view, out);	/* a failure is said below */
 	} else {
-		FILE *text = utf8_filter(stdout);
+		FILE *text = utf8_filter(out);
 
 		if (text)
 			setvbuf(text, NULL, _IOFBF, 1 << 16);
@@ -210,10 +210,12 @@ int cmd_report(int argc, char **argv)
 				pct(lost, p->samples + lost));
 	}
 	status = 0;
-	if (fflush(stdout) || ferror(stdout))
+	if (fflush(out) || ferror(out))
 		err = errno ? errno : EIO;
 	else
 		err = ret < 0 ? -ret : 0;
+	if (out != stdout && fclose(out) && !err)
+		err = errno ? errno : EIO;
 	if (err) {
 		if (r.output)
 			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output, strerror(err));

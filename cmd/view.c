@@ -237,7 +237,7 @@ static int serve(const char *file, int port)
 int cmd_view(int argc, char **argv)
 {
 	const char *output = NULL, *input = NULL;
-	int serve_it = 0, port = 0, status, saved;
+	int serve_it = 0, port = 0, status;
 	char **rargv = xcalloc((size_t)argc + 8, sizeof(*rargv));
 	int rargc = 0;
 	char tmp[4096], why[512];
@@ -308,15 +308,7 @@ int cmd_view(int argc, char **argv)
 		rargv[rargc++] = (char *)"-i";
 		rargv[rargc++] = (char *)input;
 	}
-	/* prof report -o puts its output on standard output's descriptor: kept aside */
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
 	status = cmd_report(rargc, rargv);
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-	}
 	free(rargv);
 	if (status) {
 		if (output == tmp)
