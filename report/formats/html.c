@@ -32,6 +32,7 @@
 
 #include "file.h"
 #include "format.h"
+#include "base64.h"
 #include "htab.h"
 #include "json.h"
 #include "session.h"
@@ -383,30 +384,6 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 
 /* --- the page ------------------------------------------------------------------ */
 
-static void put_base64(const unsigned char *b, size_t n, FILE *out)
-{
-	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char line[77];
-	size_t at = 0;
-
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)b[i] << 16 | (i + 1 < n ? (uint32_t)b[i + 1] << 8 : 0) |
-			     (i + 2 < n ? b[i + 2] : 0);
-
-		line[at++] = abc[v >> 18 & 63];
-		line[at++] = abc[v >> 12 & 63];
-		line[at++] = i + 1 < n ? abc[v >> 6 & 63] : '=';
-		line[at++] = i + 2 < n ? abc[v & 63] : '=';
-		if (at == 76) {
-			line[at++] = '\n';
-			fwrite(line, 1, at, out);
-			at = 0;
-		}
-	}
-	if (at)
-		fwrite(line, 1, at, out);
-}
-
 /* page.html with its markers filled in, in their order: the style, the data, the script. */
 static int put_page(FILE *out, const unsigned char *z, size_t nz)
 {
@@ -422,7 +399,7 @@ static int put_page(FILE *out, const unsigned char *z, size_t nz)
 		if (m == 0)
 			fputs(html_page_css, out);
 		else if (m == 1)
-			put_base64(z, nz, out);
+			base64_write(z, nz, 76, out);
 		else
 			fputs(html_page_js, out);
 		at = hit + strlen(marks[m]);

@@ -25,6 +25,7 @@
 
 #include "htab.h"
 #include "format.h"
+#include "pprof.h"
 #include "strpool.h"
 #include "objfile.h"
 #include "symbols.h"
@@ -129,6 +130,7 @@ struct pprof {
 	size_t nsval, cap_sval;
 	const char *event;
 	int time_unit;
+	uint64_t count, value;	/* samples added, and their periods */
 };
 
 #define GROW(p, n, cap) do { \
@@ -163,7 +165,7 @@ static uint64_t str_index(struct pprof *p, const char *s)
 	return e->val;
 }
 
-static struct pprof *pprof_new(const char *event, int time_unit)
+struct pprof *pprof_new(const char *event, int time_unit)
 {
 	struct pprof *p = xcalloc(1, sizeof(*p));
 
@@ -174,7 +176,7 @@ static struct pprof *pprof_new(const char *event, int time_unit)
 	return p;
 }
 
-static void pprof_free(struct pprof *p)
+void pprof_free(struct pprof *p)
 {
 	if (!p)
 		return;
@@ -341,14 +343,17 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 	return e->val;
 }
 
-static void pprof_add(struct pprof *p, const struct rsample *s)
+void pprof_add(struct pprof *p, const struct rsample *s, const char *const *labels, int nlabels)
 {
-	uint64_t *w = xreallocarray(NULL, (size_t)s->nframes + 2, sizeof(*w));
+	uint64_t *w = xreallocarray(NULL, (size_t)s->nframes + 2 + 2 * (size_t)nlabels, sizeof(*w));
 	size_t k = 0;
 	int made;
 	struct ukey *e;
 
-	w[k++] = str_index(p, s->comm);
+	/* the key: how many labels, their keys and values, then the locations */
+	w[k++] = (uint64_t)nlabels;
+	for (int i = 0; i < 2 * nlabels; i++)
+		w[k++] = str_index(p, labels[i]);
 	for (int i = 0; i < s->nframes; ) {
 		int j = i + 1;
 
@@ -375,7 +380,16 @@ static void pprof_add(struct pprof *p, const struct rsample *s)
 	}
 	p->sval[e->val][0]++;
 	p->sval[e->val][1] += s->period;
+	p->count++;
+	p->value += s->period;
 	free(w);
+}
+
+uint64_t pprof_count(const struct pprof *p, uint64_t *value)
+{
+	if (value)
+		*value = p->value;
+	return p->count;
 }
 
 /* --- protobuf ----------------------------------------------------------------- */
@@ -464,30 +478,32 @@ static int by_hits(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static void encode(struct pprof *p, uint64_t duration_ns, struct pb *out)
+static void encode(struct pprof *p, const struct pprof_window *win, struct pb *out)
 {
 	struct pb m = { 0 }, packed = { 0 };
 	uint64_t t_samples = str_index(p, "samples"), u_count = str_index(p, "count");
 	uint64_t t_value = str_index(p, p->time_unit == 1 ? "cpu" : p->event);
 	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
-	uint64_t k_comm = str_index(p, "comm");
 
 	value_type(out, 1, t_samples, u_count);
 	value_type(out, 1, t_value, u_value);
 	for (size_t i = 0; i < p->samples.n; i++) {
 		const struct ukey *e = &p->samples.ents[i];
 		const uint64_t *w = p->samples.keys + e->off;
+		size_t nl = (size_t)w[0], first = 1 + 2 * nl;
 		struct pb label = { 0 };
 
-		for (size_t j = 1; j < e->len; j++)
+		for (size_t j = first; j < e->len; j++)
 			pb_varint(&packed, w[j]);
 		pb_msg(&m, 1, &packed);
 		pb_varint(&packed, p->sval[e->val][0]);
 		pb_varint(&packed, p->sval[e->val][1]);
 		pb_msg(&m, 2, &packed);
-		pb_u64(&label, 1, k_comm);
-		pb_u64(&label, 2, w[0]);
-		pb_msg(&m, 3, &label);
+		for (size_t j = 0; j < nl; j++) {
+			pb_u64(&label, 1, w[1 + 2 * j]);
+			pb_u64(&label, 2, w[2 + 2 * j]);
+			pb_msg(&m, 3, &label);
+		}
 		free(label.b);
 		pb_msg(out, 2, &m);
 	}
@@ -552,16 +568,19 @@ static void encode(struct pprof *p, uint64_t duration_ns, struct pb *out)
 	}
 	for (size_t i = 0; i < p->nstr; i++)
 		pb_bytes(out, 6, p->str[i], strlen(p->str[i]));
-	pb_u64(out, 10, duration_ns);
+	pb_u64(out, 9, win->time_ns);
+	pb_u64(out, 10, win->duration_ns);
 	value_type(out, 11, t_value, u_value);
+	pb_u64(out, 12, win->period);
 	pb_u64(out, 14, t_value);	/* default_sample_type */
 	free(m.b);
 	free(packed.b);
 }
 
-static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
+int pprof_encode(struct pprof *p, const struct pprof_window *win, unsigned char **data,
+		 size_t *len)
 {
-	struct pb raw = { 0 };
+	struct pb raw = { 0 }, gz = { 0 };
 	z_stream z;
 	unsigned char buf[1 << 16];
 	int ret = 0, zr;
@@ -571,7 +590,6 @@ static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 	str_index(p, "count");
 	str_index(p, p->time_unit == 1 ? "cpu" : p->event);
 	str_index(p, p->time_unit ? "nanoseconds" : "count");
-	str_index(p, "comm");
 	for (size_t i = 0; i < p->nmap; i++) {
 		const unsigned char *id;
 		size_t n = dso_build_id(p->map[i].dso, &id);
@@ -582,7 +600,7 @@ static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 		str_index(p, hexid);
 		str_index(p, dso_path(p->map[i].dso));
 	}
-	encode(p, duration_ns, &raw);
+	encode(p, win, &raw);
 
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: a gzip wrapper, which pprof expects */
@@ -607,13 +625,31 @@ static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
 			ret = -EIO;
 			break;
 		}
-		if (fwrite(buf, 1, sizeof(buf) - z.avail_out, out) != sizeof(buf) - z.avail_out) {
-			ret = -EIO;
-			break;
-		}
+		pb_raw(&gz, buf, sizeof(buf) - z.avail_out);
 	} while (zr != Z_STREAM_END);
 	deflateEnd(&z);
 	free(raw.b);
+	if (ret) {
+		free(gz.b);
+		return ret;
+	}
+	*data = gz.b ? gz.b : xcalloc(1, 1);
+	*len = gz.n;
+	return 0;
+}
+
+static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
+{
+	struct pprof_window win = { .duration_ns = duration_ns };
+	unsigned char *data;
+	size_t len;
+	int ret = pprof_encode(p, &win, &data, &len);
+
+	if (ret)
+		return ret;
+	if (fwrite(data, 1, len, out) != len)
+		ret = -EIO;
+	free(data);
 	return ret ? ret : ferror(out) ? -EIO : 0;
 }
 
@@ -630,7 +666,9 @@ static void *collect_begin(void *ctx, const struct evdesc *ev)
 
 static void collect_add(void *state, const struct rsample *s)
 {
-	pprof_add(state, s);
+	const char *label[2] = { "comm", s->comm };
+
+	pprof_add(state, s, label, 1);
 }
 
 static void collect_free(void *state)
