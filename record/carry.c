@@ -174,7 +174,11 @@ static void capture(struct carry *c, struct cproc *p, int alive)
  */
 void carry_fork(struct carry *c, int pid, uint64_t time)
 {
-	struct cproc *p = find(c, pid, 1);
+	struct cproc *p;
+
+	if (!c)
+		return;
+	p = find(c, pid, 1);
 
 	if (p->seen && time <= p->start)
 		return;
@@ -194,12 +198,17 @@ void carry_fork(struct carry *c, int pid, uint64_t time)
 
 void carry_process(struct carry *c, int pid)
 {
-	find(c, pid, 1);
+	if (c)
+		find(c, pid, 1);
 }
 
 void carry_exec(struct carry *c, int pid, uint64_t time)
 {
-	struct cproc *p = find(c, pid, 1);
+	struct cproc *p;
+
+	if (!c)
+		return;
+	p = find(c, pid, 1);
 
 	if (p->seen && time <= p->start)
 		return;
@@ -219,6 +228,8 @@ void carry_mmap(struct carry *c, int pid, uint64_t start, uint64_t len, const ch
 	size_t n = name_len < sizeof(file) - 1 ? name_len : sizeof(file) - 1;
 	int err, fd;
 
+	if (!c)
+		return;
 	memcpy(file, name, n);
 	file[n] = '\0';
 	if (!jitdump_path(file))
@@ -245,7 +256,7 @@ void carry_mmap(struct carry *c, int pid, uint64_t start, uint64_t len, const ch
 
 void carry_exit(struct carry *c, int pid, uint64_t time)
 {
-	struct cproc *p = find(c, pid, 0);
+	struct cproc *p = c ? find(c, pid, 0) : NULL;
 
 	/* an exit older than the start known is the older process's: read at the FORK */
 	if (p && !(p->seen && time < p->start))
@@ -290,6 +301,8 @@ int carry_write(struct carry *c, struct writer *w)
 	uint64_t first;
 	int ret;
 
+	if (!c)
+		return 0;
 	for (size_t i = 0; i < c->np; i++)
 		capture(c, &c->p[i], 1);
 	if (!c->nb)
@@ -312,8 +325,10 @@ int carry_write(struct carry *c, struct writer *w)
 
 uint64_t carry_files(const struct carry *c, uint64_t *bytes, uint64_t *procs)
 {
-	*bytes = c->bytes;
+	*bytes = c ? c->bytes : 0;
 	*procs = 0;
+	if (!c)
+		return 0;
 	for (size_t i = 0; i < c->nb; i++) {
 		size_t j = 0;
 

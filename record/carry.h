@@ -22,6 +22,7 @@ struct writer;
 /* mono_to_real: add to a CLOCK_MONOTONIC time (ns) for CLOCK_REALTIME; 0 if record times are not monotonic. */
 struct carry *carry_new(int64_t mono_to_real);
 void carry_free(struct carry *c);
+/* Every function below takes a NULL c, the recorder that carries nothing, and does nothing. */
 
 /* A process there before recording began (its records were synthesized). */
 void carry_process(struct carry *c, int pid);

@@ -270,7 +270,8 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 
 #define RO struct record_opts
 
-static const struct opt record_options[] = {
+/* What to sample and where: record's, and prof agent's too. */
+const struct opt record_target_options[] = {
 	OPT_CALL('e', "event", "LIST", record_cb, R_EVENT,
 		 "events to sample (default cycles; cpu-clock\n"
 		 "where there is no hardware PMU), each with\n"
@@ -299,22 +300,11 @@ static const struct opt record_options[] = {
 	OPT_CALL('m', "mmap-pages", "N", record_cb, R_PAGES,
 		 "ring pages per CPU, a power of two (default 128),\n"
 		 "or a size: 512K, 4M"),
-	OPT_CALL('o', "output", "FILE", record_cb, R_OUTPUT,
-		 "output file (default prof.data, - for stdout)"),
-	OPT_CALL_OPT('z', "compression-level", "N", record_cb, R_LEVEL, opt_peek_number,
-		     "zstd level 1-22 (default 1)"),
-	OPT_SET(0, "no-compress", RO, no_compress, 1, "write records uncompressed"),
-	OPT_CALL(0, "duration", "SECONDS", record_cb, R_DURATION, "stop after SECONDS"),
 	OPT_SET(0, "off-cpu", RO, off_cpu, 1,
 		"also record when threads switch out and back\n"
 		"in, and their stacks at switch-out where the\n"
 		"kernel allows it: prof report --event off-cpu\n"
 		"and --wall show where they waited"),
-	OPT_SET('N', "no-buildid-cache", RO, no_buildid_cache, 1,
-		"do not copy deleted, replaced or containers'\n"
-		"binaries into the build-id cache (~/.debug)"),
-	OPT_SET('q', "quiet", RO, quiet, 1, "no notices and no summary"),
-	OPT_HELP(),
 	/* perf record's spellings */
 	OPT_PERF_CALL_V('k', "clockid", record_cb, R_CLOCKID),
 	OPT_PERF_NOOP('T', "timestamp"),
@@ -324,17 +314,34 @@ static const struct opt record_options[] = {
 	OPT_PERF_NOOP('B', "no-buildid"),
 	OPT_PERF_NOOP(0, "buildid-all"),
 	OPT_PERF_NOOP(0, "no-bpf-event"),
-	OPT_PERF('s', "stat", "prof keeps each sample's thread: prof report --sort pid,tid "
-		 "gives each thread's share"),
-	OPT_PERF('D', "delay", "prof report --time START,END keeps a window of the run"),
-	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
 	OPT_PERF('d', "data", "prof records no data addresses"),
 	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
 	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
-	OPT_PERF('u', "uid", "-a records every process; prof report --pid or --comm keeps a "
-		 "user's"),
 	OPT_PERF('I', "intr-regs", "prof records the user registers only, with --call-graph "
 		 "dwarf"),
+	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
+	OPT_END(),
+};
+
+static const struct opt record_options[] = {
+	OPT_JOIN(record_target_options),
+	OPT_CALL('o', "output", "FILE", record_cb, R_OUTPUT,
+		 "output file (default prof.data, - for stdout)"),
+	OPT_CALL_OPT('z', "compression-level", "N", record_cb, R_LEVEL, opt_peek_number,
+		     "zstd level 1-22 (default 1)"),
+	OPT_SET(0, "no-compress", RO, no_compress, 1, "write records uncompressed"),
+	OPT_CALL(0, "duration", "SECONDS", record_cb, R_DURATION, "stop after SECONDS"),
+	OPT_SET('N', "no-buildid-cache", RO, no_buildid_cache, 1,
+		"do not copy deleted, replaced or containers'\n"
+		"binaries into the build-id cache (~/.debug)"),
+	OPT_SET('q', "quiet", RO, quiet, 1, "no notices and no summary"),
+	OPT_HELP(),
+	/* perf record's spellings */
+	OPT_PERF('s', "stat", "prof keeps each sample's thread: prof report --sort pid,tid "
+		 "gives each thread's share"),
+	OPT_PERF('D', "delay", "prof report --time START,END keeps a window of the run"),
+	OPT_PERF('u', "uid", "-a records every process; prof report --pid or --comm keeps a "
+		 "user's"),
 	OPT_PERF(0, "switch-output", "prof record writes one profile; prof report --time "
 		 "START,END shows a window of it"),
 	OPT_END(),
@@ -352,20 +359,34 @@ void record_usage(FILE *out)
 	opt_usage(out, record_options);
 }
 
-int record_opts_parse(struct record_opts *o, int argc, char **argv,
-		      char *err, size_t len)
+void record_opts_init(struct record_opts *o)
 {
-	int first, ret;
-
 	memset(o, 0, sizeof(*o));
 	o->freq = RECORD_DEFAULT_FREQ;
 	o->mmap_pages = RECORD_DEFAULT_PAGES;
 	o->output = "prof.data";
 	o->level = RECORD_DEFAULT_LEVEL;
+}
+
+int record_opts_parse(struct record_opts *o, int argc, char **argv,
+		      char *err, size_t len)
+{
+	int first, ret;
+
+	record_opts_init(o);
 	/* the first word is the command, whose own options are its business */
 	ret = opt_parse(record_options, o, OPT_STOP_AT_WORD, argc, argv, &first, err, len);
 	if (ret)
 		return ret < 0 ? -EINVAL : 1;
+	if (first < argc) {
+		o->argv = argv + first;
+		o->argc = argc - first;
+	}
+	return record_opts_check(o, "cycles", err, len);
+}
+
+int record_opts_check(struct record_opts *o, const char *default_event, char *err, size_t len)
+{
 	if (o->callchain == CALLCHAIN_DWARF && !regs_user_mask())
 		return bad(err, len, "--call-graph dwarf: prof does not unwind on this machine's "
 			   "architecture; use -g");
@@ -387,7 +408,7 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 	if (!o->nr_events) {
 		o->events = xcalloc(1, sizeof(*o->events));
 		o->mods = xcalloc(1, sizeof(*o->mods));
-		o->events[0] = xstrdup("cycles");
+		o->events[0] = xstrdup(default_event);
 		o->nr_events = 1;
 		o->default_event = 1;
 	}
@@ -397,10 +418,6 @@ int record_opts_parse(struct record_opts *o, int argc, char **argv,
 			continue;
 		o->mods[i].user = o->all_user;
 		o->mods[i].kernel = o->all_kernel;
-	}
-	if (first < argc) {
-		o->argv = argv + first;
-		o->argc = argc - first;
 	}
 	if (!o->argv && !o->nr_pids && !o->nr_tids && !o->all_cpus && !o->has_cpus)
 		return bad(err, len, "no command to run: give one, or -p PID, -t TID or -a");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cpulist.h"
+#include "opt.h"
 
 #define RECORD_DEFAULT_FREQ	4000
 #define RECORD_DEFAULT_PAGES	128
@@ -55,6 +56,7 @@ struct record_opts {
 	int all_user, all_kernel;	/* --all-user, --all-kernel: put in mods */
 	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */
 	int off_cpu;		/* --off-cpu: context switches, and stacks at switch-out */
+	int no_carry;		/* carry no JIT files (prof agent's recorder: its reader is live) */
 	char **argv;		/* the command, NULL-terminated; NULL when none */
 	int argc;
 };
@@ -67,6 +69,16 @@ struct record_opts {
 int record_opts_parse(struct record_opts *o, int argc, char **argv,
 		      char *err, size_t errlen);
 void record_opts_release(struct record_opts *o);
+
+/*
+ * For a command that takes record's target and event options
+ * (record_target_options, joined into its own table): the defaults
+ * before parsing, and the checks after it, with default_event where -e
+ * was not given. o->argv set, if at all, before the checks.
+ */
+extern const struct opt record_target_options[];
+void record_opts_init(struct record_opts *o);
+int record_opts_check(struct record_opts *o, const char *default_event, char *err, size_t len);
 
 /* The lines of prof record --help. */
 void record_usage(FILE *out);

@@ -991,22 +991,33 @@ static void recorder_release(struct recorder *rc)
 
 int cmd_record(int argc, char **argv)
 {
-	struct recorder rc = { .out_fd = -1, .sfd = -1, .launch = { .pid = 0, .go_fd = -1, .err_fd = -1 } };
-	char err[512], *path = NULL;
-	sigset_t mask;
-	int ret, status = 1;
+	struct record_opts o;
+	char err[512];
+	int ret;
 
-	ret = record_opts_parse(&rc.o, argc, argv, err, sizeof(err));
+	ret = record_opts_parse(&o, argc, argv, err, sizeof(err));
 	if (ret == 1) {
 		record_usage(stdout);
-		record_opts_release(&rc.o);
+		record_opts_release(&o);
 		return 0;
 	}
 	if (ret) {
 		fprintf(stderr, "prof: %s; see 'prof record --help'\n", err);
-		record_opts_release(&rc.o);
+		record_opts_release(&o);
 		return EXIT_USAGE;
 	}
+	return record_main(&o, argc, argv);
+}
+
+int record_main(struct record_opts *opts, int argc, char **argv)
+{
+	struct recorder rc = { .out_fd = -1, .sfd = -1, .launch = { .pid = 0, .go_fd = -1, .err_fd = -1 } };
+	char *path = NULL;
+	sigset_t mask;
+	int ret, status = 1;
+
+	rc.o = *opts;
+	memset(opts, 0, sizeof(*opts));
 	rc.argv = argv;
 	rc.argc = argc;
 	clock_gettime(CLOCK_MONOTONIC, &rc.start);
@@ -1123,7 +1134,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!rc.o.no_buildid_cache)
 		rc.keep = keep_new();
-	rc.carry = carry_new(mono_to_real(&rc));
+	if (!rc.o.no_carry)
+		rc.carry = carry_new(mono_to_real(&rc));
 	if (write_head(&rc) || synthesize(&rc))
 		goto abort;
 	carry_targets(&rc);

@@ -164,6 +164,7 @@ struct session {
 	/* threads by tid & (TMEMO - 1): samples of a few threads alternate */
 	struct thread *tmemo[TMEMO];
 	int unordered;
+	int forget;		/* session_forget_exited() */
 	session_filter_fn filter;
 	uint64_t first_time;	/* of the first sample in time order */
 	int have_first;
@@ -230,6 +231,7 @@ void ss_do_fork(struct session *s, const struct kevent *k);
 void ss_do_mmap(struct session *s, const struct kevent *k);
 void ss_free_itab(struct itab *t, int procs);
 struct proc *ss_get_proc(struct session *s, int pid);
+void ss_forget(struct session *s, int pid, int tid);
 struct thread *ss_get_thread(struct session *s, int pid, int tid);
 
 /* session-resolve.c */

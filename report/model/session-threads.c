@@ -79,6 +79,29 @@ void ss_free_itab(struct itab *t, int procs)
 
 /* --- threads and maps ------------------------------------------------- */
 
+/* An EXIT of tid (of process pid): the thread goes, and the process with its first thread. */
+void ss_forget(struct session *s, int pid, int tid)
+{
+	struct thread *t = ss_itab_get(&s->threads, tid);
+	struct proc *p;
+
+	if (t && t->pid == pid) {
+		ss_cs_drop(s, t);
+		free(t);
+		itab_put(&s->threads, tid, NULL);
+		s->last_thread = NULL;
+		memset(s->tmemo, 0, sizeof(s->tmemo));
+	}
+	if (pid != tid || !(p = ss_itab_get(&s->procs, pid)))
+		return;
+	maps_release(&p->maps);
+	resolver_pjit_reset(p->jit);
+	free(p->jit);
+	free(p);
+	itab_put(&s->procs, pid, NULL);
+	s->last_proc = NULL;
+}
+
 struct proc *ss_get_proc(struct session *s, int pid)
 {
 	struct proc *p = ss_itab_get(&s->procs, pid);

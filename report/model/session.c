@@ -80,6 +80,11 @@ void session_unordered(struct session *s, int on)
 	s->unordered = on;
 }
 
+void session_forget_exited(struct session *s, int on)
+{
+	s->forget = on;
+}
+
 uint64_t session_first_time(const struct session *s)
 {
 	return s->first_time;
@@ -249,6 +254,8 @@ int ss_deliver(struct session *s, const struct perf_event_header *h, uint64_t fo
 
 		if (t)
 			ss_set_on_cpu(s, t, 0);
+		if (s->forget)
+			ss_forget(s, (int)k.pid, (int)k.tid);
 		break;
 	}
 	case PERF_RECORD_LOST:

@@ -85,6 +85,13 @@ void session_leaf_only(struct session *s, int on);
  * so that the rest need not wait. For callers that only add samples up.
  */
 void session_unordered(struct session *s, int on);
+/*
+ * Free a thread at its EXIT, and a process (its maps, its JIT names) with
+ * its first thread's: what a session that runs for days needs (prof
+ * agent), where a process's samples never come after its exit. Samples of
+ * its pid after that find no maps, as perf's would.
+ */
+void session_forget_exited(struct session *s, int on);
 /* The time of the first sample in time order (set before any callback). */
 uint64_t session_first_time(const struct session *s);
 
