@@ -3,6 +3,7 @@
 #ifndef PROF_CMDS_H
 #define PROF_CMDS_H
 
+#include "agent.h"
 #include "archive.h"
 #include "convert.h"
 #include "diffcmd.h"

@@ -182,7 +182,7 @@ refused report "-i $g extra"              "unexpected argument 'extra'"
 # The usage and its refusals come from one table: every option --help
 # shows is one the parser takes. (Before anything runs, the next word, an
 # unknown option, is refused, or taken as the value of one that has one.)
-for cmd in report diff script archive convert record; do
+for cmd in report diff script archive convert record agent; do
 	"$PROF" $cmd --help > help.$cmd || fail "prof $cmd --help failed"
 	sed -n 's/^  \(-[^ ,]*, \)\{0,1\}\(--[a-z-]*\).*/\2/p' help.$cmd | sort -u > opts.$cmd
 	[ "$(wc -l < opts.$cmd)" -ge 3 ] || fail "prof $cmd --help: too few options: $(cat help.$cmd)"

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* prof agent's aggregation: windows and scrapes of labelled samples (collect.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collect.h"
+#include "format.h"
+#include "pprof.h"
+#include "profile.h"
+#include "symbols.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+#define MAX_EVENTS 8
+
+/* A window or a scrape: the samples of [start, end) (CLOCK_MONOTONIC), a pprof per event. */
+struct span {
+	uint64_t start, end;
+	uint64_t k;			/* a window's number: its start / window_ns */
+	int scrape;
+	/* by name: a session's evdescs go with it, and the recorder may be started again */
+	char ev[MAX_EVENTS][64];
+	struct pprof *pp[MAX_EVENTS];
+	size_t nev;
+	uint64_t samples;
+	struct span *next;
+};
+
+/* What labels say of a process, read once from /proc while it lives. */
+struct pinfo {
+	int pid;
+	const struct dso *exe;		/* the program it was read for: an exec reads again */
+	char *process, *cgroup, *container, *pod;
+	uint64_t used;			/* the window it last labelled a sample in */
+};
+
+struct collect {
+	struct collect_opts o;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;		/* delivered moved */
+	int64_t off;			/* realtime - monotonic */
+	uint64_t delivered;		/* the latest sample time seen */
+	uint64_t started;		/* realtime of the first window's start */
+	struct span *spans;		/* windows by k, then scrapes */
+	uint64_t closed;		/* windows up to k = closed - 1 are closed (0: none yet) */
+	uint64_t seq, cur_k;
+	struct pinfo **ptab;		/* open addressing by pid */
+	size_t pcap, pn;
+	uint64_t samples, late, windows, empty, lost, scrapes;
+	int nscrapes;
+};
+
+static uint64_t mono_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+struct collect *collect_new(const struct collect_opts *o)
+{
+	struct collect *c = xcalloc(1, sizeof(*c));
+	struct timespec m, r;
+
+	c->o = *o;
+	pthread_mutex_init(&c->mu, NULL);
+	pthread_cond_init(&c->cv, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &r);
+	c->off = ((int64_t)r.tv_sec - m.tv_sec) * 1000000000 + (r.tv_nsec - m.tv_nsec);
+	c->started = (uint64_t)((int64_t)mono_now() + c->off);
+	c->pcap = 256;
+	c->ptab = xcalloc(c->pcap, sizeof(*c->ptab));
+	return c;
+}
+
+static void pinfo_free(struct pinfo *p)
+{
+	if (!p)
+		return;
+	free(p->process);
+	free(p->cgroup);
+	free(p->container);
+	free(p->pod);
+	free(p);
+}
+
+static void span_free(struct span *s)
+{
+	for (size_t i = 0; i < s->nev; i++)
+		pprof_free(s->pp[i]);
+	free(s);
+}
+
+void collect_free(struct collect *c)
+{
+	if (!c)
+		return;
+	while (c->spans) {
+		struct span *s = c->spans;
+
+		c->spans = s->next;
+		span_free(s);
+	}
+	for (size_t i = 0; i < c->pcap; i++)
+		pinfo_free(c->ptab[i]);
+	free(c->ptab);
+	pthread_mutex_destroy(&c->mu);
+	pthread_cond_destroy(&c->cv);
+	free(c);
+}
+
+int64_t collect_mono_to_real(const struct collect *c)
+{
+	return c->off;
+}
+
+/* --- labels ----------------------------------------------------------------- */
+
+/* A label's text: valid UTF-8, no control bytes, at most 255 bytes; malloc'd. */
+static char *clean(const char *s, size_t n)
+{
+	char *t = xmalloc(n + 1), *u;
+
+	memcpy(t, s, n);
+	t[n] = '\0';
+	if (!utf8_valid(t)) {
+		u = utf8_fix(t);
+		free(t);
+		t = u;
+	}
+	for (char *p = t; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	if (strlen(t) > 255) {
+		size_t k = 255;
+
+		while (k && ((unsigned char)t[k] & 0xc0) == 0x80)
+			k--;
+		t[k] = '\0';
+	}
+	return t;
+}
+
+static int is_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/*
+ * The container and pod a cgroup path names, as Docker, containerd,
+ * CRI-O, Podman and the kubelet lay them out: a 64-digit hex id as a
+ * component, or inside docker-ID.scope, cri-containerd-ID.scope,
+ * crio-ID.scope, libpod-ID.scope; a pod as podUID (with _ for - under
+ * systemd) in a kubepods component.
+ */
+static void container_of(const char *path, char **container, char **pod)
+{
+	const char *p = path;
+
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n >= 64 + 3) {
+			/* the id as the last 64 characters before an optional .scope */
+			size_t m = n;
+
+			if (m > 6 && !memcmp(p + m - 6, ".scope", 6))
+				m -= 6;
+			if (m >= 64 && is_hex(p + m - 64, 64) && (m == 64 || p[m - 65] == '-'))
+				*container = clean(p + m - 64, 64);
+		} else if (n == 64 && is_hex(p, 64)) {
+			*container = clean(p, 64);
+		}
+		if (n > 3 && (p = memmem(p, n, "pod", 3)) != NULL) {
+			/* kubepods-burstable-pod<uid>.slice, or pod<uid> */
+			const char *u = p + 3;
+			const char *end = e ? e : u + strlen(u);
+			size_t k = 0;
+			char uid[37];
+
+			while (u + k < end && k < 36 && (u[k] == '-' || u[k] == '_' ||
+							  (u[k] >= '0' && u[k] <= '9') ||
+							  (u[k] >= 'a' && u[k] <= 'f')))
+				k++;
+			if (k == 36) {
+				memcpy(uid, u, 36);
+				uid[36] = '\0';
+				for (int i = 0; i < 36; i++)
+					if (uid[i] == '_')
+						uid[i] = '-';
+				free(*pod);
+				*pod = clean(uid, 36);
+			}
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+}
+
+/* The cgroup of pid from /proc: v2's "0::PATH", else v1's systemd or cpu line. NULL: none. */
+static char *read_cgroup(int pid)
+{
+	char path[64], line[4096], *best = NULL;
+	int rank = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+		int r;
+
+		if (!b)
+			continue;
+		b[strcspn(b, "\n")] = '\0';
+		*b++ = '\0';
+		r = !strcmp(line, "0") && !a[1] ? 3 : strstr(a + 1, "cpu") ? 2 :
+		    !strcmp(a + 1, "name=systemd") ? 1 : 0;
+		if (r > rank) {
+			free(best);
+			best = clean(b, strlen(b));
+			rank = r;
+		}
+	}
+	fclose(f);
+	return best;
+}
+
+static struct pinfo **pslot(struct collect *c, int pid)
+{
+	size_t i = ((size_t)(unsigned)pid * 0x9e3779b1u) & (c->pcap - 1);
+
+	while (c->ptab[i] && c->ptab[i]->pid != pid)
+		i = (i + 1) & (c->pcap - 1);
+	return &c->ptab[i];
+}
+
+static void pput(struct collect *c, struct pinfo *p)
+{
+	if (2 * (c->pn + 1) > c->pcap) {
+		struct pinfo **old = c->ptab;
+		size_t n = c->pcap;
+
+		c->pcap *= 2;
+		c->ptab = xcalloc(c->pcap, sizeof(*c->ptab));
+		for (size_t i = 0; i < n; i++)
+			if (old[i])
+				*pslot(c, old[i]->pid) = old[i];
+		free(old);
+	}
+	*pslot(c, p->pid) = p;
+	c->pn++;
+}
+
+/* Processes that labelled nothing in the last windows go; the table is made again. */
+static void purge(struct collect *c, uint64_t k)
+{
+	struct pinfo **old = c->ptab;
+	size_t n = c->pcap;
+
+	c->ptab = xcalloc(c->pcap, sizeof(*c->ptab));
+	c->pn = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!old[i])
+			continue;
+		if (old[i]->used + 2 < k) {
+			pinfo_free(old[i]);
+			continue;
+		}
+		*pslot(c, old[i]->pid) = old[i];
+		c->pn++;
+	}
+	free(old);
+}
+
+static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s)
+{
+	struct pinfo **slot = pslot(c, (int)s->pid), *p = *slot;
+
+	if (p && p->exe == s->exe)
+		return p;
+	if (p) {
+		/* an exec, or a new process at the pid: read again */
+		pinfo_free(p);
+		*slot = NULL;
+		c->pn--;
+		/* keep the probe chains whole: put back what follows the hole */
+		{
+			size_t i = (size_t)(slot - c->ptab);
+
+			for (size_t j = (i + 1) & (c->pcap - 1); c->ptab[j]; j = (j + 1) & (c->pcap - 1)) {
+				struct pinfo *q = c->ptab[j];
+
+				c->ptab[j] = NULL;
+				*pslot(c, q->pid) = q;
+			}
+		}
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->pid = (int)s->pid;
+	p->exe = s->exe;
+	if (s->exe && dso_path(s->exe)[0] == '/') {
+		const char *path = dso_path(s->exe), *base = strrchr(path, '/') + 1;
+
+		p->process = clean(base, strlen(base));
+	} else {
+		p->process = clean(s->comm ? s->comm : "", s->comm ? strlen(s->comm) : 0);
+	}
+	if (s->pid)
+		p->cgroup = read_cgroup((int)s->pid);
+	if (p->cgroup)
+		container_of(p->cgroup, &p->container, &p->pod);
+	pput(c, p);
+	return p;
+}
+
+/* The labels of s into l (pairs), as --sample-labels chose them: how many pairs. */
+static int labels_of(struct collect *c, const struct rsample *s, struct pinfo *p, char *pidbuf,
+		     const char **l)
+{
+	int n = 0;
+
+	if (c->o.labels & LABEL_PID) {
+		l[2 * n] = "pid";
+		l[2 * n++ + 1] = pidbuf;
+	}
+	if (c->o.labels & LABEL_PROCESS) {
+		l[2 * n] = "process";
+		l[2 * n++ + 1] = p->process;
+	}
+	if (c->o.labels & LABEL_THREAD) {
+		l[2 * n] = "thread";
+		l[2 * n++ + 1] = s->comm ? s->comm : "";
+	}
+	if ((c->o.labels & LABEL_CONTAINER) && p->cgroup && strcmp(p->cgroup, "/")) {
+		l[2 * n] = "cgroup";
+		l[2 * n++ + 1] = p->cgroup;
+		if (p->container) {
+			l[2 * n] = "container_id";
+			l[2 * n++ + 1] = p->container;
+		}
+		if (p->pod) {
+			l[2 * n] = "pod_uid";
+			l[2 * n++ + 1] = p->pod;
+		}
+	}
+	return n;
+}
+
+/* --- spans -------------------------------------------------------------------- */
+
+static void span_add(struct span *sp, const struct rsample *s, const char *const *l, int nl,
+		     uint64_t period_ns)
+{
+	size_t i = 0;
+
+	while (i < sp->nev && strcmp(sp->ev[i], s->ev->name))
+		i++;
+	if (i == sp->nev) {
+		int clock = profile_clock_event(s->ev->name);
+
+		if (i == MAX_EVENTS)
+			return;
+		snprintf(sp->ev[i], sizeof(sp->ev[i]), "%s", s->ev->name);
+		sp->pp[i] = pprof_new(sp->ev[i], clock ? 1 : format_time_event(s->ev) ? 2 : 0);
+		sp->nev++;
+	}
+	(void)period_ns;
+	pprof_add(sp->pp[i], s, l, nl);
+	sp->samples++;
+}
+
+/* Window k, made when new (after every window before it, in order). */
+static struct span *window_k(struct collect *c, uint64_t k)
+{
+	struct span **pp = &c->spans, *sp;
+
+	while (*pp && !(*pp)->scrape && (*pp)->k < k)
+		pp = &(*pp)->next;
+	if (*pp && !(*pp)->scrape && (*pp)->k == k)
+		return *pp;
+	sp = xcalloc(1, sizeof(*sp));
+	sp->k = k;
+	sp->start = (uint64_t)((int64_t)(k * c->o.window_ns) - c->off);
+	sp->end = sp->start + c->o.window_ns;
+	sp->next = *pp;
+	*pp = sp;
+	return sp;
+}
+
+static uint64_t k_of(const struct collect *c, uint64_t mono)
+{
+	return (uint64_t)((int64_t)mono + c->off) / c->o.window_ns;
+}
+
+static int comm_matches(const struct collect *c, const char *comm)
+{
+	for (size_t i = 0; i < c->o.ncomms; i++)
+		if (comm && !strcmp(comm, c->o.comms[i]))
+			return 1;
+	return 0;
+}
+
+static int cgroup_matches(const struct collect *c, const char *cg)
+{
+	for (size_t i = 0; cg && i < c->o.ncgroups; i++) {
+		size_t n = strlen(c->o.cgroups[i]);
+
+		while (n > 1 && c->o.cgroups[i][n - 1] == '/')
+			n--;
+		if (!strncmp(cg, c->o.cgroups[i], n) && (cg[n] == '\0' || cg[n] == '/' || n == 1))
+			return 1;
+		if (!fnmatch(c->o.cgroups[i], cg, 0))
+			return 1;
+	}
+	return 0;
+}
+
+int collect_filter(void *ctx, const struct rsample *s)
+{
+	struct collect *c = ctx;
+	int keep = 1;
+
+	pthread_mutex_lock(&c->mu);
+	if (s->time > c->delivered) {
+		c->delivered = s->time;
+		pthread_cond_broadcast(&c->cv);
+	}
+	if (!s->pid && !s->tid && !c->o.idle)
+		keep = 0;
+	else if (c->o.ncomms && !comm_matches(c, s->comm))
+		keep = 0;
+	else if (c->o.ncgroups)
+		keep = cgroup_matches(c, pinfo_of(c, s)->cgroup);
+	pthread_mutex_unlock(&c->mu);
+	return keep;
+}
+
+int collect_sample(void *ctx, const struct rsample *s)
+{
+	struct collect *c = ctx;
+	const char *l[2 * 8];
+	char pidbuf[16];
+	struct pinfo *p;
+	struct span *w;
+	uint64_t k;
+	int nl;
+
+	pthread_mutex_lock(&c->mu);
+	c->samples++;
+	k = k_of(c, s->time);
+	p = pinfo_of(c, s);
+	p->used = k;
+	snprintf(pidbuf, sizeof(pidbuf), "%u", s->pid);
+	nl = labels_of(c, s, p, pidbuf, l);
+	if (k < c->closed) {
+		/* its window is gone: the oldest open one takes it */
+		c->late++;
+		k = c->closed;
+	}
+	w = window_k(c, k);
+	span_add(w, s, l, nl, c->o.period_ns);
+	for (struct span *sp = c->spans; sp; sp = sp->next)
+		if (sp->scrape && s->time >= sp->start && s->time < sp->end)
+			span_add(sp, s, l, nl, c->o.period_ns);
+	pthread_mutex_unlock(&c->mu);
+	return 0;
+}
+
+static void encode_event(struct collect *c, struct span *sp, size_t i, uint64_t start_real,
+			 uint64_t duration, unsigned char **data, size_t *len)
+{
+	int clock = profile_clock_event(sp->ev[i]);
+	struct pprof_window pw = {
+		.time_ns = start_real,
+		.duration_ns = duration,
+		.period = clock ? c->o.period_ns : 0,
+	};
+
+	if (pprof_encode(sp->pp[i], &pw, data, len)) {
+		*data = NULL;
+		*len = 0;
+	}
+}
+
+void collect_tick(struct collect *c, uint64_t now, int flush,
+		  void (*fn)(void *arg, const struct window *w), void *arg)
+{
+	uint64_t nowk = k_of(c, now);
+
+	pthread_mutex_lock(&c->mu);
+	if (!c->closed)
+		c->closed = c->cur_k = k_of(c, (uint64_t)((int64_t)c->started - c->off));
+	/* the window of now exists, samples or not */
+	window_k(c, nowk);
+	for (;;) {
+		struct span *sp = c->spans;
+		struct window *w;
+		uint64_t start_real, end_real;
+
+		if (!sp || sp->scrape)
+			break;
+		if (!flush && (now < sp->end + c->o.grace_ns || c->delivered < sp->end) &&
+		    now < sp->end + 4 * c->o.grace_ns)
+			break;
+		c->spans = sp->next;
+		c->closed = sp->k + 1;
+		w = xcalloc(1, sizeof(*w));
+		start_real = sp->k * c->o.window_ns;
+		if (start_real < c->started)
+			start_real = c->started;	/* the agent's first window begins with it */
+		end_real = (sp->k + 1) * c->o.window_ns;
+		if (flush && (uint64_t)((int64_t)now + c->off) < end_real)
+			end_real = (uint64_t)((int64_t)now + c->off);
+		if (end_real < start_real)
+			end_real = start_real;
+		w->start_ns = start_real;
+		w->end_ns = end_real;
+		w->seq = c->seq++;
+		for (size_t i = 0; i < sp->nev; i++) {
+			struct window_event *we = &w->ev[w->nev];
+
+			snprintf(we->event, sizeof(we->event), "%s", sp->ev[i]);
+			we->samples = pprof_count(sp->pp[i], NULL);
+			encode_event(c, sp, i, start_real, end_real - start_real, &we->pprof, &we->len);
+			if (we->pprof)
+				w->nev++;
+		}
+		c->windows++;
+		c->empty += !w->nev;
+		span_free(sp);
+		purge(c, c->closed);
+		/* fn sends and writes files: not under the lock */
+		pthread_mutex_unlock(&c->mu);
+		fn(arg, w);
+		for (size_t i = 0; i < w->nev; i++)
+			free(w->ev[i].pprof);
+		free(w);
+		pthread_mutex_lock(&c->mu);
+		if (flush && !c->spans)
+			break;
+	}
+	pthread_mutex_unlock(&c->mu);
+}
+
+int collect_scrape(struct collect *c, double seconds, int max, unsigned char **data, size_t *len)
+{
+	struct span *sp = xcalloc(1, sizeof(*sp)), **pp;
+	uint64_t now = mono_now(), dur = (uint64_t)(seconds * 1e9);
+	struct timespec until;
+	size_t pick = 0;
+	int ret = 0;
+
+	sp->scrape = 1;
+	sp->start = now;
+	sp->end = now + dur;
+	pthread_mutex_lock(&c->mu);
+	if (c->nscrapes >= max) {
+		pthread_mutex_unlock(&c->mu);
+		free(sp);
+		return -EBUSY;
+	}
+	c->nscrapes++;
+	c->scrapes++;
+	for (pp = &c->spans; *pp; pp = &(*pp)->next)
+		;
+	*pp = sp;
+	/* until the samples of its end are in, or a grace after it at most */
+	for (;;) {
+		uint64_t t = mono_now(), limit = sp->end + c->o.grace_ns;
+
+		if (c->delivered >= sp->end || t >= limit)
+			break;
+		clock_gettime(CLOCK_REALTIME, &until);
+		{
+			uint64_t left = limit - t, step = left < 200000000 ? left : 200000000;
+			uint64_t ns = (uint64_t)until.tv_nsec + step;
+
+			until.tv_sec += (time_t)(ns / 1000000000);
+			until.tv_nsec = (long)(ns % 1000000000);
+		}
+		pthread_cond_timedwait(&c->cv, &c->mu, &until);
+	}
+	for (pp = &c->spans; *pp != sp; pp = &(*pp)->next)
+		;
+	*pp = sp->next;
+	c->nscrapes--;
+	/* CPU time: the clock event, as Go's /debug/pprof/profile is */
+	for (size_t i = 0; i < sp->nev; i++)
+		if (profile_clock_event(sp->ev[i])) {
+			pick = i;
+			break;
+		}
+	if (!sp->nev) {
+		snprintf(sp->ev[0], sizeof(sp->ev[0]), "cpu-clock");
+		sp->pp[0] = pprof_new(sp->ev[0], 1);
+		sp->nev = 1;
+	}
+	{
+		struct pprof_window pw = {
+			.time_ns = (uint64_t)((int64_t)sp->start + c->off),
+			.duration_ns = dur,
+			.period = c->o.period_ns,
+		};
+
+		if (pprof_encode(sp->pp[pick], &pw, data, len))
+			ret = -ENOMEM;
+	}
+	pthread_mutex_unlock(&c->mu);
+	span_free(sp);
+	return ret;
+}
+
+void collect_stats(struct collect *c, struct collect_stats *st)
+{
+	pthread_mutex_lock(&c->mu);
+	st->samples = c->samples;
+	st->late = c->late;
+	st->windows = c->windows;
+	st->empty = c->empty;
+	st->lost_events = c->lost;
+	st->scrapes = c->scrapes;
+	st->processes = c->pn;
+	pthread_mutex_unlock(&c->mu);
+}
+
+void collect_lost(struct collect *c, uint64_t lost)
+{
+	pthread_mutex_lock(&c->mu);
+	c->lost = lost;
+	pthread_mutex_unlock(&c->mu);
+}

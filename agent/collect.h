@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What prof agent samples, aggregated while it goes: a pprof per event
+ * for each window (aligned to the wall clock, --window long) and for each
+ * scrape in progress (/debug/pprof/profile?seconds=N), each sample
+ * labelled with its process, thread and container. Fed by the session's
+ * delivery thread (collect_filter(), collect_sample()); windows closed
+ * by collect_tick() on the agent's main thread; scrapes waited for on
+ * the HTTP server's threads. One mutex guards it all.
+ *
+ * Memory is what the open windows and scrapes hold, and a line per live
+ * process: each window's pprof is freed once encoded.
+ */
+#ifndef PROF_AGENT_COLLECT_H
+#define PROF_AGENT_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+
+/* The labels a sample can carry (--sample-labels). */
+enum {
+	LABEL_PID = 1,
+	LABEL_PROCESS = 2,
+	LABEL_THREAD = 4,
+	LABEL_CONTAINER = 8,	/* cgroup, and container_id and pod_uid where it names them */
+	LABEL_ALL = 15,
+};
+
+struct collect_opts {
+	uint64_t window_ns;		/* --window */
+	uint64_t grace_ns;		/* how long after its end a window waits for late samples */
+	unsigned labels;		/* LABEL_* */
+	int idle;			/* keep the idle task's samples (pid 0) */
+	char **comms;			/* --comm: only threads of these names (NULL: all) */
+	size_t ncomms;
+	char **cgroups;			/* --cgroup: only processes in these cgroups (prefixes) */
+	size_t ncgroups;
+	uint64_t period_ns;		/* between samples of a clock event, for pprof's period */
+};
+
+/* A window's profile of one event, encoded. */
+struct window_event {
+	char event[64];
+	unsigned char *pprof;		/* gzipped profile.proto, malloc'd */
+	size_t len;
+	uint64_t samples;
+};
+
+struct window {
+	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME */
+	uint64_t seq;			/* 0, 1, ... in the agent's run */
+	size_t nev;
+	struct window_event ev[8];
+};
+
+struct collect;
+
+struct collect *collect_new(const struct collect_opts *o);
+void collect_free(struct collect *c);
+
+/* The session's filter and callback (ctx: the collect). */
+int collect_filter(void *ctx, const struct rsample *s);
+int collect_sample(void *ctx, const struct rsample *s);
+
+/*
+ * Close the windows whose end is grace past now (CLOCK_MONOTONIC, ns),
+ * or all of them with flush (the agent stopping: the last is cut short),
+ * handing each to fn, which owns nothing of it after it returns. Opens
+ * the window of now, so that an idle host's windows are there too.
+ */
+void collect_tick(struct collect *c, uint64_t now, int flush,
+		  void (*fn)(void *arg, const struct window *w), void *arg);
+
+/*
+ * A scrape: the pprof of event kind cpu (the first event when no clock
+ * is sampled) from now for seconds, waited for. 0 and *data (malloc'd),
+ * or -ENOMEM, or -EBUSY when max scrapes are already waiting.
+ */
+int collect_scrape(struct collect *c, double seconds, int max, unsigned char **data, size_t *len);
+
+/* Counters for the log and the index page. */
+struct collect_stats {
+	uint64_t samples, late, windows, lost_events, scrapes;
+	uint64_t empty;			/* windows without samples: nothing is pushed of them */
+	size_t processes;		/* lines of the label cache */
+};
+void collect_stats(struct collect *c, struct collect_stats *st);
+
+/* Lost records (the session's count so far), for the stats. */
+void collect_lost(struct collect *c, uint64_t lost);
+
+/* Wall clock minus monotonic, ns, as read when the collect was made. */
+int64_t collect_mono_to_real(const struct collect *c);
+
+#endif

@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* prof agent's spool and its senders, on libcurl (push.h). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <curl/curl.h>
+
+#include "base64.h"
+#include "file.h"
+#include "htab.h"
+#include "push.h"
+#include "xalloc.h"
+
+#define SPOOL_MAGIC "PROFWIN1"
+/* A spooled window: this header, then the gzipped pprof. */
+struct spool_head {
+	char magic[8];
+	uint64_t start_ns, end_ns, seq, samples;
+	char event[64];
+	uint64_t len;
+};
+
+struct target {
+	struct pusher *p;
+	char *url;			/* as given */
+	char *endpoint;			/* where the POST goes */
+	enum push_kind kind;
+	char dir[4096];
+	pthread_t thread;
+	int started;
+	uint64_t bytes;			/* in the spool */
+	uint64_t sent, dropped, rejected, failures;
+	int down;			/* the last request failed */
+};
+
+struct pusher {
+	struct push_opts o;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stopping;
+	struct target *t;
+	size_t nt;
+};
+
+static void say(const struct pusher *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(const struct pusher *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->o.quiet)
+		return;
+	va_start(ap, fmt);
+	fputs("prof: agent: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int push_kind_of(const char *url, char *err, size_t errlen)
+{
+	const char *path;
+	size_t n;
+
+	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
+		snprintf(err, errlen, "--push: '%s' is not an http:// or https:// URL", url);
+		return -1;
+	}
+	path = strchr(url + (url[4] == 's' ? 8 : 7), '/');
+	if (strchr(url, '?') || strchr(url, '#')) {
+		snprintf(err, errlen, "--push: '%s' has a query or fragment; give the server's URL",
+			 url);
+		return -1;
+	}
+	n = path ? strlen(path) : 0;
+	while (n && path[n - 1] == '/')
+		n--;
+	if (n >= 18 && !strncmp(path + n - 18, "/profiles/writeraw", 18))
+		return PUSH_PARCA;
+	return PUSH_PYROSCOPE;
+}
+
+/* --- the spool ---------------------------------------------------------------- */
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_window(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && !strcmp(d->d_name + n - 4, ".win");
+}
+
+/* The windows in t's spool, oldest first: how many; *names malloc'd (free each). */
+static int list(struct target *t, struct dirent ***names)
+{
+	int n = scandir(t->dir, names, is_window, by_name);
+
+	return n < 0 ? 0 : n;
+}
+
+/* What a file of n bytes takes on disk, as the spool's bound counts it: whole 4 KiB blocks. */
+static uint64_t on_disk(uint64_t n)
+{
+	return (n + 4095) & ~(uint64_t)4095;
+}
+
+static uint64_t size_of(const char *dir, const char *name)
+{
+	char path[8192];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0 ? on_disk((uint64_t)st.st_size) : 0;
+}
+
+/* Delete the oldest window of t: 1 when there was one. Under p->mu. */
+static int drop_oldest(struct target *t)
+{
+	struct dirent **names;
+	int n = list(t, &names), ret = 0;
+
+	if (n > 0) {
+		char path[8192];
+		uint64_t sz = size_of(t->dir, names[0]->d_name);
+
+		snprintf(path, sizeof(path), "%s/%s", t->dir, names[0]->d_name);
+		if (unlink(path) == 0) {
+			t->bytes = t->bytes > sz ? t->bytes - sz : 0;
+			t->dropped++;
+			ret = 1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+/* Write one window event into t's spool, making room as its bound says. Under p->mu. */
+static void spool_one(struct target *t, const struct window *w, const struct window_event *e,
+		      size_t idx)
+{
+	struct pusher *p = t->p;
+	struct spool_head h;
+	char name[128], path[8192], tmp[8300];
+	uint64_t need = on_disk(sizeof(h) + e->len), dropped = t->dropped;
+	int tries = 0, fd, err = 0;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, SPOOL_MAGIC, 8);
+	h.start_ns = w->start_ns;
+	h.end_ns = w->end_ns;
+	h.seq = w->seq;
+	h.samples = e->samples;
+	snprintf(h.event, sizeof(h.event), "%s", e->event);
+	h.len = e->len;
+	/* names sort by time: the window's start, then its event */
+	snprintf(name, sizeof(name), "%020llu-%02zu.win", (unsigned long long)w->start_ns, idx);
+	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", t->dir, name);
+	while (t->bytes + need > p->o.spool_bytes && drop_oldest(t))
+		;
+	for (;;) {
+		ssize_t a, b;
+
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd >= 0) {
+			a = write(fd, &h, sizeof(h));
+			b = a == (ssize_t)sizeof(h) ? write(fd, e->pprof, e->len) : -1;
+			if (a == (ssize_t)sizeof(h) && b == (ssize_t)e->len && fdatasync(fd) == 0 &&
+			    close(fd) == 0 && rename(tmp, path) == 0) {
+				t->bytes += need;
+				break;
+			}
+			err = errno ? errno : EIO;
+			if (a >= 0 && b >= 0 && (a != (ssize_t)sizeof(h) || b != (ssize_t)e->len))
+				err = ENOSPC;	/* a short write: the disk is full */
+			close(fd);
+			unlink(tmp);
+		} else {
+			err = errno;
+		}
+		/* a full disk: older windows make room, up to 16 of them */
+		if ((err == ENOSPC || err == EDQUOT) && tries++ < 16 && drop_oldest(t))
+			continue;
+		say(p, "cannot spool a window for %s in %s: %s; it is lost", t->url, t->dir,
+		    strerror(err));
+		t->dropped++;
+		break;
+	}
+	if (t->dropped > dropped)
+		say(p, "the spool for %s is full (%llu bytes at most): dropped %llu of its oldest "
+		    "windows, %llu in all", t->url, (unsigned long long)p->o.spool_bytes,
+		    (unsigned long long)(t->dropped - dropped), (unsigned long long)t->dropped);
+}
+
+void pusher_window(struct pusher *p, const struct window *w)
+{
+	pthread_mutex_lock(&p->mu);
+	for (size_t i = 0; i < p->nt; i++)
+		for (size_t e = 0; e < w->nev; e++)
+			spool_one(&p->t[i], w, &w->ev[e], e);
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* --- requests ------------------------------------------------------------------- */
+
+struct buf {
+	char *b;
+	size_t n;
+};
+
+static size_t keep_reply(char *d, size_t size, size_t n, void *arg)
+{
+	struct buf *r = arg;
+	size_t take = size * n;
+
+	/* the first 512 bytes of a reply: enough for an error's message */
+	if (r->n < 512) {
+		size_t k = take < 512 - r->n ? take : 512 - r->n;
+
+		r->b = xreallocarray(r->b, r->n + k + 1, 1);
+		memcpy(r->b + r->n, d, k);
+		r->n += k;
+		r->b[r->n] = '\0';
+	}
+	return take;
+}
+
+static int abort_if_stopping(void *arg, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
+{
+	struct pusher *p = arg;
+	int stop;
+
+	(void)a;
+	(void)b;
+	(void)c;
+	(void)d;
+	pthread_mutex_lock(&p->mu);
+	stop = p->stopping > 1;
+	pthread_mutex_unlock(&p->mu);
+	return stop;
+}
+
+/* Pyroscope's label values: no ',', '=', '{', '}' or quotes in its name syntax. */
+static void put_label_value(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		unsigned char ch = (unsigned char)*v;
+
+		fputc(ch > 0x20 && ch < 0x7f && !strchr(",={}\"'\\ ", ch) ? ch : '_', f);
+	}
+}
+
+/* The labels every window of this agent carries: host, then --label's. */
+static void labels_each(const struct pusher *p, void (*fn)(void *arg, const char *k, const char *v,
+							  size_t klen), void *arg)
+{
+	fn(arg, "host", p->o.host, 4);
+	for (size_t i = 0; i < p->o.nlabels; i++) {
+		const char *eq = strchr(p->o.labels[i], '=');
+
+		fn(arg, p->o.labels[i], eq + 1, (size_t)(eq - p->o.labels[i]));
+	}
+}
+
+struct pyro_name {
+	FILE *f;
+	int n;
+};
+
+static void pyro_label(void *arg, const char *k, const char *v, size_t klen)
+{
+	struct pyro_name *pn = arg;
+
+	fprintf(pn->f, "%s%.*s=", pn->n++ ? "," : "", (int)klen, k);
+	put_label_value(pn->f, v);
+}
+
+struct parca_labels {
+	FILE *f;
+};
+
+static void json_str(FILE *f, const char *s, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void parca_label(void *arg, const char *k, const char *v, size_t klen)
+{
+	struct parca_labels *pl = arg;
+
+	fputs(",{\"name\":", pl->f);
+	json_str(pl->f, k, klen);
+	fputs(",\"value\":", pl->f);
+	json_str(pl->f, v, strlen(v));
+	fputc('}', pl->f);
+}
+
+/* Parca's profile name for an event: process_cpu for CPU time, as its scrape names it. */
+static void parca_name(const char *event, char *out, size_t n)
+{
+	size_t k = 0;
+
+	if (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock")) {
+		snprintf(out, n, "process_cpu");
+		return;
+	}
+	k = (size_t)snprintf(out, n, "prof_");
+	for (const char *e = event; *e && k + 1 < n; e++)
+		out[k++] = (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') ||
+			   (*e >= '0' && *e <= '9') ? *e : '_';
+	out[k] = '\0';
+}
+
+/*
+ * Send one spooled window. 0: sent; 1: refused for good (a 4xx but 408
+ * and 429: sending it again would be refused again); -1: try again later.
+ * *why says what went wrong.
+ */
+static int send_one(struct target *t, const struct spool_head *h, const unsigned char *data,
+		    char *why, size_t whylen)
+{
+	struct pusher *p = t->p;
+	CURL *c = curl_easy_init();
+	struct curl_slist *hdr = NULL;
+	curl_mime *mime = NULL;
+	struct buf reply = { 0 };
+	char *url = NULL, *body = NULL, *name = NULL, line[512];
+	size_t urllen = 0, bodylen = 0, namelen = 0;
+	long status = 0;
+	CURLcode cr;
+	int ret;
+
+	if (!c) {
+		snprintf(why, whylen, "cannot start a request");
+		return -1;
+	}
+	if (t->kind == PUSH_PYROSCOPE) {
+		FILE *f = open_memstream(&name, &namelen);
+		struct pyro_name pn = { f, 0 };
+		char *ename;
+
+		fprintf(f, "%s{", p->o.app);
+		labels_each(p, pyro_label, &pn);
+		fputc('}', f);
+		fclose(f);
+		ename = curl_easy_escape(c, name, (int)namelen);
+		f = open_memstream(&url, &urllen);
+		fprintf(f, "%s/ingest?name=%s&from=%llu&until=%llu&format=pprof&spyName=prof"
+			"&sampleRate=%llu", t->endpoint, ename ? ename : "",
+			(unsigned long long)(h->start_ns / 1000000000),
+			(unsigned long long)((h->end_ns + 999999999) / 1000000000),
+			(unsigned long long)p->o.freq);
+		fclose(f);
+		curl_free(ename);
+		mime = curl_mime_init(c);
+		{
+			curl_mimepart *part = curl_mime_addpart(mime);
+
+			curl_mime_name(part, "profile");
+			curl_mime_filename(part, "profile.pprof");
+			curl_mime_type(part, "application/octet-stream");
+			curl_mime_data(part, (const char *)data, (size_t)h->len);
+		}
+		curl_easy_setopt(c, CURLOPT_MIMEPOST, mime);
+	} else {
+		FILE *f = open_memstream(&body, &bodylen);
+		struct parca_labels pl = { f };
+		char pname[80];
+
+		parca_name(h->event, pname, sizeof(pname));
+		fputs("{\"series\":[{\"labels\":{\"labels\":[{\"name\":\"__name__\",\"value\":", f);
+		json_str(f, pname, strlen(pname));
+		fputc('}', f);
+		labels_each(p, parca_label, &pl);
+		fputs("]},\"samples\":[{\"rawProfile\":\"", f);
+		base64_write(data, (size_t)h->len, 0, f);
+		fputs("\"}]}],\"normalized\":false}", f);
+		fclose(f);
+		url = xstrdup(t->endpoint);
+		hdr = curl_slist_append(hdr, "Content-Type: application/json");
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)bodylen);
+	}
+	if (p->o.tenant) {
+		snprintf(line, sizeof(line), "X-Scope-OrgID: %s", p->o.tenant);
+		hdr = curl_slist_append(hdr, line);
+	}
+	if (p->o.token) {
+		snprintf(line, sizeof(line), "Authorization: Bearer %s", p->o.token);
+		hdr = curl_slist_append(hdr, line);
+	}
+	hdr = curl_slist_append(hdr, "Expect:");
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "prof-agent/" PACKAGE_VERSION);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_reply);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, abort_if_stopping);
+	curl_easy_setopt(c, CURLOPT_XFERINFODATA, p);
+	cr = curl_easy_perform(c);
+	if (cr == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	if (cr != CURLE_OK) {
+		snprintf(why, whylen, "%s", curl_easy_strerror(cr));
+		ret = -1;
+	} else if (status >= 200 && status < 300) {
+		ret = 0;
+	} else {
+		/* the reply's first line, cleaned, says why */
+		char msg[128] = "";
+		size_t k = 0;
+
+		for (size_t i = 0; reply.b && i < reply.n && k + 1 < sizeof(msg) && reply.b[i] != '\n'; i++)
+			msg[k++] = reply.b[i] >= 0x20 && reply.b[i] < 0x7f ? reply.b[i] : '?';
+		msg[k] = '\0';
+		snprintf(why, whylen, "HTTP %ld%s%s", status, k ? ": " : "", msg);
+		ret = status >= 400 && status < 500 && status != 408 && status != 429 ? 1 : -1;
+	}
+	curl_slist_free_all(hdr);
+	curl_mime_free(mime);
+	curl_easy_cleanup(c);
+	free(reply.b);
+	free(url);
+	free(body);
+	free(name);
+	return ret;
+}
+
+/* Read a spooled window: 0, or -1 for a file that is not one (it is deleted). */
+static int read_window(const char *path, struct spool_head *h, unsigned char **data)
+{
+	size_t len;
+	int err;
+	unsigned char *b = file_read_regular(path, 256u << 20, &len, &err);
+
+	if (!b)
+		return -1;
+	if (len < sizeof(*h) || memcmp(b, SPOOL_MAGIC, 8)) {
+		free(b);
+		return -1;
+	}
+	memcpy(h, b, sizeof(*h));
+	if (h->len != len - sizeof(*h)) {
+		free(b);
+		return -1;
+	}
+	h->event[sizeof(h->event) - 1] = '\0';
+	memmove(b, b + sizeof(*h), len - sizeof(*h));
+	*data = b;
+	return 0;
+}
+
+static void *sender(void *arg)
+{
+	struct target *t = arg;
+	struct pusher *p = t->p;
+	unsigned backoff = 0;
+
+	pthread_mutex_lock(&p->mu);
+	/* stopping: what is spooled is sent while the backend answers, then the thread ends */
+	while (p->stopping < 2) {
+		struct dirent **names;
+		int n = list(t, &names);
+		char path[8192], why[256];
+		struct spool_head h;
+		unsigned char *data = NULL;
+		int ret;
+
+		if (!n) {
+			free(names);
+			if (p->stopping)
+				break;
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", t->dir, names[0]->d_name);
+		for (int i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		pthread_mutex_unlock(&p->mu);
+		if (read_window(path, &h, &data)) {
+			pthread_mutex_lock(&p->mu);
+			say(p, "'%s' is not a window prof agent spooled; deleted", path);
+			t->bytes = t->bytes > size_of(t->dir, strrchr(path, '/') + 1) ?
+				   t->bytes - size_of(t->dir, strrchr(path, '/') + 1) : 0;
+			unlink(path);
+			continue;
+		}
+		ret = send_one(t, &h, data, why, sizeof(why));
+		free(data);
+		pthread_mutex_lock(&p->mu);
+		if (ret >= 0) {
+			uint64_t sz = size_of(t->dir, strrchr(path, '/') + 1);
+
+			/* gone already when the spool was full and dropped it */
+			if (unlink(path) == 0)
+				t->bytes = t->bytes > sz ? t->bytes - sz : 0;
+			if (ret == 0) {
+				t->sent++;
+			} else {
+				t->rejected++;
+				say(p, "%s refused a window (%s); it is dropped", t->url, why);
+			}
+			if (t->down) {
+				say(p, "%s answers again; sending the windows that waited", t->url);
+				t->down = 0;
+			}
+			backoff = 0;
+			continue;
+		}
+		t->failures++;
+		if (p->stopping)
+			break;	/* the spool keeps it for the next run */
+		if (!t->down) {
+			say(p, "cannot send to %s: %s; windows wait in %s and are sent when it answers",
+			    t->url, why, t->dir);
+			t->down = 1;
+		}
+		backoff = backoff ? (backoff * 2 > 60000 ? 60000 : backoff * 2) : 1000;
+		{
+			struct timespec until;
+			unsigned ms = backoff - backoff / 4 + (unsigned)(rand() % (int)(backoff / 4 + 1));
+
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_sec += ms / 1000;
+			until.tv_nsec += (long)(ms % 1000) * 1000000;
+			if (until.tv_nsec >= 1000000000) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000;
+			}
+			while (!p->stopping &&
+			       pthread_cond_timedwait(&p->cv, &p->mu, &until) != ETIMEDOUT)
+				;
+		}
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* mkdir -p, mode 0700 for what it makes. 0 or an errno. */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return errno;
+		buf[i] = path[i];
+	}
+	return 0;
+}
+
+struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
+{
+	struct pusher *p = xcalloc(1, sizeof(*p));
+	static int curl_ready;
+
+	/* on the main thread, before any request: libcurl's set-up is not thread-safe */
+	if (!curl_ready++)
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+	p->o = *o;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	p->t = xcalloc(o->nurls ? o->nurls : 1, sizeof(*p->t));
+	for (size_t i = 0; i < o->nurls; i++) {
+		struct target *t = &p->t[p->nt];
+		char *u = xstrdup(o->urls[i]);
+		size_t n = strlen(u);
+		struct dirent **names;
+		int kind = push_kind_of(u, err, errlen), e, k;
+		uint64_t h;
+
+		if (kind < 0) {
+			free(u);
+			pusher_free(p, 0);
+			return NULL;
+		}
+		while (n && u[n - 1] == '/')
+			u[--n] = '\0';
+		t->p = p;
+		t->url = xstrdup(o->urls[i]);
+		t->endpoint = u;
+		t->kind = (enum push_kind)kind;
+		h = htab_hash_bytes(u, n);
+		snprintf(t->dir, sizeof(t->dir), "%s/%s-%016llx", o->spool,
+			 kind == PUSH_PARCA ? "parca" : "pyroscope", (unsigned long long)h);
+		p->nt++;
+		if ((e = make_dirs(t->dir)) != 0) {
+			snprintf(err, errlen, "--spool: cannot make '%s': %s", t->dir, strerror(e));
+			pusher_free(p, 0);
+			return NULL;
+		}
+		{
+			/* for people: which backend the directory is for */
+			char path[8192];
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/backend", t->dir);
+			f = fopen(path, "we");
+			if (f) {
+				fprintf(f, "%s\n", u);
+				fclose(f);
+			}
+		}
+		k = list(t, &names);
+		for (int j = 0; j < k; j++) {
+			t->bytes += size_of(t->dir, names[j]->d_name);
+			free(names[j]);
+		}
+		free(names);
+		if (k && !o->quiet)
+			say(p, "%d windows an earlier run left for %s: sending them first", k, t->url);
+	}
+	for (size_t i = 0; i < p->nt; i++) {
+		if (pthread_create(&p->t[i].thread, NULL, sender, &p->t[i])) {
+			snprintf(err, errlen, "cannot start a thread: %s", strerror(errno));
+			pusher_free(p, 0);
+			return NULL;
+		}
+		p->t[i].started = 1;
+	}
+	return p;
+}
+
+void pusher_free(struct pusher *p, int wait_ms)
+{
+	struct timespec until;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stopping = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	/* a request in flight may end in wait_ms; then it is cut */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += wait_ms / 1000;
+	until.tv_nsec += (long)(wait_ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	for (size_t i = 0; i < p->nt; i++) {
+		if (!p->t[i].started)
+			continue;
+		if (pthread_timedjoin_np(p->t[i].thread, NULL, &until)) {
+			pthread_mutex_lock(&p->mu);
+			p->stopping = 2;	/* abort_if_stopping() cuts the request */
+			pthread_mutex_unlock(&p->mu);
+			pthread_join(p->t[i].thread, NULL);
+		}
+	}
+	for (size_t i = 0; i < p->nt; i++) {
+		struct target *t = &p->t[i];
+		struct dirent **names;
+		int n = t->started ? list(t, &names) : 0;
+
+		for (int j = 0; j < n; j++)
+			free(names[j]);
+		if (t->started)
+			free(names);
+		if (t->started)
+			say(p, "%s: %llu windows sent, %d waiting in %s, %llu dropped, %llu refused",
+			    t->url, (unsigned long long)t->sent, n, t->dir,
+			    (unsigned long long)t->dropped, (unsigned long long)t->rejected);
+		free(t->url);
+		free(t->endpoint);
+	}
+	free(p->t);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	free(p);
+}

@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `prof agent`: profiles the host (or given processes, commands or
+ * cgroups) for as long as it runs, at a low rate, and hands what it
+ * sampled on as pprof: to whoever scrapes its Go-style endpoint, and to
+ * Pyroscope or Parca each window.
+ *
+ * Two processes: prof record, run again as `prof agent --record-child`
+ * with the agent's own options, writes its stream into a pipe; the agent
+ * reads it through a session (report/model) that never ends, names every
+ * frame on the host while the files are there, and aggregates by window
+ * (agent/collect.c). The recorder keeps its rings drained whatever the
+ * agent does: a slow backend or a busy symbolizer never costs samples.
+ * Should the recorder die, it is started again.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "collect.h"
+#include "file.h"
+#include "opt.h"
+#include "opts.h"
+#include "parse.h"
+#include "pdata.h"
+#include "push.h"
+#include "reader.h"
+#include "record.h"
+#include "serve.h"
+#include "session.h"
+#include "symbols.h"
+#include "xalloc.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:6061"
+#define DEFAULT_FREQ 49
+#define DEFAULT_WINDOW 10
+#define DEFAULT_SPOOL_BYTES (64ull << 20)
+
+struct agent_opts {
+	struct record_opts rec;
+	const char *listen;
+	const char *token_file;
+	char **push;
+	size_t npush;
+	const char *spool;
+	uint64_t spool_bytes;
+	const char *push_token_file;
+	const char *tenant;
+	const char *app;
+	char **labels;
+	size_t nlabels;
+	char **comms;
+	size_t ncomms;
+	char **cgroups;
+	size_t ncgroups;
+	unsigned sample_labels;
+	int sample_labels_given;
+	double window;
+	double duration;
+	int idle;
+	int quiet;
+	int record_child;
+};
+
+enum { A_PUSH, A_WINDOW, A_SPOOL_SIZE, A_LABEL, A_COMM, A_CGROUP, A_SAMPLE_LABELS, A_DURATION };
+
+static void push_word(char ***v, size_t *n, const char *w)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xstrdup(w);
+}
+
+/* A list "a,b,c" into v, each word non-empty. */
+static int push_list(struct opt_state *st, char ***v, size_t *n, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t k = strcspn(p, ",");
+		char *w;
+
+		if (!k)
+			return opt_error(st, "%s: '%s' has an empty item", st->name, arg);
+		w = xmalloc(k + 1);
+		memcpy(w, p, k);
+		w[k] = '\0';
+		push_word(v, n, w);
+		free(w);
+		if (!p[k])
+			return 0;
+		p += k + 1;
+	}
+}
+
+static int agent_cb(struct opt_state *st, const struct opt *o, const char *arg)
+{
+	struct agent_opts *a = st->ctx;
+	uint64_t v;
+
+	switch (o->val) {
+	case A_PUSH: {
+		char err[256];
+
+		if (push_kind_of(arg, err, sizeof(err)) < 0)
+			return opt_error(st, "%s", err);
+		push_word(&a->push, &a->npush, arg);
+		return 0;
+	}
+	case A_WINDOW:
+		if (parse_seconds(arg, &a->window) || a->window < 1 || a->window > 3600 ||
+		    a->window != (double)(uint64_t)a->window)
+			return opt_error(st, "--window: '%s' is not a whole number of seconds from "
+					 "1 to 3600", arg);
+		return 0;
+	case A_DURATION:
+		if (parse_seconds(arg, &a->duration) || a->duration <= 0)
+			return opt_error(st, "--duration: '%s' is not a positive number of seconds", arg);
+		return 0;
+	case A_SPOOL_SIZE: {
+		char num[32];
+		size_t n = strlen(arg);
+		unsigned shift = 0;
+
+		if (n && n < sizeof(num) && strchr("KMG", arg[n - 1])) {
+			shift = arg[n - 1] == 'K' ? 10 : arg[n - 1] == 'M' ? 20 : 30;
+			n--;
+		}
+		if (n >= sizeof(num))
+			return opt_error(st, "--spool-size: '%s' is not a size (64M, 1G)", arg);
+		memcpy(num, arg, n);
+		num[n] = '\0';
+		if (parse_u64(num, 1, (1ull << 50) >> shift, &v) || (v << shift) < 16384)
+			return opt_error(st, "--spool-size: '%s' is not a size of 16K or more (64M, 1G)",
+					 arg);
+		a->spool_bytes = v << shift;
+		return 0;
+	}
+	case A_LABEL: {
+		const char *eq = strchr(arg, '=');
+
+		if (!eq || eq == arg || !eq[1] || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+						       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+						       (size_t)(eq - arg) || (arg[0] >= '0' && arg[0] <= '9'))
+			return opt_error(st, "--label: '%s' is not KEY=VALUE with a key of letters, "
+					 "digits and _", arg);
+		if (!strncmp(arg, "host=", 5) || !strncmp(arg, "__", 2))
+			return opt_error(st, "--label: '%s': the key is prof's own", arg);
+		push_word(&a->labels, &a->nlabels, arg);
+		return 0;
+	}
+	case A_COMM:
+		return push_list(st, &a->comms, &a->ncomms, arg);
+	case A_CGROUP:
+		if (arg[0] != '/')
+			return opt_error(st, "--cgroup: '%s' is not a cgroup path (/system.slice/x."
+					 "service, as /proc/PID/cgroup says)", arg);
+		push_word(&a->cgroups, &a->ncgroups, arg);
+		return 0;
+	case A_SAMPLE_LABELS: {
+		char **w = NULL;
+		size_t n = 0;
+		int ret = 0;
+
+		a->sample_labels = 0;
+		a->sample_labels_given = 1;
+		if (!strcmp(arg, "none"))
+			return 0;
+		if (push_list(st, &w, &n, arg))
+			return -1;
+		for (size_t i = 0; i < n && !ret; i++) {
+			if (!strcmp(w[i], "pid"))
+				a->sample_labels |= LABEL_PID;
+			else if (!strcmp(w[i], "process"))
+				a->sample_labels |= LABEL_PROCESS;
+			else if (!strcmp(w[i], "thread"))
+				a->sample_labels |= LABEL_THREAD;
+			else if (!strcmp(w[i], "container"))
+				a->sample_labels |= LABEL_CONTAINER;
+			else
+				ret = opt_error(st, "--sample-labels: '%s' is not pid, process, thread, "
+						"container or none", w[i]);
+		}
+		for (size_t i = 0; i < n; i++)
+			free(w[i]);
+		free(w);
+		return ret;
+	}
+	}
+	return 0;
+}
+
+#define AO struct agent_opts
+
+static const struct opt agent_options[] = {
+	OPT_STRING(0, "listen", "ADDR:PORT", AO, listen,
+		   "serve /debug/pprof/profile here (default\n"
+		   DEFAULT_LISTEN "; none: do not); an address\n"
+		   "other than loopback needs --token-file"),
+	OPT_STRING(0, "token-file", "FILE", AO, token_file,
+		   "requests must carry this token:\n"
+		   "Authorization: Bearer TOKEN"),
+	OPT_CALL(0, "push", "URL", agent_cb, A_PUSH,
+		 "send each window to this backend (repeatable):\n"
+		 "Pyroscope at URL/ingest, or Parca where the\n"
+		 "URL ends in /profiles/writeraw"),
+	OPT_CALL(0, "window", "SECONDS", agent_cb, A_WINDOW,
+		 "how long a window lasts (default 10)"),
+	OPT_STRING(0, "spool", "DIR", AO, spool,
+		   "where windows wait until sent (default\n"
+		   "/var/lib/prof/agent, or ~/.local/state/prof/agent)"),
+	OPT_CALL(0, "spool-size", "SIZE", agent_cb, A_SPOOL_SIZE,
+		 "spool bytes per backend (default 64M)"),
+	OPT_STRING(0, "push-token-file", "FILE", AO, push_token_file,
+		   "send Authorization: Bearer with this token"),
+	OPT_STRING(0, "tenant", "ID", AO, tenant, "X-Scope-OrgID, for a multi-tenant Pyroscope"),
+	OPT_STRING(0, "app", "NAME", AO, app, "Pyroscope's application name (default prof)"),
+	OPT_CALL(0, "label", "KEY=VALUE", agent_cb, A_LABEL,
+		 "a label on every window (repeatable)"),
+	OPT_CALL(0, "sample-labels", "LIST", agent_cb, A_SAMPLE_LABELS,
+		 "what labels each sample: pid, process,\n"
+		 "thread, container (default all), or none"),
+	OPT_CALL(0, "comm", "NAMES", agent_cb, A_COMM,
+		 "only threads of these names (comm)"),
+	OPT_CALL('G', "cgroup", "PATH", agent_cb, A_CGROUP,
+		 "only processes in this cgroup or under it,\n"
+		 "or matching it as a glob (repeatable)"),
+	OPT_SET(0, "idle", AO, idle, 1, "keep the idle task's samples (swapper)"),
+	OPT_CALL(0, "duration", "SECONDS", agent_cb, A_DURATION, "stop after SECONDS"),
+	OPT_SET('q', "quiet", AO, quiet, 1, "say nothing but errors"),
+	OPT_TABLE(record_target_options, AO, rec),
+	OPT_HELP(),
+	{ .kind = OPT_KIND_SET, .long_name = "record-child", .flags = OPT_HIDDEN,
+	  .off = offsetof(AO, record_child), .val = 1 },
+	OPT_END(),
+};
+
+#undef AO
+
+static void agent_usage(FILE *out)
+{
+	fputs("usage: prof agent [options]\n"
+	      "       prof agent --push http://pyroscope:4040 [options]\n"
+	      "       prof agent -p PID[,PID...] --listen 127.0.0.1:6061 [options]\n"
+	      "\n"
+	      "prof record's options below say what to sample; here -e defaults to\n"
+	      "cpu-clock, -F to 49 and -g is on, and -a is the target where no -p, -t\n"
+	      "or -C is given.\n"
+	      "\n", out);
+	opt_usage(out, agent_options);
+}
+
+static void opts_release(struct agent_opts *a)
+{
+	char **lists[] = { a->push, a->labels, a->comms, a->cgroups };
+	size_t ns[] = { a->npush, a->nlabels, a->ncomms, a->ncgroups };
+
+	for (int l = 0; l < 4; l++) {
+		for (size_t i = 0; i < ns[l]; i++)
+			free(lists[l][i]);
+		free(lists[l]);
+	}
+	record_opts_release(&a->rec);
+}
+
+/* A token from a file: its first line, which must not be empty. NULL after a message. */
+static char *read_token(const char *opt, const char *path)
+{
+	size_t len;
+	int err;
+	char *b = file_read_regular(path, 4096, &len, &err);
+	char *t;
+	struct stat st;
+
+	if (!b) {
+		fprintf(stderr, "prof: %s: cannot read '%s': %s\n", opt, path, strerror(err));
+		return NULL;
+	}
+	b = xreallocarray(b, len + 1, 1);
+	b[len] = '\0';
+	b[strcspn(b, "\r\n")] = '\0';
+	t = b + strspn(b, " \t");
+	if (!*t || strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			  "-._~+/=") != strlen(t)) {
+		fprintf(stderr, "prof: %s: '%s' holds no token on its first line (letters, "
+			"digits and -._~+/=)\n", opt, path);
+		free(b);
+		return NULL;
+	}
+	t = xstrdup(t);
+	free(b);
+	if (stat(path, &st) == 0 && (st.st_mode & 0044))
+		fprintf(stderr, "prof: warning: %s: '%s' can be read by others; chmod 600 it\n", opt,
+			path);
+	return t;
+}
+
+/* --- the recorder and its reader ------------------------------------------------- */
+
+struct agent {
+	struct agent_opts *o;
+	char **argv;
+	int argc;
+	struct collect *coll;
+	struct symbols *sym;
+	struct pusher *push;
+	pid_t child;
+	int child_fd;			/* the read end of its pipe */
+	pthread_t reader;
+	int reading;
+	uint64_t lost, skipped;
+	double child_started;
+	int restarts;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+/* prof agent --record-child ARGS..., its standard output the pipe. 0 or -1 after a message. */
+static int start_child(struct agent *ag)
+{
+	char **argv = xcalloc((size_t)ag->argc + 3, sizeof(*argv));
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		fprintf(stderr, "prof: agent: pipe: %s\n", strerror(errno));
+		free(argv);
+		return -1;
+	}
+	static char prog[] = "prof", cmd[] = "agent", child[] = "--record-child";
+
+	argv[0] = prog;
+	argv[1] = cmd;
+	argv[2] = child;
+	for (int i = 1; i < ag->argc; i++)
+		argv[i + 2] = ag->argv[i];
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "prof: agent: fork: %s\n", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		free(argv);
+		return -1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		dup2(fds[1], STDOUT_FILENO);
+		/* the agent's thread that started it is its main one: it dies with the agent */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "prof: agent: cannot run the recorder: %s\n", strerror(errno));
+		_exit(126);
+	}
+	close(fds[1]);
+	free(argv);
+	ag->child = pid;
+	ag->child_fd = fds[0];
+	ag->child_started = now_s();
+	return 0;
+}
+
+static void *read_records(void *arg)
+{
+	struct agent *ag = arg;
+	struct reader *rd = reader_fdopen(ag->child_fd);
+	struct session *s;
+	struct reader_record rec;
+	int ret;
+
+	if (!rd)
+		return NULL;	/* the recorder said why, or died: the main loop sees it */
+	s = session_new(ag->sym, collect_sample, ag->coll);
+	if (!s) {
+		reader_free(rd);
+		return NULL;
+	}
+	session_filter(s, collect_filter);
+	session_forget_exited(s, 1);
+	while ((ret = reader_next(rd, &rec)) > 0) {
+		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
+			size_t tlen;
+			const unsigned char *td = reader_tracing_data(rd, &tlen);
+
+			session_tracing_data(s, td, tlen);
+		}
+		if (session_record(s, &rec))
+			break;
+		if (rec.hdr->type == PDATA_FINISHED_ROUND)
+			collect_lost(ag->coll, ag->lost + session_lost(s));
+	}
+	session_finish(s);
+	ag->lost += session_lost(s);
+	{
+		uint64_t first;
+		const char *why;
+
+		ag->skipped += session_skipped(s, &first, &why);
+	}
+	collect_lost(ag->coll, ag->lost);
+	session_free(s);
+	reader_free(rd);
+	return NULL;
+}
+
+static int start_recording(struct agent *ag)
+{
+	if (start_child(ag))
+		return -1;
+	if (pthread_create(&ag->reader, NULL, read_records, ag)) {
+		fprintf(stderr, "prof: agent: cannot start a thread: %s\n", strerror(errno));
+		kill(ag->child, SIGKILL);
+		waitpid(ag->child, NULL, 0);
+		close(ag->child_fd);
+		return -1;
+	}
+	ag->reading = 1;
+	return 0;
+}
+
+/* The recorder's end: its status, the reader joined. */
+static int end_recording(struct agent *ag, int stop)
+{
+	int status = 0;
+
+	if (stop)
+		kill(ag->child, SIGTERM);
+	while (waitpid(ag->child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (ag->reading)
+		pthread_join(ag->reader, NULL);
+	ag->reading = 0;
+	ag->child = 0;
+	return status;
+}
+
+static void on_window(void *arg, const struct window *w)
+{
+	struct agent *ag = arg;
+
+	if (ag->push)
+		pusher_window(ag->push, w);
+}
+
+static char *default_spool(void)
+{
+	const char *state = getenv("STATE_DIRECTORY"), *home = getenv("HOME");
+	char buf[4096];
+
+	/* systemd's StateDirectory=, then root's, then the user's */
+	if (state && state[0] == '/' && !strchr(state, ':'))
+		snprintf(buf, sizeof(buf), "%s/spool", state);
+	else if (!geteuid())
+		snprintf(buf, sizeof(buf), "/var/lib/prof/agent");
+	else if (getenv("XDG_STATE_HOME") && getenv("XDG_STATE_HOME")[0] == '/')
+		snprintf(buf, sizeof(buf), "%s/prof/agent", getenv("XDG_STATE_HOME"));
+	else
+		snprintf(buf, sizeof(buf), "%s/.local/state/prof/agent", home ? home : "/tmp");
+	return xstrdup(buf);
+}
+
+static int run_agent(struct agent_opts *o, int argc, char **argv)
+{
+	struct agent ag = { .o = o, .argv = argv, .argc = argc, .child_fd = -1 };
+	struct collect_opts co = { 0 };
+	struct symbols_opts so = { .demangle = 1, .inline_frames = 1, .srcline = 1 };
+	struct serve *srv = NULL;
+	char err[512], *token = NULL, *push_token = NULL, *spool = NULL;
+	struct utsname u;
+	sigset_t mask;
+	int sfd = -1, status = 1, loopback;
+	double end = 0, backoff = 1, restart_at = 0;
+	struct pollfd pfd;
+
+	if (strcmp(o->listen, "none")) {
+		loopback = serve_is_loopback(o->listen);
+		if (loopback < 0) {
+			fprintf(stderr, "prof: --listen: '%s' is not HOST:PORT (127.0.0.1:6061, "
+				"[::1]:6061, 0.0.0.0:6061); see 'prof agent --help'\n", o->listen);
+			return EXIT_USAGE;
+		}
+		if (!loopback && !o->token_file) {
+			fprintf(stderr, "prof: --listen %s: other hosts could read this host's "
+				"profiles; give --token-file FILE, whose token requests must carry\n",
+				o->listen);
+			return EXIT_USAGE;
+		}
+	} else if (!o->npush) {
+		fprintf(stderr, "prof: --listen none and no --push: the profiles would go nowhere; "
+			"see 'prof agent --help'\n");
+		return EXIT_USAGE;
+	}
+	if (o->token_file && !(token = read_token("--token-file", o->token_file)))
+		return EXIT_USAGE;
+	if (o->push_token_file && !(push_token = read_token("--push-token-file", o->push_token_file))) {
+		free(token);
+		return EXIT_USAGE;
+	}
+	if (uname(&u))
+		snprintf(u.nodename, sizeof(u.nodename), "unknown");
+
+	co.window_ns = (uint64_t)o->window * 1000000000;
+	co.grace_ns = 2000000000;
+	co.labels = o->sample_labels;
+	co.idle = o->idle;
+	co.comms = o->comms;
+	co.ncomms = o->ncomms;
+	co.cgroups = o->cgroups;
+	co.ncgroups = o->ncgroups;
+	co.period_ns = o->rec.freq ? 1000000000 / o->rec.freq : 0;
+	ag.coll = collect_new(&co);
+	ag.sym = symbols_new(&so);
+	if (!ag.sym) {
+		fprintf(stderr, "prof: agent: cannot set up the symbolizer: %s\n", strerror(errno));
+		goto out;
+	}
+
+	/* Signals come through a signalfd; every thread started from here on blocks them. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0) {
+		fprintf(stderr, "prof: agent: signalfd: %s\n", strerror(errno));
+		goto out;
+	}
+
+	if (o->npush) {
+		struct push_opts po = {
+			.urls = o->push, .nurls = o->npush,
+			.spool_bytes = o->spool_bytes,
+			.app = o->app, .tenant = o->tenant, .token = push_token,
+			.host = u.nodename, .labels = o->labels, .nlabels = o->nlabels,
+			.freq = o->rec.freq, .quiet = o->quiet,
+		};
+
+		spool = o->spool ? xstrdup(o->spool) : default_spool();
+		po.spool = spool;
+		ag.push = pusher_new(&po, err, sizeof(err));
+		if (!ag.push) {
+			fprintf(stderr, "prof: %s\n", err);
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (strcmp(o->listen, "none")) {
+		srv = serve_start(o->listen, token, ag.coll, err, sizeof(err));
+		if (!srv) {
+			fprintf(stderr, "prof: %s\n", err);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (!o->quiet)
+			fprintf(stderr, "prof: agent: serving http://%s/debug/pprof/profile%s\n",
+				serve_address(srv), token ? " (with the bearer token)" :
+				serve_is_loopback(o->listen) ? "" : "");
+	}
+	if (start_recording(&ag))
+		goto out;
+	if (!o->quiet)
+		fprintf(stderr, "prof: agent: sampling %s at %llu Hz, %g s windows%s\n",
+			o->rec.all_cpus || o->rec.has_cpus ? "every process" : "the processes given",
+			(unsigned long long)o->rec.freq, o->window,
+			o->npush ? "" : "; nothing pushed (no --push)");
+	if (o->duration)
+		end = now_s() + o->duration;
+	pfd.fd = sfd;
+	pfd.events = POLLIN;
+	for (;;) {
+		int stop = 0;
+
+		if (poll(&pfd, 1, 200) > 0) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+				if (si.ssi_signo != SIGCHLD)
+					stop = 1;
+		}
+		if (end && now_s() >= end)
+			stop = 1;
+		if (stop)
+			break;
+		if (ag.child && waitpid(ag.child, &status, WNOHANG) == ag.child) {
+			/* a recorder that failed at once, with its reason said, failed for good */
+			int early = WIFEXITED(status) && WEXITSTATUS(status) && !ag.restarts &&
+				    now_s() - ag.child_started < 3;
+
+			ag.child = 0;
+			if (ag.reading)
+				pthread_join(ag.reader, NULL);
+			ag.reading = 0;
+			if (early) {
+				/* it could not start: its error said why; nothing to retry */
+				status = WIFEXITED(status) && WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
+				goto out;
+			}
+			fprintf(stderr, "prof: agent: the recorder %s %d; starting it again in %g s\n",
+				WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
+				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), backoff);
+			restart_at = now_s() + backoff;
+			backoff = backoff * 2 > 60 ? 60 : backoff * 2;
+		}
+		if (!ag.child && restart_at && now_s() >= restart_at) {
+			restart_at = 0;
+			ag.restarts++;
+			if (start_recording(&ag))
+				goto out;
+		}
+		if (ag.child && now_s() - ag.child_started > 60)
+			backoff = 1;
+		collect_tick(ag.coll, now_ns(), 0, on_window, &ag);
+	}
+	status = 0;
+	if (ag.child) {
+		int st = end_recording(&ag, 1);
+
+		if (WIFEXITED(st) && WEXITSTATUS(st))
+			status = 1;
+	}
+	/* the window in progress, cut short: nothing sampled is left behind */
+	collect_tick(ag.coll, now_ns(), 1, on_window, &ag);
+	if (!o->quiet) {
+		struct collect_stats st;
+
+		collect_stats(ag.coll, &st);
+		fprintf(stderr, "prof: agent: %llu windows (%llu without samples), %llu samples "
+			"(%llu late), %llu lost records, %llu scrapes\n", (unsigned long long)st.windows,
+			(unsigned long long)st.empty,
+			(unsigned long long)st.samples, (unsigned long long)st.late,
+			(unsigned long long)ag.lost, (unsigned long long)st.scrapes);
+	}
+out:
+	if (ag.child)
+		end_recording(&ag, 1);
+	serve_stop(srv);
+	pusher_free(ag.push, 5000);
+	collect_free(ag.coll);
+	symbols_free(ag.sym);
+	if (sfd >= 0)
+		close(sfd);
+	free(token);
+	free(push_token);
+	free(spool);
+	return status;
+}
+
+int cmd_agent(int argc, char **argv)
+{
+	struct agent_opts o = { 0 };
+	char err[512];
+	int first, ret;
+
+	record_opts_init(&o.rec);
+	o.listen = DEFAULT_LISTEN;
+	o.window = DEFAULT_WINDOW;
+	o.spool_bytes = DEFAULT_SPOOL_BYTES;
+	o.app = "prof";
+	o.sample_labels = LABEL_ALL;
+	ret = opt_parse(agent_options, &o, OPT_NO_WORDS, argc, argv, &first, err, sizeof(err));
+	if (ret == 1) {
+		agent_usage(stdout);
+		opts_release(&o);
+		return 0;
+	}
+	if (ret) {
+		opts_release(&o);
+		return opt_say("agent", ret, err);
+	}
+	if (!o.rec.freq_given && !o.rec.period)
+		o.rec.freq = DEFAULT_FREQ;
+	if (!o.rec.nr_pids && !o.rec.nr_tids && !o.rec.has_cpus)
+		o.rec.all_cpus = 1;
+	if (o.rec.callchain == CALLCHAIN_NONE)
+		o.rec.callchain = CALLCHAIN_FP;
+	if (o.record_child) {
+		/* the recorder: its stream, uncompressed, into the agent's pipe */
+		o.rec.output = "-";
+		o.rec.no_compress = 1;
+		o.rec.quiet = 1;
+		o.rec.no_buildid_cache = 1;
+		o.rec.no_carry = 1;
+	}
+	/* CPU time by default: what every backend shows as CPU */
+	if (record_opts_check(&o.rec, "cpu-clock", err, sizeof(err))) {
+		fprintf(stderr, "prof: %s; see 'prof agent --help'\n", err);
+		opts_release(&o);
+		return EXIT_USAGE;
+	}
+	/* record_main() takes o.rec over, and leaves it empty */
+	ret = o.record_child ? record_main(&o.rec, argc, argv) : run_agent(&o, argc, argv);
+	opts_release(&o);
+	return ret;
+}

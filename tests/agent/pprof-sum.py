@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Read gzipped pprof files by profile.proto's field numbers, and print
+per file: FILE SAMPLES VALUE TIME_NANOS DURATION_NANOS LABELS, where
+SAMPLES sums the first value of every Sample, VALUE the second, and
+LABELS is key=value,... of the label keys seen (sorted, distinct values
+joined by |). Exits 1 on anything that is not a well-formed profile."""
+import gzip
+import sys
+
+
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << s
+        s += 7
+        if c < 0x80:
+            return v, i
+
+
+def fields(b):
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        f, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = varint(b, i)
+        elif wt == 2:
+            n, i = varint(b, i)
+            v = b[i:i + n]
+            if len(v) != n:
+                raise ValueError("truncated")
+            i += n
+        elif wt == 1:
+            v = b[i:i + 8]
+            i += 8
+        elif wt == 5:
+            v = b[i:i + 4]
+            i += 4
+        else:
+            raise ValueError("wire type %d" % wt)
+        yield f, v
+
+
+def packed(v):
+    if isinstance(v, int):
+        return [v]
+    out, i = [], 0
+    while i < len(v):
+        x, i = varint(v, i)
+        out.append(x)
+    return out
+
+
+for path in sys.argv[1:]:
+    b = gzip.open(path).read()
+    strings, samples = [], []
+    t = d = 0
+    for f, v in fields(b):
+        if f == 6:
+            strings.append(v.decode("utf-8"))
+        elif f == 2:
+            samples.append(v)
+        elif f == 9:
+            t = v
+        elif f == 10:
+            d = v
+    n = val = 0
+    labels = {}
+    for s in samples:
+        vals = []
+        for f, v in fields(s):
+            if f == 2:
+                vals += packed(v)
+            elif f == 3:
+                k = sv = 0
+                for lf, lv in fields(v):
+                    if lf == 1:
+                        k = lv
+                    elif lf == 2:
+                        sv = lv
+                labels.setdefault(strings[k], set()).add(strings[sv])
+        n += vals[0]
+        val += vals[1] if len(vals) > 1 else 0
+    lab = ",".join("%s=%s" % (k, "|".join(sorted(labels[k]))) for k in sorted(labels))
+    print(path, n, val, t, d, lab or "-")

@@ -1,0 +1,334 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof agent against real clients and a stand-in backend:
+#   - bad options are one line each and exit 64, before anything runs;
+#   - pull: `go tool pprof -top` scrapes /debug/pprof/profile?seconds=N and
+#     finds tests/workloads/shape's leaves in their 6:3:1 shares, the index
+#     answers, a wrong method or path is refused; with a token, a request
+#     without it gets 401;
+#   - push: tests/agent/receiver.py takes Pyroscope's /ingest and Parca's
+#     /profiles/writeraw: every window with samples arrives at both, its
+#     time range the window's and its labels the agent's, each profile
+#     read by go tool pprof and decoded by field number
+#     (tests/agent/pprof-sum.py), their samples adding up to the agent's;
+#   - faults: a backend down, then up, gets every window; the agent killed
+#     with -9 and started again sends what its spool kept, no window twice;
+#     a spool over its size drops the oldest and says so; a slow backend
+#     costs no samples (no records lost); a recorder killed is started
+#     again and the windows go on.
+test_timeout=300
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+py=python3
+command -v $py > /dev/null 2>&1 || skip "no python3 for the stand-in backend"
+rx=$srcdir/tests/agent/receiver.py
+psum=$srcdir/tests/agent/pprof-sum.py
+
+# --- options: one line, exit 64, nothing started ------------------------------
+bad() {
+	_what=$1
+	shift
+	run_prof agent "$@"
+	expect_rc 64 "prof agent $*"
+	one_error_line "prof agent $*"
+	grep -q "$_what" err || fail "prof agent $*: '$(cat err)' does not say '$_what'"
+}
+bad "token-file" --listen 0.0.0.0:6061
+bad "not HOST:PORT" --listen nowhere
+bad "http:// or https://" --push ftp://example.com
+bad "query" --push 'http://example.com/x?y=1'
+bad "whole number" --window 0
+bad "prof's own" --label host=x
+bad "KEY=VALUE" --label =x
+bad "go nowhere" --listen none
+bad "not pid, process" --sample-labels pid,bogus
+bad "16K or more" --spool-size 1K
+bad "cgroup path" --cgroup system.slice
+echo "secret" > token
+chmod 600 token
+: > empty-token
+bad "no token" --token-file empty-token
+bad "cannot read" --token-file missing-token
+
+require_perf_event
+shape=$WORKLOADS/shape
+host=$(uname -n)
+
+# start_shape SECONDS: the workload, 6:3:1, in the background
+start_shape() {
+	"$shape" -s "$1" > /dev/null &
+	shape_pid=$!
+	bg_add $shape_pid
+}
+# start_agent ARGS: prof agent in the background, its stderr in agent.err
+start_agent() {
+	"$PROF" agent "$@" 2> agent.err &
+	agent_pid=$!
+	bg_add $agent_pid
+}
+# wait_agent: its end (status in $rc), within 60 s
+wait_agent() {
+	_i=0
+	while kill -0 $agent_pid 2> /dev/null && [ $_i -lt 600 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -0 $agent_pid 2> /dev/null && fail "prof agent did not stop: $(cat agent.err)"
+	wait $agent_pid
+	rc=$?
+	[ "$rc" = 0 ] || note "prof agent exited $rc: $(grep -v '^    #' agent.err | head -n 20)"
+}
+# agent_url: the endpoint it said it serves, in $url (10 s at most)
+agent_url() {
+	url=
+	_i=0
+	while [ -z "$url" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		url=$(sed -n 's|^prof: agent: serving \(http://[^ ]*\).*|\1|p' agent.err)
+		_i=$((_i + 1))
+	done
+	[ -n "$url" ] || fail "prof agent said no URL: $(cat agent.err)"
+}
+# start_rx DIR [ARGS]: the stand-in backend; its port in $port
+start_rx() {
+	_d=$1
+	shift
+	rm -f port
+	$py "$rx" "$_d" --port-file port "$@" &
+	rx_pid=$!
+	bg_add $rx_pid
+	_i=0
+	while [ ! -s port ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -s port ] || fail "the stand-in backend did not start"
+	port=$(cat port)
+}
+stop_rx() {
+	kill $rx_pid 2> /dev/null
+	wait $rx_pid 2> /dev/null
+}
+# summary FIELD: from the agent's last line: windows, empty, samples, lost
+summary() {
+	sed -n 's/^prof: agent: \([0-9]*\) windows (\([0-9]*\) without samples), \([0-9]*\) samples .*, \([0-9]*\) lost records.*/\1 \2 \3 \4/p' \
+		agent.err | awk -v f="$1" '{ print $(f == "windows" ? 1 : f == "empty" ? 2 : f == "samples" ? 3 : 4) }'
+}
+# pushed URL FIELD: from the agent's line on backend URL: sent, waiting, dropped
+pushed() {
+	grep -F "prof: agent: $1: " agent.err | tail -n 1 |
+		sed -n 's/.*: \([0-9]*\) windows sent, \([0-9]*\) waiting in .*, \([0-9]*\) dropped.*/\1 \2 \3/p' |
+		awk -v f="$2" '{ print $(f == "sent" ? 1 : f == "waiting" ? 2 : 3) }'
+}
+
+# --- pull ------------------------------------------------------------------------
+start_shape 30
+start_agent --listen 127.0.0.1:0 -F 199 --comm shape --duration 25
+agent_url
+base=${url%/profile}
+curl -s -o index.html -w '%{http_code}' "$base/" > code || fail "curl of the index failed"
+[ "$(cat code)" = 200 ] && grep -q 'href="profile' index.html ||
+	fail "the index: HTTP $(cat code): $(head -c 300 index.html)"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/heap")" = 404 ] || fail "/debug/pprof/heap is not 404"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "$url")" = 405 ] || fail "a POST is not 405"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$url?seconds=abc")" = 400 ] || fail "seconds=abc is not 400"
+if command -v go > /dev/null 2>&1; then
+	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top "$url?seconds=4" \
+		> top.out 2> top.err || fail "go tool pprof -top: $(tail -3 top.err)"
+	# flat% of each leaf, as shares of the three
+	awk '$6 ~ /^leaf_[abc]$/ { sub(/%/, "", $2); v[$6] = $2 }
+	     END { t = v["leaf_a"] + v["leaf_b"] + v["leaf_c"]; if (!t) exit 1
+		   printf "%.1f %.1f %.1f\n", 100 * v["leaf_a"] / t, 100 * v["leaf_b"] / t, 100 * v["leaf_c"] / t }' \
+		top.out > shares || fail "go tool pprof -top names no leaf: $(head -20 top.out)"
+	read -r sa sb sc < shares
+	note "pull: go tool pprof -top: leaf_a $sa%, leaf_b $sb%, leaf_c $sc%"
+	expect_range "leaf_a's share" "$sa" 50 70
+	expect_range "leaf_b's share" "$sb" 20 40
+	expect_range "leaf_c's share" "$sc" 4 17
+	grep -q '^Type: cpu' top.out || fail "go tool pprof: not a cpu profile: $(head -5 top.out)"
+else
+	note "no go: the scrape is checked by curl and pprof-sum.py only"
+fi
+curl -s -o scrape.pb.gz "$url?seconds=2" || fail "curl of a 2 s profile failed"
+$py "$psum" scrape.pb.gz > scrape.sum || fail "the scraped profile does not decode"
+read -r _ n _ t d labels < scrape.sum
+note "scrape of 2 s: $n samples, labels $labels"
+[ "$n" -gt 0 ] || fail "the 2 s scrape has no samples"
+[ "$d" = 2000000000 ] || fail "the 2 s scrape's duration is $d ns"
+case $labels in *"process=shape"*"thread=shape"*) ;; *) fail "the scrape's labels: $labels" ;; esac
+kill -TERM $agent_pid
+wait_agent
+expect_rc 0 "prof agent stopped by SIGTERM"
+kill $shape_pid 2> /dev/null
+
+# With a token: nothing without it, everything with it.
+start_agent --listen 127.0.0.1:0 --token-file token --duration 20
+agent_url
+[ "$(curl -s -o /dev/null -w '%{http_code}' "${url%/profile}/")" = 401 ] || fail "no token: not 401"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer wrong' "${url%/profile}/")" = 401 ] ||
+	fail "a wrong token: not 401"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer secret' "${url%/profile}/")" = 200 ] ||
+	fail "the right token: not 200"
+kill -INT $agent_pid
+wait_agent
+expect_rc 0 "prof agent stopped by SIGINT"
+
+# --- push -------------------------------------------------------------------------
+# check_rx DIR: every request in DIR is a well-formed push of this agent;
+# sets pyro (Pyroscope requests), parca, and rx_samples (Pyroscope's total)
+check_rx() {
+	pyro=0
+	parca=0
+	rx_samples=0
+	: > ranges
+	for j in "$1"/*.json; do
+		[ -f "$j" ] || continue
+		$py - "$j" "$host" >> ranges << 'EOF' || fail "request $j: $(cat check.err)"
+import json, sys
+r = json.load(open(sys.argv[1])); host = sys.argv[2]
+def bad(m):
+    open("check.err", "w").write(m + ": " + json.dumps(r)[:600]); sys.exit(1)
+if r["path"] == "/ingest":
+    q = r["query"]
+    if q.get("format") != ["pprof"]: bad("format")
+    want = "prof{host=%s,env=test}" % host
+    if q.get("name") != [want]: bad("name, not " + want)
+    if r["headers"].get("x-scope-orgid") != "t1": bad("tenant")
+    if r.get("parts") != ["profile"]: bad("parts")
+    print("pyroscope", q["from"][0], q["until"][0], r["profiles"][0])
+elif r["path"] == "/profiles/writeraw":
+    s = r["json"]["series"]
+    if len(s) != 1 or s[0]["labels"] != {"__name__": "process_cpu", "host": host, "env": "test"}: bad("labels")
+    if r["json"]["normalized"] is not False: bad("normalized")
+    print("parca", 0, 0, r["profiles"][0])
+else:
+    bad("path")
+EOF
+	done
+	pyro=$(grep -c '^pyroscope' ranges)
+	parca=$(grep -c '^parca' ranges)
+	awk '{ print $4 }' ranges > profiles
+	if [ -s profiles ]; then
+		# shellcheck disable=SC2046  # one word per file
+		$py "$psum" $(cat profiles) > sums || fail "a pushed profile does not decode"
+		if command -v go > /dev/null 2>&1; then
+			for p in $(cat profiles); do
+				HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= go tool pprof -raw "$p" > raw.out 2> raw.err ||
+					fail "go tool pprof -raw $p: $(tail -3 raw.err)"
+			done
+		fi
+	fi
+	rx_samples=$(awk 'FNR == NR { if ($1 == "pyroscope") w[$4] = 1; next } ($1 in w) { s += $2 } END { print s + 0 }' \
+		ranges sums)
+}
+
+start_shape 120
+start_rx rx1
+start_agent --listen none -F 99 --comm shape --window 2 --duration 9 --spool spool1 --label env=test \
+	--tenant t1 --push "http://127.0.0.1:$port" --push "http://127.0.0.1:$port/profiles/writeraw/"
+wait_agent
+expect_rc 0 "prof agent pushing"
+stop_rx
+check_rx rx1
+windows=$(summary windows)
+empty=$(summary empty)
+samples=$(summary samples)
+note "push: $windows windows ($empty without samples), $samples samples; received $pyro at /ingest, $parca at writeraw, $rx_samples samples"
+[ $((windows - empty)) -ge 4 ] || fail "only $windows windows, $empty of them empty: $(cat agent.err)"
+[ "$pyro" = $((windows - empty)) ] || fail "$pyro windows reached /ingest, of $((windows - empty))"
+[ "$parca" = "$pyro" ] || fail "$parca windows reached Parca, $pyro Pyroscope"
+[ "$rx_samples" = "$samples" ] || fail "the pushed windows hold $rx_samples samples, the agent took $samples"
+# the windows follow each other: each begins where the one before ended
+sort -n -k2 ranges | awk '$1 == "pyroscope" { if (n++ && $2 != u) bad = 1; u = $3; if ($3 - $2 > 2) bad = 1 }
+	END { exit bad }' || fail "the windows' time ranges: $(grep pyroscope ranges)"
+awk '{ if ($6 !~ /process=shape/) exit 1 }' sums || fail "labels of the pushed profiles: $(cut -d' ' -f1,6 sums)"
+[ "$(pushed "http://127.0.0.1:$port" waiting)" = 0 ] || fail "windows left in the spool: $(cat agent.err)"
+
+# --- faults: the backend down, then up ------------------------------------------------
+start_rx rx2
+stop_rx	# its port, with nothing listening
+start_agent --listen none -F 99 --comm shape --window 1 --duration 12 --spool spool2 --label env=test \
+	--tenant t1 --push "http://127.0.0.1:$port"
+sleep 5
+ls spool2/pyroscope-*/*.win > /dev/null 2>&1 || fail "the backend down: no window in the spool"
+grep -q "cannot send to http://127.0.0.1:$port" agent.err || fail "the agent did not say the backend is down: $(cat agent.err)"
+start_rx rx2 --port "$port"
+wait_agent
+expect_rc 0 "prof agent, the backend down then up"
+stop_rx
+check_rx rx2
+windows=$(summary windows)
+empty=$(summary empty)
+note "down, then up: $windows windows ($empty empty), $pyro received, sent $(pushed "http://127.0.0.1:$port" sent)"
+[ "$pyro" = $((windows - empty)) ] || fail "down then up: $pyro of $((windows - empty)) windows arrived: $(cat agent.err)"
+grep -q "answers again" agent.err || fail "the agent did not say the backend answers again"
+
+# --- faults: kill -9, then a new agent on the same spool --------------------------------
+start_rx rx3
+stop_rx
+start_agent --listen none -F 99 --comm shape --window 1 --duration 30 --spool spool3 --label env=test \
+	--tenant t1 --push "http://127.0.0.1:$port"
+sleep 5
+kill -KILL $agent_pid
+wait $agent_pid 2> /dev/null
+kept=$(ls spool3/pyroscope-*/*.win 2> /dev/null | wc -l)
+[ "$kept" -ge 2 ] || fail "killed: $kept windows in the spool"
+start_rx rx3 --port "$port"
+start_agent --listen none -F 99 --comm shape --window 1 --duration 4 --spool spool3 --label env=test \
+	--tenant t1 --push "http://127.0.0.1:$port"
+wait_agent
+expect_rc 0 "prof agent after kill -9"
+stop_rx
+check_rx rx3
+grep -q "$kept windows an earlier run left" agent.err || fail "the new agent did not say what it found: $(cat agent.err)"
+windows=$(summary windows)
+empty=$(summary empty)
+note "kill -9: $kept windows kept, then $windows windows ($empty empty); $pyro received"
+[ "$pyro" = $((kept + windows - empty)) ] || fail "after kill -9: $pyro windows arrived, expected $kept + $((windows - empty))"
+dups=$(awk '$1 == "pyroscope" { print $2, $3 }' ranges | sort | uniq -d | wc -l)
+[ "$dups" = 0 ] || fail "after kill -9: $dups windows arrived twice"
+
+# --- faults: a spool over its size ------------------------------------------------------
+start_agent --listen none -F 99 --comm shape --window 1 --duration 8 --spool spool4 --spool-size 16K \
+	--push "http://127.0.0.1:$port"
+wait_agent
+expect_rc 0 "prof agent with a small spool"
+grep -q "is full (16384 bytes at most): dropped" agent.err || fail "a full spool was not said: $(cat agent.err)"
+dropped=$(pushed "http://127.0.0.1:$port" dropped)
+size=$(cat spool4/pyroscope-*/*.win | wc -c)
+note "a 16K spool: $dropped windows dropped, $size bytes left"
+[ "$dropped" -gt 0 ] || fail "a full spool dropped nothing"
+[ "$size" -le 16384 ] || fail "the spool holds $size bytes, over 16K"
+
+# --- faults: a slow backend -----------------------------------------------------------------
+start_rx rx5 --delay 4
+start_agent --listen none -F 199 --comm shape --window 1 --duration 8 --spool spool5 --push "http://127.0.0.1:$port"
+wait_agent
+expect_rc 0 "prof agent with a slow backend"
+stop_rx
+lost=$(summary lost)
+samples=$(summary samples)
+note "a slow backend: $samples samples, $lost records lost, $(pushed "http://127.0.0.1:$port" sent) windows sent"
+[ "$lost" = 0 ] || fail "a slow backend: $lost records lost"
+[ "$samples" -gt 199 ] || fail "a slow backend: only $samples samples in 8 s at 199 Hz"
+# --- faults: the recorder killed: started again, the windows go on ---------------------------
+start_rx rx6
+start_agent --listen none -F 99 --comm shape --window 1 --duration 10 --spool spool6 --label env=test \
+	--tenant t1 --push "http://127.0.0.1:$port"
+sleep 3
+child=$(pgrep -P $agent_pid)
+[ -n "$child" ] || fail "the agent has no recorder process"
+kill -KILL $child
+wait_agent
+expect_rc 0 "prof agent whose recorder was killed"
+stop_rx
+grep -q "the recorder was killed by signal 9; starting it again" agent.err ||
+	fail "the agent did not say it starts its recorder again: $(cat agent.err)"
+check_rx rx6
+last=$(sort -n -k2 ranges | awk '$1 == "pyroscope" { f = $4 } END { print f }')
+n=$(awk -v f="$last" '$1 == f { print $2 }' sums)
+note "the recorder killed: $pyro windows received, the last with $n samples"
+[ "${n:-0}" -gt 0 ] || fail "no samples after the recorder was started again"
+kill $shape_pid 2> /dev/null
+finish
