@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench-agent.sh: prof agent's cost next to perf record's, in one run.
+# For SECS seconds (BENCH_AGENT_SECONDS, default 600 as a fleet agent's
+# cost is judged) with one CPU kept busy by tests/workloads/shape and
+# PROCS short processes started evenly across the time (BENCH_AGENT_PROCS,
+# default 2000; each a run of shape for 20 ms), runs in turn:
+#   prof agent -F 49 (its defaults: every process, -g, 10 s windows),
+#              pushing every window to a local stand-in Pyroscope
+#   perf record -a -F 49 -g -o perf.data
+# and prints each one's CPU time (its processes' user + system, from
+# /proc, as a share of one core), its largest RSS and its RSS at the end
+# (sampled each second: the agent's is its own and its recorder's), and
+# the ratios. Not a pass/fail test: exit 0 when it ran, 77 when it cannot
+# run here (no perf, perf_event_open refused, no python3).
+#
+#   PROF=./prof WORKLOADS=./tests/workloads sh tests/bench/bench-agent.sh
+
+PROF=${PROF:-./prof}
+WORKLOADS=${WORKLOADS:-./tests/workloads}
+PERF=${PERF:-perf}
+SECS=${BENCH_AGENT_SECONDS:-600}
+PROCS=${BENCH_AGENT_PROCS:-2000}
+here=$(cd "$(dirname "$0")" && pwd)
+rx=$here/../agent/receiver.py
+
+me=bench-agent
+say() { printf '%s\n' "$*"; }
+skip() { printf '%s: skipped: %s\n' "$me" "$*" >&2; exit 77; }
+die() { printf '%s: %s\n' "$me" "$*" >&2; exit 1; }
+
+command -v "$PERF" > /dev/null 2>&1 || skip "perf not found ('$PERF')"
+command -v python3 > /dev/null 2>&1 || skip "no python3 for the stand-in backend"
+[ -x "$WORKLOADS/shape" ] || die "no $WORKLOADS/shape (make tests/workloads/shape)"
+tmp=$(mktemp -d) || die "mktemp failed"
+trap 'kill $bg 2> /dev/null; rm -rf "$tmp"' EXIT INT TERM
+bg=
+"$PROF" record -q -e cpu-clock -a -o "$tmp/probe.data" --duration 0.1 > /dev/null 2> "$tmp/probe.err" ||
+	skip "prof record -a is refused: $(head -n 1 "$tmp/probe.err")"
+
+hz=$(getconf CLK_TCK)
+# cpu PID...: user + system seconds of these processes (0 for one gone)
+cpu() {
+	for p in "$@"; do
+		cat "/proc/$p/stat" 2> /dev/null
+	done | awk -v hz="$hz" '{ sub(/^.*\) /, ""); t += $12 + $13 } END { printf "%.2f\n", t / hz }'
+}
+# rss PID...: their resident KiB together
+rss() {
+	for p in "$@"; do
+		sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$p/status" 2> /dev/null
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# load: shape on one CPU, and PROCS short processes evenly over SECS
+load() {
+	"$WORKLOADS/shape" -s "$SECS" > /dev/null &
+	_s=$!
+	_gap=$(awk -v s="$SECS" -v n="$PROCS" 'BEGIN { printf "%.4f\n", s / n }')
+	_i=0
+	while [ $_i -lt "$PROCS" ]; do
+		"$WORKLOADS/shape" -s 0.02 > /dev/null
+		sleep "$_gap"
+		_i=$((_i + 1))
+	done
+	wait $_s
+}
+
+# watch NAME PID...: sample RSS each second until the first PID is gone;
+# writes NAME.max, NAME.end and NAME.cpu (CPU read just before the end)
+watch() {
+	_name=$1
+	shift
+	_max=0
+	_end=0
+	_cpu=0
+	while kill -0 "$1" 2> /dev/null; do
+		_r=$(rss "$@")
+		[ "$_r" -gt 0 ] && _end=$_r
+		[ "$_r" -gt "$_max" ] && _max=$_r
+		_c=$(cpu "$@")
+		awk -v c="$_c" -v o="$_cpu" 'BEGIN { exit !(c > o) }' && _cpu=$_c
+		sleep 1
+	done
+	echo "$_max" > "$tmp/$_name.max"
+	echo "$_end" > "$tmp/$_name.end"
+	echo "$_cpu" > "$tmp/$_name.cpu"
+}
+
+say "$me: $SECS s each, shape busy on one CPU and $PROCS short processes, at 49 Hz"
+
+# --- prof agent ---
+python3 "$rx" "$tmp/rx" --port-file "$tmp/port" &
+rxp=$!
+bg="$rxp"
+i=0
+while [ ! -s "$tmp/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$tmp/port" ] || die "the stand-in backend did not start"
+"$PROF" agent --listen none --push "http://127.0.0.1:$(cat "$tmp/port")" --spool "$tmp/spool" \
+	--duration "$SECS" 2> "$tmp/agent.err" &
+ap=$!
+bg="$rxp $ap"
+sleep 1
+child=$(pgrep -P $ap | head -n 1)
+load &
+lp=$!
+bg="$rxp $ap $lp"
+watch agent $ap $child
+wait $ap || die "prof agent failed: $(tail -n 3 "$tmp/agent.err")"
+wait $lp
+kill $rxp 2> /dev/null
+windows=$(ls "$tmp/rx"/*.json 2> /dev/null | wc -l)
+say "  prof agent: $(tail -n 2 "$tmp/agent.err" | head -n 1 | sed 's/^prof: agent: //')"
+
+# --- perf record ---
+"$PERF" record -q -a -F 49 -g -o "$tmp/perf.data" -- sleep "$SECS" > /dev/null 2> "$tmp/perf.err" &
+pp=$!
+bg=$pp
+sleep 1
+pr=$(pgrep -P $pp -x perf-exec 2> /dev/null)
+load &
+lp=$!
+bg="$pp $lp"
+watch perf $pp
+wait $pp || die "perf record failed: $(tail -n 3 "$tmp/perf.err")"
+wait $lp
+psize=$(wc -c < "$tmp/perf.data")
+: "$pr"
+
+ac=$(cat "$tmp/agent.cpu")
+pc=$(cat "$tmp/perf.cpu")
+say "$(awk -v s="$SECS" -v ac="$ac" -v pc="$pc" -v am="$(cat "$tmp/agent.max")" \
+	-v ae="$(cat "$tmp/agent.end")" -v pm="$(cat "$tmp/perf.max")" -v pe="$(cat "$tmp/perf.end")" \
+	-v w="$windows" -v ps="$psize" 'BEGIN {
+	printf "  %-22s %8s %9s %10s %10s\n", "", "CPU s", "% of core", "max RSS", "end RSS"
+	printf "  %-22s %8.2f %8.3f%% %7d KiB %7d KiB  (%d windows pushed)\n", "prof agent", ac, 100 * ac / s, am, ae, w
+	printf "  %-22s %8.2f %8.3f%% %7d KiB %7d KiB  (%.1f MB of perf.data)\n", "perf record -a -g", pc, 100 * pc / s, pm, pe, ps / 1e6
+	printf "  ratio prof/perf:      CPU %.2fx, max RSS %.2fx\n", pc ? ac / pc : 0, pm ? am / pm : 0 }')"
+exit 0
