@@ -18,7 +18,6 @@
 #include "utf8.h"
 #include "xalloc.h"
 
-#define MAX_EVENTS 8
 
 /* A window or a scrape: the samples of [start, end) (CLOCK_MONOTONIC), a pprof per event. */
 struct span {
@@ -26,8 +25,8 @@ struct span {
 	uint64_t k;			/* a window's number: its start / window_ns */
 	int scrape;
 	/* by name: a session's evdescs go with it, and the recorder may be started again */
-	char ev[MAX_EVENTS][64];
-	struct pprof *pp[MAX_EVENTS];
+	char ev[COLLECT_MAX_EVENTS][64];
+	struct pprof *pp[COLLECT_MAX_EVENTS];
 	size_t nev;
 	uint64_t samples;
 	struct span *next;
@@ -53,7 +52,7 @@ struct collect {
 	uint64_t seq, cur_k;
 	struct pinfo **ptab;		/* open addressing by pid */
 	size_t pcap, pn;
-	uint64_t samples, late, windows, empty, lost, scrapes;
+	uint64_t samples, late, windows, empty, scrapes;
 	int nscrapes;
 };
 
@@ -82,14 +81,21 @@ struct collect *collect_new(const struct collect_opts *o)
 	return c;
 }
 
-static void pinfo_free(struct pinfo *p)
+/* What was read of a process, gone: it is read again. */
+static void pinfo_clear(struct pinfo *p)
 {
-	if (!p)
-		return;
 	free(p->process);
 	free(p->cgroup);
 	free(p->container);
 	free(p->pod);
+	p->process = p->cgroup = p->container = p->pod = NULL;
+}
+
+static void pinfo_free(struct pinfo *p)
+{
+	if (!p)
+		return;
+	pinfo_clear(p);
 	free(p);
 }
 
@@ -116,11 +122,6 @@ void collect_free(struct collect *c)
 	pthread_mutex_destroy(&c->mu);
 	pthread_cond_destroy(&c->cv);
 	free(c);
-}
-
-int64_t collect_mono_to_real(const struct collect *c)
-{
-	return c->off;
 }
 
 /* --- labels ----------------------------------------------------------------- */
@@ -291,29 +292,17 @@ static void purge(struct collect *c, uint64_t k)
 
 static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s)
 {
-	struct pinfo **slot = pslot(c, (int)s->pid), *p = *slot;
+	struct pinfo *p = *pslot(c, (int)s->pid);
 
 	if (p && p->exe == s->exe)
 		return p;
 	if (p) {
-		/* an exec, or a new process at the pid: read again */
-		pinfo_free(p);
-		*slot = NULL;
-		c->pn--;
-		/* keep the probe chains whole: put back what follows the hole */
-		{
-			size_t i = (size_t)(slot - c->ptab);
-
-			for (size_t j = (i + 1) & (c->pcap - 1); c->ptab[j]; j = (j + 1) & (c->pcap - 1)) {
-				struct pinfo *q = c->ptab[j];
-
-				c->ptab[j] = NULL;
-				*pslot(c, q->pid) = q;
-			}
-		}
+		pinfo_clear(p);	/* an exec, or a new process at the pid: read again */
+	} else {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = (int)s->pid;
+		pput(c, p);
 	}
-	p = xcalloc(1, sizeof(*p));
-	p->pid = (int)s->pid;
 	p->exe = s->exe;
 	if (s->exe && dso_path(s->exe)[0] == '/') {
 		const char *path = dso_path(s->exe), *base = strrchr(path, '/') + 1;
@@ -326,7 +315,6 @@ static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s)
 		p->cgroup = read_cgroup((int)s->pid);
 	if (p->cgroup)
 		container_of(p->cgroup, &p->container, &p->pod);
-	pput(c, p);
 	return p;
 }
 
@@ -365,8 +353,7 @@ static int labels_of(struct collect *c, const struct rsample *s, struct pinfo *p
 
 /* --- spans -------------------------------------------------------------------- */
 
-static void span_add(struct span *sp, const struct rsample *s, const char *const *l, int nl,
-		     uint64_t period_ns)
+static void span_add(struct span *sp, const struct rsample *s, const char *const *l, int nl)
 {
 	size_t i = 0;
 
@@ -375,13 +362,12 @@ static void span_add(struct span *sp, const struct rsample *s, const char *const
 	if (i == sp->nev) {
 		int clock = profile_clock_event(s->ev->name);
 
-		if (i == MAX_EVENTS)
+		if (i == COLLECT_MAX_EVENTS)
 			return;
 		snprintf(sp->ev[i], sizeof(sp->ev[i]), "%s", s->ev->name);
 		sp->pp[i] = pprof_new(sp->ev[i], clock ? 1 : format_time_event(s->ev) ? 2 : 0);
 		sp->nev++;
 	}
-	(void)period_ns;
 	pprof_add(sp->pp[i], s, l, nl);
 	sp->samples++;
 }
@@ -475,10 +461,10 @@ int collect_sample(void *ctx, const struct rsample *s)
 		k = c->closed;
 	}
 	w = window_k(c, k);
-	span_add(w, s, l, nl, c->o.period_ns);
+	span_add(w, s, l, nl);
 	for (struct span *sp = c->spans; sp; sp = sp->next)
 		if (sp->scrape && s->time >= sp->start && s->time < sp->end)
-			span_add(sp, s, l, nl, c->o.period_ns);
+			span_add(sp, s, l, nl);
 	pthread_mutex_unlock(&c->mu);
 	return 0;
 }
@@ -634,15 +620,6 @@ void collect_stats(struct collect *c, struct collect_stats *st)
 	st->late = c->late;
 	st->windows = c->windows;
 	st->empty = c->empty;
-	st->lost_events = c->lost;
 	st->scrapes = c->scrapes;
-	st->processes = c->pn;
-	pthread_mutex_unlock(&c->mu);
-}
-
-void collect_lost(struct collect *c, uint64_t lost)
-{
-	pthread_mutex_lock(&c->mu);
-	c->lost = lost;
 	pthread_mutex_unlock(&c->mu);
 }

@@ -40,6 +40,9 @@ struct collect_opts {
 	uint64_t period_ns;		/* between samples of a clock event, for pprof's period */
 };
 
+/* Events a window or scrape tells apart (cpu-clock, off-cpu, preempted...); more are dropped. */
+#define COLLECT_MAX_EVENTS 8
+
 /* A window's profile of one event, encoded. */
 struct window_event {
 	char event[64];
@@ -52,7 +55,7 @@ struct window {
 	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME */
 	uint64_t seq;			/* 0, 1, ... in the agent's run */
 	size_t nev;
-	struct window_event ev[8];
+	struct window_event ev[COLLECT_MAX_EVENTS];
 };
 
 struct collect;
@@ -80,18 +83,11 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
  */
 int collect_scrape(struct collect *c, double seconds, int max, unsigned char **data, size_t *len);
 
-/* Counters for the log and the index page. */
+/* Counters for the agent's summary. */
 struct collect_stats {
-	uint64_t samples, late, windows, lost_events, scrapes;
+	uint64_t samples, late, windows, scrapes;
 	uint64_t empty;			/* windows without samples: nothing is pushed of them */
-	size_t processes;		/* lines of the label cache */
 };
 void collect_stats(struct collect *c, struct collect_stats *st);
-
-/* Lost records (the session's count so far), for the stats. */
-void collect_lost(struct collect *c, uint64_t lost);
-
-/* Wall clock minus monotonic, ns, as read when the collect was made. */
-int64_t collect_mono_to_real(const struct collect *c);
 
 #endif

@@ -109,6 +109,8 @@ static int list(struct target *t, struct dirent ***names)
 {
 	int n = scandir(t->dir, names, is_window, by_name);
 
+	if (n < 0)
+		*names = NULL;
 	return n < 0 ? 0 : n;
 }
 
@@ -127,27 +129,56 @@ static uint64_t size_of(const char *dir, const char *name)
 	return stat(path, &st) == 0 ? on_disk((uint64_t)st.st_size) : 0;
 }
 
-/* Delete the oldest window of t: 1 when there was one. Under p->mu. */
-static int drop_oldest(struct target *t)
+/* How many windows wait in t's spool; the oldest's path into path (when there is one). */
+static int oldest(struct target *t, char *path, size_t len)
 {
 	struct dirent **names;
-	int n = list(t, &names), ret = 0;
+	int n = list(t, &names);
 
-	if (n > 0) {
-		char path[8192];
-		uint64_t sz = size_of(t->dir, names[0]->d_name);
-
-		snprintf(path, sizeof(path), "%s/%s", t->dir, names[0]->d_name);
-		if (unlink(path) == 0) {
-			t->bytes = t->bytes > sz ? t->bytes - sz : 0;
-			t->dropped++;
-			ret = 1;
-		}
-	}
+	if (n > 0)
+		snprintf(path, len, "%s/%s", t->dir, names[0]->d_name);
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	return ret;
+	return n;
+}
+
+/* Delete the window at path from t's spool, and its bytes from t's count: 0, or -1. */
+static int unspool(struct target *t, const char *path)
+{
+	struct stat st;
+	uint64_t sz = stat(path, &st) == 0 ? on_disk((uint64_t)st.st_size) : 0;
+
+	if (unlink(path))
+		return -1;
+	t->bytes = t->bytes > sz ? t->bytes - sz : 0;
+	return 0;
+}
+
+/* Delete the oldest window of t: 1 when there was one. Under p->mu. */
+static int drop_oldest(struct target *t)
+{
+	char path[8192];
+
+	if (!oldest(t, path, sizeof(path)) || unspool(t, path))
+		return 0;
+	t->dropped++;
+	return 1;
+}
+
+/* A time ms from now on CLOCK_REALTIME, as pthread's timed waits take it. */
+static struct timespec deadline_in(unsigned ms)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (t.tv_nsec >= 1000000000) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	return t;
 }
 
 /* Write one window event into t's spool, making room as its bound says. Under p->mu. */
@@ -492,42 +523,29 @@ static void *sender(void *arg)
 	pthread_mutex_lock(&p->mu);
 	/* stopping: what is spooled is sent while the backend answers, then the thread ends */
 	while (p->stopping < 2) {
-		struct dirent **names;
-		int n = list(t, &names);
 		char path[8192], why[256];
 		struct spool_head h;
 		unsigned char *data = NULL;
 		int ret;
 
-		if (!n) {
-			free(names);
+		if (!oldest(t, path, sizeof(path))) {
 			if (p->stopping)
 				break;
 			pthread_cond_wait(&p->cv, &p->mu);
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/%s", t->dir, names[0]->d_name);
-		for (int i = 0; i < n; i++)
-			free(names[i]);
-		free(names);
 		pthread_mutex_unlock(&p->mu);
 		if (read_window(path, &h, &data)) {
 			pthread_mutex_lock(&p->mu);
 			say(p, "'%s' is not a window prof agent spooled; deleted", path);
-			t->bytes = t->bytes > size_of(t->dir, strrchr(path, '/') + 1) ?
-				   t->bytes - size_of(t->dir, strrchr(path, '/') + 1) : 0;
-			unlink(path);
+			unspool(t, path);
 			continue;
 		}
 		ret = send_one(t, &h, data, why, sizeof(why));
 		free(data);
 		pthread_mutex_lock(&p->mu);
 		if (ret >= 0) {
-			uint64_t sz = size_of(t->dir, strrchr(path, '/') + 1);
-
-			/* gone already when the spool was full and dropped it */
-			if (unlink(path) == 0)
-				t->bytes = t->bytes > sz ? t->bytes - sz : 0;
+			unspool(t, path);	/* fails when the spool was full and dropped it */
 			if (ret == 0) {
 				t->sent++;
 			} else {
@@ -551,16 +569,9 @@ static void *sender(void *arg)
 		}
 		backoff = backoff ? (backoff * 2 > 60000 ? 60000 : backoff * 2) : 1000;
 		{
-			struct timespec until;
-			unsigned ms = backoff - backoff / 4 + (unsigned)(rand() % (int)(backoff / 4 + 1));
+			struct timespec until = deadline_in(backoff - backoff / 4 +
+							    (unsigned)(rand() % (int)(backoff / 4 + 1)));
 
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_sec += ms / 1000;
-			until.tv_nsec += (long)(ms % 1000) * 1000000;
-			if (until.tv_nsec >= 1000000000) {
-				until.tv_sec++;
-				until.tv_nsec -= 1000000000;
-			}
 			while (!p->stopping &&
 			       pthread_cond_timedwait(&p->cv, &p->mu, &until) != ETIMEDOUT)
 				;
@@ -673,13 +684,7 @@ void pusher_free(struct pusher *p, int wait_ms)
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 	/* a request in flight may end in wait_ms; then it is cut */
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += wait_ms / 1000;
-	until.tv_nsec += (long)(wait_ms % 1000) * 1000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
+	until = deadline_in((unsigned)wait_ms);
 	for (size_t i = 0; i < p->nt; i++) {
 		if (!p->t[i].started)
 			continue;
@@ -692,13 +697,9 @@ void pusher_free(struct pusher *p, int wait_ms)
 	}
 	for (size_t i = 0; i < p->nt; i++) {
 		struct target *t = &p->t[i];
-		struct dirent **names;
-		int n = t->started ? list(t, &names) : 0;
+		char path[8192];
+		int n = t->started ? oldest(t, path, sizeof(path)) : 0;
 
-		for (int j = 0; j < n; j++)
-			free(names[j]);
-		if (t->started)
-			free(names);
 		if (t->started)
 			say(p, "%s: %llu windows sent, %d waiting in %s, %llu dropped, %llu refused",
 			    t->url, (unsigned long long)t->sent, n, t->dir,

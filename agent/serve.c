@@ -68,15 +68,29 @@ int serve_is_loopback(const char *addr)
 	return 0;	/* a name, or every address */
 }
 
+/*
+ * A response of data (freed here with MHD_RESPMEM_MUST_FREE, whatever
+ * happens); with a file name, one to save (Content-Disposition).
+ */
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type,
-			     void *data, size_t len, enum MHD_ResponseMemoryMode mode)
+			     const char *file, void *data, size_t len,
+			     enum MHD_ResponseMemoryMode mode)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, data, mode);
 	enum MHD_Result ret;
 
-	if (!r)
+	if (!r) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(data);
 		return MHD_NO;
+	}
 	MHD_add_response_header(r, "Content-Type", type);
+	if (file) {
+		char disp[64];
+
+		snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", file);
+		MHD_add_response_header(r, "Content-Disposition", disp);
+	}
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
 	if (status == 401)
 		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
@@ -87,7 +101,7 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const
 
 static enum MHD_Result text(struct MHD_Connection *conn, unsigned status, const char *msg)
 {
-	return reply(conn, status, "text/plain; charset=utf-8", (void *)msg, strlen(msg),
+	return reply(conn, status, "text/plain; charset=utf-8", NULL, (void *)msg, strlen(msg),
 		     MHD_RESPMEM_PERSISTENT);
 }
 
@@ -144,7 +158,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	if (!strcmp(url, "/debug/pprof") || !strcmp(url, "/"))
 		url = "/debug/pprof/";
 	if (!strcmp(url, "/debug/pprof/"))
-		return reply(conn, 200, "text/html; charset=utf-8", (void *)index_page,
+		return reply(conn, 200, "text/html; charset=utf-8", NULL, (void *)index_page,
 			     sizeof(index_page) - 1, MHD_RESPMEM_PERSISTENT);
 	if (strcmp(url, "/debug/pprof/profile"))
 		return text(conn, 404, "prof agent serves /debug/pprof/profile (CPU) only\n");
@@ -161,21 +175,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		return text(conn, 429, "too many profiles in progress; try again later\n");
 	if (ret)
 		return text(conn, 500, "could not make the profile\n");
-	{
-		struct MHD_Response *r = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
-		enum MHD_Result mr;
-
-		if (!r) {
-			free(data);
-			return MHD_NO;
-		}
-		MHD_add_response_header(r, "Content-Type", "application/octet-stream");
-		MHD_add_response_header(r, "Content-Disposition", "attachment; filename=\"profile\"");
-		MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-		mr = MHD_queue_response(conn, 200, r);
-		MHD_destroy_response(r);
-		return mr;
-	}
+	/* saved under the name Go's handler gives it */
+	return reply(conn, 200, "application/octet-stream", "profile", data, len,
+		     MHD_RESPMEM_MUST_FREE);
 }
 
 static void log_mhd(void *cls, const char *fmt, va_list ap)

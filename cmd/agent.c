@@ -323,18 +323,10 @@ struct agent {
 	int child_fd;			/* the read end of its pipe */
 	pthread_t reader;
 	int reading;
-	uint64_t lost, skipped;
+	uint64_t lost;
 	double child_started;
 	int restarts;
 };
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static uint64_t now_ns(void)
 {
@@ -342,6 +334,11 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+static double now_s(void)
+{
+	return (double)now_ns() / 1e9;
 }
 
 /* prof agent --record-child ARGS..., its standard output the pipe. 0 or -1 after a message. */
@@ -417,18 +414,9 @@ static void *read_records(void *arg)
 		}
 		if (session_record(s, &rec))
 			break;
-		if (rec.hdr->type == PDATA_FINISHED_ROUND)
-			collect_lost(ag->coll, ag->lost + session_lost(s));
 	}
 	session_finish(s);
 	ag->lost += session_lost(s);
-	{
-		uint64_t first;
-		const char *why;
-
-		ag->skipped += session_skipped(s, &first, &why);
-	}
-	collect_lost(ag->coll, ag->lost);
 	session_free(s);
 	reader_free(rd);
 	return NULL;
@@ -449,13 +437,12 @@ static int start_recording(struct agent *ag)
 	return 0;
 }
 
-/* The recorder's end: its status, the reader joined. */
-static int end_recording(struct agent *ag, int stop)
+/* Stop the recorder: its status, the reader joined. */
+static int end_recording(struct agent *ag)
 {
 	int status = 0;
 
-	if (stop)
-		kill(ag->child, SIGTERM);
+	kill(ag->child, SIGTERM);
 	while (waitpid(ag->child, &status, 0) < 0 && errno == EINTR)
 		;
 	if (ag->reading)
@@ -587,8 +574,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 		}
 		if (!o->quiet)
 			fprintf(stderr, "prof: agent: serving http://%s/debug/pprof/profile%s\n",
-				serve_address(srv), token ? " (with the bearer token)" :
-				serve_is_loopback(o->listen) ? "" : "");
+				serve_address(srv), token ? " (with the bearer token)" : "");
 	}
 	if (start_recording(&ag))
 		goto out;
@@ -647,7 +633,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	}
 	status = 0;
 	if (ag.child) {
-		int st = end_recording(&ag, 1);
+		int st = end_recording(&ag);
 
 		if (WIFEXITED(st) && WEXITSTATUS(st))
 			status = 1;
@@ -666,7 +652,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	}
 out:
 	if (ag.child)
-		end_recording(&ag, 1);
+		end_recording(&ag);
 	serve_stop(srv);
 	pusher_free(ag.push, 5000);
 	collect_free(ag.coll);
