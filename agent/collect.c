@@ -470,7 +470,7 @@ int collect_sample(void *ctx, const struct rsample *s)
 }
 
 static void encode_event(struct collect *c, struct span *sp, size_t i, uint64_t start_real,
-			 uint64_t duration, unsigned char **data, size_t *len)
+			 uint64_t duration, struct window_event *we)
 {
 	int clock = profile_clock_event(sp->ev[i]);
 	struct pprof_window pw = {
@@ -479,9 +479,15 @@ static void encode_event(struct collect *c, struct span *sp, size_t i, uint64_t 
 		.period = clock ? c->o.period_ns : 0,
 	};
 
-	if (pprof_encode(sp->pp[i], &pw, data, len)) {
-		*data = NULL;
-		*len = 0;
+	if (pprof_encode(sp->pp[i], &pw, &we->pprof, &we->len)) {
+		we->pprof = NULL;
+		we->len = 0;
+		return;
+	}
+	if (c->o.otlp && pprof_encode_otlp(sp->pp[i], &pw, c->o.resource, c->o.nresource,
+					   &we->otlp, &we->otlp_len)) {
+		we->otlp = NULL;
+		we->otlp_len = 0;
 	}
 }
 
@@ -524,7 +530,7 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
 
 			snprintf(we->event, sizeof(we->event), "%s", sp->ev[i]);
 			we->samples = pprof_count(sp->pp[i], NULL);
-			encode_event(c, sp, i, start_real, end_real - start_real, &we->pprof, &we->len);
+			encode_event(c, sp, i, start_real, end_real - start_real, we);
 			if (we->pprof)
 				w->nev++;
 		}
@@ -535,8 +541,10 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
 		/* fn sends and writes files: not under the lock */
 		pthread_mutex_unlock(&c->mu);
 		fn(arg, w);
-		for (size_t i = 0; i < w->nev; i++)
+		for (size_t i = 0; i < w->nev; i++) {
 			free(w->ev[i].pprof);
+			free(w->ev[i].otlp);
+		}
 		free(w);
 		pthread_mutex_lock(&c->mu);
 		if (flush && !c->spans)

@@ -38,6 +38,9 @@ struct collect_opts {
 	char **cgroups;			/* --cgroup: only processes in these cgroups (prefixes) */
 	size_t ncgroups;
 	uint64_t period_ns;		/* between samples of a clock event, for pprof's period */
+	int otlp;			/* encode each window as OTLP too (an OTLP backend) */
+	const char *const *resource;	/* OTLP's Resource attributes: pairs, key then value */
+	int nresource;
 };
 
 /* Events a window or scrape tells apart (cpu-clock, off-cpu, preempted...); more are dropped. */
@@ -48,6 +51,8 @@ struct window_event {
 	char event[64];
 	unsigned char *pprof;		/* gzipped profile.proto, malloc'd */
 	size_t len;
+	unsigned char *otlp;		/* gzipped OTLP request, malloc'd (collect_opts.otlp) */
+	size_t otlp_len;
 	uint64_t samples;
 };
 

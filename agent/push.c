@@ -22,7 +22,7 @@
 #include "xalloc.h"
 
 #define SPOOL_MAGIC "PROFWIN1"
-/* A spooled window: this header, then the gzipped pprof. */
+/* A spooled window: this header, then the gzipped pprof (OTLP's request for an OTLP backend). */
 struct spool_head {
 	char magic[8];
 	uint64_t start_ns, end_ns, seq, samples;
@@ -87,6 +87,8 @@ int push_kind_of(const char *url, char *err, size_t errlen)
 		n--;
 	if (n >= 18 && !strncmp(path + n - 18, "/profiles/writeraw", 18))
 		return PUSH_PARCA;
+	if (n >= 23 && !strncmp(path + n - 23, "/v1development/profiles", 23))
+		return PUSH_OTLP;
 	return PUSH_PYROSCOPE;
 }
 
@@ -188,8 +190,16 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 	struct pusher *p = t->p;
 	struct spool_head h;
 	char name[128], path[8192], tmp[8300];
-	uint64_t need = on_disk(sizeof(h) + e->len), dropped = t->dropped;
+	const unsigned char *data = t->kind == PUSH_OTLP ? e->otlp : e->pprof;
+	size_t len = t->kind == PUSH_OTLP ? e->otlp_len : e->len;
+	uint64_t need = on_disk(sizeof(h) + len), dropped = t->dropped;
 	int tries = 0, fd, err = 0;
+
+	if (!data) {
+		say(p, "cannot encode a window for %s; it is lost", t->url);
+		t->dropped++;
+		return;
+	}
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, SPOOL_MAGIC, 8);
@@ -198,7 +208,7 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 	h.seq = w->seq;
 	h.samples = e->samples;
 	snprintf(h.event, sizeof(h.event), "%s", e->event);
-	h.len = e->len;
+	h.len = len;
 	/* names sort by time: the window's start, then its event */
 	snprintf(name, sizeof(name), "%020llu-%02zu.win", (unsigned long long)w->start_ns, idx);
 	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
@@ -211,14 +221,14 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd >= 0) {
 			a = write(fd, &h, sizeof(h));
-			b = a == (ssize_t)sizeof(h) ? write(fd, e->pprof, e->len) : -1;
-			if (a == (ssize_t)sizeof(h) && b == (ssize_t)e->len && fdatasync(fd) == 0 &&
+			b = a == (ssize_t)sizeof(h) ? write(fd, data, len) : -1;
+			if (a == (ssize_t)sizeof(h) && b == (ssize_t)len && fdatasync(fd) == 0 &&
 			    close(fd) == 0 && rename(tmp, path) == 0) {
 				t->bytes += need;
 				break;
 			}
 			err = errno ? errno : EIO;
-			if (a >= 0 && b >= 0 && (a != (ssize_t)sizeof(h) || b != (ssize_t)e->len))
+			if (a >= 0 && b >= 0 && (a != (ssize_t)sizeof(h) || b != (ssize_t)len))
 				err = ENOSPC;	/* a short write: the disk is full */
 			close(fd);
 			unlink(tmp);
@@ -370,6 +380,69 @@ static void parca_name(const char *event, char *out, size_t n)
 	out[k] = '\0';
 }
 
+/* A protobuf varint at *i of b[0 .. n): 0, or -1 when cut short. */
+static int reply_varint(const unsigned char *b, size_t n, size_t *i, uint64_t *v)
+{
+	*v = 0;
+	for (int s = 0; *i < n && s < 64; s += 7) {
+		unsigned char ch = b[(*i)++];
+
+		*v |= (uint64_t)(ch & 0x7f) << s;
+		if (!(ch & 0x80))
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * An OTLP ExportProfilesServiceResponse that says the collector rejected
+ * profiles (partial_success.rejected_profiles, field 1.1): 1 and why; 0
+ * for a plain success (an empty reply, or a JSON one).
+ */
+static int otlp_rejected(const struct buf *r, char *why, size_t whylen)
+{
+	const unsigned char *b = (const unsigned char *)r->b;
+	size_t i = 0, n = r->n, end;
+	uint64_t key, len, rejected = 0;
+	char msg[128] = "";
+
+	if (!b || n < 2 || b[0] != 0x0a)
+		return 0;
+	i = 1;
+	if (reply_varint(b, n, &i, &len) || len > n - i)
+		return 0;
+	end = i + (size_t)len;
+	while (i < end) {
+		if (reply_varint(b, end, &i, &key))
+			return 0;
+		if (key == 0x08) {
+			if (reply_varint(b, end, &i, &rejected))
+				return 0;
+		} else if ((key & 7) == 2) {
+			if (reply_varint(b, end, &i, &len) || len > end - i)
+				return 0;
+			if (key == 0x12) {
+				size_t k = 0;
+
+				for (size_t j = 0; j < len && k + 1 < sizeof(msg); j++)
+					msg[k++] = b[i + j] >= 0x20 && b[i + j] < 0x7f ? (char)b[i + j] : '?';
+				msg[k] = '\0';
+			}
+			i += (size_t)len;
+		} else if ((key & 7) == 0) {
+			if (reply_varint(b, end, &i, &len))
+				return 0;
+		} else {
+			return 0;
+		}
+	}
+	if (!rejected)
+		return 0;
+	snprintf(why, whylen, "%llu profiles rejected%s%s", (unsigned long long)rejected,
+		 msg[0] ? ": " : "", msg);
+	return 1;
+}
+
 /*
  * Send one spooled window. 0: sent; 1: refused for good (a 4xx but 408
  * and 429: sending it again would be refused again); -1: try again later.
@@ -421,6 +494,15 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 			curl_mime_data(part, (const char *)data, (size_t)h->len);
 		}
 		curl_easy_setopt(c, CURLOPT_MIMEPOST, mime);
+	} else if (t->kind == PUSH_OTLP) {
+		/* the request as spooled: protobuf, gzipped, which collectors take */
+		url = xstrdup(t->endpoint);
+		hdr = curl_slist_append(hdr, "Content-Type: application/x-protobuf");
+		hdr = curl_slist_append(hdr, "Content-Encoding: gzip");
+		/* the collector's name for the schema of proto v1.10.0 and v1.11.0 */
+		hdr = curl_slist_append(hdr, "OTLP-Profiles-Development-Version: 1");
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, (const char *)data);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)h->len);
 	} else {
 		FILE *f = open_memstream(&body, &bodylen);
 		struct parca_labels pl = { f };
@@ -469,6 +551,8 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		ret = -1;
 	} else if (status >= 200 && status < 300) {
 		ret = 0;
+		if (t->kind == PUSH_OTLP && otlp_rejected(&reply, why, whylen))
+			ret = 1;	/* a partial success that took nothing of it */
 	} else {
 		/* the reply's first line, cleaned, says why */
 		char msg[128] = "";
@@ -634,7 +718,8 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 		t->kind = (enum push_kind)kind;
 		h = htab_hash_bytes(u, n);
 		snprintf(t->dir, sizeof(t->dir), "%s/%s-%016llx", o->spool,
-			 kind == PUSH_PARCA ? "parca" : "pyroscope", (unsigned long long)h);
+			 kind == PUSH_PARCA ? "parca" : kind == PUSH_OTLP ? "otlp" : "pyroscope",
+			 (unsigned long long)h);
 		p->nt++;
 		if ((e = make_dirs(t->dir)) != 0) {
 			snprintf(err, errlen, "--spool: cannot make '%s': %s", t->dir, strerror(e));

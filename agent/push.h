@@ -12,8 +12,9 @@
  * whose file was not yet deleted when the agent died is sent again.
  *
  * Backends, told apart by the URL's path:
- *   .../profiles/writeraw   Parca's WriteRaw (JSON, the pprof in base64)
- *   anything else           Grafana Pyroscope: POST URL/ingest, format pprof
+ *   .../profiles/writeraw          Parca's WriteRaw (JSON, the pprof in base64)
+ *   .../v1development/profiles     an OpenTelemetry collector: OTLP/HTTP, protobuf
+ *   anything else                  Grafana Pyroscope: POST URL/ingest, format pprof
  */
 #ifndef PROF_AGENT_PUSH_H
 #define PROF_AGENT_PUSH_H
@@ -23,7 +24,7 @@
 
 #include "collect.h"
 
-enum push_kind { PUSH_PYROSCOPE, PUSH_PARCA };
+enum push_kind { PUSH_PYROSCOPE, PUSH_PARCA, PUSH_OTLP };
 
 struct push_opts {
 	char **urls;			/* --push, each */

@@ -484,6 +484,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	struct symbols_opts so = { .demangle = 1, .inline_frames = 1, .srcline = 1 };
 	struct serve *srv = NULL;
 	char err[512], *token = NULL, *push_token = NULL, *spool = NULL;
+	const char **resource = NULL;
 	struct utsname u;
 	sigset_t mask;
 	int sfd = -1, status = 1, loopback;
@@ -526,6 +527,26 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	co.cgroups = o->cgroups;
 	co.ncgroups = o->ncgroups;
 	co.period_ns = o->rec.freq ? 1000000000 / o->rec.freq : 0;
+	/* OTLP's Resource: the app as service.name, the host, --label's pairs */
+	for (size_t i = 0; i < o->npush; i++)
+		co.otlp |= push_kind_of(o->push[i], err, sizeof(err)) == PUSH_OTLP;
+	if (co.otlp) {
+		resource = xreallocarray(NULL, 2 * (o->nlabels + 2), sizeof(*resource));
+		resource[0] = "service.name";
+		resource[1] = o->app;
+		resource[2] = "host.name";
+		resource[3] = u.nodename;
+		for (size_t i = 0; i < o->nlabels; i++) {
+			const char *eq = strchr(o->labels[i], '=');
+			char *k = xstrdup(o->labels[i]);
+
+			k[eq - o->labels[i]] = '\0';
+			resource[4 + 2 * i] = k;
+			resource[5 + 2 * i] = eq + 1;
+		}
+		co.resource = (const char *const *)resource;
+		co.nresource = (int)o->nlabels + 2;
+	}
 	ag.coll = collect_new(&co);
 	ag.sym = symbols_new(&so);
 	if (!ag.sym) {
@@ -662,6 +683,9 @@ out:
 	free(token);
 	free(push_token);
 	free(spool);
+	for (size_t i = 0; resource && i < o->nlabels; i++)
+		free((char *)resource[4 + 2 * i]);
+	free(resource);
 	return status;
 }
 

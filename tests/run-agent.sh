@@ -6,11 +6,14 @@
 #     finds tests/workloads/shape's leaves in their 6:3:1 shares, the index
 #     answers, a wrong method or path is refused; with a token, a request
 #     without it gets 401;
-#   - push: tests/agent/receiver.py takes Pyroscope's /ingest and Parca's
-#     /profiles/writeraw: every window with samples arrives at both, its
-#     time range the window's and its labels the agent's, each profile
-#     read by go tool pprof and decoded by field number
-#     (tests/agent/pprof-sum.py), their samples adding up to the agent's;
+#   - push: tests/agent/receiver.py takes Pyroscope's /ingest, Parca's
+#     /profiles/writeraw and OTLP's /v1development/profiles: every window
+#     with samples arrives at each, its time range the window's and its
+#     labels the agent's, each pprof read by go tool pprof and decoded by
+#     field number (tests/agent/pprof-sum.py), each OTLP request decoded by
+#     Google's protobuf against the published field numbers
+#     (tests/agent/otlp-sum.py), their samples adding up to the agent's; an
+#     OTLP partial success that rejects the profiles is said;
 #   - faults: a backend down, then up, gets every window; the agent killed
 #     with -9 and started again sends what its spool kept, no window twice;
 #     a spool over its size drops the oldest and says so; a slow backend
@@ -24,6 +27,10 @@ py=python3
 command -v $py > /dev/null 2>&1 || skip "no python3 for the stand-in backend"
 rx=$srcdir/tests/agent/receiver.py
 psum=$srcdir/tests/agent/pprof-sum.py
+osum=$srcdir/tests/agent/otlp-sum.py
+# OTLP is decoded by Debian's python3-protobuf, which only Debian's python3 sees
+otlp_py=
+/usr/bin/python3 -c 'import google.protobuf' 2> /dev/null && otlp_py=/usr/bin/python3
 
 # --- options: one line, exit 64, nothing started ------------------------------
 bad() {
@@ -176,11 +183,14 @@ expect_rc 0 "prof agent stopped by SIGINT"
 
 # --- push -------------------------------------------------------------------------
 # check_rx DIR: every request in DIR is a well-formed push of this agent;
-# sets pyro (Pyroscope requests), parca, and rx_samples (Pyroscope's total)
+# sets pyro (Pyroscope requests), parca, otlp, rx_samples (Pyroscope's
+# total) and otlp_samples (OTLP's)
 check_rx() {
 	pyro=0
 	parca=0
+	otlp=0
 	rx_samples=0
+	otlp_samples=0
 	: > ranges
 	for j in "$1"/*.json; do
 		[ -f "$j" ] || continue
@@ -202,13 +212,37 @@ elif r["path"] == "/profiles/writeraw":
     if len(s) != 1 or s[0]["labels"] != {"__name__": "process_cpu", "host": host, "env": "test"}: bad("labels")
     if r["json"]["normalized"] is not False: bad("normalized")
     print("parca", 0, 0, r["profiles"][0])
+elif r["path"] == "/v1development/profiles":
+    h = r["headers"]
+    if h.get("content-type") != "application/x-protobuf": bad("content type")
+    if h.get("content-encoding") != "gzip": bad("content encoding")
+    if h.get("otlp-profiles-development-version") != "1": bad("development version")
+    print("otlp", 0, 0, r["profiles"][0])
 else:
     bad("path")
 EOF
 	done
 	pyro=$(grep -c '^pyroscope' ranges)
 	parca=$(grep -c '^parca' ranges)
-	awk '{ print $4 }' ranges > profiles
+	otlp=$(grep -c '^otlp' ranges)
+	: > otlp-ranges
+	for o in $(awk '$1 == "otlp" { print $4 }' ranges); do
+		[ -n "$otlp_py" ] || break
+		$otlp_py "$osum" "$o" > otlp.sum 2> otlp.err || fail "OTLP request $o: $(cat otlp.err)"
+		for want in "resource service.name=prof" "resource host.name=$host" "resource env=test" \
+			"scope prof "; do
+			grep -q "^$want" otlp.sum || fail "OTLP request $o: no '$want': $(grep -v '^attrs' otlp.sum | head -5)"
+		done
+		awk '$1 == "attrs" && $2 !~ /process.executable.name=shape/ { exit 1 }' otlp.sum ||
+			fail "OTLP request $o: a sample without process.executable.name=shape: $(grep '^attrs' otlp.sum | head -2)"
+		# the window: time and duration, in whole ns; the sample counts
+		# (past 2^53: the sums in the shell's 64 bits, not awk's doubles)
+		awk '$1 == "profile" && $2 == "samples/count" { sub("total=", "", $6); sub("time=", "", $7);
+			sub("duration=", "", $8); print $7, $8, $6 }' otlp.sum |
+			while read -r t d c; do echo "$t $((t + d)) $c"; done >> otlp-ranges
+	done
+	otlp_samples=$(awk '{ s += $3 } END { print s + 0 }' otlp-ranges)
+	awk '$1 != "otlp" { print $4 }' ranges > profiles
 	if [ -s profiles ]; then
 		# shellcheck disable=SC2046  # one word per file
 		$py "$psum" $(cat profiles) > sums || fail "a pushed profile does not decode"
@@ -226,7 +260,8 @@ EOF
 start_shape 120
 start_rx rx1
 start_agent --listen none -F 99 --comm shape --window 2 --duration 9 --spool spool1 --label env=test \
-	--tenant t1 --push "http://127.0.0.1:$port" --push "http://127.0.0.1:$port/profiles/writeraw/"
+	--tenant t1 --push "http://127.0.0.1:$port" --push "http://127.0.0.1:$port/profiles/writeraw/" \
+	--push "http://127.0.0.1:$port/v1development/profiles"
 wait_agent
 expect_rc 0 "prof agent pushing"
 stop_rx
@@ -238,6 +273,22 @@ note "push: $windows windows ($empty without samples), $samples samples; receive
 [ $((windows - empty)) -ge 4 ] || fail "only $windows windows, $empty of them empty: $(cat agent.err)"
 [ "$pyro" = $((windows - empty)) ] || fail "$pyro windows reached /ingest, of $((windows - empty))"
 [ "$parca" = "$pyro" ] || fail "$parca windows reached Parca, $pyro Pyroscope"
+[ "$otlp" = "$pyro" ] || fail "$otlp windows reached the OTLP collector, $pyro Pyroscope"
+if [ -n "$otlp_py" ]; then
+	note "push: OTLP: $otlp requests, $otlp_samples samples"
+	[ "$otlp_samples" = "$samples" ] || fail "the OTLP requests hold $otlp_samples samples, the agent took $samples"
+	# ns since the epoch, each window where the one before ended
+	sort otlp-ranges | {
+		e=
+		while read -r t u c; do
+			[ -z "$e" ] || [ "$t" = "$e" ] || exit 1
+			[ $((u - t)) -le 2000000000 ] || exit 1
+			e=$u
+		done
+	} || fail "the OTLP windows' time ranges: $(cat otlp-ranges)"
+else
+	note "no python3-protobuf for /usr/bin/python3: the OTLP requests are not decoded"
+fi
 [ "$rx_samples" = "$samples" ] || fail "the pushed windows hold $rx_samples samples, the agent took $samples"
 # the windows follow each other: each begins where the one before ended
 sort -n -k2 ranges | awk '$1 == "pyroscope" { if (n++ && $2 != u) bad = 1; u = $3; if ($3 - $2 > 2) bad = 1 }
@@ -330,5 +381,19 @@ last=$(sort -n -k2 ranges | awk '$1 == "pyroscope" { f = $4 } END { print f }')
 n=$(awk -v f="$last" '$1 == f { print $2 }' sums)
 note "the recorder killed: $pyro windows received, the last with $n samples"
 [ "${n:-0}" -gt 0 ] || fail "no samples after the recorder was started again"
+# --- an OTLP collector that takes nothing of a request: said, counted, not sent again -----
+start_rx rx7 --otlp-reject 2
+start_agent --listen none -F 99 --comm shape --window 1 --duration 4 --spool spool7 \
+	--push "http://127.0.0.1:$port/v1development/profiles"
+wait_agent
+expect_rc 0 "prof agent with an OTLP collector that rejects"
+stop_rx
+grep -q "refused a window (2 profiles rejected: too old); it is dropped" agent.err ||
+	fail "the OTLP rejection was not said: $(cat agent.err)"
+refused=$(grep -F "prof: agent: http://127.0.0.1:$port/v1development/profiles: " agent.err |
+	sed -n 's/.*, \([0-9]*\) refused$/\1/p')
+got=$(ls rx7/*.otlp 2> /dev/null | wc -l)
+note "OTLP rejected: $got requests, $refused refused"
+[ "$got" -ge 1 ] && [ "$refused" = "$got" ] || fail "OTLP rejected: $got requests, ${refused:-none} counted refused"
 kill $shape_pid 2> /dev/null
 finish

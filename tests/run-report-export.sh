@@ -157,6 +157,38 @@ fi
 run_prof report -i s.data --format pprof
 [ "$rc" = 0 ] || [ "$rc" = 64 ] || fail "--format pprof to a pipe: exit $rc"
 
+# --- OTLP ----------------------------------------------------------------
+# Decoded by Google's protobuf library against opentelemetry-proto's field
+# numbers (tests/agent/otlp-sum.py, which also checks the tables' rules).
+run_prof report -i s.data --format otlp -o s.otlp
+expect_rc 0 "prof report --format otlp"
+if /usr/bin/python3 -c 'import google.protobuf' 2> /dev/null; then
+	/usr/bin/python3 "$srcdir/tests/agent/otlp-sum.py" s.otlp > otlp.txt 2> otlp.err ||
+		fail "OTLP: not a well-formed profile: $(cat otlp.err)"
+	counts=$(awk '$1 == "profile" && $2 == "samples/count" { sub("total=", "", $6); print $6 }' otlp.txt)
+	[ "$counts" = "$total" ] || fail "OTLP: the sample counts add up to '$counts', the report has $total"
+	grep -q '^profile cpu/nanoseconds period_type=cpu/nanoseconds ' otlp.txt ||
+		fail "OTLP: no cpu/nanoseconds profile: $(grep '^profile' otlp.txt)"
+	# its CPU time is the pprof's second value
+	value=$(awk '$1 == "profile" && $2 == "cpu/nanoseconds" { sub("total=", "", $6); print $6 }' otlp.txt)
+	pvalue=$(python3 "$srcdir/tests/agent/pprof-sum.py" s.pb.gz | awk '{ print $3 }')
+	[ "$value" = "$pvalue" ] || fail "OTLP: $value ns of CPU, the pprof of the same file $pvalue"
+	run_prof report -i s.data
+	for f in leaf_a leaf_b leaf_c; do
+		want=$(awk -v f=$f '$NF == f && $(NF-1) == "[.]" { sub("%", "", $1); print $1; exit }' out)
+		got=$(awk -v f=$f -v t="$value" '$1 == "leaf" && $2 == f { printf "%.2f", 100 * $3 / t }' otlp.txt)
+		d=$(awk -v a="${got:-0}" -v b="${want:-0}" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
+		note "OTLP: $f $got% of the CPU time (prof report $want%)"
+		expect_range "OTLP: $f's share minus prof report's" "$d" 0 0.02
+	done
+	grep -q '^attrs thread.name=shape ' otlp.txt ||
+		fail "OTLP: the samples do not carry thread.name=shape: $(grep '^attrs' otlp.txt | head -2)"
+	grep -q '^frame_types .*native' otlp.txt || fail "OTLP: no location says profile.frame.type native"
+	grep -q '^build_ids [1-9]' otlp.txt || fail "OTLP: no mapping carries its GNU build id"
+else
+	note "no python3-protobuf: the OTLP file is not decoded"
+fi
+
 # --- errors --------------------------------------------------------------
 run_prof report -i s.data --format pdf
 expect_rc 64 "--format pdf"

@@ -10,11 +10,11 @@
 #include "xalloc.h"
 
 extern const struct format format_text, format_folded, format_svg, format_json, format_pprof,
-	format_speedscope, format_firefox, format_html;
+	format_otlp, format_speedscope, format_firefox, format_html;
 
 const struct format *const formats[] = {
-	&format_text, &format_folded, &format_svg, &format_json, &format_pprof, &format_speedscope,
-	&format_firefox, &format_html, NULL,
+	&format_text, &format_folded, &format_svg, &format_json, &format_pprof, &format_otlp,
+	&format_speedscope, &format_firefox, &format_html, NULL,
 };
 
 char *format_sym(const char *name, unsigned flags, const char *inl_in)

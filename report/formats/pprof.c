@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <zlib.h>
 
 #include "htab.h"
@@ -96,6 +97,7 @@ struct ploc {
 	const struct dso *dso;
 	uint64_t mapping, addr;
 	size_t first, n;	/* lines[first .. first + n) */
+	int kernel;
 };
 
 struct pline {
@@ -328,6 +330,7 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 		l = &p->loc[p->nloc++];
 		l->dso = f[0].dso;
 		l->addr = f[0].addr;
+		l->kernel = f[0].kernel;
 		l->mapping = f[0].dso ? mapping_id(p, f[0].dso, f[0].addr, f[0].kernel, &l->addr) : 0;
 		if (symbolize)
 			p->map[l->mapping - 1].unnamed++;
@@ -401,6 +404,8 @@ struct pb {
 
 static void pb_raw(struct pb *b, const void *d, size_t n)
 {
+	if (!n)
+		return;
 	if (b->n + n > b->cap) {
 		b->cap = (b->n + n) * 2;
 		b->b = xreallocarray(b->b, b->cap, 1);
@@ -577,15 +582,53 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 	free(packed.b);
 }
 
-int pprof_encode(struct pprof *p, const struct pprof_window *win, unsigned char **data,
-		 size_t *len)
+/* raw, gzipped, into *data (malloc'd) and *len; raw is freed. 0, or -ENOMEM or -EIO. */
+static int gzip_pb(struct pb *raw, unsigned char **data, size_t *len)
 {
-	struct pb raw = { 0 }, gz = { 0 };
+	struct pb gz = { 0 };
 	z_stream z;
 	unsigned char buf[1 << 16];
 	int ret = 0, zr;
 
-	/* Every string the encoder names must be in the table before it is written. */
+	memset(&z, 0, sizeof(z));
+	/* 15 + 16: a gzip wrapper, which pprof expects */
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(raw->b);
+		return -ENOMEM;
+	}
+	z.next_in = raw->b;
+	do {
+		/* avail_in is a uInt: feed a profile over 4 GiB in pieces */
+		if (!z.avail_in) {
+			size_t left = raw->n - (size_t)(z.next_in - raw->b);
+
+			z.avail_in = left > UINT_MAX ? UINT_MAX : (uInt)left;
+		}
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		zr = deflate(&z, (size_t)(z.next_in - raw->b) + z.avail_in < raw->n ? Z_NO_FLUSH
+										      : Z_FINISH);
+		if (zr == Z_STREAM_ERROR) {
+			ret = -EIO;
+			break;
+		}
+		pb_raw(&gz, buf, sizeof(buf) - z.avail_out);
+	} while (zr != Z_STREAM_END);
+	deflateEnd(&z);
+	free(raw->b);
+	if (ret) {
+		free(gz.b);
+		return ret;
+	}
+	*data = gz.b ? gz.b : xcalloc(1, 1);
+	*len = gz.n;
+	return 0;
+}
+
+/* Every string the encoders name, in the table before it is written. */
+static void intern_names(struct pprof *p)
+{
 	str_index(p, "samples");
 	str_index(p, "count");
 	str_index(p, p->time_unit == 1 ? "cpu" : p->event);
@@ -600,42 +643,321 @@ int pprof_encode(struct pprof *p, const struct pprof_window *win, unsigned char 
 		str_index(p, hexid);
 		str_index(p, dso_path(p->map[i].dso));
 	}
+}
+
+int pprof_encode(struct pprof *p, const struct pprof_window *win, unsigned char **data,
+		 size_t *len)
+{
+	struct pb raw = { 0 };
+
+	intern_names(p);
 	encode(p, win, &raw);
+	return gzip_pb(&raw, data, len);
+}
 
-	memset(&z, 0, sizeof(z));
-	/* 15 + 16: a gzip wrapper, which pprof expects */
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(raw.b);
-		return -ENOMEM;
-	}
-	z.next_in = raw.b;
-	do {
-		/* avail_in is a uInt: feed a profile over 4 GiB in pieces */
-		if (!z.avail_in) {
-			size_t left = raw.n - (size_t)(z.next_in - raw.b);
+/* --- OTLP ------------------------------------------------------------------- */
 
-			z.avail_in = left > UINT_MAX ? UINT_MAX : (uInt)left;
-		}
-		z.next_out = buf;
-		z.avail_out = sizeof(buf);
-		zr = deflate(&z, (size_t)(z.next_in - raw.b) + z.avail_in < raw.n ? Z_NO_FLUSH
-										    : Z_FINISH);
-		if (zr == Z_STREAM_ERROR) {
-			ret = -EIO;
-			break;
-		}
-		pb_raw(&gz, buf, sizeof(buf) - z.avail_out);
-	} while (zr != Z_STREAM_END);
-	deflateEnd(&z);
-	free(raw.b);
-	if (ret) {
-		free(gz.b);
-		return ret;
+/*
+ * The agent's sample labels by OpenTelemetry's semantic conventions;
+ * num: the value is an int. Other labels keep their names.
+ */
+static const struct {
+	const char *label, *key;
+	int num;
+} otel_keys[] = {
+	{ "pid", "process.pid", 1 },
+	{ "process", "process.executable.name", 0 },
+	{ "thread", "thread.name", 0 },
+	{ "comm", "thread.name", 0 },
+	{ "cgroup", "process.linux.cgroup", 0 },
+	{ "container_id", "container.id", 0 },
+	{ "pod_uid", "k8s.pod.uid", 0 },
+};
+
+/* An AnyValue: a string, or an int when num. */
+static void any_value(struct pb *b, unsigned field, const char *v, int num)
+{
+	struct pb m = { 0 };
+
+	if (num) {
+		/* int_value: written even when 0, or the value would be unset */
+		pb_varint(&m, 3 << 3);
+		pb_varint(&m, (uint64_t)strtoll(v, NULL, 10));
+	} else {
+		pb_bytes(&m, 1, v, strlen(v));
 	}
-	*data = gz.b ? gz.b : xcalloc(1, 1);
-	*len = gz.n;
-	return 0;
+	pb_bytes(b, field, m.b, m.n);
+	free(m.b);
+}
+
+/* A KeyValue (Resource's attributes). */
+static void key_value(struct pb *b, unsigned field, const char *k, const char *v)
+{
+	struct pb m = { 0 };
+
+	pb_bytes(&m, 1, k, strlen(k));
+	any_value(&m, 2, v, 0);
+	pb_bytes(b, field, m.b, m.n);
+	free(m.b);
+}
+
+static void pb_fixed64(struct pb *b, unsigned field, uint64_t v)
+{
+	unsigned char t[8];
+
+	if (!v)
+		return;
+	for (int i = 0; i < 8; i++)
+		t[i] = (unsigned char)(v >> (8 * i));
+	pb_varint(b, (uint64_t)field << 3 | 1);
+	pb_raw(b, t, 8);
+}
+
+/* A packed repeated varint field of v[0 .. n). */
+static void pb_packed(struct pb *b, unsigned field, const uint64_t *v, size_t n, struct pb *tmp)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		pb_varint(tmp, v[i]);
+	pb_msg(b, field, tmp);
+}
+
+/* One Profile of the window: the sample counts (which 0) or their values (which 1). */
+static void otlp_profile(struct pprof *p, const struct pprof_window *win, int which,
+			 const uint64_t *stack, const uint64_t *attrs, const size_t *nattrs,
+			 struct pb *out)
+{
+	struct pb m = { 0 }, t = { 0 };
+	uint64_t t_value = str_index(p, p->time_unit == 1 ? "cpu" : p->event);
+	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
+	unsigned char id[16];
+	size_t a = 0;
+
+	if (which)
+		value_type(out, 1, t_value, u_value);
+	else
+		value_type(out, 1, str_index(p, "samples"), str_index(p, "count"));
+	for (size_t i = 0; i < p->samples.n; i++) {
+		const struct ukey *e = &p->samples.ents[i];
+		uint64_t v = p->sval[e->val][which];
+
+		pb_u64(&m, 1, stack[i]);
+		if (nattrs[i])
+			pb_packed(&m, 2, attrs + a, nattrs[i], &t);
+		a += nattrs[i];
+		pb_varint(&t, v);
+		pb_msg(&m, 4, &t);
+		pb_msg(out, 2, &m);
+	}
+	pb_fixed64(out, 3, win->time_ns);
+	pb_u64(out, 4, win->duration_ns);
+	value_type(out, 5, t_value, u_value);
+	pb_u64(out, 6, win->period);
+	/* an id per profile, the same however often the spooled bytes are sent again */
+	if (getrandom(id, sizeof(id), 0) == (ssize_t)sizeof(id))
+		pb_bytes(out, 7, id, sizeof(id));
+	free(m.b);
+	free(t.b);
+}
+
+int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
+		      const char *const *resource, int nresource, unsigned char **data,
+		      size_t *len)
+{
+	struct pb req = { 0 }, rp = { 0 }, sp = { 0 }, prof = { 0 }, dict = { 0 }, m = { 0 },
+		  t = { 0 }, line = { 0 };
+	struct umap stacks = { 0 }, attr_map = { 0 };
+	uint64_t *stack = xreallocarray(NULL, p->samples.n + 1, sizeof(*stack));
+	size_t *nattrs = xreallocarray(NULL, p->samples.n + 1, sizeof(*nattrs));
+	uint64_t *attrs = NULL, (*attr_kv)[3] = NULL, key_frame = 0, v_kernel = 0, v_native = 0,
+		 key_build = 0;
+	size_t nattr_refs = 0, cap_refs = 0, nattr = 0, cap_attr = 0;
+	int made;
+
+	intern_names(p);
+	key_frame = str_index(p, "profile.frame.type");
+	v_kernel = str_index(p, "kernel");
+	v_native = str_index(p, "native");
+	key_build = str_index(p, "process.executable.build_id.gnu");
+
+	/* the dictionary's stacks and sample attributes, their index 0 the empty one */
+	for (size_t i = 0; i < p->samples.n; i++) {
+		const struct ukey *e = &p->samples.ents[i];
+		const uint64_t *w = p->samples.keys + e->off;
+		size_t nl = (size_t)w[0], first = 1 + 2 * nl;
+		struct ukey *se;
+
+		se = umap_get(&stacks, w + first, e->len - first, stacks.n + 1, &made);
+		stack[i] = se->val;
+		nattrs[i] = 0;
+		for (size_t j = 0; j < nl; j++) {
+			const char *k = p->str[w[1 + 2 * j]];
+			uint64_t kv[3] = { 0, w[2 + 2 * j], 0 };
+			struct ukey *ae;
+			int dup = 0;
+
+			for (size_t q = 0; q < sizeof(otel_keys) / sizeof(otel_keys[0]); q++)
+				if (!strcmp(k, otel_keys[q].label)) {
+					k = otel_keys[q].key;
+					kv[2] = (uint64_t)otel_keys[q].num;
+					break;
+				}
+			kv[0] = str_index(p, k);
+			/* a key once per sample (comm and thread both say thread.name) */
+			for (size_t q = nattr_refs - nattrs[i]; q < nattr_refs; q++)
+				dup |= attr_kv[attrs[q] - 1][0] == kv[0];
+			if (dup)
+				continue;
+			ae = umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
+			if (made) {
+				GROW(attr_kv, nattr, cap_attr);
+				memcpy(attr_kv[nattr++], kv, sizeof(kv));
+			}
+			GROW(attrs, nattr_refs, cap_refs);
+			attrs[nattr_refs++] = ae->val;
+			nattrs[i]++;
+		}
+	}
+	/* the attributes of mappings and locations, after the samples' */
+	{
+		uint64_t kv[3] = { key_frame, v_kernel, 0 };
+
+		umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
+		GROW(attr_kv, nattr, cap_attr);
+		memcpy(attr_kv[nattr++], kv, sizeof(kv));
+		kv[1] = v_native;
+		umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
+		GROW(attr_kv, nattr, cap_attr);
+		memcpy(attr_kv[nattr++], kv, sizeof(kv));
+	}
+	for (size_t i = 0; i < p->nmap; i++) {
+		const unsigned char *id;
+		size_t n = dso_build_id(p->map[i].dso, &id);
+		char hexid[2 * 64 + 1];
+		uint64_t kv[3] = { key_build, 0, 0 };
+
+		if (!n || n > 64)
+			continue;
+		hex(id, n, hexid);
+		kv[1] = str_index(p, hexid);
+		umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
+		if (made) {
+			GROW(attr_kv, nattr, cap_attr);
+			memcpy(attr_kv[nattr++], kv, sizeof(kv));
+		}
+	}
+
+	/* ExportProfilesServiceRequest: one ResourceProfiles, one ScopeProfiles */
+	for (int i = 0; i < nresource; i++)
+		key_value(&m, 1, resource[2 * i], resource[2 * i + 1]);
+	pb_bytes(&rp, 1, m.b, m.n);	/* Resource, empty or not */
+	m.n = 0;
+	pb_bytes(&t, 1, "prof", 4);
+	pb_bytes(&t, 2, PACKAGE_VERSION, strlen(PACKAGE_VERSION));
+	pb_msg(&sp, 1, &t);		/* InstrumentationScope */
+	for (int which = 0; which < 2; which++) {
+		otlp_profile(p, win, which, stack, attrs, nattrs, &prof);
+		pb_msg(&sp, 2, &prof);
+	}
+	pb_msg(&rp, 2, &sp);
+	pb_msg(&req, 1, &rp);
+
+	/* ProfilesDictionary, each table's index 0 its zero value */
+	pb_bytes(&dict, 1, NULL, 0);
+	for (size_t i = 0; i < p->nmap; i++) {
+		const struct pmap *mp = &p->map[i];
+		const unsigned char *id;
+		size_t n = dso_build_id(mp->dso, &id);
+
+		pb_u64(&m, 1, mp->start);
+		pb_u64(&m, 2, mp->limit);
+		pb_u64(&m, 3, mp->offset);
+		pb_u64(&m, 4, str_index(p, dso_path(mp->dso)));
+		if (n && n <= 64) {
+			char hexid[2 * 64 + 1];
+			uint64_t kv[3] = { key_build, 0, 0 };
+			struct ukey *ae;
+
+			hex(id, n, hexid);
+			kv[1] = str_index(p, hexid);
+			ae = umap_get(&attr_map, kv, 3, 0, &made);
+			pb_packed(&m, 5, &ae->val, 1, &t);
+		}
+		pb_bytes(&dict, 1, m.b, m.n);
+		m.n = 0;
+	}
+	pb_bytes(&dict, 2, NULL, 0);
+	for (size_t i = 0; i < p->nloc; i++) {
+		const struct ploc *l = &p->loc[i];
+		uint64_t kind;
+
+		pb_u64(&m, 1, l->mapping);
+		pb_u64(&m, 2, l->addr);
+		for (size_t j = 0; j < l->n; j++) {
+			pb_u64(&line, 1, p->line[l->first + j].func);
+			pb_u64(&line, 2, p->line[l->first + j].line);
+			pb_bytes(&m, 3, line.b, line.n);
+			line.n = 0;
+		}
+		{
+			uint64_t kv[3] = { key_frame, l->kernel ? v_kernel : v_native, 0 };
+
+			kind = umap_get(&attr_map, kv, 3, 0, &made)->val;
+		}
+		pb_packed(&m, 4, &kind, 1, &t);
+		pb_bytes(&dict, 2, m.b, m.n);
+		m.n = 0;
+	}
+	pb_bytes(&dict, 3, NULL, 0);
+	for (size_t i = 0; i < p->nfunc; i++) {
+		pb_u64(&m, 1, p->func[i].name);
+		pb_u64(&m, 2, p->func[i].name);
+		pb_u64(&m, 3, p->func[i].file);
+		pb_bytes(&dict, 3, m.b, m.n);
+		m.n = 0;
+	}
+	{
+		/* link_table[0]: zero ids of their lengths, as the proto asks */
+		static const unsigned char zero[16];
+
+		pb_bytes(&m, 1, zero, 16);
+		pb_bytes(&m, 2, zero, 8);
+		pb_msg(&dict, 4, &m);
+	}
+	for (size_t i = 0; i < p->nstr; i++)
+		pb_bytes(&dict, 5, p->str[i], strlen(p->str[i]));
+	pb_bytes(&dict, 6, NULL, 0);
+	for (size_t i = 0; i < nattr; i++) {
+		pb_u64(&m, 1, attr_kv[i][0]);
+		any_value(&m, 2, p->str[attr_kv[i][1]], (int)attr_kv[i][2]);
+		pb_bytes(&dict, 6, m.b, m.n);
+		m.n = 0;
+	}
+	pb_bytes(&dict, 7, NULL, 0);
+	for (size_t i = 0; i < stacks.n; i++) {
+		const struct ukey *e = &stacks.ents[i];
+
+		pb_packed(&m, 1, stacks.keys + e->off, e->len, &t);
+		pb_bytes(&dict, 7, m.b, m.n);
+		m.n = 0;
+	}
+	pb_msg(&req, 2, &dict);
+
+	umap_release(&stacks);
+	umap_release(&attr_map);
+	free(stack);
+	free(nattrs);
+	free(attrs);
+	free(attr_kv);
+	free(rp.b);
+	free(sp.b);
+	free(prof.b);
+	free(dict.b);
+	free(m.b);
+	free(t.b);
+	free(line.b);
+	return gzip_pb(&req, data, len);
 }
 
 static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
@@ -697,4 +1019,31 @@ const struct format format_pprof = {
 	.needs = FORMAT_SRCLINE | FORMAT_BINARY | FORMAT_CHAINS,
 	.collector = &collector,
 	.write = write_pprof,
+};
+
+static int write_otlp(const struct profile *p, const struct format_view *v, FILE *out)
+{
+	const struct profile_event *e = format_one_event(p, v, "OTLP profile");
+	struct pprof_window win = { .duration_ns = p->last_time - p->first_time };
+	unsigned char *data;
+	size_t len;
+	int ret;
+
+	if (!e)
+		return 0;
+	ret = pprof_encode_otlp(e->collected, &win, NULL, 0, &data, &len);
+	if (ret)
+		return ret;
+	if (fwrite(data, 1, len, out) != len)
+		ret = -EIO;
+	free(data);
+	return ret ? ret : ferror(out) ? -EIO : 0;
+}
+
+const struct format format_otlp = {
+	.name = "otlp",
+	.help = "the first event as gzipped OpenTelemetry profiles (OTLP ProfilesData)",
+	.needs = FORMAT_SRCLINE | FORMAT_BINARY | FORMAT_CHAINS,
+	.collector = &collector,
+	.write = write_otlp,
 };

@@ -44,4 +44,17 @@ struct pprof_window {
 int pprof_encode(struct pprof *p, const struct pprof_window *win, unsigned char **data,
 		 size_t *len);
 
+/*
+ * The profile as an OTLP/HTTP ExportProfilesServiceRequest (the same bytes
+ * are a ProfilesData), opentelemetry-proto v1.11.0's profiles
+ * v1development, gzipped: one Resource with the attribute pairs
+ * resource[0 .. 2 * nresource), key then value; two Profiles, the sample
+ * counts ("samples"/"count") and their values (as pprof's second value).
+ * Sample labels are named as OpenTelemetry's semantic conventions name
+ * them (pid is process.pid, thread thread.name, ...). 0, or -ENOMEM or -EIO.
+ */
+int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
+		      const char *const *resource, int nresource, unsigned char **data,
+		      size_t *len);
+
 #endif

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A stand-in backend for prof agent's tests: records every POST it gets.
 
-  receiver.py DIR [--port-file F] [--delay SECONDS] [--status CODE]
+  receiver.py DIR [--port-file F] [--delay SECONDS] [--status CODE] [--otlp-reject N]
 
 Listens on 127.0.0.1 (a port of the kernel's choosing, written to F), and
 for each request writes DIR/NNNNNN.json: the method, path, query, headers,
@@ -10,12 +10,16 @@ and the body as the backend would take it apart:
   - Pyroscope (/ingest): the query parameters, and the multipart form's
     'profile' part saved as DIR/NNNNNN.pprof;
   - Parca (/profiles/writeraw): the JSON's labels, and each rawProfile
-    decoded from base64 into DIR/NNNNNN-K.pprof.
+    decoded from base64 into DIR/NNNNNN-K.pprof;
+  - OTLP/HTTP (/v1development/profiles): the request's protobuf, gunzipped
+    when its Content-Encoding says gzip, as DIR/NNNNNN.otlp.
 --delay holds each answer back (a slow backend); --status answers with
-another code (a backend that refuses).
+another code (a backend that refuses); --otlp-reject answers OTLP with a
+partial success that rejected N profiles.
 """
 import base64
 import email.parser
+import gzip
 import email.policy
 import json
 import os
@@ -77,14 +81,27 @@ class H(BaseHTTPRequestHandler):
                     open(p, "wb").write(base64.b64decode(raw))
                     rec["profiles"].append(p)
                 rec["json"]["series"].append({"labels": labels})
+        elif u.path.endswith("/v1development/profiles"):
+            if self.headers.get("Content-Encoding", "") == "gzip":
+                body = gzip.decompress(body)
+            open(base + ".otlp", "wb").write(body)
+            rec["profiles"].append(base + ".otlp")
         else:
             open(base + ".body", "wb").write(body)
         with open(base + ".json.tmp", "w") as f:
             json.dump(rec, f)
         os.rename(base + ".json.tmp", base + ".json")
+        reply = b""
+        rejected = int(opt.get("--otlp-reject", "0"))
+        if u.path.endswith("/v1development/profiles") and rejected:
+            # ExportProfilesServiceResponse{partial_success{rejected_profiles, error_message}}
+            msg = b"too old"
+            inner = bytes([0x08, rejected, 0x12, len(msg)]) + msg
+            reply = bytes([0x0a, len(inner)]) + inner
         self.send_response(status)
-        self.send_header("Content-Length", "0")
+        self.send_header("Content-Length", str(len(reply)))
         self.end_headers()
+        self.wfile.write(reply)
 
 
 srv = ThreadingHTTPServer(("127.0.0.1", int(opt.get("--port", "0"))), H)

@@ -3,7 +3,7 @@
  * libFuzzer target for the whole reporter: an input file goes through the
  * reader, the session (threads, maps, ordering, parking), symbols and the
  * DWARF unwinder, every view (flat, children, caller and callee graphs,
- * trees, sort keys) and every format (text, folded, svg, json, pprof,
+ * trees, sort keys) and every format (text, folded, svg, json, pprof, otlp,
  * speedscope, firefox, html), and prof script, raw and symbolized:
  * prof's own commands, as a user runs them, on the input put in a memfd
  * (three commands an input, all of them over the corpus).
@@ -77,6 +77,7 @@ static const char *const views[][12] = {
 	{ "--format", "svg", "-o", "/dev/null", NULL },
 	{ "--format", "json", "-o", "/dev/null", NULL },
 	{ "--format", "pprof", "-o", "/dev/null", NULL },
+	{ "--format", "otlp", "-o", "/dev/null", NULL },
 	{ "--format", "speedscope", "-o", "/dev/null", NULL },
 	{ "--format", "firefox", "-o", "/dev/null", NULL },
 	{ "--format", "html", "-o", "/dev/null", NULL },
