@@ -25,6 +25,7 @@ struct cproc {
 	uint64_t start;		/* its FORK's or exec's time; 0: before recording */
 	int dump_fd;		/* its jitdump, opened when it mapped it; -1: none */
 	int seen;		/* a FORK or exec of it was seen (start is known) */
+	int again;		/* read while it ran, for one file of several: read again */
 	uint64_t dump_time;	/* when it mapped its jitdump */
 };
 
@@ -44,6 +45,7 @@ struct carry {
 	struct blob *b;
 	size_t nb, bcap;
 	uint64_t bytes;
+	int keep_open;		/* capture() leaves a jitdump open, to read it again */
 };
 
 struct carry *carry_new(int64_t mono_to_real)
@@ -90,6 +92,7 @@ static struct cproc *find(struct carry *c, int pid, int make)
 	c->p[c->np].start = 0;
 	c->p[c->np].dump_fd = -1;
 	c->p[c->np].seen = 0;
+	c->p[c->np].again = 0;
 	htab_put(&c->t, &p, (uint32_t)c->np);
 	return &c->p[c->np++];
 }
@@ -154,8 +157,10 @@ static void capture(struct carry *c, struct cproc *p, int alive)
 	if (p->dump_fd >= 0) {
 		data = lseek(p->dump_fd, 0, SEEK_SET) == 0
 		       ? file_read_fd(p->dump_fd, FILE_MAX, &len, &err) : NULL;
-		close(p->dump_fd);
-		p->dump_fd = -1;
+		if (!c->keep_open) {
+			close(p->dump_fd);
+			p->dump_fd = -1;
+		}
 		if (data) {
 			size_t n;
 			unsigned char *s = jitdump_strip(data, len, &n);
@@ -295,16 +300,54 @@ static int write_blob(struct writer *w, const struct blob *b)
 	return 0;
 }
 
+static int write_blobs(struct carry *c, struct writer *w);
+
+static int write_all(struct carry *c, struct writer *w, int again)
+{
+	int ret;
+
+	for (size_t i = 0; i < c->np; i++) {
+		int live = !c->p[i].done;
+
+		c->keep_open = again;
+		capture(c, &c->p[i], 1);
+		c->keep_open = 0;
+		c->p[i].again = again && live;
+	}
+	ret = write_blobs(c, w);
+	if (again) {
+		/*
+		 * The next file starts empty: the processes that exited ran in
+		 * this one; those still running are read anew at its end.
+		 */
+		for (size_t i = 0; i < c->nb; i++) {
+			c->bytes -= c->b[i].len;
+			free(c->b[i].data);
+		}
+		c->nb = 0;
+		for (size_t i = 0; i < c->np; i++)
+			if (c->p[i].again)
+				c->p[i].done = 0;
+	}
+	return ret;
+}
+
 int carry_write(struct carry *c, struct writer *w)
+{
+	return c ? write_all(c, w, 0) : 0;
+}
+
+int carry_write_again(struct carry *c, struct writer *w)
+{
+	return c ? write_all(c, w, 1) : 0;
+}
+
+static int write_blobs(struct carry *c, struct writer *w)
 {
 	struct prof_ext x;
 	uint64_t first;
 	int ret;
 
-	if (!c)
-		return 0;
-	for (size_t i = 0; i < c->np; i++)
-		capture(c, &c->p[i], 1);
 	if (!c->nb)
 		return 0;
 	ret = writer_flush(w);

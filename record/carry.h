@@ -45,6 +45,12 @@ void carry_exit(struct carry *c, int pid, uint64_t time);
  * the writer. Nothing is written when no process had such files.
  */
 int carry_write(struct carry *c, struct writer *w);
+/*
+ * The end of one file of several (prof record --switch-output): as
+ * carry_write(), and then the processes still running are read again for
+ * the next file, their files as they will be then.
+ */
+int carry_write_again(struct carry *c, struct writer *w);
 /* Files carried (after carry_write()), their bytes, and of how many processes. */
 uint64_t carry_files(const struct carry *c, uint64_t *bytes, uint64_t *procs);
 

@@ -109,8 +109,50 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
-	R_DURATION, R_CLOCKID,
+	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX,
 };
+
+/* --switch-output's value: signal, or a time (s, m, h, d) or size (B, K, M, G) with its unit. */
+static int switch_peek(const char *word)
+{
+	return !strcmp(word, "signal") || (word[0] >= '0' && word[0] <= '9');
+}
+
+static int parse_switch(struct record_opts *o, const char *arg, char *err, size_t len)
+{
+	char *end;
+	double v;
+
+	if (!arg || !strcmp(arg, "signal")) {
+		o->switch_output = SWITCH_SIGNAL;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || v <= 0 || !end[0] || end[1] || !strchr("smhdBKMGbkg", end[0]))
+		return bad(err, len, "--switch-output: '%s' is not signal, a time (30s, 5m, 1h, 1d) "
+			   "or a size (100M, 2G)", arg);
+	switch (end[0]) {
+	case 's': case 'm': case 'h': case 'd':
+		o->switch_output = SWITCH_TIME;
+		o->switch_secs = v * (end[0] == 's' ? 1 : end[0] == 'm' ? 60 : end[0] == 'h' ? 3600
+										  : 86400);
+		if (o->switch_secs < 1)
+			return bad(err, len, "--switch-output: %s is under a second", arg);
+		break;
+	default: {
+		int sh = strchr("Bb", end[0]) ? 0 : strchr("Kk", end[0]) ? 10
+			 : strchr("Mm", end[0]) ? 20 : 30;
+		double bytes = v * (double)(1ULL << sh);
+
+		o->switch_output = SWITCH_SIZE;
+		if (bytes < 65536 || bytes > 1e18)
+			return bad(err, len, "--switch-output: %s: give 64K to a million terabytes", arg);
+		o->switch_bytes = (uint64_t)bytes;
+	}
+	}
+	return 0;
+}
 
 /* The highest -F the kernel allows: perf's -F max. */
 static int max_freq(uint64_t *out)
@@ -258,6 +300,13 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		if (parse_seconds(arg, &o->duration) || o->duration <= 0)
 			ret = bad(err, len, "--duration: '%s' is not a positive number of seconds", arg);
 		break;
+	case R_SWITCH:
+		ret = parse_switch(o, arg, err, len);
+		break;
+	case R_SWITCH_MAX:
+		ret = number("--switch-max-files", arg, 1, 1000000, &v, err, len);
+		o->switch_max_files = (unsigned)v;
+		break;
 	case R_CLOCKID:
 		if (!clockid_ok(arg))
 			ret = bad(err, len, "%s %s: prof records on CLOCK_MONOTONIC, the clock JIT "
@@ -334,6 +383,13 @@ static const struct opt record_options[] = {
 	OPT_SET('N', "no-buildid-cache", RO, no_buildid_cache, 1,
 		"do not copy deleted, replaced or containers'\n"
 		"binaries into the build-id cache (~/.debug)"),
+	OPT_CALL_OPT(0, "switch-output", "WHEN", record_cb, R_SWITCH, switch_peek,
+		     "a new file, each a whole profile named\n"
+		     "OUTPUT.YYYYMMDDhhmmssSSS, at SIGUSR2 (signal,\n"
+		     "the default), every TIME (30s, 5m, 1h) or\n"
+		     "SIZE bytes written (100M, 2G)"),
+	OPT_CALL(0, "switch-max-files", "N", record_cb, R_SWITCH_MAX,
+		 "keep the newest N files of --switch-output"),
 	OPT_SET('q', "quiet", RO, quiet, 1, "no notices and no summary"),
 	OPT_HELP(),
 	/* perf record's spellings */
@@ -342,8 +398,6 @@ static const struct opt record_options[] = {
 	OPT_PERF('D', "delay", "prof report --time START,END keeps a window of the run"),
 	OPT_PERF('u', "uid", "-a records every process; prof report --pid or --comm keeps a "
 		 "user's"),
-	OPT_PERF(0, "switch-output", "prof record writes one profile; prof report --time "
-		 "START,END shows a window of it"),
 	OPT_END(),
 };
 
@@ -423,6 +477,11 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 		return bad(err, len, "no command to run: give one, or -p PID, -t TID or -a");
 	if (o->all_cpus && (o->nr_pids || o->nr_tids))
 		return bad(err, len, "-a and -p/-t conflict: -a already samples every process");
+	if (o->switch_output && o->output && !strcmp(o->output, "-"))
+		return bad(err, len, "--switch-output writes files: give -o FILE, not -o -");
+	if (o->switch_max_files && !o->switch_output)
+		return bad(err, len, "--switch-max-files bounds the files of --switch-output: give "
+			   "it too");
 	return 0;
 }
 

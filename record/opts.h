@@ -57,6 +57,10 @@ struct record_opts {
 	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */
 	int off_cpu;		/* --off-cpu: context switches, and stacks at switch-out */
 	int no_carry;		/* carry no JIT files (prof agent's recorder: its reader is live) */
+	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_TIME, SWITCH_SIZE } switch_output;
+	double switch_secs;	/* --switch-output=TIME */
+	uint64_t switch_bytes;	/* --switch-output=SIZE */
+	unsigned switch_max_files;	/* --switch-max-files: the newest kept; 0 all */
 	char **argv;		/* the command, NULL-terminated; NULL when none */
 	int argc;
 };

@@ -70,6 +70,12 @@ struct recorder {
 	char launch_comm[16];		/* the command's name after its exec */
 	int out_fd;
 	const char *out_name;
+	char *out_path;			/* --switch-output: the file being written */
+	char **files;			/* --switch-output: the files this run wrote, oldest first */
+	size_t nfiles;
+	double file_start;		/* when the file being written began (now()) */
+	int switch_asked;		/* SIGUSR2 with --switch-output (signal) */
+	uint64_t done_samples, done_in, done_out;	/* in the files before this one */
 	struct writer *w;
 	int sfd;
 	uint64_t samples, lost, throttled;
@@ -411,11 +417,47 @@ static int open_events(struct recorder *rc)
 	return 0;
 }
 
+/*
+ * --switch-output: the next file, OUTPUT.YYYYMMDDhhmmssSSS (local time,
+ * as perf names them), so that a glob lists them in time order.
+ */
+static int open_switched(struct recorder *rc)
+{
+	int err = EEXIST;
+
+	for (int tries = 0; tries < 1000 && err == EEXIST; tries++) {
+		struct timespec ts;
+		struct tm tm;
+		char stamp[32];
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+		free(rc->out_path);
+		rc->out_path = xmalloc(strlen(rc->o.output) + 40);
+		sprintf(rc->out_path, "%s.%s%03ld", rc->o.output, stamp, ts.tv_nsec / 1000000);
+		rc->out_fd = file_create(rc->out_path, 0600, NULL, &err);
+		if (rc->out_fd >= 0) {
+			rc->out_name = rc->out_path;
+			rc->file_start = now();
+			rc->files = xreallocarray(rc->files, rc->nfiles + 1, sizeof(*rc->files));
+			rc->files[rc->nfiles++] = xstrdup(rc->out_path);
+			return 0;
+		}
+		if (err == EEXIST)
+			usleep(1000);	/* two files in one millisecond: the next one */
+	}
+	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->out_path, file_create_strerror(err));
+	return -1;
+}
+
 static int open_output(struct recorder *rc)
 {
 	struct stat st;
 	int err;
 
+	if (rc->o.switch_output)
+		return open_switched(rc);
 	rc->out_name = rc->o.output;
 	if (!strcmp(rc->o.output, "-")) {
 		rc->out_fd = dup(STDOUT_FILENO);
@@ -450,7 +492,8 @@ fail:
 
 static int write_error(const struct recorder *rc, int err)
 {
-	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->o.output, strerror(-err));
+	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->out_name ? rc->out_name : rc->o.output,
+		strerror(-err));
 	return -1;
 }
 
@@ -563,7 +606,12 @@ static int write_head(struct recorder *rc)
 	return ret ? write_error(rc, ret) : 0;
 }
 
-static int synthesize(struct recorder *rc)
+/*
+ * The processes and maps a file starts with. again: a file after the
+ * first (--switch-output), which states what the targets are now: the
+ * command as it runs, and the processes the targets started.
+ */
+static int synthesize(struct recorder *rc, int again)
 {
 	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
 			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep };
@@ -573,8 +621,20 @@ static int synthesize(struct recorder *rc)
 		ret = synth_kernel(&s);
 	if (!ret && rc->system_wide)
 		ret = synth_all(&s);
-	if (!ret && rc->launched && rc->profile_command)
+	if (!ret && rc->launched && rc->profile_command && !again)
 		ret = synth_comm_as(&s, rc->launch.pid, rc->launch_comm);
+	if (!ret && again && !rc->system_wide) {
+		int roots[1024], n = 0;
+
+		if (rc->launched && rc->profile_command)
+			roots[n++] = rc->launch.pid;
+		for (int i = 0; i < rc->o.nr_pids && n < 1024; i++)
+			roots[n++] = rc->o.pids[i];
+		if (rc->launched && rc->profile_command)
+			ret = synth_process(&s, rc->launch.pid, 0);
+		if (!ret && !rc->o.no_inherit)
+			ret = synth_descendants(&s, roots, n);
+	}
 	for (int i = 0; !ret && i < rc->o.nr_pids; i++)
 		ret = synth_process(&s, rc->o.pids[i], 0);
 	for (int i = 0; !ret && i < rc->o.nr_tids; i++) {
@@ -796,6 +856,77 @@ static long drain(struct recorder *rc)
 	return ret ? write_error(rc, ret) : total;
 }
 
+static struct writer *new_writer(const struct recorder *rc)
+{
+	return writer_new(rc->out_fd, rc->o.level,
+			  rc->rings[0].map_size > 256 * 1024 ? rc->rings[0].map_size : 256 * 1024,
+			  2 * rc->rings[0].data_size);
+}
+
+/*
+ * --switch-output: end the file being written, whole (the JIT files of
+ * its processes carried in it too), and begin the next with the header
+ * and the processes and maps of now, so that each file is a profile of
+ * its own. Past --switch-max-files, the oldest file goes. 0, or -1 after
+ * a message.
+ */
+static int switch_file(struct recorder *rc)
+{
+	uint64_t samples;
+	int ret;
+
+	if (drain(rc) < 0)
+		return -1;
+	ret = carry_write_again(rc->carry, rc->w);
+	if (!ret)
+		ret = writer_flush(rc->w);
+	if (ret)
+		return write_error(rc, ret);
+	samples = writer_samples_out(rc->w);
+	rc->done_samples += samples;
+	rc->done_in += writer_bytes_in(rc->w);
+	rc->done_out += writer_bytes_out(rc->w);
+	writer_free(rc->w);
+	rc->w = NULL;
+	close(rc->out_fd);
+	rc->out_fd = -1;
+	if (!rc->o.quiet)
+		fprintf(stderr, "prof: wrote '%s' (%llu samples)\n", rc->out_name,
+			(unsigned long long)samples);
+	if (open_switched(rc))
+		return -1;
+	rc->w = new_writer(rc);
+	if (!rc->w) {
+		fprintf(stderr, "prof: cannot set up the writer: %s\n", strerror(errno));
+		return -1;
+	}
+	if (write_head(rc) || synthesize(rc, 1))
+		return -1;
+	while (rc->o.switch_max_files && rc->nfiles > rc->o.switch_max_files) {
+		if (unlink(rc->files[0]) && errno != ENOENT)
+			fprintf(stderr, "prof: cannot remove '%s' (--switch-max-files): %s\n",
+				rc->files[0], strerror(errno));
+		free(rc->files[0]);
+		memmove(rc->files, rc->files + 1, --rc->nfiles * sizeof(*rc->files));
+	}
+	return 0;
+}
+
+/* Time for the next file of --switch-output. */
+static int switch_due(const struct recorder *rc)
+{
+	switch (rc->o.switch_output) {
+	case SWITCH_SIGNAL:
+		return rc->switch_asked;
+	case SWITCH_TIME:
+		return now() - rc->file_start >= rc->o.switch_secs;
+	case SWITCH_SIZE:
+		return writer_bytes_out(rc->w) >= rc->o.switch_bytes;
+	default:
+		return 0;
+	}
+}
+
 static int targets_alive(const struct recorder *rc)
 {
 	for (int i = 0; i < rc->o.nr_pids; i++)
@@ -880,6 +1011,11 @@ static int run(struct recorder *rc)
 
 				if (si.ssi_signo == SIGCHLD)
 					continue;
+				/* perf's --switch-output (signal): SIGUSR2 begins a new file */
+				if (si.ssi_signo == SIGUSR2 && rc->o.switch_output == SWITCH_SIGNAL) {
+					rc->switch_asked = 1;
+					continue;
+				}
 				signals += ends;
 				/*
 				 * The terminal sends Ctrl-C to the whole process group, the
@@ -900,6 +1036,13 @@ static int run(struct recorder *rc)
 		if (drain(rc) < 0) {
 			ret = -1;
 			break;
+		}
+		if (!stopping && switch_due(rc)) {
+			rc->switch_asked = 0;
+			if (switch_file(rc)) {
+				ret = -1;
+				break;
+			}
 		}
 		reap(rc, 0);
 		if (rc->launched && rc->child_done)
@@ -925,8 +1068,10 @@ static void summary(const struct recorder *rc)
 {
 	struct timespec t;
 	double secs, pct;
-	uint64_t in = writer_bytes_in(rc->w), out = writer_bytes_out(rc->w);
-	char ratio[48];
+	uint64_t in = rc->done_in + (rc->w ? writer_bytes_in(rc->w) : 0);
+	uint64_t out = rc->done_out + (rc->w ? writer_bytes_out(rc->w) : 0);
+	uint64_t samples = rc->done_samples + (rc->w ? writer_samples_out(rc->w) : 0);
+	char ratio[48], where[4200];
 
 	if (rc->o.quiet)
 		return;
@@ -937,10 +1082,15 @@ static void summary(const struct recorder *rc)
 		snprintf(ratio, sizeof(ratio), "%.1fx compressed", (double)in / (double)out);
 	else
 		snprintf(ratio, sizeof(ratio), "uncompressed");
+	if (rc->o.switch_output)
+		snprintf(where, sizeof(where), "in %zu files%s, the last '%s'", rc->nfiles,
+			 rc->o.switch_max_files ? " kept" : "", rc->out_name);
+	else
+		snprintf(where, sizeof(where), "to '%s'", rc->out_name);
 	/* After a failed write (a full disk), only what reached the file counts. */
-	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes to '%s' "
-		"(%s), %.3f s%s\n", (unsigned long long)writer_samples_out(rc->w),
-		(unsigned long long)rc->lost, pct, (unsigned long long)out, rc->out_name, ratio,
+	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes %s "
+		"(%s), %.3f s%s\n", (unsigned long long)samples,
+		(unsigned long long)rc->lost, pct, (unsigned long long)out, where, ratio,
 		secs, pct > 1.0 ? "; use a bigger -m or a lower -F" : "");
 	{
 		uint64_t bytes, procs, n = carry_files(rc->carry, &bytes, &procs);
@@ -983,6 +1133,10 @@ static void recorder_release(struct recorder *rc)
 	writer_free(rc->w);
 	if (rc->out_fd >= 0)
 		close(rc->out_fd);
+	for (size_t i = 0; i < rc->nfiles; i++)
+		free(rc->files[i]);
+	free(rc->files);
+	free(rc->out_path);
 	if (rc->sfd >= 0)
 		close(rc->sfd);
 	cpulist_release(&rc->cpus);
@@ -1125,9 +1279,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	}
 	if (open_events(&rc) || open_output(&rc))
 		goto abort;
-	rc.w = writer_new(rc.out_fd, rc.o.level,
-			  rc.rings[0].map_size > 256 * 1024 ? rc.rings[0].map_size : 256 * 1024,
-			  2 * rc.rings[0].data_size);
+	rc.w = new_writer(&rc);
 	if (!rc.w) {
 		fprintf(stderr, "prof: cannot set up the writer: %s\n", strerror(errno));
 		goto abort;
@@ -1136,7 +1288,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 		rc.keep = keep_new();
 	if (!rc.o.no_carry)
 		rc.carry = carry_new(mono_to_real(&rc));
-	if (write_head(&rc) || synthesize(&rc))
+	if (write_head(&rc) || synthesize(&rc, 0))
 		goto abort;
 	carry_targets(&rc);
 	if (rc.launched) {

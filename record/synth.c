@@ -317,3 +317,76 @@ int synth_all(struct synth *s)
 	closedir(d);
 	return ret;
 }
+
+/* The parent of pid, from /proc/PID/stat (after the command's name, which may hold ')'); 0 if gone. */
+static int parent_of(int pid)
+{
+	char path[64], buf[512], *p;
+	int ppid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) != NULL &&
+	    sscanf(p + 1, " %*c %d", &ppid) != 1)
+		ppid = 0;
+	fclose(f);
+	return ppid;
+}
+
+int synth_descendants(struct synth *s, const int *roots, int n)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int (*pp)[2] = NULL, ret = 0;
+	size_t np = 0, cap = 0;
+	char *in;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		uint64_t pid;
+
+		if (parse_u64(de->d_name, 1, INT_MAX, &pid))
+			continue;
+		if (np == cap) {
+			cap = cap ? 2 * cap : 256;
+			pp = xreallocarray(pp, cap, sizeof(*pp));
+		}
+		pp[np][0] = (int)pid;
+		pp[np++][1] = parent_of((int)pid);
+	}
+	closedir(d);
+	/* in[i]: pp[i] descends from a root; passes until nothing changes (depth) */
+	in = xcalloc(np ? np : 1, 1);
+	for (int changed = 1; changed; ) {
+		changed = 0;
+		for (size_t i = 0; i < np; i++) {
+			int up = 0;
+
+			if (in[i])
+				continue;
+			for (int r = 0; r < n && !up; r++)
+				up = pp[i][1] == roots[r];
+			for (size_t j = 0; j < np && !up; j++)
+				up = in[j] && pp[j][0] == pp[i][1];
+			if (up) {
+				in[i] = 1;
+				changed = 1;
+			}
+		}
+	}
+	for (size_t i = 0; i < np && !ret; i++) {
+		int root = 0;
+
+		for (int r = 0; r < n; r++)
+			root |= pp[i][0] == roots[r];
+		if (in[i] && !root)
+			ret = synth_process(s, pp[i][0], 0);
+	}
+	free(in);
+	free(pp);
+	return ret;
+}

@@ -50,5 +50,11 @@ int synth_comm_as(struct synth *s, int pid, const char *comm);
 int synth_kernel(struct synth *s);
 /* Every process in /proc. 0 or the writer's negative errno. */
 int synth_all(struct synth *s);
+/*
+ * Every process in /proc that descends from one of roots[0 .. n) (not
+ * the roots themselves): what a target started. 0 or the writer's
+ * negative errno.
+ */
+int synth_descendants(struct synth *s, const int *roots, int n);
 
 #endif

@@ -19,6 +19,7 @@ void evtab_init(struct evtab *t)
 {
 	t->ev = NULL;
 	t->nr = t->cap = 0;
+	t->last = 0;
 	u64map_init(&t->ids);
 }
 
@@ -50,7 +51,7 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 	if (decode_attr(h, &ar))
 		return -EBADMSG;
 	if ((h->misc & READER_ATTR_MORE_IDS) && t->nr) {
-		add_ids(t, ar.ids, ar.nids, t->nr - 1);	/* more of the last event's: reader.h */
+		add_ids(t, ar.ids, ar.nids, t->last);	/* more of the last event's: reader.h */
 		return 0;
 	}
 	e = xcalloc(1, sizeof(*e));
@@ -65,6 +66,26 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 			 (unsigned long long)e->attr.config);
 	t->ev = xgrow(t->ev, &t->cap, t->nr + 1, sizeof(*t->ev));
 	t->ev[t->nr++] = e;
+	t->last = e->index;
+	return 0;
+}
+
+int evtab_merge_record(struct evtab *t, const struct perf_event_header *h)
+{
+	struct attr_record ar;
+
+	if (decode_attr(h, &ar))
+		return 0;
+	if ((h->misc & READER_ATTR_MORE_IDS) && t->nr) {
+		add_ids(t, ar.ids, ar.nids, t->last);
+		return 1;
+	}
+	for (size_t i = 0; i < t->nr; i++)
+		if (!memcmp(&t->ev[i]->attr, &ar.attr, sizeof(ar.attr))) {
+			add_ids(t, ar.ids, ar.nids, i);
+			t->last = i;
+			return 1;
+		}
 	return 0;
 }
 

@@ -24,6 +24,7 @@ struct evtab {
 	struct evdesc **ev;
 	size_t nr, cap;
 	struct u64map ids;		/* sample id -> index; each id once */
+	size_t last;			/* the event the last ATTR record added to */
 };
 
 void evtab_init(struct evtab *t);
@@ -43,6 +44,13 @@ void evtab_modifiers(const struct perf_event_attr *a, char *buf, size_t len);
  * that an earlier event already claimed stays that event's.
  */
 int evtab_add_record(struct evtab *t, const struct perf_event_header *h);
+
+/*
+ * A HEADER_ATTR record of a later file of the same profile: when an event
+ * has the same attr, its ids are added to that event and 1 is returned;
+ * 0 when it is another event (evtab_add_record() it) or malformed.
+ */
+int evtab_merge_record(struct evtab *t, const struct perf_event_header *h);
 
 /*
  * The event a kernel record belongs to, found by its sample id (or the

@@ -6,10 +6,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pdata.h"
 #include "profile.h"
@@ -27,6 +30,7 @@ struct loader {
 	int checked;		/* the events were checked at the first kernel record */
 	int closed;
 	int reset;		/* a window since profile_reset(): its span is its own */
+	size_t later_from;	/* events from this index on came with a later file (0: one file) */
 };
 
 static int in_ids(const long *l, size_t n, long v)
@@ -217,6 +221,28 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 		p->nev = i + 1;
 	}
 	e = &p->ev[i];
+	if (e->same_as)
+		return &p->ev[e->same_as - 1];
+	if (!e->hist && l->later_from && i >= l->later_from) {
+		/*
+		 * An event of a later file with the attr of none before it: the
+		 * same event, by name and modifiers, is one, as a reader of
+		 * several files as one profile expects (another recording's
+		 * cpu-clock, without -g).
+		 */
+		char m1[16], m2[16];
+
+		evtab_modifiers(&ev->attr, m1, sizeof(m1));
+		for (size_t j = 0; j < l->later_from && j < p->nev; j++) {
+			if (!p->ev[j].hist || strcmp(p->ev[j].ev->name, ev->name))
+				continue;
+			evtab_modifiers(&p->ev[j].ev->attr, m2, sizeof(m2));
+			if (!strcmp(m1, m2)) {
+				e->same_as = j + 1;
+				return &p->ev[j];
+			}
+		}
+	}
 	if (!e->hist) {
 		e->ev = ev;
 		e->hist = hist_new(&l->o->ho);
@@ -419,7 +445,8 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	if (l->pre_filter)
 		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
-	if (o->input && rd)
+	/* (o->input may be a list or a glob: profile_load() reads ahead of its first file) */
+	if (o->input && rd && (!strcmp(o->input, "-") || !access(o->input, F_OK)))
 		session_read_ahead(p->session, o->input);
 	/* What only adds samples up need not wait for them in time order. */
 	session_unordered(p->session, !o->ordered);
@@ -532,7 +559,8 @@ int profile_close(struct profile *p, char *err, size_t errlen)
 	return 0;
 }
 
-int profile_read(struct profile *p, char *err, size_t errlen)
+/* The records of p->rd, fed. 0, or -1 with err. */
+static int read_one(struct profile *p, char *err, size_t errlen)
 {
 	struct reader_record rec;
 	int ret;
@@ -549,28 +577,141 @@ int profile_read(struct profile *p, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot read '%s': %s", p->input, strerror(-ret));
 		return -1;
 	}
-	return profile_close(p, err, errlen);
+	return 0;
+}
+
+int profile_read(struct profile *p, char *err, size_t errlen)
+{
+	return read_one(p, err, errlen) ? -1 : profile_close(p, err, errlen);
+}
+
+struct inputs {
+	char **name;
+	size_t n;
+};
+
+static void inputs_add(struct inputs *in, const char *name)
+{
+	in->name = xreallocarray(in->name, in->n + 1, sizeof(*in->name));
+	in->name[in->n++] = xstrdup(name);
+}
+
+static void inputs_free(struct inputs *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		free(in->name[i]);
+	free(in->name);
+}
+
+/* One name of a list into in: a glob's files, or the name. 0, or -1 and err. */
+static int inputs_expand(struct inputs *in, const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+	glob_t g;
+	int ret;
+
+	if (!strpbrk(name, "*?[") || !stat(name, &st)) {
+		inputs_add(in, name);
+		return 0;
+	}
+	ret = glob(name, GLOB_ERR, NULL, &g);
+	if (ret) {
+		snprintf(err, errlen, ret == GLOB_NOMATCH ? "'%s' matches no file"
+			 : "cannot list the files '%s' matches", name);
+		if (ret != GLOB_NOMATCH)
+			globfree(&g);
+		return -1;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		inputs_add(in, g.gl_pathv[i]);
+	globfree(&g);
+	return 0;
+}
+
+/* The files input names: itself, or a comma list's or glob's. 0, or -1 and err. */
+static int inputs_of(struct inputs *in, const char *input, char *err, size_t errlen)
+{
+	struct stat st;
+	char *list, *save = NULL;
+
+	memset(in, 0, sizeof(*in));
+	if (!strcmp(input, "-") || !stat(input, &st) || !strchr(input, ','))
+		return inputs_expand(in, input, err, errlen);
+	list = xstrdup(input);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (inputs_expand(in, t, err, errlen)) {
+			free(list);
+			inputs_free(in);
+			return -1;
+		}
+	free(list);
+	if (!in->n) {
+		snprintf(err, errlen, "'%s' names no file", input);
+		return -1;
+	}
+	for (size_t i = 0; i < in->n; i++)
+		if (!strcmp(in->name[i], "-") && in->n > 1) {
+			snprintf(err, errlen, "'-' (standard input) cannot be one of several files");
+			inputs_free(in);
+			return -1;
+		}
+	return 0;
 }
 
 int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen)
 {
-	struct reader *rd = reader_open(o->input);
+	struct inputs in;
+	struct reader *rd;
 	struct profile *p;
 
 	*out = NULL;
+	if (inputs_of(&in, o->input, err, errlen))
+		return -1;
+	rd = reader_open(in.name[0]);
 	if (!rd) {
-		reader_open_why(o->input, errno, err, errlen);
+		reader_open_why(in.name[0], errno, err, errlen);
+		inputs_free(&in);
 		return -1;
 	}
 	p = profile_open(o, rd, err, errlen);
-	if (!p)
-		return -1;
-	if (profile_read(p, err, errlen)) {
-		profile_free(p);
+	if (!p) {
+		inputs_free(&in);
 		return -1;
 	}
+	if (strcmp(in.name[0], o->input))
+		session_read_ahead(p->session, in.name[0]);
+	/* each file in turn, as one stream of records: the session's events and processes carry on */
+	for (size_t i = 0; i < in.n; i++) {
+		if (i) {
+			rd = reader_open(in.name[i]);
+			if (!rd) {
+				reader_open_why(in.name[i], errno, err, errlen);
+				session_abort(p->session);
+				goto fail;
+			}
+			reader_free(p->rd);
+			p->rd = rd;
+			if (!p->ld->later_from)
+				p->ld->later_from = session_next_file(p->session, in.name[i]);
+			else
+				session_next_file(p->session, in.name[i]);
+		}
+		p->input = in.name[i];
+		if (read_one(p, err, errlen))
+			goto fail;
+	}
+	if (profile_close(p, err, errlen))
+		goto fail;
+	/* the name as given, for what the report says it read */
+	p->input = o->input;
+	inputs_free(&in);
 	*out = p;
 	return 0;
+fail:
+	p->input = o->input;
+	profile_free(p);
+	inputs_free(&in);
+	return -1;
 }
 
 const struct profile_event *profile_first_event(const struct profile *p, size_t *others)

@@ -111,6 +111,7 @@ struct profile_event {
 	size_t tree_root;
 	void *collected;		/* the collector's state */
 	struct addrs *addrs;		/* with opts.addresses */
+	size_t same_as;			/* index + 1 of the event of an earlier file it is */
 };
 
 /* Why and where dwarf-unwound user stacks stopped: the stacks line. */
@@ -123,7 +124,7 @@ struct profile_unwind {
 struct loader;
 
 struct profile {
-	const char *input;
+	const char *input;		/* the file being read (of several: profile_load()) */
 	struct profile_info info;	/* as of the last snapshot */
 	struct reader *rd;
 	struct symbols *sym;
@@ -189,7 +190,10 @@ int profile_read(struct profile *p, char *err, size_t errlen);
 
 /*
  * Load o->input: profile_open() on its reader, then profile_read(). 0 and *out, or -1 with a one-line reason in err (no
- * "prof: "). The warnings about the input are the command's to give:
+ * "prof: "). o->input may name several files, read in turn as one
+ * profile (the files of prof record --switch-output): a comma list, or a
+ * glob (perf.data.*, in quotes past the shell), in the order a glob sorts
+ * them; a file of that very name is read as itself. The warnings about the input are the command's to give:
  * see warn.h.
  */
 int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen);

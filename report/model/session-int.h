@@ -165,6 +165,7 @@ struct session {
 	struct thread *tmemo[TMEMO];
 	int unordered;
 	int forget;		/* session_forget_exited() */
+	int more_files;		/* session_next_file(): an event already known is merged */
 	session_filter_fn filter;
 	uint64_t first_time;	/* of the first sample in time order */
 	int have_first;

@@ -316,6 +316,8 @@ int session_record(struct session *s, const struct reader_record *rec)
 	case PDATA_HEADER_ATTR:
 		/* The delivery thread looks events up: let it finish first. */
 		ss_drain(s);
+		if (s->more_files && evtab_merge_record(&s->ev, h))
+			return 0;	/* an event of an earlier file */
 		if (s->swset && !(h->misc & READER_ATTR_MORE_IDS))
 			/* off-cpu and preempted took the next indexes */
 			return ss_skip(&s->skq, rec->offset, "an ATTR record after the samples");
@@ -382,6 +384,15 @@ int session_finish(struct session *s)
 void session_read_ahead(struct session *s, const char *path)
 {
 	resolver_read_ahead(s->res, path);
+}
+
+size_t session_next_file(struct session *s, const char *path)
+{
+	ss_drain(s);	/* the resolver's tables are the delivery thread's */
+	s->more_files = 1;
+	if (path && resolver_carried_read(s->res))
+		resolver_read_ahead(s->res, path);
+	return s->ev.nr;
 }
 
 void session_carried_budget(struct session *s, uint64_t file_size)

@@ -140,6 +140,16 @@ uint64_t session_unrounded(const struct session *s);
  * first session_record().
  */
 void session_read_ahead(struct session *s, const char *path);
+
+/*
+ * The records that follow are another file's, read as a continuation of
+ * the same profile (prof report -i 'perf.data.*', of prof record
+ * --switch-output): its events, where their attrs are those of events
+ * already known, are the same events, their ids added; its JIT code
+ * carried is read ahead from path (NULL: standard input). Returns the
+ * number of events known before it: those of earlier files.
+ */
+size_t session_next_file(struct session *s, const char *path);
 /*
  * The profile's size, or the bytes read of it so far: carried JIT files
  * may take up to a multiple of it in memory (resolve-jit.c, car_charge()).
