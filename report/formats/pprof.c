@@ -960,13 +960,19 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	return gzip_pb(&req, data, len);
 }
 
-static int pprof_write(struct pprof *p, uint64_t duration_ns, FILE *out)
+/* The first event's profile to out: pprof, or OTLP with otlp. */
+static int write_encoded(const struct profile *p, const struct format_view *v, FILE *out, int otlp)
 {
-	struct pprof_window win = { .duration_ns = duration_ns };
+	const struct profile_event *e = format_one_event(p, v, otlp ? "OTLP profile" : "pprof profile");
+	struct pprof_window win = { .duration_ns = p->last_time - p->first_time };
 	unsigned char *data;
 	size_t len;
-	int ret = pprof_encode(p, &win, &data, &len);
+	int ret;
 
+	if (!e)
+		return 0;
+	ret = otlp ? pprof_encode_otlp(e->collected, &win, NULL, 0, &data, &len)
+		   : pprof_encode(e->collected, &win, &data, &len);
 	if (ret)
 		return ret;
 	if (fwrite(data, 1, len, out) != len)
@@ -1006,10 +1012,7 @@ static const struct profile_collector collector = {
 
 static int write_pprof(const struct profile *p, const struct format_view *v, FILE *out)
 {
-	const struct profile_event *e = format_one_event(p, v, "pprof profile");
-
-	(void)v;
-	return e ? pprof_write(e->collected, p->last_time - p->first_time, out) : 0;
+	return write_encoded(p, v, out, 0);
 }
 
 const struct format format_pprof = {
@@ -1023,21 +1026,7 @@ const struct format format_pprof = {
 
 static int write_otlp(const struct profile *p, const struct format_view *v, FILE *out)
 {
-	const struct profile_event *e = format_one_event(p, v, "OTLP profile");
-	struct pprof_window win = { .duration_ns = p->last_time - p->first_time };
-	unsigned char *data;
-	size_t len;
-	int ret;
-
-	if (!e)
-		return 0;
-	ret = pprof_encode_otlp(e->collected, &win, NULL, 0, &data, &len);
-	if (ret)
-		return ret;
-	if (fwrite(data, 1, len, out) != len)
-		ret = -EIO;
-	free(data);
-	return ret ? ret : ferror(out) ? -EIO : 0;
+	return write_encoded(p, v, out, 1);
 }
 
 const struct format format_otlp = {
