@@ -16,6 +16,8 @@
 #include "xalloc.h"
 
 #define MAX_SECONDS 3600
+/* a request's body, dropped unread: go tool pprof's list of addresses fits */
+#define MAX_BODY ((size_t)1 << 20)
 #define MAX_SCRAPES 4
 
 struct serve {
@@ -130,8 +132,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 			      size_t *upload_size, void **state)
 {
 	struct serve *s = cls;
-	static int first;
 	const char *auth, *sec;
+	size_t *body;
 	double seconds = 30;
 	unsigned char *data;
 	size_t len;
@@ -140,14 +142,23 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	(void)version;
 	(void)upload;
 	if (!*state) {
-		/* the headers are in: wait for the body, which must be empty */
-		*state = &first;
+		/* the headers are in: count the body, which is dropped (done()) */
+		*state = xcalloc(1, sizeof(size_t));
 		return MHD_YES;
 	}
+	body = *state;
 	if (*upload_size) {
-		*upload_size = 0;	/* dropped: nothing here takes a body */
-		return MHD_YES;
+		*body += *upload_size;
+		*upload_size = 0;	/* dropped: nothing here reads a body */
+		return *body > MAX_BODY ? MHD_NO : MHD_YES;	/* too much: the connection is cut */
 	}
+	/*
+	 * go tool pprof posts the addresses of the main program it finds no
+	 * name for to /debug/pprof/symbol, and gives up when that fails: the
+	 * agent named every address it could, so it answers, naming none.
+	 */
+	if (!strcmp(url, "/debug/pprof/symbol") && !strcmp(method, "POST"))
+		method = "GET";
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return text(conn, 405, "only GET\n");
 	if (s->token) {
@@ -160,6 +171,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	if (!strcmp(url, "/debug/pprof/"))
 		return reply(conn, 200, "text/html; charset=utf-8", NULL, (void *)index_page,
 			     sizeof(index_page) - 1, MHD_RESPMEM_PERSISTENT);
+	if (!strcmp(url, "/debug/pprof/symbol"))
+		return text(conn, 200, "num_symbols: 1\n");
 	if (strcmp(url, "/debug/pprof/profile"))
 		return text(conn, 404, "prof agent serves /debug/pprof/profile (CPU) only\n");
 	sec = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "seconds");
@@ -178,6 +191,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	/* saved under the name Go's handler gives it */
 	return reply(conn, 200, "application/octet-stream", "profile", data, len,
 		     MHD_RESPMEM_MUST_FREE);
+}
+
+static void done(void *cls, struct MHD_Connection *conn, void **state,
+		 enum MHD_RequestTerminationCode why)
+{
+	(void)cls;
+	(void)conn;
+	(void)why;
+	free(*state);
+	*state = NULL;
 }
 
 static void log_mhd(void *cls, const char *fmt, va_list ap)
@@ -222,6 +245,7 @@ struct serve *serve_start(const char *addr, const char *token, struct collect *c
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
 				MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
+				MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
 				MHD_OPTION_END);
 	if (!s->d) {
 		int e = errno;

@@ -139,6 +139,11 @@ curl -s -o index.html -w '%{http_code}' "$base/" > code || fail "curl of the ind
 	fail "the index: HTTP $(cat code): $(head -c 300 index.html)"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/heap")" = 404 ] || fail "/debug/pprof/heap is not 404"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "$url")" = 405 ] || fail "a POST is not 405"
+# go tool pprof posts a stripped main program's addresses here, and gives up on an error
+[ "$(curl -s -X POST -d '0x401000+0x401010' "$base/symbol")" = "num_symbols: 1" ] ||
+	fail "POST /debug/pprof/symbol: not Go's answer"
+[ "$(head -c 2000000 /dev/zero | curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary @- "$base/symbol")" != 200 ] ||
+	fail "a 2 MB body was taken"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$url?seconds=abc")" = 400 ] || fail "seconds=abc is not 400"
 if command -v go > /dev/null 2>&1; then
 	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top "$url?seconds=4" \
