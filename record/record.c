@@ -890,9 +890,7 @@ static int switch_file(struct recorder *rc)
 	rc->w = NULL;
 	close(rc->out_fd);
 	rc->out_fd = -1;
-	if (!rc->o.quiet)
-		fprintf(stderr, "prof: wrote '%s' (%llu samples)\n", rc->out_name,
-			(unsigned long long)samples);
+	notice(rc, "wrote '%s' (%llu samples)", rc->out_name, (unsigned long long)samples);
 	if (open_switched(rc))
 		return -1;
 	rc->w = new_writer(rc);

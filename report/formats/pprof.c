@@ -761,25 +761,42 @@ static void otlp_profile(struct pprof *p, const struct pprof_window *win, int wh
 	free(t.b);
 }
 
+/* The attribute table: kv (key, value, as otel_keys' num) and its index, made when new. */
+struct otlp_attrs {
+	struct umap map;
+	uint64_t (*kv)[3];
+	size_t n, cap;
+};
+
+static uint64_t attr_id(struct otlp_attrs *a, const uint64_t kv[3])
+{
+	int made;
+	struct ukey *e = umap_get(&a->map, kv, 3, a->n + 1, &made);
+
+	if (made) {
+		GROW(a->kv, a->n, a->cap);
+		memcpy(a->kv[a->n++], kv, 3 * sizeof(*kv));
+	}
+	return e->val;
+}
+
 int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 		      const char *const *resource, int nresource, unsigned char **data,
 		      size_t *len)
 {
 	struct pb req = { 0 }, rp = { 0 }, sp = { 0 }, prof = { 0 }, dict = { 0 }, m = { 0 },
 		  t = { 0 }, line = { 0 };
-	struct umap stacks = { 0 }, attr_map = { 0 };
+	struct umap stacks = { 0 };
+	struct otlp_attrs at = { 0 };
 	uint64_t *stack = xreallocarray(NULL, p->samples.n + 1, sizeof(*stack));
 	size_t *nattrs = xreallocarray(NULL, p->samples.n + 1, sizeof(*nattrs));
-	uint64_t *attrs = NULL, (*attr_kv)[3] = NULL, key_frame = 0, v_kernel = 0, v_native = 0,
-		 key_build = 0;
-	size_t nattr_refs = 0, cap_refs = 0, nattr = 0, cap_attr = 0;
+	/* per mapping, its build id's attribute (0: none) */
+	uint64_t *map_attr = xcalloc(p->nmap + 1, sizeof(*map_attr));
+	uint64_t *attrs = NULL, kernel_attr, native_attr;
+	size_t nattr_refs = 0, cap_refs = 0;
 	int made;
 
 	intern_names(p);
-	key_frame = str_index(p, "profile.frame.type");
-	v_kernel = str_index(p, "kernel");
-	v_native = str_index(p, "native");
-	key_build = str_index(p, "process.executable.build_id.gnu");
 
 	/* the dictionary's stacks and sample attributes, their index 0 the empty one */
 	for (size_t i = 0; i < p->samples.n; i++) {
@@ -794,7 +811,6 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 		for (size_t j = 0; j < nl; j++) {
 			const char *k = p->str[w[1 + 2 * j]];
 			uint64_t kv[3] = { 0, w[2 + 2 * j], 0 };
-			struct ukey *ae;
 			int dup = 0;
 
 			for (size_t q = 0; q < sizeof(otel_keys) / sizeof(otel_keys[0]); q++)
@@ -806,46 +822,33 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 			kv[0] = str_index(p, k);
 			/* a key once per sample (comm and thread both say thread.name) */
 			for (size_t q = nattr_refs - nattrs[i]; q < nattr_refs; q++)
-				dup |= attr_kv[attrs[q] - 1][0] == kv[0];
+				dup |= at.kv[attrs[q] - 1][0] == kv[0];
 			if (dup)
 				continue;
-			ae = umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
-			if (made) {
-				GROW(attr_kv, nattr, cap_attr);
-				memcpy(attr_kv[nattr++], kv, sizeof(kv));
-			}
 			GROW(attrs, nattr_refs, cap_refs);
-			attrs[nattr_refs++] = ae->val;
+			attrs[nattr_refs++] = attr_id(&at, kv);
 			nattrs[i]++;
 		}
 	}
 	/* the attributes of mappings and locations, after the samples' */
 	{
-		uint64_t kv[3] = { key_frame, v_kernel, 0 };
+		uint64_t kv[3] = { str_index(p, "profile.frame.type"), str_index(p, "kernel"), 0 };
 
-		umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
-		GROW(attr_kv, nattr, cap_attr);
-		memcpy(attr_kv[nattr++], kv, sizeof(kv));
-		kv[1] = v_native;
-		umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
-		GROW(attr_kv, nattr, cap_attr);
-		memcpy(attr_kv[nattr++], kv, sizeof(kv));
+		kernel_attr = attr_id(&at, kv);
+		kv[1] = str_index(p, "native");
+		native_attr = attr_id(&at, kv);
 	}
 	for (size_t i = 0; i < p->nmap; i++) {
 		const unsigned char *id;
 		size_t n = dso_build_id(p->map[i].dso, &id);
 		char hexid[2 * 64 + 1];
-		uint64_t kv[3] = { key_build, 0, 0 };
+		uint64_t kv[3] = { str_index(p, "process.executable.build_id.gnu"), 0, 0 };
 
 		if (!n || n > 64)
 			continue;
 		hex(id, n, hexid);
 		kv[1] = str_index(p, hexid);
-		umap_get(&attr_map, kv, 3, attr_map.n + 1, &made);
-		if (made) {
-			GROW(attr_kv, nattr, cap_attr);
-			memcpy(attr_kv[nattr++], kv, sizeof(kv));
-		}
+		map_attr[i] = attr_id(&at, kv);
 	}
 
 	/* ExportProfilesServiceRequest: one ResourceProfiles, one ScopeProfiles */
@@ -867,30 +870,20 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	pb_bytes(&dict, 1, NULL, 0);
 	for (size_t i = 0; i < p->nmap; i++) {
 		const struct pmap *mp = &p->map[i];
-		const unsigned char *id;
-		size_t n = dso_build_id(mp->dso, &id);
 
 		pb_u64(&m, 1, mp->start);
 		pb_u64(&m, 2, mp->limit);
 		pb_u64(&m, 3, mp->offset);
 		pb_u64(&m, 4, str_index(p, dso_path(mp->dso)));
-		if (n && n <= 64) {
-			char hexid[2 * 64 + 1];
-			uint64_t kv[3] = { key_build, 0, 0 };
-			struct ukey *ae;
-
-			hex(id, n, hexid);
-			kv[1] = str_index(p, hexid);
-			ae = umap_get(&attr_map, kv, 3, 0, &made);
-			pb_packed(&m, 5, &ae->val, 1, &t);
-		}
+		if (map_attr[i])
+			pb_packed(&m, 5, &map_attr[i], 1, &t);
 		pb_bytes(&dict, 1, m.b, m.n);
 		m.n = 0;
 	}
 	pb_bytes(&dict, 2, NULL, 0);
 	for (size_t i = 0; i < p->nloc; i++) {
 		const struct ploc *l = &p->loc[i];
-		uint64_t kind;
+		uint64_t kind = l->kernel ? kernel_attr : native_attr;
 
 		pb_u64(&m, 1, l->mapping);
 		pb_u64(&m, 2, l->addr);
@@ -899,11 +892,6 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 			pb_u64(&line, 2, p->line[l->first + j].line);
 			pb_bytes(&m, 3, line.b, line.n);
 			line.n = 0;
-		}
-		{
-			uint64_t kv[3] = { key_frame, l->kernel ? v_kernel : v_native, 0 };
-
-			kind = umap_get(&attr_map, kv, 3, 0, &made)->val;
 		}
 		pb_packed(&m, 4, &kind, 1, &t);
 		pb_bytes(&dict, 2, m.b, m.n);
@@ -928,9 +916,9 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	for (size_t i = 0; i < p->nstr; i++)
 		pb_bytes(&dict, 5, p->str[i], strlen(p->str[i]));
 	pb_bytes(&dict, 6, NULL, 0);
-	for (size_t i = 0; i < nattr; i++) {
-		pb_u64(&m, 1, attr_kv[i][0]);
-		any_value(&m, 2, p->str[attr_kv[i][1]], (int)attr_kv[i][2]);
+	for (size_t i = 0; i < at.n; i++) {
+		pb_u64(&m, 1, at.kv[i][0]);
+		any_value(&m, 2, p->str[at.kv[i][1]], (int)at.kv[i][2]);
 		pb_bytes(&dict, 6, m.b, m.n);
 		m.n = 0;
 	}
@@ -945,11 +933,12 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	pb_msg(&req, 2, &dict);
 
 	umap_release(&stacks);
-	umap_release(&attr_map);
+	umap_release(&at.map);
 	free(stack);
 	free(nattrs);
 	free(attrs);
-	free(attr_kv);
+	free(at.kv);
+	free(map_attr);
 	free(rp.b);
 	free(sp.b);
 	free(prof.b);

@@ -683,6 +683,8 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 	/* each file in turn, as one stream of records: the session's events and processes carry on */
 	for (size_t i = 0; i < in.n; i++) {
 		if (i) {
+			size_t known;
+
 			rd = reader_open(in.name[i]);
 			if (!rd) {
 				reader_open_why(in.name[i], errno, err, errlen);
@@ -691,10 +693,9 @@ int profile_load(const struct profile_opts *o, struct profile **out, char *err, 
 			}
 			reader_free(p->rd);
 			p->rd = rd;
+			known = session_next_file(p->session, in.name[i]);
 			if (!p->ld->later_from)
-				p->ld->later_from = session_next_file(p->session, in.name[i]);
-			else
-				session_next_file(p->session, in.name[i]);
+				p->ld->later_from = known;
 		}
 		p->input = in.name[i];
 		if (read_one(p, err, errlen))
