@@ -35,6 +35,19 @@ if [ ! -x "$PROF" ]; then
 	exit 99
 fi
 
+# perf, the oracle: its `record` never writes the build-id cache (-N).
+# perf 6.1 can abort in util/build-id.c when recordings of the same
+# binaries race in ~/.debug under `make -j2 check`; the reports find the
+# binaries by path and build-id without the cache.
+perf() {
+	if [ "${1:-}" = record ]; then
+		shift
+		command perf record -N "$@"
+	else
+		command perf "$@"
+	fi
+}
+
 # Processes started in the background: killed on exit, whatever happens.
 bg_pids=
 
