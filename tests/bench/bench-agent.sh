@@ -11,7 +11,8 @@
 # and prints each one's CPU time (its processes' user + system, from
 # /proc, as a share of one core), its largest RSS and its RSS at the end
 # (sampled each second: the agent's is its own and its recorder's), and
-# the ratios. Not a pass/fail test: exit 0 when it ran, 77 when it cannot
+# the ratios, and each one's RSS at ten points of the run (flat, or
+# growing with time). Not a pass/fail test: exit 0 when it ran, 77 when it cannot
 # run here (no perf, perf_event_open refused, no python3).
 #
 #   PROF=./prof WORKLOADS=./tests/workloads sh tests/bench/bench-agent.sh
@@ -74,10 +75,15 @@ watch() {
 	_max=0
 	_end=0
 	_cpu=0
+	_t=0
+	_every=$(( (SECS + 9) / 10 ))
+	: > "$tmp/$_name.trace"
 	while kill -0 "$1" 2> /dev/null; do
 		_r=$(rss "$@")
 		[ "$_r" -gt 0 ] && _end=$_r
 		[ "$_r" -gt "$_max" ] && _max=$_r
+		[ $((_t % _every)) = 0 ] && [ "$_r" -gt 0 ] && printf '%s ' $((_r / 1024)) >> "$tmp/$_name.trace"
+		_t=$((_t + 1))
 		_c=$(cpu "$@")
 		awk -v c="$_c" -v o="$_cpu" 'BEGIN { exit !(c > o) }' && _cpu=$_c
 		sleep 1
@@ -136,4 +142,6 @@ say "$(awk -v s="$SECS" -v ac="$ac" -v pc="$pc" -v am="$(cat "$tmp/agent.max")" 
 	printf "  %-22s %8.2f %8.3f%% %7d KiB %7d KiB  (%d windows pushed)\n", "prof agent", ac, 100 * ac / s, am, ae, w
 	printf "  %-22s %8.2f %8.3f%% %7d KiB %7d KiB  (%.1f MB of perf.data)\n", "perf record -a -g", pc, 100 * pc / s, pm, pe, ps / 1e6
 	printf "  ratio prof/perf:      CPU %.2fx, max RSS %.2fx\n", pc ? ac / pc : 0, pm ? am / pm : 0 }')"
+say "  RSS every $(( (SECS + 9) / 10 )) s, MiB: prof agent $(cat "$tmp/agent.trace")"
+say "                         perf record $(cat "$tmp/perf.trace")"
 exit 0
