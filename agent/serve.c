@@ -240,8 +240,14 @@ struct serve *serve_start(const char *addr, const char *token, struct collect *c
 	errno = 0;
 	s->d = MHD_start_daemon(flags, (uint16_t)atoi(port), NULL, NULL, handle, s,
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)16,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)4,
+				/*
+				 * go tool pprof posts to /debug/pprof/symbol once per
+				 * stripped program, all at once, beside its idle
+				 * keep-alive connection: a bound of 4 per address cut
+				 * it off (and every loopback client is one address).
+				 */
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)32,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
 				MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,

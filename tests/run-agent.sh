@@ -145,6 +145,15 @@ curl -s -o index.html -w '%{http_code}' "$base/" > code || fail "curl of the ind
 [ "$(head -c 2000000 /dev/zero | curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary @- "$base/symbol")" != 200 ] ||
 	fail "a 2 MB body was taken"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$url?seconds=abc")" = 400 ] || fail "seconds=abc is not 400"
+# a client that holds several connections (go tool pprof posts to /symbol on
+# one per stripped program, beside its idle one) is still served
+$py - "$base" <<'PYEOF2' || fail "with 8 connections open, a ninth request was not served"
+import socket, sys, urllib.parse, urllib.request
+u = urllib.parse.urlsplit(sys.argv[1])
+held = [socket.create_connection((u.hostname, u.port)) for _ in range(8)]
+with urllib.request.urlopen(sys.argv[1] + "/", timeout=10) as r:
+    assert r.status == 200
+PYEOF2
 if command -v go > /dev/null 2>&1; then
 	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top "$url?seconds=4" \
 		> top.out 2> top.err || fail "go tool pprof -top: $(tail -3 top.err)"
@@ -159,6 +168,19 @@ if command -v go > /dev/null 2>&1; then
 	expect_range "leaf_b's share" "$sb" 20 40
 	expect_range "leaf_c's share" "$sc" 4 17
 	grep -q '^Type: cpu' top.out || fail "go tool pprof: not a cpu profile: $(head -5 top.out)"
+	# six stripped programs (shape, stripped, from six paths): go tool pprof
+	# asks /debug/pprof/symbol about each at once, and must get every answer
+	for i in 1 2 3 4 5 6; do
+		mkdir -p "strip$i"
+		strip -o "strip$i/shape" "$WORKLOADS/shape" || fail "strip failed"
+		"strip$i/shape" -s 6 > /dev/null &
+		bg_add $!
+	done
+	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top "$url?seconds=3" \
+		> top6.out 2> top6.err || fail "go tool pprof with six stripped programs: $(tail -3 top6.err)"
+	n=$(grep -c '/symbol' top6.err)
+	note "pull: go tool pprof -top with six stripped programs: done, $n symbol requests failed"
+	[ "$n" = 0 ] || fail "go tool pprof: $(grep '/symbol' top6.err | head -2)"
 else
 	note "no go: the scrape is checked by curl and pprof-sum.py only"
 fi
