@@ -10,6 +10,7 @@
 #include "record.h"
 #include "report.h"
 #include "script.h"
+#include "stat.h"
 #include "view.h"
 
 #endif

@@ -28,6 +28,7 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report, "show where the time went: flat and call-graph views" },
 	{ "view", cmd_view, "open a profile as an interactive page in the browser, or serve it" },
 	{ "agent", cmd_agent, "profile the host continuously: pprof over HTTP, push to Pyroscope, Parca" },
+	{ "stat", cmd_stat, "count events of a command, processes or CPUs, as perf stat does" },
 	{ "diff", cmd_diff, "what changed between two profiles, beyond sampling noise; a CI gate" },
 	{ "script", cmd_script, "print every record of a profile, one per line" },
 	{ "convert", cmd_convert, "rewrite a profile as perf.data in file mode, for hotspot" },

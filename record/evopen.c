@@ -175,3 +175,46 @@ int evopen_seccomp(void)
 {
 	return status_field("Seccomp", 10, 0) == 2;	/* SECCOMP_MODE_FILTER */
 }
+
+void evopen_refused(int system_wide, int err)
+{
+	int p = evopen_paranoid();
+
+	/*
+	 * Allowed by privilege or by the sysctl, and refused all the same:
+	 * something else said no, which the caller can change there.
+	 */
+	if (p != INT_MIN && (evopen_privileged() || p <= (system_wide ? 0 : 2))) {
+		if (evopen_seccomp())
+			fprintf(stderr, "prof: perf_event_open refused (%s) by a seccomp filter, not "
+				"by perf_event_paranoid (%d): allow the perf_event_open system call in "
+				"the filter (a container's seccomp profile: docker run --security-opt "
+				"seccomp=PROFILE with it allowed; systemd's SystemCallFilter=)\n",
+				strerror(err), p);
+		else
+			fprintf(stderr, "prof: perf_event_open refused (%s), not by perf_event_paranoid "
+				"(%d): a security module (SELinux: the perf_event class; AppArmor; "
+				"lockdown in /sys/kernel/security/lockdown) refused it; see the "
+				"kernel's log (dmesg)\n", strerror(err), p);
+		return;
+	}
+	if (p == INT_MIN)
+		fprintf(stderr, "prof: perf_event_open refused (%s) and "
+			"/proc/sys/kernel/perf_event_paranoid is unreadable; run prof as root "
+			"or with CAP_PERFMON\n", strerror(err));
+	else if (system_wide && p > 0)
+		fprintf(stderr, "prof: perf_event_open refused (%s): "
+			"/proc/sys/kernel/perf_event_paranoid is %d and system-wide profiling "
+			"(-a, -C) needs 0 or less; run 'sysctl kernel.perf_event_paranoid=0' as "
+			"root, or run prof as root or with CAP_PERFMON\n", strerror(err), p);
+	else if (p > 2)
+		fprintf(stderr, "prof: perf_event_open refused (%s): "
+			"/proc/sys/kernel/perf_event_paranoid is %d, which forbids profiling; "
+			"allow your own programs with 'sysctl kernel.perf_event_paranoid=2' as "
+			"root, or run prof as root or with CAP_PERFMON\n", strerror(err), p);
+	else
+		fprintf(stderr, "prof: perf_event_open refused (%s): "
+			"/proc/sys/kernel/perf_event_paranoid is %d, which allows profiling only "
+			"your own processes; run prof as the target's owner or as root\n",
+			strerror(err), p);
+}

@@ -32,6 +32,12 @@ int evopen_paranoid(void);
 int evopen_privileged(void);
 /* Whether a seccomp filter applies to this process (/proc/self/status). */
 int evopen_seccomp(void);
+/*
+ * Say in one line on stderr why perf_event_open refused with err (EACCES,
+ * EPERM): perf_event_paranoid and what to set it to, or else a seccomp
+ * filter or a security module. system_wide: -a or -C was asked.
+ */
+void evopen_refused(int system_wide, int err);
 /* /proc/sys/kernel/perf_event_max_sample_rate, or 0 when unreadable. */
 unsigned long evopen_max_rate(void);
 

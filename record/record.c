@@ -109,49 +109,6 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void refused(const struct recorder *rc, int err)
-{
-	int p = evopen_paranoid();
-
-	/*
-	 * Allowed by privilege or by the sysctl, and refused all the same:
-	 * something else said no, which the caller can change there.
-	 */
-	if (p != INT_MIN && (evopen_privileged() || p <= (rc->system_wide ? 0 : 2))) {
-		if (evopen_seccomp())
-			fprintf(stderr, "prof: perf_event_open refused (%s) by a seccomp filter, not "
-				"by perf_event_paranoid (%d): allow the perf_event_open system call in "
-				"the filter (a container's seccomp profile: docker run --security-opt "
-				"seccomp=PROFILE with it allowed; systemd's SystemCallFilter=)\n",
-				strerror(err), p);
-		else
-			fprintf(stderr, "prof: perf_event_open refused (%s), not by perf_event_paranoid "
-				"(%d): a security module (SELinux: the perf_event class; AppArmor; "
-				"lockdown in /sys/kernel/security/lockdown) refused it; see the "
-				"kernel's log (dmesg)\n", strerror(err), p);
-		return;
-	}
-	if (p == INT_MIN)
-		fprintf(stderr, "prof: perf_event_open refused (%s) and "
-			"/proc/sys/kernel/perf_event_paranoid is unreadable; run prof as root "
-			"or with CAP_PERFMON\n", strerror(err));
-	else if (rc->system_wide && p > 0)
-		fprintf(stderr, "prof: perf_event_open refused (%s): "
-			"/proc/sys/kernel/perf_event_paranoid is %d and system-wide profiling "
-			"(-a, -C) needs 0 or less; run 'sysctl kernel.perf_event_paranoid=0' as "
-			"root, or run prof as root or with CAP_PERFMON\n", strerror(err), p);
-	else if (p > 2)
-		fprintf(stderr, "prof: perf_event_open refused (%s): "
-			"/proc/sys/kernel/perf_event_paranoid is %d, which forbids profiling; "
-			"allow your own programs with 'sysctl kernel.perf_event_paranoid=2' as "
-			"root, or run prof as root or with CAP_PERFMON\n", strerror(err), p);
-	else
-		fprintf(stderr, "prof: perf_event_open refused (%s): "
-			"/proc/sys/kernel/perf_event_paranoid is %d, which allows profiling only "
-			"your own processes; run prof as the target's owner or as root\n",
-			strerror(err), p);
-}
-
 /* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */
 static int open_one(struct recorder *rc, struct rec_event *e, int tid, size_t c)
 {
@@ -184,7 +141,7 @@ static int open_one(struct recorder *rc, struct rec_event *e, int tid, size_t c)
 static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cpu, int err)
 {
 	if (err == -EACCES || err == -EPERM)
-		refused(rc, -err);
+		evopen_refused(rc->system_wide, -err);
 	else if (err == -ESRCH)
 		fprintf(stderr, "prof: no such process: %d\n", tid);
 	else if (err == -EMFILE || err == -ENFILE)

@@ -2,6 +2,7 @@
 /* Event name table: perf's names for the generalized hardware and software events. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <linux/perf_event.h>
 
@@ -27,6 +28,8 @@ static const struct evname table[] = {
 	SW("cpu-migrations", CPU_MIGRATIONS),
 	SW("minor-faults", PAGE_FAULTS_MIN),
 	SW("major-faults", PAGE_FAULTS_MAJ),
+	SW("alignment-faults", ALIGNMENT_FAULTS),
+	SW("emulation-faults", EMULATION_FAULTS),
 	/* aliases */
 	HW("cpu-cycles", CPU_CYCLES),
 	HW("branch-instructions", BRANCH_INSTRUCTIONS),
@@ -56,5 +59,60 @@ const char *evname_list(void)
 	return "cycles, instructions, cache-references, cache-misses, branches, "
 	       "branch-misses, bus-cycles, ref-cycles, cpu-clock, task-clock, "
 	       "page-faults, context-switches, cpu-migrations, minor-faults, "
-	       "major-faults";
+	       "major-faults, alignment-faults, emulation-faults";
+}
+
+/* perf's names of the generalized cache events: CACHE-OP(s|-misses) */
+static const char *const cache_names[] = {
+	[PERF_COUNT_HW_CACHE_L1D] = "L1-dcache",
+	[PERF_COUNT_HW_CACHE_L1I] = "L1-icache",
+	[PERF_COUNT_HW_CACHE_LL] = "LLC",
+	[PERF_COUNT_HW_CACHE_DTLB] = "dTLB",
+	[PERF_COUNT_HW_CACHE_ITLB] = "iTLB",
+	[PERF_COUNT_HW_CACHE_BPU] = "branch",
+	[PERF_COUNT_HW_CACHE_NODE] = "node",
+};
+static const char *const cache_ops[] = {
+	[PERF_COUNT_HW_CACHE_OP_READ] = "load",
+	[PERF_COUNT_HW_CACHE_OP_WRITE] = "store",
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = "prefetch",
+};
+
+int evname_cache(const char *name, uint64_t *config)
+{
+	for (size_t c = 0; c < sizeof(cache_names) / sizeof(cache_names[0]); c++) {
+		size_t n = strlen(cache_names[c]);
+
+		if (strncmp(name, cache_names[c], n) || name[n] != '-')
+			continue;
+		for (size_t op = 0; op < sizeof(cache_ops) / sizeof(cache_ops[0]); op++) {
+			const char *rest = name + n + 1;
+			size_t m = strlen(cache_ops[op]);
+
+			if (strncmp(rest, cache_ops[op], m))
+				continue;
+			rest += m;
+			if (!strcmp(rest, op == PERF_COUNT_HW_CACHE_OP_PREFETCH ? "es" : "s")) {
+				*config = c | op << 8 | (uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16;
+				return 0;
+			}
+			if (!strcmp(rest, "-misses")) {
+				*config = c | op << 8 | (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+const char *evname_cache_of(uint64_t config, char *buf, size_t size)
+{
+	uint64_t c = config & 0xff, op = config >> 8 & 0xff, res = config >> 16 & 0xff;
+
+	if (c >= sizeof(cache_names) / sizeof(cache_names[0]) ||
+	    op >= sizeof(cache_ops) / sizeof(cache_ops[0]) || res > 1)
+		return NULL;
+	snprintf(buf, size, "%s-%s%s", cache_names[c], cache_ops[op],
+		 res ? "-misses" : op == PERF_COUNT_HW_CACHE_OP_PREFETCH ? "es" : "s");
+	return buf;
 }

@@ -3,6 +3,7 @@
 #ifndef PROF_EVNAME_H
 #define PROF_EVNAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct evname {
@@ -15,6 +16,14 @@ struct evname {
 const struct evname *evname_lookup(const char *name);
 /* The canonical name of (type, config), or NULL when it is not in the table. */
 const char *evname_of(uint32_t type, uint64_t config);
+/*
+ * A generalized cache event by perf's name (L1-dcache-load-misses,
+ * LLC-loads, dTLB-store-misses, branch-loads...): 0 and the config of
+ * PERF_TYPE_HW_CACHE, or -1.
+ */
+int evname_cache(const char *name, uint64_t *config);
+/* The name of a PERF_TYPE_HW_CACHE config, in buf; NULL when it is none. */
+const char *evname_cache_of(uint64_t config, char *buf, size_t size);
 /* All canonical names, comma-separated, for messages. */
 const char *evname_list(void);
 

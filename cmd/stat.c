@@ -1,0 +1,1539 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `prof stat`: counting mode, the other half of perf_event_open(2). Each
+ * event is opened as a counter (no sampling, no ring), in groups where the
+ * user writes {a,b}, on the command prof starts (inherited by its children
+ * and enabled at its exec), on threads of -p/-t, or on CPUs with -a/-C.
+ * Counters are read with PERF_FORMAT_GROUP and the enabled and running
+ * times, and scaled by enabled/running where the kernel multiplexed them;
+ * the output and its spellings follow perf stat's.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+
+#include "cpulist.h"
+#include "evname.h"
+#include "evopen.h"
+#include "opt.h"
+#include "parse.h"
+#include "stat.h"
+#include "target.h"
+#include "tracefs.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+#define MAX_EVENTS 256
+#define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | \
+		     PERF_FORMAT_ID | PERF_FORMAT_GROUP)
+
+/* One event as written. */
+struct sev {
+	char *name;		/* as written, modifiers and all */
+	struct perf_event_attr attr;
+	int leader;		/* index of its group's leader as written (itself when alone) */
+	enum { EV_UNKNOWN, EV_OPEN, EV_UNSUPPORTED } state;
+	/* -r: the scaled count of each run */
+	double sum, sumsq;
+	unsigned runs;
+};
+
+/* Where counters are opened: a thread (cpu -1) or a CPU (pid -1). */
+struct unit {
+	int pid, cpu;
+	char label[64];		/* comm-tid, or CPUn */
+	int *fd;		/* per event, -1 where not open */
+	uint64_t *id;
+	uint64_t *val, *ena, *run;	/* the last reading, cumulative */
+	uint64_t *pval, *pena, *prun;	/* the one before (-I) */
+	int gone;		/* a thread that exited before it was opened */
+};
+
+struct stat_opts {
+	struct sev ev[MAX_EVENTS];
+	int nev;
+	int default_events;
+	int *pids, nr_pids;
+	int *tids, nr_tids;
+	int all_cpus;
+	struct cpulist cpus;
+	int has_cpus;
+	int no_inherit;
+	int per_thread, per_cpu;
+	const char *sep;	/* -x */
+	int json;
+	const char *output;
+	int append;
+	uint64_t repeat;	/* -r */
+	uint64_t interval_ms;	/* -I */
+	uint64_t interval_count;
+	uint64_t timeout_ms;
+	int null_run;
+	int quiet;
+	int detailed;
+	int all_user, all_kernel;
+	char **argv;
+};
+
+/* --- the event list ----------------------------------------------------------- */
+
+static int bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * Modifiers after ':', as perf's parser applies them: u, k and h keep
+ * only those privilege levels (the first of them excludes all three);
+ * u also leaves guests out; G and H count only in the guest or the host;
+ * p raises precise_ip; D pins the event (or group) to the PMU.
+ */
+static int apply_mods(struct perf_event_attr *a, const char *m)
+{
+	int excl = 0, gh = 0;
+
+	for (; *m; m++) {
+		switch (*m) {
+		case 'u':
+		case 'k':
+		case 'h':
+			if (!excl) {
+				a->exclude_user = a->exclude_kernel = a->exclude_hv = 1;
+				excl = 1;
+			}
+			if (*m == 'u') {
+				a->exclude_user = 0;
+				if (!gh)
+					a->exclude_guest = 1;
+			} else if (*m == 'k') {
+				a->exclude_kernel = 0;
+			} else {
+				a->exclude_hv = 0;
+			}
+			break;
+		case 'G':
+		case 'H':
+			if (!gh) {
+				a->exclude_guest = a->exclude_host = 1;
+				gh = 1;
+			}
+			if (*m == 'G')
+				a->exclude_guest = 0;
+			else
+				a->exclude_host = 0;
+			break;
+		case 'p':
+			if (a->precise_ip >= 3)
+				return -1;
+			a->precise_ip++;
+			break;
+		case 'D':
+			a->pinned = 1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* mem:ADDR[/LEN][:ACCESS]: a hardware breakpoint, as perf spells it. */
+static int parse_mem(const char *spec, struct perf_event_attr *a, const char **mods,
+		     char *err, size_t len)
+{
+	const char *p = spec + 4;
+	char *end;
+	unsigned long long addr, blen = 0;
+
+	errno = 0;
+	addr = strtoull(p, &end, 0);
+	if (errno || end == p)
+		return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
+	p = end;
+	if (*p == '/') {
+		blen = strtoull(p + 1, &end, 0);
+		if (end == p + 1 || (blen != 1 && blen != 2 && blen != 4 && blen != 8))
+			return bad(err, len, "-e %s: a breakpoint's length is 1, 2, 4 or 8", spec);
+		p = end;
+	}
+	a->type = PERF_TYPE_BREAKPOINT;
+	a->bp_addr = addr;
+	a->bp_type = HW_BREAKPOINT_RW;
+	*mods = "";
+	if (*p == ':') {
+		size_t n = strspn(p + 1, "rwx");
+
+		if (n && (p[1 + n] == '\0' || p[1 + n] == ':')) {
+			a->bp_type = 0;
+			for (size_t i = 1; i <= n; i++)
+				a->bp_type |= p[i] == 'r' ? HW_BREAKPOINT_R : p[i] == 'w' ? HW_BREAKPOINT_W
+					      : HW_BREAKPOINT_X;
+			p += 1 + n;
+		}
+		if (*p == ':')
+			*mods = p + 1;
+		else if (*p)
+			return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
+	} else if (*p) {
+		return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
+	}
+	if ((a->bp_type & HW_BREAKPOINT_X) && a->bp_type != HW_BREAKPOINT_X)
+		return bad(err, len, "-e %s: an execute breakpoint (x) cannot also be r or w", spec);
+	a->bp_len = blen ? blen : a->bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
+	return 0;
+}
+
+/* One event (no braces, no commas) into a. */
+static int parse_one(const char *spec, struct perf_event_attr *a, char *err, size_t len)
+{
+	char name[256];
+	const char *colon, *mods = "";
+	const struct evname *ev;
+	uint64_t config;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->exclude_guest = 1;	/* perf's default: the host's counts */
+	if (!strncmp(spec, "mem:", 4)) {
+		if (parse_mem(spec, a, &mods, err, len))
+			return -1;
+		goto modifiers;
+	}
+	colon = strchr(spec, ':');
+	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
+	if ((ev = evname_lookup(name))) {
+		a->type = ev->type;
+		a->config = ev->config;
+	} else if (evname_cache(name, &config) == 0) {
+		a->type = PERF_TYPE_HW_CACHE;
+		a->config = config;
+	} else if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") ==
+		   strlen(name + 1) && strlen(name + 1) <= 16) {
+		a->type = PERF_TYPE_RAW;
+		a->config = strtoull(name + 1, NULL, 16);
+	} else if (colon) {
+		/* SYSTEM:NAME, a tracepoint */
+		if (tracefs_event_id(spec, &config, err, len))
+			return -1;
+		a->type = PERF_TYPE_TRACEPOINT;
+		a->config = config;
+		return 0;
+	} else {
+		return bad(err, len, "-e: unknown event '%s'; known: %s; the cache events "
+			   "(L1-dcache-load-misses...), rNNN, mem:ADDR, SYSTEM:TRACEPOINT", name,
+			   evname_list());
+	}
+	mods = colon ? colon + 1 : "";
+modifiers:
+	if (apply_mods(a, mods))
+		return bad(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
+			   "(hypervisor), G (guest), H (host), p (precise), D (pinned)", spec, mods);
+	return 0;
+}
+
+static int add_event(struct stat_opts *o, const char *spec, size_t n, const char *gmods,
+		     int leader, char *err, size_t len)
+{
+	struct sev *e;
+	char *s;
+
+	if (o->nev >= MAX_EVENTS)
+		return bad(err, len, "-e: more than %d events", MAX_EVENTS);
+	s = xmalloc(n + 1);
+	memcpy(s, spec, n);
+	s[n] = '\0';
+	e = &o->ev[o->nev];
+	memset(e, 0, sizeof(*e));
+	if (parse_one(s, &e->attr, err, len)) {
+		free(s);
+		return -1;
+	}
+	if (gmods && gmods[0] && apply_mods(&e->attr, gmods)) {
+		free(s);
+		return bad(err, len, "-e: unknown group modifier '%s'", gmods);
+	}
+	if (gmods && gmods[0]) {
+		e->name = xmalloc(n + strlen(gmods) + 2);
+		sprintf(e->name, "%s:%s", s, gmods);
+		free(s);
+	} else {
+		e->name = s;
+	}
+	e->leader = leader < 0 ? o->nev : leader;
+	o->nev++;
+	return 0;
+}
+
+/* -e LIST: events and {groups}[:modifiers], comma-separated. */
+static int parse_events(struct stat_opts *o, const char *arg, char *err, size_t len)
+{
+	const char *p = arg;
+
+	if (o->default_events) {
+		for (int i = 0; i < o->nev; i++)
+			free(o->ev[i].name);
+		o->nev = 0;
+		o->default_events = 0;
+	}
+	while (*p) {
+		if (*p == '{') {
+			const char *close = strchr(p, '}'), *q = p + 1, *gm = "";
+			char gmods[32] = "";
+			int leader = o->nev;
+
+			if (!close)
+				return bad(err, len, "-e %s: a '{' without its '}'", arg);
+			if (close == q)
+				return bad(err, len, "-e %s: an empty group", arg);
+			if (close[1] == ':') {
+				size_t m = strcspn(close + 2, ",");
+
+				if (m >= sizeof(gmods))
+					return bad(err, len, "-e %s: group modifiers too long", arg);
+				memcpy(gmods, close + 2, m);
+				gmods[m] = '\0';
+				gm = gmods;
+			}
+			while (q < close) {
+				size_t n = strcspn(q, ",}");
+
+				if (!n || q + n > close)
+					return bad(err, len, "-e %s: an empty event in a group", arg);
+				if (memchr(q, '{', n))
+					return bad(err, len, "-e %s: groups do not nest", arg);
+				if (add_event(o, q, n, gm, leader, err, len))
+					return -1;
+				q += n + (q[n] == ',');
+			}
+			p = close + 1;
+			if (*p == ':')
+				p += 1 + strcspn(p + 1, ",");
+		} else {
+			size_t n = strcspn(p, ",");
+
+			if (!n)
+				return bad(err, len, "-e %s: an empty event", arg);
+			if (memchr(p, '}', n))
+				return bad(err, len, "-e %s: a '}' without its '{'", arg);
+			if (add_event(o, p, n, NULL, -1, err, len))
+				return -1;
+			p += n;
+		}
+		if (*p == ',') {
+			p++;
+			if (!*p)
+				return bad(err, len, "-e %s: an empty event", arg);
+		} else if (*p) {
+			return bad(err, len, "-e %s: expected ',' after a group", arg);
+		}
+	}
+	return 0;
+}
+
+/* --- options ---------------------------------------------------------------- */
+
+enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIMEOUT, S_DETAILED };
+
+static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
+{
+	struct stat_opts *o = st->ctx;
+	const char *bad_item;
+	int ret = 0;
+
+	switch (opt->val) {
+	case S_EVENT:
+		if (parse_events(o, arg, st->err, st->errlen))
+			return -1;
+		break;
+	case S_PID:
+	case S_TID: {
+		int p = opt->val == S_PID;
+
+		free(p ? o->pids : o->tids);
+		if (parse_id_list(arg, p ? &o->pids : &o->tids, p ? &o->nr_pids : &o->nr_tids,
+				  &bad_item))
+			return opt_error(st, "-%c: '%s' is not a list of %s ids", p ? 'p' : 't', arg,
+					 p ? "process" : "thread");
+		break;
+	}
+	case S_CPU:
+		cpulist_release(&o->cpus);
+		if (cpulist_parse(&o->cpus, arg) || o->cpus.nr == 0)
+			return opt_error(st, "-C: '%s' is not a CPU list such as 0-3,6", arg);
+		o->has_cpus = 1;
+		break;
+	case S_SEP:
+		if (!arg[0] || strchr(arg, '\n') || strchr(arg, '"'))
+			return opt_error(st, "-x: '%s' cannot separate fields", arg);
+		o->sep = arg;
+		break;
+	case S_REPEAT:
+		ret = parse_u64(arg, 1, 100000, &o->repeat);
+		if (ret)
+			return opt_error(st, "-r: '%s' is not a count from 1 to 100000", arg);
+		break;
+	case S_INTERVAL:
+		ret = parse_u64(arg, 10, 86400000, &o->interval_ms);
+		if (ret)
+			return opt_error(st, "-I: '%s' is not milliseconds from 10 to 86400000", arg);
+		break;
+	case S_COUNT:
+		ret = parse_u64(arg, 1, UINT32_MAX, &o->interval_count);
+		if (ret)
+			return opt_error(st, "--interval-count: '%s' is not a count", arg);
+		break;
+	case S_TIMEOUT:
+		ret = parse_u64(arg, 10, 86400000ULL * 365, &o->timeout_ms);
+		if (ret)
+			return opt_error(st, "--timeout: '%s' is not milliseconds, 10 or more", arg);
+		break;
+	case S_DETAILED:
+		o->detailed++;
+		break;
+	}
+	return 0;
+}
+
+#define SO struct stat_opts
+
+static const struct opt stat_options[] = {
+	OPT_CALL('e', "event", "LIST", stat_cb, S_EVENT,
+		 "events to count (default: task-clock,\n"
+		 "context-switches, cpu-migrations, page-faults,\n"
+		 "cycles, instructions, branches, branch-misses);\n"
+		 "{a,b} counts a and b as a group; modifiers\n"
+		 ":u :k :h :G :H :p :D as perf takes them"),
+	OPT_CALL('p', "pid", "PIDS", stat_cb, S_PID, "count these processes (all their threads)"),
+	OPT_CALL('t', "tid", "TIDS", stat_cb, S_TID, "count these threads"),
+	OPT_SET('a', "all-cpus", SO, all_cpus, 1, "every process on every CPU"),
+	OPT_CALL('C', "cpu", "CPULIST", stat_cb, S_CPU, "only these CPUs, e.g. 0-3,6 (as -a)"),
+	OPT_SET('i', "no-inherit", SO, no_inherit, 1,
+		"not the threads and processes the command\n"
+		"starts: only its first thread"),
+	OPT_SET(0, "per-thread", SO, per_thread, 1, "a row per thread (with -p or -t)"),
+	OPT_SET('A', "per-cpu", SO, per_cpu, 1, "a row per CPU (with -a or -C)"),
+	OPT_CALL('r', "repeat", "N", stat_cb, S_REPEAT,
+		 "run the command N times: the mean, and its\n"
+		 "spread as +- the standard error in percent"),
+	OPT_CALL('I', "interval-print", "MS", stat_cb, S_INTERVAL,
+		 "print the counts of each MS milliseconds"),
+	OPT_CALL(0, "interval-count", "N", stat_cb, S_COUNT, "stop after N intervals of -I"),
+	OPT_CALL(0, "timeout", "MS", stat_cb, S_TIMEOUT,
+		 "stop after MS milliseconds (the command is\n"
+		 "sent SIGTERM)"),
+	OPT_CALL('x', "field-separator", "SEP", stat_cb, S_SEP,
+		 "CSV: value, unit, event, run time, % running,\n"
+		 "metric, metric unit, separated by SEP"),
+	OPT_SET('j', "json", SO, json, 1, "a JSON object per line (perf stat -j's keys)"),
+	OPT_STRING('o', "output", "FILE", SO, output, "write to FILE (default standard error)"),
+	OPT_SET(0, "append", SO, append, 1, "append to -o FILE"),
+	OPT_CALL_FLAG('d', "detailed", stat_cb, S_DETAILED,
+		      "add L1-dcache and LLC loads and misses"),
+	OPT_SET('n', "null", SO, null_run, 1, "count nothing: the elapsed time only"),
+	OPT_SET('q', "quiet", SO, quiet, 1, "print nothing: the exit status only"),
+	OPT_SET(0, "all-user", SO, all_user, 1, "user space only, every event (as :u)"),
+	OPT_SET(0, "all-kernel", SO, all_kernel, 1, "the kernel only, every event (as :k)"),
+	OPT_HELP(),
+	/* perf stat's spellings */
+	OPT_PERF_SET(0, "no-aggr", SO, per_cpu, 1),
+	OPT_PERF_NOOP('B', "big-num"),
+	OPT_PERF_NOOP(0, "no-big-num"),
+	OPT_PERF_NOOP('v', "verbose"),
+	OPT_PERF_NOOP('S', "sync"),
+	OPT_PERF('G', "cgroup", "prof stat counts a command, -p, -t, -a or -C; not a cgroup"),
+	OPT_PERF(0, "per-socket", "prof stat aggregates per thread or per CPU (--per-thread, -A)"),
+	OPT_PERF(0, "per-die", "prof stat aggregates per thread or per CPU (--per-thread, -A)"),
+	OPT_PERF(0, "per-core", "prof stat aggregates per thread or per CPU (--per-thread, -A)"),
+	OPT_PERF(0, "per-node", "prof stat aggregates per thread or per CPU (--per-thread, -A)"),
+	OPT_PERF('M', "metrics", "prof stat derives IPC, miss rates, CPUs utilized and rates "
+		 "from the events given; no metric groups"),
+	OPT_PERF('T', "transaction", "prof stat has no transaction metrics"),
+	OPT_PERF(0, "topdown", "prof stat has no topdown metrics"),
+	OPT_PERF(0, "bpf-counters", "prof stat counts with perf_event_open only"),
+	OPT_END(),
+};
+
+static void stat_usage(FILE *out)
+{
+	fprintf(out, "usage: prof stat [-e EVENTS] [options] [-- command [args]]\n"
+		"       prof stat [-e EVENTS] [options] -p PIDS | -t TIDS | -a | -C CPUS\n\n");
+	opt_usage(out, stat_options);
+}
+
+static const char *const default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults",
+	"cycles", "instructions", "branches", "branch-misses",
+};
+static const char *const detailed_events[] = {
+	"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses",
+};
+
+static int check_opts(struct stat_opts *o, int have_cmd, char *err, size_t len)
+{
+	int targets = (o->nr_pids > 0) + (o->nr_tids > 0) + (o->all_cpus || o->has_cpus);
+
+	if (o->has_cpus)
+		o->all_cpus = 1;
+	if (targets > 1)
+		return bad(err, len, "give one of -p, -t, and -a/-C");
+	if (!targets && !have_cmd)
+		return bad(err, len, "give a command to count, or -p, -t, -a or -C");
+	if (o->sep && o->json)
+		return bad(err, len, "-x and --json are two output formats: give one");
+	if (o->per_thread && !o->nr_pids && !o->nr_tids)
+		return bad(err, len, "--per-thread needs -p or -t: a command's threads and children "
+			   "are counted together, through inheritance");
+	if (o->per_cpu && !o->all_cpus)
+		return bad(err, len, "-A/--per-cpu needs -a or -C: a row per CPU counts whatever ran "
+			   "there");
+	if (o->per_cpu && o->per_thread)
+		return bad(err, len, "--per-thread and -A/--per-cpu: give one");
+	if (o->repeat > 1 && !have_cmd)
+		return bad(err, len, "-r repeats a command: give one");
+	if (o->repeat > 1 && o->interval_ms)
+		return bad(err, len, "-r and -I: give one (perf stat refuses both together too)");
+	if (o->interval_count && !o->interval_ms)
+		return bad(err, len, "--interval-count counts the intervals of -I: give -I");
+	if (o->append && !o->output)
+		return bad(err, len, "--append appends to the file of -o: give -o");
+	if (o->null_run && o->nev && !o->default_events)
+		return bad(err, len, "-n counts nothing: give no -e with it");
+	if (o->all_user && o->all_kernel)
+		return bad(err, len, "--all-user and --all-kernel: give one");
+	if (o->null_run) {
+		for (int i = 0; i < o->nev; i++)
+			free(o->ev[i].name);
+		o->nev = 0;
+	}
+	for (int d = 0; d < o->detailed && d < 1; d++)
+		for (size_t i = 0; i < sizeof(detailed_events) / sizeof(detailed_events[0]); i++)
+			if (add_event(o, detailed_events[i], strlen(detailed_events[i]), NULL, -1, err,
+				      len))
+				return -1;
+	for (int i = 0; i < o->nev; i++) {
+		struct perf_event_attr *a = &o->ev[i].attr;
+
+		if (o->all_user || o->all_kernel) {
+			a->exclude_user = o->all_kernel;
+			a->exclude_kernel = o->all_user;
+			a->exclude_hv = 1;
+		}
+		/* -a counts the CPU's time: cpu-clock is what perf stat -a shows */
+		if (o->default_events && o->all_cpus && a->type == PERF_TYPE_SOFTWARE &&
+		    a->config == PERF_COUNT_SW_TASK_CLOCK) {
+			a->config = PERF_COUNT_SW_CPU_CLOCK;
+			free(o->ev[i].name);
+			o->ev[i].name = xstrdup("cpu-clock");
+		}
+	}
+	return 0;
+}
+
+/* --- counting --------------------------------------------------------------- */
+
+static long perf_open(struct perf_event_attr *a, int pid, int cpu, int group_fd)
+{
+	return syscall(SYS_perf_event_open, a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+struct stat_run {
+	struct stat_opts *o;
+	struct unit *units;
+	int nunits;
+	int system_wide;
+	int user_only_notice;
+	FILE *out;
+	char *header;		/* 'command', process id 'N', ... */
+	double t0;		/* monotonic, when counting began */
+	double elapsed;		/* seconds, of this run */
+	struct rusage ru;	/* the command's */
+	int have_ru;
+	/* -r */
+	double el_sum, el_sumsq;
+	const sigset_t *sigs;	/* what ends or interrupts the wait */
+	sigset_t ignored;	/* what prof was started ignoring: the command ignores it too */
+	int interrupted;
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void comm_of(int tid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, (int)size, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!buf[0])
+		snprintf(buf, size, "?");
+}
+
+static void add_unit(struct stat_run *r, int pid, int cpu)
+{
+	struct unit *u;
+	int n = r->o->nev;
+
+	r->units = xreallocarray(r->units, r->nunits + 1, sizeof(*r->units));
+	u = &r->units[r->nunits++];
+	memset(u, 0, sizeof(*u));
+	u->pid = pid;
+	u->cpu = cpu;
+	if (cpu >= 0) {
+		snprintf(u->label, sizeof(u->label), "CPU%d", cpu);
+	} else {
+		char comm[17];
+
+		comm_of(pid, comm, sizeof(comm));
+		snprintf(u->label, sizeof(u->label), "%s-%d", comm, pid);
+	}
+	u->fd = xmalloc(n ? n * sizeof(int) : 1);
+	for (int i = 0; i < n; i++)
+		u->fd[i] = -1;
+	u->id = xcalloc(n + 1, sizeof(uint64_t));
+	u->val = xcalloc(n + 1, sizeof(uint64_t));
+	u->ena = xcalloc(n + 1, sizeof(uint64_t));
+	u->run = xcalloc(n + 1, sizeof(uint64_t));
+	u->pval = xcalloc(n + 1, sizeof(uint64_t));
+	u->pena = xcalloc(n + 1, sizeof(uint64_t));
+	u->prun = xcalloc(n + 1, sizeof(uint64_t));
+}
+
+static void free_units(struct stat_run *r)
+{
+	for (int k = 0; k < r->nunits; k++) {
+		struct unit *u = &r->units[k];
+
+		for (int i = 0; i < r->o->nev; i++)
+			if (u->fd[i] >= 0)
+				close(u->fd[i]);
+		free(u->fd);
+		free(u->id);
+		free(u->val);
+		free(u->ena);
+		free(u->run);
+		free(u->pval);
+		free(u->pena);
+		free(u->prun);
+	}
+	free(r->units);
+	r->units = NULL;
+	r->nunits = 0;
+}
+
+static int unsupported_errno(int err, const struct perf_event_attr *a)
+{
+	if (evopen_no_hardware(err))
+		return 1;
+	/* a PMU event the CPU's PMU does not know, or a breakpoint on no debug register */
+	return err == EINVAL && (a->type == PERF_TYPE_RAW || a->type == PERF_TYPE_HW_CACHE);
+}
+
+static void open_fail(struct stat_run *r, struct sev *e, struct unit *u, int err)
+{
+	if (err == EACCES || err == EPERM)
+		evopen_refused(r->system_wide, err);
+	else if (err == EMFILE || err == ENFILE)
+		fprintf(stderr, "prof: out of file descriptors opening %d events on %d %s; raise "
+			"the limit with 'ulimit -n'\n", r->o->nev, r->nunits,
+			r->system_wide ? "CPUs" : "threads");
+	else if (err == ENOSPC && e->attr.type == PERF_TYPE_BREAKPOINT)
+		fprintf(stderr, "prof: cannot count '%s': no debug register is free for another "
+			"breakpoint (x86 has 4 per thread); count fewer mem: events at once\n",
+			e->name);
+	else if (err == EINVAL && e->attr.type == PERF_TYPE_BREAKPOINT)
+		fprintf(stderr, "prof: cannot count '%s': the kernel refused the breakpoint "
+			"(an address it may not watch, or a length or alignment it does not take)\n",
+			e->name);
+	else if (u->cpu >= 0)
+		fprintf(stderr, "prof: cannot count '%s' on cpu %d: %s\n", e->name, u->cpu,
+			strerror(err));
+	else
+		fprintf(stderr, "prof: cannot count '%s' on thread %d: %s\n", e->name, u->pid,
+			strerror(err));
+}
+
+/*
+ * Open every event on every unit. A group's leader is disabled until the
+ * command's exec (enable_on_exec) or until enable_all(); its members follow
+ * it. An event the kernel or the PMU does not have is marked unsupported
+ * (on the first unit) and left out, and the next one of its group leads.
+ */
+static int open_all(struct stat_run *r, int command)
+{
+	struct stat_opts *o = r->o;
+
+	for (int k = 0; k < r->nunits; k++) {
+		struct unit *u = &r->units[k];
+
+		for (int i = 0; i < o->nev; i++) {
+			struct sev *e = &o->ev[i];
+			int lead = -1;
+			long fd;
+
+			if (e->state == EV_UNSUPPORTED || u->gone)
+				continue;
+			/* the group's open leader: the first open event of the group before i */
+			for (int j = e->leader; j < i; j++)
+				if (o->ev[j].leader == e->leader && u->fd[j] >= 0) {
+					lead = j;
+					break;
+				}
+			e->attr.read_format = READ_FORMAT;
+			e->attr.disabled = lead < 0;
+			e->attr.enable_on_exec = lead < 0 && command && !r->system_wide;
+			e->attr.inherit = !o->no_inherit;
+again:
+			fd = perf_open(&e->attr, u->pid, u->cpu, lead < 0 ? -1 : u->fd[lead]);
+			if (fd < 0) {
+				int err = errno;
+
+				if (err == ESRCH && u->cpu < 0 && !command) {
+					u->gone = 1;	/* exited since we listed it */
+					break;
+				}
+				if ((err == EACCES || err == EPERM) && !r->system_wide &&
+				    !e->attr.exclude_kernel && evopen_paranoid() >= 2 &&
+				    !evopen_privileged()) {
+					/* perf stat's fallback: user space, where the kernel is not allowed */
+					e->attr.exclude_kernel = 1;
+					e->attr.exclude_hv = 1;
+					if (!r->user_only_notice++)
+						fprintf(stderr, "prof: counting user space only: "
+							"/proc/sys/kernel/perf_event_paranoid is %d\n",
+							evopen_paranoid());
+					goto again;
+				}
+				if (e->state == EV_UNKNOWN && unsupported_errno(err, &e->attr)) {
+					e->state = EV_UNSUPPORTED;
+					continue;
+				}
+				open_fail(r, e, u, err);
+				return -1;
+			}
+			u->fd[i] = (int)fd;
+			if (ioctl(u->fd[i], PERF_EVENT_IOC_ID, &u->id[i]) < 0) {
+				fprintf(stderr, "prof: PERF_EVENT_IOC_ID: %s\n", strerror(errno));
+				return -1;
+			}
+			e->state = EV_OPEN;
+		}
+	}
+	return 0;
+}
+
+static void ioctl_leaders(struct stat_run *r, unsigned long req)
+{
+	for (int k = 0; k < r->nunits; k++)
+		for (int i = 0; i < r->o->nev; i++) {
+			struct unit *u = &r->units[k];
+
+			if (u->fd[i] >= 0 && r->o->ev[i].attr.disabled)
+				ioctl(u->fd[i], req, 0);
+		}
+}
+
+/* Read every group of every unit into val/ena/run, keeping the last in pval/pena/prun. */
+static void read_all(struct stat_run *r)
+{
+	struct stat_opts *o = r->o;
+	uint64_t buf[3 + 2 * MAX_EVENTS];
+
+	for (int k = 0; k < r->nunits; k++) {
+		struct unit *u = &r->units[k];
+
+		memcpy(u->pval, u->val, o->nev * sizeof(uint64_t));
+		memcpy(u->pena, u->ena, o->nev * sizeof(uint64_t));
+		memcpy(u->prun, u->run, o->nev * sizeof(uint64_t));
+		for (int i = 0; i < o->nev; i++) {
+			ssize_t n;
+
+			if (u->fd[i] < 0 || !o->ev[i].attr.disabled)
+				continue;	/* read through its leader */
+			n = read(u->fd[i], buf, sizeof(buf));
+			if (n < (ssize_t)(3 * sizeof(uint64_t)))
+				continue;	/* a thread gone: its last counts stay */
+			if (buf[0] > MAX_EVENTS || (size_t)n < (3 + 2 * buf[0]) * sizeof(uint64_t))
+				continue;
+			for (uint64_t m = 0; m < buf[0]; m++) {
+				uint64_t value = buf[3 + 2 * m], id = buf[4 + 2 * m];
+
+				for (int j = i; j < o->nev; j++)
+					if (u->fd[j] >= 0 && u->id[j] == id) {
+						u->val[j] = value;
+						u->ena[j] = buf[1];
+						u->run[j] = buf[2];
+						break;
+					}
+			}
+		}
+	}
+}
+
+/* --- output ------------------------------------------------------------------ */
+
+/* A set of counts: one unit's, or all units' summed; deltas with -I. */
+struct counts {
+	double *v;		/* scaled */
+	uint64_t *ena, *run;
+	uint64_t *raw;
+};
+
+static int is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static int is_hw(const struct perf_event_attr *a, uint64_t config)
+{
+	return a->type == PERF_TYPE_HARDWARE && a->config == config;
+}
+
+/* The scaled count of the first counted event of (type, config) with a's privilege levels. */
+static int find(const struct stat_opts *o, const struct counts *c, const struct perf_event_attr *a,
+		uint32_t type, uint64_t config, double *out)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < o->nev; i++) {
+			const struct perf_event_attr *b = &o->ev[i].attr;
+
+			if (b->type != type || b->config != config || o->ev[i].state != EV_OPEN ||
+			    !c->run[i])
+				continue;
+			if (!pass && (b->exclude_user != a->exclude_user ||
+				      b->exclude_kernel != a->exclude_kernel))
+				continue;
+			*out = c->v[i];
+			return 1;
+		}
+	return 0;
+}
+
+static int find_clock(const struct stat_opts *o, const struct counts *c,
+		      const struct perf_event_attr *a, double *ns)
+{
+	return find(o, c, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, ns) ||
+	       find(o, c, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ns);
+}
+
+/*
+ * The derived figure of event i, as perf stat's shadow metrics: CPUs
+ * utilized, GHz, insn per cycle, the miss rates, else a rate per second of
+ * the clock counted (task-clock or cpu-clock; the elapsed time without).
+ * 0 when there is none; *fmt_prec the digits.
+ */
+static int metric(const struct stat_opts *o, const struct counts *c, int i, double elapsed_ns,
+		  double *value, char *unit, size_t ulen)
+{
+	const struct perf_event_attr *a = &o->ev[i].attr;
+	double v = c->v[i], base, clock;
+	char name[40];
+
+	if (is_clock(a)) {
+		if (elapsed_ns <= 0)
+			return 0;
+		*value = v / elapsed_ns;
+		snprintf(unit, ulen, "CPUs utilized");
+		return 1;
+	}
+	if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES)) {
+		if (!find_clock(o, c, a, &clock) || clock <= 0)
+			return 0;
+		*value = v / clock;
+		snprintf(unit, ulen, "GHz");
+		return 1;
+	}
+	if (is_hw(a, PERF_COUNT_HW_INSTRUCTIONS)) {
+		if (!find(o, c, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, &base) || base <= 0)
+			return 0;
+		*value = v / base;
+		snprintf(unit, ulen, "insn per cycle");
+		return 1;
+	}
+	if (is_hw(a, PERF_COUNT_HW_BRANCH_MISSES) || is_hw(a, PERF_COUNT_HW_CACHE_MISSES)) {
+		int br = a->config == PERF_COUNT_HW_BRANCH_MISSES;
+
+		if (!find(o, c, a, PERF_TYPE_HARDWARE, br ? PERF_COUNT_HW_BRANCH_INSTRUCTIONS
+			  : PERF_COUNT_HW_CACHE_REFERENCES, &base) || base <= 0)
+			return 0;
+		*value = 100 * v / base;
+		snprintf(unit, ulen, br ? "of all branches" : "of all cache refs");
+		return 2;
+	}
+	if (a->type == PERF_TYPE_HW_CACHE && (a->config >> 16 & 0xff) == PERF_COUNT_HW_CACHE_RESULT_MISS) {
+		uint64_t access = a->config & 0xffff;
+
+		if (!find(o, c, a, PERF_TYPE_HW_CACHE,
+			  access | (uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16, &base) || base <= 0)
+			return 0;
+		*value = 100 * v / base;
+		if (!evname_cache_of(access | (uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16, name,
+				     sizeof(name)))
+			return 0;
+		if (strrchr(name, '-'))
+			*strrchr(name, '-') = '\0';	/* L1-dcache-loads: L1-dcache */
+		snprintf(unit, ulen, "of all %s accesses", name);
+		return 2;
+	}
+	if (!find_clock(o, c, a, &clock))
+		clock = elapsed_ns;
+	if (clock <= 0)
+		return 0;
+	*value = v * 1e9 / clock;
+	{
+		char u = ' ';
+
+		if (*value > 1e9) {
+			*value /= 1e9;
+			u = 'G';
+		} else if (*value > 1e6) {
+			*value /= 1e6;
+			u = 'M';
+		} else if (*value > 1e3) {
+			*value /= 1e3;
+			u = 'K';
+		}
+		snprintf(unit, ulen, u == ' ' ? "/sec" : "%c/sec", u);
+	}
+	return 1;
+}
+
+/* JSON string: the text (ours or a comm, already valid UTF-8) with its escapes. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* One counter's line, in the format asked. */
+static void print_line(struct stat_run *r, const struct counts *c, int i, double elapsed_ns,
+		       const char *when, const char *label, double noise)
+{
+	struct stat_opts *o = r->o;
+	struct sev *e = &o->ev[i];
+	FILE *f = r->out;
+	int supported = e->state == EV_OPEN, counted = supported && c->run[i] > 0;
+	int clock = is_clock(&e->attr);
+	double pct = c->ena[i] ? 100.0 * (double)c->run[i] / (double)c->ena[i] : 100.0;
+	double mv = 0;
+	char mu[64] = "", val[64];
+	int mk = counted ? metric(o, c, i, elapsed_ns, &mv, mu, sizeof(mu)) : 0;
+	const char *unit = clock ? "msec" : "";
+
+	if (!supported)
+		snprintf(val, sizeof(val), "<not supported>");
+	else if (!counted)
+		snprintf(val, sizeof(val), "<not counted>");
+	else if (clock)
+		snprintf(val, sizeof(val), "%.2f", c->v[i] / 1e6);
+	else
+		snprintf(val, sizeof(val), "%.0f", c->v[i]);
+	if (o->json) {
+		fputc('{', f);
+		if (when)
+			fprintf(f, "\"interval\" : %s, ", when);
+		if (label) {
+			fprintf(f, "\"%s\" : ", o->per_cpu ? "cpu" : "thread");
+			json_str(f, o->per_cpu ? label + 3 : label);
+			fputs(", ", f);
+		}
+		fputs("\"counter-value\" : ", f);
+		if (counted && clock)
+			fprintf(f, "\"%.6f\"", c->v[i] / 1e6);
+		else if (counted)
+			fprintf(f, "\"%.6f\"", c->v[i]);
+		else
+			json_str(f, val);
+		fprintf(f, ", \"unit\" : \"%s\", \"event\" : ", unit);
+		json_str(f, e->name);
+		if (noise >= 0)
+			fprintf(f, ", \"variance\" : %.2f", noise);
+		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f",
+			supported ? c->run[i] : 0, pct);
+		if (mk) {
+			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ", mv);
+			json_str(f, mu);
+		}
+		fputs("}\n", f);
+		return;
+	}
+	if (o->sep) {
+		const char *s = o->sep;
+
+		if (when)
+			fprintf(f, "%s%s", when, s);
+		if (label)
+			fprintf(f, "%s%s", label, s);
+		fprintf(f, "%s%s%s%s%s", val, s, unit, s, e->name);
+		if (noise >= 0)
+			fprintf(f, "%s%.2f%%", s, noise);
+		fprintf(f, "%s%" PRIu64 "%s%.2f%s", s, supported ? c->run[i] : 0, s, pct, s);
+		if (mk)
+			fprintf(f, mk == 2 ? "%.2f%s%s" : "%.3f%s%s", mv, s, mu);
+		else
+			fputs(s, f);
+		fputc('\n', f);
+		return;
+	}
+	{
+		char line[512];
+		size_t n = 0;
+
+#define ADD(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, \
+					__VA_ARGS__))
+		if (when)
+			ADD("%16s ", when);
+		if (label)
+			ADD("%-16s ", label);
+		ADD("%18s %-4s %-32s", val, unit, e->name);
+		if (mk)
+			ADD(mk == 2 ? " # %7.2f%% %-20s" : " # %8.3f %-20s", mv, mu);
+		else if (noise >= 0 || (counted && c->run[i] < c->ena[i]))
+			ADD("   %-30s", "");
+		if (noise >= 0)
+			ADD(" ( +- %5.2f%% )", noise);
+		if (counted && c->run[i] < c->ena[i])
+			ADD("  (%.2f%%)", pct);
+#undef ADD
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		while (n && line[n - 1] == ' ')
+			n--;
+		fprintf(f, "%.*s\n", (int)n, line);
+	}
+}
+
+/* Unit k's counts (k < 0: all units summed), deltas since the last read with delta. */
+static void gather(struct stat_run *r, int k, int delta, struct counts *c)
+{
+	int n = r->o->nev;
+
+	memset(c->v, 0, n * sizeof(double));
+	memset(c->ena, 0, n * sizeof(uint64_t));
+	memset(c->run, 0, n * sizeof(uint64_t));
+	memset(c->raw, 0, n * sizeof(uint64_t));
+	for (int j = k < 0 ? 0 : k; j < (k < 0 ? r->nunits : k + 1); j++) {
+		struct unit *u = &r->units[j];
+
+		for (int i = 0; i < n; i++) {
+			if (u->fd[i] < 0)
+				continue;
+			c->raw[i] += u->val[i] - (delta ? u->pval[i] : 0);
+			c->ena[i] += u->ena[i] - (delta ? u->pena[i] : 0);
+			c->run[i] += u->run[i] - (delta ? u->prun[i] : 0);
+		}
+	}
+	/* scaled as perf does: the sum of the counts by the sums of the times */
+	for (int i = 0; i < n; i++)
+		c->v[i] = c->run[i] ? (double)c->raw[i] * ((double)c->ena[i] / (double)c->run[i]) : 0;
+}
+
+static void print_rows(struct stat_run *r, struct counts *c, int delta, const char *when,
+		       double elapsed_ns, int with_noise)
+{
+	struct stat_opts *o = r->o;
+
+	if (o->per_thread || o->per_cpu) {
+		for (int k = 0; k < r->nunits; k++) {
+			if (r->units[k].gone)
+				continue;
+			gather(r, k, delta, c);
+			for (int i = 0; i < o->nev; i++)
+				print_line(r, c, i, elapsed_ns, when, r->units[k].label, -1);
+		}
+		return;
+	}
+	gather(r, -1, delta, c);
+	if (with_noise)
+		for (int i = 0; i < o->nev; i++)
+			c->v[i] = o->ev[i].runs ? o->ev[i].sum / o->ev[i].runs : 0;
+	for (int i = 0; i < o->nev; i++) {
+		double noise = -1;
+
+		if (with_noise) {
+			struct sev *e = &o->ev[i];
+
+			noise = 0;
+			if (e->runs > 1 && e->sum > 0) {
+				double mean = e->sum / e->runs;
+				double var = (e->sumsq - e->sum * mean) / (e->runs - 1);
+
+				noise = 100 * sqrt((var > 0 ? var : 0) / e->runs) / mean;
+			}
+		}
+		print_line(r, c, i, elapsed_ns, when, NULL, noise);
+	}
+}
+
+static void counts_init(struct counts *c, int n)
+{
+	c->v = xcalloc(n + 1, sizeof(double));
+	c->ena = xcalloc(n + 1, sizeof(uint64_t));
+	c->run = xcalloc(n + 1, sizeof(uint64_t));
+	c->raw = xcalloc(n + 1, sizeof(uint64_t));
+}
+
+static void counts_free(struct counts *c)
+{
+	free(c->v);
+	free(c->ena);
+	free(c->run);
+	free(c->raw);
+}
+
+/* The interval's lines: its end since the start, and the counts of the interval. */
+static void print_interval(struct stat_run *r, double t, double dt, int first)
+{
+	struct counts c;
+	char when[32];
+
+	counts_init(&c, r->o->nev);
+	snprintf(when, sizeof(when), "%.9f", t);
+	if (first && !r->o->sep && !r->o->json)
+		fprintf(r->out, "#           time %s            counts unit events\n",
+			r->o->per_thread ? "   thread        " : r->o->per_cpu ? "   cpu           "
+			: "");
+	print_rows(r, &c, 1, when, dt * 1e9, 0);
+	counts_free(&c);
+	fflush(r->out);
+}
+
+static void print_final(struct stat_run *r, int runs)
+{
+	struct stat_opts *o = r->o;
+	struct counts c;
+	FILE *f = r->out;
+	double el = runs > 1 ? r->el_sum / runs : r->elapsed;
+
+	counts_init(&c, o->nev);
+	if (!o->sep && !o->json) {
+		fprintf(f, "\n Performance counter stats for %s", r->header);
+		if (runs > 1)
+			fprintf(f, " (%d runs)", runs);
+		fprintf(f, ":\n\n");
+	}
+	print_rows(r, &c, 0, NULL, el * 1e9, runs > 1);
+	if (!o->sep && !o->json) {
+		if (runs > 1) {
+			double mean = el, var = (r->el_sumsq - r->el_sum * mean) / (runs - 1);
+			double se = sqrt((var > 0 ? var : 0) / runs);
+
+			fprintf(f, "\n%18.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n", mean, se,
+				mean > 0 ? 100 * se / mean : 0);
+		} else {
+			fprintf(f, "\n%18.9f seconds time elapsed\n", el);
+		}
+		if (r->have_ru && runs == 1)
+			fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
+				r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6,
+				r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6);
+		fputc('\n', f);
+	}
+	counts_free(&c);
+	fflush(f);
+}
+
+/* --- a run ------------------------------------------------------------------- */
+
+static int exit_status_of(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 1;
+}
+
+static int targets_alive(struct stat_run *r)
+{
+	struct stat_opts *o = r->o;
+
+	for (int i = 0; i < o->nr_pids; i++)
+		if (target_alive(0, o->pids[i]))
+			return 1;
+	for (int i = 0; i < o->nr_tids; i++)
+		if (target_alive(0, o->tids[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * One run: open, start the command (if any), wait for it (or for a signal,
+ * the targets' end, --timeout), printing each -I interval, then read.
+ * Returns the exit status to give, or -1 when nothing could be counted.
+ */
+static int run_once(struct stat_run *r, const char *path)
+{
+	struct stat_opts *o = r->o;
+	struct launch l = { 0 };
+	int launched = 0, status = 0, child_st = 0, done = 0, intervals = 0;
+	double next, end_at = 0, last;
+
+	if (path) {
+		int ret;
+
+		l.ignored = r->ignored;
+		ret = launch_start(&l, path, o->argv, 0);
+		if (ret) {
+			fprintf(stderr, "prof: cannot start '%s': %s\n", o->argv[0], strerror(-ret));
+			return 126;
+		}
+		launched = 1;
+	}
+	free_units(r);
+	if (r->system_wide) {
+		for (int i = 0; i < o->cpus.nr; i++)
+			add_unit(r, -1, o->cpus.cpus[i]);
+	} else if (launched) {
+		add_unit(r, l.pid, -1);
+		snprintf(r->units[0].label, sizeof(r->units[0].label), "%s-%d", o->argv[0], l.pid);
+	} else if (o->nr_pids) {
+		for (int i = 0; i < o->nr_pids; i++) {
+			int *tids, nt, ret = target_threads(o->pids[i], &tids, &nt);
+
+			if (ret) {
+				fprintf(stderr, "prof: -p %d: %s\n", o->pids[i],
+					ret == -ESRCH ? "no such process" : strerror(-ret));
+				return -1;
+			}
+			for (int t = 0; t < nt; t++)
+				add_unit(r, tids[t], -1);
+			free(tids);
+		}
+	} else {
+		for (int i = 0; i < o->nr_tids; i++) {
+			if (!target_alive(0, o->tids[i])) {
+				fprintf(stderr, "prof: -t %d: no such thread\n", o->tids[i]);
+				return -1;
+			}
+			add_unit(r, o->tids[i], -1);
+		}
+	}
+	if (open_all(r, launched && !r->system_wide)) {
+		if (launched)
+			launch_abort(&l);
+		return -1;
+	}
+	if (!launched || r->system_wide)
+		ioctl_leaders(r, PERF_EVENT_IOC_ENABLE);
+	r->t0 = mono();
+	if (launched) {
+		int e = launch_release(&l);
+
+		if (e) {
+			fprintf(stderr, "prof: cannot run '%s': %s\n", o->argv[0], strerror(e));
+			waitpid(l.pid, NULL, 0);
+			return e == ENOENT ? 127 : 126;
+		}
+	}
+	last = r->t0;
+	next = o->interval_ms ? r->t0 + o->interval_ms / 1e3 : 0;
+	if (o->timeout_ms)
+		end_at = r->t0 + o->timeout_ms / 1e3;
+	while (!done) {
+		double now = mono(), wake = now + 0.2;
+		struct timespec ts;
+		siginfo_t si;
+		int sig;
+
+		if (next && next < wake)
+			wake = next;
+		if (end_at && end_at < wake)
+			wake = end_at;
+		if (wake < now)
+			wake = now;
+		ts.tv_sec = (time_t)(wake - now);
+		ts.tv_nsec = (long)((wake - now - (double)ts.tv_sec) * 1e9);
+		/* the signals are blocked: they wake this wait, SIGCHLD the moment the command ends */
+		sig = sigtimedwait(r->sigs, &si, &ts);
+		if (launched) {
+			struct rusage ru;
+			pid_t w = wait4(l.pid, &child_st, WNOHANG, &ru);
+
+			if (w == l.pid) {
+				r->ru = ru;
+				r->have_ru = 1;
+				status = exit_status_of(child_st);
+				done = 1;
+			}
+		} else if (!r->system_wide && !targets_alive(r)) {
+			done = 1;
+		}
+		if (sig > 0 && sig != SIGCHLD) {
+			r->interrupted = 1;
+			if (launched && !done) {
+				/* the terminal's went to the command's process group already */
+				if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
+					kill(l.pid, sig);
+			} else {
+				done = 1;
+			}
+		}
+		now = mono();
+		if (end_at && now >= end_at && !done) {
+			if (launched) {
+				kill(l.pid, SIGTERM);
+				end_at = 0;
+			} else {
+				done = 1;
+			}
+		}
+		if (next && (now >= next || done)) {
+			read_all(r);
+			if (!o->quiet)
+				print_interval(r, now - r->t0, now - last, intervals == 0);
+			last = now;
+			intervals++;
+			next += o->interval_ms / 1e3;
+			if (next < now)
+				next = now + o->interval_ms / 1e3;
+			if (o->interval_count && (uint64_t)intervals >= o->interval_count && !done) {
+				if (launched) {
+					kill(l.pid, SIGTERM);
+					next = 0;
+				} else {
+					done = 1;
+				}
+			}
+		}
+	}
+	r->elapsed = mono() - r->t0;
+	if (r->system_wide)
+		ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
+	read_all(r);
+	return status;
+}
+
+static char *describe_target(struct stat_opts *o)
+{
+	char *s;
+	size_t len = 64, n;
+
+	if (o->argv) {
+		for (char **a = o->argv; *a; a++)
+			len += strlen(*a) + 1;
+		s = xmalloc(len);
+		n = (size_t)snprintf(s, len, "'");
+		for (char **a = o->argv; *a; a++)
+			n += (size_t)snprintf(s + n, len - n, "%s%s", a == o->argv ? "" : " ", *a);
+		snprintf(s + n, len - n, "'");
+	} else if (o->nr_pids || o->nr_tids) {
+		int np = o->nr_pids ? o->nr_pids : o->nr_tids, *ids = o->nr_pids ? o->pids : o->tids;
+
+		len += (size_t)np * 12;
+		s = xmalloc(len);
+		n = (size_t)snprintf(s, len, "%s id '", o->nr_pids ? "process" : "thread");
+		for (int i = 0; i < np; i++)
+			n += (size_t)snprintf(s + n, len - n, "%s%d", i ? "," : "", ids[i]);
+		snprintf(s + n, len - n, "'");
+	} else if (o->has_cpus) {
+		len += (size_t)o->cpus.nr * 12;
+		s = xmalloc(len);
+		n = (size_t)snprintf(s, len, "'CPU(s) ");
+		for (int i = 0; i < o->cpus.nr; i++)
+			n += (size_t)snprintf(s + n, len - n, "%s%d", i ? "," : "", o->cpus.cpus[i]);
+		snprintf(s + n, len - n, "'");
+	} else {
+		s = xstrdup("'system wide'");
+	}
+	return s;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts o;
+	struct stat_run r;
+	char err[512];
+	char *path = NULL;
+	FILE *raw = NULL;
+	int first, ret, status = 1, runs;
+	sigset_t sigs;
+
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+		if (add_event(&o, default_events[i], strlen(default_events[i]), NULL, -1, err,
+			      sizeof(err)))
+			return opt_say("stat", -1, err);
+	o.default_events = 1;
+	ret = opt_parse(stat_options, &o, OPT_STOP_AT_WORD, argc, argv, &first, err, sizeof(err));
+	if (ret == 1) {
+		stat_usage(stdout);
+		status = 0;
+		goto out;
+	}
+	if (ret) {
+		status = opt_say("stat", ret, err);
+		goto out;
+	}
+	if (first < argc)
+		o.argv = argv + first;
+	if (check_opts(&o, o.argv != NULL, err, sizeof(err))) {
+		status = opt_say("stat", -1, err);
+		goto out;
+	}
+	r.o = &o;
+	r.system_wide = o.all_cpus;
+	if (r.system_wide && !o.has_cpus) {
+		if ((ret = cpulist_online(&o.cpus))) {
+			fprintf(stderr, "prof: cannot read the online CPUs: %s\n", strerror(-ret));
+			goto out;
+		}
+	} else if (o.has_cpus) {
+		struct cpulist online;
+
+		if (cpulist_online(&online) == 0) {
+			for (int i = 0; i < o.cpus.nr; i++)
+				if (!cpulist_has(&online, o.cpus.cpus[i])) {
+					fprintf(stderr, "prof: -C: cpu %d is not online\n", o.cpus.cpus[i]);
+					cpulist_release(&online);
+					goto out;
+				}
+			cpulist_release(&online);
+		}
+	}
+	if (o.argv) {
+		ret = launch_resolve(o.argv[0], &path);
+		if (ret) {
+			if (ret == -ENOENT)
+				fprintf(stderr, "prof: command not found: '%s'\n", o.argv[0]);
+			else
+				fprintf(stderr, "prof: cannot run '%s': %s\n", o.argv[0], strerror(-ret));
+			status = ret == -ENOENT ? 127 : 126;
+			goto out;
+		}
+	}
+	if (o.output) {
+		raw = fopen(o.output, o.append ? "a" : "w");
+		if (!raw) {
+			fprintf(stderr, "prof: cannot write '%s': %s\n", o.output, strerror(errno));
+			goto out;
+		}
+	}
+	r.out = utf8_filter(raw ? raw : stderr);
+	if (!r.out) {
+		fprintf(stderr, "prof: cannot set up the output: %s\n", strerror(errno));
+		goto out;
+	}
+	r.header = describe_target(&o);
+
+	/*
+	 * As perf stat: SIGINT and friends end the counting, not prof; with a
+	 * command, the terminal's signal reaches the command (one from kill(1)
+	 * is passed on) and prof prints once it ends. Blocked, and taken by
+	 * sigtimedwait(); the command gets the default mask (launch_start).
+	 */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGQUIT);
+	sigaddset(&sigs, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	/*
+	 * An ignored signal is dropped when sent, never pending (prof started
+	 * with '&' by a script ignores SIGINT): blocked now, its default action
+	 * never runs; the command is given back SIG_IGN (launch_start).
+	 */
+	sigemptyset(&r.ignored);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction old;
+
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN) {
+			sigaddset(&r.ignored, sig);
+			if (sigismember(&sigs, sig) == 1)
+				signal(sig, SIG_DFL);
+		}
+	}
+	r.sigs = &sigs;
+
+	runs = o.repeat ? (int)o.repeat : 1;
+	for (int k = 0; k < runs; k++) {
+		ret = run_once(&r, path);
+		if (ret < 0)
+			goto out;
+		status = ret;
+		if (runs > 1) {
+			struct counts c;
+
+			counts_init(&c, o.nev);
+			gather(&r, -1, 0, &c);
+			for (int i = 0; i < o.nev; i++) {
+				o.ev[i].sum += c.v[i];
+				o.ev[i].sumsq += c.v[i] * c.v[i];
+				o.ev[i].runs++;
+			}
+			counts_free(&c);
+			r.el_sum += r.elapsed;
+			r.el_sumsq += r.elapsed * r.elapsed;
+		}
+		if (r.interrupted) {
+			runs = k + 1;	/* interrupted: what ran so far */
+			break;
+		}
+	}
+	if (!o.interval_ms && !o.quiet)
+		print_final(&r, runs);
+out:
+	if (r.out && fclose(r.out) && status == 0)
+		status = 1;
+	if (raw && fclose(raw) && status == 0) {
+		fprintf(stderr, "prof: cannot write '%s': %s\n", o.output, strerror(errno));
+		status = 1;
+	}
+	free_units(&r);
+	free(r.header);
+	free(path);
+	for (int i = 0; i < o.nev; i++)
+		free(o.ev[i].name);
+	free(o.pids);
+	free(o.tids);
+	cpulist_release(&o.cpus);
+	return status;
+}
