@@ -35,14 +35,15 @@ if [ ! -x "$PROF" ]; then
 	exit 99
 fi
 
-# perf, the oracle: its `record` never writes the build-id cache (-N).
-# perf 6.1 can abort in util/build-id.c when recordings of the same
-# binaries race in ~/.debug under `make -j2 check`; the reports find the
-# binaries by path and build-id without the cache.
+# perf, the oracle: its `record` neither collects build ids (-B) nor
+# writes the build-id cache (-N). perf 6.1 aborts now and then in that code
+# at the end of a recording ("assertion failed at util/build-id.c:1010",
+# then a fortify abort), seen while other profilers ran on the machine;
+# the reports find the binaries by their paths, all on this machine.
 perf() {
 	if [ "${1:-}" = record ]; then
 		shift
-		command perf record -N "$@"
+		command perf record -B -N "$@"
 	else
 		command perf "$@"
 	fi
