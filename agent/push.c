@@ -19,6 +19,7 @@
 #include "file.h"
 #include "htab.h"
 #include "push.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #define SPOOL_MAGIC "PROFWIN1"
@@ -337,30 +338,14 @@ struct parca_labels {
 	FILE *f;
 };
 
-static void json_str(FILE *f, const char *s, size_t n)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void parca_label(void *arg, const char *k, const char *v, size_t klen)
 {
 	struct parca_labels *pl = arg;
 
 	fputs(",{\"name\":", pl->f);
-	json_str(pl->f, k, klen);
+	utf8_put_json(pl->f, k, klen);
 	fputs(",\"value\":", pl->f);
-	json_str(pl->f, v, strlen(v));
+	utf8_put_json(pl->f, v, strlen(v));
 	fputc('}', pl->f);
 }
 
@@ -510,7 +495,7 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 
 		parca_name(h->event, pname, sizeof(pname));
 		fputs("{\"series\":[{\"labels\":{\"labels\":[{\"name\":\"__name__\",\"value\":", f);
-		json_str(f, pname, strlen(pname));
+		utf8_put_json(f, pname, strlen(pname));
 		fputc('}', f);
 		labels_each(p, parca_label, &pl);
 		fputs("]},\"samples\":[{\"rawProfile\":\"", f);

@@ -34,6 +34,7 @@
 #include "evname.h"
 #include "evopen.h"
 #include "opt.h"
+#include "opts.h"
 #include "parse.h"
 #include "stat.h"
 #include "target.h"
@@ -361,7 +362,6 @@ enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIM
 static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 {
 	struct stat_opts *o = st->ctx;
-	const char *bad_item;
 	int ret = 0;
 
 	switch (opt->val) {
@@ -370,16 +370,13 @@ static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 			return -1;
 		break;
 	case S_PID:
-	case S_TID: {
-		int p = opt->val == S_PID;
-
-		free(p ? o->pids : o->tids);
-		if (parse_id_list(arg, p ? &o->pids : &o->tids, p ? &o->nr_pids : &o->nr_tids,
-				  &bad_item))
-			return opt_error(st, "-%c: '%s' is not a list of %s ids", p ? 'p' : 't', arg,
-					 p ? "process" : "thread");
+		if (record_parse_ids('p', arg, &o->pids, &o->nr_pids, st->err, st->errlen))
+			return -1;
 		break;
-	}
+	case S_TID:
+		if (record_parse_ids('t', arg, &o->tids, &o->nr_tids, st->err, st->errlen))
+			return -1;
+		break;
 	case S_CPU:
 		cpulist_release(&o->cpus);
 		if (cpulist_parse(&o->cpus, arg) || o->cpus.nr == 0)
@@ -934,21 +931,9 @@ static int metric(const struct stat_opts *o, const struct counts *c, int i, doub
 	return 1;
 }
 
-/* JSON string: the text (ours or a comm, already valid UTF-8) with its escapes. */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	utf8_put_json(f, s, strlen(s));
 }
 
 /* One counter's line, in the format asked. */

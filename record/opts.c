@@ -92,6 +92,19 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 	}
 }
 
+int record_parse_ids(char which, const char *arg, int **ids, int *nr, char *err, size_t len)
+{
+	const char *bad_item;
+
+	free(*ids);
+	*ids = NULL;
+	*nr = 0;
+	if (parse_id_list(arg, ids, nr, &bad_item))
+		return bad(err, len, "-%c: '%s' is not a list of %s ids", which, arg,
+			   which == 'p' ? "process" : "thread");
+	return 0;
+}
+
 static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 		  uint64_t *out, char *err, size_t len)
 {
@@ -220,7 +233,6 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 	struct record_opts *o = st->ctx;
 	char *err = st->err;
 	size_t len = st->errlen;
-	const char *bad_item;
 	uint64_t v;
 	int ret = 0;
 
@@ -262,16 +274,11 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		}
 		break;
 	case R_PID:
-	case R_TID: {
-		int p = opt->val == R_PID;
-
-		free(p ? o->pids : o->tids);
-		if (parse_id_list(arg, p ? &o->pids : &o->tids, p ? &o->nr_pids : &o->nr_tids,
-				  &bad_item))
-			ret = bad(err, len, "-%c: '%s' is not a list of %s ids", p ? 'p' : 't', arg,
-				  p ? "process" : "thread");
+		ret = record_parse_ids('p', arg, &o->pids, &o->nr_pids, err, len);
 		break;
-	}
+	case R_TID:
+		ret = record_parse_ids('t', arg, &o->tids, &o->nr_tids, err, len);
+		break;
 	case R_CPU:
 		cpulist_release(&o->cpus);
 		if (cpulist_parse(&o->cpus, arg) || o->cpus.nr == 0)

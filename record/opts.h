@@ -84,6 +84,12 @@ extern const struct opt record_target_options[];
 void record_opts_init(struct record_opts *o);
 int record_opts_check(struct record_opts *o, const char *default_event, char *err, size_t len);
 
+/*
+ * -p or -t's value (which: 'p' or 't'), a comma-separated list of ids,
+ * into a new *ids (the old one freed). 0, or -EINVAL with the reason in err.
+ */
+int record_parse_ids(char which, const char *arg, int **ids, int *nr, char *err, size_t len);
+
 /* The lines of prof record --help. */
 void record_usage(FILE *out);
 

@@ -230,3 +230,32 @@ FILE *utf8_filter(FILE *dst)
 		f->dst = dst;
 	return fp;
 }
+
+void utf8_put_json(FILE *out, const char *v, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)v, *end = s + len;
+
+	putc('"', out);
+	while (s < end) {
+		int n = utf8_len((const char *)s);
+
+		if (n > end - s)
+			n = 0;	/* a sequence cut by len */
+		if (*s == '"' || *s == '\\') {
+			putc('\\', out);
+			putc(*s++, out);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(out, "\\u%04x", *s++);
+		} else if (n == 0) {
+			fputs("\\ufffd", out);
+			s++;
+		} else if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
+			fprintf(out, "\\u%04x", s[1]);	/* C1 controls, U+0080-U+009F */
+			s += 2;
+		} else {
+			fwrite(s, 1, (size_t)n, out);
+			s += n;
+		}
+	}
+	putc('"', out);
+}

@@ -43,4 +43,12 @@ FILE *utf8_filter(FILE *dst);
 /* The largest length <= max at which s can be cut between characters. */
 size_t utf8_cut(const char *s, size_t max);
 
+/*
+ * The len bytes at v as a JSON string, quoted: '"' and '\\' escaped,
+ * control characters (C0, DEL, C1) as \\u00XX, bytes that start no valid
+ * sequence as \\ufffd; so the text is valid UTF-8 and shows no control
+ * byte, whatever v holds.
+ */
+void utf8_put_json(FILE *out, const char *v, size_t len);
+
 #endif

@@ -29,26 +29,7 @@ void json_begin(struct json *j, FILE *out)
 
 void json_put_string(FILE *out, const char *v)
 {
-	const unsigned char *s = (const unsigned char *)v;
-
-	putc('"', out);
-	while (*s) {
-		int n = utf8_len((const char *)s);
-
-		if (*s == '"' || *s == '\\') {
-			putc('\\', out);
-			putc(*s++, out);
-		} else if (*s < 0x20) {
-			fprintf(out, "\\u%04x", *s++);
-		} else if (n == 0) {
-			fputs("\\ufffd", out);
-			s++;
-		} else {
-			fwrite(s, 1, (size_t)n, out);
-			s += n;
-		}
-	}
-	putc('"', out);
+	utf8_put_json(out, v, strlen(v));
 }
 
 /* The separator and key before a value. */

@@ -95,5 +95,26 @@ int main(void)
 		}
 		ok(!bad, "500 strings of random bytes: %d outputs not clean", bad);
 	}
+	{
+		/* utf8_put_json: quotes, escapes, controls as \u00XX, bad bytes as \ufffd */
+		static const struct { const char *in; size_t len; const char *want; } js[] = {
+			{ "a\"b\\c", 5, "\"a\\\"b\\\\c\"" },
+			{ "caf\xc3\xa9 \xf0\x9f\x94\xa5", 10, "\"caf\xc3\xa9 \xf0\x9f\x94\xa5\"" },
+			{ "\x1b[2J\x7f\xc2\x9b!", 8, "\"\\u001b[2J\\u007f\\u009b!\"" },
+			{ "x\xffy\xc3", 4, "\"x\\ufffdy\\ufffd\"" },
+			{ "ab\xc3\xa9", 3, "\"ab\\ufffd\"" },	/* a sequence cut by len */
+		};
+
+		for (size_t i = 0; i < sizeof(js) / sizeof(js[0]); i++) {
+			char *buf = NULL;
+			size_t n = 0;
+			FILE *f = open_memstream(&buf, &n);
+
+			utf8_put_json(f, js[i].in, js[i].len);
+			fclose(f);
+			ok(!strcmp(buf, js[i].want), "utf8_put_json case %zu: %s", i, buf);
+			free(buf);
+		}
+	}
 	return tap_done();
 }
