@@ -92,13 +92,17 @@ for e in task-clock context-switches cpu-migrations page-faults; do
 	note "-p xz, $e: prof $a, perf $b"
 	case $e in
 	task-clock) near "$a" "$b" 3 20 ;;
-	page-faults) near "$a" "$b" 5 50 ;;
+	# xz faults in bursts as it takes memory, and the two windows start
+	# ~0.1 s apart: the exact comparison is gzip's, below
+	page-faults) near "$a" "$b" 15 100 ;;
 	*) near "$a" "$b" 20 5 ;;
 	esac || fail "-p xz, $e: prof $a, perf $b: $(cat prof.csv)"
 done
-# the clock ran all the time it was enabled: 100% running, and a real run time
+# the clock ran all the time it was enabled (100%), and a task's counter is
+# enabled while the task runs: its run time is the task-clock it counted
 [ "$(field prof.csv task-clock 5)" = "100.00" ] || fail "task-clock ran $(field prof.csv task-clock 5)% of its time"
-expect_range "-p xz: task-clock's run time (s)" "$(awk -v r="$(field prof.csv task-clock 4)" 'BEGIN { print r / 1e9 }')" 1.3 2.5
+rt=$(awk -v r="$(field prof.csv task-clock 4)" 'BEGIN { print r / 1e6 }')
+near "$rt" "$(field prof.csv task-clock 1)" 2 5 || fail "-p xz: task-clock's run time $rt ms, its count $(field prof.csv task-clock 1) ms"
 
 # --- a command: page faults, modifiers, groups ----------------------------------------
 ev='page-faults,page-faults:u,page-faults:k,{task-clock,page-faults},task-clock'
@@ -208,10 +212,11 @@ grep -q "^ Performance counter stats for 'gzip -1 -c in' (3 runs):$" err || fail
 [ "$(grep -c '( +- *[0-9.]*% )$' err)" = 3 ] || fail "-r 3: not every line has its spread: $(cat err)"
 
 # --- --per-thread, -a -A -------------------------------------------------------------------
-"$WORKLOADS/threads" -s 4 > /dev/null &
+mkfifo ready
+"$WORKLOADS/threads" -s 4 -r ready > /dev/null &
 tp=$!
 bg_add $tp
-sleep 0.5
+wait_ready ready
 run_prof stat -x, --per-thread -e task-clock -p $tp --timeout 1000
 expect_rc 0 "prof stat --per-thread"
 nt=$(ls /proc/$tp/task | wc -l)
