@@ -217,8 +217,9 @@ static const struct opt agent_options[] = {
 		   "Authorization: Bearer TOKEN"),
 	OPT_CALL(0, "push", "URL", agent_cb, A_PUSH,
 		 "send each window to this backend (repeatable):\n"
-		 "Pyroscope at URL/ingest, or Parca where the\n"
-		 "URL ends in /profiles/writeraw"),
+		 "Pyroscope at URL/ingest, Parca where the URL\n"
+		 "ends in /profiles/writeraw, an OpenTelemetry\n"
+		 "collector where it ends in /v1development/profiles"),
 	OPT_CALL(0, "window", "SECONDS", agent_cb, A_WINDOW,
 		 "how long a window lasts (default 10)"),
 	OPT_STRING(0, "spool", "DIR", AO, spool,

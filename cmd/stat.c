@@ -57,14 +57,20 @@ struct sev {
 	unsigned runs;
 };
 
+/* One event's counter on one unit. */
+struct counter {
+	int fd;			/* -1 where not open */
+	int lead;		/* its group's leader here: read() reads the group */
+	uint64_t id;
+	uint64_t val, ena, run;		/* the last reading, cumulative */
+	uint64_t pval, pena, prun;	/* the one before (-I) */
+};
+
 /* Where counters are opened: a thread (cpu -1) or a CPU (pid -1). */
 struct unit {
 	int pid, cpu;
-	char label[64];		/* comm-tid, or CPUn */
-	int *fd;		/* per event, -1 where not open */
-	uint64_t *id;
-	uint64_t *val, *ena, *run;	/* the last reading, cumulative */
-	uint64_t *pval, *pena, *prun;	/* the one before (-I) */
+	char label[64];		/* comm-tid (with --per-thread), or CPUn */
+	struct counter *c;	/* per event */
 	int gone;		/* a thread that exited before it was opened */
 };
 
@@ -357,7 +363,7 @@ static int parse_events(struct stat_opts *o, const char *arg, char *err, size_t 
 
 /* --- options ---------------------------------------------------------------- */
 
-enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIMEOUT, S_DETAILED };
+enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIMEOUT };
 
 static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 {
@@ -408,9 +414,6 @@ static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 		if (ret)
 			return opt_error(st, "--timeout: '%s' is not milliseconds, 10 or more", arg);
 		break;
-	case S_DETAILED:
-		o->detailed++;
-		break;
 	}
 	return 0;
 }
@@ -448,8 +451,7 @@ static const struct opt stat_options[] = {
 	OPT_SET('j', "json", SO, json, 1, "a JSON object per line (perf stat -j's keys)"),
 	OPT_STRING('o', "output", "FILE", SO, output, "write to FILE (default standard error)"),
 	OPT_SET(0, "append", SO, append, 1, "append to -o FILE"),
-	OPT_CALL_FLAG('d', "detailed", stat_cb, S_DETAILED,
-		      "add L1-dcache and LLC loads and misses"),
+	OPT_SET('d', "detailed", SO, detailed, 1, "add L1-dcache and LLC loads and misses"),
 	OPT_SET('n', "null", SO, null_run, 1, "count nothing: the elapsed time only"),
 	OPT_SET('q', "quiet", SO, quiet, 1, "print nothing: the exit status only"),
 	OPT_SET(0, "all-user", SO, all_user, 1, "user space only, every event (as :u)"),
@@ -526,7 +528,7 @@ static int check_opts(struct stat_opts *o, int have_cmd, char *err, size_t len)
 			free(o->ev[i].name);
 		o->nev = 0;
 	}
-	for (int d = 0; d < o->detailed && d < 1; d++)
+	if (o->detailed)
 		for (size_t i = 0; i < sizeof(detailed_events) / sizeof(detailed_events[0]); i++)
 			if (add_event(o, detailed_events[i], strlen(detailed_events[i]), NULL, -1, err,
 				      len))
@@ -613,22 +615,15 @@ static void add_unit(struct stat_run *r, int pid, int cpu)
 	u->cpu = cpu;
 	if (cpu >= 0) {
 		snprintf(u->label, sizeof(u->label), "CPU%d", cpu);
-	} else {
+	} else if (r->o->per_thread) {
 		char comm[17];
 
 		comm_of(pid, comm, sizeof(comm));
 		snprintf(u->label, sizeof(u->label), "%s-%d", comm, pid);
 	}
-	u->fd = xmalloc(n ? n * sizeof(int) : 1);
+	u->c = xcalloc(n + 1, sizeof(*u->c));
 	for (int i = 0; i < n; i++)
-		u->fd[i] = -1;
-	u->id = xcalloc(n + 1, sizeof(uint64_t));
-	u->val = xcalloc(n + 1, sizeof(uint64_t));
-	u->ena = xcalloc(n + 1, sizeof(uint64_t));
-	u->run = xcalloc(n + 1, sizeof(uint64_t));
-	u->pval = xcalloc(n + 1, sizeof(uint64_t));
-	u->pena = xcalloc(n + 1, sizeof(uint64_t));
-	u->prun = xcalloc(n + 1, sizeof(uint64_t));
+		u->c[i].fd = -1;
 }
 
 static void free_units(struct stat_run *r)
@@ -637,16 +632,9 @@ static void free_units(struct stat_run *r)
 		struct unit *u = &r->units[k];
 
 		for (int i = 0; i < r->o->nev; i++)
-			if (u->fd[i] >= 0)
-				close(u->fd[i]);
-		free(u->fd);
-		free(u->id);
-		free(u->val);
-		free(u->ena);
-		free(u->run);
-		free(u->pval);
-		free(u->pena);
-		free(u->prun);
+			if (u->c[i].fd >= 0)
+				close(u->c[i].fd);
+		free(u->c);
 	}
 	free(r->units);
 	r->units = NULL;
@@ -707,7 +695,7 @@ static int open_all(struct stat_run *r, int command)
 				continue;
 			/* the group's open leader: the first open event of the group before i */
 			for (int j = e->leader; j < i; j++)
-				if (o->ev[j].leader == e->leader && u->fd[j] >= 0) {
+				if (o->ev[j].leader == e->leader && u->c[j].fd >= 0) {
 					lead = j;
 					break;
 				}
@@ -716,7 +704,7 @@ static int open_all(struct stat_run *r, int command)
 			e->attr.enable_on_exec = lead < 0 && command && !r->system_wide;
 			e->attr.inherit = !o->no_inherit;
 again:
-			fd = perf_open(&e->attr, u->pid, u->cpu, lead < 0 ? -1 : u->fd[lead]);
+			fd = perf_open(&e->attr, u->pid, u->cpu, lead < 0 ? -1 : u->c[lead].fd);
 			if (fd < 0) {
 				int err = errno;
 
@@ -743,8 +731,9 @@ again:
 				open_fail(r, e, u, err);
 				return -1;
 			}
-			u->fd[i] = (int)fd;
-			if (ioctl(u->fd[i], PERF_EVENT_IOC_ID, &u->id[i]) < 0) {
+			u->c[i].fd = (int)fd;
+			u->c[i].lead = lead < 0;
+			if (ioctl(u->c[i].fd, PERF_EVENT_IOC_ID, &u->c[i].id) < 0) {
 				fprintf(stderr, "prof: PERF_EVENT_IOC_ID: %s\n", strerror(errno));
 				return -1;
 			}
@@ -760,8 +749,8 @@ static void ioctl_leaders(struct stat_run *r, unsigned long req)
 		for (int i = 0; i < r->o->nev; i++) {
 			struct unit *u = &r->units[k];
 
-			if (u->fd[i] >= 0 && r->o->ev[i].attr.disabled)
-				ioctl(u->fd[i], req, 0);
+			if (u->c[i].fd >= 0 && u->c[i].lead)
+				ioctl(u->c[i].fd, req, 0);
 		}
 }
 
@@ -774,15 +763,17 @@ static void read_all(struct stat_run *r)
 	for (int k = 0; k < r->nunits; k++) {
 		struct unit *u = &r->units[k];
 
-		memcpy(u->pval, u->val, o->nev * sizeof(uint64_t));
-		memcpy(u->pena, u->ena, o->nev * sizeof(uint64_t));
-		memcpy(u->prun, u->run, o->nev * sizeof(uint64_t));
+		for (int i = 0; i < o->nev; i++) {
+			u->c[i].pval = u->c[i].val;
+			u->c[i].pena = u->c[i].ena;
+			u->c[i].prun = u->c[i].run;
+		}
 		for (int i = 0; i < o->nev; i++) {
 			ssize_t n;
 
-			if (u->fd[i] < 0 || !o->ev[i].attr.disabled)
+			if (u->c[i].fd < 0 || !u->c[i].lead)
 				continue;	/* read through its leader */
-			n = read(u->fd[i], buf, sizeof(buf));
+			n = read(u->c[i].fd, buf, sizeof(buf));
 			if (n < (ssize_t)(3 * sizeof(uint64_t)))
 				continue;	/* a thread gone: its last counts stay */
 			if (buf[0] > MAX_EVENTS || (size_t)n < (3 + 2 * buf[0]) * sizeof(uint64_t))
@@ -791,10 +782,10 @@ static void read_all(struct stat_run *r)
 				uint64_t value = buf[3 + 2 * m], id = buf[4 + 2 * m];
 
 				for (int j = i; j < o->nev; j++)
-					if (u->fd[j] >= 0 && u->id[j] == id) {
-						u->val[j] = value;
-						u->ena[j] = buf[1];
-						u->run[j] = buf[2];
+					if (u->c[j].fd >= 0 && u->c[j].id == id) {
+						u->c[j].val = value;
+						u->c[j].ena = buf[1];
+						u->c[j].run = buf[2];
 						break;
 					}
 			}
@@ -1047,11 +1038,13 @@ static void gather(struct stat_run *r, int k, int delta, struct counts *c)
 		struct unit *u = &r->units[j];
 
 		for (int i = 0; i < n; i++) {
-			if (u->fd[i] < 0)
+			const struct counter *ct = &u->c[i];
+
+			if (ct->fd < 0)
 				continue;
-			c->raw[i] += u->val[i] - (delta ? u->pval[i] : 0);
-			c->ena[i] += u->ena[i] - (delta ? u->pena[i] : 0);
-			c->run[i] += u->run[i] - (delta ? u->prun[i] : 0);
+			c->raw[i] += ct->val - (delta ? ct->pval : 0);
+			c->ena[i] += ct->ena - (delta ? ct->pena : 0);
+			c->run[i] += ct->run - (delta ? ct->prun : 0);
 		}
 	}
 	/* scaled as perf does: the sum of the counts by the sums of the times */
@@ -1217,7 +1210,6 @@ static int run_once(struct stat_run *r, const char *path)
 			add_unit(r, -1, o->cpus.cpus[i]);
 	} else if (launched) {
 		add_unit(r, l.pid, -1);
-		snprintf(r->units[0].label, sizeof(r->units[0].label), "%s-%d", o->argv[0], l.pid);
 	} else if (o->nr_pids) {
 		for (int i = 0; i < o->nr_pids; i++) {
 			int *tids, nt, ret = target_threads(o->pids[i], &tids, &nt);
@@ -1410,18 +1402,9 @@ int cmd_stat(int argc, char **argv)
 			fprintf(stderr, "prof: cannot read the online CPUs: %s\n", strerror(-ret));
 			goto out;
 		}
-	} else if (o.has_cpus) {
-		struct cpulist online;
-
-		if (cpulist_online(&online) == 0) {
-			for (int i = 0; i < o.cpus.nr; i++)
-				if (!cpulist_has(&online, o.cpus.cpus[i])) {
-					fprintf(stderr, "prof: -C: cpu %d is not online\n", o.cpus.cpus[i]);
-					cpulist_release(&online);
-					goto out;
-				}
-			cpulist_release(&online);
-		}
+	} else if (o.has_cpus && (ret = cpulist_offline(&o.cpus)) >= 0) {
+		fprintf(stderr, "prof: -C: cpu %d is not online\n", ret);
+		goto out;
 	}
 	if (o.argv) {
 		ret = launch_resolve(o.argv[0], &path);

@@ -1135,18 +1135,11 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	if (rc.o.all_cpus && rc.o.argv && rc.o.has_cpus)
 		rc.system_wide = 1;
 	if (rc.o.has_cpus) {
-		struct cpulist online;
+		int off = cpulist_offline(&rc.o.cpus);
 
-		if (cpulist_online(&online) == 0) {
-			for (int i = 0; i < rc.o.cpus.nr; i++) {
-				if (!cpulist_has(&online, rc.o.cpus.cpus[i])) {
-					fprintf(stderr, "prof: -C: cpu %d is not online\n",
-						rc.o.cpus.cpus[i]);
-					cpulist_release(&online);
-					goto out;
-				}
-			}
-			cpulist_release(&online);
+		if (off >= 0) {
+			fprintf(stderr, "prof: -C: cpu %d is not online\n", off);
+			goto out;
 		}
 		rc.cpus.nr = rc.o.cpus.nr;
 		rc.cpus.cpus = xcalloc(rc.cpus.nr, sizeof(int));

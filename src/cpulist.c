@@ -90,6 +90,20 @@ int cpulist_has(const struct cpulist *l, int cpu)
 	return 0;
 }
 
+int cpulist_offline(const struct cpulist *l)
+{
+	struct cpulist online;
+	int off = -1;
+
+	if (cpulist_online(&online))
+		return -1;	/* unknown: perf_event_open will say */
+	for (int i = 0; i < l->nr && off < 0; i++)
+		if (!cpulist_has(&online, l->cpus[i]))
+			off = l->cpus[i];
+	cpulist_release(&online);
+	return off;
+}
+
 void cpulist_release(struct cpulist *l)
 {
 	free(l->cpus);

@@ -19,6 +19,8 @@ int cpulist_parse(struct cpulist *l, const char *s);
 int cpulist_online(struct cpulist *l);
 /* 1 when cpu is in l. */
 int cpulist_has(const struct cpulist *l, int cpu);
+/* The first CPU of l that is not online, or -1 (all are, or it cannot be read). */
+int cpulist_offline(const struct cpulist *l);
 void cpulist_release(struct cpulist *l);
 
 #endif
