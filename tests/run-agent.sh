@@ -76,12 +76,7 @@ start_agent() {
 }
 # wait_agent: its end (status in $rc), within 60 s
 wait_agent() {
-	_i=0
-	while kill -0 $agent_pid 2> /dev/null && [ $_i -lt 600 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	kill -0 $agent_pid 2> /dev/null && fail "prof agent did not stop: $(cat agent.err)"
+	wait_gone $agent_pid 60 || fail "prof agent did not stop: $(cat agent.err)"
 	wait $agent_pid
 	rc=$?
 	[ "$rc" = 0 ] || note "prof agent exited $rc: $(grep -v '^    #' agent.err | head -n 20)"

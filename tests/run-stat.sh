@@ -194,9 +194,7 @@ sp=$!
 bg_add $sp
 sleep 0.5
 kill -TERM $sp
-i=0
-while kill -0 $sp 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-kill -0 $sp 2> /dev/null && fail "prof stat did not end after SIGTERM (the command still runs)"
+wait_gone $sp 5 || fail "prof stat did not end after SIGTERM (the command still runs)"
 wait $sp
 rc=$?
 expect_rc 143 "prof stat, SIGTERM passed on to sleep"

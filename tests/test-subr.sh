@@ -112,6 +112,19 @@ note() {
 	echo "$test_name: $*"
 }
 
+# wait_gone PID SECONDS: wait up to SECONDS (tenths) for PID to end;
+# 1 when it still runs then.
+wait_gone() {
+	_w=0
+	_wmax=$(awk -v s="$2" 'BEGIN { printf "%d", s * 10 }')
+	while kill -0 "$1" 2> /dev/null; do
+		[ "$_w" -ge "$_wmax" ] && return 1
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+	return 0
+}
+
 # bg_add PID: kill PID when the test ends.
 bg_add() {
 	bg_pids="$bg_pids $1"
