@@ -73,12 +73,39 @@ struct agent_opts {
 	int sample_labels_given;
 	double window;
 	double duration;
+	double symbols_idle;	/* --symbols-idle: 0 keeps files open */
+	uint64_t heap_budget;	/* --heap-budget: 0 no bound */
 	int idle;
 	int quiet;
 	int record_child;
 };
 
-enum { A_PUSH, A_WINDOW, A_SPOOL_SIZE, A_LABEL, A_COMM, A_CGROUP, A_SAMPLE_LABELS, A_DURATION };
+enum {
+	A_PUSH, A_WINDOW, A_SPOOL_SIZE, A_LABEL, A_COMM, A_CGROUP, A_SAMPLE_LABELS, A_DURATION,
+	A_SYMBOLS_IDLE, A_HEAP_BUDGET,
+};
+
+/* "64M", "1G", "512K" or bytes: 0, or -1 when it is no size. */
+static int parse_size(const char *arg, uint64_t *out)
+{
+	char num[32];
+	size_t n = strlen(arg);
+	unsigned shift = 0;
+	uint64_t v;
+
+	if (n && n < sizeof(num) && strchr("KMG", arg[n - 1])) {
+		shift = arg[n - 1] == 'K' ? 10 : arg[n - 1] == 'M' ? 20 : 30;
+		n--;
+	}
+	if (n >= sizeof(num))
+		return -1;
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (parse_u64(num, 0, (1ull << 50) >> shift, &v))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
 
 static void push_word(char ***v, size_t *n, const char *w)
 {
@@ -132,25 +159,23 @@ static int agent_cb(struct opt_state *st, const struct opt *o, const char *arg)
 		if (parse_seconds(arg, &a->duration) || a->duration <= 0)
 			return opt_error(st, "--duration: '%s' is not a positive number of seconds", arg);
 		return 0;
-	case A_SPOOL_SIZE: {
-		char num[32];
-		size_t n = strlen(arg);
-		unsigned shift = 0;
-
-		if (n && n < sizeof(num) && strchr("KMG", arg[n - 1])) {
-			shift = arg[n - 1] == 'K' ? 10 : arg[n - 1] == 'M' ? 20 : 30;
-			n--;
-		}
-		if (n >= sizeof(num))
-			return opt_error(st, "--spool-size: '%s' is not a size (64M, 1G)", arg);
-		memcpy(num, arg, n);
-		num[n] = '\0';
-		if (parse_u64(num, 1, (1ull << 50) >> shift, &v) || (v << shift) < 16384)
+	case A_SPOOL_SIZE:
+		if (parse_size(arg, &v) || v < 16384)
 			return opt_error(st, "--spool-size: '%s' is not a size of 16K or more (64M, 1G)",
 					 arg);
-		a->spool_bytes = v << shift;
+		a->spool_bytes = v;
 		return 0;
-	}
+	case A_SYMBOLS_IDLE:
+		if (parse_seconds(arg, &a->symbols_idle) || a->symbols_idle < 0 ||
+		    a->symbols_idle > 1e6)
+			return opt_error(st, "--symbols-idle: '%s' is not a number of seconds (0 keeps "
+					 "files open)", arg);
+		return 0;
+	case A_HEAP_BUDGET:
+		if (parse_size(arg, &a->heap_budget))
+			return opt_error(st, "--heap-budget: '%s' is not a size (64M, 1G; 0 for no "
+					 "bound)", arg);
+		return 0;
 	case A_LABEL: {
 		const char *eq = strchr(arg, '=');
 
@@ -243,6 +268,12 @@ static const struct opt agent_options[] = {
 		 "or matching it as a glob (repeatable)"),
 	OPT_SET(0, "idle", AO, idle, 1, "keep the idle task's samples (swapper)"),
 	OPT_CALL(0, "duration", "SECONDS", agent_cb, A_DURATION, "stop after SECONDS"),
+	OPT_CALL(0, "symbols-idle", "SECONDS", agent_cb, A_SYMBOLS_IDLE,
+		 "close a file's debug info when no new address has needed it for\n"
+		 "SECONDS (default 60; 0: never)"),
+	OPT_CALL(0, "heap-budget", "SIZE", agent_cb, A_HEAP_BUDGET,
+		 "past this much heap, close files' debug info, the least\n"
+		 "recently needed first (default 64M; 0: no bound)"),
 	OPT_SET('q', "quiet", AO, quiet, 1, "say nothing but errors"),
 	OPT_TABLE(record_target_options, AO, rec),
 	OPT_HELP(),
@@ -406,6 +437,10 @@ static void *read_records(void *arg)
 	}
 	session_filter(s, collect_filter);
 	session_forget_exited(s, 1);
+	if (ag->o->symbols_idle > 0 || ag->o->heap_budget)
+		session_trim_symbols(s, ag->o->symbols_idle > 0 ?
+				     (uint64_t)(ag->o->symbols_idle * 1e9) : UINT64_MAX,
+				     (size_t)ag->o->heap_budget);
 	while ((ret = reader_next(rd, &rec)) > 0) {
 		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
 			size_t tlen;
@@ -665,12 +700,17 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	if (!o->quiet) {
 		struct collect_stats st;
 
+		uint64_t closed, reopened;
+
 		collect_stats(ag.coll, &st);
+		symbols_trim_counts(ag.sym, &closed, &reopened);
 		fprintf(stderr, "prof: agent: %llu windows (%llu without samples), %llu samples "
-			"(%llu late), %llu lost records, %llu scrapes\n", (unsigned long long)st.windows,
+			"(%llu late), %llu lost records, %llu scrapes; %llu files' debug info "
+			"closed, %llu opened again\n", (unsigned long long)st.windows,
 			(unsigned long long)st.empty,
 			(unsigned long long)st.samples, (unsigned long long)st.late,
-			(unsigned long long)ag.lost, (unsigned long long)st.scrapes);
+			(unsigned long long)ag.lost, (unsigned long long)st.scrapes,
+			(unsigned long long)closed, (unsigned long long)reopened);
 	}
 out:
 	if (ag.child)
@@ -699,6 +739,8 @@ int cmd_agent(int argc, char **argv)
 	record_opts_init(&o.rec);
 	o.listen = DEFAULT_LISTEN;
 	o.window = DEFAULT_WINDOW;
+	o.symbols_idle = 60;
+	o.heap_budget = 64ull << 20;
 	o.spool_bytes = DEFAULT_SPOOL_BYTES;
 	o.app = "prof";
 	o.sample_labels = LABEL_ALL;

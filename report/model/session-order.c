@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -160,6 +161,18 @@ static int run_batch(struct session *s, struct batch *b, int skip)
 		ret = ss_deliver(s, b->e[i].h, ((const uint64_t *)b->e[i].h)[-1]);
 	for (size_t i = 0; i < b->nc; i++)
 		chunk_put(s, b->c[i]);
+	/* on the thread that resolves, between samples: nothing is in the files */
+	if (s->trim_idle) {
+		struct timespec t;
+		uint64_t now;
+
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+		now = (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+		if (now - s->trim_last >= 1000000000) {
+			s->trim_last = now;
+			symbols_trim(s->sym, s->trim_idle, s->trim_budget);
+		}
+	}
 	return ret;
 }
 

@@ -85,6 +85,12 @@ void session_forget_exited(struct session *s, int on)
 	s->forget = on;
 }
 
+void session_trim_symbols(struct session *s, uint64_t idle_ns, size_t budget)
+{
+	s->trim_idle = idle_ns;
+	s->trim_budget = budget;
+}
+
 uint64_t session_first_time(const struct session *s)
 {
 	return s->first_time;

@@ -92,6 +92,13 @@ void session_unordered(struct session *s, int on);
  * its pid after that find no maps, as perf's would.
  */
 void session_forget_exited(struct session *s, int on);
+/*
+ * Close, about once a second between batches, the symbolizer's files that
+ * no new address has needed for idle_ns, and more while the heap holds
+ * more than budget bytes (symbols_trim()): a session that runs for days
+ * (prof agent) then holds the debug information of what it samples now.
+ */
+void session_trim_symbols(struct session *s, uint64_t idle_ns, size_t budget);
 /* The time of the first sample in time order (set before any callback). */
 uint64_t session_first_time(const struct session *s);
 

@@ -340,6 +340,11 @@ void sy_obj_open(struct symbols *s, struct elfobj *obj)
 	Elf *elf;
 
 	obj->state = OBJ_BROKEN;
+	obj->used = obj->opened = sy_now();
+	if (obj->closed) {
+		obj->closed = 0;
+		s->nreopens++;
+	}
 	if (sy_ends_with(path, " (deleted)")) {
 		sy_obj_warn(obj, "%.*s was deleted after it was mapped",
 		     (int)(strlen(path) - strlen(" (deleted)")), path);
@@ -389,8 +394,11 @@ void sy_obj_open(struct symbols *s, struct elfobj *obj)
 		return;
 	}
 	load_segments(obj);
-	obj->build_id = obj->file->build_id;
-	obj->build_id_len = obj->file->build_id_len;
+	/* once: an encoder on another thread may read it (dso_build_id()) */
+	if (!obj->build_id) {
+		obj->build_id = obj->file->build_id;
+		obj->build_id_len = obj->file->build_id_len;
+	}
 	index_symbols(obj);
 	extra_symbols(obj, elf, &eh);
 	obj->state = OBJ_READY;

@@ -18,6 +18,11 @@
 #include <elfutils/debuginfod.h>
 #endif
 #include <limits.h>
+#include <malloc.h>
+#if defined(__SANITIZE_ADDRESS__)
+/* the sanitizers' runtime has it; its header is not always installed */
+size_t __sanitizer_get_current_allocated_bytes(void);
+#endif
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buildid.h"
@@ -95,7 +101,7 @@ static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
 }
 
 /* Make obj opened (or broken) and loaded: wait for the loader, or do it here. */
-static void obj_settle(struct symbols *s, struct elfobj *obj)
+void sy_obj_settle(struct symbols *s, struct elfobj *obj)
 {
 	int mine;
 
@@ -185,8 +191,12 @@ int dso_ready(struct dso *d)
 		s->kjoined = 1;
 		return 1;
 	}
-	if (d->checked)
-		return 1;
+	if (d->checked) {
+		/* a file symbols_trim() closed opens again like a new one */
+		if (d->dead || d->res->state != OBJ_NEW)
+			return 1;
+		obj = d->res;
+	}
 	if (s->lthread_on) {
 		pthread_mutex_lock(&s->lmu);
 		busy = obj->loading;
@@ -217,6 +227,132 @@ int dso_ready(struct dso *d)
 	}
 	obj_load_dwarf(obj);
 	return 1;
+}
+
+/* --- closing what no new address needs (symbols_trim) ------------------- */
+
+uint64_t sy_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+/* Whether obj is open and no thread but the caller's can be in it. */
+static int closable(struct symbols *s, struct elfobj *obj)
+{
+	int busy = 0;
+
+	if (obj->state != OBJ_READY || !obj->dwfl)
+		return 0;
+	if (s->lthread_on) {
+		pthread_mutex_lock(&s->lmu);
+		busy = obj->loading;
+		pthread_mutex_unlock(&s->lmu);
+	}
+	return !busy;
+}
+
+/*
+ * End obj's libdwfl state and all that points into it (the symbols' names
+ * are libelf's, the DWARF indexes libdw's); the file itself (objfile.h),
+ * its build id and the answers cached by address stay. It is OBJ_NEW
+ * again: dso_ready() and dso_resolve() open it when an address needs it.
+ */
+static void obj_close(struct symbols *s, struct elfobj *obj)
+{
+	dwfl_end(obj->dwfl);
+	obj->dwfl = NULL;
+	obj->mod = NULL;
+	obj->bias = 0;
+	free(obj->loads);
+	obj->loads = NULL;
+	obj->nloads = 0;
+	free(obj->syms);
+	free(obj->maxend);
+	obj->syms = NULL;
+	obj->maxend = NULL;
+	obj->nsyms = 0;
+	sy_free_cuidx(obj);
+	obj->cuidx = NULL;
+	obj->ncuidx = obj->cuidx_cap = 0;
+	sy_free_scopes(obj);
+	obj->scopes = NULL;
+	obj->nscopes = obj->scopes_cap = 0;
+	obj->state = OBJ_NEW;
+	obj->closed = 1;
+	s->ncloses++;
+}
+
+/* The bytes malloc has handed out and not had back; 0 when unknown. */
+static size_t heap_in_use(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	/* ASan's allocator, not glibc's, hands out the memory */
+	return __sanitizer_get_current_allocated_bytes();
+#elif defined(HAVE_MALLINFO2)
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * A file opened within this long stays open, whatever the heap holds: a
+ * heap over the budget for other reasons costs at most one open of each
+ * busy file this often (libc's debug file: about 50 ms).
+ */
+#define TRIM_KEEP_NS	(10 * 1000000000ULL)
+
+size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget)
+{
+	uint64_t now = sy_now();
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		struct elfobj *obj = s->objs[i];
+
+		if (now - obj->used >= idle_ns && closable(s, obj)) {
+			obj_close(s, obj);
+			n++;
+		}
+	}
+	/*
+	 * Past the budget: the least recently needed first, one at a time,
+	 * busy ones too: a file in use keeps loading the DWARF of each new
+	 * CU its new addresses reach, and opened again it holds only what the
+	 * addresses after that need (those before are answered by the cache).
+	 */
+	while (budget && heap_in_use() > budget) {
+		struct elfobj *lru = NULL;
+
+		for (size_t i = 0; i < s->nobjs; i++) {
+			struct elfobj *obj = s->objs[i];
+
+			if (now - obj->opened >= TRIM_KEEP_NS && (!lru || obj->used < lru->used) &&
+			    closable(s, obj))
+				lru = obj;
+		}
+		if (!lru)
+			break;
+		obj_close(s, lru);
+		n++;
+	}
+#ifdef HAVE_MALLOC_TRIM
+	/* libdw's per-CU tables are many small blocks: give their pages back */
+	if (n)
+		malloc_trim(0);
+#endif
+	return n;
+}
+
+void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *reopened)
+{
+	*closed = s->ncloses;
+	*reopened = s->nreopens;
 }
 
 static int is_special(const char *path);
@@ -267,7 +403,7 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 			    !is_file(path))
 				continue;
 			alt = obj_get_where(s, path, path);
-			obj_settle(s, alt);
+			sy_obj_settle(s, alt);
 			if (alt->warning) {	/* a file that does not open is no answer */
 				free(alt->warning);
 				alt->warning = NULL;
@@ -294,7 +430,7 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 			close(fd);
 			alt = obj_get_where(s, got, got);
 			free(got);
-			obj_settle(s, alt);
+			sy_obj_settle(s, alt);
 			if (alt->warning) {
 				free(alt->warning);
 				alt->warning = NULL;
@@ -314,7 +450,7 @@ void sy_dso_check(struct dso *d)
 	int other;
 
 	d->checked = 1;
-	obj_settle(s, obj);
+	sy_obj_settle(s, obj);
 	if (obj->warning) {
 		sy_add_warning(s, obj->warning);
 		obj->warning = NULL;

@@ -77,6 +77,9 @@ struct elfobj {
 	size_t ncuidx, cuidx_cap;	/* the items of cutab */
 	struct htab cutab;
 	char *warning;		/* why it resolves nothing, until a resolve says it */
+	uint64_t used;		/* when a new address last needed it (sy_now()) */
+	uint64_t opened;	/* when it was last opened */
+	int closed;		/* symbols_trim() closed it: it opens again when needed */
 };
 
 struct dso {
@@ -164,6 +167,8 @@ struct symbols {
 	int lthread_on, lstop;
 	struct elfobj **lq;	/* files to open, lq[lq_head .. lq_n) */
 	size_t lq_head, lq_n, lq_cap;
+
+	uint64_t ncloses, nreopens;	/* symbols_trim()'s, and the opens again they cost */
 };
 
 /* symbols.c */
@@ -184,6 +189,8 @@ Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
 
 /* symbols-files.c */
 void sy_dso_check(struct dso *d);
+void sy_obj_settle(struct symbols *s, struct elfobj *obj);
+uint64_t sy_now(void);
 char *sy_locate(const struct symbols *s, const char *path);
 struct elfobj *sy_obj_get(struct symbols *s, const char *path);
 

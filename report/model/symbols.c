@@ -556,7 +556,8 @@ size_t dso_build_id(const struct dso *d, const unsigned char **id)
 		*id = d->build_id;
 		return d->build_id_len;
 	}
-	if (d->obj && d->obj->state == OBJ_READY && d->obj->build_id) {
+	/* set when the file opened, and kept when symbols_trim() closes it */
+	if (d->obj && d->obj->build_id) {
 		*id = d->obj->build_id;
 		return d->obj->build_id_len;
 	}
@@ -601,6 +602,16 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 		size_t first = s->nframes;
 		struct cent *e;
 
+		if (d->obj) {
+			/*
+			 * Once symbols_trim() has closed files, this one may be
+			 * closed (open it again), or being opened again by the
+			 * loader since dso_ready() (wait for it).
+			 */
+			if (s->ncloses)
+				sy_obj_settle(s, d->res);
+			d->res->used = sy_now();
+		}
 		n = d->obj ? resolve_file(s, d->res, addr) : sy_resolve_kernel(s, addr);
 		if (s->ncache == s->cache_cap) {
 			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 1024;

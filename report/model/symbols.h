@@ -38,6 +38,20 @@ struct symbols *symbols_new(const struct symbols_opts *o);
 void symbols_free(struct symbols *s);
 
 /*
+ * For a symbolizer that runs for days (prof agent): close the files
+ * (libdwfl's state, their DWARF, symbol tables and indexes) that no new
+ * address has needed for idle_ns; then, while the heap holds more than
+ * budget bytes (0: no bound), the least recently needed of the rest that
+ * have been open for 10 s. Memory then follows what is sampled now, not
+ * everything ever sampled. Answers already given stay (they are cached by
+ * address); a closed file opens again when a new address needs it. Call
+ * it on the thread that resolves. Returns how many files it closed.
+ */
+size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget);
+/* How many files symbols_trim() closed, and how many of those opened again. */
+void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *reopened);
+
+/*
  * The dso for a file a process maps, found by path and, when the record
  * carried one, build id (NULL or all zeros for none). Never NULL: a file
  * that cannot be opened, or whose build id differs from build_id, is

@@ -4,7 +4,8 @@
 # For SECS seconds (BENCH_AGENT_SECONDS, default 600 as a fleet agent's
 # cost is judged) with one CPU kept busy by tests/workloads/shape and
 # PROCS short processes started evenly across the time (BENCH_AGENT_PROCS,
-# default 2000; each a run of shape for 20 ms), runs in turn:
+# default 2000; Debian's gzip, xz, bzip2, sha256sum, sort, python3 and
+# perl, and shape for 20 ms, in turn), runs in turn:
 #   prof agent -F 49 (its defaults: every process, -g, 10 s windows),
 #              pushing every window to a local stand-in Pyroscope
 #   perf record -a -F 49 -g -o perf.data
@@ -53,6 +54,24 @@ rss() {
 	done | awk '{ s += $1 } END { print s + 0 }'
 }
 
+# short N: the Nth of the short processes, in turn: Debian's programs
+# (each some 10-80 ms here, reaching into libc, libz, liblzma, libbz2,
+# python's and perl's own code) and shape for 20 ms, as a host runs many
+# programs and the agent must name them all
+short() {
+	case $(($1 % 8)) in
+	0) "$WORKLOADS/shape" -s 0.02 ;;
+	1) python3 -c 'import json; json.dumps(list(range(20000)))' ;;
+	2) xz -1 -c "$big" ;;
+	3) gzip -c "$big" ;;
+	4) perl -e 'my %h; $h{$_ % 97} .= "x" for 1 .. 50000' ;;
+	5) sha256sum "$big" ;;
+	6) bzip2 -c /bin/ls ;;
+	7) sort -r /etc/services ;;
+	esac > /dev/null 2>&1
+}
+big=/bin/bash
+
 # load: shape on one CPU, and PROCS short processes evenly over SECS
 load() {
 	"$WORKLOADS/shape" -s "$SECS" > /dev/null &
@@ -60,7 +79,7 @@ load() {
 	_gap=$(awk -v s="$SECS" -v n="$PROCS" 'BEGIN { printf "%.4f\n", s / n }')
 	_i=0
 	while [ $_i -lt "$PROCS" ]; do
-		"$WORKLOADS/shape" -s 0.02 > /dev/null
+		short $_i
 		sleep "$_gap"
 		_i=$((_i + 1))
 	done
