@@ -4,6 +4,7 @@
 #define PROF_CMDS_H
 
 #include "agent.h"
+#include "annotate.h"
 #include "archive.h"
 #include "convert.h"
 #include "diffcmd.h"

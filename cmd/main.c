@@ -26,6 +26,7 @@ static int cmd_help(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "record", cmd_record, "run a command, or attach to processes, and sample it" },
 	{ "report", cmd_report, "show where the time went: flat and call-graph views" },
+	{ "annotate", cmd_annotate, "which source line and instruction of a hot function its samples hit" },
 	{ "view", cmd_view, "open a profile as an interactive page in the browser, or serve it" },
 	{ "agent", cmd_agent, "profile the host continuously: pprof over HTTP, push to Pyroscope, Parca" },
 	{ "stat", cmd_stat, "count events of a command, processes or CPUs, as perf stat does" },

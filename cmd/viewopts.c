@@ -403,6 +403,28 @@ const struct opt view_name_options[] = {
 	OPT_END(),
 };
 
+/* Which samples to keep: report, diff and annotate. */
+const struct opt view_filter_options[] = {
+	OPT_CALL(0, "comm", "LIST", view_cb, VIEW_OPT_COMM, "keep only these commands"),
+	OPT_CALL(0, "pid", "LIST", view_cb, VIEW_OPT_PID, "keep only these processes"),
+	OPT_CALL(0, "tid", "LIST", view_cb, VIEW_OPT_TID, "keep only these threads"),
+	OPT_CALL(0, "dso", "LIST", view_cb, VIEW_OPT_DSO, "keep only these shared objects"),
+	OPT_CALL(0, "cpu", "LIST", view_cb, VIEW_OPT_CPU, "keep only these CPUs"),
+	OPT_CALL(0, "symbol", "REGEX", view_cb, VIEW_OPT_SYMBOL,
+		 "keep samples whose symbol matches"),
+	OPT_CALL(0, "time", "START,END", view_cb, VIEW_OPT_TIME,
+		 "seconds from the first sample"),
+	OPT_STRING(0, "event", "NAME", VA, event,
+		   "only this event (cpu-clock, off-cpu, preempted...)"),
+	OPT_SET(0, "wall", VA, wall, 1,
+		"wall-clock time: on-CPU samples and off-CPU time\n"
+		"in nanoseconds (record with --off-cpu)"),
+	OPT_SET(0, "latency", VA, latency, 1,
+		"weigh each sample by 1 / the threads of its\n"
+		"process running then (record with --off-cpu)"),
+	OPT_END(),
+};
+
 /* perf's interactive reports, --tui and --gtk */
 #define NO_UI "prof writes text; --format svg draws a flame graph to open in a browser"
 
@@ -423,23 +445,7 @@ const struct opt view_options[] = {
 	OPT_CALL(0, "max-depth", "N", view_cb, VIEW_OPT_DEPTH, "limit the depth of trees"),
 	OPT_CALL(0, "max-stack", "N", view_cb, VIEW_OPT_MAX_STACK,
 		 "keep N frames of each stack, from the sampled one"),
-	OPT_CALL(0, "comm", "LIST", view_cb, VIEW_OPT_COMM, "keep only these commands"),
-	OPT_CALL(0, "pid", "LIST", view_cb, VIEW_OPT_PID, "keep only these processes"),
-	OPT_CALL(0, "tid", "LIST", view_cb, VIEW_OPT_TID, "keep only these threads"),
-	OPT_CALL(0, "dso", "LIST", view_cb, VIEW_OPT_DSO, "keep only these shared objects"),
-	OPT_CALL(0, "cpu", "LIST", view_cb, VIEW_OPT_CPU, "keep only these CPUs"),
-	OPT_CALL(0, "symbol", "REGEX", view_cb, VIEW_OPT_SYMBOL,
-		 "keep samples whose symbol matches"),
-	OPT_CALL(0, "time", "START,END", view_cb, VIEW_OPT_TIME,
-		 "seconds from the first sample"),
-	OPT_STRING(0, "event", "NAME", VA, event,
-		   "only this event (cpu-clock, off-cpu, preempted...)"),
-	OPT_SET(0, "wall", VA, wall, 1,
-		"wall-clock time: on-CPU samples and off-CPU time\n"
-		"in nanoseconds (record with --off-cpu)"),
-	OPT_SET(0, "latency", VA, latency, 1,
-		"weigh each sample by 1 / the threads of its\n"
-		"process running then (record with --off-cpu)"),
+	OPT_JOIN(view_filter_options),
 	OPT_JOIN(view_name_options),
 	OPT_SET(0, "no-comm", VA, no_comm, 1,
 		"folded, svg: no command name at the stacks' root"),

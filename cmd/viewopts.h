@@ -55,6 +55,8 @@ extern const char *const view_key_names[HIST_NKEYS];
  */
 extern const struct opt view_options[];
 extern const struct opt view_name_options[];
+/* the filters alone (--comm, --pid, --time, --event...), which annotate takes too */
+extern const struct opt view_filter_options[];
 
 /* Defaults: comm,dso,sym, names demangled, inlined frames shown. */
 void view_args_init(struct view_args *a, const char *cmd);

@@ -28,11 +28,18 @@ struct addrs {
 	struct addr_count *a;		/* in the order first hit */
 	size_t n, cap;
 	struct htab index;		/* a by (dso, addr) */
+	uint64_t samples, period;	/* of the samples added (counted once each) */
 };
 
 struct addrs *addrs_new(void);
 void addrs_free(struct addrs *t);
-/* Count s at the address it hit (its frames[0]); nothing for a sample with no frame. */
+/*
+ * Count s at the address it hit (its frames[0]); for time off the CPU, at
+ * the instruction of each frame outside the kernel (each function once),
+ * the call or syscall it waited in: a function's count is then the time
+ * it waited, in itself or in what it called. Nothing for a sample with no
+ * frame.
+ */
 void addrs_add(struct addrs *t, const struct rsample *s);
 /* The counts, ordered by dso, then address (for a listing); valid until the next add. */
 const struct addr_count *addrs_sorted(struct addrs *t, size_t *n);

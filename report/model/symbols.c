@@ -218,6 +218,20 @@ struct frame_info *sy_push_frame(struct symbols *s)
 	return f;
 }
 
+/* The module address of file offset off of obj: 1, or 0 when no segment holds it. */
+static int module_addr(const struct elfobj *obj, uint64_t off, uint64_t *a)
+{
+	for (size_t i = 0; i < obj->nloads; i++) {
+		const struct load *l = &obj->loads[i];
+
+		if (off - l->off < l->size) {
+			*a = off - l->off + l->vaddr + obj->bias;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The frames of module address a, appended to s->frames; their count. */
 static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 {
@@ -227,19 +241,10 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 	Dwarf_Die chain[CHAIN_MAX], *outer = NULL, cudie;
 	Dwarf_Addr dbias = 0;
 	Dwarf_Files *files = NULL;
-	int line = 0, nchain = 0, n = 0, found = 0;
+	int line = 0, nchain = 0, n = 0;
 	struct frame_info *f;
 
-	for (size_t i = 0; i < obj->nloads; i++) {
-		const struct load *l = &obj->loads[i];
-
-		if (off - l->off < l->size) {
-			a = off - l->off + l->vaddr + obj->bias;
-			found = 1;
-			break;
-		}
-	}
-	if (!found)
+	if (!module_addr(obj, off, &a))
 		return 0;
 	sym = sy_find_symbol(obj, a);
 	if (sym) {
@@ -550,6 +555,11 @@ const char *symbols_debuginfo_path(const struct symbols *s)
 	return s->debuginfo_path;
 }
 
+const char *symbols_symfs(const struct symbols *s)
+{
+	return s->symfs;
+}
+
 size_t dso_build_id(const struct dso *d, const unsigned char **id)
 {
 	if (d->build_id_len) {
@@ -629,6 +639,97 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 	if (n)
 		memcpy(out, s->frames + c->first, (size_t)n * sizeof(*out));
 	return n;
+}
+
+/* d's file, opened: its object, or NULL when it resolves nothing. */
+static struct elfobj *dso_open_obj(struct dso *d)
+{
+	if (!d->obj)
+		return NULL;
+	if (!d->checked)
+		sy_dso_check(d);
+	if (d->dead)
+		return NULL;
+	if (d->res->state == OBJ_NEW || d->s->ncloses)
+		sy_obj_settle(d->s, d->res);
+	return d->res->state == OBJ_READY ? d->res : NULL;
+}
+
+int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
+{
+	struct elfobj *obj = dso_open_obj(d);
+	const struct fsym *sym;
+	uint64_t a = 0;
+	int found = 0;
+
+	if (!obj || !module_addr(obj, off, &a) || !(sym = sy_find_symbol(obj, a)) ||
+	    sym->end <= sym->start)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->name = intern_name_len(d->s, sym->name, sym->name_len);
+	out->vaddr = sym->start - obj->bias;
+	out->size = sym->end - sym->start;
+	out->file = obj->file;
+	found = 0;
+	for (size_t i = 0; i < obj->nloads; i++) {
+		const struct load *l = &obj->loads[i];
+
+		if (out->vaddr - l->vaddr < l->size) {
+			out->off = out->vaddr - l->vaddr + l->off;
+			/* the segment's file bytes end where the function may not */
+			if (out->size > l->size - (out->vaddr - l->vaddr))
+				out->size = l->size - (out->vaddr - l->vaddr);
+			found = 1;
+			break;
+		}
+	}
+	if (!found)
+		return 0;
+	/* a separate debug file keeps the program headers, not the code */
+	{
+		Elf *elf = obj->file->elf;
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+
+		while (elf && (scn = elf_nextscn(elf, scn)))
+			if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+			    out->vaddr - sh.sh_addr < sh.sh_size) {
+				out->nobits = sh.sh_type == SHT_NOBITS;
+				break;
+			}
+	}
+	if (out->off + out->size > obj->file->size || out->off + out->size < out->off)
+		out->nobits = 1;
+	return 1;
+}
+
+const char *dso_comp_dir(struct dso *d, uint64_t off)
+{
+	struct elfobj *obj = dso_open_obj(d);
+	Dwfl_Line *l;
+	const char *dir;
+	uint64_t a;
+
+	if (!obj || !module_addr(obj, off, &a))
+		return NULL;
+	l = dwfl_module_getsrc(obj->mod, a);
+	dir = l ? dwfl_line_comp_dir(l) : NULL;
+	return dir ? strpool_intern(d->s->pool, dir) : NULL;
+}
+
+int dso_offset_of(struct dso *d, uint64_t vaddr, uint64_t *off)
+{
+	struct elfobj *obj = dso_open_obj(d);
+
+	for (size_t i = 0; obj && i < obj->nloads; i++) {
+		const struct load *l = &obj->loads[i];
+
+		if (vaddr - l->vaddr < l->size) {
+			*off = vaddr - l->vaddr + l->off;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 const char *const *symbols_warnings(const struct symbols *s, size_t *more)

@@ -65,6 +65,29 @@ void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *re
  */
 struct dso *symbols_dso(struct symbols *s, const char *path,
 			const unsigned char *build_id, size_t build_id_len);
+/* A function of a file, where its code is (dso_function_at()). */
+struct dso_func {
+	const char *name;	/* as dso_resolve() names it; owned by s */
+	uint64_t off;		/* its first byte's offset in the file */
+	uint64_t size;		/* its bytes */
+	uint64_t vaddr;		/* its first byte's address in the ELF file (objdump's) */
+	const struct objfile *file;	/* the file to read its bytes from */
+	int nobits;		/* the file has no bytes for it (a debug file's .text) */
+};
+/*
+ * The function of file dso d holding file offset off, by its symbol: 1, or
+ * 0 when there is none (no symbol there, the kernel, a file not here).
+ */
+int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out);
+/*
+ * The directory file offset off of d was compiled in (its CU's
+ * DW_AT_comp_dir), which a relative source path of its line is under;
+ * NULL when not known. Owned by s.
+ */
+const char *dso_comp_dir(struct dso *d, uint64_t off);
+/* The file offset of ELF address vaddr of d's file (a branch's target): 1, or 0 outside. */
+int dso_offset_of(struct dso *d, uint64_t vaddr, uint64_t *off);
+
 /*
  * The dso of the kernel ("[kernel.kallsyms]") and of kernel modules, from
  * this machine's /proc/kallsyms; resolves nothing (one warning) when
@@ -132,6 +155,8 @@ int symbols_srcline(const struct symbols *s);
  * (only there with --strict-symfs); NULL for libdwfl's default.
  */
 const char *symbols_debuginfo_path(const struct symbols *s);
+/* The --symfs directory, absolute; NULL when none (or /). */
+const char *symbols_symfs(const struct symbols *s);
 
 /*
  * The build id of d: the one recorded with its map, else its file's once

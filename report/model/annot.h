@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A function's samples by instruction and by source line: its code read
+ * from its file and disassembled (capstone: x86-64, i386, aarch64), each
+ * instruction with the samples that hit it and the source line it comes
+ * from (the innermost inlined one, as prof report's srcline names it),
+ * and branch and call targets named by symbol. What prof annotate prints
+ * and writes as JSON; nothing here prints.
+ */
+#ifndef PROF_REPORT_ANNOT_H
+#define PROF_REPORT_ANNOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addrs.h"
+#include "symbols.h"
+
+struct annot_insn {
+	uint64_t vaddr;			/* in the ELF file, as objdump shows it */
+	uint64_t off;			/* in the file: what samples give */
+	char text[200];			/* mnemonic and operands (capstone: 32 + 160) */
+	unsigned char bytes[16];
+	unsigned nbytes;
+	uint64_t samples, period;
+	const char *file;		/* its source line: NULL unknown */
+	int line;
+	const char *comp_dir;		/* where a relative file is: NULL unknown */
+	int branch;			/* a jump or call with a known target */
+	uint64_t target;		/* ... its address */
+	char target_name[160];		/* ... "name+0x10", "" when unnamed */
+};
+
+struct annot_line {
+	const char *file;
+	int line;
+	const char *comp_dir;		/* where a relative file is: NULL unknown */
+	uint64_t samples, period;
+};
+
+struct annot_func {
+	struct dso *dso;
+	const char *name;
+	int kernel;
+	uint64_t samples, period;	/* every sample in the function */
+	uint64_t outside;		/* ... of them at no instruction of the listing */
+	struct dso_func where;		/* with code: where it is */
+	struct annot_insn *insn;	/* by address */
+	size_t ninsn;
+	struct annot_line *lines;	/* by period, the hottest first */
+	size_t nlines;
+	const char *no_code;		/* why there is no listing, or NULL */
+	uint64_t cut;			/* bytes past the longest listing (64K instructions) */
+};
+
+enum annot_syntax { ANNOT_ATT, ANNOT_INTEL };
+
+/*
+ * The functions the counts hit (addrs_sorted()), the hottest first, each
+ * with its samples; not yet disassembled. *n is how many; free with
+ * annot_free_list(). Addresses no function names are left out; their
+ * samples and period are added to *unnamed_samples and *unnamed_period.
+ */
+struct annot_func *annot_functions(const struct addr_count *counts, size_t ncounts, size_t *n,
+				   uint64_t *unnamed_samples, uint64_t *unnamed_period);
+/*
+ * Disassemble f and put its samples (counts, as above) on its
+ * instructions and lines; or say in f->no_code why not. 0, or -1 when
+ * capstone failed (f->no_code says so too).
+ */
+int annot_disassemble(struct annot_func *f, const struct addr_count *counts, size_t ncounts,
+		      enum annot_syntax syntax);
+void annot_free_list(struct annot_func *f, size_t n);
+
+#endif

@@ -1,0 +1,242 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof annotate on tests/workloads/shape and inline (recorded here, or the
+# committed recordings where perf_event_open is refused):
+#   - bad options: one line, exit 64;
+#   - shape: leaf_a, leaf_b, leaf_c in that order and in 6:3:1, each one's
+#     samples all at the line of its LEAF() in shape.c, the instructions'
+#     and the lines' samples adding up to the function's (JSON, read by
+#     python3), the loop's branch named <leaf_a+0x10>; text: the hottest
+#     line marked, the shares of the instructions adding up to 100;
+#   - perf annotate --stdio -l on the same file (rewritten by prof convert:
+#     perf 6.1 cannot read compressed records there) names the same top
+#     line, and the same hottest instruction, at shares within 3 points;
+#   - inline: the time inl_leaf spends inlined in outer is on inl_leaf's
+#     lines (16, 17), and outer's call of now() is named <now>; perf agrees;
+#   - the source text is read under --symfs ("." and ".." resolved); a file
+#     not there, a binary without symbols, and (recorded here) one without
+#     debug info each say so in one line; control bytes and bad UTF-8 in a
+#     source file do not reach the output;
+#   - recorded here: off-CPU time (--off-cpu, --event off-cpu) is on the
+#     line of sleep_work's nanosleep call and read_work's read call, in the
+#     workload's 30:20 shares.
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+py=python3
+command -v $py > /dev/null 2>&1 || skip "no python3 to read the JSON"
+
+bad() {
+	_what=$1
+	shift
+	run_prof annotate "$@"
+	expect_rc 64 "prof annotate $*"
+	one_error_line "prof annotate $*"
+	grep -q -- "$_what" err || fail "prof annotate $*: '$(cat err)' does not say '$_what'"
+}
+bad "intel or att" -M arm
+bad "share from 0 to 100" --percent-limit 120
+bad "drop it or the names" --percent-limit 5 leaf_a
+bad "give a function" -s ''
+
+need_recordings
+src=$srcdir/tests/workloads
+line_of() {
+	grep -n "$1" "$2" | head -n 1 | cut -d: -f1
+}
+
+# --- shape ----------------------------------------------------------------------
+record_or_replay oracle-prof-shape prof record -q -e cpu-clock -o shape.data -- "$WORKLOADS/shape" -s 1
+expect_rc 0 "prof record of shape"
+run_prof annotate -i shape.data $(symfs_opt) --json
+expect_rc 0 "prof annotate --json"
+mv out shape.json
+la=$(line_of '^LEAF(leaf_a)' "$src/shape.c")
+lb=$(line_of '^LEAF(leaf_b)' "$src/shape.c")
+lc=$(line_of '^LEAF(leaf_c)' "$src/shape.c")
+$py - shape.json "$la" "$lb" "$lc" > shape.check 2>&1 << 'PYEOF' || fail "shape's JSON: $(cat shape.check)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = [int(x) for x in sys.argv[2:5]]
+ev = d["events"][0]
+fs = ev["functions"]
+names = [f["name"] for f in fs[:3]]
+assert names == ["leaf_a", "leaf_b", "leaf_c"], names
+for f, want in zip(fs[:3], lines):
+    ins = f["instructions"]
+    s = sum(i["samples"] for i in ins)
+    assert s + f["outside_samples"] == f["samples"], (f["name"], s, f["samples"])
+    assert sum(l["samples"] for l in f["lines"]) == s, f["name"]
+    assert abs(sum(i["percent"] for i in ins) - 100) < 0.01, f["name"]
+    top = f["lines"][0]
+    assert top["line"] == want and top["file"].endswith("/shape.c"), (f["name"], top)
+    assert top["samples"] >= 0.99 * f["samples"], (f["name"], top)
+    assert any(i.get("target_name") == f["name"] + "+0x10" for i in ins), f["name"]
+tot = sum(f["samples"] for f in fs[:3])
+print(" ".join("%.1f" % (100.0 * f["samples"] / tot) for f in fs[:3]))
+PYEOF
+read -r sa sb sc < shape.check
+note "shape: leaf_a $sa%, leaf_b $sb%, leaf_c $sc% of the leaves; each at its LEAF() line"
+expect_range "leaf_a's share" "$sa" 50 70
+expect_range "leaf_b's share" "$sb" 20 40
+expect_range "leaf_c's share" "$sc" 4 17
+
+# text: the hottest line marked, the instruction shares adding up to 100
+run_prof annotate -i shape.data $(symfs_opt) leaf_b
+expect_rc 0 "prof annotate leaf_b"
+mv out leaf_b.txt
+grep -q "^leaf_b  \[shape\]  cpu-clock: [0-9]* samples" leaf_b.txt || fail "no leaf_b header: $(head -5 leaf_b.txt)"
+grep -q '^leaf_a\|^leaf_c' leaf_b.txt && fail "prof annotate leaf_b shows other functions"
+grep -q "^\*  *[0-9.]* : *$lb  " leaf_b.txt || fail "line $lb is not marked the hottest: $(head -12 leaf_b.txt)"
+sum=$(awk '/^ *[0-9.]+ : +[0-9a-f]+:  / { s += $1 } END { printf "%.1f\n", s }' leaf_b.txt)
+expect_range "leaf_b's instruction shares' sum" "$sum" 99.9 100.1
+
+# perf annotate on the same file, uncompressed
+if command -v perf > /dev/null 2>&1; then
+	run_prof convert -i shape.data -o shape.perf
+	expect_rc 0 "prof convert"
+	# perf_cmp NAME FILE SYMBOL: perf's top line and hottest instruction against ours
+	perf_cmp() {
+		command perf annotate -i "$2" --stdio -l $(perf_symfs_opt) "$3" > "$1.perf" 2> "$1.perf.err" ||
+			fail "perf annotate $3: $(tail -n 3 "$1.perf.err")"
+		# perf: "   99.95 shape.c:45" after "Sorted summary"; "   85.10 :   401694: add ..."
+		set -- "$1" "$2" "$3" $(awk '/^Sorted summary/ { s = 1; next }
+			s && NF == 2 && $1 ~ /^[0-9.]+$/ { print $1, $2; exit }' "$1.perf")
+		[ $# = 5 ] || fail "perf annotate -l gave no summary: $(head -n 20 "$1.perf")"
+		pp=$4
+		pl=$5
+		set -- "$1" "$2" "$3" $(awk '$2 == ":" && $3 ~ /^[0-9a-f]+:$/ && $1 + 0 > m { m = $1 + 0; a = $3 }
+			END { sub(/:$/, "", a); print m, a }' "$1.perf")
+		pip=$4
+		pia=$5
+		run_prof annotate -i "$2" $(symfs_opt) --json "$3"
+		expect_rc 0 "prof annotate --json $3"
+		mv out "$1.json"
+		set -- "$1" "$2" "$3" $($py -c '
+import json, sys, os
+f = json.load(open(sys.argv[1]))["events"][0]["functions"][0]
+l = f["lines"][0]
+i = max(f["instructions"], key=lambda i: i["samples"])
+print("%.2f %s:%d %.2f %s" % (l["percent"], os.path.basename(l["file"]), l["line"], i["percent"], i["address"][2:]))' "$1.json")
+		op=$4
+		ol=$5
+		oip=$6
+		oia=$7
+		note "$3: top line perf $pl $pp%, prof $ol $op%; hottest instruction perf $pia $pip%, prof $oia $oip%"
+		[ "$pl" = "$ol" ] || fail "$3: perf's top line is $pl, prof's $ol"
+		[ "$pia" = "$oia" ] || fail "$3: perf's hottest instruction is at $pia, prof's at $oia"
+		expect_range "$3: prof's top line share beside perf's $pp" "$op" \
+			"$(awk -v v="$pp" 'BEGIN { print v - 3 }')" "$(awk -v v="$pp" 'BEGIN { print v + 3 }')"
+		expect_range "$3: prof's hottest instruction share beside perf's $pip" "$oip" \
+			"$(awk -v v="$pip" 'BEGIN { print v - 3 }')" "$(awk -v v="$pip" 'BEGIN { print v + 3 }')"
+	}
+	perf_cmp leaf_a shape.perf leaf_a
+else
+	note "no perf: annotate is not compared with perf annotate"
+fi
+
+# --- inline: inl_leaf's time, inlined in outer, on inl_leaf's lines --------------
+record_or_replay inline prof record -q -g -e cpu-clock -o inl.data -- "$WORKLOADS/inline" -s 1
+expect_rc 0 "prof record of inline"
+run_prof annotate -i inl.data $(symfs_opt) --json outer
+expect_rc 0 "prof annotate outer"
+mv out inl.json
+l16=$(line_of 'for (unsigned long i = 0; i < 100000UL; i++)' "$src/inline.c")
+l17=$(line_of 'acc += i;' "$src/inline.c")
+$py - inl.json "$l16" "$l17" > inl.check 2>&1 << 'PYEOF' || fail "inline's JSON: $(cat inl.check)"
+import json, sys
+f = json.load(open(sys.argv[1]))["events"][0]["functions"][0]
+assert f["name"] == "outer", f["name"]
+want = {int(sys.argv[2]), int(sys.argv[3])}
+inl = sum(l["samples"] for l in f["lines"] if l["line"] in want and l["file"].endswith("/inline.c"))
+assert any(i.get("target_name") == "now" for i in f["instructions"]), "no call named <now>"
+print("%.1f" % (100.0 * inl / f["samples"]))
+PYEOF
+note "inline: $(cat inl.check)% of outer's samples on inl_leaf's lines $l16 and $l17"
+expect_range "outer's samples on inl_leaf's lines" "$(cat inl.check)" 90 100
+if command -v perf > /dev/null 2>&1; then
+	run_prof convert -i inl.data -o inl.perf
+	expect_rc 0 "prof convert of inl.data"
+	perf_cmp outer inl.perf outer
+fi
+
+# --- source under --symfs; what cannot be shown, in one line each ------------------
+path=$($py -c 'import json, sys; print(json.load(open(sys.argv[1]))["events"][0]["functions"][0]["lines"][0]["file"])' shape.json)
+mkdir -p sym/prof-recorded "sym$(dirname "$path")"
+ln -s "$recorded/root/prof-recorded/workloads" sym/prof-recorded/workloads
+# line lb with an escape sequence and a byte that is no UTF-8
+awk -v n="$lb" 'NR == n { printf "LEAF(leaf_b) /* \033[31mred\033[0m \377 */\n"; next } { print }' \
+	"$src/shape.c" > "sym$path"
+# (a live recording's binaries are not under sym: found where they are)
+run_prof annotate -i shape.data --symfs sym leaf_b
+expect_rc 0 "prof annotate --symfs with the source"
+grep -q "$lb  LEAF(leaf_b) /\* ?\[31mred?\[0m � \*/" out ||
+	fail "the source under --symfs is not shown, or not made safe: $(grep "$lb  LEAF" out)"
+LC_ALL=C grep -q "$(printf '\033')" out && fail "an escape byte of the source reached the output"
+iconv -f UTF-8 -t UTF-8 out > /dev/null 2>&1 || fail "the output is not valid UTF-8"
+# a symfs with the binary alone, read strictly: the source is not found
+bin=$($py -c 'import json, sys; print(json.load(open(sys.argv[1]))["events"][0]["functions"][0]["dso"])' shape.json)
+mkdir -p "nosrc$(dirname "$bin")"
+if replaying; then
+	cp "$recorded/root$bin" "nosrc$bin" || fail "cannot copy $bin"
+else
+	cp "$bin" "nosrc$bin" || fail "cannot copy $bin"
+fi
+run_prof annotate -i shape.data --symfs nosrc --strict-symfs -q leaf_b
+expect_rc 0 "prof annotate --strict-symfs without the source"
+n=$(grep -c "source not shown: No such file or directory" out)
+[ "$n" = 1 ] || fail "a missing source file: $n lines say so: $(head -12 out)"
+
+# a binary without symbols: views-stripped
+if ! replaying; then
+	strip -o shape-stripped "$WORKLOADS/shape" || fail "strip failed"
+fi
+record_or_replay views-stripped prof record -q -e cpu-clock -o stripped.data -- ./shape-stripped -s 0.5
+expect_rc 0 "prof record of a stripped shape"
+run_prof annotate -i stripped.data $(symfs_opt)
+expect_rc 1 "prof annotate of a stripped program"
+n=$(grep -c "hit no named function" out)
+[ "$n" = 1 ] || fail "stripped: $n lines say the samples hit no named function: $(cat out)"
+one_error_line "prof annotate of a stripped program"
+
+replaying && finish
+
+# --- recorded here: no debug info; off-CPU time by line ----------------------------
+strip --strip-debug -o shape-nodebug "$WORKLOADS/shape" || fail "strip --strip-debug failed"
+run_prof record -q -e cpu-clock -o nodebug.data -- ./shape-nodebug -s 0.5
+expect_rc 0 "prof record of shape without debug info"
+run_prof annotate -i nodebug.data leaf_a
+expect_rc 0 "prof annotate of shape without debug info"
+n=$(grep -c "no source lines: shape-nodebug has no line information" out)
+[ "$n" = 1 ] || fail "no debug info: $n lines say so: $(head -8 out)"
+grep -q ':  addq' out || fail "no debug info: no disassembly: $(head -12 out)"
+
+PROF_WORKLOAD_WAITS=$tmpdir/waits
+export PROF_WORKLOAD_WAITS
+run_prof record -q --off-cpu -g -o off.data -- "$WORKLOADS/offcpu" -s 2
+expect_rc 0 "prof record --off-cpu of offcpu"
+run_prof annotate -i off.data --event off-cpu --json sleep_work read_work
+expect_rc 0 "prof annotate --event off-cpu"
+mv out off.json
+ls_=$(line_of 'while (nanosleep(&ts, &ts)' "$src/offcpu.c")
+lr=$(line_of 'read(tfd, &n, sizeof(n))' "$src/offcpu.c")
+$py - off.json "$ls_" "$lr" > off.check 2>&1 << 'PYEOF' || fail "off-CPU JSON: $(cat off.check)"
+import json, sys
+e = json.load(open(sys.argv[1]))["events"][0]
+assert e["event"] == "off-cpu", e["event"]
+fs = {f["name"]: f for f in e["functions"]}
+out = []
+for name, want in (("sleep_work", int(sys.argv[2])), ("read_work", int(sys.argv[3]))):
+    f = fs[name]
+    top = f["lines"][0]
+    assert top["line"] == want, (name, top)
+    assert top["samples"] == f["samples"], (name, top, f["samples"])
+    out.append(100.0 * f["period"] / e["period"])
+print("%.1f %.1f" % tuple(out))
+PYEOF
+read -r os or < off.check
+note "off-CPU: sleep_work $os%, read_work $or% of the off-CPU time, each at its call's line"
+# the workload sleeps 30 ms and reads 20 ms a round: 60:40 of the off-CPU time
+expect_range "sleep_work's share of the off-CPU time" "$os" 50 70
+expect_range "read_work's share of the off-CPU time" "$or" 30 50
+finish
