@@ -767,6 +767,13 @@ int cmd_agent(int argc, char **argv)
 		o.rec.quiet = 1;
 		o.rec.no_buildid_cache = 1;
 		o.rec.no_carry = 1;
+		/*
+		 * A host agent must not break the perf recordings made beside
+		 * it (evopen.c: the kernel leaks the build-id bit of MMAP2 into
+		 * other sessions' records); it resolves on the host, from the
+		 * files themselves, and needs no build ids in the stream.
+		 */
+		o.rec.no_buildid_mmap = 1;
 	}
 	/* CPU time by default: what every backend shows as CPU */
 	if (record_opts_check(&o.rec, "cpu-clock", err, sizeof(err))) {

@@ -87,7 +87,17 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
-		a->build_id = 1;
+		/*
+		 * The kernel marks an MMAP2 record with build ids
+		 * (PERF_RECORD_MISC_MMAP_BUILD_ID) in a header all the
+		 * session's events share, and does not clear the bit: the
+		 * events it writes the record to after ours, which did not ask
+		 * for build ids, get the bit over maj/min/ino (the code since
+		 * 5.12; seen on 6.18). perf then cannot read their files ("assertion failed
+		 * at util/build-id.c"). --no-buildid-mmap (prof agent's
+		 * recorder) leaves them alone.
+		 */
+		a->build_id = !o->no_buildid_mmap;
 	}
 	/* Wake us when a quarter of the ring is full, not per record. */
 	a->watermark = 1;

@@ -387,6 +387,10 @@ static const struct opt record_options[] = {
 		     "zstd level 1-22 (default 1)"),
 	OPT_SET(0, "no-compress", RO, no_compress, 1, "write records uncompressed"),
 	OPT_CALL(0, "duration", "SECONDS", record_cb, R_DURATION, "stop after SECONDS"),
+	OPT_SET(0, "no-buildid-mmap", RO, no_buildid_mmap, 1,
+		"do not ask the kernel for build ids in MMAP2\n"
+		"records (a perf recording the same processes\n"
+		"alongside stays readable: see prof-record(1))"),
 	OPT_SET('N', "no-buildid-cache", RO, no_buildid_cache, 1,
 		"do not copy deleted, replaced or containers'\n"
 		"binaries into the build-id cache (~/.debug)"),

@@ -179,6 +179,20 @@ if command -v go > /dev/null 2>&1; then
 else
 	note "no go: the scrape is checked by curl and pprof-sum.py only"
 fi
+# a perf recording beside the agent stays perf's to read: the agent's
+# recorder asks for no build ids in MMAP2, whose flag the kernel would
+# leak into perf's records (record/evopen.c)
+if command -v perf > /dev/null 2>&1; then
+	perf record -q -e cpu-clock -o beside.data -- "$shape" -s 0.3 > /dev/null 2> beside.err ||
+		fail "perf record beside the agent: $(tail -n 3 beside.err)"
+	run_prof script -i beside.data
+	n=$(grep -c '^MMAP2 .*buildid=' out)
+	note "perf record beside the agent: $n MMAP2 records flagged with build ids"
+	[ "$n" = 0 ] || fail "perf's MMAP2 records carry the build-id flag it did not ask for: $(grep -m 1 '^MMAP2 .*buildid=' out)"
+	command perf report -i beside.data --stdio > beside.txt 2> beside.err ||
+		fail "perf report of a recording made beside the agent: $(tail -n 3 beside.err)"
+	grep -q 'leaf_a' beside.txt || fail "perf report beside the agent names no leaf_a: $(head -20 beside.txt)"
+fi
 curl -s -o scrape.pb.gz "$url?seconds=2" || fail "curl of a 2 s profile failed"
 $py "$psum" scrape.pb.gz > scrape.sum || fail "the scraped profile does not decode"
 read -r _ n _ t d labels < scrape.sum

@@ -38,6 +38,20 @@ run_prof report -i b.data --sort sym
 expect_rc 0 "prof report with the recorded binary"
 grep -q '\[\.\] leaf_a$' out || fail "leaf_a not resolved with the right binary"
 
+# --no-buildid-mmap: the kernel's MMAP2 records carry no build ids (prof
+# agent's recorder, and a prof beside perf); the file at the path names them
+if ! replaying; then
+	run_prof record -q --no-buildid-mmap -e cpu-clock -o nb.data -- ./app -s 0.3
+	expect_rc 0 "prof record --no-buildid-mmap"
+	script_of nb.data nb.txt
+	grep -q '^MMAP2 .*file=.*/app$' nb.txt || fail "--no-buildid-mmap: no MMAP2 of app"
+	grep -q '^MMAP2 .*buildid=.* file=.*/app$' nb.txt &&
+		fail "--no-buildid-mmap: app's MMAP2 has a build id: $(grep -m 1 'MMAP2 .*/app$' nb.txt)"
+	run_prof report -i nb.data --sort sym
+	expect_rc 0 "prof report of a --no-buildid-mmap recording"
+	grep -q '\[\.\] leaf_a$' out || fail "--no-buildid-mmap: leaf_a not named"
+fi
+
 # Another build at the same path: the threads workload has other symbols.
 cp "$WORKLOADS/threads" ./app
 run_prof report -i b.data --sort sym
