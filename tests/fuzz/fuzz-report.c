@@ -4,7 +4,7 @@
  * reader, the session (threads, maps, ordering, parking), symbols and the
  * DWARF unwinder, every view (flat, children, caller and callee graphs,
  * trees, sort keys) and every format (text, folded, svg, json, pprof, otlp,
- * speedscope, firefox, html), and prof script, raw and symbolized:
+ * speedscope, firefox, html), prof annotate, and prof script, raw and symbolized:
  * prof's own commands, as a user runs them, on the input put in a memfd
  * (three commands an input, all of them over the corpus).
  *
@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "report.h"
 #include "script.h"
 
@@ -37,7 +38,8 @@ static void run(int (*cmd)(int, char **), const char *input, const char *symfs,
 	char *argv[32];
 	int argc = 0, out, err, null;
 
-	argv[argc++] = (char *)(cmd == cmd_report ? "report" : "script");
+	argv[argc++] = (char *)(cmd == cmd_report ? "report" : cmd == cmd_annotate ? "annotate"
+									    : "script");
 	argv[argc++] = (char *)"-i";
 	argv[argc++] = (char *)input;
 	argv[argc++] = (char *)"--symfs";
@@ -83,6 +85,12 @@ static const char *const views[][12] = {
 	{ "--format", "html", "-o", "/dev/null", NULL },
 };
 
+/* annotate: every function with samples, disassembled, as text and JSON */
+static const char *const annotates[][4] = {
+	{ "--percent-limit", "0", NULL },
+	{ "--percent-limit", "0", "--json", NULL },
+};
+
 static const char *const scripts[][4] = {
 	{ NULL },
 	{ "--symbols", NULL },
@@ -120,11 +128,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * Three commands an input, picked by its size (so that an input always
 	 * runs the same ones, and every one runs on some): the call graphs,
 	 * which resolve and unwind whole stacks; one other view or format;
-	 * prof script, raw or symbolized.
+	 * prof script, raw or symbolized; and for a third of them prof
+	 * annotate, which disassembles what the samples hit.
 	 */
 	run(cmd_report, input, symfs, views[1]);
 	run(cmd_report, input, symfs, views[size % (sizeof(views) / sizeof(views[0]))]);
 	run(cmd_script, input, symfs, scripts[size / 7 % 2]);
+	if (size % 3 == 0)
+		run(cmd_annotate, input, symfs, annotates[size / 3 % 2]);
 	close(fd);
 	return 0;
 }
