@@ -271,6 +271,45 @@ static void compressed_feature(struct reader *r, const struct file_section *sec)
 		set_zcap(r, c, sizeof(c));
 }
 
+/* perf's build-id table: at most this much of it is read (some 100K files). */
+#define BUILD_IDS_MAX	(16u << 20)
+
+/*
+ * The BUILD_ID feature: perf's table of the build ids of the files its
+ * samples hit, which its MMAP2 records do not carry unless asked. Each
+ * entry becomes a HEADER_BUILD_ID record, as pipe mode has them, for the
+ * session to name files by (pid, build id, path). Entries that do not fit
+ * the section end the table.
+ */
+static size_t add_build_ids(struct reader *r, const struct file_section *sec, size_t out)
+{
+	size_t len = sec->size < BUILD_IDS_MAX ? (size_t)sec->size : BUILD_IDS_MAX;
+	unsigned char *tab = xmalloc(len ? len : 1);
+	size_t at = 0;
+
+	if (read_exact_at(r, sec->offset, tab, len)) {
+		free(tab);
+		return out;
+	}
+	while (at + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		unsigned char *body;
+
+		memcpy(&h, tab + at, sizeof(h));
+		/* pid, 24 bytes of build id, and a path of at least its NUL */
+		if (h.size < sizeof(h) + 4 + 24 + 1 || h.size > len - at)
+			break;
+		body = new_record(r, out, PDATA_HEADER_BUILD_ID, h.misc, h.size - sizeof(h));
+		if (!body)
+			break;
+		memcpy(body, tab + at + sizeof(h), h.size - sizeof(h));
+		out += h.size;
+		at += h.size;
+	}
+	free(tab);
+	return out;
+}
+
 /*
  * File mode keeps the features in sections after the data: a table of
  * sections, one per bit set in the header's feature bitmap, in bit order.
@@ -298,6 +337,10 @@ static size_t add_file_features(struct reader *r, const unsigned char *hdr,
 			break;
 		if (feat == PDATA_FEAT_COMPRESSED) {
 			compressed_feature(r, &sec);
+			continue;
+		}
+		if (feat == PDATA_FEAT_BUILD_ID) {
+			out = add_build_ids(r, &sec, out);
 			continue;
 		}
 		if (feat != PDATA_FEAT_HOSTNAME && feat != PDATA_FEAT_OSRELEASE &&

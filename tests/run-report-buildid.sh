@@ -38,6 +38,29 @@ run_prof report -i b.data --sort sym
 expect_rc 0 "prof report with the recorded binary"
 grep -q '\[\.\] leaf_a$' out || fail "leaf_a not resolved with the right binary"
 
+# perf's own file: its build ids are in its build-id table, not its MMAP2
+# records; a binary rebuilt after perf recorded is named from perf's
+# build-id cache, where perf record put the recorded one
+if ! replaying && command -v perf > /dev/null 2>&1; then
+	cp "$WORKLOADS/shape" ./papp
+	mkdir -p perfhome
+	HOME=$PWD/perfhome command perf record -q -e cpu-clock -o pf.data -- ./papp -s 0.3 \
+		> /dev/null 2> pf.err || fail "perf record: $(tail -n 3 pf.err)"
+	# a new file, as a linker writes one: perf's cache holds the old one by a hard link
+	rm -f ./papp
+	cp "$WORKLOADS/threads" ./papp
+	saved=$PERF_BUILDID_DIR
+	PERF_BUILDID_DIR=$PWD/perfhome/.debug
+	run_prof report -i pf.data --sort sym
+	PERF_BUILDID_DIR=$saved
+	expect_rc 0 "prof report of perf's file after the binary changed"
+	grep -q "papp is another build; its frames are named from $PWD/perfhome/.debug/.build-id/" err ||
+		fail "perf's file, binary changed: no warning naming perf's cache: $(cat err)"
+	grep -q '\[\.\] leaf_a$' out || fail "perf's file, binary changed: leaf_a not named from the cache: $(head -14 out)"
+	grep -q 'parse_seconds\|usage' out && fail "perf's file: names from the other build: $(head -14 out)"
+	note "perf's file: the changed binary is named from perf's build-id cache"
+fi
+
 # --no-buildid-mmap: the kernel's MMAP2 records carry no build ids (prof
 # agent's recorder, and a prof beside perf); the file at the path names them
 if ! replaying; then

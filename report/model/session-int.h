@@ -116,6 +116,13 @@ struct skipped {
 
 #define TMEMO 16
 
+/* A file's build id from perf's build-id table (HEADER_BUILD_ID), by path. */
+struct bident {
+	const char *path;	/* malloc'd */
+	unsigned char id[20];
+	size_t len;
+};
+
 struct session {
 	struct symbols *sym;
 	struct resolver *res;	/* addresses into frames: symbols, unwinding, JIT code */
@@ -165,6 +172,10 @@ struct session {
 	struct thread *tmemo[TMEMO];
 	int unordered;
 	int forget;		/* session_forget_exited() */
+	/* perf's build-id table, for maps whose MMAP2 carries none */
+	struct bident *bids;
+	size_t nbids, bids_cap;
+	struct htab bidtab;
 	uint64_t trim_idle;	/* session_trim_symbols(): 0 off */
 	size_t trim_budget;
 	uint64_t trim_last;	/* when it last ran (CLOCK_MONOTONIC) */
@@ -233,6 +244,9 @@ void ss_stop_thread(struct session *s, int abort);
 void ss_do_comm(struct session *s, const struct kevent *k);
 void ss_do_fork(struct session *s, const struct kevent *k);
 void ss_do_mmap(struct session *s, const struct kevent *k);
+/* The build id perf's table gives the file at path (len bytes): NULL when none. */
+const unsigned char *ss_build_id_of(struct session *s, const char *path, size_t len,
+				    size_t *idlen);
 void ss_free_itab(struct itab *t, int procs);
 struct proc *ss_get_proc(struct session *s, int pid);
 void ss_forget(struct session *s, int pid, int tid);

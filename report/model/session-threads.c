@@ -171,7 +171,15 @@ void ss_do_mmap(struct session *s, const struct kevent *k)
 		symbols_kernel_module_map(s->sym, name, me->start, me->len);
 		return;
 	}
-	m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
+	if (me->build_id_len) {
+		m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
+	} else {
+		/* perf records build ids in its table, not its MMAP2s */
+		size_t idlen = 0;
+		const unsigned char *id = ss_build_id_of(s, name, namelen, &idlen);
+
+		m.dso = symbols_dso(s->sym, name, id, idlen);
+	}
 	{
 		struct proc *pr = ss_get_proc(s, (int)me->pid);
 

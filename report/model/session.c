@@ -101,6 +101,10 @@ void session_free(struct session *s)
 	if (!s)
 		return;
 	ss_stop_thread(s, 1);
+	for (size_t i = 0; i < s->nbids; i++)
+		free((char *)s->bids[i].path);
+	free(s->bids);
+	htab_release(&s->bidtab);
 	while (s->head) {	/* batches the aborted thread left */
 		struct batch *b = s->head;
 
@@ -311,6 +315,70 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 	s->feat[3] = strpool_intern_text(s->fpool, buf, out);
 }
 
+/* perf's: the build id's own length is in its 21st byte */
+#define MISC_BUILD_ID_SIZE	(1 << 15)
+
+/*
+ * An entry of perf's build-id table: the build id of a file its samples
+ * hit, which its MMAP2 records did not carry (perf asks the kernel for
+ * none by default). Kept by path, for ss_do_mmap(); the kernel's and its
+ * modules' are named from kallsyms.
+ */
+static void do_build_id(struct session *s, const struct perf_event_header *h)
+{
+	const unsigned char *b = (const unsigned char *)(h + 1);
+	size_t body = h->size - sizeof(*h), len = 20, plen;
+	const char *path;
+	struct htab_probe p;
+	uint32_t i;
+
+	if (body < 4 + 24 + 1)
+		return;
+	/* with the flag, the length is the byte's (0: none, as perf -B writes); else 20 */
+	if (h->misc & MISC_BUILD_ID_SIZE)
+		len = b[4 + 20] <= 20 ? b[4 + 20] : 0;
+	if (!len)
+		return;
+	plen = strnlen((const char *)b + 28, body - 28);
+	if (!plen || b[28] != '/')
+		return;
+	/* the delivery thread reads the table: let it finish first (pipe mode has it last) */
+	ss_drain(s);
+	path = (const char *)b + 28;
+	htab_probe(&s->bidtab, htab_hash_bytes(path, plen), &p);
+	while (htab_next(&s->bidtab, &p, &i))
+		if (!strcmp(s->bids[i].path, path) && strlen(s->bids[i].path) == plen)
+			return;	/* the first of a path: one file a path in one recording */
+	s->bids = xgrow(s->bids, &s->bids_cap, s->nbids + 1, sizeof(*s->bids));
+	{
+		char *copy = xmalloc(plen + 1);
+
+		memcpy(copy, path, plen);
+		copy[plen] = '\0';
+		s->bids[s->nbids].path = copy;
+	}
+	memcpy(s->bids[s->nbids].id, b + 4, len);
+	s->bids[s->nbids].len = len;
+	htab_put(&s->bidtab, &p, (uint32_t)s->nbids++);
+}
+
+const unsigned char *ss_build_id_of(struct session *s, const char *path, size_t len,
+				    size_t *idlen)
+{
+	struct htab_probe p;
+	uint32_t i;
+
+	if (!s->nbids)
+		return NULL;
+	htab_probe(&s->bidtab, htab_hash_bytes(path, len), &p);
+	while (htab_next(&s->bidtab, &p, &i))
+		if (!strncmp(s->bids[i].path, path, len) && !s->bids[i].path[len]) {
+			*idlen = s->bids[i].len;
+			return s->bids[i].id;
+		}
+	return NULL;
+}
+
 int session_record(struct session *s, const struct reader_record *rec)
 {
 	const struct perf_event_header *h = rec->hdr;
@@ -334,6 +402,9 @@ int session_record(struct session *s, const struct reader_record *rec)
 		return 0;
 	case PDATA_HEADER_FEATURE:
 		do_feature(s, h);
+		return 0;
+	case PDATA_HEADER_BUILD_ID:
+		do_build_id(s, h);
 		return 0;
 	case PDATA_HEADER_TRACING_DATA:
 		/* the tracepoints' names, from their formats (session_tracing_data()) */
