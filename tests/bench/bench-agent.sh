@@ -9,8 +9,8 @@
 #   prof agent -F 49 (its defaults: every process, -g, 10 s windows),
 #              pushing every window to a local stand-in Pyroscope
 #   perf record -a -F 49 -g -o perf.data
-# and prints each one's CPU time (its processes' user + system, from
-# /proc, as a share of one core), its largest RSS and its RSS at the end
+# and prints each one's CPU time (user + system of it and the children it
+# waits for, by GNU time, as a share of one core), its largest RSS and its RSS at the end
 # (sampled each second: the agent's is its own and its recorder's), and
 # the ratios, and each one's RSS at ten points of the run (flat, or
 # growing with time). Not a pass/fail test: exit 0 when it ran, 77 when it cannot
@@ -33,6 +33,8 @@ die() { printf '%s: %s\n' "$me" "$*" >&2; exit 1; }
 
 command -v "$PERF" > /dev/null 2>&1 || skip "perf not found ('$PERF')"
 command -v python3 > /dev/null 2>&1 || skip "no python3 for the stand-in backend"
+timecmd=/usr/bin/time
+[ -x "$timecmd" ] || skip "no GNU time (/usr/bin/time) to measure CPU"
 [ -x "$WORKLOADS/shape" ] || die "no $WORKLOADS/shape (make tests/workloads/shape)"
 tmp=$(mktemp -d) || die "mktemp failed"
 trap 'kill $bg 2> /dev/null; rm -rf "$tmp"' EXIT INT TERM
@@ -40,13 +42,6 @@ bg=
 "$PROF" record -q -e cpu-clock -a -o "$tmp/probe.data" --duration 0.1 > /dev/null 2> "$tmp/probe.err" ||
 	skip "prof record -a is refused: $(head -n 1 "$tmp/probe.err")"
 
-hz=$(getconf CLK_TCK)
-# cpu PID...: user + system seconds of these processes (0 for one gone)
-cpu() {
-	for p in "$@"; do
-		cat "/proc/$p/stat" 2> /dev/null
-	done | awk -v hz="$hz" '{ sub(/^.*\) /, ""); t += $12 + $13 } END { printf "%.2f\n", t / hz }'
-}
 # rss PID...: their resident KiB together
 rss() {
 	for p in "$@"; do
@@ -87,13 +82,12 @@ load() {
 }
 
 # watch NAME PID...: sample RSS each second until the first PID is gone;
-# writes NAME.max, NAME.end and NAME.cpu (CPU read just before the end)
+# writes NAME.max and NAME.end
 watch() {
 	_name=$1
 	shift
 	_max=0
 	_end=0
-	_cpu=0
 	_t=0
 	_every=$(( (SECS + 9) / 10 ))
 	: > "$tmp/$_name.trace"
@@ -103,13 +97,10 @@ watch() {
 		[ "$_r" -gt "$_max" ] && _max=$_r
 		[ $((_t % _every)) = 0 ] && [ "$_r" -gt 0 ] && printf '%s ' $((_r / 1024)) >> "$tmp/$_name.trace"
 		_t=$((_t + 1))
-		_c=$(cpu "$@")
-		awk -v c="$_c" -v o="$_cpu" 'BEGIN { exit !(c > o) }' && _cpu=$_c
 		sleep 1
 	done
 	echo "$_max" > "$tmp/$_name.max"
 	echo "$_end" > "$tmp/$_name.end"
-	echo "$_cpu" > "$tmp/$_name.cpu"
 }
 
 say "$me: $SECS s each, shape busy on one CPU and $PROCS short processes, at 49 Hz"
@@ -121,39 +112,47 @@ bg="$rxp"
 i=0
 while [ ! -s "$tmp/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$tmp/port" ] || die "the stand-in backend did not start"
-"$PROF" agent --listen none --push "http://127.0.0.1:$(cat "$tmp/port")" --spool "$tmp/spool" \
-	--duration "$SECS" 2> "$tmp/agent.err" &
-ap=$!
-bg="$rxp $ap"
+# CPU by time(1): the whole run, the exit included (perf's build-id pass
+# comes after its last second), with the children each one waits for
+$timecmd -f '%U %S' -o "$tmp/agent.time" "$PROF" agent --listen none \
+	--push "http://127.0.0.1:$(cat "$tmp/port")" --spool "$tmp/spool" --duration "$SECS" \
+	2> "$tmp/agent.err" &
+tp=$!
+bg="$rxp $tp"
 sleep 1
-child=$(pgrep -P $ap | head -n 1)
+ap=$(pgrep -P $tp | head -n 1)
+child=$(pgrep -P "$ap" | head -n 1)
+bg="$rxp $tp $ap"
 load &
 lp=$!
 bg="$rxp $ap $lp"
 watch agent $ap $child
-wait $ap || die "prof agent failed: $(tail -n 3 "$tmp/agent.err")"
+wait $tp || die "prof agent failed: $(tail -n 3 "$tmp/agent.err")"
 wait $lp
 kill $rxp 2> /dev/null
 windows=$(ls "$tmp/rx"/*.json 2> /dev/null | wc -l)
 say "  prof agent: $(tail -n 2 "$tmp/agent.err" | head -n 1 | sed 's/^prof: agent: //')"
 
 # --- perf record ---
-"$PERF" record -q -a -F 49 -g -o "$tmp/perf.data" -- sleep "$SECS" > /dev/null 2> "$tmp/perf.err" &
-pp=$!
-bg=$pp
+$timecmd -f '%U %S' -o "$tmp/perf.time" "$PERF" record -q -a -F 49 -g -o "$tmp/perf.data" \
+	-- sleep "$SECS" > /dev/null 2> "$tmp/perf.err" &
+tq=$!
+bg=$tq
 sleep 1
+pp=$(pgrep -P $tq | head -n 1)
+bg="$tq $pp"
 pr=$(pgrep -P $pp -x perf-exec 2> /dev/null)
 load &
 lp=$!
 bg="$pp $lp"
 watch perf $pp
-wait $pp || die "perf record failed: $(tail -n 3 "$tmp/perf.err")"
+wait $tq || die "perf record failed: $(tail -n 3 "$tmp/perf.err")"
 wait $lp
 psize=$(wc -c < "$tmp/perf.data")
 : "$pr"
 
-ac=$(cat "$tmp/agent.cpu")
-pc=$(cat "$tmp/perf.cpu")
+ac=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/agent.time")
+pc=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/perf.time")
 say "$(awk -v s="$SECS" -v ac="$ac" -v pc="$pc" -v am="$(cat "$tmp/agent.max")" \
 	-v ae="$(cat "$tmp/agent.end")" -v pm="$(cat "$tmp/perf.max")" -v pe="$(cat "$tmp/perf.end")" \
 	-v w="$windows" -v ps="$psize" 'BEGIN {
