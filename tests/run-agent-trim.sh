@@ -42,14 +42,7 @@ start_agent() {
 	"$PROF" agent --listen 127.0.0.1:0 -F 199 --comm trimshape --duration 120 "$@" 2> agent.err &
 	agent_pid=$!
 	bg_add $agent_pid
-	url=
-	_i=0
-	while [ -z "$url" ] && [ $_i -lt 100 ]; do
-		sleep 0.1
-		url=$(sed -n 's|^prof: agent: serving \(http://[^ ]*\).*|\1|p' agent.err)
-		_i=$((_i + 1))
-	done
-	[ -n "$url" ] || fail "prof agent said no URL: $(cat agent.err)"
+	agent_url
 }
 stop_agent() {
 	kill -TERM $agent_pid

@@ -81,17 +81,6 @@ wait_agent() {
 	rc=$?
 	[ "$rc" = 0 ] || note "prof agent exited $rc: $(grep -v '^    #' agent.err | head -n 20)"
 }
-# agent_url: the endpoint it said it serves, in $url (10 s at most)
-agent_url() {
-	url=
-	_i=0
-	while [ -z "$url" ] && [ $_i -lt 100 ]; do
-		sleep 0.1
-		url=$(sed -n 's|^prof: agent: serving \(http://[^ ]*\).*|\1|p' agent.err)
-		_i=$((_i + 1))
-	done
-	[ -n "$url" ] || fail "prof agent said no URL: $(cat agent.err)"
-}
 # start_rx DIR [ARGS]: the stand-in backend; its port in $port
 start_rx() {
 	_d=$1

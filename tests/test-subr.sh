@@ -125,6 +125,20 @@ wait_gone() {
 	return 0
 }
 
+# agent_url [ERRFILE]: the endpoint prof agent said it serves (its stderr
+# in ERRFILE, agent.err by default), in $url; fails after 10 s without one.
+agent_url() {
+	_err=${1:-agent.err}
+	url=
+	_i=0
+	while [ -z "$url" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		url=$(sed -n 's|^prof: agent: serving \(http://[^ ]*\).*|\1|p' "$_err")
+		_i=$((_i + 1))
+	done
+	[ -n "$url" ] || fail "prof agent said no URL: $(cat "$_err")"
+}
+
 # bg_add PID: kill PID when the test ends.
 bg_add() {
 	bg_pids="$bg_pids $1"
