@@ -289,11 +289,6 @@ static void sources_release(struct sources *ss)
 
 /* --- text ------------------------------------------------------------------------ */
 
-static double share(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 static const char *short_file(const struct annotate *a, const char *f)
 {
 	const char *slash = strrchr(f, '/');
@@ -350,7 +345,7 @@ static void text_pct(FILE *out, const struct annotate *a, char mark, uint64_t pe
 	fputc(mark, out);
 	if (a->show_nr)
 		fprintf(out, "%8" PRIu64 " ", samples);
-	fprintf(out, "%8.2f", share(period, whole));
+	fprintf(out, "%8.2f", format_pct(period, whole));
 }
 
 static int has_lines(const struct annot_func *f)
@@ -371,7 +366,7 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 
 	fprintf(out, dso[0] == '[' ? "\n%s  %s  %s: %" PRIu64 " samples, %.2f%% of the event's\n"
 		: "\n%s  [%s]  %s: %" PRIu64 " samples, %.2f%% of the event's\n", f->name, dso,
-		event, f->samples, share(f->period, event_period));
+		event, f->samples, format_pct(f->period, event_period));
 	if (f->no_code) {
 		fprintf(out, "  no listing: %s\n", f->no_code);
 		return;
@@ -487,7 +482,7 @@ static void json_function(FILE *out, const struct annotate *a, struct sources *s
 		fputs("null", out);
 	}
 	fprintf(out, ", \"samples\": %" PRIu64 ", \"period\": %" PRIu64 ", \"percent\": %.4f",
-		f->samples, f->period, share(f->period, event_period));
+		f->samples, f->period, format_pct(f->period, event_period));
 	fputs(", \"no_code\": ", out);
 	json_str(out, f->no_code);
 	if (f->no_code) {
@@ -509,7 +504,7 @@ static void json_function(FILE *out, const struct annotate *a, struct sources *s
 		json_str(out, src ? src->path : l->file);
 		fprintf(out, ", \"line\": %d, \"samples\": %" PRIu64 ", \"period\": %" PRIu64
 			", \"percent\": %.4f, \"text\": ", l->line, l->samples, l->period,
-			share(l->period, f->period));
+			format_pct(l->period, f->period));
 		if (t)
 			utf8_put_json(out, t, len);
 		else
@@ -527,7 +522,7 @@ static void json_function(FILE *out, const struct annotate *a, struct sources *s
 		fputs("\", \"text\": ", out);
 		json_str(out, in->text);
 		fprintf(out, ", \"samples\": %" PRIu64 ", \"period\": %" PRIu64 ", \"percent\": %.4f",
-			in->samples, in->period, share(in->period, f->period));
+			in->samples, in->period, format_pct(in->period, f->period));
 		fputs(", \"file\": ", out);
 		json_str(out, in->file);
 		fprintf(out, ", \"line\": %d", in->line);
@@ -551,7 +546,7 @@ static void usage_out(FILE *out)
 static int wanted(const struct annotate *a, const struct annot_func *f, uint64_t event_period)
 {
 	if (!a->nsyms)
-		return share(f->period, event_period) >= a->percent_limit && f->period;
+		return format_pct(f->period, event_period) >= a->percent_limit && f->period;
 	for (size_t i = 0; i < a->nsyms; i++)
 		if (!strcmp(a->syms[i], f->name))
 			return 1;
@@ -575,10 +570,10 @@ static size_t annotate_event(FILE *out, const struct annotate *a, struct sources
 			", \"functions\": [", total, un_s);
 		*first_json = 0;
 	}
-	if (!a->json && !a->nsyms && un_s && share(un_p, total) >= a->percent_limit)
+	if (!a->json && !a->nsyms && un_s && format_pct(un_p, total) >= a->percent_limit)
 		fprintf(out, "\n%" PRIu64 " samples of %s (%.2f%%) hit no named function: their "
 			"files have no symbols there, or are not here (prof report --sort dso "
-			"says which)\n", un_s, e->ev->name, share(un_p, total));
+			"says which)\n", un_s, e->ev->name, format_pct(un_p, total));
 	for (size_t i = 0; i < nf; i++) {
 		if (!wanted(a, &f[i], total))
 			continue;

@@ -641,6 +641,15 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 	return n;
 }
 
+/* The segment holding ELF address vaddr of obj's file, or NULL. */
+static const struct load *load_of_vaddr(const struct elfobj *obj, uint64_t vaddr)
+{
+	for (size_t i = 0; i < obj->nloads; i++)
+		if (vaddr - obj->loads[i].vaddr < obj->loads[i].size)
+			return &obj->loads[i];
+	return NULL;
+}
+
 /* d's file, opened: its object, or NULL when it resolves nothing. */
 static struct elfobj *dso_open_obj(struct dso *d)
 {
@@ -659,8 +668,8 @@ int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
 {
 	struct elfobj *obj = dso_open_obj(d);
 	const struct fsym *sym;
+	const struct load *l;
 	uint64_t a = 0;
-	int found = 0;
 
 	if (!obj || !module_addr(obj, off, &a) || !(sym = sy_find_symbol(obj, a)) ||
 	    sym->end <= sym->start)
@@ -670,21 +679,13 @@ int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
 	out->vaddr = sym->start - obj->bias;
 	out->size = sym->end - sym->start;
 	out->file = obj->file;
-	found = 0;
-	for (size_t i = 0; i < obj->nloads; i++) {
-		const struct load *l = &obj->loads[i];
-
-		if (out->vaddr - l->vaddr < l->size) {
-			out->off = out->vaddr - l->vaddr + l->off;
-			/* the segment's file bytes end where the function may not */
-			if (out->size > l->size - (out->vaddr - l->vaddr))
-				out->size = l->size - (out->vaddr - l->vaddr);
-			found = 1;
-			break;
-		}
-	}
-	if (!found)
+	l = load_of_vaddr(obj, out->vaddr);
+	if (!l)
 		return 0;
+	out->off = out->vaddr - l->vaddr + l->off;
+	/* the segment's file bytes end where the function may not */
+	if (out->size > l->size - (out->vaddr - l->vaddr))
+		out->size = l->size - (out->vaddr - l->vaddr);
 	/* a separate debug file keeps the program headers, not the code */
 	{
 		Elf *elf = obj->file->elf;
@@ -720,16 +721,12 @@ const char *dso_comp_dir(struct dso *d, uint64_t off)
 int dso_offset_of(struct dso *d, uint64_t vaddr, uint64_t *off)
 {
 	struct elfobj *obj = dso_open_obj(d);
+	const struct load *l = obj ? load_of_vaddr(obj, vaddr) : NULL;
 
-	for (size_t i = 0; obj && i < obj->nloads; i++) {
-		const struct load *l = &obj->loads[i];
-
-		if (vaddr - l->vaddr < l->size) {
-			*off = vaddr - l->vaddr + l->off;
-			return 1;
-		}
-	}
-	return 0;
+	if (!l)
+		return 0;
+	*off = vaddr - l->vaddr + l->off;
+	return 1;
 }
 
 const char *const *symbols_warnings(const struct symbols *s, size_t *more)
