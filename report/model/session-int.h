@@ -178,7 +178,6 @@ struct session {
 	struct htab bidtab;
 	uint64_t trim_idle;	/* session_trim_symbols(): 0 off */
 	size_t trim_budget;
-	uint64_t trim_last;	/* when it last ran (CLOCK_MONOTONIC) */
 	int more_files;		/* session_next_file(): an event already known is merged */
 	session_filter_fn filter;
 	uint64_t first_time;	/* of the first sample in time order */

@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -162,17 +161,8 @@ static int run_batch(struct session *s, struct batch *b, int skip)
 	for (size_t i = 0; i < b->nc; i++)
 		chunk_put(s, b->c[i]);
 	/* on the thread that resolves, between samples: nothing is in the files */
-	if (s->trim_idle) {
-		struct timespec t;
-		uint64_t now;
-
-		clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
-		now = (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
-		if (now - s->trim_last >= 1000000000) {
-			s->trim_last = now;
-			symbols_trim(s->sym, s->trim_idle, s->trim_budget);
-		}
-	}
+	if (s->trim_idle)
+		symbols_trim(s->sym, s->trim_idle, s->trim_budget);
 	return ret;
 }
 

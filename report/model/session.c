@@ -347,7 +347,7 @@ static void do_build_id(struct session *s, const struct perf_event_header *h)
 	path = (const char *)b + 28;
 	htab_probe(&s->bidtab, htab_hash_bytes(path, plen), &p);
 	while (htab_next(&s->bidtab, &p, &i))
-		if (!strcmp(s->bids[i].path, path) && strlen(s->bids[i].path) == plen)
+		if (!strncmp(s->bids[i].path, path, plen) && !s->bids[i].path[plen])
 			return;	/* the first of a path: one file a path in one recording */
 	s->bids = xgrow(s->bids, &s->bids_cap, s->nbids + 1, sizeof(*s->bids));
 	{

@@ -93,10 +93,11 @@ void session_unordered(struct session *s, int on);
  */
 void session_forget_exited(struct session *s, int on);
 /*
- * Close, about once a second between batches, the symbolizer's files that
- * no new address has needed for idle_ns, and more while the heap holds
- * more than budget bytes (symbols_trim()): a session that runs for days
- * (prof agent) then holds the debug information of what it samples now.
+ * Close, between batches (symbols_trim(), which looks once a second), the
+ * symbolizer's files that no new address has needed for idle_ns, and more
+ * while the heap holds more than budget bytes: a session that runs for
+ * days (prof agent) then holds the debug information of what it samples
+ * now.
  */
 void session_trim_symbols(struct session *s, uint64_t idle_ns, size_t budget);
 /* The time of the first sample in time order (set before any callback). */

@@ -306,12 +306,17 @@ static size_t heap_in_use(void)
  * busy file this often (libc's debug file: about 50 ms).
  */
 #define TRIM_KEEP_NS	(10 * 1000000000ULL)
+/* How often symbols_trim() looks: a call sooner returns at once. */
+#define TRIM_EVERY_NS	1000000000ULL
 
 size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget)
 {
 	uint64_t now = sy_now();
 	size_t n = 0;
 
+	if (now - s->trim_last < TRIM_EVERY_NS)
+		return 0;
+	s->trim_last = now;
 	for (size_t i = 0; i < s->nobjs; i++) {
 		struct elfobj *obj = s->objs[i];
 

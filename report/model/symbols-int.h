@@ -169,6 +169,7 @@ struct symbols {
 	size_t lq_head, lq_n, lq_cap;
 
 	uint64_t ncloses, nreopens;	/* symbols_trim()'s, and the opens again they cost */
+	uint64_t trim_last;		/* when symbols_trim() last looked (sy_now()) */
 };
 
 /* symbols.c */

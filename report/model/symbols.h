@@ -45,7 +45,8 @@ void symbols_free(struct symbols *s);
  * have been open for 10 s. Memory then follows what is sampled now, not
  * everything ever sampled. Answers already given stay (they are cached by
  * address); a closed file opens again when a new address needs it. Call
- * it on the thread that resolves. Returns how many files it closed.
+ * it on the thread that resolves, as often as wanted: it looks at most
+ * once a second. Returns how many files it closed.
  */
 size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget);
 /* How many files symbols_trim() closed, and how many of those opened again. */
