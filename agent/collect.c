@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "collect.h"
 #include "format.h"
 #include "pprof.h"
@@ -58,10 +59,7 @@ struct collect {
 
 static uint64_t mono_now(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+	return mono_ns();
 }
 
 struct collect *collect_new(const struct collect_opts *o)

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "collect.h"
 #include "file.h"
 #include "opt.h"
@@ -362,10 +363,7 @@ struct agent {
 
 static uint64_t now_ns(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+	return mono_ns();
 }
 
 static double now_s(void)
@@ -706,11 +704,12 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 		symbols_trim_counts(ag.sym, &closed, &reopened);
 		fprintf(stderr, "prof: agent: %llu windows (%llu without samples), %llu samples "
 			"(%llu late), %llu lost records, %llu scrapes; %llu files' debug info "
-			"closed, %llu opened again\n", (unsigned long long)st.windows,
-			(unsigned long long)st.empty,
+			"closed, %llu opened again; %llu files of exited processes let go\n",
+			(unsigned long long)st.windows, (unsigned long long)st.empty,
 			(unsigned long long)st.samples, (unsigned long long)st.late,
 			(unsigned long long)ag.lost, (unsigned long long)st.scrapes,
-			(unsigned long long)closed, (unsigned long long)reopened);
+			(unsigned long long)closed, (unsigned long long)reopened,
+			(unsigned long long)symbols_released(ag.sym));
 	}
 out:
 	if (ag.child)

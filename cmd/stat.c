@@ -30,6 +30,7 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
+#include "clock.h"
 #include "cpulist.h"
 #include "evname.h"
 #include "evopen.h"
@@ -580,10 +581,7 @@ struct stat_run {
 
 static double mono(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return mono_s();
 }
 
 static void comm_of(int tid, char *buf, size_t size)

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "decode.h"
 #include "evname.h"
 #include "evopen.h"
@@ -103,10 +104,7 @@ static void notice(const struct recorder *rc, const char *fmt, ...)
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return mono_s();
 }
 
 /* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */

@@ -67,7 +67,7 @@ scrape() {
 }
 # closed FIELD: from the agent's last line: closed, reopened
 closed() {
-	sed -n "s/.* \([0-9]*\) files' debug info closed, \([0-9]*\) opened again$/\1 \2/p" agent.err |
+	sed -n "s/.* \([0-9]*\) files' debug info closed, \([0-9]*\) opened again;.*/\1 \2/p" agent.err |
 		awk -v f="$1" '{ print f == "closed" ? $1 : $2 }'
 }
 

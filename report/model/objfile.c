@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "file.h"
 #include "htab.h"
@@ -54,16 +55,47 @@ void objfiles_free(struct objfiles *t)
 	free(t);
 }
 
+static void id_of_stat(const struct stat *st, struct file_id *id)
+{
+	id->dev = (uint64_t)st->st_dev;
+	id->ino = (uint64_t)st->st_ino;
+	id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
+int file_id_of(const char *path, struct file_id *id)
+{
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (stat(path, &st) < 0)
+		return -1;
+	id_of_stat(&st, id);
+	return 0;
+}
+
+int file_id_equal(const struct file_id *a, const struct file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->ctime_ns == b->ctime_ns;
+}
+
+static int id_known(const struct file_id *id)
+{
+	return id && (id->dev || id->ino || id->ctime_ns);
+}
+
 static struct objfile *objfile_open(const char *path)
 {
 	struct objfile *f = xcalloc(1, sizeof(*f));
 	GElf_Phdr *load;
+	struct stat st;
 	size_t n;
 
 	f->path = xstrdup(path);
 	f->fd = file_open_regular(path, &f->err);	/* a FIFO there must not hang us */
 	if (f->fd < 0)
 		return f;
+	if (fstat(f->fd, &st) == 0)
+		id_of_stat(&st, &f->id);
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &n)) {
 		if (f->elf)
@@ -93,6 +125,12 @@ static struct objfile *objfile_open(const char *path)
 
 const struct objfile *objfiles_get(struct objfiles *t, const char *path)
 {
+	return objfiles_get_id(t, path, NULL);
+}
+
+const struct objfile *objfiles_get_id(struct objfiles *t, const char *path,
+				      const struct file_id *id)
+{
 	struct htab_probe p;
 	struct objfile *f = NULL;
 	uint32_t i;
@@ -100,7 +138,8 @@ const struct objfile *objfiles_get(struct objfiles *t, const char *path)
 	pthread_mutex_lock(&t->mu);
 	htab_probe(&t->tab, htab_hash_bytes(path, strlen(path)), &p);
 	while (!f && htab_next(&t->tab, &p, &i))
-		if (!strcmp(t->files[i]->path, path))
+		if (!strcmp(t->files[i]->path, path) &&
+		    (!id_known(id) || file_id_equal(&t->files[i]->id, id)))
 			f = t->files[i];
 	if (!f) {
 		if (t->n == t->cap) {
@@ -112,4 +151,31 @@ const struct objfile *objfiles_get(struct objfiles *t, const char *path)
 	}
 	pthread_mutex_unlock(&t->mu);
 	return f;
+}
+
+void objfiles_forget(struct objfiles *t, const struct objfile *f)
+{
+	size_t at = t->n;
+
+	pthread_mutex_lock(&t->mu);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->files[i] == f)
+			at = i;
+	if (at < t->n) {
+		objfile_free(t->files[at]);
+		t->files[at] = t->files[--t->n];
+		/* the table has no removal: put the rest back */
+		htab_clear(&t->tab);
+		for (size_t i = 0; i < t->n; i++) {
+			struct htab_probe p;
+			uint32_t j;
+
+			htab_probe(&t->tab, htab_hash_bytes(t->files[i]->path,
+							    strlen(t->files[i]->path)), &p);
+			while (htab_next(&t->tab, &p, &j))
+				;
+			htab_put(&t->tab, &p, (uint32_t)i);
+		}
+	}
+	pthread_mutex_unlock(&t->mu);
 }

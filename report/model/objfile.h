@@ -16,8 +16,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Which file a path named: its device, inode and inode change time. Two
+ * opens with the same are the same bytes; a file rebuilt or replaced at
+ * the same path differs (a new inode, or a reused one changed later). All
+ * zero: not known (any file at the path will do).
+ */
+struct file_id {
+	uint64_t dev, ino;
+	int64_t ctime_ns;
+};
+
 struct objfile {
 	const char *path;		/* as opened */
+	struct file_id id;		/* what was opened; zeros when it was not */
 	int fd;				/* -1 when it could not be opened */
 	int err;			/* then why: an errno (ENODEV: not a regular file) */
 	Elf *elf;			/* NULL when not ELF */
@@ -36,5 +48,17 @@ struct objfiles *objfiles_new(void);
 void objfiles_free(struct objfiles *t);
 /* The file at path, opened on the first call. Never NULL; valid until objfiles_free(). */
 const struct objfile *objfiles_get(struct objfiles *t, const char *path);
+/*
+ * The same, for the file id names (NULL or zeros: any): an open of path
+ * that is another file is not it, and path is opened again. Never NULL;
+ * valid until objfiles_free() or objfiles_forget().
+ */
+const struct objfile *objfiles_get_id(struct objfiles *t, const char *path,
+				      const struct file_id *id);
+/* Close f and forget it, once nothing reads it (libdwfl's modules read dups of its fd). */
+void objfiles_forget(struct objfiles *t, const struct objfile *f);
+/* What stat(2) says path is, into *id: 0, or -1 (errno) with *id zeros. */
+int file_id_of(const char *path, struct file_id *id);
+int file_id_equal(const struct file_id *a, const struct file_id *b);
 
 #endif

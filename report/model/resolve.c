@@ -41,6 +41,19 @@ void resolver_free(struct resolver *r)
 	free(r);
 }
 
+void resolver_forget_file(void *ctx, const struct objfile *f)
+{
+	struct resolver *r = ctx;
+
+	unwind_forget_file(r->unwind, f);
+}
+
+void resolver_forget_memo(struct resolver *r)
+{
+	/* its procs may be freed and made again at the same address, its answers of released files */
+	memset(r->fmemo, 0, sizeof(r->fmemo));
+}
+
 void resolver_at(struct resolver *r, uint64_t now)
 {
 	r->now = now;

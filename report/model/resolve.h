@@ -63,6 +63,10 @@ struct resolver;
 /* A resolver naming with sym (not owned). */
 struct resolver *resolver_new(struct symbols *sym);
 void resolver_free(struct resolver *r);
+/* symbols_release()'s drop (ctx: the resolver): forget what was read of f. */
+void resolver_forget_file(void *ctx, const struct objfile *f);
+/* After files were released: forget every remembered answer. */
+void resolver_forget_memo(struct resolver *r);
 
 /* The time of the record being resolved: JIT code is looked up as it stood then. */
 void resolver_at(struct resolver *r, uint64_t now);

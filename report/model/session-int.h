@@ -178,6 +178,8 @@ struct session {
 	struct htab bidtab;
 	uint64_t trim_idle;	/* session_trim_symbols(): 0 off */
 	size_t trim_budget;
+	uint64_t release_last;	/* when files of exited processes were last let go (sy_now()) */
+	unsigned map_gen;	/* the last struct proc gen handed out */
 	int more_files;		/* session_next_file(): an event already known is merged */
 	session_filter_fn filter;
 	uint64_t first_time;	/* of the first sample in time order */
@@ -249,6 +251,7 @@ const unsigned char *ss_build_id_of(struct session *s, const char *path, size_t 
 void ss_free_itab(struct itab *t, int procs);
 struct proc *ss_get_proc(struct session *s, int pid);
 void ss_forget(struct session *s, int pid, int tid);
+void ss_release_files(struct session *s, uint64_t now);
 struct thread *ss_get_thread(struct session *s, int pid, int tid);
 
 /* session-resolve.c */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "clock.h"
 #include "decode.h"
 #include "file.h"
 #include "htab.h"
@@ -161,8 +162,10 @@ static int run_batch(struct session *s, struct batch *b, int skip)
 	for (size_t i = 0; i < b->nc; i++)
 		chunk_put(s, b->c[i]);
 	/* on the thread that resolves, between samples: nothing is in the files */
-	if (s->trim_idle)
+	if (s->trim_idle) {
 		symbols_trim(s->sym, s->trim_idle, s->trim_budget);
+		ss_release_files(s, mono_coarse_ns());
+	}
 	return ret;
 }
 

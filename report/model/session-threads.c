@@ -79,6 +79,45 @@ void ss_free_itab(struct itab *t, int procs)
 
 /* --- threads and maps ------------------------------------------------- */
 
+static int mark_map(void *arg, const struct map *mp)
+{
+	(void)arg;
+	dso_mark_live(mp->dso);
+	return 0;
+}
+
+/*
+ * Let go of the files no live process maps, nor a parked sample names,
+ * and no new address has needed for idle_ns (session_trim_symbols()),
+ * every few seconds. With session_forget_exited() only: a report keeps
+ * every process, and every file is mapped.
+ */
+#define RELEASE_EVERY_NS (5 * 1000000000ULL)
+
+void ss_release_files(struct session *s, uint64_t now)
+{
+	if (!s->forget || now - s->release_last < RELEASE_EVERY_NS)
+		return;
+	s->release_last = now;
+	symbols_mark_begin(s->sym);
+	for (size_t i = 0; i < htab_count(&s->procs.t); i++) {
+		struct proc *p = s->procs.vals[i];
+
+		if (!p)
+			continue;
+		maps_each(&p->maps, mark_map, NULL);
+		dso_mark_live(p->exe);
+		if (p->jit)
+			dso_mark_live(p->jit->dso);
+	}
+	for (size_t i = 0; i < s->npraw; i++)
+		dso_mark_live(s->praw[i].dso);
+	for (size_t i = 0; i < s->npk; i++)
+		dso_mark_live((struct dso *)s->pk[i].exe);
+	if (symbols_release(s->sym, s->trim_idle, resolver_forget_file, s->res))
+		resolver_forget_memo(s->res);
+}
+
 /* An EXIT of tid (of process pid): the thread goes, and the process with its first thread. */
 void ss_forget(struct session *s, int pid, int tid)
 {
@@ -109,6 +148,12 @@ struct proc *ss_get_proc(struct session *s, int pid)
 	if (!p) {
 		p = xcalloc(1, sizeof(*p));
 		p->pid = pid;
+		/*
+		 * Unique over the session, not per process: a memo of a freed
+		 * process's maps (session_forget_exited()) must not fit one made
+		 * at the same address since.
+		 */
+		p->gen = ++s->map_gen;
 		p->jit = xcalloc(1, sizeof(*p->jit));
 		maps_init(&p->maps);
 		itab_put(&s->procs, pid, p);
@@ -138,10 +183,10 @@ struct thread *ss_get_thread(struct session *s, int pid, int tid)
 }
 
 /* Put m in p's maps, cutting away whatever it overlaps: the newer map wins. */
-static void insert_map(struct proc *p, const struct map *m)
+static void insert_map(struct session *s, struct proc *p, const struct map *m)
 {
 	maps_insert(&p->maps, m);
-	p->gen++;
+	p->gen = ++s->map_gen;
 }
 
 void ss_do_mmap(struct session *s, const struct kevent *k)
@@ -171,7 +216,11 @@ void ss_do_mmap(struct session *s, const struct kevent *k)
 		symbols_kernel_module_map(s->sym, name, me->start, me->len);
 		return;
 	}
-	if (me->build_id_len) {
+	if (s->forget) {
+		/* a live host (prof agent): the file mapped, though its path moved on */
+		m.dso = symbols_dso_live(s->sym, name, me->build_id, me->build_id_len,
+					 (int)me->pid, me->start, me->start + me->len);
+	} else if (me->build_id_len) {
 		m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
 	} else {
 		/* perf records build ids in its table, not its MMAP2s */
@@ -186,7 +235,7 @@ void ss_do_mmap(struct session *s, const struct kevent *k)
 		/* exec maps the program first, then its interpreter and libraries */
 		if (!pr->exe && name[0] == '/' && !jitdump_path(name))
 			pr->exe = m.dso;
-		insert_map(pr, &m);
+		insert_map(s, pr, &m);
 	}
 	if (jitdump_path(name)) {
 		/* a JIT runtime's jitdump, mapped so that its path is known */
@@ -205,7 +254,7 @@ void ss_do_comm(struct session *s, const struct kevent *k)
 		struct proc *pr = ss_get_proc(s, (int)k->pid);
 
 		maps_release(&pr->maps);
-		pr->gen++;
+		pr->gen = ++s->map_gen;
 		pr->start = s->now;
 		pr->exe = NULL;
 		resolver_pjit_reset(pr->jit);
@@ -254,7 +303,7 @@ void ss_do_fork(struct session *s, const struct kevent *k)
 			maps_release(&np->maps);
 			np->exe = NULL;
 		}
-		np->gen++;
+		np->gen = ++s->map_gen;
 		np->start = k->time;
 		resolver_pjit_reset(np->jit);
 	}

@@ -345,13 +345,13 @@ void sy_obj_open(struct symbols *s, struct elfobj *obj)
 		obj->closed = 0;
 		s->nreopens++;
 	}
-	if (sy_ends_with(path, " (deleted)")) {
+	if (sy_ends_with(path, " (deleted)") && !strcmp(obj->where, path)) {
 		sy_obj_warn(obj, "%.*s was deleted after it was mapped",
 		     (int)(strlen(path) - strlen(" (deleted)")), path);
 		return;
 	}
 	/* the one open of the file, which the unwinder reads too */
-	obj->file = objfiles_get(s->files, obj->where);
+	sy_obj_file(s, obj);
 	if (obj->file->fd < 0) {
 		err = obj->file->err;
 		sy_obj_warn(obj, "cannot open %s: %s", obj->where,
@@ -394,10 +394,15 @@ void sy_obj_open(struct symbols *s, struct elfobj *obj)
 		return;
 	}
 	load_segments(obj);
-	/* once: an encoder on another thread may read it (dso_build_id()) */
-	if (!obj->build_id) {
-		obj->build_id = obj->file->build_id;
+	/*
+	 * Once, and a copy: an encoder on another thread may read it
+	 * (dso_build_id()), after symbols_release() closed the file. An open
+	 * again is of the same file (its id).
+	 */
+	if (!obj->build_id && obj->file->build_id && obj->file->build_id_len <= BUILD_ID_MAX) {
+		memcpy(obj->bid, obj->file->build_id, obj->file->build_id_len);
 		obj->build_id_len = obj->file->build_id_len;
+		obj->build_id = obj->bid;
 	}
 	index_symbols(obj);
 	extra_symbols(obj, elf, &eh);

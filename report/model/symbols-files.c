@@ -11,6 +11,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libiberty/demangle.h>
@@ -34,6 +35,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #include <unistd.h>
 
 #include "buildid.h"
+#include "clock.h"
 #include "file.h"
 #include "htab.h"
 #include "kallsyms.h"
@@ -233,25 +235,15 @@ int dso_ready(struct dso *d)
 
 uint64_t sy_now(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+	return mono_coarse_ns();
 }
 
 /* Whether obj is open and no thread but the caller's can be in it. */
+static int obj_loading(struct symbols *s, struct elfobj *obj);
+
 static int closable(struct symbols *s, struct elfobj *obj)
 {
-	int busy = 0;
-
-	if (obj->state != OBJ_READY || !obj->dwfl)
-		return 0;
-	if (s->lthread_on) {
-		pthread_mutex_lock(&s->lmu);
-		busy = obj->loading;
-		pthread_mutex_unlock(&s->lmu);
-	}
-	return !busy;
+	return obj->state == OBJ_READY && obj->dwfl && !obj_loading(s, obj);
 }
 
 /*
@@ -260,7 +252,7 @@ static int closable(struct symbols *s, struct elfobj *obj)
  * its build id and the answers cached by address stay. It is OBJ_NEW
  * again: dso_ready() and dso_resolve() open it when an address needs it.
  */
-static void obj_close(struct symbols *s, struct elfobj *obj)
+static void obj_end(struct elfobj *obj)
 {
 	dwfl_end(obj->dwfl);
 	obj->dwfl = NULL;
@@ -281,6 +273,11 @@ static void obj_close(struct symbols *s, struct elfobj *obj)
 	obj->scopes = NULL;
 	obj->nscopes = obj->scopes_cap = 0;
 	obj->state = OBJ_NEW;
+}
+
+static void obj_close(struct symbols *s, struct elfobj *obj)
+{
+	obj_end(obj);
 	obj->closed = 1;
 	s->ncloses++;
 }
@@ -360,8 +357,80 @@ void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *re
 	*reopened = s->nreopens;
 }
 
+/* --- letting go of files no process maps (symbols_release) --------------- */
+
+void symbols_mark_begin(struct symbols *s)
+{
+	if (!++s->mark)
+		s->mark = 1;	/* 0 is what a new object has: never marked */
+}
+
+void dso_mark_live(struct dso *d)
+{
+	if (!d || !d->obj)
+		return;
+	d->obj->mark = d->s->mark;
+	d->res->mark = d->s->mark;
+}
+
+/* Whether a thread other than the caller's may be in obj (the loader). */
+static int obj_loading(struct symbols *s, struct elfobj *obj)
+{
+	int busy = 0;
+
+	if (s->lthread_on) {
+		pthread_mutex_lock(&s->lmu);
+		busy = obj->loading;
+		pthread_mutex_unlock(&s->lmu);
+	}
+	return busy;
+}
+
+size_t symbols_release(struct symbols *s, uint64_t idle_ns,
+		       void (*drop)(void *ctx, const struct objfile *f), void *ctx)
+{
+	uint64_t now = sy_now();
+	const void **gone = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		struct elfobj *obj = s->objs[i];
+
+		if (obj->mark == s->mark || !obj->file || now - obj->used < idle_ns ||
+		    obj_loading(s, obj))
+			continue;
+		if (obj->state == OBJ_READY)
+			obj_end(obj);
+		if (drop)
+			drop(ctx, obj->file);	/* the unwinder's view of it */
+		objfiles_forget(s->files, obj->file);
+		obj->file = NULL;
+		obj->closed = 1;	/* an open again is counted as one */
+		if (!(n & (n - 1)))
+			gone = xreallocarray(gone, n ? 2 * n : 1, sizeof(*gone));
+		gone[n++] = obj;
+	}
+	if (!n)
+		return 0;
+	s->nreleased += n;
+	/* answers of a file it no longer is: what the path names next may differ */
+	sy_cache_drop(s, gone, n);
+	free(gone);
+#ifdef HAVE_MALLOC_TRIM
+	malloc_trim(0);
+#endif
+	return n;
+}
+
+uint64_t symbols_released(const struct symbols *s)
+{
+	return s->nreleased;
+}
+
 static int is_special(const char *path);
 static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where);
+static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char *where,
+				 const struct file_id *id);
 
 /* Whether path is a regular file (through links). */
 static int is_file(const char *path)
@@ -536,10 +605,79 @@ struct elfobj *sy_obj_get(struct symbols *s, const char *path)
 	return obj_get_where(s, path, NULL);
 }
 
+/*
+ * The object of the file pid maps at [start, end) under path, as a live
+ * process has it now: the file /proc/PID/map_files names, which is the
+ * mapped one even when path was deleted or now names another file (an
+ * upgrade, a rebuild). Each file met at a path has its object; the path
+ * itself is opened when it is that file, the map_files link when not,
+ * at once (it goes with the process). When pid is gone, the file the
+ * path names now. Not under --symfs: a live host's own files.
+ */
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, int pid, uint64_t start,
+			       uint64_t end)
+{
+	char link[96];
+	struct file_id mapped, named;
+	struct elfobj *obj;
+	size_t plen = strlen(path);
+	int have_mapped, have_named;
+
+	if (is_special(path) || s->symfs)
+		return obj_get_where(s, path, NULL);
+	snprintf(link, sizeof(link), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
+	have_mapped = pid > 0 && file_id_of(link, &mapped) == 0;
+	/* a map of a file deleted before the record was made: "/x/y (deleted)" */
+	if (sy_ends_with(path, " (deleted)")) {
+		char *real = xstrdup(path);
+
+		real[plen - strlen(" (deleted)")] = '\0';
+		have_named = file_id_of(real, &named) == 0;
+		free(real);
+	} else {
+		have_named = file_id_of(path, &named) == 0;
+	}
+	if (!have_mapped && !have_named)
+		return obj_get_where(s, path, NULL);	/* gone: said so when opened */
+	if (!have_mapped || (have_named && file_id_equal(&mapped, &named)))
+		return obj_get_id(s, path, NULL, have_mapped ? &mapped : &named);
+	obj = obj_get_id(s, path, link, &mapped);
+	if (obj->state == OBJ_NEW && !obj->file) {
+		/* released since (symbols_release()): the old link went with its process */
+		if (strcmp(obj->where, link) && !obj_loading(s, obj)) {
+			free(obj->where);
+			obj->where = xstrdup(link);
+		}
+		sy_obj_file(s, obj);	/* now, while pid lives to lend its link */
+	}
+	return obj;
+}
+
+/* obj's file, opened when it is not: the file its id names, or what its where names now. */
+const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj)
+{
+	if (!obj->file)
+		obj->file = objfiles_get_id(s->files, obj->where, &obj->id);
+	return obj->file;
+}
+
 /* The object of path, made when new, to be opened at where (NULL: sy_locate(path)). */
 static int anon_path(const char *p);
 
 static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where)
+{
+	return obj_get_id(s, path, where, NULL);
+}
+
+static int same_id(const struct elfobj *obj, const struct file_id *id)
+{
+	static const struct file_id none;
+
+	return file_id_equal(&obj->id, id ? id : &none);
+}
+
+static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char *where,
+				 const struct file_id *id)
 {
 	const char *key = strpool_intern(s->pool, path);
 	struct htab_probe p;
@@ -548,10 +686,12 @@ static struct elfobj *obj_get_where(struct symbols *s, const char *path, const c
 
 	htab_probe(&s->otab, (uint64_t)(uintptr_t)key, &p);
 	while (htab_next(&s->otab, &p, &i))
-		if (s->objs[i]->path == key)
+		if (s->objs[i]->path == key && same_id(s->objs[i], id))
 			return s->objs[i];
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
+	if (id)
+		obj->id = *id;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
 	obj->anon = anon_path(key);	/* asked of every frame outside files: once */
 	obj->where = obj->state != OBJ_NEW ? NULL : where ? xstrdup(where) : sy_locate(s, key);

@@ -65,8 +65,12 @@ struct elfobj {
 	struct fsym *syms;	/* sorted by start, one per start */
 	uint64_t *maxend;	/* maxend[i]: largest end in syms[0..i] */
 	size_t nsyms;
-	const unsigned char *build_id;	/* the file's; NULL when none */
+	const unsigned char *build_id;	/* the file's (bid): NULL when none */
 	size_t build_id_len;
+	unsigned char bid[BUILD_ID_MAX];	/* kept when the file is released */
+	struct file_id id;	/* the file a live process mapped (symbols_dso_live()); zeros:
+				 * whatever the path names when it is opened */
+	unsigned mark;		/* symbols_mark_begin()'s count when a live map last had it */
 	const char *short_name;	/* what reports show: the base name */
 	int loading;		/* being opened, by the loader or a resolve (under lmu) */
 	/* the scopes ("ns::Class::") of functions named without a linkage name */
@@ -169,6 +173,8 @@ struct symbols {
 	size_t lq_head, lq_n, lq_cap;
 
 	uint64_t ncloses, nreopens;	/* symbols_trim()'s, and the opens again they cost */
+	uint64_t nreleased;		/* files symbols_release() let go of */
+	unsigned mark;			/* symbols_mark_begin()'s count */
 	uint64_t trim_last;		/* when symbols_trim() last looked (sy_now()) */
 };
 
@@ -179,6 +185,7 @@ const char *sy_intern_name(struct symbols *s, const char *raw);
 void sy_obj_warn(struct elfobj *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct frame_info *sy_push_frame(struct symbols *s);
+void sy_cache_drop(struct symbols *s, const void **keys, size_t n);
 void sy_warn(struct symbols *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -194,6 +201,9 @@ void sy_obj_settle(struct symbols *s, struct elfobj *obj);
 uint64_t sy_now(void);
 char *sy_locate(const struct symbols *s, const char *path);
 struct elfobj *sy_obj_get(struct symbols *s, const char *path);
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, int pid, uint64_t start,
+			       uint64_t end);
+const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
 
 /* symbols-dwarf.c */
 int sy_clamp_line(Dwarf_Word v);

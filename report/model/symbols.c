@@ -218,6 +218,60 @@ struct frame_info *sy_push_frame(struct symbols *s)
 	return f;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Forget the answers cached for keys[0..n) (objects symbols_release() let
+ * go of), and the frames only they used: the cache and its frames are
+ * made again from what stays, in order.
+ */
+void sy_cache_drop(struct symbols *s, const void **keys, size_t n)
+{
+	size_t kept = 0, nf = 0;
+
+	qsort(keys, n, sizeof(*keys), cmp_ptr);
+	for (size_t i = 0; i < s->ncache; i++) {
+		struct cent e = s->cache[i];
+
+		if (bsearch(&e.key, keys, n, sizeof(*keys), cmp_ptr))
+			continue;
+		/* frames go to lower or equal places only: entries are in push order */
+		memmove(s->frames + nf, s->frames + e.first, e.n * sizeof(*s->frames));
+		e.first = (uint32_t)nf;
+		nf += e.n;
+		s->cache[kept++] = e;
+	}
+	if (kept == s->ncache)
+		return;
+	s->ncache = kept;
+	s->nframes = nf;
+	htab_clear(&s->ctab);
+	for (size_t i = 0; i < kept; i++) {
+		struct htab_probe p;
+		uint32_t j;
+
+		htab_probe(&s->ctab, s->cache[i].addr ^ htab_mix((uint64_t)(uintptr_t)s->cache[i].key),
+			   &p);
+		while (htab_next(&s->ctab, &p, &j))
+			;
+		htab_put(&s->ctab, &p, (uint32_t)i);
+	}
+	/* give back what the arrays hold over twice what stays */
+	if (s->cache_cap > 1024 && s->cache_cap > 4 * kept) {
+		s->cache_cap = kept > 512 ? 2 * kept : 1024;
+		s->cache = xreallocarray(s->cache, s->cache_cap, sizeof(*s->cache));
+	}
+	if (s->frames_cap > 4096 && s->frames_cap > 4 * nf) {
+		s->frames_cap = nf > 2048 ? 2 * nf : 4096;
+		s->frames = xreallocarray(s->frames, s->frames_cap, sizeof(*s->frames));
+	}
+}
+
 /* The module address of file offset off of obj: 1, or 0 when no segment holds it. */
 static int module_addr(const struct elfobj *obj, uint64_t off, uint64_t *a)
 {
@@ -458,10 +512,25 @@ void symbols_free(struct symbols *s)
 	free(s);
 }
 
+static struct dso *dso_of(struct symbols *s, struct elfobj *obj,
+			  const unsigned char *build_id, size_t build_id_len);
+
 struct dso *symbols_dso(struct symbols *s, const char *path,
 			const unsigned char *build_id, size_t build_id_len)
 {
-	struct elfobj *obj = sy_obj_get(s, path ? path : "");
+	return dso_of(s, sy_obj_get(s, path ? path : ""), build_id, build_id_len);
+}
+
+struct dso *symbols_dso_live(struct symbols *s, const char *path, const unsigned char *build_id,
+			     size_t build_id_len, int pid, uint64_t start, uint64_t end)
+{
+	return dso_of(s, sy_obj_get_live(s, path ? path : "", pid, start, end), build_id,
+		      build_id_len);
+}
+
+static struct dso *dso_of(struct symbols *s, struct elfobj *obj,
+			  const unsigned char *build_id, size_t build_id_len)
+{
 	struct htab_probe p;
 	struct dso *d;
 	size_t i;
@@ -524,10 +593,10 @@ const struct objfile *symbols_dso_file(const struct dso *d)
 {
 	if (!d->res || d->dead)
 		return NULL;
-	/* opened, or still to be: the file the symbolizer reads is where says */
+	/* opened, or still to be: the file the symbolizer reads */
 	if (d->res->state != OBJ_READY && d->res->state != OBJ_NEW)
 		return NULL;
-	return objfiles_get(d->s->files, d->res->where);
+	return sy_obj_file(d->s, d->res);
 }
 
 char *symbols_locate(const struct symbols *s, const char *path)
@@ -618,7 +687,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 			 * closed (open it again), or being opened again by the
 			 * loader since dso_ready() (wait for it).
 			 */
-			if (s->ncloses)
+			if (s->ncloses || s->nreleased)
 				sy_obj_settle(s, d->res);
 			d->res->used = sy_now();
 		}
@@ -659,7 +728,7 @@ static struct elfobj *dso_open_obj(struct dso *d)
 		sy_dso_check(d);
 	if (d->dead)
 		return NULL;
-	if (d->res->state == OBJ_NEW || d->s->ncloses)
+	if (d->res->state == OBJ_NEW || d->s->ncloses || d->s->nreleased)
 		sy_obj_settle(d->s, d->res);
 	return d->res->state == OBJ_READY ? d->res : NULL;
 }

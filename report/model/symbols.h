@@ -53,6 +53,24 @@ size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget);
 void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *reopened);
 
 /*
+ * For a live host (prof agent): let go of files no process maps any
+ * more, so that an agent holds no file of exited programs (descriptors,
+ * mappings, and the disk space of deleted ones) and no answers about
+ * them. Mark what is mapped: symbols_mark_begin(), then dso_mark_live()
+ * for each dso a live process maps or a pending sample names; then
+ * symbols_release() lets go of every file not marked that no new address
+ * has needed for idle_ns: its libdwfl state, indexes and cached answers,
+ * and, after drop(ctx, file) (the unwinder's view of it), the file. Its
+ * object stays (its name and build id, for what an encoder still has),
+ * and opens again if a process maps that same file again. How many.
+ */
+void symbols_mark_begin(struct symbols *s);
+void dso_mark_live(struct dso *d);
+size_t symbols_release(struct symbols *s, uint64_t idle_ns,
+		       void (*drop)(void *ctx, const struct objfile *f), void *ctx);
+uint64_t symbols_released(const struct symbols *s);
+
+/*
  * The dso for a file a process maps, found by path and, when the record
  * carried one, build id (NULL or all zeros for none). Never NULL: a file
  * that cannot be opened, or whose build id differs from build_id, is
@@ -66,6 +84,15 @@ void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *re
  */
 struct dso *symbols_dso(struct symbols *s, const char *path,
 			const unsigned char *build_id, size_t build_id_len);
+/*
+ * The same, for a map of a process live on this host: pid maps
+ * [start, end) from path. The dso is of the file mapped
+ * (/proc/PID/map_files), not of what the path names now: a program
+ * rebuilt or upgraded at its path while an old copy runs, or deleted,
+ * gets a dso of its own, opened through the link while pid lives.
+ */
+struct dso *symbols_dso_live(struct symbols *s, const char *path, const unsigned char *build_id,
+			     size_t build_id_len, int pid, uint64_t start, uint64_t end);
 /* A function of a file, where its code is (dso_function_at()). */
 struct dso_func {
 	const char *name;	/* as dso_resolve() names it; owned by s */

@@ -203,6 +203,33 @@ void unwind_free(struct unwind *u)
 	free(u);
 }
 
+void unwind_forget_file(struct unwind *u, const struct objfile *file)
+{
+	size_t at;
+
+	if (!u)
+		return;
+	at = u->nfiles;
+	for (size_t i = 0; i < u->nfiles; i++)
+		if (u->files[i]->file == file)
+			at = i;
+	if (at == u->nfiles)
+		return;
+	free_file(u->files[at], u->nreg);
+	u->files[at] = u->files[--u->nfiles];
+	htab_clear(&u->ftab);
+	for (size_t i = 0; i < u->nfiles; i++) {
+		struct htab_probe p;
+		uint32_t j;
+
+		htab_probe(&u->ftab, (uint64_t)(uintptr_t)u->files[i]->file, &p);
+		while (htab_next(&u->ftab, &p, &j))
+			;
+		htab_put(&u->ftab, &p, (uint32_t)i);
+	}
+	memset(u->memo, 0, sizeof(u->memo));	/* it names rules of the file */
+}
+
 /* The unwinder's view of file: its .eh_frame. Never NULL; a file that cannot be read has no CFI. */
 static struct ufile *get_file(struct unwind *u, const struct objfile *file)
 {

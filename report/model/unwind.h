@@ -54,6 +54,8 @@ struct unwind_map {
  */
 struct unwind *unwind_new(const char *debuginfo_path);
 void unwind_free(struct unwind *u);
+/* Forget what was read of file (its CFI and rules), before the file is closed. */
+void unwind_forget_file(struct unwind *u, const struct objfile *file);
 
 /*
  * The mapping of the sampled process that holds pc, at the sample's time:

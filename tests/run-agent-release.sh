@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof agent names each process from the file it really maps, and lets go
+# of the files of programs that have exited:
+#   - a program (shape, copied as relprog) run and scraped: the agent has
+#     its file open; a few seconds after it exits (--symbols-idle 1), no
+#     descriptor or mapping of the agent's refers to it;
+#   - rebuilt while it runs (rm, then another program, inline, at the same
+#     path, started too): one scrape names both, leaf_a for the old and
+#     inl_leaf for the new, each from its own file;
+#   - deleted and replaced before the agent starts (an upgrade under a
+#     running service): the agent names it from the file it maps
+#     (/proc/PID/map_files, or the copy the recorder keeps of it), leaf_a,
+#     not from what the path names now.
+# The scrapes are read by go tool pprof -top, by function name.
+test_timeout=240
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+require_perf_event
+command -v go > /dev/null 2>&1 || skip "no go: the scrapes are read by go tool pprof"
+
+start_agent() {
+	"$PROF" agent --listen 127.0.0.1:0 -F 199 --comm "$1" --symbols-idle 1 \
+		--duration 120 2> agent.err &
+	agent_pid=$!
+	bg_add $agent_pid
+	agent_url
+}
+stop_agent() {
+	kill -TERM $agent_pid
+	wait_gone $agent_pid 60 || fail "prof agent did not stop: $(cat agent.err)"
+	wait $agent_pid || fail "prof agent exited $?: $(tail -n 5 agent.err)"
+}
+# scrape NAME: 2 s, "share function" per line, by flat share
+scrape() {
+	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top \
+		"$url?seconds=2" > "$1.out" 2> "$1.err" || fail "go tool pprof: $(tail -n 3 "$1.err")"
+	awk '$2 ~ /%$/ && $6 != "" { sub(/%/, "", $2); print $2, $6 }' "$1.out" > "$1.top"
+	note "$1: $(head -n 4 "$1.top" | tr '\n' ' ')"
+}
+# share NAME FUNCTION: its flat share in scrape NAME, 0 when absent
+share() {
+	awk -v f="$2" '$2 == f { s += $1 } END { printf "%.1f\n", s }' "$1.top"
+}
+# holds FILE: whether the agent has FILE open or mapped
+holds() {
+	{
+		for fd in /proc/$agent_pid/fd/*; do readlink "$fd"; done
+		cat /proc/$agent_pid/maps
+	} 2> /dev/null | grep -q "$1"
+}
+# a CPU-bound loop, so that records come and the agent's delivery thread runs
+busy() {
+	sh -c 'end=$(($(date +%s) + '"$1"')); while [ $(date +%s) -lt $end ]; do :; done'
+}
+
+# --- the file of a program that exited is let go ------------------------------------
+cp "$WORKLOADS/shape" relprog || fail "cannot copy shape"
+start_agent relprog
+./relprog -s 4 -w 1:0:0 > /dev/null &
+a=$!
+bg_add $a
+sleep 0.5
+scrape exit
+s=$(share exit leaf_a)
+expect_range "relprog's leaf_a share while it runs" "$s" 90 100
+holds "$PWD/relprog" || fail "the agent does not hold relprog while it runs: the test shows nothing"
+wait_gone $a 20 || fail "relprog did not end"
+i=0
+while holds "$PWD/relprog" && [ $i -lt 20 ]; do
+	busy 1
+	i=$((i + 1))
+done
+holds "$PWD/relprog" && fail "the agent still holds relprog ${i} s after it exited: \
+$(ls -l /proc/$agent_pid/fd | grep relprog) $(grep relprog /proc/$agent_pid/maps)"
+note "relprog let go of within ${i} s of its exit"
+
+# --- rebuilt at its path while it runs: each process named from its own file -------
+./relprog -s 30 -w 1:0:0 > /dev/null &
+a=$!
+bg_add $a
+sleep 0.5
+scrape old
+s=$(share old leaf_a)
+expect_range "the old relprog's leaf_a share" "$s" 90 100
+rm -f relprog
+cp "$WORKLOADS/inline" relprog || fail "cannot copy inline"
+./relprog -s 30 > /dev/null &
+b=$!
+bg_add $b
+sleep 0.5
+scrape both
+sa=$(share both leaf_a)
+sb=$(share both inl_leaf)
+note "old and new relprog side by side: leaf_a $sa%, inl_leaf $sb%"
+# two CPU-bound processes: each gets a share, whatever else runs
+expect_range "the old relprog's leaf_a share" "$sa" 15 85
+expect_range "the new relprog's inl_leaf share" "$sb" 15 85
+in_range "$(awk -v a="$sa" -v b="$sb" 'BEGIN { print a + b }')" 95 100.1 ||
+	fail "samples of neither leaf_a nor inl_leaf: $(cat both.top)"
+kill $a $b 2> /dev/null
+stop_agent
+grep -q "warning" agent.err && fail "the agent warned: $(grep warning agent.err)"
+
+# --- deleted and replaced before the agent started -------------------------------
+cp "$WORKLOADS/shape" relprog2 || fail "cannot copy shape"
+./relprog2 -s 30 -w 1:0:0 > /dev/null &
+a=$!
+bg_add $a
+sleep 0.3
+rm -f relprog2
+cp "$WORKLOADS/inline" relprog2 || fail "cannot copy inline"
+grep -q "relprog2 (deleted)" /proc/$a/maps || fail "relprog2's map does not say (deleted)"
+start_agent relprog2
+scrape upgraded
+s=$(share upgraded leaf_a)
+expect_range "the replaced relprog2's leaf_a share" "$s" 90 100
+kill $a 2> /dev/null
+stop_agent
+finish
