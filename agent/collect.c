@@ -39,6 +39,7 @@ struct pinfo {
 	const struct dso *exe;		/* the program it was read for: an exec reads again */
 	char *process, *cgroup, *container, *pod;
 	uint64_t used;			/* the window it last labelled a sample in */
+	uint64_t cg_k;			/* the window its cgroup was read in, + 1 */
 };
 
 struct collect {
@@ -210,7 +211,10 @@ static void container_of(const char *path, char **container, char **pod)
 	}
 }
 
-/* The cgroup of pid from /proc: v2's "0::PATH", else v1's systemd or cpu line. NULL: none. */
+/*
+ * The cgroup of pid from /proc: v2's "0::PATH", else v1's cpu or systemd
+ * line, whichever is not the root first. NULL: none.
+ */
 static char *read_cgroup(int pid)
 {
 	char path[64], line[4096], *best = NULL;
@@ -227,10 +231,15 @@ static char *read_cgroup(int pid)
 
 		if (!b)
 			continue;
+		/* "ID:CONTROLLERS:PATH"; cgroup v2's is "0::PATH" */
 		b[strcspn(b, "\n")] = '\0';
+		*a++ = '\0';
 		*b++ = '\0';
-		r = !strcmp(line, "0") && !a[1] ? 3 : strstr(a + 1, "cpu") ? 2 :
-		    !strcmp(a + 1, "name=systemd") ? 1 : 0;
+		r = !strcmp(line, "0") && !*a ? 3 : strstr(a, "cpu") ? 2 :
+		    !strcmp(a, "name=systemd") ? 1 : 0;
+		/* on a hybrid host, containers are in v1's hierarchies, v2's is the root */
+		if (strcmp(b, "/"))
+			r += 10;
 		if (r > rank) {
 			free(best);
 			best = clean(b, strlen(b));
@@ -288,12 +297,40 @@ static void purge(struct collect *c, uint64_t k)
 	free(old);
 }
 
-static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s)
+/* p's cgroup, and what it names, read again when it changed. */
+static void reread_cgroup(struct pinfo *p)
+{
+	char *cg = p->pid ? read_cgroup(p->pid) : NULL;
+
+	if (!cg || (p->cgroup && !strcmp(cg, p->cgroup))) {
+		free(cg);
+		return;
+	}
+	free(p->cgroup);
+	free(p->container);
+	free(p->pod);
+	p->container = p->pod = NULL;
+	p->cgroup = cg;
+	container_of(p->cgroup, &p->container, &p->pod);
+}
+
+/*
+ * What labels say of s's process, read at its first sample and again
+ * after an exec; its cgroup also once a window (k), since a process can
+ * be moved to another after it starts (systemd puts a service's process
+ * in its cgroup just after the fork; cgclassify at any time).
+ */
+static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s, uint64_t k)
 {
 	struct pinfo *p = *pslot(c, (int)s->pid);
 
-	if (p && p->exe == s->exe)
+	if (p && p->exe == s->exe) {
+		if (p->cg_k != k + 1) {
+			p->cg_k = k + 1;
+			reread_cgroup(p);
+		}
 		return p;
+	}
 	if (p) {
 		pinfo_clear(p);	/* an exec, or a new process at the pid: read again */
 	} else {
@@ -313,6 +350,7 @@ static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s)
 		p->cgroup = read_cgroup((int)s->pid);
 	if (p->cgroup)
 		container_of(p->cgroup, &p->container, &p->pod);
+	p->cg_k = k + 1;
 	return p;
 }
 
@@ -431,7 +469,7 @@ int collect_filter(void *ctx, const struct rsample *s)
 	else if (c->o.ncomms && !comm_matches(c, s->comm))
 		keep = 0;
 	else if (c->o.ncgroups)
-		keep = cgroup_matches(c, pinfo_of(c, s)->cgroup);
+		keep = cgroup_matches(c, pinfo_of(c, s, k_of(c, s->time))->cgroup);
 	pthread_mutex_unlock(&c->mu);
 	return keep;
 }
@@ -449,7 +487,7 @@ int collect_sample(void *ctx, const struct rsample *s)
 	pthread_mutex_lock(&c->mu);
 	c->samples++;
 	k = k_of(c, s->time);
-	p = pinfo_of(c, s);
+	p = pinfo_of(c, s, k);
 	p->used = k;
 	snprintf(pidbuf, sizeof(pidbuf), "%u", s->pid);
 	nl = labels_of(c, s, p, pidbuf, l);

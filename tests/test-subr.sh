@@ -51,10 +51,18 @@ perf() {
 
 # Processes started in the background: killed on exit, whatever happens.
 bg_pids=
+# Functions run on exit, after those are killed: on_exit FUNCTION
+exit_hooks=
+on_exit() {
+	exit_hooks="$exit_hooks $1"
+}
 
 cleanup() {
 	for p in $bg_pids; do
 		kill -9 "$p" 2> /dev/null
+	done
+	for h in $exit_hooks; do
+		"$h"
 	done
 	cd /
 	if [ -n "${PROF_TEST_KEEP:-}" ]; then

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof agent labels samples with the process's cgroup, and follows a
+# process moved to another cgroup after it started (as systemd and
+# cgclassify do):
+#   - shape (as cgshape) started in cgroup A of the unified hierarchy:
+#     a scrape's cgroup label is A alone;
+#   - moved to B: a scrape from the next window on is labelled B alone.
+# The scrapes are decoded by tests/agent/pprof-sum.py (profile.proto's
+# field numbers). Needs root and a cgroup2 hierarchy.
+test_timeout=120
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+require_perf_event
+cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+[ -n "$cg" ] || skip "no cgroup2 hierarchy mounted"
+a=$cg/prof-test-a-$$
+b=$cg/prof-test-b-$$
+mkdir "$a" 2> /dev/null || skip "cannot make a cgroup under $cg (not root?)"
+mkdir "$b" || { rmdir "$a"; skip "cannot make a cgroup under $cg"; }
+cgroups_gone() {
+	for d in "$a" "$b"; do
+		[ -d "$d" ] || continue
+		# processes left in it go back to the root first
+		while read -r p; do echo "$p" > "$cg/cgroup.procs"; done < "$d/cgroup.procs" 2> /dev/null
+		rmdir "$d" 2> /dev/null
+	done
+}
+on_exit cgroups_gone
+# the label is the path under the hierarchy's root
+rel_a=/${a#"$cg"/}
+rel_b=/${b#"$cg"/}
+
+cp "$WORKLOADS/shape" cgshape || fail "cannot copy shape"
+sh -c 'echo $$ > "$1/cgroup.procs" && exec ./cgshape -s 30 -w 1:0:0' sh "$a" > /dev/null &
+pid=$!
+bg_add $pid
+sleep 0.3
+grep -q "^0::$rel_a\$" /proc/$pid/cgroup || fail "cgshape is not in $rel_a: $(cat /proc/$pid/cgroup)"
+"$PROF" agent --listen 127.0.0.1:0 -F 99 --comm cgshape --window 1 --duration 60 2> agent.err &
+agent_pid=$!
+bg_add $agent_pid
+agent_url
+psum=$srcdir/tests/agent/pprof-sum.py
+# cgroups NAME: the distinct cgroup labels of a 2 s scrape
+cgroups() {
+	curl -s -o "$1.pb.gz" "$url?seconds=2" || fail "curl of a 2 s profile failed"
+	python3 "$psum" "$1.pb.gz" > "$1.sum" || fail "the scraped profile does not decode"
+	read -r _ n _ _ _ labels < "$1.sum"
+	[ "$n" -gt 0 ] || fail "$1: the scrape has no samples"
+	echo "$labels" | tr ',' '\n' | sed -n 's/^cgroup=//p'
+}
+got=$(cgroups before)
+note "in A: cgroup=$got"
+[ "$got" = "$rel_a" ] || fail "cgshape in $rel_a is labelled cgroup=$got"
+echo $pid > "$b/cgroup.procs" || fail "cannot move cgshape to $rel_b"
+# the next window (1 s) reads it again
+sleep 1.2
+got=$(cgroups after)
+note "moved to B: cgroup=$got"
+[ "$got" = "$rel_b" ] || fail "cgshape moved to $rel_b is labelled cgroup=$got"
+kill $pid
+kill -TERM $agent_pid
+wait_gone $agent_pid 30 || fail "prof agent did not stop"
+finish
