@@ -36,6 +36,7 @@
 #include "clock.h"
 #include "collect.h"
 #include "file.h"
+#include "live.h"
 #include "opt.h"
 #include "opts.h"
 #include "parse.h"
@@ -347,17 +348,10 @@ static char *read_token(const char *opt, const char *path)
 
 struct agent {
 	struct agent_opts *o;
-	char **argv;
-	int argc;
 	struct collect *coll;
 	struct symbols *sym;
 	struct pusher *push;
-	pid_t child;
-	int child_fd;			/* the read end of its pipe */
-	pthread_t reader;
-	int reading;
-	uint64_t lost;
-	double child_started;
+	struct live live;		/* the recorder and its reader */
 	int restarts;
 };
 
@@ -369,121 +363,6 @@ static uint64_t now_ns(void)
 static double now_s(void)
 {
 	return (double)now_ns() / 1e9;
-}
-
-/* prof agent --record-child ARGS..., its standard output the pipe. 0 or -1 after a message. */
-static int start_child(struct agent *ag)
-{
-	char **argv = xcalloc((size_t)ag->argc + 3, sizeof(*argv));
-	int fds[2];
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC)) {
-		fprintf(stderr, "prof: agent: pipe: %s\n", strerror(errno));
-		free(argv);
-		return -1;
-	}
-	static char prog[] = "prof", cmd[] = "agent", child[] = "--record-child";
-
-	argv[0] = prog;
-	argv[1] = cmd;
-	argv[2] = child;
-	for (int i = 1; i < ag->argc; i++)
-		argv[i + 2] = ag->argv[i];
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "prof: agent: fork: %s\n", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		free(argv);
-		return -1;
-	}
-	if (pid == 0) {
-		sigset_t none;
-
-		dup2(fds[1], STDOUT_FILENO);
-		/* the agent's thread that started it is its main one: it dies with the agent */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "prof: agent: cannot run the recorder: %s\n", strerror(errno));
-		_exit(126);
-	}
-	close(fds[1]);
-	free(argv);
-	ag->child = pid;
-	ag->child_fd = fds[0];
-	ag->child_started = now_s();
-	return 0;
-}
-
-static void *read_records(void *arg)
-{
-	struct agent *ag = arg;
-	struct reader *rd = reader_fdopen(ag->child_fd);
-	struct session *s;
-	struct reader_record rec;
-	int ret;
-
-	if (!rd)
-		return NULL;	/* the recorder said why, or died: the main loop sees it */
-	s = session_new(ag->sym, collect_sample, ag->coll);
-	if (!s) {
-		reader_free(rd);
-		return NULL;
-	}
-	session_filter(s, collect_filter);
-	session_forget_exited(s, 1);
-	if (ag->o->symbols_idle > 0 || ag->o->heap_budget)
-		session_trim_symbols(s, ag->o->symbols_idle > 0 ?
-				     (uint64_t)(ag->o->symbols_idle * 1e9) : UINT64_MAX,
-				     (size_t)ag->o->heap_budget);
-	while ((ret = reader_next(rd, &rec)) > 0) {
-		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
-			size_t tlen;
-			const unsigned char *td = reader_tracing_data(rd, &tlen);
-
-			session_tracing_data(s, td, tlen);
-		}
-		if (session_record(s, &rec))
-			break;
-	}
-	session_finish(s);
-	ag->lost += session_lost(s);
-	session_free(s);
-	reader_free(rd);
-	return NULL;
-}
-
-static int start_recording(struct agent *ag)
-{
-	if (start_child(ag))
-		return -1;
-	if (pthread_create(&ag->reader, NULL, read_records, ag)) {
-		fprintf(stderr, "prof: agent: cannot start a thread: %s\n", strerror(errno));
-		kill(ag->child, SIGKILL);
-		waitpid(ag->child, NULL, 0);
-		close(ag->child_fd);
-		return -1;
-	}
-	ag->reading = 1;
-	return 0;
-}
-
-/* Stop the recorder: its status, the reader joined. */
-static int end_recording(struct agent *ag)
-{
-	int status = 0;
-
-	kill(ag->child, SIGTERM);
-	while (waitpid(ag->child, &status, 0) < 0 && errno == EINTR)
-		;
-	if (ag->reading)
-		pthread_join(ag->reader, NULL);
-	ag->reading = 0;
-	ag->child = 0;
-	return status;
 }
 
 static void on_window(void *arg, const struct window *w)
@@ -513,7 +392,7 @@ static char *default_spool(void)
 
 static int run_agent(struct agent_opts *o, int argc, char **argv)
 {
-	struct agent ag = { .o = o, .argv = argv, .argc = argc, .child_fd = -1 };
+	struct agent ag = { .o = o };
 	struct collect_opts co = { 0 };
 	struct symbols_opts so = { .demangle = 1, .inline_frames = 1, .srcline = 1 };
 	struct serve *srv = NULL;
@@ -631,7 +510,12 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			fprintf(stderr, "prof: agent: serving http://%s/debug/pprof/profile%s\n",
 				serve_address(srv), token ? " (with the bearer token)" : "");
 	}
-	if (start_recording(&ag))
+	ag.live = (struct live){ .cmd = "agent", .argv = argv, .argc = argc, .sym = ag.sym,
+				 .fn = collect_sample, .filter = collect_filter, .ctx = ag.coll,
+				 .err_fd = -1, .child_fd = -1,
+				 .trim_idle = o->symbols_idle > 0 ? (uint64_t)(o->symbols_idle * 1e9) : 0,
+				 .trim_budget = (size_t)o->heap_budget };
+	if (live_start(&ag.live))
 		goto out;
 	if (!o->quiet)
 		fprintf(stderr, "prof: agent: sampling %s at %llu Hz, %g s windows%s\n",
@@ -656,15 +540,11 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			stop = 1;
 		if (stop)
 			break;
-		if (ag.child && waitpid(ag.child, &status, WNOHANG) == ag.child) {
+		if (live_reap(&ag.live, &status)) {
 			/* a recorder that failed at once, with its reason said, failed for good */
 			int early = WIFEXITED(status) && WEXITSTATUS(status) && !ag.restarts &&
-				    now_s() - ag.child_started < 3;
+				    now_s() - ag.live.started < 3;
 
-			ag.child = 0;
-			if (ag.reading)
-				pthread_join(ag.reader, NULL);
-			ag.reading = 0;
 			if (early) {
 				/* it could not start: its error said why; nothing to retry */
 				status = WIFEXITED(status) && WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
@@ -676,19 +556,19 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			restart_at = now_s() + backoff;
 			backoff = backoff * 2 > 60 ? 60 : backoff * 2;
 		}
-		if (!ag.child && restart_at && now_s() >= restart_at) {
+		if (!ag.live.child && restart_at && now_s() >= restart_at) {
 			restart_at = 0;
 			ag.restarts++;
-			if (start_recording(&ag))
+			if (live_start(&ag.live))
 				goto out;
 		}
-		if (ag.child && now_s() - ag.child_started > 60)
+		if (ag.live.child && now_s() - ag.live.started > 60)
 			backoff = 1;
 		collect_tick(ag.coll, now_ns(), 0, on_window, &ag);
 	}
 	status = 0;
-	if (ag.child) {
-		int st = end_recording(&ag);
+	if (ag.live.child) {
+		int st = live_end(&ag.live);
 
 		if (WIFEXITED(st) && WEXITSTATUS(st))
 			status = 1;
@@ -707,13 +587,12 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			"closed, %llu opened again; %llu files of exited processes let go\n",
 			(unsigned long long)st.windows, (unsigned long long)st.empty,
 			(unsigned long long)st.samples, (unsigned long long)st.late,
-			(unsigned long long)ag.lost, (unsigned long long)st.scrapes,
+			(unsigned long long)ag.live.lost, (unsigned long long)st.scrapes,
 			(unsigned long long)closed, (unsigned long long)reopened,
 			(unsigned long long)symbols_released(ag.sym));
 	}
 out:
-	if (ag.child)
-		end_recording(&ag);
+	live_end(&ag.live);
 	serve_stop(srv);
 	pusher_free(ag.push, 5000);
 	collect_free(ag.coll);

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A live profile: the recorder as a child, read through a session. See live.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "live.h"
+#include "pdata.h"
+#include "reader.h"
+#include "session.h"
+#include "xalloc.h"
+
+/* prof CMD --record-child ARGS..., its standard output the pipe. 0 or -1 after a message. */
+static int start_child(struct live *l)
+{
+	char **argv = xcalloc((size_t)l->argc + 3, sizeof(*argv));
+	static char prog[] = "prof", child[] = "--record-child";
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		fprintf(stderr, "prof: %s: pipe: %s\n", l->cmd, strerror(errno));
+		free(argv);
+		return -1;
+	}
+	argv[0] = prog;
+	argv[1] = (char *)l->cmd;
+	argv[2] = child;
+	for (int i = 1; i < l->argc; i++)
+		argv[i + 2] = l->argv[i];
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "prof: %s: fork: %s\n", l->cmd, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		free(argv);
+		return -1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		dup2(fds[1], STDOUT_FILENO);
+		if (l->err_fd >= 0)
+			dup2(l->err_fd, STDERR_FILENO);
+		/* the thread that started it is the main one: it dies with us */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "prof: %s: cannot run the recorder: %s\n", l->cmd, strerror(errno));
+		_exit(126);
+	}
+	close(fds[1]);
+	free(argv);
+	l->child = pid;
+	l->child_fd = fds[0];
+	l->started = mono_s();
+	return 0;
+}
+
+static void *read_records(void *arg)
+{
+	struct live *l = arg;
+	struct reader *rd = reader_fdopen(l->child_fd);
+	struct session *s;
+	struct reader_record rec;
+
+	if (!rd)
+		return NULL;	/* the recorder said why, or died: live_reap() sees it */
+	s = session_new(l->sym, l->fn, l->ctx);
+	if (!s) {
+		reader_free(rd);
+		return NULL;
+	}
+	if (l->filter)
+		session_filter(s, l->filter);
+	session_forget_exited(s, 1);
+	if (l->trim_idle || l->trim_budget)
+		session_trim_symbols(s, l->trim_idle ? l->trim_idle : UINT64_MAX, l->trim_budget);
+	while (reader_next(rd, &rec) > 0) {
+		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
+			size_t tlen;
+			const unsigned char *td = reader_tracing_data(rd, &tlen);
+
+			session_tracing_data(s, td, tlen);
+		}
+		if (session_record(s, &rec))
+			break;
+	}
+	session_finish(s);
+	__atomic_add_fetch(&l->lost, session_lost(s), __ATOMIC_RELAXED);
+	session_free(s);
+	reader_free(rd);
+	return NULL;
+}
+
+int live_start(struct live *l)
+{
+	if (start_child(l))
+		return -1;
+	if (pthread_create(&l->reader, NULL, read_records, l)) {
+		fprintf(stderr, "prof: %s: cannot start a thread: %s\n", l->cmd, strerror(errno));
+		kill(l->child, SIGKILL);
+		waitpid(l->child, NULL, 0);
+		close(l->child_fd);
+		l->child = 0;
+		return -1;
+	}
+	l->reading = 1;
+	return 0;
+}
+
+static void join_reader(struct live *l)
+{
+	if (l->reading)
+		pthread_join(l->reader, NULL);
+	l->reading = 0;
+}
+
+int live_reap(struct live *l, int *status)
+{
+	if (!l->child || waitpid(l->child, status, WNOHANG) != l->child)
+		return 0;
+	l->child = 0;
+	join_reader(l);
+	return 1;
+}
+
+int live_end(struct live *l)
+{
+	int status = 0;
+
+	if (!l->child)
+		return 0;
+	kill(l->child, SIGTERM);
+	while (waitpid(l->child, &status, 0) < 0 && errno == EINTR)
+		;
+	join_reader(l);
+	l->child = 0;
+	return status;
+}
