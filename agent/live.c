@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -87,6 +88,15 @@ static void *read_records(void *arg)
 	if (l->trim_idle || l->trim_budget)
 		session_trim_symbols(s, l->trim_idle ? l->trim_idle : UINT64_MAX, l->trim_budget);
 	while (reader_next(rd, &rec) > 0) {
+		uint64_t lost = 0;
+
+		/* counted here, as they come, for whoever shows them live */
+		if (rec.hdr->type == PERF_RECORD_LOST && rec.hdr->size >= 24)
+			memcpy(&lost, (const char *)rec.hdr + 16, 8);
+		else if (rec.hdr->type == PERF_RECORD_LOST_SAMPLES && rec.hdr->size >= 16)
+			memcpy(&lost, (const char *)rec.hdr + 8, 8);
+		if (lost)
+			__atomic_add_fetch(&l->lost, lost, __ATOMIC_RELAXED);
 		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
 			size_t tlen;
 			const unsigned char *td = reader_tracing_data(rd, &tlen);
@@ -97,7 +107,6 @@ static void *read_records(void *arg)
 			break;
 	}
 	session_finish(s);
-	__atomic_add_fetch(&l->lost, session_lost(s), __ATOMIC_RELAXED);
 	session_free(s);
 	reader_free(rd);
 	return NULL;

@@ -36,7 +36,7 @@ struct live {
 	int child_fd;			/* the read end of its pipe */
 	pthread_t reader;
 	int reading;
-	uint64_t lost;			/* records the sessions counted lost */
+	uint64_t lost;			/* records lost, as the stream said so far (atomic) */
 	double started;			/* when the recorder was started (mono_s()) */
 };
 

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "script.h"
 #include "stat.h"
+#include "top.h"
 #include "view.h"
 
 #endif

@@ -29,6 +29,7 @@ static const struct cmd cmds[] = {
 	{ "annotate", cmd_annotate, "which source line and instruction of a hot function its samples hit" },
 	{ "view", cmd_view, "open a profile as an interactive page in the browser, or serve it" },
 	{ "agent", cmd_agent, "profile the host continuously: pprof over HTTP, push to Pyroscope, Parca" },
+	{ "top", cmd_top, "the hottest functions now, live: the host, processes or a command" },
 	{ "stat", cmd_stat, "count events of a command, processes or CPUs, as perf stat does" },
 	{ "diff", cmd_diff, "what changed between two profiles, beyond sampling noise; a CI gate" },
 	{ "script", cmd_script, "print every record of a profile, one per line" },
