@@ -52,6 +52,10 @@ threads = set()
 for e in P["events"]:
     for _ in range(3 * e["nframe"] + 2 * e["nnode"] + 2 * e["nline"]):
         uv()
+    ilib = [uv() for _ in range(e["ninsn"])]
+    ioff = [uv() for _ in range(e["ninsn"])]
+    assert ilib[0] == 0 and ioff[0] == 0, (ilib[:1], ioff[:1])
+    assert all(l <= len(P["libs"]) for l in ilib)
     samples = weight = 0
     for t in e["threads"]:
         threads.add((t["pid"], t["tid"]))
@@ -61,7 +65,11 @@ for e in P["events"]:
             uv()
         w = [uv() for _ in range(t["n"])]
         assert sum(w) == t["total"], (t, sum(w))
-        for _ in range(t["n"] * (3 if P["parallelism"] else 2)):
+        for _ in range(t["n"] * 2):
+            uv()
+        insn = [uv() for _ in range(t["n"])]
+        assert all(i < e["ninsn"] for i in insn)
+        for _ in range(t["n"] if P["parallelism"] else 0):
             uv()
         samples += t["n"]
         weight += sum(w)
@@ -69,6 +77,7 @@ for e in P["events"]:
 assert pos == len(b), (pos, len(b))
 print("threads", len(threads))
 print("sources", len(P["sources"]), sum("text" in s for s in P["sources"]))
+print("listings", len(P["listings"]), sum(len(l.get("insn", [])) for l in P["listings"]))
 EOF
 
 # same.py PAGE.out REPORT.json [EVENT]: the page's function list (func lines)
@@ -331,7 +340,41 @@ grep -q "$(printf '^dframe\tbase\t3\t0.[0-9]*\tshrank\tmid$')" gone.out || fail 
 grep -q "$(printf '^dframe\tnew\t.*\tmid$')" gone.out && fail "mid vanished but is in NEW's flame graph"
 note "diff page: $(cat dsame.out) entries as prof diff's, flame graphs sized by each side, equal runs grey"
 
-# 6. Live: the source view and the off-CPU timeline.
+# 6. The disassembly under the source view, from a recording: each instruction's
+# share is prof annotate's period over the event's, the hottest marked, and the
+# shares add up to the function's.
+run_prof report -i "$rec/oracle-prof-shape-g.data" --symfs "$rec/root" -F html -o dis.html
+expect_rc 0 "prof report -F html of shape's recording"
+run_prof annotate -i "$rec/oracle-prof-shape-g.data" --symfs "$rec/root" --json -o dis.json leaf_a
+expect_rc 0 "prof annotate --json leaf_a"
+page dis dis.html source:leaf_a
+$py - dis.out dis.json << 'EOF' > dis.sum 2>&1 || fail "disassembly: $(tail -3 dis.sum)"
+import json, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+dis = [r for r in rows if r[0] == "dis"]
+ev = json.load(open(sys.argv[2]))["events"][0]
+fn = ev["functions"][0]
+want = {int(i["address"], 16): i for i in fn["instructions"]}
+assert len(dis) == len(want), (len(dis), len(want))
+hot = max(want.values(), key=lambda i: i["period"])
+for r in dis:
+    vaddr = int(r[3], 16)
+    i = want[vaddr]
+    share = 100 * i["period"] / ev["period"]
+    got = float(r[2].rstrip("%")) if r[2] else 0.0
+    assert abs(got - share) < 0.0051, (r, share)
+    text = i["text"] + (" <%s>" % i["target_name"] if i.get("target_name") else "")
+    assert r[4] == text, (r[4], text)
+    assert (r[5] == "hot") == (i is hot), (r, hot["address"])
+total = sum(float(r[2].rstrip("%")) for r in dis if r[2])
+assert abs(total - fn["percent"]) < 0.05, (total, fn["percent"])
+lines = [r[1] for r in rows if r[0] == "disline"]
+assert lines and all(l.startswith("shape.c:") for l in lines), lines
+print(len(dis), hot["address"], "%.2f%%" % (100 * hot["period"] / ev["period"]), "%.2f%%" % total)
+EOF
+note "disassembly: $(cat dis.sum) (instructions, the hottest, its share, leaf_a's), as prof annotate"
+
+# 7. Live: the source view and the off-CPU timeline.
 if ! "$PROF" record -q -e cpu-clock -o probe.data true > /dev/null 2>&1; then
 	note "source view and off-CPU timeline not checked live: perf_event_open is refused here"
 	finish

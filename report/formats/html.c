@@ -32,6 +32,7 @@
 
 #include "file.h"
 #include "format.h"
+#include "annot.h"
 #include "base64.h"
 #include "htab.h"
 #include "json.h"
@@ -217,6 +218,67 @@ static void put_sources(struct tsamples *const *c, size_t n, struct strs *st, FI
 	free(s);
 }
 
+/* --- disassembly ------------------------------------------------------------------ */
+
+/*
+ * The hottest functions' code, disassembled (annot.c, as prof annotate
+ * shows it), as "listings" entries: the page puts the samples it shows on
+ * their instructions, so that its filters apply. At most LISTINGS_MAX
+ * functions and about LISTING_INSNS instructions in all.
+ */
+#define LISTINGS_MAX 40
+#define LISTING_INSNS 100000
+
+static void put_listings(struct tsamples *const *c, size_t n, struct strs *st,
+			 struct ts_libs *libs, FILE *j)
+{
+	struct addr_count *all = NULL;
+	size_t na = 0, cap = 0, nf = 0, total = 0, shown = 0;
+	uint64_t un_s = 0, un_p = 0;
+	struct annot_func *f;
+
+	for (size_t e = 0; e < n; e++)
+		for (size_t i = 0; c[e]->leaves && i < c[e]->leaves->n; i++) {
+			all = xgrow(all, &cap, na + 1, sizeof(*all));
+			all[na++] = c[e]->leaves->a[i];
+		}
+	f = annot_functions(all, na, &nf, &un_s, &un_p);
+	fputs(",\n\"listings\":[", j);
+	for (size_t i = 0; i < nf && shown < LISTINGS_MAX && total < LISTING_INSNS; i++) {
+		if (f[i].kernel || dso_is_jit(f[i].dso))
+			continue;
+		annot_disassemble(&f[i], all, na, ANNOT_ATT);
+		fprintf(j, "%s{\"lib\":%" PRIu32 ",\"name\":%" PRIu32, shown++ ? ",\n" : "",
+			lib_id(libs, f[i].dso), str_id(st, f[i].name));
+		if (f[i].no_code || !f[i].ninsn) {
+			fputs(",\"why\":", j);
+			json_put_string(j, f[i].no_code ? f[i].no_code : "no instruction decoded");
+			putc('}', j);
+			continue;
+		}
+		fprintf(j, ",\"off\":%" PRIu64 ",\"vaddr\":%" PRIu64 ",\"insn\":[", f[i].where.off,
+			f[i].where.vaddr);
+		for (size_t k = 0; k < f[i].ninsn; k++) {
+			const struct annot_insn *in = &f[i].insn[k];
+			char text[400];
+
+			if (in->branch && in->target_name[0])
+				snprintf(text, sizeof(text), "%s <%s>", in->text, in->target_name);
+			else
+				snprintf(text, sizeof(text), "%s", in->text);
+			fprintf(j, "%s[%" PRIu64 ",", k ? "," : "", in->off - f[i].where.off);
+			json_put_string(j, text);
+			fprintf(j, ",%" PRIu32 ",%d]", in->file ? str_id(st, in->file) + 1 : 0,
+				in->file ? in->line : 0);
+		}
+		fputs("]}", j);
+		total += f[i].ninsn;
+	}
+	putc(']', j);
+	annot_free_list(f, nf);
+	free(all);
+}
+
 /* --- the blob ------------------------------------------------------------------- */
 
 static unsigned page_kind(unsigned flags)
@@ -230,11 +292,14 @@ static void put_event(const struct tsamples *c, const struct ts_thread *const *t
 		      int with_par, uint64_t origin, struct strs *st, struct ts_libs *libs,
 		      struct buf *b, FILE *j)
 {
+	size_t ninsn = c->leaves ? c->leaves->n + 1 : 1;
+
 	fputs("{\"name\":", j);
 	json_put_string(j, c->ev->name);
-	fprintf(j, ",\"ns\":%s,\"interval\":%s,\"nframe\":%zu,\"nnode\":%zu,\"nline\":%zu,\"threads\":[",
+	fprintf(j, ",\"ns\":%s,\"interval\":%s,\"nframe\":%zu,\"nnode\":%zu,\"nline\":%zu,"
+		"\"ninsn\":%zu,\"threads\":[",
 		tsamples_in_ns(c) ? "true" : "false", format_time_event(c->ev) ? "true" : "false",
-		c->nframe, c->nnode, c->nline);
+		c->nframe, c->nnode, c->nline, ninsn);
 	for (size_t i = 0; i < c->nframe; i++)
 		put_uv(b, str_id(st, c->frame[i].name));
 	for (size_t i = 0; i < c->nframe; i++)
@@ -249,6 +314,11 @@ static void put_event(const struct tsamples *c, const struct ts_thread *const *t
 		put_uv(b, i ? str_id(st, c->line[i].file) : 0);
 	for (size_t i = 0; i < c->nline; i++)
 		put_uv(b, i ? (uint64_t)c->line[i].line : 0);
+	/* the instructions samples hit: their file's library and offset (kernel code: none) */
+	for (size_t i = 0; i < ninsn; i++)
+		put_uv(b, i && !c->leaves->a[i - 1].kernel ? lib_id(libs, c->leaves->a[i - 1].dso) : 0);
+	for (size_t i = 0; i < ninsn; i++)
+		put_uv(b, i && !c->leaves->a[i - 1].kernel ? c->leaves->a[i - 1].addr : 0);
 	for (size_t k = 0; k < nth; k++) {
 		const struct ts_thread *t = th[k];
 		uint64_t last = origin;
@@ -268,6 +338,8 @@ static void put_event(const struct tsamples *c, const struct ts_thread *const *t
 			put_uv(b, t->cpu[i]);
 		for (size_t i = 0; i < t->n; i++)
 			put_uv(b, t->line[i]);
+		for (size_t i = 0; i < t->n; i++)
+			put_uv(b, t->insn[i]);
 		for (size_t i = 0; with_par && i < t->n; i++)
 			put_uv(b, t->par[i]);
 	}
@@ -350,7 +422,9 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 		put_event(c[e], th, c[e]->nthread, with_par, origin, &st, &libs, &cols, j);
 		free(th);
 	}
-	fputs("],\n\"libs\":[", j);
+	putc(']', j);
+	put_listings(c, n, &st, &libs, j);
+	fputs(",\n\"libs\":[", j);
 	for (size_t i = 0; i < libs.n; i++) {
 		const unsigned char *id;
 		size_t nid = dso_build_id(libs.dso[i], &id);

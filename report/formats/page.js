@@ -54,6 +54,11 @@ function readBlob(b) {
 		l.name = clean(l.name);
 		l.path = clean(l.path);
 	}
+	for (const L of P.listings || []) {
+		if (L.why !== undefined) L.why = clean(L.why);
+		for (const x of L.insn || []) x[1] = clean(x[1]);
+		L.end = L.insn && L.insn.length ? L.off + L.insn[L.insn.length - 1][0] + 1 : 0;
+	}
 	for (const e of P.events || []) {
 		e.fname = col(e.nframe, Uint32Array);
 		e.fkind = col(e.nframe, Uint8Array);
@@ -62,6 +67,8 @@ function readBlob(b) {
 		e.frame = col(e.nnode, Uint32Array);
 		e.lfile = col(e.nline, Uint32Array);
 		e.lline = col(e.nline, Uint32Array);
+		e.ilib = col(e.ninsn, Uint32Array);
+		e.ioff = col(e.ninsn, Float64Array);
 		for (const t of e.threads) {
 			t.stack = col(t.n, Uint32Array);
 			t.time = new Float64Array(t.n);
@@ -73,6 +80,7 @@ function readBlob(b) {
 			t.weight = col(t.n, Float64Array);
 			t.cpu = col(t.n, Uint32Array);
 			t.line = col(t.n, Uint32Array);
+			t.insn = col(t.n, Uint32Array);
 			t.par = P.parallelism ? col(t.n, Uint32Array) : null;
 		}
 	}
@@ -761,11 +769,74 @@ function funcsEvents() {
 
 // --- the source view ---------------------------------------------------------------
 
+// The function's code, from the listing its samples' instructions are in, each
+// instruction with its share of what is shown, under the source line it is from.
+function drawDis(f) {
+	const dis = $('src-dis'), why = $('src-dis-why');
+	dis.textContent = '';
+	why.textContent = '';
+	const byInsn = new Map();
+	eachSample((t, i) => {
+		if (E.frame[t.stack[i]] !== f || !t.insn[i]) return;
+		const k = t.insn[i];
+		byInsn.set(k, (byInsn.get(k) || 0) + weightOf(t, i));
+	});
+	if (!byInsn.size) {
+		why.textContent = E.fkind[f] & K_KERNEL ? 'Kernel code: no disassembly.' : '';
+		return;
+	}
+	// the listing of the function's library holding the most of its weight
+	const lib = E.flib[f];
+	let best = null, bestW = -1;
+	for (const L of P.listings || []) {
+		if (L.lib !== lib) continue;
+		let w = 0;
+		for (const [k, v] of byInsn)
+			if (E.ilib[k] === lib && E.ioff[k] >= L.off && E.ioff[k] < L.end) w += v;
+		if (L.why === undefined && w > bestW) { best = L; bestW = w; }
+		if (L.why !== undefined && P.strings[L.name] === name(f) && !best) why.textContent = 'No disassembly: ' + L.why;
+	}
+	if (!best || bestW <= 0) {
+		if (!why.textContent)
+			why.textContent = 'No disassembly: the page holds the code of the hottest functions only (prof annotate shows any).';
+		return;
+	}
+	const at = new Map();
+	for (const [k, v] of byInsn)
+		if (E.ilib[k] === lib) at.set(E.ioff[k] - best.off, (at.get(E.ioff[k] - best.off) || 0) + v);
+	const total = Array.from(byInsn.values()).reduce((a, b) => a + b, 0);
+	let max = 0;
+	for (const v of at.values()) max = Math.max(max, v);
+	why.textContent = 'Disassembly of ' + P.strings[best.name] + ': ' + pct(bestW, total) + ' of its samples here';
+	let lastLine = '';
+	for (const [d, txt, file, line] of best.insn) {
+		const here = file ? P.strings[file - 1].split('/').pop() + ':' + line : '';
+		if (here && here !== lastLine) {
+			const h = el('span', 'dl', here);
+			dis.appendChild(h);
+			lastLine = here;
+		}
+		const w = at.get(d) || 0;
+		const row = el('span', 'di');
+		row.dataset.off = String(best.off + d);
+		row.appendChild(el('span', 'sp', w ? pct(w, A.total) : ''));
+		row.appendChild(el('span', 'ln', (best.vaddr + d).toString(16)));
+		row.appendChild(document.createTextNode(txt));
+		if (w) {
+			row.style.background = 'rgba(var(--hot),' + (0.08 + 0.6 * w / max).toFixed(3) + ')';
+			if (w === max) row.classList.add('hotinsn');
+		}
+		dis.appendChild(row);
+	}
+}
+
 function drawSource() {
 	const title = $('src-title'), lines = $('src-lines'), why = $('src-why'), text = $('src-text');
 	lines.textContent = '';
 	why.textContent = '';
 	text.textContent = '';
+	$('src-dis').textContent = '';
+	$('src-dis-why').textContent = '';
 	const f = S.func;
 	if (f < 0 || f >= E.nframe) {
 		title.textContent = 'Select a function in another view to see its source lines.';
@@ -784,6 +855,7 @@ function drawSource() {
 	title.appendChild(el('b', '', name(f)));
 	title.appendChild(el('span', 'lib', libName(f)));
 	title.appendChild(el('span', '', 'self ' + pct(self, A.total) + ' (' + fmtW(self) + ')'));
+	drawDis(f);
 	const hot = Array.from(byLine.entries()).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 	if (!hot.length) {
 		why.textContent = 'No sample has this function as its leaf in what is shown.';

@@ -108,6 +108,8 @@ static void *begin(const struct evdesc *ev, int merge, int full)
 	c->merge = merge;
 	c->full = full;
 	c->nline = 1;
+	if (full)
+		c->leaves = addrs_new();
 	htab_init(&c->ltab);
 	htab_init(&c->ctab);
 	c->pool = strpool_new();
@@ -146,12 +148,14 @@ static void collect_add(void *state, const struct rsample *s)
 				t->cpu = xreallocarray(t->cpu, t->cap, sizeof(*t->cpu));
 				t->line = xreallocarray(t->line, t->cap, sizeof(*t->line));
 				t->par = xreallocarray(t->par, t->cap, sizeof(*t->par));
+				t->insn = xreallocarray(t->insn, t->cap, sizeof(*t->insn));
 			}
 		}
 		if (c->full) {
 			t->cpu[t->n] = s->cpu;
 			t->line[t->n] = line_of(c, &s->frames[0]);
 			t->par[t->n] = s->parallelism;
+			t->insn[t->n] = (uint32_t)addrs_add_leaf(c->leaves, s);
 		}
 		t->stack[t->n] = at;
 		t->time[t->n] = s->time;
@@ -173,7 +177,9 @@ static void collect_free(void *state)
 		free(c->thread[i].cpu);
 		free(c->thread[i].line);
 		free(c->thread[i].par);
+		free(c->thread[i].insn);
 	}
+	addrs_free(c->leaves);
 	free(c->line);
 	htab_release(&c->ltab);
 	htab_release(&c->ctab);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "addrs.h"
 #include "htab.h"
 #include "profile.h"
 #include "strpool.h"
@@ -34,8 +35,12 @@ struct ts_thread {
 	uint32_t *stack;	/* per sample, in time order: its stack (a node) */
 	uint64_t *weight;	/* its period */
 	uint64_t *time;		/* its time (the first's, when merged) */
-	/* with full: per sample its CPU, its leaf's source line (a line, 0: none), its parallelism */
-	uint32_t *cpu, *line, *par;
+	/*
+	 * with full: per sample its CPU, its leaf's source line (a line, 0:
+	 * none), its parallelism, and the instruction it hit (insn: an index + 1
+	 * into the collection's leaves, 0: none)
+	 */
+	uint32_t *cpu, *line, *par, *insn;
 	size_t n, cap;
 	uint64_t total;
 };
@@ -64,6 +69,7 @@ struct tsamples {
 	struct ts_line *line;	/* with full; line[0] is none */
 	size_t nline, cap_line;
 	struct htab ltab;
+	struct addrs *leaves;	/* with full: the samples by the address they hit */
 };
 
 /*

@@ -26,8 +26,8 @@ void addrs_free(struct addrs *t)
 	free(t);
 }
 
-/* Count at frames[k] of s, its address less back (a return address put on its call). */
-static void add_at(struct addrs *t, const struct rsample *s, int k, uint64_t back)
+/* Count at frames[k] of s, its address less back (a return address put on its call): its index. */
+static size_t add_at(struct addrs *t, const struct rsample *s, int k, uint64_t back)
 {
 	const struct rframe *f = &s->frames[k], *fn;
 	uint64_t key[2];
@@ -63,6 +63,16 @@ static void add_at(struct addrs *t, const struct rsample *s, int k, uint64_t bac
 	}
 	c->samples++;
 	c->period += s->period;
+	return (size_t)(c - t->a);
+}
+
+size_t addrs_add_leaf(struct addrs *t, const struct rsample *s)
+{
+	if (!s->nframes)
+		return 0;
+	t->samples++;
+	t->period += s->period;
+	return add_at(t, s, 0, 0) + 1;
 }
 
 void addrs_add(struct addrs *t, const struct rsample *s)

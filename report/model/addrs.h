@@ -41,6 +41,12 @@ void addrs_free(struct addrs *t);
  * frame.
  */
 void addrs_add(struct addrs *t, const struct rsample *s);
+/*
+ * Count s at the address it hit, whatever its event: that count's index
+ * + 1 in t->a (0: no frame). The indexes stay while addrs_sorted() is not
+ * called.
+ */
+size_t addrs_add_leaf(struct addrs *t, const struct rsample *s);
 /* The counts, ordered by dso, then address (for a listing); valid until the next add. */
 const struct addr_count *addrs_sorted(struct addrs *t, size_t *n);
 

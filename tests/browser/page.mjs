@@ -22,7 +22,9 @@
 //   event:NAME         choose the event
 //   latency            tick "weigh by latency": "totals SAMPLES TOTAL"
 //   source:NAME        select NAME in the function list, Enter: "src LINE SELF%" per hot line,
-//                      "srcfirst LINE" the highlighted line of the text, "srcwhy TEXT"
+//                      "srcfirst LINE" the highlighted line of the text, "srcwhy TEXT";
+//                      its disassembly: "dis OFF SHARE VADDR TEXT [hot]" per instruction,
+//                      "disline FILE:LINE" per source line above them, "diswhy TEXT"
 //   diff               a diff page: "verdict CLASS TEXT", "drow CHANGE BASE% NEW% DELTA CHANGE NAME"
 //                      per function row, "dframe base|new DEPTH WIDTH/ROOT CHANGE NAME" per frame
 //   text:SELECTOR      "text CONTENT" of the element
@@ -237,6 +239,13 @@ try {
 				return h ? h.dataset.line + ' ' + h.textContent.replace(/\s+/g, ' ').trim() : '';
 			}));
 			say('srcwhy', await p.evaluate(() => document.getElementById('src-why').textContent));
+			// the disassembly: each instruction with a share, its line headers, and what it says
+			for (const r of await p.evaluate(() => Array.from(document.querySelectorAll('#src-dis .di, #src-dis .dl'))
+				.map((d) => d.classList.contains('dl') ? ['disline', d.textContent]
+					: ['dis', d.dataset.off, d.children[0].textContent, d.children[1].textContent,
+						d.lastChild.textContent, d.classList.contains('hotinsn') ? 'hot' : ''])))
+				say(...r);
+			say('diswhy', await p.evaluate(() => document.getElementById('src-dis-why').textContent));
 		} else if (cmd === 'diff') {
 			// a diff page: its verdict, its function rows, both flame graphs' frames
 			say('verdict', ...await p.evaluate(() => { const v = document.getElementById('verdict'); return [v.className, v.textContent]; }));
