@@ -25,6 +25,7 @@
 #include "file.h"
 #include "format.h"
 #include "htab.h"
+#include "pager.h"
 #include "profile.h"
 #include "utf8.h"
 #include "viewopts.h"
@@ -39,6 +40,7 @@ struct annotate {
 	int no_source;			/* --no-source: instructions only */
 	int asm_raw;			/* --asm-raw: their bytes too */
 	int full_paths;			/* -P: source files by their whole path */
+	int stdio;			/* --stdio: no pager on a terminal */
 	enum annot_syntax syntax;
 	double percent_limit;		/* functions under this share of their event are left out */
 	int has_limit;
@@ -110,7 +112,9 @@ static const struct opt annotate_options[] = {
 	OPT_SET('q', "quiet", AN, va.quiet, 1, "no warnings about the input"),
 	OPT_HELP(),
 	/* perf's */
-	OPT_PERF_NOOP(0, "stdio"),
+	OPT_SET(0, "stdio", struct annotate, stdio, 1,
+		"text on standard output, even on a terminal\n"
+		"(there it goes through a pager otherwise)"),
 	OPT_PERF_NOOP(0, "stdio2"),
 	OPT_PERF_NOOP('l', "print-line"),
 	OPT_PERF(0, "tui", "prof annotate writes text (or --json); prof view shows the page"),
@@ -598,7 +602,7 @@ int cmd_annotate(int argc, char **argv)
 	struct profile *p = NULL;
 	struct sources ss = { 0 };
 	char err[512], why[1024], *out_tmp = NULL;
-	int first, ret, status = 1, first_json = 1;
+	int first, ret, status = 1, first_json = 1, paged = 0;
 	size_t found = 0;
 	FILE *out = stdout, *text = NULL;
 
@@ -642,6 +646,8 @@ int cmd_annotate(int argc, char **argv)
 			out = stdout;
 			goto out;
 		}
+	} else if (!a.stdio) {
+		paged = pager_start();
 	}
 	text = utf8_filter(out);
 	if (!text) {
@@ -664,6 +670,9 @@ int cmd_annotate(int argc, char **argv)
 		status = 1;
 	}
 	text = NULL;
+	/* the pager first: what follows on stderr must not draw over it */
+	if (paged && fflush(stdout) == 0)
+		pager_end();
 	if (!a.va.quiet)
 		symbols_warnings_print(p->sym);
 	if (!status && !found) {
@@ -681,10 +690,12 @@ int cmd_annotate(int argc, char **argv)
 			fprintf(stderr, "prof: cannot write '%s': %s\n", a.output, strerror(errno));
 			status = 1;
 		}
-	} else if (fflush(stdout) || ferror(stdout)) {
+	} else if ((fflush(stdout) || ferror(stdout)) && !paged) {
 		fprintf(stderr, "prof: cannot write: %s\n", strerror(errno ? errno : EIO));
 		status = 1;
 	}
+	/* what goes wrong writing to a pager is its user quitting it: not ours to say */
+	pager_end();
 	out = stdout;
 out:
 	if (text)

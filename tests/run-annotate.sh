@@ -199,6 +199,48 @@ n=$(grep -c "hit no named function" out)
 [ "$n" = 1 ] || fail "stripped: $n lines say the samples hit no named function: $(cat out)"
 one_error_line "prof annotate of a stripped program"
 
+# --- on a terminal: through a pager (less), q leaves it; --stdio: none --------------------
+if command -v tmux > /dev/null 2>&1 && command -v less > /dev/null 2>&1; then
+	sock=$PWD/tmux.sock
+	cat > pane.sh << EOF
+unset PAGER PROF_PAGER LESS
+echo SHELL-MARK
+"$PROF" annotate -i "$recorded/oracle-prof-shape.data" --symfs "$recorded/root" leaf_a 2> pager.err
+echo "rc=\$?" > pager.rc
+"$PROF" annotate --stdio -i "$recorded/oracle-prof-shape.data" --symfs "$recorded/root" leaf_a > /dev/null 2>&1
+echo "rc=\$?" > stdio.rc
+sleep 60
+EOF
+	tmux -S "$sock" -f /dev/null new-session -d -s ann -x 100 -y 15 "cd '$PWD' && sh pane.sh" ||
+		fail "tmux cannot start"
+	tmux_gone() {
+		tmux -S "$sock" kill-server 2> /dev/null
+	}
+	on_exit tmux_gone
+	i=0
+	while [ $i -lt 50 ]; do
+		tmux -S "$sock" capture-pane -p -t ann > pane.1
+		tail -n 1 pane.1 | grep -q '^:' && break
+		sleep 0.2
+		i=$((i + 1))
+	done
+	tail -n 1 pane.1 | grep -q '^:' || fail "no pager's prompt on the terminal: $(cat pane.1)"
+	grep -q 'leaf_a  \[shape\]' pane.1 || fail "the pager does not show leaf_a: $(cat pane.1)"
+	[ -e pager.rc ] && fail "prof annotate ended before the pager was left"
+	tmux -S "$sock" send-keys -t ann q
+	i=0
+	while [ ! -s stdio.rc ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ "$(cat pager.rc 2> /dev/null)" = "rc=0" ] || fail "prof annotate through the pager: $(cat pager.rc pager.err)"
+	# --stdio on the terminal: no pager waits for a key
+	[ "$(cat stdio.rc 2> /dev/null)" = "rc=0" ] || fail "prof annotate --stdio on a terminal did not end by itself"
+	note "on a terminal: through less until q; --stdio without it"
+else
+	note "no tmux or less: the pager not checked"
+fi
+
 replaying && finish
 
 # --- recorded here: no debug info; off-CPU time by line ----------------------------
