@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "live.h"
+#include "opts.h"
 #include "pdata.h"
 #include "reader.h"
 #include "session.h"
@@ -110,6 +111,16 @@ static void *read_records(void *arg)
 	session_free(s);
 	reader_free(rd);
 	return NULL;
+}
+
+void live_child_opts(struct record_opts *o)
+{
+	o->output = "-";
+	o->no_compress = 1;
+	o->quiet = 1;
+	o->no_buildid_cache = 1;
+	o->no_carry = 1;
+	o->no_buildid_mmap = 1;
 }
 
 int live_start(struct live *l)

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "opt.h"
+#include "opts.h"
 #include "session.h"
 
 struct symbols;
@@ -39,6 +41,26 @@ struct live {
 	uint64_t lost;			/* records lost, as the stream said so far (atomic) */
 	double started;			/* when the recorder was started (mono_s()) */
 };
+
+/*
+ * The recorder's options, in the command's own table: record's target and
+ * event options, --help, and the hidden --record-child that says this
+ * process is the recorder (int field).
+ */
+#define LIVE_OPTIONS(type, rec, field) \
+	OPT_TABLE(record_target_options, type, rec), \
+	OPT_HELP(), \
+	{ .kind = OPT_KIND_SET, .long_name = "record-child", .flags = OPT_HIDDEN, \
+	  .off = offsetof(type, field), .val = 1 }
+
+struct record_opts;
+/*
+ * Make o the recorder's: its stream uncompressed into the pipe, quiet,
+ * keeping and carrying no files (the reader is live), and no build ids in
+ * MMAP2, which the kernel would leak into the records of a perf session
+ * beside it (record/evopen.c): the reader resolves from the files.
+ */
+void live_child_opts(struct record_opts *o);
 
 /* Start the recorder and its reader: 0, or -1 after a message. */
 int live_start(struct live *l);

@@ -277,10 +277,7 @@ static const struct opt agent_options[] = {
 		 "past this much heap, close files' debug info, the least\n"
 		 "recently needed first (default 64M; 0: no bound)"),
 	OPT_SET('q', "quiet", AO, quiet, 1, "say nothing but errors"),
-	OPT_TABLE(record_target_options, AO, rec),
-	OPT_HELP(),
-	{ .kind = OPT_KIND_SET, .long_name = "record-child", .flags = OPT_HIDDEN,
-	  .off = offsetof(AO, record_child), .val = 1 },
+	LIVE_OPTIONS(AO, rec, record_child),
 	OPT_END(),
 };
 
@@ -638,21 +635,8 @@ int cmd_agent(int argc, char **argv)
 		o.rec.all_cpus = 1;
 	if (o.rec.callchain == CALLCHAIN_NONE)
 		o.rec.callchain = CALLCHAIN_FP;
-	if (o.record_child) {
-		/* the recorder: its stream, uncompressed, into the agent's pipe */
-		o.rec.output = "-";
-		o.rec.no_compress = 1;
-		o.rec.quiet = 1;
-		o.rec.no_buildid_cache = 1;
-		o.rec.no_carry = 1;
-		/*
-		 * A host agent must not break the perf recordings made beside
-		 * it (evopen.c: the kernel leaks the build-id bit of MMAP2 into
-		 * other sessions' records); it resolves on the host, from the
-		 * files themselves, and needs no build ids in the stream.
-		 */
-		o.rec.no_buildid_mmap = 1;
-	}
+	if (o.record_child)
+		live_child_opts(&o.rec);	/* the recorder, into the agent's pipe */
 	/* CPU time by default: what every backend shows as CPU */
 	if (record_opts_check(&o.rec, "cpu-clock", err, sizeof(err))) {
 		fprintf(stderr, "prof: %s; see 'prof agent --help'\n", err);

@@ -570,10 +570,7 @@ static const struct opt top_options[] = {
 		"print a table each refresh on standard output\n"
 		"(the default when it is not a terminal)"),
 	OPT_CALL(0, "duration", "SECONDS", top_cb, T_DURATION, "stop after SECONDS"),
-	OPT_TABLE(record_target_options, TO, rec),
-	OPT_HELP(),
-	{ .kind = OPT_KIND_SET, .long_name = "record-child", .flags = OPT_HIDDEN,
-	  .off = offsetof(TO, record_child), .val = 1 },
+	LIVE_OPTIONS(TO, rec, record_child),
 	OPT_END(),
 };
 
@@ -793,16 +790,8 @@ int cmd_top(int argc, char **argv)
 		o.rec.all_cpus = 1;
 	if (o.rec.callchain == CALLCHAIN_NONE)
 		o.rec.callchain = CALLCHAIN_FP;	/* the callers of a function, when zoomed */
-	if (o.record_child) {
-		/* the recorder: its stream, uncompressed, into prof top's pipe */
-		o.rec.output = "-";
-		o.rec.no_compress = 1;
-		o.rec.quiet = 1;
-		o.rec.no_buildid_cache = 1;
-		o.rec.no_carry = 1;
-		/* as the agent's: a perf recording beside it stays readable (evopen.c) */
-		o.rec.no_buildid_mmap = 1;
-	}
+	if (o.record_child)
+		live_child_opts(&o.rec);
 	if (record_opts_check(&o.rec, "cpu-clock", err, sizeof(err))) {
 		fprintf(stderr, "prof: %s; see 'prof top --help'\n", err);
 		record_opts_release(&o.rec);

@@ -94,10 +94,12 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 		 * events it writes the record to after ours, which did not ask
 		 * for build ids, get the bit over maj/min/ino (the code since
 		 * 5.12; seen on 6.18). perf then cannot read their files ("assertion failed
-		 * at util/build-id.c"). --no-buildid-mmap (prof agent's
-		 * recorder) leaves them alone.
+		 * at util/build-id.c"). So a system-wide recording, whose
+		 * CPU-wide events come first, reads build ids itself
+		 * (record.c: fill_build_id()), and --no-buildid-mmap (prof
+		 * agent's recorder) asks for none.
 		 */
-		a->build_id = !o->no_buildid_mmap;
+		a->build_id = o->kernel_build_ids;
 	}
 	/* Wake us when a quarter of the ring is full, not per record. */
 	a->watermark = 1;

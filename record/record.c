@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,8 +31,10 @@
 #include "evname.h"
 #include "evopen.h"
 #include "file.h"
+#include "htab.h"
 #include "carry.h"
 #include "keep.h"
+#include "mapfile.h"
 #include "opt.h"
 #include "opts.h"
 #include "pdata.h"
@@ -57,6 +60,10 @@ struct recorder {
 	int argc;
 	struct cpulist cpus;
 	int system_wide;
+	int fill_build_ids;		/* MMAP2s of code without one get their file's build id */
+	struct fill_bid *fbids;		/* ... read once a file: by device, inode, generation */
+	size_t nfbids, fbids_cap;
+	struct htab fbtab;
 	struct rec_event *ev;
 	size_t nr_ev;
 	int *threads;			/* what events are opened on: tids, or -1 */
@@ -646,6 +653,95 @@ static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec,
 	return size;
 }
 
+/* A file's build id, read by fill_build_id(): len 0 when it has none or could not be read. */
+struct fill_bid {
+	uint64_t dev, ino, gen;
+	unsigned char len, id[20];
+};
+
+/* The build id of the file pid maps at [start, end), once per (device, inode, generation). */
+static const struct fill_bid *file_build_id(struct recorder *rc, const struct mmap_event *m,
+					    unsigned maj, unsigned min, uint64_t ino, uint64_t gen)
+{
+	uint64_t key[3] = { (uint64_t)maj << 32 | min, ino, gen };
+	struct htab_probe p;
+	struct fill_bid *b;
+	char path[PATH_MAX];
+	uint32_t i;
+	int fd;
+
+	htab_probe(&rc->fbtab, htab_hash_words(key, 3), &p);
+	while (htab_next(&rc->fbtab, &p, &i))
+		if (rc->fbids[i].dev == key[0] && rc->fbids[i].ino == ino && rc->fbids[i].gen == gen)
+			return &rc->fbids[i];
+	rc->fbids = xgrow(rc->fbids, &rc->fbids_cap, rc->nfbids + 1, sizeof(*rc->fbids));
+	b = &rc->fbids[rc->nfbids];
+	memset(b, 0, sizeof(*b));
+	b->dev = key[0];
+	b->ino = ino;
+	b->gen = gen;
+	htab_put(&rc->fbtab, &p, (uint32_t)rc->nfbids++);
+	if (m->name_len >= sizeof(path))
+		return b;
+	memcpy(path, m->name, m->name_len);
+	path[m->name_len] = '\0';
+	/* the very file mapped, while the process lives; else the path's, if the same inode */
+	fd = mapfile_open((int)m->pid, m->start, m->start + m->len, path, maj, min, ino, NULL, 0);
+	if (fd < 0) {
+		struct stat st;
+
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != ino ||
+				major(st.st_dev) != maj || minor(st.st_dev) != min)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd >= 0) {
+		b->len = (unsigned char)mapfile_build_id(fd, b->id);
+		close(fd);
+	}
+	return b;
+}
+
+/*
+ * An MMAP2 of code that came without a build id (a system-wide recording
+ * asks the kernel for none: evopen.c; kernels before 5.12 give none): its
+ * file's, read here, put where the kernel puts it (PERF_RECORD_MISC_MMAP_BUILD_ID,
+ * the size byte and 20 bytes over maj, min, ino and ino_generation), so
+ * that reports, perf's too, and keep_mapping() see it as the kernel's.
+ * Read on the drain loop, while the process most likely still maps it:
+ * once a file, a few syscalls.
+ */
+static void fill_build_id(struct recorder *rc, unsigned char *r)
+{
+	struct perf_event_header h;
+	struct kevent k;
+	struct sample id;
+	const struct fill_bid *b;
+	uint32_t mm[2];
+	uint64_t ig[2];
+
+	memcpy(&h, r, sizeof(h));
+	if ((h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) || h.size < 72 ||
+	    decode_kernel(&rc->ev[0].attr, (const struct perf_event_header *)r, &k, &id))
+		return;
+	if (!(k.mmap.prot & PROT_EXEC) || (int32_t)k.mmap.pid == -1 || !k.mmap.name_len ||
+	    k.mmap.name[0] != '/' || !strncmp(k.mmap.name, "//", 2) ||
+	    !strncmp(k.mmap.name, "/memfd:", 7))
+		return;
+	memcpy(mm, r + 40, 8);
+	memcpy(ig, r + 48, 16);
+	b = file_build_id(rc, &k.mmap, mm[0], mm[1], ig[0], ig[1]);
+	if (!b->len || b->len > 20)
+		return;
+	h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	memcpy(r, &h, sizeof(h));
+	memset(r + 40, 0, 24);
+	r[40] = b->len;
+	memcpy(r + 44, b->id, b->len);
+}
+
 /*
  * What the recorder learns from the records of processes as they go:
  * files to keep while they can be read (deleted binaries, containers'),
@@ -726,6 +822,10 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 			rc->throttled++;
 			break;
 		case PERF_RECORD_MMAP2:
+			if (rc->fill_build_ids)
+				fill_build_id(rc, p + off);
+			track(rc, (const struct perf_event_header *)(p + off));
+			break;
 		case PERF_RECORD_FORK:
 		case PERF_RECORD_COMM:
 		case PERF_RECORD_EXIT:
@@ -1071,6 +1171,8 @@ static int exit_status(const struct recorder *rc)
 
 static void recorder_release(struct recorder *rc)
 {
+	free(rc->fbids);
+	htab_release(&rc->fbtab);
 	keep_free(rc->keep);
 	carry_free(rc->carry);
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
@@ -1132,6 +1234,10 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 					   !rc.o.nr_tids);
 	if (rc.o.all_cpus && rc.o.argv && rc.o.has_cpus)
 		rc.system_wide = 1;
+	/* see evopen.c: the kernel's build ids break perf sessions beside a system-wide one */
+	rc.o.kernel_build_ids = !rc.o.no_buildid_mmap && !rc.system_wide;
+	rc.fill_build_ids = !rc.o.no_buildid_mmap;
+	htab_init(&rc.fbtab);
 	if (rc.o.has_cpus) {
 		int off = cpulist_offline(&rc.o.cpus);
 

@@ -27,11 +27,6 @@ start_agent() {
 	bg_add $agent_pid
 	agent_url
 }
-stop_agent() {
-	kill -TERM $agent_pid
-	wait_gone $agent_pid 60 || fail "prof agent did not stop: $(cat agent.err)"
-	wait $agent_pid || fail "prof agent exited $?: $(tail -n 5 agent.err)"
-}
 # scrape NAME: 2 s, "share function" per line, by flat share
 scrape() {
 	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top \

@@ -44,11 +44,6 @@ start_agent() {
 	bg_add $agent_pid
 	agent_url
 }
-stop_agent() {
-	kill -TERM $agent_pid
-	wait_gone $agent_pid 60 || fail "prof agent did not stop: $(cat agent.err)"
-	wait $agent_pid || fail "prof agent exited $?: $(tail -n 5 agent.err)"
-}
 # scrape NAME LEAF LINE: 2 s of the running shape, all in LEAF at shape.c:LINE
 scrape() {
 	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top -lines \

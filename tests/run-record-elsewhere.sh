@@ -54,6 +54,54 @@ grep -q '\[\.\] app (deleted)+0x' out || fail "-N: the frames are not offsets in
 kill -9 $apid
 wait $apid 2> /dev/null
 
+# --- -a: a program started during the recording ------------------------------------
+# A system-wide recording asks the kernel for no build ids (evopen.c: it
+# would flag every perf session's MMAP2 records on the host); prof reads
+# the program's build id itself, into its MMAP2, and a perf recording made
+# beside it stays readable. With the build id the report names the program
+# from its file, and once the file is rebuilt, says so rather than name it
+# from the other build.
+want=$(readelf -n "$shape" | awk '/Build ID:/ { print $3 }')
+[ -n "$want" ] || fail "shape has no build id (readelf -n)"
+cp "$shape" ./late
+"$PROF" record -a --duration 2 -o late.data > late.out 2> late.err &
+rpid=$!
+bg_add $rpid
+sleep 0.5
+./late -s 30 -w 1:0:0 > /dev/null &
+lpid=$!
+bg_add $lpid
+if command -v perf > /dev/null 2>&1; then
+	perf record -q -e cpu-clock -o beside.data -- "$shape" -s 0.3 > /dev/null 2> beside.err ||
+		fail "perf record beside prof record -a: $(tail -n 3 beside.err)"
+fi
+wait $rpid || fail "prof record -a exited $?: $(cat late.err)"
+kill -9 $lpid
+run_prof script -i late.data
+grep -q "^MMAP2 .*pid=$lpid .*prot=r-x buildid=$want file=$PWD/late\$" out ||
+	fail "-a: the program's MMAP2 has not its build id $want: $(grep "^MMAP2 .*pid=$lpid .*late" out | head -2)"
+run_prof report -i late.data --pid $lpid --sort sym
+expect_rc 0 "prof report --pid of a program started during -a"
+l=$(leaves out)
+note "-a, started during the recording: its build id in MMAP2, leaves $l%"
+expect_range "-a, started during the recording: share of shape's leaves" "$l" 90 100.1
+rm ./late
+cp "$WORKLOADS/inline" ./late
+run_prof report -i late.data --pid $lpid --sort sym
+expect_rc 0 "prof report --pid of a program rebuilt since"
+grep -q "build id of $PWD/late differs from the recorded one" err ||
+	fail "-a, rebuilt since: no warning of another build: $(cat err)"
+grep -q 'leaf_a\|inl_leaf\|outer' out && fail "-a, rebuilt since: named from the other build: $(grep '%' out | head -3)"
+if [ -e beside.data ]; then
+	run_prof script -i beside.data
+	n=$(grep -c '^MMAP2 .*buildid=' out)
+	[ "$n" = 0 ] || fail "perf's MMAP2 records beside prof record -a carry the build-id flag: $(grep -m 1 '^MMAP2 .*buildid=' out)"
+	command perf report -i beside.data --stdio > beside.txt 2> beside.err ||
+		fail "perf report of a recording made beside prof record -a: $(tail -n 3 beside.err)"
+	grep -q 'leaf_a' beside.txt || fail "perf report beside prof record -a names no leaf_a"
+	note "perf record beside prof record -a: no MMAP2 flagged, perf report names leaf_a"
+fi
+
 # --- a binary in another mount namespace --------------------------------------
 command -v unshare > /dev/null 2>&1 || skip "no unshare(1) (util-linux): containers not tested"
 mkdir ns

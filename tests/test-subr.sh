@@ -147,6 +147,14 @@ agent_url() {
 	[ -n "$url" ] || fail "prof agent said no URL: $(cat "$_err")"
 }
 
+# stop_agent: SIGTERM to the prof agent $agent_pid; fails unless it ends within
+# 60 s with status 0 (its stderr in agent.err).
+stop_agent() {
+	kill -TERM "$agent_pid"
+	wait_gone "$agent_pid" 60 || fail "prof agent did not stop: $(cat agent.err)"
+	wait "$agent_pid" || fail "prof agent exited $?: $(tail -n 5 agent.err)"
+}
+
 # bg_add PID: kill PID when the test ends.
 bg_add() {
 	bg_pids="$bg_pids $1"
