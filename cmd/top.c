@@ -174,6 +174,18 @@ static int top_filter(void *ctx, const struct rsample *s)
 	       (int)s->pid == __atomic_load_n(&tp->zpid, __ATOMIC_RELAXED);
 }
 
+/*
+ * A frame's third key word: kernel or not, and for code no symbol names,
+ * its address, so that each unnamed address is a row of its own (as perf
+ * top and prof report show them: "libfoo.so+0x15a50").
+ */
+static uint64_t fkey(const struct rframe *f)
+{
+	if (!f)
+		return 0;
+	return (f->name ? 0 : f->addr << 1) | f->kernel;
+}
+
 static int top_sample(void *ctx, const struct rsample *s)
 {
 	struct top *tp = ctx;
@@ -192,14 +204,13 @@ static int top_sample(void *ctx, const struct rsample *s)
 	tp->interval_samples++;
 	tp->samples++;
 	tab_add(&tp->t[V_SYM], leaf ? leaf->name : NULL, leaf ? leaf->dso : NULL,
-		(uint64_t)kernel, w);
+		fkey(leaf), w);
 	tab_add(&tp->t[V_DSO], leaf ? leaf->dso : NULL, NULL, (uint64_t)kernel, w);
 	tab_add(&tp->t[V_PROC], comm_copy(tp, s->comm), NULL, s->pid, w);
 	if (tp->zname && leaf && leaf->name == tp->zname && leaf->dso == tp->zname_dso) {
 		const struct rframe *up = s->nframes > 1 ? &s->frames[1] : NULL;
 
-		tab_add(&tp->t[V_CALLERS], up ? up->name : NULL, up ? up->dso : NULL,
-			(uint64_t)(up && up->kernel), w);
+		tab_add(&tp->t[V_CALLERS], up ? up->name : NULL, up ? up->dso : NULL, fkey(up), w);
 	}
 	pthread_mutex_unlock(&tp->mu);
 	return 0;
@@ -248,8 +259,8 @@ static void take_snapshot(struct top *tp, struct snap *sn, int decay)
 	qsort(sn->e, sn->n, sizeof(*sn->e), by_weight);
 }
 
-/* s made fit for a screen: valid UTF-8, no control character, at most cols characters. */
-static void put_text(FILE *out, const char *s, int cols)
+/* s made fit for a screen: valid UTF-8, no control character, at most cols characters: how many. */
+static int put_text(FILE *out, const char *s, int cols)
 {
 	char *fixed = utf8_fix(s ? s : "");
 	int n = 0;
@@ -265,6 +276,7 @@ static void put_text(FILE *out, const char *s, int cols)
 		p += len;
 	}
 	free(fixed);
+	return n;
 }
 
 /* One row's text, at most cols characters. */
@@ -282,16 +294,27 @@ static void put_row(FILE *out, const struct snap *sn, const struct ent *e, int c
 	case V_SYM:
 	case V_CALLERS: {
 		const struct dso *d = e->b;
-		char dso[24];
+		const char *dn = d ? dso_short_name(d) : "[unknown]";
+		int w = put_text(out, dn, left < 20 ? left : 20);
 
-		snprintf(dso, sizeof(dso), "%-20s  ", d ? dso_short_name(d) : "[unknown]");
-		put_text(out, dso, left);
+		/* the shared object in 20 columns, cut where longer */
+		for (; w < 22 && w < left; w++)
+			fputc(' ', out);
 		left -= 22;
 		if (left <= 4)
 			return;
-		fputs(e->c ? "[k] " : "[.] ", out);
-		put_text(out, e->a ? e->a : e->b || sn->view == V_SYM ? "[unknown]" : "[no caller]",
-			 left - 4);
+		fputs(e->c & 1 ? "[k] " : "[.] ", out);
+		if (e->a) {
+			put_text(out, e->a, left - 4);
+		} else if (e->b) {
+			char at[300];
+
+			snprintf(at, sizeof(at), "%s+0x%llx", dso_short_name(d),
+				 (unsigned long long)(e->c >> 1));
+			put_text(out, at, left - 4);
+		} else {
+			put_text(out, sn->view == V_SYM ? "[unknown]" : "[no caller]", left - 4);
+		}
 		break;
 	}
 	case V_DSO:
@@ -616,7 +639,8 @@ static void print_table(FILE *out, struct top *tp, const struct snap *sn, double
 static int run_top(struct top_opts *o, int argc, char **argv)
 {
 	struct top tp = { .o = o, .view = o->sort };
-	struct symbols_opts so = { .demangle = 1, .inline_frames = 1 };
+	/* functions as their symbols have them, as perf top shows them: no inline frames */
+	struct symbols_opts so = { .demangle = 1 };
 	struct live live = { .cmd = "top", .argv = argv, .argc = argc, .err_fd = -1,
 			     .child_fd = -1, .trim_idle = 60 * 1000000000ULL };
 	struct snap sn = { 0 };
@@ -705,8 +729,13 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 		}
 		if (quit)
 			break;
-		if (live_reap(&live, &status))
+		if (live_reap(&live, &status)) {
 			ended = 1;
+			/* it could not start (no such process, no such command): it said why */
+			if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
+			    !tp.samples)	/* the reader is joined */
+				break;
+		}
 		now = mono_s();
 		if (end && now >= end)
 			ended = 2;
@@ -744,9 +773,10 @@ out:
 	if (ended == 1) {
 		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
-		fprintf(stderr, "prof: top: %s; %llu samples, %llu lost records\n",
-			o->rec.argv ? "the command ended" : "the processes it watched ended",
-			(unsigned long long)tp.samples, (unsigned long long)live.lost);
+		if (tp.samples || !code)
+			fprintf(stderr, "prof: top: %s; %llu samples, %llu lost records\n",
+				o->rec.argv ? "the command ended" : "the processes it watched ended",
+				(unsigned long long)tp.samples, (unsigned long long)live.lost);
 		status = code;
 	} else {
 		status = 0;

@@ -77,6 +77,12 @@ expect_rc 0 "prof top -K"
 grep -q '\[k\]' out && fail "-K shows kernel rows: $(grep -m 3 '\[k\]' out)"
 grep -q 'leaf_a' out || fail "-K shows no leaf_a: $(head -10 out)"
 
+# a process that is not there: its one line, no table, not 0
+run_prof top --stdio -d 1 -p 999999999
+[ "$rc" != 0 ] || fail "prof top -p of no process exited 0"
+one_error_line "prof top -p of no process"
+[ -s out ] && fail "prof top -p of no process printed a table: $(head -3 out)"
+
 # --- -p PID: ends with its process ---------------------------------------------------------
 "$shape" -s 4 > /dev/null &
 pid=$!
