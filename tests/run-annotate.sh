@@ -193,7 +193,8 @@ if ! replaying; then
 fi
 record_or_replay views-stripped prof record -q -e cpu-clock -o stripped.data -- ./shape-stripped -s 0.5
 expect_rc 0 "prof record of a stripped shape"
-run_prof annotate -i stripped.data $(symfs_opt)
+# 10%: on a loaded machine a kernel function (a page fault's) can hold 1%
+run_prof annotate -i stripped.data $(symfs_opt) --percent-limit 10
 expect_rc 1 "prof annotate of a stripped program"
 n=$(grep -c "hit no named function" out)
 [ "$n" = 1 ] || fail "stripped: $n lines say the samples hit no named function: $(cat out)"
