@@ -89,7 +89,8 @@ watch perl perl -e 'my %h; while (1) { $h{$_ % 9973} .= "x$_" for 1..200000; %h 
 feed() {
 	rm -f fifo
 	mkfifo fifo
-	(while :; do cat random.bin; done) > fifo 2> /dev/null &
+	# it stops when its reader is gone: cat fails writing to a FIFO nobody reads
+	(while cat random.bin; do :; done) > fifo 2> /dev/null &
 	feeder=$!
 }
 feed
