@@ -57,12 +57,11 @@ struct top_opts {
 	int record_child;	/* the recorder, run by prof top itself */
 };
 
-/* A row: what it counts (by view), its decayed weight and this interval's samples. */
+/* A row: what it counts (by view), and its decayed weight. */
 struct ent {
 	const void *a, *b;	/* SYM, CALLERS: name, dso; DSO: dso; PROC: comm */
-	uint64_t c;		/* SYM, DSO, CALLERS: kernel; PROC: pid */
+	uint64_t c;		/* SYM, CALLERS: kernel | address << 1 (fkey()); DSO: kernel; PROC: pid */
 	double w;
-	uint64_t n;
 };
 
 struct tab {
@@ -96,6 +95,13 @@ static uint64_t ent_hash(const void *a, const void *b, uint64_t c)
 	return htab_hash_words(w, 3);
 }
 
+static uint64_t row_hash(const void *ctx, size_t i)
+{
+	const struct ent *e = &((const struct tab *)ctx)->e[i];
+
+	return ent_hash(e->a, e->b, e->c);
+}
+
 static void tab_add(struct tab *t, const void *a, const void *b, uint64_t c, double w)
 {
 	struct htab_probe p;
@@ -105,14 +111,13 @@ static void tab_add(struct tab *t, const void *a, const void *b, uint64_t c, dou
 	while (htab_next(&t->h, &p, &i))
 		if (t->e[i].a == a && t->e[i].b == b && t->e[i].c == c) {
 			t->e[i].w += w;
-			t->e[i].n++;
 			return;
 		}
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 256;
 		t->e = xreallocarray(t->e, t->cap, sizeof(*t->e));
 	}
-	t->e[t->n] = (struct ent){ .a = a, .b = b, .c = c, .w = w, .n = 1 };
+	t->e[t->n] = (struct ent){ .a = a, .b = b, .c = c, .w = w };
 	htab_put(&t->h, &p, (uint32_t)t->n++);
 }
 
@@ -128,21 +133,11 @@ static void tab_decay(struct tab *t, int zero)
 		struct ent e = t->e[i];
 
 		e.w = zero ? 0 : e.w * 7 / 8;
-		e.n = 0;
 		if (e.w > total * 1e-5)
 			t->e[k++] = e;
 	}
 	t->n = k;
-	htab_clear(&t->h);
-	for (size_t i = 0; i < k; i++) {
-		struct htab_probe p;
-		uint32_t j;
-
-		htab_probe(&t->h, ent_hash(t->e[i].a, t->e[i].b, t->e[i].c), &p);
-		while (htab_next(&t->h, &p, &j))
-			;
-		htab_put(&t->h, &p, (uint32_t)i);
-	}
+	htab_reindex(&t->h, k, row_hash, t);
 }
 
 static void tabs_reset(struct top *tp)

@@ -27,6 +27,21 @@ void htab_clear(struct htab *t)
 	t->used = 0;
 }
 
+void htab_reindex(struct htab *t, size_t n, uint64_t (*hash)(const void *ctx, size_t i),
+		  const void *ctx)
+{
+	htab_clear(t);
+	for (size_t i = 0; i < n; i++) {
+		struct htab_probe p;
+		uint32_t j;
+
+		htab_probe(t, hash(ctx, i), &p);
+		while (htab_next(t, &p, &j))
+			;
+		htab_put(t, &p, (uint32_t)i);
+	}
+}
+
 size_t htab_count(const struct htab *t)
 {
 	return t->used;

@@ -103,4 +103,11 @@ static inline int htab_next(const struct htab *t, struct htab_probe *p, uint32_t
  */
 void htab_put(struct htab *t, struct htab_probe *p, uint32_t item);
 
+/*
+ * Make t again from the items 0..n-1, item i under hash(ctx, i): after
+ * the items were removed, moved or reordered (the table has no removal).
+ */
+void htab_reindex(struct htab *t, size_t n, uint64_t (*hash)(const void *ctx, size_t i),
+		  const void *ctx);
+
 #endif

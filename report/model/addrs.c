@@ -130,22 +130,19 @@ static int by_place(const void *pa, const void *pb)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+static uint64_t place_hash(const void *ctx, size_t i)
+{
+	const struct addr_count *c = &((const struct addrs *)ctx)->a[i];
+	uint64_t key[2] = { (uint64_t)(uintptr_t)c->dso, c->addr };
+
+	return htab_hash_words(key, 2);
+}
+
 const struct addr_count *addrs_sorted(struct addrs *t, size_t *n)
 {
 	/* sorted in place: the index is made again from the new order */
 	qsort(t->a, t->n, sizeof(*t->a), by_place);
-	htab_clear(&t->index);
-	for (size_t i = 0; i < t->n; i++) {
-		struct htab_probe p;
-		uint64_t key[2] = { (uint64_t)(uintptr_t)t->a[i].dso, t->a[i].addr };
-
-		uint32_t j;
-
-		htab_probe(&t->index, htab_hash_words(key, 2), &p);
-		while (htab_next(&t->index, &p, &j))
-			;
-		htab_put(&t->index, &p, (uint32_t)i);
-	}
+	htab_reindex(&t->index, t->n, place_hash, t);
 	*n = t->n;
 	return t->a;
 }

@@ -153,29 +153,23 @@ const struct objfile *objfiles_get_id(struct objfiles *t, const char *path,
 	return f;
 }
 
+static uint64_t path_hash(const void *ctx, size_t i)
+{
+	const struct objfiles *t = ctx;
+
+	return htab_hash_bytes(t->files[i]->path, strlen(t->files[i]->path));
+}
+
 void objfiles_forget(struct objfiles *t, const struct objfile *f)
 {
-	size_t at = t->n;
-
 	pthread_mutex_lock(&t->mu);
-	for (size_t i = 0; i < t->n; i++)
-		if (t->files[i] == f)
-			at = i;
-	if (at < t->n) {
-		objfile_free(t->files[at]);
-		t->files[at] = t->files[--t->n];
-		/* the table has no removal: put the rest back */
-		htab_clear(&t->tab);
-		for (size_t i = 0; i < t->n; i++) {
-			struct htab_probe p;
-			uint32_t j;
-
-			htab_probe(&t->tab, htab_hash_bytes(t->files[i]->path,
-							    strlen(t->files[i]->path)), &p);
-			while (htab_next(&t->tab, &p, &j))
-				;
-			htab_put(&t->tab, &p, (uint32_t)i);
-		}
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->files[i] != f)
+			continue;
+		objfile_free(t->files[i]);
+		t->files[i] = t->files[--t->n];
+		htab_reindex(&t->tab, t->n, path_hash, t);
+		break;
 	}
 	pthread_mutex_unlock(&t->mu);
 }

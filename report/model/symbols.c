@@ -218,6 +218,14 @@ struct frame_info *sy_push_frame(struct symbols *s)
 	return f;
 }
 
+/* What a cache entry is found by (dso_resolve()): its address and key. */
+static uint64_t cent_hash(const void *ctx, size_t i)
+{
+	const struct cent *c = &((const struct symbols *)ctx)->cache[i];
+
+	return c->addr ^ htab_mix((uint64_t)(uintptr_t)c->key);
+}
+
 static int cmp_ptr(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
@@ -250,17 +258,7 @@ void sy_cache_drop(struct symbols *s, const void **keys, size_t n)
 		return;
 	s->ncache = kept;
 	s->nframes = nf;
-	htab_clear(&s->ctab);
-	for (size_t i = 0; i < kept; i++) {
-		struct htab_probe p;
-		uint32_t j;
-
-		htab_probe(&s->ctab, s->cache[i].addr ^ htab_mix((uint64_t)(uintptr_t)s->cache[i].key),
-			   &p);
-		while (htab_next(&s->ctab, &p, &j))
-			;
-		htab_put(&s->ctab, &p, (uint32_t)i);
-	}
+	htab_reindex(&s->ctab, kept, cent_hash, s);
 	/* give back what the arrays hold over twice what stays */
 	if (s->cache_cap > 1024 && s->cache_cap > 4 * kept) {
 		s->cache_cap = kept > 512 ? 2 * kept : 1024;

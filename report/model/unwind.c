@@ -203,31 +203,24 @@ void unwind_free(struct unwind *u)
 	free(u);
 }
 
+static uint64_t file_hash(const void *ctx, size_t i)
+{
+	const struct unwind *u = ctx;
+
+	return (uint64_t)(uintptr_t)u->files[i]->file;
+}
+
 void unwind_forget_file(struct unwind *u, const struct objfile *file)
 {
-	size_t at;
-
-	if (!u)
+	for (size_t i = 0; u && i < u->nfiles; i++) {
+		if (u->files[i]->file != file)
+			continue;
+		free_file(u->files[i], u->nreg);
+		u->files[i] = u->files[--u->nfiles];
+		htab_reindex(&u->ftab, u->nfiles, file_hash, u);
+		memset(u->memo, 0, sizeof(u->memo));	/* it names rules of the file */
 		return;
-	at = u->nfiles;
-	for (size_t i = 0; i < u->nfiles; i++)
-		if (u->files[i]->file == file)
-			at = i;
-	if (at == u->nfiles)
-		return;
-	free_file(u->files[at], u->nreg);
-	u->files[at] = u->files[--u->nfiles];
-	htab_clear(&u->ftab);
-	for (size_t i = 0; i < u->nfiles; i++) {
-		struct htab_probe p;
-		uint32_t j;
-
-		htab_probe(&u->ftab, (uint64_t)(uintptr_t)u->files[i]->file, &p);
-		while (htab_next(&u->ftab, &p, &j))
-			;
-		htab_put(&u->ftab, &p, (uint32_t)i);
 	}
-	memset(u->memo, 0, sizeof(u->memo));	/* it names rules of the file */
 }
 
 /* The unwinder's view of file: its .eh_frame. Never NULL; a file that cannot be read has no CFI. */
