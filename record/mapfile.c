@@ -7,12 +7,14 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "mapfile.h"
+#include "xalloc.h"
 
 size_t mapfile_build_id(int fd, unsigned char *id)
 {
@@ -101,5 +103,59 @@ int mapfile_open(int pid, uint64_t start, uint64_t end, const char *path, unsign
 		return fd;
 	if (fd >= 0)
 		close(fd);
+	/* the process gone: the path as this process sees it */
+	if (len && path[0] == '/' && len < sizeof(p)) {
+		memcpy(p, path, len);
+		p[len] = '\0';
+		fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && is_mapped(fd, maj, min, ino, bid, bid_len))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
 	return -1;
+}
+
+const struct mapfile_bid *mapfile_bid_of(struct mapfile_bids *c, int pid, uint64_t start,
+					 uint64_t end, const char *path, unsigned maj,
+					 unsigned min, uint64_t ino, uint64_t gen)
+{
+	uint64_t key[3] = { (uint64_t)maj << 32 | min, ino, gen };
+	struct htab_probe p;
+	struct mapfile_bid *b;
+	uint32_t i;
+	int fd;
+
+	htab_probe(&c->tab, htab_hash_words(key, 3), &p);
+	while (htab_next(&c->tab, &p, &i))
+		if (c->e[i].dev == key[0] && c->e[i].ino == ino && c->e[i].gen == gen)
+			return &c->e[i];
+	c->e = xgrow(c->e, &c->cap, c->n + 1, sizeof(*c->e));
+	b = &c->e[c->n];
+	memset(b, 0, sizeof(*b));
+	b->dev = key[0];
+	b->ino = ino;
+	b->gen = gen;
+	htab_put(&c->tab, &p, (uint32_t)c->n++);
+	fd = mapfile_open(pid, start, end, path, maj, min, ino, NULL, 0);
+	if (fd >= 0) {
+		b->len = (unsigned char)mapfile_build_id(fd, b->id);
+		close(fd);
+	}
+	return b;
+}
+
+void mapfile_bids_release(struct mapfile_bids *c)
+{
+	free(c->e);
+	htab_release(&c->tab);
+	memset(c, 0, sizeof(*c));
+}
+
+void mapfile_bid_put(const struct mapfile_bid *b, unsigned char out[24])
+{
+	/* u8 size, 3 reserved bytes, 20 bytes of id */
+	memset(out, 0, 24);
+	out[0] = b->len;
+	memcpy(out + 4, b->id, b->len);
 }

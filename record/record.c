@@ -19,7 +19,6 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,7 +30,6 @@
 #include "evname.h"
 #include "evopen.h"
 #include "file.h"
-#include "htab.h"
 #include "carry.h"
 #include "keep.h"
 #include "mapfile.h"
@@ -61,9 +59,7 @@ struct recorder {
 	struct cpulist cpus;
 	int system_wide;
 	int fill_build_ids;		/* MMAP2s of code without one get their file's build id */
-	struct fill_bid *fbids;		/* ... read once a file: by device, inode, generation */
-	size_t nfbids, fbids_cap;
-	struct htab fbtab;
+	struct mapfile_bids bids;	/* build ids read, once a file: fill_build_id() and synth */
 	struct rec_event *ev;
 	size_t nr_ev;
 	int *threads;			/* what events are opened on: tids, or -1 */
@@ -81,7 +77,7 @@ struct recorder {
 	char *out_path;			/* --switch-output: the file being written */
 	char **files;			/* --switch-output: the files this run wrote, oldest first */
 	size_t nfiles;
-	double file_start;		/* when the file being written began (now()) */
+	double file_start;		/* when the file being written began (mono_s()) */
 	int switch_asked;		/* SIGUSR2 with --switch-output (signal) */
 	uint64_t done_samples, done_in, done_out;	/* in the files before this one */
 	struct writer *w;
@@ -107,11 +103,6 @@ static void notice(const struct recorder *rc, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-}
-
-static double now(void)
-{
-	return mono_s();
 }
 
 /* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */
@@ -401,7 +392,7 @@ static int open_switched(struct recorder *rc)
 		rc->out_fd = file_create(rc->out_path, 0600, NULL, &err);
 		if (rc->out_fd >= 0) {
 			rc->out_name = rc->out_path;
-			rc->file_start = now();
+			rc->file_start = mono_s();
 			rc->files = xreallocarray(rc->files, rc->nfiles + 1, sizeof(*rc->files));
 			rc->files[rc->nfiles++] = xstrdup(rc->out_path);
 			return 0;
@@ -576,7 +567,8 @@ static int write_head(struct recorder *rc)
 static int synthesize(struct recorder *rc, int again)
 {
 	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
-			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep };
+			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep,
+			   .bids = &rc->bids };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)
@@ -614,7 +606,6 @@ static int synthesize(struct recorder *rc, int again)
 			fclose(f);
 		ret = synth_process(&s, tgid, rc->o.tids[i]);
 	}
-	synth_release(&s);
 	if (!ret)
 		ret = writer_flush(rc->w);
 	return ret ? write_error(rc, ret) : 0;
@@ -653,57 +644,6 @@ static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec,
 	return size;
 }
 
-/* A file's build id, read by fill_build_id(): len 0 when it has none or could not be read. */
-struct fill_bid {
-	uint64_t dev, ino, gen;
-	unsigned char len, id[20];
-};
-
-/* The build id of the file pid maps at [start, end), once per (device, inode, generation). */
-static const struct fill_bid *file_build_id(struct recorder *rc, const struct mmap_event *m,
-					    unsigned maj, unsigned min, uint64_t ino, uint64_t gen)
-{
-	uint64_t key[3] = { (uint64_t)maj << 32 | min, ino, gen };
-	struct htab_probe p;
-	struct fill_bid *b;
-	char path[PATH_MAX];
-	uint32_t i;
-	int fd;
-
-	htab_probe(&rc->fbtab, htab_hash_words(key, 3), &p);
-	while (htab_next(&rc->fbtab, &p, &i))
-		if (rc->fbids[i].dev == key[0] && rc->fbids[i].ino == ino && rc->fbids[i].gen == gen)
-			return &rc->fbids[i];
-	rc->fbids = xgrow(rc->fbids, &rc->fbids_cap, rc->nfbids + 1, sizeof(*rc->fbids));
-	b = &rc->fbids[rc->nfbids];
-	memset(b, 0, sizeof(*b));
-	b->dev = key[0];
-	b->ino = ino;
-	b->gen = gen;
-	htab_put(&rc->fbtab, &p, (uint32_t)rc->nfbids++);
-	if (m->name_len >= sizeof(path))
-		return b;
-	memcpy(path, m->name, m->name_len);
-	path[m->name_len] = '\0';
-	/* the very file mapped, while the process lives; else the path's, if the same inode */
-	fd = mapfile_open((int)m->pid, m->start, m->start + m->len, path, maj, min, ino, NULL, 0);
-	if (fd < 0) {
-		struct stat st;
-
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != ino ||
-				major(st.st_dev) != maj || minor(st.st_dev) != min)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	if (fd >= 0) {
-		b->len = (unsigned char)mapfile_build_id(fd, b->id);
-		close(fd);
-	}
-	return b;
-}
-
 /*
  * An MMAP2 of code that came without a build id (a system-wide recording
  * asks the kernel for none: evopen.c; kernels before 5.12 give none): its
@@ -718,7 +658,8 @@ static void fill_build_id(struct recorder *rc, unsigned char *r)
 	struct perf_event_header h;
 	struct kevent k;
 	struct sample id;
-	const struct fill_bid *b;
+	const struct mapfile_bid *b;
+	char path[PATH_MAX];
 	uint32_t mm[2];
 	uint64_t ig[2];
 
@@ -728,18 +669,19 @@ static void fill_build_id(struct recorder *rc, unsigned char *r)
 		return;
 	if (!(k.mmap.prot & PROT_EXEC) || (int32_t)k.mmap.pid == -1 || !k.mmap.name_len ||
 	    k.mmap.name[0] != '/' || !strncmp(k.mmap.name, "//", 2) ||
-	    !strncmp(k.mmap.name, "/memfd:", 7))
+	    !strncmp(k.mmap.name, "/memfd:", 7) || k.mmap.name_len >= sizeof(path))
 		return;
+	memcpy(path, k.mmap.name, k.mmap.name_len);
+	path[k.mmap.name_len] = '\0';
 	memcpy(mm, r + 40, 8);
 	memcpy(ig, r + 48, 16);
-	b = file_build_id(rc, &k.mmap, mm[0], mm[1], ig[0], ig[1]);
-	if (!b->len || b->len > 20)
+	b = mapfile_bid_of(&rc->bids, (int)k.mmap.pid, k.mmap.start, k.mmap.start + k.mmap.len,
+			   path, mm[0], mm[1], ig[0], ig[1]);
+	if (!b->len)
 		return;
 	h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	memcpy(r, &h, sizeof(h));
-	memset(r + 40, 0, 24);
-	r[40] = b->len;
-	memcpy(r + 44, b->id, b->len);
+	mapfile_bid_put(b, r + 40);
 }
 
 /*
@@ -972,7 +914,7 @@ static int switch_due(const struct recorder *rc)
 	case SWITCH_SIGNAL:
 		return rc->switch_asked;
 	case SWITCH_TIME:
-		return now() - rc->file_start >= rc->o.switch_secs;
+		return mono_s() - rc->file_start >= rc->o.switch_secs;
 	case SWITCH_SIZE:
 		return writer_bytes_out(rc->w) >= rc->o.switch_bytes;
 	default:
@@ -1027,7 +969,7 @@ static int run(struct recorder *rc)
 {
 	size_t nfds = rc->nr_fds + 1;
 	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
-	double end = rc->o.duration ? now() + rc->o.duration : 0;
+	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
 	int stopping = 0, signals = 0, ret = 0;
 
 	pfd[0].fd = rc->sfd;
@@ -1040,7 +982,7 @@ static int run(struct recorder *rc)
 		int timeout = 250;
 
 		if (end) {
-			double left = end - now();
+			double left = end - mono_s();
 
 			if (left <= 0)
 				break;
@@ -1171,8 +1113,7 @@ static int exit_status(const struct recorder *rc)
 
 static void recorder_release(struct recorder *rc)
 {
-	free(rc->fbids);
-	htab_release(&rc->fbtab);
+	mapfile_bids_release(&rc->bids);
 	keep_free(rc->keep);
 	carry_free(rc->carry);
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
@@ -1237,7 +1178,6 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	/* see evopen.c: the kernel's build ids break perf sessions beside a system-wide one */
 	rc.o.kernel_build_ids = !rc.o.no_buildid_mmap && !rc.system_wide;
 	rc.fill_build_ids = !rc.o.no_buildid_mmap;
-	htab_init(&rc.fbtab);
 	if (rc.o.has_cpus) {
 		int off = cpulist_offline(&rc.o.cpus);
 

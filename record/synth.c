@@ -119,51 +119,6 @@ static int synth_fork(struct synth *s, int pid, int tid)
 	return finish(s, &r, PERF_RECORD_FORK, pid, tid, PERF_RECORD_MISC_USER);
 }
 
-/* A file's build id, by device and inode: -a reads each library once. */
-struct synth_bid {
-	uint64_t dev, ino;
-	unsigned char len;	/* 0: the file has none, or could not be read */
-	unsigned char id[20];
-};
-
-/*
- * The build id of the file behind a mapping: the very file mapped, even
- * when its path now names another (mapfile_open()).
- */
-static const struct synth_bid *build_id_of(struct synth *s, int pid, uint64_t start,
-					   uint64_t end, const char *name, unsigned maj,
-					   unsigned min, uint64_t ino)
-{
-	uint64_t dev = (uint64_t)maj << 32 | min;
-	struct synth_bid *b;
-	int fd;
-
-	for (size_t i = 0; i < s->nbids; i++)
-		if (s->bids[i].ino == ino && s->bids[i].dev == dev)
-			return &s->bids[i];
-	if (s->nbids == s->bids_cap) {
-		s->bids_cap = s->bids_cap ? 2 * s->bids_cap : 64;
-		s->bids = xreallocarray(s->bids, s->bids_cap, sizeof(*s->bids));
-	}
-	b = &s->bids[s->nbids++];
-	memset(b, 0, sizeof(*b));
-	b->dev = dev;
-	b->ino = ino;
-	fd = mapfile_open(pid, start, end, name, maj, min, ino, NULL, 0);
-	if (fd >= 0) {
-		b->len = (unsigned char)mapfile_build_id(fd, b->id);
-		close(fd);
-	}
-	return b;
-}
-
-void synth_release(struct synth *s)
-{
-	free(s->bids);
-	s->bids = NULL;
-	s->nbids = s->bids_cap = 0;
-}
-
 static int synth_maps(struct synth *s, int pid)
 {
 	char path[64], line[PATH_MAX + 256];
@@ -182,7 +137,7 @@ static int synth_maps(struct synth *s, int pid)
 		const char *name;
 		uint32_t v32[2], prot, flags;
 		struct rec r = { .len = sizeof(struct perf_event_header) };
-		const struct synth_bid *bid;
+		const struct mapfile_bid *bid;
 		uint16_t misc = PERF_RECORD_MISC_USER;
 
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n",
@@ -204,15 +159,15 @@ static int synth_maps(struct synth *s, int pid)
 		v64[1] = end - start;
 		v64[2] = pgoff;
 		put(&r, v64, sizeof(v64));
-		bid = ino ? build_id_of(s, pid, start, end, name, maj, min, ino) : NULL;
+		/* the very file mapped, even when its path now names another */
+		bid = ino ? mapfile_bid_of(s->bids, pid, start, end, name, maj, min, ino, gen) : NULL;
 		if (bid && bid->len)
 			keep_mapping(s->keep, pid, start, end - start, name, strlen(name), bid->id,
 				     bid->len);
 		if (bid && bid->len) {
-			/* u8 size, 3 reserved bytes, 20 bytes of id: the place of maj..gen */
-			unsigned char b[24] = { bid->len };
+			unsigned char b[24];	/* the place of maj..gen */
 
-			memcpy(b + 4, bid->id, bid->len);
+			mapfile_bid_put(bid, b);
 			put(&r, b, sizeof(b));
 			misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 		} else {

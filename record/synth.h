@@ -14,20 +14,16 @@
 
 struct writer;
 
-struct synth_bid;
+struct mapfile_bids;
 
 struct synth {
 	struct writer *w;
 	const struct perf_event_attr *attr;	/* gives the sample_id trailer */
 	uint64_t id;				/* sample id written in the trailer */
 	uint64_t records;			/* records written so far */
-	struct synth_bid *bids;			/* build ids read, by file; synth_release */
-	size_t nbids, bids_cap;
+	struct mapfile_bids *bids;		/* build ids read, by file (the recorder's) */
 	struct keep *keep;			/* files at risk kept by build id; NULL: none */
 };
-
-/* Free what s gathered (the build ids of the files it read). */
-void synth_release(struct synth *s);
 
 /*
  * Write the records of process pid (of thread tid only, when tid > 0).
