@@ -58,11 +58,6 @@ struct collect {
 	int nscrapes;
 };
 
-static uint64_t mono_now(void)
-{
-	return mono_ns();
-}
-
 struct collect *collect_new(const struct collect_opts *o)
 {
 	struct collect *c = xcalloc(1, sizeof(*c));
@@ -74,7 +69,7 @@ struct collect *collect_new(const struct collect_opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &m);
 	clock_gettime(CLOCK_REALTIME, &r);
 	c->off = ((int64_t)r.tv_sec - m.tv_sec) * 1000000000 + (r.tv_nsec - m.tv_nsec);
-	c->started = (uint64_t)((int64_t)mono_now() + c->off);
+	c->started = (uint64_t)((int64_t)mono_ns() + c->off);
 	c->pcap = 256;
 	c->ptab = xcalloc(c->pcap, sizeof(*c->ptab));
 	return c;
@@ -592,7 +587,7 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
 int collect_scrape(struct collect *c, double seconds, int max, unsigned char **data, size_t *len)
 {
 	struct span *sp = xcalloc(1, sizeof(*sp)), **pp;
-	uint64_t now = mono_now(), dur = (uint64_t)(seconds * 1e9);
+	uint64_t now = mono_ns(), dur = (uint64_t)(seconds * 1e9);
 	struct timespec until;
 	size_t pick = 0;
 	int ret = 0;
@@ -613,7 +608,7 @@ int collect_scrape(struct collect *c, double seconds, int max, unsigned char **d
 	*pp = sp;
 	/* until the samples of its end are in, or a grace after it at most */
 	for (;;) {
-		uint64_t t = mono_now(), limit = sp->end + c->o.grace_ns;
+		uint64_t t = mono_ns(), limit = sp->end + c->o.grace_ns;
 
 		if (c->delivered >= sp->end || t >= limit)
 			break;

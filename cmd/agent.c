@@ -352,16 +352,6 @@ struct agent {
 	int restarts;
 };
 
-static uint64_t now_ns(void)
-{
-	return mono_ns();
-}
-
-static double now_s(void)
-{
-	return (double)now_ns() / 1e9;
-}
-
 static void on_window(void *arg, const struct window *w)
 {
 	struct agent *ag = arg;
@@ -520,7 +510,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			(unsigned long long)o->rec.freq, o->window,
 			o->npush ? "" : "; nothing pushed (no --push)");
 	if (o->duration)
-		end = now_s() + o->duration;
+		end = mono_s() + o->duration;
 	pfd.fd = sfd;
 	pfd.events = POLLIN;
 	for (;;) {
@@ -533,14 +523,14 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 				if (si.ssi_signo != SIGCHLD)
 					stop = 1;
 		}
-		if (end && now_s() >= end)
+		if (end && mono_s() >= end)
 			stop = 1;
 		if (stop)
 			break;
 		if (live_reap(&ag.live, &status)) {
 			/* a recorder that failed at once, with its reason said, failed for good */
 			int early = WIFEXITED(status) && WEXITSTATUS(status) && !ag.restarts &&
-				    now_s() - ag.live.started < 3;
+				    mono_s() - ag.live.started < 3;
 
 			if (early) {
 				/* it could not start: its error said why; nothing to retry */
@@ -550,18 +540,18 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			fprintf(stderr, "prof: agent: the recorder %s %d; starting it again in %g s\n",
 				WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
 				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), backoff);
-			restart_at = now_s() + backoff;
+			restart_at = mono_s() + backoff;
 			backoff = backoff * 2 > 60 ? 60 : backoff * 2;
 		}
-		if (!ag.live.child && restart_at && now_s() >= restart_at) {
+		if (!ag.live.child && restart_at && mono_s() >= restart_at) {
 			restart_at = 0;
 			ag.restarts++;
 			if (live_start(&ag.live))
 				goto out;
 		}
-		if (ag.live.child && now_s() - ag.live.started > 60)
+		if (ag.live.child && mono_s() - ag.live.started > 60)
 			backoff = 1;
-		collect_tick(ag.coll, now_ns(), 0, on_window, &ag);
+		collect_tick(ag.coll, mono_ns(), 0, on_window, &ag);
 	}
 	status = 0;
 	if (ag.live.child) {
@@ -571,7 +561,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			status = 1;
 	}
 	/* the window in progress, cut short: nothing sampled is left behind */
-	collect_tick(ag.coll, now_ns(), 1, on_window, &ag);
+	collect_tick(ag.coll, mono_ns(), 1, on_window, &ag);
 	if (!o->quiet) {
 		struct collect_stats st;
 

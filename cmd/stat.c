@@ -579,11 +579,6 @@ struct stat_run {
 	int interrupted;
 };
 
-static double mono(void)
-{
-	return mono_s();
-}
-
 static void comm_of(int tid, char *buf, size_t size)
 {
 	char path[64];
@@ -1237,7 +1232,7 @@ static int run_once(struct stat_run *r, const char *path)
 	}
 	if (!launched || r->system_wide)
 		ioctl_leaders(r, PERF_EVENT_IOC_ENABLE);
-	r->t0 = mono();
+	r->t0 = mono_s();
 	if (launched) {
 		int e = launch_release(&l);
 
@@ -1252,7 +1247,7 @@ static int run_once(struct stat_run *r, const char *path)
 	if (o->timeout_ms)
 		end_at = r->t0 + o->timeout_ms / 1e3;
 	while (!done) {
-		double now = mono(), wake = now + 0.2;
+		double now = mono_s(), wake = now + 0.2;
 		struct timespec ts;
 		siginfo_t si;
 		int sig;
@@ -1290,7 +1285,7 @@ static int run_once(struct stat_run *r, const char *path)
 				done = 1;
 			}
 		}
-		now = mono();
+		now = mono_s();
 		if (end_at && now >= end_at && !done) {
 			if (launched) {
 				kill(l.pid, SIGTERM);
@@ -1318,7 +1313,7 @@ static int run_once(struct stat_run *r, const char *path)
 			}
 		}
 	}
-	r->elapsed = mono() - r->t0;
+	r->elapsed = mono_s() - r->t0;
 	if (r->system_wide)
 		ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
 	read_all(r);
