@@ -24,11 +24,26 @@
 #define PATH_MEMO 256
 #define MEMO_AFTER 64
 
+/*
+ * Nodes live in chunks that never move: the tree grows by a chunk at a
+ * time, not by copying one array twice its size (a system-wide -g caller
+ * report holds millions of nodes), and a node's address is stable.
+ * Chunks double from 2^CHUNK0_BITS nodes up to 2^CHUNK_MAX_BITS, so a
+ * tree of a few nodes stays small; only the directory of chunks, a
+ * pointer for each 64K nodes, is an array that doubles.
+ */
+#define CHUNK0_BITS	4
+#define CHUNK_MAX_BITS	16
+/* the nodes the doubling chunks hold: 2^CHUNK0_BITS + ... + 2^CHUNK_MAX_BITS */
+#define SMALL_NODES	(((size_t)1 << (CHUNK_MAX_BITS + 1)) - ((size_t)1 << CHUNK0_BITS))
+#define SMALL_CHUNKS	(CHUNK_MAX_BITS - CHUNK0_BITS + 1)
+
 struct ctree {
 	struct strpool *pool;
 	int merge;
-	struct ctree_node *nodes;	/* node 0 means "none"; the htab's items */
-	size_t nnodes, cap;
+	struct ctree_node **chunk;	/* node 0 means "none"; the htab's items */
+	size_t nchunks, chunk_cap;
+	size_t nnodes, cap;		/* cap: the nodes the chunks hold */
 	struct htab tab;		/* (parent, name, flags) -> node, roots left out */
 	uint64_t samples;
 	/* the last path added */
@@ -38,6 +53,35 @@ struct ctree {
 	unsigned *path_flags;
 	size_t *path_node;
 };
+
+/* Node id: in a doubling chunk (the first SMALL_NODES), or in one of 2^CHUNK_MAX_BITS. */
+static inline struct ctree_node *node_at(const struct ctree *t, size_t id)
+{
+	if (id < SMALL_NODES) {
+		size_t x = id + ((size_t)1 << CHUNK0_BITS);
+		int b = 63 - __builtin_clzll((unsigned long long)x);	/* x in [2^b, 2^(b+1)) */
+
+		return &t->chunk[b - CHUNK0_BITS][x - ((size_t)1 << b)];
+	}
+	id -= SMALL_NODES;
+	return &t->chunk[SMALL_CHUNKS + (id >> CHUNK_MAX_BITS)]
+			[id & (((size_t)1 << CHUNK_MAX_BITS) - 1)];
+}
+
+/* Room for node t->cap: one more chunk. */
+static void grow(struct ctree *t)
+{
+	size_t n = t->nchunks < SMALL_CHUNKS ? (size_t)1 << (CHUNK0_BITS + t->nchunks)
+					      : (size_t)1 << CHUNK_MAX_BITS;
+
+	if (t->cap + n > UINT32_MAX) {
+		fprintf(stderr, "prof: a call tree of over %u nodes: too big to hold\n", UINT32_MAX);
+		exit(1);
+	}
+	t->chunk = xgrow(t->chunk, &t->chunk_cap, t->nchunks + 1, sizeof(*t->chunk));
+	t->chunk[t->nchunks++] = xreallocarray(NULL, n, sizeof(struct ctree_node));
+	t->cap += n;
+}
 
 const char *frame_name(struct strpool *pool, const struct rframe *f, int merge,
 		       unsigned *flags)
@@ -65,8 +109,8 @@ struct ctree *ctree_new(struct strpool *pool, int merge)
 
 	t->pool = pool;
 	t->merge = merge;
-	t->cap = 16;	/* small, doubling: a file may hold thousands of events */
-	t->nodes = xcalloc(t->cap, sizeof(*t->nodes));
+	grow(t);	/* 16 nodes: a file may hold thousands of events */
+	memset(node_at(t, 0), 0, sizeof(struct ctree_node));
 	t->nnodes = 1;
 	htab_init(&t->tab);
 	return t;
@@ -76,7 +120,9 @@ void ctree_free(struct ctree *t)
 {
 	if (!t)
 		return;
-	free(t->nodes);
+	for (size_t c = 0; c < t->nchunks; c++)
+		free(t->chunk[c]);
+	free(t->chunk);
 	htab_release(&t->tab);
 	free(t->path_name);
 	free(t->path_flags);
@@ -89,19 +135,19 @@ static size_t new_node(struct ctree *t, size_t parent, const char *name, unsigne
 	struct ctree_node *n;
 	size_t id;
 
-	if (t->nnodes == t->cap) {
-		t->cap *= 2;
-		t->nodes = xreallocarray(t->nodes, t->cap, sizeof(*t->nodes));
-	}
+	if (t->nnodes == t->cap)
+		grow(t);
 	id = t->nnodes++;
-	n = &t->nodes[id];
+	n = node_at(t, id);
 	memset(n, 0, sizeof(*n));
 	n->name = name;
 	n->flags = flags;
-	n->parent = parent;
+	n->parent = (uint32_t)parent;
 	if (parent) {
-		n->next_sibling = t->nodes[parent].first_child;
-		t->nodes[parent].first_child = id;
+		struct ctree_node *up = node_at(t, parent);
+
+		n->next_sibling = up->first_child;
+		up->first_child = (uint32_t)id;
 	}
 	return id;
 }
@@ -120,7 +166,7 @@ static size_t lookup(const struct ctree *t, size_t at, const char *name, unsigne
 	/* one multiply here, one in the probe: this runs for every frame */
 	htab_probe(&t->tab, (uint64_t)at * 0xc2b2ae3d27d4eb4fULL ^ (uintptr_t)name ^ flags, p);
 	while (htab_next(&t->tab, p, &i)) {
-		const struct ctree_node *n = &t->nodes[i];
+		const struct ctree_node *n = node_at(t, i);
 
 		if (n->parent == at && n->name == name && n->flags == flags)
 			return i;
@@ -149,21 +195,27 @@ size_t ctree_find(const struct ctree *t, size_t at, const char *name, unsigned f
 
 void ctree_graft(struct ctree *dst, size_t at, const struct ctree *src, size_t from)
 {
-	const struct ctree_node *s = &src->nodes[from];
+	const struct ctree_node *s = node_at(src, from);
+	struct ctree_node *d = node_at(dst, at);
 
-	dst->nodes[at].samples += s->samples;
-	dst->nodes[at].period += s->period;
-	dst->nodes[at].self_samples += s->self_samples;
-	dst->nodes[at].self_period += s->self_period;
-	for (size_t c = s->first_child; c; c = src->nodes[c].next_sibling)
-		ctree_graft(dst, ctree_child(dst, at, strpool_intern(dst->pool, src->nodes[c].name),
-					     src->nodes[c].flags), src, c);
+	d->samples += s->samples;
+	d->period += s->period;
+	d->self_samples += s->self_samples;
+	d->self_period += s->self_period;
+	for (size_t c = s->first_child; c; c = node_at(src, c)->next_sibling) {
+		const struct ctree_node *sc = node_at(src, c);
+
+		ctree_graft(dst, ctree_child(dst, at, strpool_intern(dst->pool, sc->name), sc->flags),
+			    src, c);
+	}
 }
 
 static void count(struct ctree *t, size_t at, uint64_t period)
 {
-	t->nodes[at].samples++;
-	t->nodes[at].period += period;
+	struct ctree_node *n = node_at(t, at);
+
+	n->samples++;
+	n->period += period;
 }
 
 void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, int step,
@@ -208,13 +260,13 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 			self = at;
 	}
 	t->path_len = k < t->path_cap ? k : t->path_cap;
-	t->nodes[self].self_samples++;
-	t->nodes[self].self_period += s->period;
+	node_at(t, self)->self_samples++;
+	node_at(t, self)->self_period += s->period;
 }
 
 const struct ctree_node *ctree_node(const struct ctree *t, size_t i)
 {
-	return i && i < t->nnodes ? &t->nodes[i] : NULL;
+	return i && i < t->nnodes ? node_at(t, i) : NULL;
 }
 
 size_t ctree_count(const struct ctree *t)
@@ -225,8 +277,8 @@ size_t ctree_count(const struct ctree *t)
 static int by_name(const void *a, const void *b, void *arg)
 {
 	const struct ctree *t = arg;
-	const struct ctree_node *x = &t->nodes[*(const size_t *)a];
-	const struct ctree_node *y = &t->nodes[*(const size_t *)b];
+	const struct ctree_node *x = node_at(t, *(const size_t *)a);
+	const struct ctree_node *y = node_at(t, *(const size_t *)b);
 	int c = strcmp(x->name, y->name);
 
 	return c ? c : (int)x->flags - (int)y->flags;
@@ -239,7 +291,7 @@ void ctree_sort(struct ctree *t)
 	for (size_t id = 1; id < t->nnodes; id++) {
 		size_t n = 0;
 
-		for (size_t c = t->nodes[id].first_child; c; c = t->nodes[c].next_sibling) {
+		for (size_t c = node_at(t, id)->first_child; c; c = node_at(t, c)->next_sibling) {
 			if (n == cap) {
 				cap = cap ? 2 * cap : 64;
 				kids = xreallocarray(kids, cap, sizeof(*kids));
@@ -249,10 +301,10 @@ void ctree_sort(struct ctree *t)
 		if (n < 2)
 			continue;
 		qsort_r(kids, n, sizeof(*kids), by_name, t);
-		t->nodes[id].first_child = kids[0];
+		node_at(t, id)->first_child = (uint32_t)kids[0];
 		for (size_t i = 0; i + 1 < n; i++)
-			t->nodes[kids[i]].next_sibling = kids[i + 1];
-		t->nodes[kids[n - 1]].next_sibling = 0;
+			node_at(t, kids[i])->next_sibling = (uint32_t)kids[i + 1];
+		node_at(t, kids[n - 1])->next_sibling = 0;
 	}
 	free(kids);
 }

@@ -49,10 +49,11 @@ const char *frame_name(struct strpool *pool, const struct rframe *f, int merge,
 struct ctree_node {
 	const char *name;	/* interned */
 	unsigned flags;		/* FRAME_* */
+	/* node ids fit 32 bits: the tree's htab holds 32-bit items */
+	uint32_t parent;	/* 0: none */
 	uint64_t samples, period;	/* of the stacks through it */
 	uint64_t self_samples, self_period;	/* of those that end in it */
-	size_t parent;		/* 0: none */
-	size_t first_child, next_sibling;	/* 0 ends a list; unsorted until ctree_sort() */
+	uint32_t first_child, next_sibling;	/* 0 ends a list; unsorted until ctree_sort() */
 };
 
 struct ctree;
