@@ -24,6 +24,7 @@
 struct entry_memo {
 	const char *comm, *name, *inl_in;
 	const struct dso *dso;
+	uint64_t addr;		/* an unnamed frame's (name NULL): its text is dso+0xADDR */
 	unsigned flags;
 	struct hist_entry *e;
 };
@@ -179,6 +180,7 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	struct hist_entry *e;
 	unsigned kflags;
 	const char *inl_in = NULL;
+	uint64_t addr;
 
 	/* an inlined frame's entry is per function it was inlined into */
 	if (f->inlined && h->sym_key && f >= s->frames && f < s->frames + s->nframes) {
@@ -189,13 +191,16 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 		if (c < s->frames + s->nframes)
 			inl_in = c->name;
 	}
-	if (h->memo_ok && f->name && !h->memo && h->samples >= MEMO_AFTER)
+	if (h->memo_ok && !h->memo && h->samples >= MEMO_AFTER)
 		h->memo = xcalloc(ENTRY_MEMO, sizeof(*h->memo));
-	if (h->memo && f->name) {
+	/* a named frame's texts hang on its name; an unnamed one's on its address */
+	addr = f->name ? 0 : f->addr;
+	if (h->memo) {
 		m = &h->memo[(((uintptr_t)f->name >> 3) ^ ((uintptr_t)s->comm >> 3) ^
-			      ((uintptr_t)f->dso >> 4) ^ flags) & (ENTRY_MEMO - 1)];
-		if (m->name == f->name && m->comm == s->comm && m->dso == f->dso &&
-		    m->flags == flags && m->inl_in == inl_in)
+			      ((uintptr_t)f->dso >> 4) ^ flags ^ (addr >> 2) ^ (addr >> 12)) &
+			     (ENTRY_MEMO - 1)];
+		if (m->e && m->name == f->name && m->addr == addr && m->comm == s->comm &&
+		    m->dso == f->dso && m->flags == flags && m->inl_in == inl_in)
 			return m->e;
 	}
 	key_of(h, s, f, text, &kflags);
@@ -203,6 +208,7 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	if (m) {
 		m->comm = s->comm;
 		m->name = f->name;
+		m->addr = addr;
 		m->inl_in = inl_in;
 		m->dso = f->dso;
 		m->flags = flags;
