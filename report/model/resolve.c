@@ -233,7 +233,15 @@ static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 	u->start = m->start;
 	u->end = m->end;
 	u->pgoff = m->pgoff;
-	/* Only files that resolve: another build's CFI would mislead. */
+	/*
+	 * Only files that resolve: another build's CFI would mislead. Which
+	 * file that is (the path's, or one of the recorded build id) is
+	 * settled first, as the dso's first resolve does: else the answer
+	 * would hang on whether a sample of it was named yet, and on the
+	 * loader thread's progress, and the same file would report two ways.
+	 */
+	if (m->dso)
+		dso_settle(m->dso);
 	u->file = m->dso ? symbols_dso_file(m->dso) : NULL;
 	u->build_id_len = u->file ? dso_build_id(m->dso, &u->build_id) : 0;
 	u->trampoline = 0;
