@@ -279,6 +279,7 @@ int resolver_leaf_returns(struct resolver *r, const struct proc *pr, const struc
 
 	if (!smp->stack || !smp->stack_dyn_size || smp->nr_user_regs || !pr)
 		return 0;
-	return unwind_leaf_returns(unwinder(r), find_umap, &uf, a, smp->stack, smp->stack_dyn_size,
-				   ras, max);
+	/* a proc's gen is unique in the session: it names these maps */
+	return unwind_leaf_returns(unwinder(r), find_umap, &uf, pr->gen, a, smp->stack,
+				   smp->stack_dyn_size, ras, max);
 }

@@ -120,8 +120,27 @@ struct memo {
 	const struct rule *r;
 };
 
+/*
+ * The leaf repair's answers for a pc of a space (unwind_leaf_returns()):
+ * a file's pc whose CFI finds its frame from sp (the CFA's offset from
+ * sp, and where the return address is from sp), one where it does not,
+ * and a return address seen to be in mapped code. Only answers that hang
+ * on the maps and the files alone, never on JIT code (which changes with
+ * time), are kept.
+ */
+#define LMEMO	4096
+
+enum { LM_NONE, LM_STEP, LM_STOP, LM_CODE };
+
+struct lmemo {
+	uint64_t space, pc;
+	int64_t cfa_off, ra_at;
+	int kind;
+};
+
 struct unwind {
 	int nreg;			/* the machine's DWARF registers we track */
+	struct lmemo lmemo[LMEMO];
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
 	struct ufile **files;		/* by path: the htab's items */
@@ -731,8 +750,80 @@ static int apply(const struct uctx *c, const struct rloc *l, int i, uint64_t *ou
 	}
 }
 
-int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t pc,
-			const unsigned char *stack, size_t len, uint64_t *ras, int max)
+static struct lmemo *lmemo_of(struct unwind *u, uint64_t space, uint64_t pc, int code)
+{
+	uint64_t h = (space * 0x9e3779b97f4a7c15ULL) ^ pc ^ (pc >> 13) ^ (uint64_t)code << 7;
+
+	return &u->lmemo[(h ^ h >> 29) & (LMEMO - 1)];
+}
+
+/*
+ * What the repair does with pc (LM_STEP, with the CFA's offset and the
+ * return address's from sp; or LM_STOP): from the memo, or found and
+ * kept when the answer is the maps' and the file's alone.
+ */
+static int leaf_rule(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
+		     uint64_t look, int64_t *cfa_off, int64_t *ra_at)
+{
+	struct lmemo *lm = space ? lmemo_of(u, space, look, 0) : NULL;
+	struct unwind_map um;
+	struct pmap m;
+	const struct rule *r;
+	uint64_t fa;
+	int kind = LM_STOP, keep = 0;
+
+	if (lm && lm->kind != LM_NONE && lm->kind != LM_CODE && lm->space == space &&
+	    lm->pc == look) {
+		*cfa_off = lm->cfa_off;
+		*ra_at = lm->ra_at;
+		return lm->kind;
+	}
+	memset(&um, 0, sizeof(um));
+	if (find(ctx, look, &um) && look >= um.start && look < um.end && !um.trampoline &&
+	    !make_pmap(u, &um, &m) && m.f && !file_addr(&m, look, &fa)) {
+		keep = 1;	/* a file's code: no JIT table had a say */
+		r = rule_for(u, m.f, fa);
+		/* a frame found from sp, not from a frame pointer of its own */
+		if (r != &no_rule && !r->signal && r->cfa.kind == R_REG_OFF && r->cfa.reg == DW_SP &&
+		    r->reg[r->ra].kind == R_AT_CFA && r->cfa.off > 0) {
+			kind = LM_STEP;
+			*cfa_off = r->cfa.off;
+			/* wrapping, not overflowing, on a crafted file's offsets */
+			*ra_at = (int64_t)((uint64_t)r->cfa.off + (uint64_t)r->reg[r->ra].off);
+		}
+	}
+	if (lm && keep) {
+		lm->space = space;
+		lm->pc = look;
+		lm->kind = kind;
+		lm->cfa_off = kind == LM_STEP ? *cfa_off : 0;
+		lm->ra_at = kind == LM_STEP ? *ra_at : 0;
+	}
+	return kind;
+}
+
+/* Whether a is in code the process maps: from the memo when it was seen to be. */
+static int mapped_code(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
+		       uint64_t a)
+{
+	struct lmemo *lm = space ? lmemo_of(u, space, a, 1) : NULL;
+	struct unwind_map um;
+
+	if (lm && lm->kind == LM_CODE && lm->space == space && lm->pc == a)
+		return 1;
+	memset(&um, 0, sizeof(um));
+	if (!find(ctx, a, &um) || a < um.start || a >= um.end)
+		return 0;
+	if (lm && um.file && !um.trampoline) {	/* a file's map: the maps' answer alone */
+		lm->space = space;
+		lm->pc = a;
+		lm->kind = LM_CODE;
+	}
+	return 1;
+}
+
+int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
+			uint64_t pc, const unsigned char *stack, size_t len, uint64_t *ras, int max)
 {
 	uint64_t look = pc, off = 0;
 	int n = 0;
@@ -742,31 +833,20 @@ int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64
 	if (!u->nreg)
 		return 0;
 	while (n < max) {
-		struct unwind_map um;
-		struct pmap m;
-		const struct rule *r;
-		uint64_t fa, ra;
-		int64_t at;
+		int64_t cfa_off = 0, ra_at = 0, at;
+		uint64_t ra;
 
-		memset(&um, 0, sizeof(um));
-		if (!find(ctx, look, &um) || look < um.start || look >= um.end || um.trampoline ||
-		    make_pmap(u, &um, &m) || !m.f || file_addr(&m, look, &fa))
+		if (leaf_rule(u, find, ctx, space, look, &cfa_off, &ra_at) != LM_STEP)
 			break;
-		r = rule_for(u, m.f, fa);
-		/* a frame found from sp, not from a frame pointer of its own */
-		if (r == &no_rule || r->signal || r->cfa.kind != R_REG_OFF || r->cfa.reg != DW_SP ||
-		    r->reg[r->ra].kind != R_AT_CFA || r->cfa.off <= 0)
-			break;
-		at = (int64_t)off + r->cfa.off + r->reg[r->ra].off;
+		at = (int64_t)(off + (uint64_t)ra_at);
 		if (at < 0 || (uint64_t)at > len || len - (uint64_t)at < 8)
 			break;
 		memcpy(&ra, stack + at, 8);
 		/* a return address is in code the process maps; else not one (data, 0x1000) */
-		memset(&um, 0, sizeof(um));
-		if (!ra || !find(ctx, ra - 1, &um) || ra - 1 < um.start || ra - 1 >= um.end)
+		if (!ra || !mapped_code(u, find, ctx, space, ra - 1))
 			break;
 		ras[n++] = ra;
-		off += (uint64_t)r->cfa.off;	/* the caller's sp is the CFA */
+		off += (uint64_t)cfa_off;	/* the caller's sp is the CFA */
 		look = ra - 1;
 	}
 	return n;

@@ -83,10 +83,13 @@ int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct s
  * With stack, the first len bytes at the sample's user stack pointer:
  * from pc on, while each function's CFI finds its frame from the stack
  * pointer, the return address it holds there, into ras[]; at most max.
- * Returns how many (0: none known).
+ * Returns how many (0: none known). space names the maps find() answers
+ * from (a process's maps as they stand: the session's unique generation
+ * of them), so that what find() and the CFI say of a pc is looked up once
+ * for the run, not per sample; 0 when they have no such name (no memo).
  */
-int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t pc,
-			const unsigned char *stack, size_t len, uint64_t *ras, int max);
+int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
+			uint64_t pc, const unsigned char *stack, size_t len, uint64_t *ras, int max);
 
 /* found by following the frame pointer: no CFI covered the frame below */
 #define UNWIND_FP	1
