@@ -296,6 +296,153 @@ static int descend(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die *chain)
 	return n;
 }
 
+/*
+ * A function's inner scopes, read once: descend() asks libdw for every
+ * child of every scope on the way down, parsing each one's attributes
+ * again for each new address, which was most of a report's DWARF time on
+ * big functions (CPython's eval loop has thousands of inlined calls). A
+ * function met at a second address gets a tree of its scopes (the same
+ * DIEs descend() would step into, with their address ranges), and its
+ * addresses are looked up in that; the DIEs on the way are found again
+ * by offset.
+ */
+struct fsnode {
+	Dwarf_Off off;
+	uint32_t first_child, next_sibling;	/* node indices; 0 ends (node 0 is the function) */
+	uint32_t r, nr;				/* its ranges: rng[r .. r + nr) */
+};
+
+struct fnscopes {
+	Dwarf *dw;
+	Dwarf_Off off;		/* the function's DIE */
+	unsigned seen;		/* addresses asked of it; the tree is made at the second */
+	int made;		/* the tree is made (it may be empty: node 0 alone) */
+	struct fsnode *n;
+	size_t nn, ncap;
+	struct { Dwarf_Addr lo, hi; } *rng;
+	size_t nr, rcap;
+};
+
+/*
+ * DWARF is input: a function's nodes and ranges are bounded, and so are
+ * an object's (a range list may be named by many DIEs, so a crafted file
+ * could describe far more ranges than it holds); past that, descend().
+ */
+#define FNSCOPES_MAX	(1u << 20)
+#define FNSCOPES_OBJ_MAX	((size_t)1 << 22)
+
+static uint32_t fs_node(struct fnscopes *f, Dwarf_Die *d)
+{
+	struct fsnode *n;
+
+	f->n = xgrow(f->n, &f->ncap, f->nn + 1, sizeof(*f->n));
+	n = &f->n[f->nn];
+	memset(n, 0, sizeof(*n));
+	n->off = dwarf_dieoffset(d);
+	n->r = (uint32_t)f->nr;
+	return (uint32_t)f->nn++;
+}
+
+/* The inner scopes under DIE d (node at) into f, in DIE order; as deep as descend() goes. */
+static void fs_read(struct fnscopes *f, Dwarf_Die *d, uint32_t at, int depth, long *budget)
+{
+	Dwarf_Die c;
+	uint32_t last = 0;
+
+	if (depth >= CHAIN_MAX || dwarf_child(d, &c) != 0)
+		return;
+	do {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t o = 0;
+		uint32_t k;
+
+		if (!is_inner_scope(dwarf_tag(&c)))
+			continue;
+		if (f->nn >= FNSCOPES_MAX || f->nr >= FNSCOPES_MAX)
+			return;
+		k = fs_node(f, &c);
+		while ((o = dwarf_ranges(&c, o, &base, &lo, &hi)) > 0 && f->nr < FNSCOPES_MAX) {
+			f->rng = xgrow(f->rng, &f->rcap, f->nr + 1, sizeof(*f->rng));
+			f->rng[f->nr].lo = lo;
+			f->rng[f->nr++].hi = hi;
+		}
+		f->n[k].nr = (uint32_t)(f->nr - f->n[k].r);
+		if (last)
+			f->n[last].next_sibling = k;
+		else
+			f->n[at].first_child = k;
+		last = k;
+		fs_read(f, &c, k, depth + 1, budget);
+	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
+}
+
+static int fs_has(const struct fnscopes *f, const struct fsnode *n, Dwarf_Addr pc)
+{
+	for (uint32_t i = 0; i < n->nr; i++)
+		if (pc >= f->rng[n->r + i].lo && pc < f->rng[n->r + i].hi)
+			return 1;
+	return 0;
+}
+
+/* The record of function top, made when new. */
+static struct fnscopes *fs_of(struct elfobj *obj, Dwarf_Die *top)
+{
+	Dwarf *dw = dwarf_cu_getdwarf(top->cu);
+	Dwarf_Off off = dwarf_dieoffset(top);
+	struct htab_probe p;
+	uint32_t j;
+	struct fnscopes *f;
+
+	htab_probe(&obj->fsctab, htab_mix(off) ^ (uint64_t)(uintptr_t)dw, &p);
+	while (htab_next(&obj->fsctab, &p, &j))
+		if (obj->fsc[j]->off == off && obj->fsc[j]->dw == dw)
+			return obj->fsc[j];
+	f = xcalloc(1, sizeof(*f));
+	f->dw = dw;
+	f->off = off;
+	obj->fsc = xgrow(obj->fsc, &obj->fsc_cap, obj->nfsc + 1, sizeof(*obj->fsc));
+	obj->fsc[obj->nfsc] = f;
+	htab_put(&obj->fsctab, &p, (uint32_t)obj->nfsc++);
+	return f;
+}
+
+/*
+ * descend(), from the function's scope tree once it has been asked a
+ * second address: the same scopes, innermost first, top last.
+ */
+static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die *chain)
+{
+	struct fnscopes *f = fs_of(obj, top);
+	uint32_t path[CHAIN_MAX];
+	int n = 0;
+
+	if (!f->made && (++f->seen < 2 || obj->fsc_cells >= FNSCOPES_OBJ_MAX))
+		return descend(top, pc, chain);
+	if (!f->made) {
+		long budget = 1L << 20;
+
+		f->made = 1;
+		fs_node(f, top);
+		fs_read(f, top, 0, 1, &budget);
+		obj->fsc_cells += f->nn + f->nr;
+	}
+	path[n++] = 0;
+	while (n < CHAIN_MAX) {
+		uint32_t c = f->n[path[n - 1]].first_child;
+
+		while (c && !fs_has(f, &f->n[c], pc))
+			c = f->n[c].next_sibling;
+		if (!c)
+			break;
+		path[n++] = c;
+	}
+	chain[n - 1] = *top;
+	for (int i = 1; i < n; i++)
+		if (!dwarf_offdie(f->dw, f->n[path[i]].off, &chain[n - 1 - i]))
+			return descend(top, pc, chain);	/* not found again: the slow way */
+	return n;
+}
+
 /* DIEs that hold functions without being one: C++ namespaces and classes. */
 static int is_container(int tag)
 {
@@ -423,6 +570,15 @@ void sy_free_cuidx(struct elfobj *obj)
 	}
 	free(obj->cuidx);
 	htab_release(&obj->cutab);
+	for (size_t i = 0; i < obj->nfsc; i++) {
+		free(obj->fsc[i]->n);
+		free(obj->fsc[i]->rng);
+		free(obj->fsc[i]);
+	}
+	free(obj->fsc);
+	obj->fsc = NULL;
+	obj->nfsc = obj->fsc_cap = obj->fsc_cells = 0;
+	htab_release(&obj->fsctab);
 }
 
 /*
@@ -450,7 +606,7 @@ int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die
 
 		dw = dwfl_module_getdwarf(obj->mod, dbias);
 		if (dw && dwarf_offdie(dw, sym->die, &die) && dwarf_haspc(&die, a - *dbias) == 1)
-			return descend(&die, a - *dbias, chain);
+			return descend_fn(obj, &die, a - *dbias, chain);
 	}
 	cu = dwfl_module_addrdie(obj->mod, a, dbias);
 	if (!cu) {
@@ -466,7 +622,7 @@ int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die
 			if (sym)
 				sym->die = dw && dwarf_cu_getdwarf(fn.cu) == dw ? dwarf_dieoffset(&fn)
 										 : 0;
-			return descend(&fn, a - *dbias, chain);
+			return descend_fn(obj, &fn, a - *dbias, chain);
 		}
 	}
 	nscopes = dwarf_getscopes(cu, a - *dbias, &scopes);

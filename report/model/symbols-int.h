@@ -80,6 +80,10 @@ struct elfobj {
 	struct cuidx **cuidx;	/* the functions of each CU met, by address: */
 	size_t ncuidx, cuidx_cap;	/* the items of cutab */
 	struct htab cutab;
+	struct fnscopes **fsc;	/* the scope trees of functions met twice or more: */
+	size_t nfsc, fsc_cap;	/* the items of fsctab (symbols-dwarf.c) */
+	size_t fsc_cells;	/* their nodes and ranges, bounded for the object */
+	struct htab fsctab;
 	char *warning;		/* why it resolves nothing, until a resolve says it */
 	uint64_t used;		/* when a new address last needed it (sy_now()) */
 	uint64_t opened;	/* when it was last opened */
