@@ -618,6 +618,26 @@ static int synthesize(struct recorder *rc, int again)
  * before: compressing it cost CPU, and storing it bytes. The record says
  * its own size, which perf reads too. Returns the record's new size.
  */
+/*
+ * -g's few bytes of stack (no registers) serve only the leaf repair
+ * (unwind_leaf_returns()), which reads return addresses there and stops
+ * at a word that is not in code the process maps. A word no user mapping
+ * can hold (below 64 KiB, which Linux never maps, or past 2^56, above
+ * any 64-bit user address space but for x86-64's vsyscall page) would
+ * stop it as a 0 does: it is stored as 0. Locals, canaries, doubles and
+ * hashes are most of these bytes, and they compressed worst.
+ */
+static void zero_non_code(unsigned char *data, uint64_t len)
+{
+	for (uint64_t i = 0; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, data + i, 8);
+		if (w && (w < 0x10000 || (w >> 56 && (w & ~0xfffULL) != 0xffffffffff600000ULL)))
+			memset(data + i, 0, 8);
+	}
+}
+
 static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec, size_t size)
 {
 	struct perf_event_header h;
@@ -628,6 +648,8 @@ static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec,
 	memcpy(&h, rec, sizeof(h));
 	if (decode_sample(attr, (const struct perf_event_header *)rec, &s) || !s.stack)
 		return size;
+	if (!(attr->sample_type & PERF_SAMPLE_REGS_USER))
+		zero_non_code(rec + (s.stack - rec), s.stack_dyn_size);
 	keep = (s.stack_dyn_size + 7) & ~7ULL;
 	if (keep < 8)
 		keep = 8;	/* a size of 0 would drop dyn_size too */

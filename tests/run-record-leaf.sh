@@ -33,6 +33,49 @@ expect_range "leaves' stacks through mid (%)" "$r" 95 100
 run_prof report -i leaf.data --children --sort sym
 grep -q '^# chains:   [1-9][0-9]* of [0-9]* frame-pointer stacks' out ||
 	fail "the header does not count the stacks mended: $(grep '^#' out)"
+# The stack words no user mapping can hold are stored as 0 (smaller
+# files); those that may be return addresses are kept as they were.
+if command -v python3 > /dev/null 2>&1; then
+	run_prof convert -i leaf.data -o leaf.perf
+	expect_rc 0 "prof convert"
+	python3 - leaf.perf > words 2> words.err << 'EOF'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+a_off, a_size, d_off, d_size = struct.unpack_from('<QQQQ', d, 24)
+sample_type, = struct.unpack_from('<Q', d, a_off + 24)
+want = 0x1 | 0x2 | 0x4 | 0x80 | 0x100 | 0x20 | 0x2000 | 0x10000
+if sample_type != want:
+    sys.exit('sample_type %#x, not -g with a leaf stack (%#x)' % (sample_type, want))
+pos, end = d_off, d_off + d_size
+kept = zero = bad = samples = 0
+while pos + 8 <= end:
+    typ, misc, size = struct.unpack_from('<IHH', d, pos)
+    if size < 8:
+        break
+    if typ == 9:
+        q = pos + 8 + 6 * 8          # identifier ip tid time cpu period
+        nr, = struct.unpack_from('<Q', d, q)
+        q += 8 + 8 * nr
+        ssize, = struct.unpack_from('<Q', d, q)
+        dyn, = struct.unpack_from('<Q', d, q + 8 + ssize) if ssize else (0,)
+        for i in range(0, min(dyn, ssize) // 8 * 8, 8):
+            w, = struct.unpack_from('<Q', d, q + 8 + i)
+            if w == 0:
+                zero += 1
+            elif w < 0x10000 or (w >> 56 and w & ~0xfff != 0xffffffffff600000):
+                bad += 1
+            else:
+                kept += 1
+        samples += 1
+    pos += size
+print(samples, kept, zero, bad)
+EOF
+	[ -s words.err ] && fail "reading leaf.perf: $(cat words.err)"
+	read -r ns nk nz nb < words
+	note "stack words of $ns samples: $nk kept, $nz zero, $nb that no mapping can hold"
+	[ "${ns:-0}" -gt 0 ] && [ "${nk:-0}" -gt 0 ] || fail "no stack words read from leaf.perf"
+	[ "${nb:-1}" -eq 0 ] || fail "$nb stack words that no user mapping can hold were stored"
+fi
 if command -v perf > /dev/null 2>&1; then
 	perf script -i leaf.data -F sym 2> perf.err | awk 'BEGIN { RS = "" } /leaf_[ab]/ { t++; if (/mid/) m++ }
 		END { printf "%d %d\n", m, t }' > pcounts
