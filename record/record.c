@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "codemap.h"
 #include "decode.h"
 #include "evname.h"
 #include "evopen.h"
@@ -67,6 +68,9 @@ struct recorder {
 	int *fds;
 	size_t nr_fds;
 	struct ring *rings;		/* one per entry of cpus */
+	uint64_t *heads;		/* drain()'s: each ring's head as a pass began */
+	struct codemap code;		/* -g's leaf stacks: where code may be (zero_non_code()) */
+	int code_on;
 	struct launch launch;
 	int launched;			/* a command was started */
 	int profile_command;		/* ... and it is the target */
@@ -349,6 +353,11 @@ static int open_events(struct recorder *rc)
 	for (size_t i = 0; rc->tracepoints && i < rc->nr_ev; i++)
 		rc->ev[i].attr.sample_type |= PERF_SAMPLE_RAW;
 	rc->rings = xcalloc(rc->cpus.nr, sizeof(*rc->rings));
+	rc->heads = xcalloc(rc->cpus.nr, sizeof(*rc->heads));
+	codemap_init(&rc->code);
+	/* -g's few bytes of stack serve the leaf repair alone: no registers */
+	rc->code_on = (rc->ev[0].attr.sample_type & PERF_SAMPLE_STACK_USER) &&
+		      !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER);
 	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
 		return ret;
 	for (size_t i = 0; i < rc->nr_ev; i++)
@@ -568,7 +577,7 @@ static int synthesize(struct recorder *rc, int again)
 {
 	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
 			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep,
-			   .bids = &rc->bids };
+			   .bids = &rc->bids, .code = rc->code_on ? &rc->code : NULL };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)
@@ -627,18 +636,23 @@ static int synthesize(struct recorder *rc, int again)
  * stop it as a 0 does: it is stored as 0. Locals, canaries, doubles and
  * hashes are most of these bytes, and they compressed worst.
  */
-static void zero_non_code(unsigned char *data, uint64_t len)
+static void zero_non_code(const struct codemap *code, unsigned char *data, uint64_t len)
 {
 	for (uint64_t i = 0; i + 8 <= len; i += 8) {
 		uint64_t w;
 
 		memcpy(&w, data + i, 8);
-		if (w && (w < 0x10000 || (w >> 56 && (w & ~0xfffULL) != 0xffffffffff600000ULL)))
+		if (!w)
+			continue;
+		if (w < 0x10000 || (w >> 56 && (w & ~0xfffULL) != 0xffffffffff600000ULL))
+			memset(data + i, 0, 8);
+		else if (code && !codemap_has(code, w - 1))	/* the repair looks up ra - 1 */
 			memset(data + i, 0, 8);
 	}
 }
 
-static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec, size_t size)
+static size_t trim_stack(const struct perf_event_attr *attr, const struct codemap *code,
+			 unsigned char *rec, size_t size)
 {
 	struct perf_event_header h;
 	struct sample s;
@@ -649,7 +663,7 @@ static size_t trim_stack(const struct perf_event_attr *attr, unsigned char *rec,
 	if (decode_sample(attr, (const struct perf_event_header *)rec, &s) || !s.stack)
 		return size;
 	if (!(attr->sample_type & PERF_SAMPLE_REGS_USER))
-		zero_non_code(rec + (s.stack - rec), s.stack_dyn_size);
+		zero_non_code(code, rec + (s.stack - rec), s.stack_dyn_size);
 	keep = (s.stack_dyn_size + 7) & ~7ULL;
 	if (keep < 8)
 		keep = 8;	/* a size of 0 would drop dyn_size too */
@@ -770,7 +784,8 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 		case PERF_RECORD_SAMPLE:
 			rc->samples++;
 			if (trim)
-				keep = trim_stack(attr, p + off, h.size);
+				keep = trim_stack(attr, rc->code_on ? &rc->code : NULL, p + off,
+						  h.size);
 			break;
 		case PERF_RECORD_LOST:
 		case PERF_RECORD_LOST_SAMPLES: {
@@ -789,6 +804,12 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 			if (rc->fill_build_ids)
 				fill_build_id(rc, p + off);
 			track(rc, (const struct perf_event_header *)(p + off));
+			if (rc->code_on)
+				codemap_record(&rc->code, p + off, h.size);
+			break;
+		case PERF_RECORD_MMAP:
+			if (rc->code_on)
+				codemap_record(&rc->code, p + off, h.size);
 			break;
 		case PERF_RECORD_FORK:
 		case PERF_RECORD_COMM:
@@ -841,6 +862,14 @@ static void carry_targets(struct recorder *rc)
 	}
 }
 
+/* ring_scan()'s: a map that drain() is about to read adds where code may be. */
+static void scan_map(void *ctx, const unsigned char *rec, size_t len)
+{
+	struct recorder *rc = ctx;
+
+	codemap_record(&rc->code, rec, len);
+}
+
 /* One pass over the rings. Returns bytes moved (>= 0) or -1 after a message. */
 static long drain(struct recorder *rc)
 {
@@ -848,6 +877,19 @@ static long drain(struct recorder *rc)
 	long total = 0;
 	int ret;
 
+	/*
+	 * -g's stack words are kept where code may be, which a sample's own
+	 * ring may not say yet: its process's MMAP can be in another CPU's
+	 * ring, drained after it. So first every ring's head is taken and the
+	 * maps before it are read; the samples drained are those before the
+	 * heads, whose maps (written earlier) have all been seen then.
+	 */
+	for (int c = 0; rc->code_on && c < rc->cpus.nr; c++) {
+		if (!rc->rings[c].base)
+			continue;
+		rc->heads[c] = ring_head(&rc->rings[c]);
+		ring_scan(&rc->rings[c], rc->heads[c], 40, scan_map, rc);
+	}
 	for (int c = 0; c < rc->cpus.nr; c++) {
 		struct ring *r = &rc->rings[c];
 		void *dst;
@@ -858,7 +900,7 @@ static long drain(struct recorder *rc)
 		ret = writer_reserve(rc->w, r->data_size, &dst);
 		if (ret)
 			return write_error(rc, ret);
-		n = ring_read(r, dst);
+		n = rc->code_on ? ring_read_to(r, dst, rc->heads[c]) : ring_read(r, dst);
 		kept = account(rc, dst, n, &ok);
 		writer_commit(rc->w, kept);
 		if (ok != n) {
@@ -1141,6 +1183,8 @@ static void recorder_release(struct recorder *rc)
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
 		ring_release(&rc->rings[c]);
 	free(rc->rings);
+	free(rc->heads);
+	codemap_release(&rc->code);
 	for (size_t i = 0; i < rc->nr_fds; i++)
 		close(rc->fds[i]);
 	free(rc->fds);

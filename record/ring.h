@@ -30,6 +30,16 @@ void ring_release(struct ring *r);
  * Returns the bytes copied: whole records, by the kernel's contract.
  */
 size_t ring_read(struct ring *r, void *dst);
+/* The kernel's write position now (acquire: the bytes before it are there to read). */
+uint64_t ring_head(const struct ring *r);
+/* ring_read() of what the kernel had written by head (from ring_head()). */
+size_t ring_read_to(struct ring *r, void *dst, uint64_t head);
+/*
+ * Without consuming them: call fn with the first max bytes of each record
+ * between the tail and head (fewer when the record is shorter), unwrapped.
+ */
+void ring_scan(const struct ring *r, uint64_t head, size_t max,
+	       void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx);
 
 /*
  * The copy itself, for a ring of size bytes (a power of two) at data:

@@ -21,6 +21,7 @@
 #include "parse.h"
 #include "keep.h"
 #include "mapfile.h"
+#include "codemap.h"
 #include "synth.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -155,6 +156,8 @@ static int synth_maps(struct synth *s, int pid)
 		v32[0] = (uint32_t)pid;
 		v32[1] = (uint32_t)pid;
 		put(&r, v32, 8);
+		if (s->code)
+			codemap_add(s->code, start, end - start);
 		v64[0] = start;
 		v64[1] = end - start;
 		v64[2] = pgoff;

@@ -16,6 +16,8 @@ struct writer;
 
 struct mapfile_bids;
 
+struct codemap;
+
 struct synth {
 	struct writer *w;
 	const struct perf_event_attr *attr;	/* gives the sample_id trailer */
@@ -23,6 +25,7 @@ struct synth {
 	uint64_t records;			/* records written so far */
 	struct mapfile_bids *bids;		/* build ids read, by file (the recorder's) */
 	struct keep *keep;			/* files at risk kept by build id; NULL: none */
+	struct codemap *code;			/* where code may be, told of each map; NULL: none */
 };
 
 /*

@@ -33,8 +33,9 @@ expect_range "leaves' stacks through mid (%)" "$r" 95 100
 run_prof report -i leaf.data --children --sort sym
 grep -q '^# chains:   [1-9][0-9]* of [0-9]* frame-pointer stacks' out ||
 	fail "the header does not count the stacks mended: $(grep '^#' out)"
-# The stack words no user mapping can hold are stored as 0 (smaller
-# files); those that may be return addresses are kept as they were.
+# The stack words that cannot be return addresses (no user mapping can
+# hold them, or no map of the recording covers them) are stored as 0
+# (smaller files); those that may be are kept as they were.
 if command -v python3 > /dev/null 2>&1; then
 	run_prof convert -i leaf.data -o leaf.perf
 	expect_rc 0 "prof convert"
@@ -48,6 +49,17 @@ if sample_type != want:
     sys.exit('sample_type %#x, not -g with a leaf stack (%#x)' % (sample_type, want))
 pos, end = d_off, d_off + d_size
 kept = zero = bad = samples = 0
+code = set()      # the 64 KiB granules the file's maps cover
+while pos + 8 <= end:
+    typ, misc, size = struct.unpack_from('<IHH', d, pos)
+    if size < 8:
+        break
+    if typ in (1, 10):
+        start, ln = struct.unpack_from('<QQ', d, pos + 16)
+        if start < 1 << 56:
+            code.update(range(start >> 16, ((start + ln - 1) >> 16) + 1))
+    pos += size
+pos = d_off
 while pos + 8 <= end:
     typ, misc, size = struct.unpack_from('<IHH', d, pos)
     if size < 8:
@@ -64,6 +76,8 @@ while pos + 8 <= end:
                 zero += 1
             elif w < 0x10000 or (w >> 56 and w & ~0xfff != 0xffffffffff600000):
                 bad += 1
+            elif (w - 1) >> 16 not in code:
+                bad += 1      # not where the file maps code: no return address
             else:
                 kept += 1
         samples += 1
@@ -72,9 +86,9 @@ print(samples, kept, zero, bad)
 EOF
 	[ -s words.err ] && fail "reading leaf.perf: $(cat words.err)"
 	read -r ns nk nz nb < words
-	note "stack words of $ns samples: $nk kept, $nz zero, $nb that no mapping can hold"
+	note "stack words of $ns samples: $nk kept, $nz zero, $nb that cannot be return addresses"
 	[ "${ns:-0}" -gt 0 ] && [ "${nk:-0}" -gt 0 ] || fail "no stack words read from leaf.perf"
-	[ "${nb:-1}" -eq 0 ] || fail "$nb stack words that no user mapping can hold were stored"
+	[ "${nb:-1}" -eq 0 ] || fail "$nb stack words that cannot be return addresses were stored"
 fi
 if command -v perf > /dev/null 2>&1; then
 	perf script -i leaf.data -F sym 2> perf.err | awk 'BEGIN { RS = "" } /leaf_[ab]/ { t++; if (/mid/) m++ }

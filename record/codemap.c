@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Where code may be (codemap.h). */
+#include "config.h"
+
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "codemap.h"
+
+#define GRANULE_SHIFT	16
+/* granules one mapping may add (4 GiB of them), and the whole map's (32 MiB of keys) */
+#define MAP_GRANULES	((uint64_t)1 << 16)
+#define ALL_GRANULES	((size_t)1 << 22)
+
+void codemap_init(struct codemap *m)
+{
+	u64map_init(&m->g);
+	m->full = 0;
+}
+
+void codemap_release(struct codemap *m)
+{
+	u64map_release(&m->g);
+}
+
+void codemap_add(struct codemap *m, uint64_t start, uint64_t len)
+{
+	uint64_t first, last;
+
+	if (m->full || !len || start >= (uint64_t)1 << 56)
+		return;	/* the kernel's text and the like: no user word is there */
+	first = start >> GRANULE_SHIFT;
+	last = (start + len - 1 < start ? UINT64_MAX : start + len - 1) >> GRANULE_SHIFT;
+	if (last - first >= MAP_GRANULES) {
+		m->full = 1;	/* too big to list: say "maybe" everywhere */
+		return;
+	}
+	for (uint64_t g = first; g <= last; g++) {
+		if (m->g.t.used >= ALL_GRANULES) {
+			m->full = 1;
+			return;
+		}
+		u64map_add(&m->g, g, 0);
+	}
+}
+
+int codemap_has(const struct codemap *m, uint64_t a)
+{
+	uint32_t v;
+
+	return m->full || u64map_get(&m->g, a >> GRANULE_SHIFT, &v);
+}
+
+void codemap_record(struct codemap *m, const unsigned char *rec, size_t len)
+{
+	struct perf_event_header h;
+	uint64_t start, size;
+
+	if (len < sizeof(h) + 24)
+		return;
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_MMAP && h.type != PERF_RECORD_MMAP2)
+		return;
+	/* pid, tid, then addr and len: the same place in both */
+	memcpy(&start, rec + sizeof(h) + 8, 8);
+	memcpy(&size, rec + sizeof(h) + 16, 8);
+	codemap_add(m, start, size);
+}

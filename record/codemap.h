@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where code may be: every 64 KiB granule that an MMAP or MMAP2 record
+ * of the recording covered, in any process, at any time. A superset of
+ * what any one process maps, for the -g stack words (record.c): a word
+ * no granule holds cannot be the return address a report's leaf repair
+ * accepts, since the report's maps are those same records. Bounded: past
+ * its budget, or for a mapping too big to list, the map says "may be
+ * code" for everything.
+ */
+#ifndef PROF_RECORD_CODEMAP_H
+#define PROF_RECORD_CODEMAP_H
+
+#include <stdint.h>
+
+#include "u64map.h"
+
+struct codemap {
+	struct u64map g;	/* granule numbers (address >> 16) */
+	int full;		/* over budget: everything may be code */
+};
+
+void codemap_init(struct codemap *m);
+void codemap_release(struct codemap *m);
+/* A mapping of [start, start + len) was recorded. */
+void codemap_add(struct codemap *m, uint64_t start, uint64_t len);
+/* 1 when a may be in code some process maps (always, once full); 0 when not. */
+int codemap_has(const struct codemap *m, uint64_t a);
+/* A record (its first len bytes): an MMAP or MMAP2 of a process adds its range. */
+void codemap_record(struct codemap *m, const unsigned char *rec, size_t len);
+
+#endif
