@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ring_copy() on a simulated ring: plain spans, wrap-around, a full ring. */
+/*
+ * ring_copy() on a simulated ring: plain spans, wrap-around, a full ring;
+ * ring_scan() over records that wrap; and the codemap that -g's stack
+ * words are checked against (codemap.h).
+ */
 #include "config.h"
 
 #include <stdint.h>
 #include <string.h>
 
+#include "codemap.h"
 #include "ring.h"
 #include "tap.h"
 
@@ -17,6 +22,94 @@ static void put(uint64_t pos, const unsigned char *src, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		ring[(pos + i) & (SIZE - 1)] = src[i];
+}
+
+struct seen {
+	int n, mmaps;
+	uint64_t start[8];
+};
+
+static void scan_fn(void *ctx, const unsigned char *rec, size_t len)
+{
+	struct seen *sn = ctx;
+	struct perf_event_header h;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == PERF_RECORD_MMAP2 && len >= 32 && sn->mmaps < 8)
+		memcpy(&sn->start[sn->mmaps++], rec + 16, 8);
+	sn->n++;
+}
+
+/* A record of type at pos: header, pid/tid, then start and len, as an MMAP2 begins. */
+static void put_rec(uint64_t pos, uint32_t type, uint16_t size, uint64_t start, uint64_t len)
+{
+	unsigned char b[SIZE];
+	struct perf_event_header h = { type, 0, size };
+
+	memset(b, 0, sizeof(b));
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + 16, &start, 8);
+	memcpy(b + 24, &len, 8);
+	put(pos, b, size);
+}
+
+static void test_scan(void)
+{
+	struct perf_event_mmap_page pc;
+	struct ring r;
+	struct seen sn;
+
+	memset(&pc, 0, sizeof(pc));
+	memset(&r, 0, sizeof(r));
+	r.data = ring;
+	r.data_size = SIZE;
+	r.pc = &pc;
+	/* a sample of 16 bytes, then an MMAP2 of 40 that wraps at the ring's end */
+	pc.data_tail = 3 * SIZE + 8;
+	put_rec(3 * SIZE + 8, PERF_RECORD_SAMPLE, 16, 0, 0);
+	put_rec(3 * SIZE + 24, PERF_RECORD_MMAP2, 40, 0x7f0000001000ULL, 0x2000);
+	memset(&sn, 0, sizeof(sn));
+	ring_scan(&r, 3 * SIZE + 64, 40, scan_fn, &sn);
+	ok(sn.n == 2 && sn.mmaps == 1 && sn.start[0] == 0x7f0000001000ULL,
+	   "ring_scan() reads each record, one that wraps whole");
+	ok(pc.data_tail == 3 * SIZE + 8, "ring_scan() consumes nothing");
+	memset(&sn, 0, sizeof(sn));
+	ring_scan(&r, 3 * SIZE + 40, 40, scan_fn, &sn);
+	ok(sn.n == 1 && sn.mmaps == 0, "ring_scan() stops at a record past head");
+	{
+		struct perf_event_header bad = { PERF_RECORD_SAMPLE, 0, 4 };
+
+		put(3 * SIZE + 8, (const unsigned char *)&bad, sizeof(bad));
+	}
+	memset(&sn, 0, sizeof(sn));
+	ring_scan(&r, 3 * SIZE + 64, 40, scan_fn, &sn);
+	ok(sn.n == 0, "ring_scan() stops at a record shorter than its header");
+}
+
+static void test_codemap(void)
+{
+	struct codemap m;
+	unsigned char rec[40];
+	struct perf_event_header h = { PERF_RECORD_MMAP2, 0, sizeof(rec) };
+	uint64_t start = 0x7f1234560000ULL, len = 0x30000;
+
+	codemap_init(&m);
+	ok(!codemap_has(&m, 0x7f1234560000ULL), "an empty codemap holds nothing");
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 16, &start, 8);
+	memcpy(rec + 24, &len, 8);
+	codemap_record(&m, rec, sizeof(rec));
+	ok(codemap_has(&m, start) && codemap_has(&m, start + len - 1),
+	   "an MMAP2's first and last bytes are where code may be");
+	ok(!codemap_has(&m, start + len + 0x10000) && !codemap_has(&m, start - 0x10001),
+	   "a granule past either end is not");
+	codemap_add(&m, 0xffffffff81000000ULL, 0x1000000);
+	ok(!m.full && !codemap_has(&m, 0xffffffff81000000ULL), "the kernel's text adds nothing");
+	codemap_add(&m, 0x10000, (uint64_t)1 << 40);
+	ok(m.full && codemap_has(&m, 0x5555deadbeefULL),
+	   "a mapping too big to list makes every word maybe code");
+	codemap_release(&m);
 }
 
 int main(void)
@@ -47,5 +140,7 @@ int main(void)
 	put(0x100000000ULL - 8, src, 16);
 	n = ring_copy(ring, SIZE, 0x100000000ULL - 8, 0x100000000ULL + 8, dst);
 	ok(n == 16 && !memcmp(dst, src, 16), "positions across 2^32 wrap correctly");
+	test_scan();
+	test_codemap();
 	return tap_done();
 }
