@@ -40,7 +40,7 @@ trap cleanup EXIT
 "$PERF" record -q -e sched:sched_switch -o "$T/probe.data" true >"$T/probe.err" 2>&1 ||
 	skip "perf cannot record sched:sched_switch here: $(tail -1 "$T/probe.err")"
 
-"$WORKLOADS/offcpu" -p -s "$((4 * SECS + 20))" >/dev/null &
+"$WORKLOADS/offcpu" -p -s "$((5 * SECS + 20))" >/dev/null &
 wl_pid=$!
 sleep 1
 
@@ -63,6 +63,8 @@ per() {
 
 measured prof "$PROF" record --off-cpu -g -e cpu-clock -o "$T/prof.data" -p "$wl_pid" --duration "$SECS"
 measured perf "$PERF" record -e sched:sched_switch -g -e cpu-clock -o "$T/perf.data" -p "$wl_pid" -- sleep "$SECS"
+# the same, compressed as prof's file is (zstd level 1)
+measured perfz "$PERF" record -z -e sched:sched_switch -g -e cpu-clock -o "$T/perfz.data" -p "$wl_pid" -- sleep "$SECS"
 perf_offcpu=1
 "$PERF" record --off-cpu -o "$T/perfoff.data" -p "$wl_pid" -- sleep 0.1 >"$T/perfoff.probe" 2>&1 ||
 	perf_offcpu=0
@@ -81,6 +83,9 @@ prof_cpu=$(cpu_of "$T/prof.stat")
 perf_cpu=$(cpu_of "$T/perf.stat")
 prof_b=$(wc -c <"$T/prof.data")
 perf_b=$(wc -c <"$T/perf.data")
+perfz_sw=$("$PERF" script -i "$T/perfz.data" -F event 2>/dev/null | grep -c 'sched:sched_switch')
+perfz_b=$(wc -c <"$T/perfz.data")
+perfz_lost=$("$PERF" report -i "$T/perfz.data" --stats 2>/dev/null | awk '/LOST events/ { s += $3 } END { print s + 0 }')
 
 say "$me: $(nproc) CPUs, kernel $(uname -r); $SECS s attached to 'offcpu -p' (two threads over pipes)"
 printf '%-34s %14s %14s %8s\n' "" prof "perf sched_switch" "prof/perf"
@@ -96,6 +101,9 @@ printf '%-34s %14s %14s %8s\n' "recorder CPU us per switch" "$(us "$prof_cpu" "$
 printf '%-34s %14s %14s %8s\n' "bytes per switch" "$(per "$prof_b" "$prof_sw" '%.1f')" \
 	"$(per "$perf_b" "$perf_sw" '%.1f')" \
 	"$(awk -v a="$prof_b" -v b="$perf_b" -v x="$prof_sw" -v y="$perf_sw" 'BEGIN { if (b && x) printf "%.2f", (a / x) / (b / y); else print "-" }')"
+printf '%-34s %14s %14s %8s\n' "perf record -z: bytes per switch" "" "$(per "$perfz_b" "$perfz_sw" '%.1f')" \
+	"$(awk -v a="$prof_b" -v b="$perfz_b" -v x="$prof_sw" -v y="$perfz_sw" 'BEGIN { if (b && x) printf "%.2f", (a / x) / (b / y); else print "-" }')"
+printf '%-34s %14s %14s\n' "perf record -z: switch-outs, lost" "" "$perfz_sw, $perfz_lost"
 if [ "$perf_offcpu" = 1 ]; then
 	say "perf record --off-cpu (BPF, no -g here): $(cpu_of "$T/perfoff.stat") ms CPU, $(wc -c <"$T/perfoff.data") bytes"
 else
