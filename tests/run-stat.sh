@@ -104,26 +104,34 @@ done
 # context switches and migrations of a command that sleeps ten times: 30
 # to 33 of its own; other load preempts it on top of those (57 once, in
 # distcheck's make -j), differently from one run to the next: the least of
-# three runs each is the command's own count
+# three runs each is near the command's own count. On a busy machine one
+# tool's three runs can all be preempted where the other's were not (prof
+# 39, perf 30, under CI's sanitizer build), so prof's least may also be
+# anywhere perf's own runs went: the counts the machine gave perf.
 cmd='for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.01; done'
 : > prof.cs
 : > perf.cs
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	run_prof stat -x, -e context-switches,cpu-migrations -- sh -c "$cmd"
 	expect_rc 0 "prof stat -- sh (sleeps)"
 	cat err >> prof.cs
 	perf stat -x, -e context-switches,cpu-migrations -- sh -c "$cmd" 2>> perf.cs ||
 		fail "perf stat -- sh: $(cat perf.cs)"
 done
-# least E FILE: the least count of event E in FILE
+# least E FILE, most E FILE: the least and the greatest count of event E in FILE
 least() {
 	awk -F, -v e="$1" '$3 == e && (m == "" || $1 + 0 < m) { m = $1 + 0 } END { print m }' "$2"
+}
+most() {
+	awk -F, -v e="$1" '$3 == e && (m == "" || $1 + 0 > m) { m = $1 + 0 } END { print m }' "$2"
 }
 for e in context-switches cpu-migrations; do
 	a=$(least $e prof.cs)
 	b=$(least $e perf.cs)
-	note "sh sleeping ten times, $e (least of 3): prof $a, perf $b"
-	near "$a" "$b" 20 5 || fail "sh sleeping ten times, $e: prof $a, perf $b"
+	bm=$(most $e perf.cs)
+	note "sh sleeping ten times, $e (least of 5): prof $a, perf $b (perf's most $bm)"
+	near "$a" "$b" 20 5 || { [ "$a" -ge "$b" ] && { [ "$a" -le "$bm" ] || near "$a" "$bm" 20 5; }; } ||
+		fail "sh sleeping ten times, $e: prof $a, perf $b to $bm"
 done
 # the clock ran all the time it was enabled (100%), and a task's counter is
 # enabled while the task runs: its run time is the task-clock it counted
