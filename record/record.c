@@ -69,8 +69,8 @@ struct recorder {
 	size_t nr_fds;
 	struct ring *rings;		/* one per entry of cpus */
 	uint64_t *heads;		/* drain()'s: each ring's head as a pass began */
-	struct codemap code;		/* -g's leaf stacks: where code may be (zero_non_code()) */
-	int code_on;
+	struct codemap code;		/* where code may be (zero_non_code()) */
+	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
 	struct launch launch;
 	int launched;			/* a command was started */
 	int profile_command;		/* ... and it is the target */
@@ -356,8 +356,9 @@ static int open_events(struct recorder *rc)
 	rc->heads = xcalloc(rc->cpus.nr, sizeof(*rc->heads));
 	codemap_init(&rc->code);
 	/* -g's few bytes of stack serve the leaf repair alone: no registers */
-	rc->code_on = (rc->ev[0].attr.sample_type & PERF_SAMPLE_STACK_USER) &&
-		      !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER);
+	if ((rc->ev[0].attr.sample_type & PERF_SAMPLE_STACK_USER) &&
+	    !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER))
+		rc->leaf_code = &rc->code;
 	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
 		return ret;
 	for (size_t i = 0; i < rc->nr_ev; i++)
@@ -577,7 +578,7 @@ static int synthesize(struct recorder *rc, int again)
 {
 	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
 			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep,
-			   .bids = &rc->bids, .code = rc->code_on ? &rc->code : NULL };
+			   .bids = &rc->bids, .code = rc->leaf_code };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)
@@ -621,20 +622,15 @@ static int synthesize(struct recorder *rc, int again)
 }
 
 /*
- * Cut a sample's stack copy (PERF_SAMPLE_STACK_USER) to what the kernel
- * copied. The record always has room for the whole size asked, but only
- * dyn_size bytes of it are the stack; the rest is whatever the ring held
- * before: compressing it cost CPU, and storing it bytes. The record says
- * its own size, which perf reads too. Returns the record's new size.
- */
-/*
  * -g's few bytes of stack (no registers) serve only the leaf repair
  * (unwind_leaf_returns()), which reads return addresses there and stops
- * at a word that is not in code the process maps. A word no user mapping
- * can hold (below 64 KiB, which Linux never maps, or past 2^56, above
- * any 64-bit user address space but for x86-64's vsyscall page) would
- * stop it as a 0 does: it is stored as 0. Locals, canaries, doubles and
- * hashes are most of these bytes, and they compressed worst.
+ * at a word that is not in code the process maps, as it stops at a 0. A
+ * word that cannot be one is stored as 0: one no user mapping can hold
+ * (below 64 KiB, which Linux never maps, or past 2^56, above any 64-bit
+ * user address space but for x86-64's vsyscall page), and one whose
+ * address less 1 (the repair looks up ra - 1) is nowhere code was mapped
+ * (codemap.h). Locals, heap and stack pointers, canaries and doubles are
+ * most of these bytes, and they compressed worst.
  */
 static void zero_non_code(const struct codemap *code, unsigned char *data, uint64_t len)
 {
@@ -642,15 +638,21 @@ static void zero_non_code(const struct codemap *code, unsigned char *data, uint6
 		uint64_t w;
 
 		memcpy(&w, data + i, 8);
-		if (!w)
-			continue;
-		if (w < 0x10000 || (w >> 56 && (w & ~0xfffULL) != 0xffffffffff600000ULL))
-			memset(data + i, 0, 8);
-		else if (code && !codemap_has(code, w - 1))	/* the repair looks up ra - 1 */
+		if (w && (w < 0x10000 || (w >> 56 && (w & ~0xfffULL) != 0xffffffffff600000ULL) ||
+			  !codemap_has(code, w - 1)))
 			memset(data + i, 0, 8);
 	}
 }
 
+/*
+ * Cut a sample's stack copy (PERF_SAMPLE_STACK_USER) to what the kernel
+ * copied. The record always has room for the whole size asked, but only
+ * dyn_size bytes of it are the stack; the rest is whatever the ring held
+ * before: compressing it cost CPU, and storing it bytes. The record says
+ * its own size, which perf reads too. code: -g's stack (no registers),
+ * whose words that cannot be return addresses go too (zero_non_code());
+ * NULL for --call-graph dwarf's. Returns the record's new size.
+ */
 static size_t trim_stack(const struct perf_event_attr *attr, const struct codemap *code,
 			 unsigned char *rec, size_t size)
 {
@@ -662,7 +664,7 @@ static size_t trim_stack(const struct perf_event_attr *attr, const struct codema
 	memcpy(&h, rec, sizeof(h));
 	if (decode_sample(attr, (const struct perf_event_header *)rec, &s) || !s.stack)
 		return size;
-	if (!(attr->sample_type & PERF_SAMPLE_REGS_USER))
+	if (code)
 		zero_non_code(code, rec + (s.stack - rec), s.stack_dyn_size);
 	keep = (s.stack_dyn_size + 7) & ~7ULL;
 	if (keep < 8)
@@ -784,8 +786,7 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 		case PERF_RECORD_SAMPLE:
 			rc->samples++;
 			if (trim)
-				keep = trim_stack(attr, rc->code_on ? &rc->code : NULL, p + off,
-						  h.size);
+				keep = trim_stack(attr, rc->leaf_code, p + off, h.size);
 			break;
 		case PERF_RECORD_LOST:
 		case PERF_RECORD_LOST_SAMPLES: {
@@ -804,12 +805,6 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 			if (rc->fill_build_ids)
 				fill_build_id(rc, p + off);
 			track(rc, (const struct perf_event_header *)(p + off));
-			if (rc->code_on)
-				codemap_record(&rc->code, p + off, h.size);
-			break;
-		case PERF_RECORD_MMAP:
-			if (rc->code_on)
-				codemap_record(&rc->code, p + off, h.size);
 			break;
 		case PERF_RECORD_FORK:
 		case PERF_RECORD_COMM:
@@ -867,7 +862,7 @@ static void scan_map(void *ctx, const unsigned char *rec, size_t len)
 {
 	struct recorder *rc = ctx;
 
-	codemap_record(&rc->code, rec, len);
+	codemap_record(rc->leaf_code, rec, len);
 }
 
 /* One pass over the rings. Returns bytes moved (>= 0) or -1 after a message. */
@@ -882,9 +877,11 @@ static long drain(struct recorder *rc)
 	 * ring may not say yet: its process's MMAP can be in another CPU's
 	 * ring, drained after it. So first every ring's head is taken and the
 	 * maps before it are read; the samples drained are those before the
-	 * heads, whose maps (written earlier) have all been seen then.
+	 * heads, whose maps (written earlier) have all been seen then. This
+	 * is where the codemap learns the kernel's maps: account() drains no
+	 * record this scan has not read.
 	 */
-	for (int c = 0; rc->code_on && c < rc->cpus.nr; c++) {
+	for (int c = 0; rc->leaf_code && c < rc->cpus.nr; c++) {
 		if (!rc->rings[c].base)
 			continue;
 		rc->heads[c] = ring_head(&rc->rings[c]);
@@ -900,7 +897,7 @@ static long drain(struct recorder *rc)
 		ret = writer_reserve(rc->w, r->data_size, &dst);
 		if (ret)
 			return write_error(rc, ret);
-		n = rc->code_on ? ring_read_to(r, dst, rc->heads[c]) : ring_read(r, dst);
+		n = rc->leaf_code ? ring_read_to(r, dst, rc->heads[c]) : ring_read(r, dst);
 		kept = account(rc, dst, n, &ok);
 		writer_commit(rc->w, kept);
 		if (ok != n) {
