@@ -54,11 +54,15 @@ static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
 	return h ^ (h >> 32);
 }
 
-/* The whole of a file; /proc files report no size, so read to the end. */
-static char *slurp(const char *path, size_t *lenp)
+/*
+ * The whole of a file; /proc files report no size, so read to the end,
+ * from a buffer of cap bytes that doubles. cap is a guess at the size: a
+ * /proc/sys read allocates a kernel buffer as big as the read asked for.
+ */
+static char *slurp(const char *path, size_t cap, size_t *lenp)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 22, len = 0;
+	size_t len = 0;
 	char *buf;
 
 	if (fd < 0)
@@ -132,7 +136,7 @@ static void parse(struct kallsyms *k, const char *path)
 	uint64_t any = 0;
 	struct psym *syms = NULL;
 
-	k->text = slurp(path, &len);
+	k->text = slurp(path, (size_t)1 << 22, &len);
 	if (!k->text) {
 		k->err = errno;
 		return;
@@ -215,7 +219,7 @@ static uint64_t cache_key(char *boot_id, size_t idlen)
 	char *mods, *p, *save = NULL;
 	size_t len, n = 0;
 	uint64_t h;
-	char *id = slurp("/proc/sys/kernel/random/boot_id", &len);
+	char *id = slurp("/proc/sys/kernel/random/boot_id", 64, &len);
 
 	if (!id)
 		return 0;
@@ -230,7 +234,7 @@ static uint64_t cache_key(char *boot_id, size_t idlen)
 	free(id);
 	if (uname(&u) == 0)
 		h = hash_bytes(h, u.release, strlen(u.release));
-	mods = slurp("/proc/modules", &len);
+	mods = slurp("/proc/modules", 16384, &len);
 	if (mods) {
 		for (p = strtok_r(mods, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
 			char *sp = strchr(p, ' '), *addr = strrchr(p, ' ');
@@ -331,8 +335,7 @@ static void cache_prune(const char *dir, const char *keep)
 	closedir(d);
 }
 
-/* mkdir -p for the last two levels (~/.cache/prof), private to the user. */
-static int make_dir(const char *dir)
+int cache_make_dir(const char *dir)
 {
 	char *parent, *slash;
 
@@ -374,7 +377,7 @@ static void cache_write(const struct kallsyms *k, const char *dir, const char *p
 	for (size_t i = 0; i < k->n; i++)
 		names += strlen(k->names + k->syms[i].name) + 1 +
 			 strlen(k->names + k->syms[i].module) + 1;
-	if (names > UINT32_MAX || make_dir(dir))
+	if (names > UINT32_MAX || cache_make_dir(dir))
 		return;
 	out = xmalloc(sizeof(h) + ents + names);
 	off = sizeof(h) + ents;

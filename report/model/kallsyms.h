@@ -55,4 +55,7 @@ void kallsyms_release(struct kallsyms *k);
  */
 char *kallsyms_cache_dir(void);
 
+/* mkdir -p for the last two levels of dir (~/.cache/prof), private to the user; 0 or -1. */
+int cache_make_dir(const char *dir);
+
 #endif

@@ -251,7 +251,7 @@ static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 static struct unwind *unwinder(struct resolver *r)
 {
 	if (!r->unwind)
-		r->unwind = unwind_new(symbols_debuginfo_path(r->sym));
+		r->unwind = unwind_new(symbols_debuginfo_path(r->sym), symbols_debug_cache(r->sym));
 	return r->unwind;
 }
 

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "buildid.h"
+#include "debugcache.h"
 #include "file.h"
 #include "htab.h"
 #include "kallsyms.h"
@@ -415,8 +416,13 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 		s->debuginfo_path = xstrdup(":.debug");
 	}
 	s->cb.find_elf = dwfl_build_id_find_elf;
-	/* Build id, debug link, then debuginfod when DEBUGINFOD_URLS is set. */
-	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	/*
+	 * Build id, debug link, then debuginfod when DEBUGINFOD_URLS is set;
+	 * compressed DWARF from the cache of inflated copies, unless no file
+	 * outside --symfs may be read.
+	 */
+	s->cb.find_debuginfo = symbols_debug_cache(s) ? debugcache_find_debuginfo
+						      : dwfl_standard_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;
 	s->cb.debuginfo_path = &s->debuginfo_path;
 
@@ -620,6 +626,11 @@ int symbols_srcline(const struct symbols *s)
 const char *symbols_debuginfo_path(const struct symbols *s)
 {
 	return s->debuginfo_path;
+}
+
+int symbols_debug_cache(const struct symbols *s)
+{
+	return !s->o.strict_symfs;
 }
 
 const char *symbols_symfs(const struct symbols *s)

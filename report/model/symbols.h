@@ -183,6 +183,8 @@ int symbols_srcline(const struct symbols *s);
  * (only there with --strict-symfs); NULL for libdwfl's default.
  */
 const char *symbols_debuginfo_path(const struct symbols *s);
+/* Whether debug files are read through the cache of inflated ones: not with --strict-symfs. */
+int symbols_debug_cache(const struct symbols *s);
 /* The --symfs directory, absolute; NULL when none (or /). */
 const char *symbols_symfs(const struct symbols *s);
 

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "debugcache.h"
 #include "htab.h"
 #include "objfile.h"
 #include "regs.h"
@@ -174,7 +175,7 @@ struct uctx {
 	int *over;			/* set when a read fell past the copy's end */
 };
 
-struct unwind *unwind_new(const char *debuginfo_path)
+struct unwind *unwind_new(const char *debuginfo_path, int cache)
 {
 	struct unwind *u = xcalloc(1, sizeof(*u));
 
@@ -182,7 +183,7 @@ struct unwind *unwind_new(const char *debuginfo_path)
 	if (debuginfo_path)
 		u->debuginfo_path = xstrdup(debuginfo_path);
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = cache ? debugcache_find_debuginfo : dwfl_standard_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	htab_init(&u->ftab);

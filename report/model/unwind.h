@@ -50,9 +50,10 @@ struct unwind_map {
 /*
  * debuginfo_path: where libdwfl looks for separate debug files (their
  * .debug_frame), as symbols_debuginfo_path() gives it; NULL for
- * libdwfl's default. NULL never.
+ * libdwfl's default. cache: read them through the cache of inflated
+ * debug files (debugcache.h), as symbols_debug_cache() says. NULL never.
  */
-struct unwind *unwind_new(const char *debuginfo_path);
+struct unwind *unwind_new(const char *debuginfo_path, int cache);
 void unwind_free(struct unwind *u);
 /* Forget what was read of file (its CFI and rules), before the file is closed. */
 void unwind_forget_file(struct unwind *u, const struct objfile *file);

@@ -357,7 +357,7 @@ static void build_ids(const uint64_t *regs, size_t nregs)
 		printf("ok %d - build ids # SKIP this test binary has no build id\n", ++tap_n);
 	} else {
 		for (int k = 0; k < 3; k++) {
-			struct unwind *u = unwind_new(NULL);
+			struct unwind *u = unwind_new(NULL, 0);
 			size_t n = (size_t)len + (k == 1 ? 4 : 0);
 			int got;
 
@@ -632,7 +632,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 	uint64_t pcs[MAX_FRAMES];
 	unsigned char flags[MAX_FRAMES];
 	int bad = 0, tried = 0, changed = 0, whole;
-	struct unwind *u0 = unwind_new(NULL);
+	struct unwind *u0 = unwind_new(NULL, 0);
 
 	whole = unwind(u0, maps, nmaps, regs, nregs, stack_copy, stack_len, pcs, flags,
 		       MAX_FRAMES);
@@ -649,7 +649,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 		long size = (long)self_size;
 		long at = cuts[k] > 0 ? cuts[k] : cuts[k] == -2 ? size / 2 : size - 100;
 		const char *p;
-		struct unwind *u = unwind_new(NULL);
+		struct unwind *u = unwind_new(NULL, 0);
 
 		snprintf(name, sizeof(name), "cut-%ld", at);
 		p = hostile_copy(dir, name, NULL, (int)at);
@@ -669,7 +669,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 	{
 		static const char *const other[] = { "/dev/null", "/proc/self/status",
 						     "/nonexistent/prof-test", "/tmp" };
-		struct unwind *u = unwind_new(NULL);
+		struct unwind *u = unwind_new(NULL, 0);
 
 		for (int k = 0; k < 4; k++) {
 			int n;
@@ -686,7 +686,7 @@ static void hostile_files(const uint64_t *regs, size_t nregs)
 	for (int k = 0; k < 60; k++) {
 		char name[32];
 		const char *p;
-		struct unwind *u = unwind_new(NULL);
+		struct unwind *u = unwind_new(NULL, 0);
 
 		snprintf(name, sizeof(name), "cfi-%d", k);
 		p = hostile_copy(dir, name, scramble_cfi, 1 + k * k);
@@ -735,7 +735,7 @@ int main(int argc, char **argv)
 	if (outer(argc) < 0)	/* samples tip() as perf would */
 		return 1;
 	nregs = sample_regs(perf_regs, regs);
-	u = unwind_new(NULL);
+	u = unwind_new(NULL, 0);
 	whole_chain(u, regs, nregs);
 	damaged_samples(u, regs, nregs, rounds);
 	/* and the undamaged one still unwinds whole after all that */
@@ -743,7 +743,7 @@ int main(int argc, char **argv)
 	unwind_free(u);
 	build_ids(regs, nregs);
 #if defined(__x86_64__)
-	u = unwind_new(NULL);
+	u = unwind_new(NULL, 0);
 	plt_frames(u, regs, nregs);
 	unwind_free(u);
 #endif

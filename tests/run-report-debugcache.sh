@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The cache of inflated debug files: a program whose separate debug file
+# (found by build id under --symfs, as Debian's -dbgsym packages are) has
+# its DWARF compressed is reported alike with and without the cache; the
+# first report writes the inflated copy (the user's only, nothing left
+# compressed, sections and sizes as inflated), the next read it even when
+# the debug file is gone; a cut copy or another file at its name is never
+# believed, only replaced; the copies used least lately go past 2 GiB;
+# --strict-symfs and PROF_NO_CACHE use none.
+# Profiles from genprof: needs no perf_event_open.
+. "$srcdir/tests/test-subr.sh"
+
+genprof=$builddir/tests/golden/genprof
+command -v objcopy > /dev/null 2>&1 || skip "no objcopy (binutils) to split a debug file"
+mkdir -p full sfs/usr/bin
+# -g3: its macros make DWARF enough to be worth caching (32 KiB inflated)
+cc -O1 -g3 -fno-omit-frame-pointer -o full/inl "$srcdir/tests/workloads/inline.c" \
+	-I"$srcdir/tests/workloads" 2> cc.err || fail "cc: $(cat cc.err)"
+objcopy --only-keep-debug full/inl plain.debug || fail "objcopy --only-keep-debug"
+objcopy --only-keep-debug --compress-debug-sections=zlib full/inl z.debug 2> oc.err ||
+	skip "objcopy cannot compress debug sections: $(cat oc.err)"
+objcopy --strip-debug full/inl sfs/usr/bin/inl || fail "objcopy --strip-debug"
+bid=$(readelf -n full/inl | awk '/Build ID/ { print $3; exit }')
+[ -n "$bid" ] || skip "cc gave no build id (no --build-id by default here)"
+dbgdir=sfs/usr/lib/debug/.build-id/$(printf %.2s "$bid")
+dbg=$dbgdir/${bid#??}.debug
+mkdir -p "$dbgdir"
+cp z.debug "$dbg"
+
+# section NAME FILE: "FLAGS SIZE" of section NAME (flags - for none)
+section() {
+	readelf -SW "$2" 2> /dev/null | sed 's/^ *\[ *[0-9]*\]//' |
+		awk -v n="$1" '$1 == n { f = ($7 ~ /^[A-Z]+$/) ? $7 : "-"; print f, $5; exit }'
+}
+case $(section .debug_info "$dbg") in
+*C*) ;;
+*) fail "the debug file's .debug_info is not compressed: $(section .debug_info "$dbg")" ;;
+esac
+
+# every byte of outer(): most of them are inl_leaf's, inlined
+size=$(nm -S full/inl | awk '$4 == "outer" { print $2; exit }')
+[ -n "$size" ] || fail "no outer in the workload's symbols"
+seg=$(readelf -lW full/inl | awk '$1 == "LOAD" && / R?W?E / { print $3; exit }')
+{
+	echo "event cpu-clock"
+	echo "comm 100 100 inl"
+	echo "mmap 100 $seg full/inl as /usr/bin/inl"
+	i=0
+	while [ "$i" -lt $((0x$size)) ]; do
+		printf 'sample 0 1.%04d 100 100 0 1000000 outer+0x%x\n' "$i" "$i"
+		i=$((i + 1))
+	done
+} > inl.spec
+"$genprof" inl.spec inl.data 2> gen.err || fail "genprof: $(cat gen.err)"
+
+XDG_CACHE_HOME=$tmpdir/c
+export XDG_CACHE_HOME
+cache=$tmpdir/c/prof/debug/$bid.debug
+report() {
+	run_prof report -i inl.data --symfs sfs --sort sym,srcline "$@"
+	expect_rc 0 "prof report $*"
+}
+
+PROF_NO_CACHE=1 report
+mv out base.out
+grep -q 'inl_leaf (inlined in outer)' base.out ||
+	fail "no inlined frame from the compressed DWARF: $(cat base.out)"
+grep -q 'inline\.c:[0-9]' base.out || fail "no source lines from the compressed DWARF: $(cat base.out)"
+[ -e "$cache" ] && fail "PROF_NO_CACHE=1 wrote a debug cache"
+
+# an old copy of 3 GiB (sparse) in the cache: over its 2 GiB, it goes
+(umask 077 && mkdir -p c/prof/debug)
+old=c/prof/debug/00112233445566778899aabbccddeeff00112233.debug
+truncate -s 3G "$old" || fail "truncate -s 3G"
+touch -d '2020-01-01' "$old"
+report
+diff -u base.out out || fail "the report that wrote the debug cache differs"
+[ -s "$cache" ] || fail "no inflated copy at $cache"
+[ -e "$old" ] && fail "the cache kept an old copy past its 2 GiB"
+[ "$(stat -c %a "$cache")" = 600 ] || fail "the cached copy is mode $(stat -c %a "$cache"), not 600"
+[ "$(stat -c %a "$(dirname "$cache")")" = 700 ] || fail "the cache directory is not 700"
+for s in .debug_info .debug_abbrev .debug_line .debug_str; do
+	got=$(section $s "$cache")
+	want=$(section $s plain.debug)
+	case $got in
+	*C*) fail "$s is still compressed in the cached copy: $got" ;;
+	esac
+	[ "${got#* }" = "${want#* }" ] || fail "$s: $got in the cached copy, $want inflated by objcopy"
+done
+for s in .text .symtab; do
+	[ "$(section $s "$cache")" = "$(section $s "$dbg")" ] ||
+		fail "$s: $(section $s "$cache") in the cached copy, $(section $s "$dbg") in the debug file"
+done
+note "cached: .debug_info $(section .debug_info "$cache"), compressed $(section .debug_info "$dbg")"
+
+# read from the cache: the debug file may be gone
+mv "$dbg" away.debug
+report
+diff -u base.out out || fail "the report from the cached copy differs"
+
+# a cut copy, and another file at its name: replaced, never believed
+mv away.debug "$dbg"
+head -c 20000 "$cache" > cut && cp cut "$cache"
+report
+diff -u base.out out || fail "the report over a cut cached copy differs"
+cmp -s "$cache" cut && fail "the cut copy was not replaced"
+[ "$(section .debug_info "$cache")" = "$(section .debug_info plain.debug)" ] ||
+	fail "the replaced copy is not whole"
+cp sfs/usr/bin/inl "$cache"
+report
+diff -u base.out out || fail "the report over another file at the cache's name differs"
+cmp -s "$cache" sfs/usr/bin/inl && fail "another file at the cache's name was not replaced"
+
+# --strict-symfs reads nothing outside its root: no cache either way
+rm -f "$cache"
+mv "$dbg" away.debug
+report
+mv out strict0.out
+mv away.debug "$dbg"
+report --strict-symfs
+[ -e "$cache" ] && fail "--strict-symfs wrote a debug cache"
+diff -u base.out out || fail "the report with --strict-symfs differs"
+grep -q 'inlined in' strict0.out && fail "a report without the debug file or its cache found inlined frames"
+exit 0
