@@ -29,9 +29,19 @@ int buildid_path(char *buf, size_t buflen, const char *dir, const unsigned char 
 
 	if (len < 2 || len > 64)
 		return -1;
-	for (size_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	buildid_hex(hex, id, len);
 	n = snprintf(buf, buflen, "%s%s.build-id/%.2s/%s%s", dir ? dir : "", dir ? "/" : "", hex,
 		     hex + 2, tail);
 	return n < 0 || (size_t)n >= buflen ? -1 : 0;
+}
+
+void buildid_hex(char *hex, const unsigned char *id, size_t len)
+{
+	static const char digit[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		hex[2 * i] = digit[id[i] >> 4];
+		hex[2 * i + 1] = digit[id[i] & 15];
+	}
+	hex[2 * len] = '\0';
 }

@@ -25,4 +25,7 @@ int buildid_cache_dir(char *buf, size_t len);
 int buildid_path(char *buf, size_t buflen, const char *dir, const unsigned char *id, size_t len,
 		 const char *tail);
 
+/* The len bytes of id as lowercase hex into hex, which holds 2 * len + 1 bytes. */
+void buildid_hex(char *hex, const unsigned char *id, size_t len);
+
 #endif

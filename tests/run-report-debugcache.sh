@@ -6,7 +6,8 @@
 # first report writes the inflated copy (the user's only, nothing left
 # compressed, sections and sizes as inflated), the next read it even when
 # the debug file is gone; a cut copy or another file at its name is never
-# believed, only replaced; the copies used least lately go past 2 GiB;
+# believed, only replaced; so is the index of functions kept beside it;
+# the copies used least lately go past 2 GiB;
 # --strict-symfs and PROF_NO_CACHE use none.
 # Profiles from genprof: needs no perf_event_open.
 . "$srcdir/tests/test-subr.sh"
@@ -93,14 +94,32 @@ for s in .text .symtab; do
 		fail "$s: $(section $s "$cache") in the cached copy, $(section $s "$dbg") in the debug file"
 done
 note "cached: .debug_info $(section .debug_info "$cache"), compressed $(section .debug_info "$dbg")"
+# and the index of its functions: 32 bytes of header, 24 a range (outer, main, usage)
+fnx=${cache%.debug}.fn
+[ -s "$fnx" ] || fail "no index of functions at $fnx"
+nfn=$((($(stat -c %s "$fnx") - 32) / 24))
+[ "$nfn" -ge 3 ] && [ $((32 + 24 * nfn)) -eq "$(stat -c %s "$fnx")" ] ||
+	fail "the index of functions is $(stat -c %s "$fnx") bytes, not 32 + 24 a function"
 
 # read from the cache: the debug file may be gone
 mv "$dbg" away.debug
 report
 diff -u base.out out || fail "the report from the cached copy differs"
 
-# a cut copy, and another file at its name: replaced, never believed
+# a cut index, a changed one: never believed, written again
 mv away.debug "$dbg"
+cp "$fnx" fn.good
+head -c 50 fn.good > "$fnx"
+report
+diff -u base.out out || fail "the report over a cut index of functions differs"
+cmp -s "$fnx" fn.good || fail "the cut index of functions was not written again"
+printf '\377\377\377\377' | dd of="$fnx" bs=1 seek=40 conv=notrunc 2> /dev/null
+cmp -s "$fnx" fn.good && fail "dd did not change the index"
+report
+diff -u base.out out || fail "the report over a changed index of functions differs"
+cmp -s "$fnx" fn.good || fail "the changed index of functions was not written again"
+
+# a cut copy, and another file at its name: replaced, never believed
 head -c 20000 "$cache" > cut && cp cut "$cache"
 report
 diff -u base.out out || fail "the report over a cut cached copy differs"
@@ -113,13 +132,14 @@ diff -u base.out out || fail "the report over another file at the cache's name d
 cmp -s "$cache" sfs/usr/bin/inl && fail "another file at the cache's name was not replaced"
 
 # --strict-symfs reads nothing outside its root: no cache either way
-rm -f "$cache"
+rm -f "$cache" "$fnx"
 mv "$dbg" away.debug
 report
 mv out strict0.out
 mv away.debug "$dbg"
 report --strict-symfs
 [ -e "$cache" ] && fail "--strict-symfs wrote a debug cache"
+[ -e "$fnx" ] && fail "--strict-symfs wrote an index of functions"
 diff -u base.out out || fail "the report with --strict-symfs differs"
 grep -q 'inlined in' strict0.out && fail "a report without the debug file or its cache found inlined frames"
 exit 0

@@ -24,6 +24,7 @@
 #include <sys/random.h>
 #include <zlib.h>
 
+#include "buildid.h"
 #include "htab.h"
 #include "format.h"
 #include "pprof.h"
@@ -459,13 +460,6 @@ static void value_type(struct pb *b, unsigned field, uint64_t type, uint64_t uni
 	free(m.b);
 }
 
-static void hex(const unsigned char *id, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * n] = '\0';
-}
-
 /*
  * pprof takes the first Mapping for the main program: the program of the
  * processes most samples are of (java, not libjvm.so where a JVM spends
@@ -533,7 +527,7 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 			i++;
 		n = dso_build_id(p->map[i].dso, &id);
 		if (n && n <= 64)
-			hex(id, n, buf);
+			buildid_hex(buf, id, n);
 		pb_u64(&m, 1, r + 1);
 		pb_u64(&m, 2, p->map[i].start);
 		pb_u64(&m, 3, p->map[i].limit);
@@ -639,7 +633,7 @@ static void intern_names(struct pprof *p)
 		char hexid[2 * 64 + 1] = "";
 
 		if (n && n <= 64)
-			hex(id, n, hexid);
+			buildid_hex(hexid, id, n);
 		str_index(p, hexid);
 		str_index(p, dso_path(p->map[i].dso));
 	}
@@ -846,7 +840,7 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 
 		if (!n || n > 64)
 			continue;
-		hex(id, n, hexid);
+		buildid_hex(hexid, id, n);
 		kv[1] = str_index(p, hexid);
 		map_attr[i] = attr_id(&at, kv);
 	}

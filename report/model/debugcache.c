@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildid.h"
 #include "debugcache.h"
 #include "file.h"
 #include "kallsyms.h"
@@ -24,8 +25,12 @@
  * costs no more than opening and checking a cached copy.
  */
 #define WORTH_CACHING	(32 * 1024)
-/* Past this, a file claims more than any real one holds: left alone. */
+/*
+ * Past this, a file claims more than any real one holds: left alone. So is
+ * one that claims more than zlib's best ratio (1032:1) of its own size.
+ */
 #define TOO_BIG		((uint64_t)1 << 30)
+#define ZLIB_RATIO	1032
 
 static pthread_once_t dir_once = PTHREAD_ONCE_INIT;
 static char *dir;		/* .../prof/debug, made; NULL for no cache */
@@ -53,13 +58,14 @@ static void dir_init(void)
  * file is not one to copy: a dwz file's client (its .gnu_debugaltlink is
  * looked for beside it), section numbers past the ELF header's fields.
  */
-static uint64_t compressed_dwarf(Elf *e)
+static uint64_t compressed_dwarf(Elf *e, int fd)
 {
 	size_t shnum, shstrndx;
 	uint64_t total = 0;
 	Elf_Scn *scn = NULL;
+	struct stat st;
 
-	if (elf_kind(e) != ELF_K_ELF || elf_getshdrnum(e, &shnum) || shnum >= SHN_LORESERVE ||
+	if (fstat(fd, &st) || elf_kind(e) != ELF_K_ELF || elf_getshdrnum(e, &shnum) || shnum >= SHN_LORESERVE ||
 	    elf_getshdrstrndx(e, &shstrndx) || shstrndx >= SHN_LORESERVE)
 		return 0;
 	while ((scn = elf_nextscn(e, scn))) {
@@ -76,7 +82,7 @@ static uint64_t compressed_dwarf(Elf *e)
 		if (!gelf_getchdr(scn, &ch))
 			return 0;
 		total += ch.ch_size;
-		if (total > TOO_BIG)
+		if (total > TOO_BIG || total / ZLIB_RATIO > (uint64_t)st.st_size)
 			return 0;
 	}
 	return total;
@@ -90,8 +96,7 @@ static size_t build_id_hex(Elf *e, char *hex)
 
 	if (len < 2 || len > 64)
 		return 0;
-	for (ssize_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)p)[i]);
+	buildid_hex(hex, p, (size_t)len);
 	return (size_t)len;
 }
 
@@ -226,7 +231,10 @@ out:
 	return rc;
 }
 
-/* Keep the cache under DEBUGCACHE_MAX: remove the files used least lately. */
+/*
+ * Keep the cache under DEBUGCACHE_MAX: remove the files used least lately
+ * (not the temporary ones being written, ".NAME.XXXXXX").
+ */
 static void prune(void)
 {
 	DIR *d = opendir(dir);
@@ -241,7 +249,7 @@ static void prune(void)
 		struct stat st;
 		size_t len = strlen(de->d_name);
 
-		if (len < 7 || len >= sizeof(v->name) || strcmp(de->d_name + len - 6, ".debug") ||
+		if (len >= sizeof(v->name) || de->d_name[0] == '.' ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		if (n == cap) {
@@ -268,14 +276,59 @@ static void prune(void)
 	free(v);
 }
 
-/* The cache's file for build id hex; free it. */
-static char *cache_path(const char *hex)
+/* The cache's file for build id hex, ending in ext; free it. */
+static char *hex_path(const char *hex, const char *ext)
 {
-	size_t n = strlen(dir) + strlen(hex) + sizeof("/.debug");
+	size_t n = strlen(dir) + strlen(hex) + strlen(ext) + 2;
 	char *path = xmalloc(n);
 
-	snprintf(path, n, "%s/%s.debug", dir, hex);
+	snprintf(path, n, "%s/%s%s", dir, hex, ext);
 	return path;
+}
+
+static char *cache_path(const char *hex)
+{
+	return hex_path(hex, ".debug");
+}
+
+char *debugcache_path(const unsigned char *bid, size_t len, const char *ext)
+{
+	char hex[2 * 64 + 1];
+
+	pthread_once(&dir_once, dir_init);
+	if (!dir || len < 2 || len > 64)
+		return NULL;
+	buildid_hex(hex, bid, len);
+	return hex_path(hex, ext);
+}
+
+int debugcache_put(const char *path, const void *buf, size_t len)
+{
+	char *tmp = NULL;
+	int fd, err, ok = 0;
+
+	pthread_mutex_lock(&write_mu);
+	fd = file_create(path, 0600, &tmp, &err);
+	if (fd >= 0) {
+		size_t off = 0;
+
+		while (off < len) {
+			ssize_t w = write(fd, (const char *)buf + off, len - off);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			off += (size_t)w;
+		}
+		ok = close(fd) == 0 && off == len;
+		ok = file_commit(tmp, path, ok, &err) == 0 && ok;
+		free(tmp);
+		if (ok)
+			prune();
+	}
+	pthread_mutex_unlock(&write_mu);
+	return ok ? 0 : -1;
 }
 
 /* Write the inflated copy of the debug file e (build id hex), unless one is there. */
@@ -317,8 +370,7 @@ static int wanted_id(Dwfl_Module *mod, char *hex)
 	len = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (len < 2 || len > 64)
 		return 0;
-	for (int i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", bits[i]);
+	buildid_hex(hex, bits, (size_t)len);
 	return 1;
 }
 
@@ -353,7 +405,7 @@ int debugcache_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mod
 	if (fd < 0 || !want)
 		return fd;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && compressed_dwarf(e) >= WORTH_CACHING && build_id_hex(e, got) && !strcmp(got, hex))
+	if (e && compressed_dwarf(e, fd) >= WORTH_CACHING && build_id_hex(e, got) && !strcmp(got, hex))
 		cache_write(hex, e);
 	if (e)
 		elf_end(e);

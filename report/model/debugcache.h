@@ -26,6 +26,15 @@ int debugcache_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mod
 			      Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			      GElf_Word debuglink_crc, char **debuginfo_file_name);
 
+/*
+ * The path of the cache's file for build id bid (len bytes), ending in ext
+ * (".fn"); NULL when there is no cache. Free it.
+ */
+char *debugcache_path(const unsigned char *bid, size_t len, const char *ext);
+
+/* Write len bytes of buf as path in the cache, whole or not at all; 0 or -1. */
+int debugcache_put(const char *path, const void *buf, size_t len);
+
 /* The cache's size limit: past it, the files used least recently go. */
 #define DEBUGCACHE_MAX	((unsigned long long)2 << 30)
 

@@ -13,9 +13,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libiberty/demangle.h>
-#ifdef HAVE_DEBUGINFOD
-#include <elfutils/debuginfod.h>
-#endif
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>

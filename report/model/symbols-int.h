@@ -80,6 +80,8 @@ struct elfobj {
 	struct cuidx **cuidx;	/* the functions of each CU met, by address: */
 	size_t ncuidx, cuidx_cap;	/* the items of cutab */
 	struct htab cutab;
+	struct fnindex *fnx;	/* all its functions by address (symbols-dwarf.c) */
+	int fnx_state;		/* 0: not looked for; 1: fnx; -1: none, CU by CU */
 	struct fnscopes **fsc;	/* the scope trees of functions met twice or more: */
 	size_t nfsc, fsc_cap;	/* the items of fsctab (symbols-dwarf.c) */
 	size_t fsc_cells;	/* their nodes and ranges, bounded for the object */
@@ -215,7 +217,7 @@ const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die);
 void sy_free_cuidx(struct elfobj *obj);
 void sy_free_scopes(struct elfobj *obj);
 int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
-		   Dwarf_Addr *dbias);
+		   Dwarf_Addr *dbias, int cache);
 
 /* symbols-kernel.c */
 void *sy_kernel_prefetch(void *arg);

@@ -22,9 +22,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libiberty/demangle.h>
-#ifdef HAVE_DEBUGINFOD
-#include <elfutils/debuginfod.h>
-#endif
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -305,7 +302,7 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 		sym_offset = a - sym->start;
 	}
 	if (s->o.inline_frames || !name)
-		nchain = sy_scope_chain(obj, sym, a, chain, &dbias);
+		nchain = sy_scope_chain(obj, sym, a, chain, &dbias, symbols_debug_cache(s));
 	for (int i = 0; i < nchain; i++) {
 		int tag = dwarf_tag(&chain[i]);
 
