@@ -11,6 +11,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -440,6 +441,45 @@ static int is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+#ifdef HAVE_DEBUGINFOD
+/*
+ * libdebuginfod, opened when DEBUGINFOD_URLS first asks for it: linked,
+ * it brings libcurl-gnutls and 25 more libraries to every start of prof,
+ * 5 ms of the dynamic loader's time (a tenth of a small report), for a
+ * server few set. libdw opens it the same way.
+ */
+struct dfd {
+	debuginfod_client *(*begin)(void);
+	int (*find_executable)(debuginfod_client *, const unsigned char *, int, char **);
+	void (*end)(debuginfod_client *);
+};
+
+static struct dfd dfd;
+static int dfd_ok;
+static pthread_once_t dfd_once = PTHREAD_ONCE_INIT;
+
+static void dfd_open(void)
+{
+	void *h = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		fprintf(stderr, "prof: DEBUGINFOD_URLS is set, but %s; install libdebuginfod1 to ask "
+			"debuginfod servers\n", dlerror());
+		return;
+	}
+	*(void **)&dfd.begin = dlsym(h, "debuginfod_begin");
+	*(void **)&dfd.find_executable = dlsym(h, "debuginfod_find_executable");
+	*(void **)&dfd.end = dlsym(h, "debuginfod_end");
+	dfd_ok = dfd.begin && dfd.find_executable && dfd.end;
+}
+
+static const struct dfd *dfd_lib(void)
+{
+	pthread_once(&dfd_once, dfd_open);
+	return dfd_ok ? &dfd : NULL;
+}
+#endif
+
 /*
  * The file of d's recorded build id, elsewhere than its recorded path:
  * perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug: .build-id/ab/
@@ -490,14 +530,15 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 	/* the servers of $DEBUGINFOD_URLS, as perf and gdb ask them; not with --strict-symfs */
 	{
 		const char *urls = getenv("DEBUGINFOD_URLS");
+		const struct dfd *f;
 		debuginfod_client *c;
 		char *got = NULL;
 		int fd;
 
-		if (s->o.strict_symfs || !urls || !urls[0] || !(c = debuginfod_begin()))
+		if (s->o.strict_symfs || !urls || !urls[0] || !(f = dfd_lib()) || !(c = f->begin()))
 			return NULL;
-		fd = debuginfod_find_executable(c, d->build_id, (int)len, &got);
-		debuginfod_end(c);
+		fd = f->find_executable(c, d->build_id, (int)len, &got);
+		f->end(c);
 		if (fd >= 0) {
 			struct elfobj *alt;
 
