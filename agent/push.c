@@ -16,11 +16,57 @@
 #include <curl/curl.h>
 
 #include "base64.h"
+#include "dynlib.h"
 #include "file.h"
 #include "htab.h"
 #include "push.h"
 #include "utf8.h"
 #include "xalloc.h"
+
+/* libcurl's functions, opened when a push is first set up (dynlib.h) */
+static struct {
+	__typeof__(curl_global_init) *global_init;
+	__typeof__(curl_easy_init) *easy_init;
+	__typeof__(curl_easy_setopt) *easy_setopt;
+	__typeof__(curl_easy_escape) *easy_escape;
+	__typeof__(curl_free) *free;
+	__typeof__(curl_mime_init) *mime_init;
+	__typeof__(curl_mime_addpart) *mime_addpart;
+	__typeof__(curl_mime_name) *mime_name;
+	__typeof__(curl_mime_filename) *mime_filename;
+	__typeof__(curl_mime_type) *mime_type;
+	__typeof__(curl_mime_data) *mime_data;
+	__typeof__(curl_slist_append) *slist_append;
+	__typeof__(curl_easy_perform) *easy_perform;
+	__typeof__(curl_easy_getinfo) *easy_getinfo;
+	__typeof__(curl_easy_strerror) *easy_strerror;
+	__typeof__(curl_slist_free_all) *slist_free_all;
+	__typeof__(curl_mime_free) *mime_free;
+	__typeof__(curl_easy_cleanup) *easy_cleanup;
+} cu;
+static const char *const cu_names[] = {
+	"curl_global_init",
+	"curl_easy_init",
+	"curl_easy_setopt",
+	"curl_easy_escape",
+	"curl_free",
+	"curl_mime_init",
+	"curl_mime_addpart",
+	"curl_mime_name",
+	"curl_mime_filename",
+	"curl_mime_type",
+	"curl_mime_data",
+	"curl_slist_append",
+	"curl_easy_perform",
+	"curl_easy_getinfo",
+	"curl_easy_strerror",
+	"curl_slist_free_all",
+	"curl_mime_free",
+	"curl_easy_cleanup",
+};
+_Static_assert(sizeof(cu) == sizeof(cu_names) / sizeof(cu_names[0]) * sizeof(void *),
+	       "a name for each of libcurl's functions");
+
 
 #define SPOOL_MAGIC "PROFWIN1"
 /* A spooled window: this header, then the gzipped pprof (OTLP's request for an OTLP backend). */
@@ -437,7 +483,7 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		    char *why, size_t whylen)
 {
 	struct pusher *p = t->p;
-	CURL *c = curl_easy_init();
+	CURL *c = cu.easy_init();
 	struct curl_slist *hdr = NULL;
 	curl_mime *mime = NULL;
 	struct buf reply = { 0 };
@@ -460,7 +506,7 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		labels_each(p, pyro_label, &pn);
 		fputc('}', f);
 		fclose(f);
-		ename = curl_easy_escape(c, name, (int)namelen);
+		ename = cu.easy_escape(c, name, (int)namelen);
 		f = open_memstream(&url, &urllen);
 		fprintf(f, "%s/ingest?name=%s&from=%llu&until=%llu&format=pprof&spyName=prof"
 			"&sampleRate=%llu", t->endpoint, ename ? ename : "",
@@ -468,26 +514,26 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 			(unsigned long long)((h->end_ns + 999999999) / 1000000000),
 			(unsigned long long)p->o.freq);
 		fclose(f);
-		curl_free(ename);
-		mime = curl_mime_init(c);
+		cu.free(ename);
+		mime = cu.mime_init(c);
 		{
-			curl_mimepart *part = curl_mime_addpart(mime);
+			curl_mimepart *part = cu.mime_addpart(mime);
 
-			curl_mime_name(part, "profile");
-			curl_mime_filename(part, "profile.pprof");
-			curl_mime_type(part, "application/octet-stream");
-			curl_mime_data(part, (const char *)data, (size_t)h->len);
+			cu.mime_name(part, "profile");
+			cu.mime_filename(part, "profile.pprof");
+			cu.mime_type(part, "application/octet-stream");
+			cu.mime_data(part, (const char *)data, (size_t)h->len);
 		}
-		curl_easy_setopt(c, CURLOPT_MIMEPOST, mime);
+		cu.easy_setopt(c, CURLOPT_MIMEPOST, mime);
 	} else if (t->kind == PUSH_OTLP) {
 		/* the request as spooled: protobuf, gzipped, which collectors take */
 		url = xstrdup(t->endpoint);
-		hdr = curl_slist_append(hdr, "Content-Type: application/x-protobuf");
-		hdr = curl_slist_append(hdr, "Content-Encoding: gzip");
+		hdr = cu.slist_append(hdr, "Content-Type: application/x-protobuf");
+		hdr = cu.slist_append(hdr, "Content-Encoding: gzip");
 		/* the collector's name for the schema of proto v1.10.0 and v1.11.0 */
-		hdr = curl_slist_append(hdr, "OTLP-Profiles-Development-Version: 1");
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, (const char *)data);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)h->len);
+		hdr = cu.slist_append(hdr, "OTLP-Profiles-Development-Version: 1");
+		cu.easy_setopt(c, CURLOPT_POSTFIELDS, (const char *)data);
+		cu.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)h->len);
 	} else {
 		FILE *f = open_memstream(&body, &bodylen);
 		struct parca_labels pl = { f };
@@ -503,36 +549,36 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		fputs("\"}]}],\"normalized\":false}", f);
 		fclose(f);
 		url = xstrdup(t->endpoint);
-		hdr = curl_slist_append(hdr, "Content-Type: application/json");
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)bodylen);
+		hdr = cu.slist_append(hdr, "Content-Type: application/json");
+		cu.easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		cu.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)bodylen);
 	}
 	if (p->o.tenant) {
 		snprintf(line, sizeof(line), "X-Scope-OrgID: %s", p->o.tenant);
-		hdr = curl_slist_append(hdr, line);
+		hdr = cu.slist_append(hdr, line);
 	}
 	if (p->o.token) {
 		snprintf(line, sizeof(line), "Authorization: Bearer %s", p->o.token);
-		hdr = curl_slist_append(hdr, line);
+		hdr = cu.slist_append(hdr, line);
 	}
-	hdr = curl_slist_append(hdr, "Expect:");
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "prof-agent/" PACKAGE_VERSION);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_reply);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
-	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, abort_if_stopping);
-	curl_easy_setopt(c, CURLOPT_XFERINFODATA, p);
-	cr = curl_easy_perform(c);
+	hdr = cu.slist_append(hdr, "Expect:");
+	cu.easy_setopt(c, CURLOPT_URL, url);
+	cu.easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	cu.easy_setopt(c, CURLOPT_USERAGENT, "prof-agent/" PACKAGE_VERSION);
+	cu.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	cu.easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+	cu.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu.easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_reply);
+	cu.easy_setopt(c, CURLOPT_WRITEDATA, &reply);
+	cu.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	cu.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, abort_if_stopping);
+	cu.easy_setopt(c, CURLOPT_XFERINFODATA, p);
+	cr = cu.easy_perform(c);
 	if (cr == CURLE_OK)
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+		cu.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	if (cr != CURLE_OK) {
-		snprintf(why, whylen, "%s", curl_easy_strerror(cr));
+		snprintf(why, whylen, "%s", cu.easy_strerror(cr));
 		ret = -1;
 	} else if (status >= 200 && status < 300) {
 		ret = 0;
@@ -549,9 +595,9 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		snprintf(why, whylen, "HTTP %ld%s%s", status, k ? ": " : "", msg);
 		ret = status >= 400 && status < 500 && status != 408 && status != 429 ? 1 : -1;
 	}
-	curl_slist_free_all(hdr);
-	curl_mime_free(mime);
-	curl_easy_cleanup(c);
+	cu.slist_free_all(hdr);
+	cu.mime_free(mime);
+	cu.easy_cleanup(c);
 	free(reply.b);
 	free(url);
 	free(body);
@@ -675,9 +721,14 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 	struct pusher *p = xcalloc(1, sizeof(*p));
 	static int curl_ready;
 
+	if (o->nurls && dynlib_open("libcurl.so.4", "libcurl4", cu_names, &cu,
+				    sizeof(cu_names) / sizeof(cu_names[0]), err, errlen)) {
+		free(p);
+		return NULL;
+	}
 	/* on the main thread, before any request: libcurl's set-up is not thread-safe */
-	if (!curl_ready++)
-		curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (o->nurls && !curl_ready++)
+		cu.global_init(CURL_GLOBAL_DEFAULT);
 	p->o = *o;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+#include "dynlib.h"
 #include "parse.h"
 #include "serve.h"
 #include "xalloc.h"
@@ -19,6 +20,30 @@
 /* a request's body, dropped unread: go tool pprof's list of addresses fits */
 #define MAX_BODY ((size_t)1 << 20)
 #define MAX_SCRAPES 4
+
+/* libmicrohttpd's functions, opened when first needed (dynlib.h) */
+static struct {
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_get_daemon_info) *get_daemon_info;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+} mhd;
+static const char *const mhd_names[] = {
+	"MHD_create_response_from_buffer",
+	"MHD_add_response_header",
+	"MHD_queue_response",
+	"MHD_destroy_response",
+	"MHD_lookup_connection_value",
+	"MHD_start_daemon",
+	"MHD_get_daemon_info",
+	"MHD_stop_daemon",
+};
+_Static_assert(sizeof(mhd) == sizeof(mhd_names) / sizeof(mhd_names[0]) * sizeof(void *),
+	       "a name for each of libmicrohttpd's functions");
 
 struct serve {
 	struct MHD_Daemon *d;
@@ -78,7 +103,7 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const
 			     const char *file, void *data, size_t len,
 			     enum MHD_ResponseMemoryMode mode)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, data, mode);
+	struct MHD_Response *r = mhd.create_response_from_buffer(len, data, mode);
 	enum MHD_Result ret;
 
 	if (!r) {
@@ -86,18 +111,18 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const
 			free(data);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, "Content-Type", type);
+	mhd.add_response_header(r, "Content-Type", type);
 	if (file) {
 		char disp[64];
 
 		snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", file);
-		MHD_add_response_header(r, "Content-Disposition", disp);
+		mhd.add_response_header(r, "Content-Disposition", disp);
 	}
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	mhd.add_response_header(r, "X-Content-Type-Options", "nosniff");
 	if (status == 401)
-		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
-	ret = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, "WWW-Authenticate", "Bearer");
+	ret = mhd.queue_response(conn, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -162,7 +187,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return text(conn, 405, "only GET\n");
 	if (s->token) {
-		auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
+		auth = mhd.lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
 		if (!auth || strncmp(auth, "Bearer ", 7) || !same_secret(auth + 7, s->token))
 			return text(conn, 401, "this agent needs a bearer token\n");
 	}
@@ -175,7 +200,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		return text(conn, 200, "num_symbols: 1\n");
 	if (strcmp(url, "/debug/pprof/profile"))
 		return text(conn, 404, "prof agent serves /debug/pprof/profile (CPU) only\n");
-	sec = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "seconds");
+	sec = mhd.lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "seconds");
 	if (sec) {
 		uint64_t v;
 
@@ -222,6 +247,9 @@ struct serve *serve_start(const char *addr, const char *token, struct collect *c
 			 MHD_USE_ERROR_LOG;
 	int gai;
 
+	if (dynlib_open("libmicrohttpd.so.12", "libmicrohttpd12", mhd_names, &mhd,
+			sizeof(mhd_names) / sizeof(mhd_names[0]), err, errlen))
+		return NULL;
 	if (split(addr, host, sizeof(host), port, sizeof(port))) {
 		snprintf(err, errlen, "--listen: '%s' is not HOST:PORT (127.0.0.1:6061, [::1]:6061, "
 			 ":6061)", addr);
@@ -238,7 +266,7 @@ struct serve *serve_start(const char *addr, const char *token, struct collect *c
 	s->c = c;
 	s->token = token ? xstrdup(token) : NULL;
 	errno = 0;
-	s->d = MHD_start_daemon(flags, (uint16_t)atoi(port), NULL, NULL, handle, s,
+	s->d = mhd.start_daemon(flags, (uint16_t)atoi(port), NULL, NULL, handle, s,
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				/*
 				 * go tool pprof posts to /debug/pprof/symbol once per
@@ -263,7 +291,7 @@ struct serve *serve_start(const char *addr, const char *token, struct collect *c
 		free(s);
 		return NULL;
 	}
-	info = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	info = mhd.get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	if (ai->ai_family == AF_INET6) {
 		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, shown, sizeof(shown));
 		snprintf(s->bound, sizeof(s->bound), "[%s]:%u", shown, info ? info->port : 0);
@@ -284,7 +312,7 @@ void serve_stop(struct serve *s)
 {
 	if (!s)
 		return;
-	MHD_stop_daemon(s->d);
+	mhd.stop_daemon(s->d);
 	free(s->token);
 	free(s);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "annot.h"
+#include "dynlib.h"
 #include "objfile.h"
 #include "xalloc.h"
 
@@ -167,28 +168,54 @@ static void name_target(struct annot_func *f, struct annot_insn *in)
 			 (unsigned long long)(in->target - sstart));
 }
 
+/* capstone's functions, opened when first needed (dynlib.h) */
+static struct {
+	cs_err (*open)(cs_arch, cs_mode, csh *);
+	cs_err (*option)(csh, cs_opt_type, size_t);
+	const char *(*strerror)(cs_err);
+	bool (*insn_group)(csh, const cs_insn *, unsigned int);
+	cs_insn *(*malloc)(csh);
+	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
+	void (*free)(cs_insn *, size_t);
+	cs_err (*close)(csh *);
+} capst;
+static const char *const cap_names[] = {
+	"cs_open", "cs_option", "cs_strerror", "cs_insn_group",
+	"cs_malloc", "cs_disasm_iter", "cs_free", "cs_close",
+};
+_Static_assert(sizeof(capst) == sizeof(cap_names) / sizeof(cap_names[0]) * sizeof(void *),
+	       "a name for each of capstone's functions");
+#define CAP_STR(x) #x
+#define CAP_SONAME(major) "libcapstone.so." CAP_STR(major)
+
 /* capstone for the file's machine; *step: bytes to skip past what it cannot decode */
 static int open_capstone(Elf *elf, enum annot_syntax syntax, csh *h, unsigned *step,
 			 const char **why)
 {
+	static char err[256];
 	GElf_Ehdr eh;
 	cs_err e;
 
+	if (dynlib_open(CAP_SONAME(CS_API_MAJOR), "libcapstone" CAP_STR(CS_API_MAJOR), cap_names,
+			&capst, sizeof(cap_names) / sizeof(cap_names[0]), err, sizeof(err))) {
+		*why = err;
+		return -1;
+	}
 	if (!elf || !gelf_getehdr(elf, &eh)) {
 		*why = "its file is not ELF";
 		return -1;
 	}
 	switch (eh.e_machine) {
 	case EM_X86_64:
-		e = cs_open(CS_ARCH_X86, CS_MODE_64, h);
+		e = capst.open(CS_ARCH_X86, CS_MODE_64, h);
 		*step = 1;
 		break;
 	case EM_386:
-		e = cs_open(CS_ARCH_X86, CS_MODE_32, h);
+		e = capst.open(CS_ARCH_X86, CS_MODE_32, h);
 		*step = 1;
 		break;
 	case EM_AARCH64:
-		e = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, h);
+		e = capst.open(CS_ARCH_ARM64, CS_MODE_ARM, h);
 		*step = 4;
 		break;
 	default:
@@ -196,13 +223,13 @@ static int open_capstone(Elf *elf, enum annot_syntax syntax, csh *h, unsigned *s
 		return -1;
 	}
 	if (e != CS_ERR_OK) {
-		*why = cs_strerror(e);
+		*why = capst.strerror(e);
 		return -1;
 	}
 	if (eh.e_machine != EM_AARCH64)
-		cs_option(*h, CS_OPT_SYNTAX, syntax == ANNOT_INTEL ? CS_OPT_SYNTAX_INTEL
+		capst.option(*h, CS_OPT_SYNTAX, syntax == ANNOT_INTEL ? CS_OPT_SYNTAX_INTEL
 								   : CS_OPT_SYNTAX_ATT);
-	cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+	capst.option(*h, CS_OPT_DETAIL, CS_OPT_ON);
 	return 0;
 }
 
@@ -212,7 +239,7 @@ static int branch_target(csh h, const cs_insn *ci, int arm64, uint64_t *target)
 	const cs_detail *d = ci->detail;
 	int found = 0;
 
-	if (!d || !(cs_insn_group(h, ci, CS_GRP_JUMP) || cs_insn_group(h, ci, CS_GRP_CALL)))
+	if (!d || !(capst.insn_group(h, ci, CS_GRP_JUMP) || capst.insn_group(h, ci, CS_GRP_CALL)))
 		return 0;
 	if (arm64) {
 		/* b, bl, b.cond, cbz's second, tbz's third: the last immediate */
@@ -295,14 +322,14 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 		return -1;
 	}
 	arm64 = step == 4;
-	ci = cs_malloc(h);
+	ci = capst.malloc(h);
 	code = f->where.file->image + f->where.off;
 	left = f->where.size;
 	addr = f->where.vaddr;
 	while (left && f->ninsn < ANNOT_MAX_INSNS) {
 		struct annot_insn *in;
 		const unsigned char *at = code;
-		int ok = cs_disasm_iter(h, &code, &left, &addr, ci);
+		int ok = capst.disasm_iter(h, &code, &left, &addr, ci);
 
 		f->insn = xgrow(f->insn, &cap, f->ninsn + 1, sizeof(*f->insn));
 		in = &f->insn[f->ninsn++];
@@ -329,8 +356,8 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 		in->off = f->where.off + (in->vaddr - f->where.vaddr);
 	}
 	f->cut = left;
-	cs_free(ci, 1);
-	cs_close(&h);
+	capst.free(ci, 1);
+	capst.close(&h);
 
 	/* the samples: on the instruction they hit */
 	for (size_t i = 0; i < ncounts; i++) {
