@@ -156,4 +156,5 @@ for k in $SCALES; do
 	printf ' %8s %6s %9s\n' "$qc" "$qcm" "$(ratio "$pc" "$qc")"
 done
 echo "$me: each column pair is CPU seconds (perf stat task-clock, median) and peak RSS MiB; prof/perf and /zstd are ratios of CPU seconds"
+echo "$me: prof's caches (~/.cache/prof: the kernel's symbols, inflated debug files, function indexes) are warm: the sample count comes from a prof report before the timed ones"
 exit $failed
