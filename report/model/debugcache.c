@@ -212,12 +212,7 @@ static int write_inflated(Elf *in, int fd)
 
 				if (!od)
 					goto out;
-				od->d_buf = d->d_buf;
-				od->d_type = d->d_type;
-				od->d_size = d->d_size;
-				od->d_off = d->d_off;
-				od->d_align = d->d_align;
-				od->d_version = d->d_version;
+				*od = *d;	/* the buffer stays in, until in ends */
 			}
 		}
 		if (!gelf_update_shdr(os, &sh))

@@ -469,7 +469,17 @@ struct cuidx {
 	size_t n, cap;
 };
 
-static void list_functions(Dwarf_Die *parent, int depth, struct cuidx *x, long *budget)
+/* Where walk_functions() puts each range of a function DIE. */
+typedef void fn_sink(void *arg, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Die *die);
+
+/*
+ * The function DIEs under parent and the ranges of each, into add: in
+ * containers (namespaces, classes), and with nested, in functions and
+ * lexical blocks too (GNU C nested functions); every other subtree is
+ * stepped over. At most *budget DIEs.
+ */
+static void walk_functions(Dwarf_Die *parent, int depth, int nested, fn_sink *add, void *arg,
+			   long *budget)
 {
 	Dwarf_Die c;
 
@@ -477,26 +487,31 @@ static void list_functions(Dwarf_Die *parent, int depth, struct cuidx *x, long *
 		return;
 	do {
 		int tag = dwarf_tag(&c);
+		int fn = tag == DW_TAG_subprogram || tag == DW_TAG_entry_point;
 
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) {
+		if (fn) {
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t off = 0;
 
-			while ((off = dwarf_ranges(&c, off, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (x->n == x->cap) {
-					x->cap = x->cap ? 2 * x->cap : 64;
-					x->fn = xreallocarray(x->fn, x->cap, sizeof(*x->fn));
-				}
-				x->fn[x->n].lo = lo;
-				x->fn[x->n].hi = hi;
-				x->fn[x->n++].die = c;
-			}
-		} else if (is_container(tag) && dwarf_haschildren(&c)) {
-			list_functions(&c, depth + 1, x, budget);
+			while ((off = dwarf_ranges(&c, off, &base, &lo, &hi)) > 0)
+				if (hi > lo)
+					add(arg, lo, hi, &c);
 		}
+		if ((is_container(tag) || (nested && (fn || tag == DW_TAG_lexical_block))) &&
+		    dwarf_haschildren(&c))
+			walk_functions(&c, depth + 1, nested, add, arg, budget);
 	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
+}
+
+static void cuidx_add(void *arg, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Die *die)
+{
+	struct cuidx *x = arg;
+
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 64;
+		x->fn = xreallocarray(x->fn, x->cap, sizeof(*x->fn));
+	}
+	x->fn[x->n++] = (struct cufn){ lo, hi, *die };
 }
 
 static int cufn_cmp(const void *a, const void *b)
@@ -526,7 +541,7 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 		x = xcalloc(1, sizeof(*x));
 		x->dw = dw;
 		x->off = off;
-		list_functions(cu, 0, x, &budget);
+		walk_functions(cu, 0, 0, cuidx_add, x, &budget);
 		if (x->n > 1) /* a CU without functions leaves x->fn NULL */
 			qsort(x->fn, x->n, sizeof(*x->fn), cufn_cmp);
 		if (obj->ncuidx == obj->cuidx_cap) {
@@ -593,33 +608,15 @@ struct fnindex {
 	size_t n, cap;
 };
 
-static void fnx_walk(Dwarf_Die *parent, int depth, struct fnindex *x, long *budget)
+static void fnx_add(void *arg, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Die *die)
 {
-	Dwarf_Die c;
+	struct fnindex *x = arg;
 
-	if (depth > 8 || dwarf_child(parent, &c) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&c);
-
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t off = 0;
-
-			while ((off = dwarf_ranges(&c, off, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (x->n == x->cap) {
-					x->cap = x->cap ? 2 * x->cap : 1024;
-					x->v = xreallocarray(x->v, x->cap, sizeof(*x->v));
-				}
-				x->v[x->n++] = (struct fnent){ lo, hi, dwarf_dieoffset(&c) };
-			}
-		}
-		if ((is_container(tag) || tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block) &&
-		    dwarf_haschildren(&c))
-			fnx_walk(&c, depth + 1, x, budget);
-	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 1024;
+		x->v = xreallocarray(x->v, x->cap, sizeof(*x->v));
+	}
+	x->v[x->n++] = (struct fnent){ lo, hi, dwarf_dieoffset(die) };
 }
 
 static int fnent_cmp(const void *a, const void *b)
@@ -657,7 +654,7 @@ static int fnx_build(Dwarf *dw, struct fnindex *x)
 			continue;
 		if (type != DW_UT_compile && type != DW_UT_partial)
 			return -1;	/* skeleton units: their functions are in .dwo files */
-		fnx_walk(&cudie, 0, x, &budget);
+		walk_functions(&cudie, 0, 1, fnx_add, x, &budget);
 		if (budget <= 0)
 			return -1;
 	}
