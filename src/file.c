@@ -170,6 +170,35 @@ int file_commit(const char *tmp, const char *path, int ok, int *err)
 	return ok ? -1 : 0;
 }
 
+int file_put(const char *path, int mode, const void *buf, size_t len, int *err)
+{
+	char *tmp = NULL;
+	size_t off = 0;
+	int fd = file_create(path, mode, &tmp, err), ok;
+
+	if (fd < 0)
+		return -1;
+	while (off < len) {
+		ssize_t w = write(fd, (const char *)buf + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			*err = w < 0 ? errno : EIO;
+			break;
+		}
+		off += (size_t)w;
+	}
+	ok = off == len;
+	if (close(fd) < 0 && ok) {
+		*err = errno;
+		ok = 0;
+	}
+	ok = file_commit(tmp, path, ok, err) == 0 && ok;
+	free(tmp);
+	return ok ? 0 : -1;
+}
+
 const char *file_create_strerror(int err)
 {
 	if (err == ELOOP)

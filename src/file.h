@@ -43,4 +43,11 @@ const char *file_create_strerror(int err);
 /* Put the temporary file tmp of file_create() in place as path, or (ok 0) remove it. */
 int file_commit(const char *tmp, const char *path, int ok, int *err);
 
+/*
+ * Write len bytes of buf as the file path (mode, less the umask), whole or
+ * not at all: through a temporary file beside it (file_create()) renamed
+ * into place. 0, or -1 and *err.
+ */
+int file_put(const char *path, int mode, const void *buf, size_t len, int *err);
+
 #endif

@@ -299,31 +299,14 @@ char *debugcache_path(const unsigned char *bid, size_t len, const char *ext)
 
 int debugcache_put(const char *path, const void *buf, size_t len)
 {
-	char *tmp = NULL;
-	int fd, err, ok = 0;
+	int err, rc;
 
 	pthread_mutex_lock(&write_mu);
-	fd = file_create(path, 0600, &tmp, &err);
-	if (fd >= 0) {
-		size_t off = 0;
-
-		while (off < len) {
-			ssize_t w = write(fd, (const char *)buf + off, len - off);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			off += (size_t)w;
-		}
-		ok = close(fd) == 0 && off == len;
-		ok = file_commit(tmp, path, ok, &err) == 0 && ok;
-		free(tmp);
-		if (ok)
-			prune();
-	}
+	rc = file_put(path, 0600, buf, len, &err);
+	if (rc == 0)
+		prune();
 	pthread_mutex_unlock(&write_mu);
-	return ok ? 0 : -1;
+	return rc;
 }
 
 /* Write the inflated copy of the debug file e (build id hex), unless one is there. */

@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "kallsyms.h"
 #include "xalloc.h"
 
@@ -357,8 +358,8 @@ int cache_make_dir(const char *dir)
 }
 
 /*
- * Write the cache beside its final name and rename it there, so that a
- * reader sees a whole file or none. Kernel addresses are no one else's
+ * Write the cache beside its final name and rename it there (file_put()),
+ * so that a reader sees a whole file or none. Kernel addresses are no one else's
  * business: the directory and the file are the user's only.
  */
 static void cache_write(const struct kallsyms *k, const char *dir, const char *path,
@@ -368,9 +369,7 @@ static void cache_write(const struct kallsyms *k, const char *dir, const char *p
 			  .stext = k->stext_addr };
 	size_t names = 1, ents = k->n * 16, total, off;
 	unsigned char *out;
-	char *tmp;
-	int fd;
-	ssize_t w;
+	int err;
 	uint32_t last_src = UINT32_MAX, last_dst = 0;
 
 	/* At most: every name and every module name once per symbol, and a "" first. */
@@ -408,26 +407,8 @@ static void cache_write(const struct kallsyms *k, const char *dir, const char *p
 	h.sum = hash_bytes(hash_bytes(key, &h.text, 16), out + sizeof(h), total - sizeof(h));
 	memcpy(out, &h, sizeof(h));
 
-	tmp = xmalloc(strlen(path) + sizeof(".XXXXXX"));
-	sprintf(tmp, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto out;
-	for (off = 0; off < total; off += (size_t)w) {
-		w = write(fd, out + off, total - off);
-		if (w < 0 && errno == EINTR) {
-			w = 0;
-			continue;
-		}
-		if (w <= 0)
-			break;
-	}
-	if (close(fd) < 0 || off < total || rename(tmp, path) < 0)
-		unlink(tmp);
-	else
+	if (file_put(path, 0600, out, total, &err) == 0)
 		cache_prune(dir, strrchr(path, '/') + 1);
-out:
-	free(tmp);
 	free(out);
 }
 
