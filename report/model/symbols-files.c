@@ -11,7 +11,6 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -37,6 +36,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 
 #include "buildid.h"
 #include "clock.h"
+#include "dynlib.h"
 #include "file.h"
 #include "htab.h"
 #include "kallsyms.h"
@@ -443,34 +443,34 @@ static int is_file(const char *path)
 
 #ifdef HAVE_DEBUGINFOD
 /*
- * libdebuginfod, opened when DEBUGINFOD_URLS first asks for it: linked,
- * it brings libcurl-gnutls and 25 more libraries to every start of prof,
- * 5 ms of the dynamic loader's time (a tenth of a small report), for a
- * server few set. libdw opens it the same way.
+ * libdebuginfod, opened when DEBUGINFOD_URLS first asks for it (dynlib.h):
+ * linked, it brings libcurl-gnutls and 25 more libraries to every start
+ * of prof, for a server few set. libdw opens it the same way.
  */
 struct dfd {
-	debuginfod_client *(*begin)(void);
-	int (*find_executable)(debuginfod_client *, const unsigned char *, int, char **);
-	void (*end)(debuginfod_client *);
+	__typeof__(debuginfod_begin) *begin;
+	__typeof__(debuginfod_find_executable) *find_executable;
+	__typeof__(debuginfod_end) *end;
 };
 
 static struct dfd dfd;
+static const char *const dfd_names[] = {
+	"debuginfod_begin", "debuginfod_find_executable", "debuginfod_end",
+};
+_Static_assert(sizeof(dfd) == sizeof(dfd_names) / sizeof(dfd_names[0]) * sizeof(void *),
+	       "a name for each of libdebuginfod's functions");
 static int dfd_ok;
 static pthread_once_t dfd_once = PTHREAD_ONCE_INIT;
 
+/* Once: a missing library is said once, not for every file it would look for. */
 static void dfd_open(void)
 {
-	void *h = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	char err[256];
 
-	if (!h) {
-		fprintf(stderr, "prof: DEBUGINFOD_URLS is set, but %s; install libdebuginfod1 to ask "
-			"debuginfod servers\n", dlerror());
-		return;
-	}
-	*(void **)&dfd.begin = dlsym(h, "debuginfod_begin");
-	*(void **)&dfd.find_executable = dlsym(h, "debuginfod_find_executable");
-	*(void **)&dfd.end = dlsym(h, "debuginfod_end");
-	dfd_ok = dfd.begin && dfd.find_executable && dfd.end;
+	dfd_ok = dynlib_open("libdebuginfod.so.1", "libdebuginfod1", dfd_names, &dfd,
+			     sizeof(dfd_names) / sizeof(dfd_names[0]), err, sizeof(err)) == 0;
+	if (!dfd_ok)
+		fprintf(stderr, "prof: DEBUGINFOD_URLS is set, but %s\n", err);
 }
 
 static const struct dfd *dfd_lib(void)
