@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -522,11 +523,40 @@ static int cufn_cmp(const void *a, const void *b)
 }
 
 /* The concrete function of obj's CU cu holding pc: 1 and *out, or 0. */
+/*
+ * Of n ranges sorted by start, each item stride bytes beginning with its
+ * uint64 lo and hi: the latest-starting one holding pc, among the last 8
+ * starting at or below it (ranges may nest: nested functions); its index,
+ * or -1 for none.
+ */
+static ptrdiff_t innermost(const void *v, size_t n, size_t stride, uint64_t pc)
+{
+	const unsigned char *b = v;
+	size_t lo = 0, hi = n;
+	uint64_t r[2];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		memcpy(r, b + mid * stride, sizeof(r));
+		if (r[0] <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i-- > 0 && k < 8; k++) {
+		memcpy(r, b + i * stride, sizeof(r));
+		if (pc < r[1])
+			return (ptrdiff_t)i;
+	}
+	return -1;
+}
+
 static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
 {
 	Dwarf *dw = dwarf_cu_getdwarf(cu->cu);
 	Dwarf_Off off = dwarf_dieoffset(cu);
-	size_t lo = 0, hi;
+	ptrdiff_t i;
 	struct cuidx *x = NULL;
 	struct htab_probe p;
 	uint32_t j;
@@ -551,22 +581,11 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 		obj->cuidx[obj->ncuidx] = x;
 		htab_put(&obj->cutab, &p, (uint32_t)obj->ncuidx++);
 	}
-	/* the last range starting at or below pc, and a few before it (ranges may nest) */
-	hi = x->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->fn[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo, k = 0; i-- > 0 && k < 8; k++)
-		if (pc < x->fn[i].hi) {
-			*out = x->fn[i].die;
-			return 1;
-		}
-	return 0;
+	i = innermost(x->fn, x->n, sizeof(*x->fn), pc);
+	if (i < 0)
+		return 0;
+	*out = x->fn[i].die;
+	return 1;
 }
 
 void sy_free_scopes(struct elfobj *obj)
@@ -591,6 +610,9 @@ void sy_free_scopes(struct elfobj *obj)
 struct fnent {
 	uint64_t lo, hi, off;	/* [lo, hi): a range of the function DIE at off */
 };
+_Static_assert(offsetof(struct cufn, hi) == 8 && offsetof(struct fnent, hi) == 8 &&
+		       sizeof(Dwarf_Addr) == 8,
+	       "innermost() reads lo and hi at the start of both");
 
 struct fnhdr {
 	char magic[8];
@@ -744,40 +766,32 @@ out:
 /* The function DIE holding pc: 1, 0 when none does, -1 when the index is wrong. */
 static int fnx_find(const struct fnindex *x, Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *out)
 {
-	size_t lo = 0, hi = x->n;
+	ptrdiff_t i = innermost(x->v, x->n, sizeof(*x->v), pc);
+	int tag;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->v[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* the latest-starting range holding pc: the innermost (nested functions) */
-	for (size_t i = lo, k = 0; i-- > 0 && k < 8; k++) {
-		int tag;
-
-		if (pc >= x->v[i].hi)
-			continue;
-		if (!dwarf_offdie(dw, x->v[i].off, out))
-			return -1;
-		tag = dwarf_tag(out);
-		if ((tag != DW_TAG_subprogram && tag != DW_TAG_entry_point) ||
-		    dwarf_haspc(out, pc) != 1)
-			return -1;
-		return 1;
-	}
-	return 0;
+	if (i < 0)
+		return 0;
+	if (!dwarf_offdie(dw, x->v[i].off, out))
+		return -1;
+	tag = dwarf_tag(out);
+	return (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) && dwarf_haspc(out, pc) == 1
+		       ? 1
+		       : -1;
 }
 
-void sy_free_cuidx(struct elfobj *obj)
+/* Forget obj's index; state: 0 to look for it again when next needed, -1 never. */
+static void fnx_drop(struct elfobj *obj, int state)
 {
 	if (obj->fnx)
 		free(obj->fnx->v);
 	free(obj->fnx);
 	obj->fnx = NULL;
-	obj->fnx_state = 0;
+	obj->fnx_state = state;
+}
+
+void sy_free_cuidx(struct elfobj *obj)
+{
+	fnx_drop(obj, 0);
 	for (size_t i = 0; i < obj->ncuidx; i++) {
 		free(obj->cuidx[i]->fn);
 		free(obj->cuidx[i]);
@@ -837,10 +851,7 @@ int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die
 				sym->die = NO_DIE;
 			return 0;
 		default:	/* not this DWARF's: CU by CU from now on */
-			free(obj->fnx->v);
-			free(obj->fnx);
-			obj->fnx = NULL;
-			obj->fnx_state = -1;
+			fnx_drop(obj, -1);
 		}
 	}
 	cu = dwfl_module_addrdie(obj->mod, a, dbias);
