@@ -5,9 +5,49 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dynlib.h"
+
+/*
+ * libdw (0.188) dlopen()s libdebuginfod the first time a module's debug
+ * file or ELF is not on disk (dwfl_standard_find_debuginfo(),
+ * dwfl_build_id_find_elf()), whether or not DEBUGINFOD_URLS names a
+ * server. With libcurl, gnutls, krb5 and ldap that is 30 libraries and a
+ * twentieth of a small report's CPU, spent to learn that there is no server
+ * to ask: libdebuginfod asks none when DEBUGINFOD_URLS is unset or empty.
+ * The executable's dlopen() comes first in the lookup order, libdw's calls
+ * included: this one refuses libdebuginfod then, as if it were not
+ * installed, which libdw takes quietly; everything else goes on to the C
+ * library's (or a sanitizer's) dlopen().
+ */
+int dynlib_debuginfod_wanted(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && urls[0];
+}
+
+void *dlopen(const char *file, int mode)
+{
+	static void *(*next)(const char *, int);
+	void *(*fn)(const char *, int) = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
+	const char *base = file ? strrchr(file, '/') : NULL;
+
+	base = base ? base + 1 : file;
+	if (base && !strncmp(base, "libdebuginfod", 13) && !dynlib_debuginfod_wanted())
+		return NULL;
+	if (!fn) {
+		void *p = dlsym(RTLD_NEXT, "dlopen");
+
+		memcpy(&fn, &p, sizeof(fn));
+		if (!fn)
+			return NULL;
+		__atomic_store_n(&next, fn, __ATOMIC_RELEASE);
+	}
+	return fn(file, mode);
+}
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 

@@ -23,4 +23,11 @@
 int dynlib_open(const char *soname, const char *pkg, const char *const *names, void *fns,
 		size_t n, char *err, size_t errlen);
 
+/*
+ * Whether $DEBUGINFOD_URLS names servers to ask (set, not empty), as
+ * libdebuginfod reads it. Until it does, libdebuginfod is not loaded at
+ * all, by prof or by libdw: dynlib.c's dlopen() refuses it.
+ */
+int dynlib_debuginfod_wanted(void);
+
 #endif

@@ -100,7 +100,7 @@ static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
 	    stat(path, &st) == 0)
 		return st.st_size > DWARF_HEAVY;
 	/* Not here: libdwfl may ask debuginfod, over the network. */
-	return getenv("DEBUGINFOD_URLS") && getenv("DEBUGINFOD_URLS")[0];
+	return dynlib_debuginfod_wanted();
 }
 
 /* Make obj opened (or broken) and loaded: wait for the loader, or do it here. */
@@ -445,7 +445,8 @@ static int is_file(const char *path)
 /*
  * libdebuginfod, opened when DEBUGINFOD_URLS first asks for it (dynlib.h):
  * linked, it brings libcurl-gnutls and 25 more libraries to every start
- * of prof, for a server few set. libdw opens it the same way.
+ * of prof, for a server few set. libdw opens it too, and is refused it
+ * the same way until DEBUGINFOD_URLS is set (dynlib.c).
  */
 struct dfd {
 	__typeof__(debuginfod_begin) *begin;
@@ -529,13 +530,12 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 #ifdef HAVE_DEBUGINFOD
 	/* the servers of $DEBUGINFOD_URLS, as perf and gdb ask them; not with --strict-symfs */
 	{
-		const char *urls = getenv("DEBUGINFOD_URLS");
 		const struct dfd *f;
 		debuginfod_client *c;
 		char *got = NULL;
 		int fd;
 
-		if (s->o.strict_symfs || !urls || !urls[0] || !(f = dfd_lib()) || !(c = f->begin()))
+		if (s->o.strict_symfs || !dynlib_debuginfod_wanted() || !(f = dfd_lib()) || !(c = f->begin()))
 			return NULL;
 		fd = f->find_executable(c, d->build_id, (int)len, &got);
 		f->end(c);
