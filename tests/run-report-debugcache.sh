@@ -7,7 +7,8 @@
 # compressed, sections and sizes as inflated), the next read it even when
 # the debug file is gone; a cut copy or another file at its name is never
 # believed, only replaced; so is the index of functions kept beside it;
-# the copies used least lately go past 2 GiB;
+# the copies used least lately go past 2 GiB, and temporary files their
+# writers left an hour ago;
 # --strict-symfs and PROF_NO_CACHE use none.
 # Profiles from genprof: needs no perf_event_open.
 . "$srcdir/tests/test-subr.sh"
@@ -75,7 +76,15 @@ grep -q 'inline\.c:[0-9]' base.out || fail "no source lines from the compressed 
 old=c/prof/debug/00112233445566778899aabbccddeeff00112233.debug
 truncate -s 3G "$old" || fail "truncate -s 3G"
 touch -d '2020-01-01' "$old"
+# what a writer killed mid-copy leaves, and one writing now
+dead=c/prof/debug/.00112233445566778899aabbccddeeff00112233.debug.AbCdEf
+busy=c/prof/debug/.99112233445566778899aabbccddeeff00112233.debug.GhIjKl
+echo partial > "$dead"
+echo partial > "$busy"
+touch -d '2 hours ago' "$dead"
 report
+[ -e "$dead" ] && fail "the cache kept a temporary file its writer left 2 hours ago"
+[ -e "$busy" ] || fail "the cache removed a temporary file being written"
 diff -u base.out out || fail "the report that wrote the debug cache differs"
 [ -s "$cache" ] || fail "no inflated copy at $cache"
 [ -e "$old" ] && fail "the cache kept an old copy past its 2 GiB"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buildid.h"
@@ -227,8 +228,15 @@ out:
 }
 
 /*
+ * A temporary file (".NAME.XXXXXX", file_put()) untouched this long was
+ * left by a writer that died (killed mid-copy): nothing will rename it.
+ */
+#define STALE_TEMP_SECONDS	3600
+
+/*
  * Keep the cache under DEBUGCACHE_MAX: remove the files used least lately
- * (not the temporary ones being written, ".NAME.XXXXXX").
+ * (not the temporary ones being written, ".NAME.XXXXXX", but those left
+ * by a writer that died).
  */
 static void prune(void)
 {
@@ -244,9 +252,14 @@ static void prune(void)
 		struct stat st;
 		size_t len = strlen(de->d_name);
 
-		if (len >= sizeof(v->name) || de->d_name[0] == '.' ||
+		if (len >= sizeof(v->name) || !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
+		if (de->d_name[0] == '.') {
+			if (st.st_mtime < time(NULL) - STALE_TEMP_SECONDS)
+				unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 32;
 			v = xreallocarray(v, cap, sizeof(*v));
