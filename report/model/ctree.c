@@ -25,6 +25,21 @@
 #define MEMO_AFTER 64
 
 /*
+ * A frame with no symbol is named by its object and address ("libfoo.so+0x1a2b"),
+ * a text printed and interned: per frame per sample that was a tenth of a
+ * system-wide -g caller report. The names are kept by (object, address)
+ * once the tree has MEMO_AFTER samples.
+ */
+#define NAME_MEMO 1024
+
+struct name_memo {
+	const struct dso *dso;
+	uint64_t addr;
+	const char *name;	/* NULL: empty */
+	unsigned kernel, flags;
+};
+
+/*
  * Nodes live in chunks that never move: the tree grows by a chunk at a
  * time, not by copying one array twice its size (a system-wide -g caller
  * report holds millions of nodes), and a node's address is stable.
@@ -52,6 +67,7 @@ struct ctree {
 	const char **path_name;
 	unsigned *path_flags;
 	size_t *path_node;
+	struct name_memo *names;	/* NAME_MEMO of them, or NULL */
 };
 
 /* Node id: in a doubling chunk (the first SMALL_NODES), or in one of 2^CHUNK_MAX_BITS. */
@@ -127,6 +143,7 @@ void ctree_free(struct ctree *t)
 	free(t->path_name);
 	free(t->path_flags);
 	free(t->path_node);
+	free(t->names);
 	free(t);
 }
 
@@ -210,6 +227,24 @@ void ctree_graft(struct ctree *dst, size_t at, const struct ctree *src, size_t f
 	}
 }
 
+/* frame_name(), from the memo for a frame with no symbol. */
+static const char *tree_frame_name(struct ctree *t, const struct rframe *f, unsigned *flags)
+{
+	struct name_memo *m;
+
+	if (f->name || !t->names)
+		return frame_name(t->pool, f, t->merge, flags);
+	m = &t->names[(f->addr ^ f->addr >> 10 ^ (uintptr_t)f->dso >> 4) & (NAME_MEMO - 1)];
+	if (!m->name || m->dso != f->dso || m->addr != f->addr || m->kernel != f->kernel) {
+		m->name = frame_name(t->pool, f, t->merge, &m->flags);
+		m->dso = f->dso;
+		m->addr = f->addr;
+		m->kernel = f->kernel;
+	}
+	*flags = m->flags;
+	return m->name;
+}
+
 static void count(struct ctree *t, size_t at, uint64_t period)
 {
 	struct ctree_node *n = node_at(t, at);
@@ -229,6 +264,7 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 		t->path_flags = xcalloc(PATH_MEMO, sizeof(*t->path_flags));
 		t->path_node = xcalloc(PATH_MEMO, sizeof(*t->path_node));
 		t->path_cap = PATH_MEMO;
+		t->names = xcalloc(NAME_MEMO, sizeof(*t->names));
 	}
 	t->samples++;
 	count(t, at, s->period);
@@ -241,7 +277,7 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 	t->path_start = at;
 	for (int i = from; i >= 0 && i < s->nframes; i += step, k++) {
 		unsigned flags;
-		const char *name = frame_name(t->pool, &s->frames[i], t->merge, &flags);
+		const char *name = tree_frame_name(t, &s->frames[i], &flags);
 
 		if (same && k < t->path_len && t->path_name[k] == name &&
 		    t->path_flags[k] == flags) {
