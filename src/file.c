@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -197,6 +198,18 @@ int file_put(const char *path, int mode, const void *buf, size_t len, int *err)
 	ok = file_commit(tmp, path, ok, err) == 0 && ok;
 	free(tmp);
 	return ok ? 0 : -1;
+}
+
+/* An hour: see file_temp_abandoned(). */
+#define TEMP_ABANDONED_SECONDS	3600
+
+int file_temp_abandoned(const char *name, const struct stat *st)
+{
+	size_t n = strlen(name);
+
+	/* ".NAME.XXXXXX", as create_beside() names them */
+	return n >= sizeof(".N.XXXXXX") - 1 && name[0] == '.' && name[n - 7] == '.' &&
+	       S_ISREG(st->st_mode) && st->st_mtime < time(NULL) - TEMP_ABANDONED_SECONDS;
 }
 
 const char *file_create_strerror(int err)

@@ -50,4 +50,14 @@ int file_commit(const char *tmp, const char *path, int ok, int *err);
  */
 int file_put(const char *path, int mode, const void *buf, size_t len, int *err);
 
+struct stat;
+
+/*
+ * Whether the directory entry name (st its lstat) is a temporary file of
+ * file_create() that its writer left: named ".NAME.XXXXXX", regular, and
+ * untouched for an hour. A writer alive renames or removes its file within
+ * seconds; one killed mid-write never will. For caches to remove.
+ */
+int file_temp_abandoned(const char *name, const struct stat *st);
+
 #endif

@@ -3,7 +3,8 @@
 # The per-boot cache of the kernel's symbols: a report made from it names
 # kernel frames exactly as one made from /proc/kallsyms; the cache is the
 # user's only; a damaged or cut cache is never believed, only replaced;
-# caches of other boots are removed; PROF_NO_CACHE writes none. Where
+# caches of other boots are removed, and temporary files their writers
+# left an hour ago; PROF_NO_CACHE writes none. Where
 # perf_event_open is refused, tests/golden/genprof writes the kernel samples.
 . "$srcdir/tests/test-subr.sh"
 
@@ -39,6 +40,10 @@ export XDG_CACHE_HOME
 cache=$tmpdir/c/prof/kallsyms-$boot
 mkdir -p c/prof
 : > c/prof/kallsyms-00000000-1111-2222-3333-444444444444	# an older boot's
+# what a writer killed mid-write leaves, and one writing now
+echo partial > "c/prof/.kallsyms-$boot.AbCdEf"
+echo partial > "c/prof/.kallsyms-$boot.GhIjKl"
+touch -d '2 hours ago' "c/prof/.kallsyms-$boot.AbCdEf"
 
 PROF_NO_CACHE=1
 export PROF_NO_CACHE
@@ -58,6 +63,8 @@ expect_rc 0 "prof report that writes the cache"
 diff -u plain.out out || fail "the report that wrote the cache differs"
 [ -e c/prof/kallsyms-00000000-1111-2222-3333-444444444444 ] &&
 	fail "the cache of another boot was left behind"
+[ -e "c/prof/.kallsyms-$boot.AbCdEf" ] && fail "a temporary file its writer left 2 hours ago was kept"
+[ -e "c/prof/.kallsyms-$boot.GhIjKl" ] || fail "a temporary file being written was removed"
 mode=$(stat -c %a "$cache")
 [ "$mode" = 600 ] || fail "the cache is mode $mode, not 600"
 cp "$cache" good.cache

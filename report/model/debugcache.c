@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "buildid.h"
@@ -228,15 +227,9 @@ out:
 }
 
 /*
- * A temporary file (".NAME.XXXXXX", file_put()) untouched this long was
- * left by a writer that died (killed mid-copy): nothing will rename it.
- */
-#define STALE_TEMP_SECONDS	3600
-
-/*
  * Keep the cache under DEBUGCACHE_MAX: remove the files used least lately
  * (not the temporary ones being written, ".NAME.XXXXXX", but those left
- * by a writer that died).
+ * by a writer that died: file_temp_abandoned()).
  */
 static void prune(void)
 {
@@ -256,7 +249,7 @@ static void prune(void)
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		if (de->d_name[0] == '.') {
-			if (st.st_mtime < time(NULL) - STALE_TEMP_SECONDS)
+			if (file_temp_abandoned(de->d_name, &st))
 				unlinkat(dirfd(d), de->d_name, 0);
 			continue;
 		}

@@ -320,7 +320,11 @@ bad:
 	return -1;
 }
 
-/* Remove the caches of other boots: one file a boot would pile up. */
+/*
+ * Remove the caches of other boots: one file a boot would pile up. And the
+ * temporary files of writers killed mid-write (4 MB each), which nothing
+ * else would.
+ */
 static void cache_prune(const char *dir, const char *keep)
 {
 	DIR *d = opendir(dir);
@@ -329,6 +333,14 @@ static void cache_prune(const char *dir, const char *keep)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (de->d_name[0] == '.') {
+			if (!fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+			    file_temp_abandoned(de->d_name, &st))
+				unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
 		if (strncmp(de->d_name, "kallsyms-", 9) || !strcmp(de->d_name, keep))
 			continue;
 		unlinkat(dirfd(d), de->d_name, 0);
