@@ -10,6 +10,13 @@
 
 #include "dynlib.h"
 
+int dynlib_debuginfod_wanted(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && urls[0];
+}
+
 /*
  * libdw (0.188) dlopen()s libdebuginfod the first time a module's debug
  * file or ELF is not on disk (dwfl_standard_find_debuginfo(),
@@ -22,13 +29,6 @@
  * installed, which libdw takes quietly; everything else goes on to the C
  * library's (or a sanitizer's) dlopen().
  */
-int dynlib_debuginfod_wanted(void)
-{
-	const char *urls = getenv("DEBUGINFOD_URLS");
-
-	return urls && urls[0];
-}
-
 void *dlopen(const char *file, int mode)
 {
 	static void *(*next)(const char *, int);

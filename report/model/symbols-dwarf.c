@@ -523,7 +523,6 @@ static int cufn_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* The concrete function of obj's CU cu holding pc: 1 and *out, or 0. */
 /*
  * Of n ranges sorted by start, each item stride bytes beginning with its
  * uint64 lo and hi: the latest-starting one holding pc, among the last 8
@@ -553,6 +552,7 @@ static ptrdiff_t innermost(const void *v, size_t n, size_t stride, uint64_t pc)
 	return -1;
 }
 
+/* The concrete function of obj's CU cu holding pc: 1 and *out, or 0. */
 static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
 {
 	Dwarf *dw = dwarf_cu_getdwarf(cu->cu);
@@ -775,8 +775,8 @@ static int only_file_pages(uintptr_t p, size_t len, uintptr_t page)
  * CPython built with -g) for the few hundred functions a report reads.
  * Read the headers now, a stretch at a time, letting each stretch's pages
  * go once read (as kallsyms.c does with its cache): those used come back
- * from the page cache. Only where the section lies in a read-only mapping
- * of the file, which holds nothing the pages' return would lose.
+ * from the page cache. Only pages that are the file's own go
+ * (only_file_pages()): a page a write copied would lose the write.
  */
 #define RELEASE_STRETCH	((uint64_t)1 << 20)
 
