@@ -94,8 +94,9 @@ ss = json.load(open(sys.argv[1]))
 frames = ss["shared"]["frames"]
 def norm(name, path):
     name = name.removesuffix(" (inlined)")
-    if re.fullmatch(r".*\+0x[0-9a-f]+", name) and path:
-        return "?" + os.path.basename(path)	# no symbol: its object
+    # no symbol: its object (a kernel other than the recording's names none)
+    if (name == "[unknown]" or re.fullmatch(r".*\+0x[0-9a-f]+", name)) and path:
+        return "?" + os.path.basename(path)
     return name
 want = {}
 for p in ss["profiles"]:
