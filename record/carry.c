@@ -350,7 +350,7 @@ static int write_blobs(struct carry *c, struct writer *w)
 
 	if (!c->nb)
 		return 0;
-	ret = writer_flush(w);
+	ret = writer_end_frame(w);	/* the blobs are read from first on */
 	if (ret)
 		return ret;
 	first = writer_bytes_out(w);

@@ -937,7 +937,7 @@ static int switch_file(struct recorder *rc)
 		return -1;
 	ret = carry_write_again(rc->carry, rc->w);
 	if (!ret)
-		ret = writer_flush(rc->w);
+		ret = writer_end_frame(rc->w);
 	if (ret)
 		return write_error(rc, ret);
 	samples = writer_samples_out(rc->w);
@@ -1359,7 +1359,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	}
 	ret = run(&rc);
 	keep_finish(rc.keep);	/* the files being copied, copied */
-	if (!ret && (ret = carry_write(rc.carry, rc.w)) != 0)
+	if (!ret && ((ret = carry_write(rc.carry, rc.w)) != 0 || (ret = writer_end_frame(rc.w)) != 0))
 		ret = write_error(&rc, ret);
 	summary(&rc);
 	status = ret ? 1 : exit_status(&rc);

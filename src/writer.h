@@ -15,9 +15,10 @@ struct writer;
 /*
  * A writer appending to fd, which it does not own (writer_free leaves it
  * open). level 0 writes records as they are; 1..22 packs them into
- * PERF_RECORD_COMPRESSED records, each one complete zstd frame of at most
- * frame_max bytes of whole records. buf_size is the largest span a caller
- * will ask writer_reserve() for. NULL and errno on failure.
+ * PERF_RECORD_COMPRESSED records, pieces of one zstd stream, each of which
+ * decompresses to at most frame_max bytes (doc/FORMAT.md). buf_size is the
+ * largest span a caller will ask writer_reserve() for. NULL and errno on
+ * failure.
  */
 struct writer *writer_new(int fd, int level, size_t frame_max, size_t buf_size);
 void writer_free(struct writer *w);
@@ -64,13 +65,25 @@ int writer_reserve(struct writer *w, size_t len, void **out);
 void writer_commit(struct writer *w, size_t len);
 /* Append whole records (copying them into the buffer). */
 int writer_records(struct writer *w, const void *data, size_t len);
-/* Write out (compressing) everything buffered. */
+/*
+ * Write out (compressing) everything buffered: a reader of the file then
+ * gets every record given so far.
+ */
 int writer_flush(struct writer *w);
+/*
+ * The same, and end the open zstd frame, so that what comes next can be
+ * read from there on without what came before (a reader that seeks), and
+ * the frame's checksum is in the file. Before the file is closed. With
+ * nothing buffered the frame ends in a FINISHED_ROUND record: call it
+ * where no sample follows, or with records buffered.
+ */
+int writer_end_frame(struct writer *w);
 
 /*
- * Flush, then write one record of type with a payload of len bytes
- * (padded to 8) as it is, uncompressed even when compressing: a record a
- * reader finds at a known place, such as the end of the file.
+ * End the frame (writer_end_frame()), then write one record of type with
+ * a payload of len bytes (padded to 8) as it is, uncompressed even when
+ * compressing: a record a reader finds at a known place, such as the end
+ * of the file.
  */
 int writer_user_record(struct writer *w, uint32_t type, const void *data, size_t len);
 

@@ -366,7 +366,7 @@ static void do_carry(char **tok, int n)
 			die("unknown carry word %s", tok[i]);
 	}
 	if (!carried++) {
-		if (writer_flush(w))
+		if (writer_end_frame(w))
 			die("cannot write%s", "");
 		first_carry = writer_bytes_out(w);
 	}
@@ -618,7 +618,7 @@ int main(int argc, char **argv)
 		}
 	}
 	end_features();
-	if (writer_flush(w) || close(fd)) {
+	if (writer_end_frame(w) || close(fd)) {
 		perror(argv[2]);
 		return 1;
 	}

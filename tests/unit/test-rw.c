@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Writer/reader round trip: records come back byte for byte, compressed or
- * not; every COMPRESSED record is one complete zstd frame of whole records
- * that fits in a record; a file cut anywhere reads up to the cut.
+ * not; the COMPRESSED records are one zstd stream of whole records, in
+ * frames that end; a file cut anywhere reads up to the cut.
  */
 #include "config.h"
 
@@ -65,7 +65,7 @@ static size_t write_file(const char *path, int level)
 			ret |= writer_flush(w);
 		}
 	}
-	ret |= writer_flush(w);
+	ret |= writer_end_frame(w);
 	ok(ret == 0, "level %d: writing %d records succeeds", level, NR_REC);
 	writer_free(w);
 	size = lseek(fd, 0, SEEK_END);
@@ -108,42 +108,173 @@ static unsigned char *slurp(const char *path, size_t len)
 	return buf;
 }
 
-/* Walk the top-level records; check each compressed one decodes alone to whole records. */
-static void check_frames(const unsigned char *buf, size_t len)
+/*
+ * Walk the top-level records and decode the compressed ones as one zstd
+ * stream, as perf does: each decodes to at most frame_max (256 KiB) and,
+ * with those before it, to whole records; every frame has its checksum,
+ * holds at most the writer's span (1 MiB) and a piece, and the last one
+ * ends. Returns how many frames ended.
+ */
+static int check_frames(const unsigned char *buf, size_t len)
 {
-	size_t off = 16, frames = 0, bad = 0;
+	size_t off = 16, records = 0, over = 0, frame_in = 0, most = 0, left = 0, split = 0;
+	int frames = 0, nocheck = 0, bad = 0, mid = 0, start = 1;
 	unsigned char *out = malloc(1 << 20);
+	ZSTD_DStream *ds = ZSTD_createDStream();
 
 	while (off + 8 <= len) {
 		struct perf_event_header h;
 
 		memcpy(&h, buf + off, sizeof(h));
 		if (h.type == PDATA_COMPRESSED) {
-			size_t n = ZSTD_decompress(out, 1 << 20, buf + off + 8, h.size - 8u);
-			size_t walk = 0;
+			ZSTD_inBuffer in = { buf + off + 8, h.size - 8u, 0 };
+			size_t got = 0;
 
-			frames++;
-			if (ZSTD_isError(n) || n > 256 * 1024)
-				bad++;
-			else {
-				while (walk + 8 <= n) {
-					struct perf_event_header in;
+			records++;
+			if (start) {
+				/* the magic, then the frame header's descriptor: bit 2, a checksum at the end */
+				const unsigned char *z = in.src;
 
-					memcpy(&in, out + walk, sizeof(in));
-					if (in.size < 8)
-						break;
-					walk += in.size;
-				}
-				if (walk != n)
-					bad++;
+				nocheck += in.size < 5 || z[0] != 0x28 || z[1] != 0xb5 || z[2] != 0x2f ||
+					   z[3] != 0xfd || !(z[4] & 4);
+				start = 0;
 			}
+			while (in.pos < in.size) {
+				ZSTD_outBuffer o = { out + left, (1 << 20) - left, 0 };
+				size_t ret = ZSTD_decompressStream(ds, &o, &in);
+
+				if (ZSTD_isError(ret) || o.size == 0) {
+					bad++;
+					break;
+				}
+				got += o.pos;
+				frame_in += o.pos;
+				left += o.pos;
+				/* drop the whole records decoded so far */
+				{
+					size_t walk = 0;
+
+					while (walk + 8 <= left) {
+						struct perf_event_header r;
+
+						memcpy(&r, out + walk, sizeof(r));
+						if (r.size < 8 || walk + r.size > left)
+							break;
+						walk += r.size;
+					}
+					memmove(out, out + walk, left - walk);
+					left -= walk;
+				}
+				mid = ret != 0;
+				if (!mid) {
+					frames++;
+					if (frame_in > most)
+						most = frame_in;
+					frame_in = 0;
+					start = 1;
+				}
+			}
+			over += got > 256 * 1024;
+			/* each decodes to something, and to whole records */
+			split += !got || left;
 		}
 		off += h.size;
 	}
-	ok(frames > 3, "the data spans %zu compressed records", frames);
-	ok(bad == 0, "each compressed record is one whole frame of whole records, at most frame_max (%zu bad)",
-	   bad);
+	ok(records > 3, "the data spans %zu compressed records", records);
+	ok(bad == 0 && over == 0 && split == 0,
+	   "the compressed records are one stream, each of whole records, at most frame_max (%d bad, %zu over, %zu split)",
+	   bad, over, split);
+	ok(frames > 0 && !mid && nocheck == 0 && most <= (1 << 20) + 256 * 1024,
+	   "%d frames, each with its checksum, the largest %zu bytes, the last one ended", frames, most);
+	ZSTD_freeDStream(ds);
 	free(out);
+	return frames;
+}
+
+/*
+ * 8 MiB of records in flushes of 64 KiB: frames end every MiB or so, and
+ * after writer_end_frame() the records that follow are read from there on
+ * alone (what the carried files' trailer has a reader do). A record too
+ * big to compress into one (64 KiB of noise) goes between two as it is.
+ */
+static void test_frames(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	struct writer *w = writer_new(fd, 1, 256 * 1024, 512 * 1024);
+	static uint64_t rec[64], big[65528 / 8];
+	uint64_t at = 0;
+	struct reader *r;
+	struct reader_record rr;
+	int ret = 0, frames, n = 0, same = 1, from;
+	uint64_t b, f;
+	const char *why;
+	off_t size;
+	unsigned char *buf;
+
+	ret |= writer_header(w);
+	ret |= writer_end_features(w);
+	for (int i = 0; i < 16384; i++) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(rec) };
+
+		memcpy(rec, &h, sizeof(h));
+		for (int j = 1; j < 64; j++)
+			rec[j] = (uint64_t)i * 64 + (uint64_t)j;	/* compresses, but not to nothing */
+		ret |= writer_records(w, rec, sizeof(rec));
+		if (i == 5000) {
+			h.size = sizeof(big);
+			memcpy(big, &h, sizeof(h));
+			for (size_t j = 1; j < sizeof(big) / 8; j++)
+				big[j] = rnd();
+			ret |= writer_records(w, big, sizeof(big));
+		}
+		if (i % 128 == 127)
+			ret |= writer_flush(w);
+		if (i == 12000) {
+			ret |= writer_end_frame(w);
+			at = writer_bytes_out(w);
+		}
+	}
+	ret |= writer_end_frame(w);
+	ok(ret == 0, "8 MiB of records in 64 KiB flushes are written");
+	writer_free(w);
+	size = lseek(fd, 0, SEEK_END);
+	close(fd);
+	buf = slurp(path, (size_t)size);
+	frames = check_frames(buf, (size_t)size);
+	ok(frames >= 7 && frames <= 10, "8 MiB took %d frames (about one a MiB, and one ended early)",
+	   frames);
+	r = reader_mem(buf, (size_t)size);
+	while (r && reader_next(r, &rr) > 0) {
+		if (rr.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		if (n == 5001)
+			same &= !rr.compressed && rr.hdr->size == sizeof(big) && !memcmp(rr.hdr, big, sizeof(big));
+		else
+			same &= rr.compressed && rr.hdr->size == sizeof(rec);
+		n++;
+	}
+	reader_free(r);
+	ok(n == 16385 && same, "all %d records read back, the big one uncompressed in its place", n);
+	n = 0;
+	r = reader_mem(buf, (size_t)size);
+	/* the header records first: reader_seek() wants them read */
+	while (r && reader_next(r, &rr) > 0 && rr.hdr->type != PDATA_FINISHED_INIT)
+		;
+	ret = r ? reader_seek(r, at) : -1;
+	from = 12001;
+	while (!ret && reader_next(r, &rr) > 0) {
+		uint64_t first;
+
+		if (rr.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		memcpy(&first, (const unsigned char *)rr.hdr + 8, 8);
+		same &= first == (uint64_t)(from + n) * 64 + 1;
+		n++;
+	}
+	ok(ret == 0 && same && n == 16384 - from && reader_damaged(r, &b, &f, &why) == 0,
+	   "read from where a frame was ended, the records after it come back (%d)", n);
+	reader_free(r);
+	free(buf);
 }
 
 /*
@@ -242,6 +373,7 @@ int main(void)
 	}
 
 	test_incompressible(path);
+	test_frames(path);
 
 	/* Random bytes after a valid header: an error or an end, never a crash. */
 	buf = malloc(65536);
