@@ -468,6 +468,9 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 		return bad(err, len, "-z and --no-compress conflict: give one of them");
 	if (o->no_compress)
 		o->level = 0;
+	else if (!o->level_given)
+		o->level = o->callchain == CALLCHAIN_DWARF || o->off_cpu ? RECORD_DEFAULT_LEVEL
+									 : RECORD_SMALL_LEVEL;
 	if (o->all_user && o->all_kernel)
 		return bad(err, len, "--all-user and --all-kernel conflict: give one of them");
 	if (!o->nr_events) {

@@ -51,7 +51,7 @@ int main(void)
 
 	ret = PARSE("./app", "-x");
 	ok(ret == 0 && o.argc == 2 && !strcmp(o.argv[1], "-x") && o.freq == 4000 &&
-	   o.mmap_pages == 128 && o.level == 1 && o.default_event &&
+	   o.mmap_pages == 128 && o.level == 3 && o.default_event &&
 	   !strcmp(o.events[0], "cycles") && !strcmp(o.output, "prof.data"),
 	   "defaults, and the command's own options are left to it");
 	record_opts_release(&o);
@@ -106,6 +106,15 @@ int main(void)
 	ret = PARSE("-z", "-o", "z.data", "true");
 	ok(ret == 0 && o.level == 1 && !strcmp(o.output, "z.data") && o.argc == 1,
 	   "-z takes no value when the next word is not a number (perf's -z)");
+	record_opts_release(&o);
+	ret = PARSE("--call-graph", "dwarf", "true");
+	ok(ret == 0 && o.level == 1, "--call-graph dwarf compresses at level 1 unless told");
+	record_opts_release(&o);
+	ret = PARSE("--off-cpu", "-g", "true");
+	ok(ret == 0 && o.level == 1, "--off-cpu compresses at level 1 unless told");
+	record_opts_release(&o);
+	ret = PARSE("-g", "--call-graph", "dwarf", "-z", "4", "true");
+	ok(ret == 0 && o.level == 4, "-z says the level of a dwarf recording too");
 	record_opts_release(&o);
 	ret = PARSE("-z5", "true");
 	ok(ret == 0 && o.level == 5, "-z5");
