@@ -108,6 +108,20 @@ static unsigned char *slurp(const char *path, size_t len)
 	return buf;
 }
 
+/* Free the writer, then the file it wrote, whole, in *len bytes; fd closed. */
+static unsigned char *finish(struct writer *w, int fd, size_t *len)
+{
+	off_t size;
+	unsigned char *buf;
+
+	writer_free(w);
+	size = lseek(fd, 0, SEEK_END);
+	buf = malloc(size > 0 ? (size_t)size : 1);
+	*len = size > 0 && pread(fd, buf, (size_t)size, 0) == size ? (size_t)size : 0;
+	close(fd);
+	return buf;
+}
+
 /*
  * Walk the top-level records and decode the compressed ones as one zstd
  * stream, as perf does: each decodes to at most frame_max (256 KiB) and,
@@ -208,7 +222,7 @@ static void test_frames(const char *path)
 	int ret = 0, frames, n = 0, same = 1, from;
 	uint64_t b, f;
 	const char *why;
-	off_t size;
+	size_t size;
 	unsigned char *buf;
 
 	ret |= writer_header(w);
@@ -236,14 +250,11 @@ static void test_frames(const char *path)
 	}
 	ret |= writer_end_frame(w);
 	ok(ret == 0, "8 MiB of records in 64 KiB flushes are written");
-	writer_free(w);
-	size = lseek(fd, 0, SEEK_END);
-	close(fd);
-	buf = slurp(path, (size_t)size);
-	frames = check_frames(buf, (size_t)size);
+	buf = finish(w, fd, &size);
+	frames = check_frames(buf, size);
 	ok(frames >= 7 && frames <= 10, "8 MiB took %d frames (about one a MiB, and one ended early)",
 	   frames);
-	r = reader_mem(buf, (size_t)size);
+	r = reader_mem(buf, size);
 	while (r && reader_next(r, &rr) > 0) {
 		if (rr.hdr->type != PERF_RECORD_SAMPLE)
 			continue;
@@ -256,7 +267,7 @@ static void test_frames(const char *path)
 	reader_free(r);
 	ok(n == 16385 && same, "all %d records read back, the big one uncompressed in its place", n);
 	n = 0;
-	r = reader_mem(buf, (size_t)size);
+	r = reader_mem(buf, size);
 	/* the header records first: reader_seek() wants them read */
 	while (r && reader_next(r, &rr) > 0 && rr.hdr->type != PDATA_FINISHED_INIT)
 		;
@@ -290,7 +301,7 @@ static void test_incompressible(const char *path)
 	struct reader *r;
 	struct reader_record rr;
 	int ret = 0, n = 0, same = 1, frames = 0;
-	off_t size;
+	size_t size;
 	unsigned char *buf;
 
 	ret |= writer_header(w);
@@ -305,11 +316,8 @@ static void test_incompressible(const char *path)
 	}
 	ret |= writer_flush(w);
 	ok(ret == 0, "320 KiB of noise in one flush is written");
-	writer_free(w);
-	size = lseek(fd, 0, SEEK_END);
-	close(fd);
-	buf = slurp(path, (size_t)size);
-	r = reader_mem(buf, (size_t)size);
+	buf = finish(w, fd, &size);
+	r = reader_mem(buf, size);
 	while (r && reader_next(r, &rr) > 0) {
 		if (rr.hdr->type != PERF_RECORD_SAMPLE)
 			continue;
@@ -317,7 +325,7 @@ static void test_incompressible(const char *path)
 		n++;
 	}
 	reader_free(r);
-	for (off_t off = 16; off + 8 <= size;) {
+	for (size_t off = 16; off + 8 <= size;) {
 		struct perf_event_header h;
 
 		memcpy(&h, buf + off, sizeof(h));
