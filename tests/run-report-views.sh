@@ -97,7 +97,12 @@ expect_range "'# duration:' of a 2 s run" "${dur:-none}" 1.8 2.5
 grep -q "^# command: .*record -q -g -e cpu-clock -o g.data -- .*shape -s 2\$" flat.out ||
 	fail "command line: $(grep '^# command:' flat.out)"
 grep '^# host:' flat.out > host.line
-grep -q -F "$(uname -r)" host.line || fail "host line does not name the release $(uname -r): $(cat host.line)"
+# (a recording, read where perf_event_open is refused, names its own kernel's)
+if replaying; then
+	grep -q '(Linux [^ ]* ' host.line || fail "host line names no release: $(cat host.line)"
+else
+	grep -q -F "$(uname -r)" host.line || fail "host line does not name the release $(uname -r): $(cat host.line)"
+fi
 grep -q -F "$(uname -m)" host.line || fail "host line does not name the machine $(uname -m): $(cat host.line)"
 grep -q "^# Overhead  *Samples  *Command  *Shared Object  *Symbol *\$" flat.out ||
 	fail "no column title line '# Overhead  Samples  Command  Shared Object  Symbol'"

@@ -247,6 +247,8 @@ record_or_replay() {
 }
 
 # symfs_opt: the --symfs a report of a recording needs ("" when made here).
+# run_prof adds it, and an empty --kallsyms: the recordings' kernel is not
+# this machine's, whose symbols would warn and name nothing.
 symfs_opt() {
 	if replaying; then
 		echo "--symfs=$recorded/root"
@@ -277,7 +279,10 @@ run_prof() {
 	if replaying && { [ "$1" = report ] || [ "$1" = script ]; }; then
 		_sub=$1
 		shift
-		set -- "$_sub" "$(symfs_opt)" "$@"
+		set -- "$_sub" "$(symfs_opt)" --kallsyms=/dev/null "$@"
+	elif replaying && [ "$1" = annotate ]; then
+		shift
+		set -- annotate --kallsyms=/dev/null "$@"
 	fi
 	timeout -k 5 "${prof_timeout:-40}" "$PROF" "$@" > out 2> err
 	rc=$?

@@ -194,7 +194,8 @@ next:
 		k->hidden = n > 0;
 		n = 0;
 	}
-	qsort(syms, n, sizeof(*syms), psym_cmp);
+	if (n)	/* an empty file (--kallsyms /dev/null) has no table: qsort(NULL) is undefined */
+		qsort(syms, n, sizeof(*syms), psym_cmp);
 	k->table = xreallocarray(NULL, n ? n : 1, sizeof(*k->table));
 	for (size_t i = 0; i < n && len < UINT32_MAX; i++)
 		if (!out || k->table[out - 1].addr != syms[i].addr) {
