@@ -338,29 +338,20 @@ static int flush(struct writer *w, int end)
 	size_t off = 0, seg = w->frame_max < SEG_MAX ? w->frame_max : SEG_MAX;
 	int ret = 0;
 
+	if (!w->level)
+		seg = PDATA_RECORD_MAX;
+
 	if (w->err)
 		return w->err;
-	if (!w->level) {
-		/*
-		 * In pieces of whole records, so that a disk filling up keeps all
-		 * but the last piece, as it keeps all but the last frame.
-		 */
-		while (off < w->len && !ret) {
-			size_t n = whole_records(w->buf + off, w->len - off, PDATA_RECORD_MAX);
-
-			ret = write_all(w, w->buf + off, n);
-			if (!ret)
-				w->samples_out += count_samples(w->buf + off, n);
-			off += n;
-		}
-		w->len = 0;
-		return ret;
-	}
 	while (off < w->len && !ret) {
 		size_t n = whole_records(w->buf + off, w->len - off, seg);
 
-		if (n > seg) {
-			/* one record too big for a segment: as it is, between two of them */
+		/*
+		 * Uncompressed, in pieces of whole records, so that a disk filling
+		 * up keeps all but the last piece; compressed, a segment each, but
+		 * for one record too big for a segment: as it is, between two.
+		 */
+		if (!w->level || n > seg) {
 			ret = write_all(w, w->buf + off, n);
 			if (!ret)
 				w->samples_out += count_samples(w->buf + off, n);
