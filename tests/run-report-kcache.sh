@@ -28,6 +28,7 @@ if replaying; then
 		awk '{ printf "sample 0 1.%03d 1 1 0 1000000 x3 k 0x%s\n", NR, $1 }' k.syms
 	} > k.spec
 	"$builddir/tests/golden/genprof" k.spec k.data 2> gen.err || fail "genprof: $(cat gen.err)"
+	host_kernel=1	# the samples are at this kernel's addresses
 else
 	# Kernel time: reading /dev/zero is all kernel.
 	run_prof record -q -e cpu-clock -o k.data -- dd if=/dev/zero of=/dev/null bs=64k count=100000

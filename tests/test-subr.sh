@@ -248,7 +248,9 @@ record_or_replay() {
 
 # symfs_opt: the --symfs a report of a recording needs ("" when made here).
 # run_prof adds it, and an empty --kallsyms: the recordings' kernel is not
-# this machine's, whose symbols would warn and name nothing.
+# this machine's, whose symbols would warn and name nothing. A test whose
+# kernel samples are this machine's (genprof writes them at this kernel's
+# addresses) sets host_kernel=1 to keep the host's kallsyms.
 symfs_opt() {
 	if replaying; then
 		echo "--symfs=$recorded/root"
@@ -279,8 +281,12 @@ run_prof() {
 	if replaying && { [ "$1" = report ] || [ "$1" = script ]; }; then
 		_sub=$1
 		shift
-		set -- "$_sub" "$(symfs_opt)" --kallsyms=/dev/null "$@"
-	elif replaying && [ "$1" = annotate ]; then
+		if [ -n "${host_kernel:-}" ]; then
+			set -- "$_sub" "$(symfs_opt)" "$@"
+		else
+			set -- "$_sub" "$(symfs_opt)" --kallsyms=/dev/null "$@"
+		fi
+	elif replaying && [ "$1" = annotate ] && [ -z "${host_kernel:-}" ]; then
 		shift
 		set -- annotate --kallsyms=/dev/null "$@"
 	fi
