@@ -149,7 +149,7 @@ static void print_attr(FILE *out, const struct evdesc *e, const struct perf_even
 /* The tracepoint formats of the file being shown (its tracing data), NULL without. */
 static struct tpfmts *tp_formats;
 
-static void print_sample(FILE *out, const struct evdesc *e, const struct sample *s)
+static void print_sample(FILE *out, const struct evdesc *e, const struct sample *s, unsigned misc)
 {
 	fputs("SAMPLE", out);
 	put_time(out, s);
@@ -167,6 +167,9 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 	/* a tracepoint's raw fields, by name, from its format */
 	if (e->attr.type == PERF_TYPE_TRACEPOINT && s->raw && tp_formats)
 		tpfmts_print(tp_formats, e->attr.config, s->raw, s->raw_size, out);
+	/* a context-switches sample prof record folded its SWITCH out record into */
+	if (misc & PDATA_MISC_SAMPLE_SWITCH_OUT)
+		fputs(misc & PDATA_MISC_SAMPLE_PREEMPT ? " out=preempt" : " out=1", out);
 	fputc('\n', out);
 }
 
@@ -294,7 +297,7 @@ static int print_record(FILE *out, struct evtab *t, const struct perf_event_head
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (decode_sample(&e->attr, h, &s))
 			return -EBADMSG;
-		print_sample(out, e, &s);
+		print_sample(out, e, &s, h->misc);
 		return 0;
 	}
 	if (decode_kernel(&e->attr, h, &k, &s))

@@ -91,6 +91,7 @@ struct recorder {
 	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
 	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
 	int tracepoints;		/* an event is a tracepoint: its formats go in the file */
+	int cs_event;			/* the last event is --off-cpu's context-switches */
 };
 
 static void notice(const struct recorder *rc, const char *fmt, ...)
@@ -302,6 +303,7 @@ static void off_cpu_events(struct recorder *rc)
 	e->attr.sample_period = 1;
 	e->attr.exclude_kernel = rc->ev[0].attr.exclude_kernel;
 	rc->nr_ev++;
+	rc->cs_event = 1;
 }
 
 static int open_events(struct recorder *rc)
@@ -762,9 +764,60 @@ static void track(struct recorder *rc, const struct perf_event_header *h)
 	}
 }
 
+/* Whether a sample (IDENTIFIER first) is of the --off-cpu context-switches event. */
+static int switch_sample(const struct recorder *rc, const unsigned char *rec, size_t size)
+{
+	const struct rec_event *e = &rc->ev[rc->nr_ev - 1];
+	uint64_t id;
+
+	if (!rc->cs_event || size < 16)
+		return 0;
+	memcpy(&id, rec + 8, 8);
+	for (size_t i = 0; i < e->nr_ids; i++)
+		if (e->ids[i] == id)
+			return 1;
+	return 0;
+}
+
 /*
- * Check the records the kernel gave us, count samples and losses, and cut
- * stack copies to their used part, moving the records down over the room
+ * A SWITCH (or SWITCH_CPU_WIDE) out record right after its thread's
+ * context-switches sample says what the sample says (who, when: the
+ * kernel writes both in one call) and one bit more, preempted or not:
+ * that bit goes into the sample's misc (PDATA_MISC_SAMPLE_*), and the
+ * record goes. Of --off-cpu's bytes a switch, the two SWITCH records were
+ * most: their times do not compress. 1 when folded.
+ */
+static int fold_switch_out(const struct perf_event_attr *attr, unsigned char *smp,
+			   const unsigned char *rec)
+{
+	const struct perf_event_header *h = (const struct perf_event_header *)rec;
+	struct perf_event_header sh;
+	struct kevent k;
+	struct sample id;
+	uint32_t pt[2];
+
+	if ((h->type != PERF_RECORD_SWITCH && h->type != PERF_RECORD_SWITCH_CPU_WIDE) ||
+	    !(h->misc & PERF_RECORD_MISC_SWITCH_OUT) || decode_kernel(attr, h, &k, &id) ||
+	    !(id.present & PERF_SAMPLE_TID))
+		return 0;
+	memcpy(&sh, smp, sizeof(sh));
+	/* IDENTIFIER, IP, then TID: the thread the sample is of */
+	if (sh.size < 32 || (sh.misc & (PDATA_MISC_SAMPLE_SWITCH_OUT | PDATA_MISC_SAMPLE_PREEMPT)))
+		return 0;
+	memcpy(pt, smp + 24, 8);
+	if (pt[0] != id.pid || pt[1] != id.tid)
+		return 0;
+	sh.misc |= PDATA_MISC_SAMPLE_SWITCH_OUT;
+	if (k.preempt)
+		sh.misc |= PDATA_MISC_SAMPLE_PREEMPT;
+	memcpy(smp, &sh, sizeof(sh));
+	return 1;
+}
+
+/*
+ * Check the records the kernel gave us, count samples and losses, cut
+ * stack copies to their used part, and fold switch-outs into their
+ * samples (fold_switch_out()), moving the records down over the room
  * that frees. *used is the length of the valid prefix (all of it, but for
  * a kernel bug); returns the length of what it holds now.
  */
@@ -772,21 +825,28 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 {
 	const struct perf_event_attr *attr = &rc->ev[0].attr;	/* all alike in layout */
 	int trim = (attr->sample_type & PERF_SAMPLE_STACK_USER) != 0;
-	size_t off = 0, w = 0;
+	size_t off = 0, w = 0, cs = SIZE_MAX;	/* where the record before went, a switch sample */
 
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
-		size_t keep;
+		size_t keep, prev = cs;
 
 		memcpy(&h, p + off, sizeof(h));
 		if (h.size < sizeof(h) || h.size % 8 || h.size > len - off)
 			break;
 		keep = h.size;
+		cs = SIZE_MAX;
+		if (prev != SIZE_MAX && fold_switch_out(attr, p + prev, p + off)) {
+			off += h.size;
+			continue;
+		}
 		switch (h.type) {
 		case PERF_RECORD_SAMPLE:
 			rc->samples++;
 			if (trim)
 				keep = trim_stack(attr, rc->leaf_code, p + off, h.size);
+			if (switch_sample(rc, p + off, keep))
+				cs = w;	/* where the memmove below puts it */
 			break;
 		case PERF_RECORD_LOST:
 		case PERF_RECORD_LOST_SAMPLES: {

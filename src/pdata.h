@@ -67,6 +67,15 @@ enum {
 /* String payloads in features are padded to this (NAME_ALIGN in perf). */
 #define PDATA_STRING_ALIGN	64
 
+/*
+ * Bits prof record sets in the misc of a context-switches sample (the
+ * kernel leaves them 0 in samples) when it folds the thread's SWITCH out
+ * record, which follows the sample, into it: the sample is also the
+ * switch-out, at its time (doc/FORMAT.md, "Off-CPU").
+ */
+#define PDATA_MISC_SAMPLE_SWITCH_OUT	(1 << 13)	/* as PERF_RECORD_MISC_SWITCH_OUT */
+#define PDATA_MISC_SAMPLE_PREEMPT	(1 << 12)	/* the thread was runnable: preempted */
+
 /* Largest record: header.size is a u16. */
 #define PDATA_RECORD_MAX	65535
 

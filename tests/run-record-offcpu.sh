@@ -103,12 +103,35 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	hl=$(sed -n 's/^# lost: *\([0-9]*\) records.*/\1/p' out | sed -n 1p)
 	[ "$hl" = "$lost" ] || fail "ping-pong: the recorder lost $lost records, the report's header says ${hl:-nothing}"
 	run_prof script -i pp.data
-	sw=$(grep -c '^SWITCH.* out=' out)
-	note "ping-pong: $sw switch-outs in 1 s, $lost lost records"
+	# a switch-out is a SWITCH record, or folded into its context-switches sample
+	sw=$(grep -c -E '^(SWITCH|SAMPLE).* out=' out)
+	fo=$(grep -c '^SAMPLE.* out=' out)
+	note "ping-pong: $sw switch-outs in 1 s ($fo folded into their samples), $lost lost records"
 	if [ "$lost" != 0 ] && idle_enough "ping-pong: no records lost"; then
 		fail "ping-pong: $lost records lost at default buffers on a machine that was not busy"
 	fi
 	[ "$sw" -ge 5000 ] || fail "ping-pong: only $sw switch-outs recorded"
+	# the recorder folds all but those that a drain's end split from their sample
+	[ "$fo" -ge $((sw * 9 / 10)) ] || fail "ping-pong: only $fo of $sw switch-outs folded into their samples"
+	# what the report makes of them: each thread's intervals from a
+	# switch-out to its next switch-in, as the records say in time order
+	grep -E '^(SAMPLE.*event=context-switches|SWITCH)' out | sort -s -t= -k2,2g | awk '
+		/ out=/ { split($2, a, "="); split($5, b, "="); o[b[2]] = a[2]; p[b[2]] = / out=preempt/ }
+		/ in=1/ { split($2, a, "="); split($5, b, "=")
+			if (b[2] in o) { d = a[2] - o[b[2]]; if (d > 0) { if (p[b[2]]) P += d; else B += d } delete o[b[2]] } }
+		END { printf "%.0f %.0f\n", B * 1e9, P * 1e9 }' > ivals
+	read -r bl pre < ivals
+	run_prof report -i pp.data --event off-cpu -F json
+	rb=$(jq '.events[0].period' out 2> /dev/null)
+	run_prof report -i pp.data --event preempted -F json
+	rp=$(jq '.events[0].period // 0' out 2> /dev/null)
+	note "ping-pong: blocked ${rb:-?} ns, preempted ${rp:-?} ns; the records' intervals $bl and $pre"
+	expect_range "ping-pong: off-cpu ns against the records' intervals" "${rb:-0}" \
+		"$(awk -v v="$bl" 'BEGIN { printf "%.0f", v * 0.999 - 1000 }')" \
+		"$(awk -v v="$bl" 'BEGIN { printf "%.0f", v * 1.001 + 1000 }')"
+	expect_range "ping-pong: preempted ns against the records' intervals" "${rp:-0}" \
+		"$(awk -v v="$pre" 'BEGIN { printf "%.0f", v * 0.999 - 1000 }')" \
+		"$(awk -v v="$pre" 'BEGIN { printf "%.0f", v * 1.001 + 1000 }')"
 
 	# parallelism and latency: two threads spinning side by side on two
 	# CPUs (side by side as long as nothing else takes one of the CPUs:

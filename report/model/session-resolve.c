@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "pdata.h"
 #include "session.h"
 #include "xalloc.h"
 
@@ -276,6 +277,7 @@ int ss_deliver_sample(struct session *s, const struct evdesc *e,
 		      const struct perf_event_header *h, uint64_t foff)
 {
 	struct sample smp;
+	int ret;
 
 	if (decode_sample(&e->attr, h, &smp))
 		return ss_skip(&s->skd, foff, "malformed SAMPLE record");
@@ -288,5 +290,16 @@ int ss_deliver_sample(struct session *s, const struct evdesc *e,
 			t->cs_time = smp.time;
 		}
 	}
-	return ss_sample_go(s, e, &smp, ss_is_kernel_mode(h->misc), NULL);
+	ret = ss_sample_go(s, e, &smp, ss_is_kernel_mode(h->misc), NULL);
+	if (!ret && ss_is_switch_event(e) && (h->misc & PDATA_MISC_SAMPLE_SWITCH_OUT)) {
+		/* prof record folded the thread's SWITCH out record into it */
+		struct kevent k;
+
+		memset(&k, 0, sizeof(k));
+		k.type = PERF_RECORD_SWITCH;
+		k.switch_out = 1;
+		k.preempt = (h->misc & PDATA_MISC_SAMPLE_PREEMPT) != 0;
+		ret = ss_do_switch(s, &k, &smp);
+	}
+	return ret;
 }

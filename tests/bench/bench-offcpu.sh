@@ -74,8 +74,9 @@ kill "$wl_pid" 2>/dev/null
 wait "$wl_pid" 2>/dev/null
 wl_pid=
 
-# switches: prof's switch-outs (SWITCH records with out=), perf's sched_switch samples
-prof_sw=$("$PROF" script -i "$T/prof.data" 2>/dev/null | grep -c '^SWITCH.* out=')
+# switches: prof's switch-outs (SWITCH records with out=, or their
+# context-switches samples they were folded into), perf's sched_switch samples
+prof_sw=$("$PROF" script -i "$T/prof.data" 2>/dev/null | grep -c -E '^(SWITCH|SAMPLE).* out=')
 prof_lost=$(sed -n 's/^prof: [0-9]* samples, \([0-9]*\) lost.*/\1/p' "$T/prof.err")
 perf_sw=$("$PERF" script -i "$T/perf.data" -F event 2>/dev/null | grep -c 'sched:sched_switch')
 perf_lost=$("$PERF" report -i "$T/perf.data" --stats 2>/dev/null | awk '/LOST events/ { s += $3 } END { print s + 0 }')
