@@ -19,12 +19,20 @@ const struct format *const formats[] = {
 
 char *format_sym(const char *name, unsigned flags, const char *inl_in)
 {
-	size_t len = strlen(name) + (inl_in ? strlen(inl_in) : 0) + 32;
-	char *s = xmalloc(len);
+	const char *p[5] = { flags & FRAME_KERNEL ? "[k] " : "[.] ", name,
+			     inl_in ? " (inlined in " : flags & FRAME_INLINED ? " (inlined)" : "",
+			     inl_in ? inl_in : "", inl_in ? ")" : "" };
+	size_t l[5], len = 1;
+	char *s, *at;
 
-	snprintf(s, len, "[%c] %s%s%s%s", flags & FRAME_KERNEL ? 'k' : '.', name,
-		 inl_in ? " (inlined in " : flags & FRAME_INLINED ? " (inlined)" : "",
-		 inl_in ? inl_in : "", inl_in ? ")" : "");
+	for (int i = 0; i < 5; i++)
+		len += l[i] = strlen(p[i]);
+	s = at = xmalloc(len);
+	for (int i = 0; i < 5; i++) {
+		memcpy(at, p[i], l[i]);
+		at += l[i];
+	}
+	*at = '\0';
 	return s;
 }
 

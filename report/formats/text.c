@@ -295,10 +295,68 @@ struct table {
 	const void *ctx;
 };
 
-static const char *key_text(const struct table_row *r, enum hist_key k, char **s)
+/*
+ * A key's text as format_key() makes it, in up to five pieces, without
+ * making it: a flat view of many thousand rows measures each text once
+ * and writes it once, and formatting and freeing every one twice was most
+ * of the cost of writing it.
+ */
+static int key_pieces(const struct table_row *r, enum hist_key k, const char *p[5])
 {
-	*s = format_key(k, r->text[k], r->flags, r->inl_in);
-	return *s;
+	const char *text = r->text[k] ? r->text[k] : "";
+
+	if (k != HIST_SYM) {
+		p[0] = text;
+		return 1;
+	}
+	p[0] = r->flags & FRAME_KERNEL ? "[k] " : "[.] ";
+	p[1] = text;
+	if (r->inl_in) {
+		p[2] = " (inlined in ";
+		p[3] = r->inl_in;
+		p[4] = ")";
+		return 5;
+	}
+	p[2] = r->flags & FRAME_INLINED ? " (inlined)" : "";
+	return 3;
+}
+
+static size_t key_len(const struct table_row *r, enum hist_key k)
+{
+	const char *p[5];
+	int n = key_pieces(r, k, p);
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(p[i]);
+	return len;
+}
+
+/*
+ * "  " and the key's text, padded with spaces to w bytes (as "  %-*s"),
+ * onto the line being made in *buf (*len of *cap used): one write a row.
+ */
+static void put_key(char **buf, size_t *len, size_t *cap, const struct table_row *r,
+		    enum hist_key k, int w)
+{
+	const char *p[5];
+	int n = key_pieces(r, k, p);
+	size_t l[5], need = 2, at;
+
+	for (int i = 0; i < n; i++)
+		need += l[i] = strlen(p[i]);
+	if ((int)need - 2 < w)
+		need = (size_t)w + 2;
+	*buf = xgrow(*buf, cap, *len + need, 1);
+	at = *len;
+	(*buf)[at++] = ' ';
+	(*buf)[at++] = ' ';
+	for (int i = 0; i < n; i++) {
+		memcpy(*buf + at, p[i], l[i]);
+		at += l[i];
+	}
+	memset(*buf + at, ' ', *len + need - at);
+	*len += need;
 }
 
 static void layout_table(const struct table *t, FILE *out)
@@ -306,15 +364,15 @@ static void layout_table(const struct table *t, FILE *out)
 	const struct hist_opts *ho = t->v->ho;
 	int w[HIST_NKEYS] = { 0 }, nk = ho->nkeys;
 	struct table_row r;
-	char *s;
+	char *line = NULL;
+	size_t cap = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
 		if (!t->row(t, i, &r))
 			continue;
 		for (int k = 0; k < nk; k++) {
-			int len = (int)strlen(key_text(&r, ho->keys[k], &s));
+			int len = (int)key_len(&r, ho->keys[k]);
 
-			free(s);
 			if (len > w[k])
 				w[k] = len;
 		}
@@ -335,17 +393,20 @@ static void layout_table(const struct table *t, FILE *out)
 	}
 	fputs("\n#\n", out);
 	for (size_t i = 0; i < t->n; i++) {
+		size_t len = 0;
+
 		if (!t->row(t, i, &r))
 			continue;
 		t->values(t, i, out);
-		for (int k = 0; k < nk; k++) {
-			fprintf(out, "  %-*s", k + 1 < nk ? w[k] : 0, key_text(&r, ho->keys[k], &s));
-			free(s);
-		}
-		putc('\n', out);
+		for (int k = 0; k < nk; k++)
+			put_key(&line, &len, &cap, &r, ho->keys[k], k + 1 < nk ? w[k] : 0);
+		line = xgrow(line, &cap, len + 1, 1);
+		line[len++] = '\n';
+		fwrite(line, 1, len, out);
 		if (t->under)
 			t->under(t, i, out);
 	}
+	free(line);
 }
 
 /* --- a report: one value column, or two with --children -------------------- */
@@ -477,10 +538,11 @@ static void report_row_values(const struct table *t, size_t i, FILE *out)
 	const struct hist_entry *e = r->e[i];
 
 	if (t->v->ho->children)
-		fprintf(out, "%9.2f%% %7.2f%%", format_pct(e->children, r->total), format_pct(e->self, r->total));
+		fprintf(out, "%9.2f%% %7.2f%%  %*" PRIu64, format_pct(e->children, r->total),
+			format_pct(e->self, r->total), r->wsamples, e->samples);
 	else
-		fprintf(out, "%9.2f%%", format_pct(e->self, r->total));
-	fprintf(out, "  %*" PRIu64, r->wsamples, e->samples);
+		fprintf(out, "%9.2f%%  %*" PRIu64, format_pct(e->self, r->total), r->wsamples,
+			e->samples);
 }
 
 /* -g caller or callee: the entry's call graph, when it is big enough for a branch. */
