@@ -146,6 +146,17 @@ static int ufilter_put(struct ufilter *f, const unsigned char *s, size_t len, in
 				return -1;
 			o = 0;
 		}
+		if (c >= 0x20 && c < 0x7f) {
+			/* most of any text: a run of printable ASCII, copied at once */
+			size_t j = i + 1, room = sizeof(out) - 8 - o;
+
+			while (j < len && j - i < room && s[j] >= 0x20 && s[j] < 0x7f)
+				j++;
+			memcpy(out + o, s + i, j - i);
+			o += j - i;
+			i = j;
+			continue;
+		}
 		if (c < 0x80) {
 			/* a terminal's escapes and the like: only newline and tab pass */
 			out[o++] = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : c;

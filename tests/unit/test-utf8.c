@@ -73,6 +73,24 @@ int main(void)
 	      UTF8_REPLACEMENT UTF8_REPLACEMENT UTF8_REPLACEMENT "z" UTF8_REPLACEMENT
 	      UTF8_REPLACEMENT);
 
+	/*
+	 * a long line, printable runs copied at once across the filter's
+	 * 4 KiB buffer: escapes and a two-byte character around its edges
+	 */
+	{
+		static char in[9001], want[9001];
+
+		for (size_t i = 0; i < 9000; i++)
+			in[i] = want[i] = (char)(' ' + i % 95);
+		for (size_t at = 4080; at < 4100; at += 3) {
+			in[at] = '\033';
+			want[at] = '?';
+		}
+		memcpy(in + 8190, "\xc3\xa9", 2);
+		memcpy(want + 8190, "\xc3\xa9", 2);
+		check("9000 bytes of text with escapes near 4 KiB", in, 9000, want);
+	}
+
 	/* random bytes, in random pieces: always clean, never longer than 3x */
 	{
 		int bad = 0;
