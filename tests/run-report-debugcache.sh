@@ -6,7 +6,8 @@
 # first report writes the inflated copy (the user's only, nothing left
 # compressed, sections and sizes as inflated), the next read it even when
 # the debug file is gone; a cut copy or another file at its name is never
-# believed, only replaced; so is the index of functions kept beside it;
+# believed, only replaced; so are the index of functions and the scope
+# trees of inlined calls kept beside it;
 # the copies used least lately go past 2 GiB, and temporary files their
 # writers left an hour ago;
 # --strict-symfs and PROF_NO_CACHE use none.
@@ -70,6 +71,7 @@ grep -q 'inl_leaf (inlined in outer)' base.out ||
 	fail "no inlined frame from the compressed DWARF: $(cat base.out)"
 grep -q 'inline\.c:[0-9]' base.out || fail "no source lines from the compressed DWARF: $(cat base.out)"
 [ -e "$cache" ] && fail "PROF_NO_CACHE=1 wrote a debug cache"
+[ -e "${cache%.debug}.sc" ] && fail "PROF_NO_CACHE=1 wrote scope trees"
 
 # an old copy of 3 GiB (sparse) in the cache: over its 2 GiB, it goes
 (umask 077 && mkdir -p c/prof/debug)
@@ -110,10 +112,32 @@ nfn=$((($(stat -c %s "$fnx") - 32) / 24))
 [ "$nfn" -ge 3 ] && [ $((32 + 24 * nfn)) -eq "$(stat -c %s "$fnx")" ] ||
 	fail "the index of functions is $(stat -c %s "$fnx") bytes, not 32 + 24 a function"
 
+# and the scope trees of its functions (inlined calls): a header, an
+# index of 16 bytes a tree, the trees
+sc=${cache%.debug}.sc
+[ -s "$sc" ] || fail "no scope trees at $sc"
+[ "$(head -c 8 "$sc")" = PROFSCX2 ] || fail "the scope trees do not start with PROFSCX2"
+ntree=$(od -An -t u8 -j 16 -N 8 "$sc" | tr -d ' ')
+note "scope trees: $ntree functions, $(stat -c %s "$sc") bytes"
+[ "${ntree:-0}" -ge 1 ] && [ "$(stat -c %s "$sc")" -gt $((32 + 16 * ntree)) ] ||
+	fail "the scope trees' file holds ${ntree:-no} trees in $(stat -c %s "$sc") bytes"
+
 # read from the cache: the debug file may be gone
 mv "$dbg" away.debug
 report
 diff -u base.out out || fail "the report from the cached copy differs"
+
+# a cut file of trees, a changed tree: never believed, written again
+cp "$sc" sc.good
+head -c 50 sc.good > "$sc"
+report
+diff -u base.out out || fail "the report over a cut file of scope trees differs"
+cmp -s "$sc" sc.good || fail "the cut file of scope trees was not written again"
+printf '\377\377\377\377' | dd of="$sc" bs=1 seek=$(($(stat -c %s "$sc") - 8)) conv=notrunc 2> /dev/null
+cmp -s "$sc" sc.good && fail "dd did not change the last scope tree"
+report
+diff -u base.out out || fail "the report over a changed scope tree differs"
+cmp -s "$sc" sc.good || fail "the changed scope tree was not written again"
 
 # a cut index, a changed one: never believed, written again
 mv away.debug "$dbg"

@@ -317,6 +317,7 @@ struct fnscopes {
 	Dwarf_Off off;		/* the function's DIE */
 	unsigned seen;		/* addresses asked of it; the tree is made at the second */
 	int made;		/* the tree is made (it may be empty: node 0 alone) */
+	int mapped;		/* n and rng are in the cache's file (scx_find()): not freed */
 	struct fsnode *n;
 	size_t nn, ncap;
 	struct { Dwarf_Addr lo, hi; } *rng;
@@ -384,7 +385,9 @@ static int fs_has(const struct fnscopes *f, const struct fsnode *n, Dwarf_Addr p
 	return 0;
 }
 
-/* The record of function top, made when new. */
+static int scx_find(struct elfobj *obj, struct fnscopes *f);
+
+/* The record of function top, made when new (from the cache's tree when it has one). */
 static struct fnscopes *fs_of(struct elfobj *obj, Dwarf_Die *top)
 {
 	Dwarf *dw = dwarf_cu_getdwarf(top->cu);
@@ -400,6 +403,8 @@ static struct fnscopes *fs_of(struct elfobj *obj, Dwarf_Die *top)
 	f = xcalloc(1, sizeof(*f));
 	f->dw = dw;
 	f->off = off;
+	if (dw == obj->scx_dw)
+		scx_find(obj, f);
 	obj->fsc = xgrow(obj->fsc, &obj->fsc_cap, obj->nfsc + 1, sizeof(*obj->fsc));
 	obj->fsc[obj->nfsc] = f;
 	htab_put(&obj->fsctab, &p, (uint32_t)obj->nfsc++);
@@ -416,7 +421,9 @@ static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_D
 	uint32_t path[CHAIN_MAX];
 	int n = 0;
 
-	if (!f->made && (++f->seen < 2 || obj->fsc_cells >= FNSCOPES_OBJ_MAX))
+	/* with a cache of trees, made at once: the next report reads it there */
+	if (!f->made && (++f->seen < (obj->scx_path && f->dw == obj->scx_dw ? 1 : 2) ||
+			 obj->fsc_cells >= FNSCOPES_OBJ_MAX))
 		return descend(top, pc, chain);
 	if (!f->made) {
 		long budget = 1L << 20;
@@ -425,6 +432,7 @@ static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_D
 		fs_node(f, top);
 		fs_read(f, top, 0, 1, &budget);
 		obj->fsc_cells += f->nn + f->nr;
+		obj->scx_new += obj->scx_path && f->dw == obj->scx_dw;
 	}
 	path[n++] = 0;
 	while (n < CHAIN_MAX) {
@@ -830,6 +838,236 @@ static void read_units_and_release(Dwarf *dw, const struct fnindex *x)
 	free(offs);
 }
 
+/*
+ * The scope trees of the object's functions (struct fnscopes), kept in
+ * the cache beside the index as BUILDID.sc: making a function's tree
+ * walks its DIEs through libdw, a fifth of a small system-wide report's
+ * instructions, and the same functions come back report after report.
+ * The file holds every tree made so far: a header, an index of the trees
+ * by their function's DIE offset, then each tree (its offset, counts and
+ * checksum, its nodes, its ranges). It is mapped, and a tree is looked up
+ * and checked only when its function is met: a report pays for the pages
+ * of the trees it uses. A file that is not whole, or of other DWARF, is
+ * not read, and is written anew with the trees made.
+ */
+struct scxhdr {
+	char magic[8];
+	uint64_t info;		/* .debug_info's size */
+	uint64_t ntrees;
+	uint64_t isum;		/* of the index */
+};
+
+struct scxidx {
+	uint64_t off, pos;	/* a function's DIE offset, where its tree is in the file */
+};
+
+struct scxtree {
+	uint64_t off;
+	uint32_t nn, nr;
+	uint64_t sum;		/* of its nodes and ranges */
+};
+
+#define SCX_MAGIC	"PROFSCX2"
+#define SCX_FILE_MAX	((size_t)64 << 20)
+
+_Static_assert(sizeof(struct fsnode) == 24 && sizeof(struct scxtree) == 24 &&
+		       sizeof(struct scxidx) == 16,
+	       "the cache's records are the structs' bytes, 8-aligned");
+
+/* Map the file at obj->scx_path when it is whole and of obj's DWARF. */
+static void scx_open(struct elfobj *obj)
+{
+	struct scxhdr h;
+	struct stat st;
+	void *m;
+	int fd = open(obj->scx_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	const struct scxidx *x;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(h) ||
+	    (uint64_t)st.st_size > SCX_FILE_MAX) {
+		close(fd);
+		return;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	memcpy(&h, m, sizeof(h));
+	x = (const struct scxidx *)((const char *)m + sizeof(h));
+	if (memcmp(h.magic, SCX_MAGIC, 8) || h.info != obj->scx_info ||
+	    h.ntrees > ((size_t)st.st_size - sizeof(h)) / sizeof(*x) ||
+	    htab_hash_bytes(x, h.ntrees * sizeof(*x)) != h.isum) {
+		munmap(m, (size_t)st.st_size);
+		return;
+	}
+	for (uint64_t i = 0; i < h.ntrees; i++)
+		if ((i && x[i].off <= x[i - 1].off) || x[i].pos % 8 ||
+		    x[i].pos < sizeof(h) + h.ntrees * sizeof(*x) ||
+		    x[i].pos > (uint64_t)st.st_size - sizeof(struct scxtree)) {
+			munmap(m, (size_t)st.st_size);
+			return;
+		}
+	obj->scx_map = m;
+	obj->scx_len = (size_t)st.st_size;
+	obj->scx_idx = x;
+	obj->scx_n = h.ntrees;
+}
+
+/* The tree of the function at DIE offset off in the file, checked; 0 when none or bad. */
+static const struct scxtree *scx_tree(const struct elfobj *obj, uint64_t off, size_t *bytes)
+{
+	size_t lo = 0, hi = obj->scx_n;
+	const struct scxtree *t;
+	const struct fsnode *n;
+	uint64_t pos, room;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj->scx_idx[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == obj->scx_n || obj->scx_idx[lo].off != off)
+		return NULL;
+	pos = obj->scx_idx[lo].pos;
+	t = (const struct scxtree *)(obj->scx_map + pos);
+	room = obj->scx_len - pos - sizeof(*t);
+	if (t->off != off || !t->nn || t->nn > FNSCOPES_MAX || t->nr > FNSCOPES_MAX ||
+	    room / sizeof(*n) < t->nn || (room - t->nn * sizeof(*n)) / 16 < t->nr)
+		return NULL;
+	*bytes = t->nn * sizeof(*n) + (size_t)t->nr * 16;
+	if (htab_hash_bytes(t + 1, *bytes) != t->sum)
+		return NULL;
+	n = (const struct fsnode *)(t + 1);
+	if (n[0].off != off)
+		return NULL;
+	/* as fs_read() makes them: children and siblings after, ranges its own */
+	for (uint32_t i = 0; i < t->nn; i++)
+		if ((n[i].first_child && (n[i].first_child <= i || n[i].first_child >= t->nn)) ||
+		    (n[i].next_sibling && (n[i].next_sibling <= i || n[i].next_sibling >= t->nn)) ||
+		    n[i].r > t->nr || n[i].nr > t->nr - n[i].r)
+			return NULL;
+	return t;
+}
+
+/* f (new, of obj's DWARF) made from the cache's tree of its function: 1, or 0. */
+static int scx_find(struct elfobj *obj, struct fnscopes *f)
+{
+	size_t bytes;
+	const struct scxtree *t = obj->scx_map ? scx_tree(obj, f->off, &bytes) : NULL;
+
+	if (!t || obj->fsc_cells + t->nn + t->nr > FNSCOPES_OBJ_MAX)
+		return 0;
+	f->made = 1;
+	f->mapped = 1;
+	f->n = (struct fsnode *)(t + 1);
+	f->nn = f->ncap = t->nn;
+	f->rng = (void *)(f->n + t->nn);
+	f->nr = f->rcap = t->nr;
+	obj->fsc_cells += t->nn + t->nr;
+	return 1;
+}
+
+struct scxout {
+	uint64_t off;
+	const void *tree;	/* the file's: nodes then ranges, bytes of them */
+	const struct fnscopes *f;	/* or the report's */
+	uint32_t nn, nr;
+};
+
+static int scxout_cmp(const void *a, const void *b)
+{
+	const struct scxout *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * When trees were made, write the file anew: the trees of obj's DWARF
+ * made or read, and the file's others that this report did not meet.
+ */
+static void scx_write(struct elfobj *obj)
+{
+	struct scxhdr h = { .info = obj->scx_info };
+	struct scxout *v;
+	size_t n = 0, len, at;
+	char *buf;
+
+	if (!obj->scx_path || !obj->scx_new)
+		return;
+	v = xreallocarray(NULL, obj->nfsc + obj->scx_n + 1, sizeof(*v));
+	for (size_t i = 0; i < obj->nfsc; i++) {
+		const struct fnscopes *f = obj->fsc[i];
+
+		if (f->made && f->nn && f->dw == obj->scx_dw)
+			v[n++] = (struct scxout){ f->off, NULL, f, (uint32_t)f->nn, (uint32_t)f->nr };
+	}
+	qsort(v, n, sizeof(*v), scxout_cmp);
+	for (size_t i = 0, m = n; i < obj->scx_n; i++) {
+		const struct scxout key = { obj->scx_idx[i].off, NULL, NULL, 0, 0 };
+		size_t bytes;
+		const struct scxtree *t;
+
+		if (bsearch(&key, v, m, sizeof(*v), scxout_cmp))
+			continue;	/* met here: written from the report's */
+		t = scx_tree(obj, obj->scx_idx[i].off, &bytes);
+		if (t)
+			v[n++] = (struct scxout){ t->off, t + 1, NULL, t->nn, t->nr };
+	}
+	qsort(v, n, sizeof(*v), scxout_cmp);
+	len = sizeof(h) + n * sizeof(struct scxidx);
+	for (size_t i = 0; i < n; i++)
+		len += sizeof(struct scxtree) + v[i].nn * sizeof(struct fsnode) + (size_t)v[i].nr * 16;
+	if (len > SCX_FILE_MAX) {
+		free(v);
+		return;
+	}
+	buf = xcalloc(1, len);
+	at = sizeof(h) + n * sizeof(struct scxidx);
+	for (size_t i = 0; i < n; i++) {
+		struct scxidx x = { v[i].off, at };
+		struct scxtree t = { v[i].off, v[i].nn, v[i].nr, 0 };
+		size_t nb = v[i].nn * sizeof(struct fsnode), rb = (size_t)v[i].nr * 16;
+
+		if (v[i].tree) {
+			memcpy(buf + at + sizeof(t), v[i].tree, nb + rb);
+		} else {
+			memcpy(buf + at + sizeof(t), v[i].f->n, nb);
+			if (rb)
+				memcpy(buf + at + sizeof(t) + nb, v[i].f->rng, rb);
+		}
+		t.sum = htab_hash_bytes(buf + at + sizeof(t), nb + rb);
+		memcpy(buf + at, &t, sizeof(t));
+		memcpy(buf + sizeof(h) + i * sizeof(x), &x, sizeof(x));
+		at += sizeof(t) + nb + rb;
+	}
+	memcpy(h.magic, SCX_MAGIC, 8);
+	h.ntrees = n;
+	h.isum = htab_hash_bytes(buf + sizeof(h), n * sizeof(struct scxidx));
+	memcpy(buf, &h, sizeof(h));
+	debugcache_put(obj->scx_path, buf, len);
+	free(buf);
+	free(v);
+}
+
+/* Let go of the cache's file of obj's trees (after the trees that point into it). */
+static void scx_close(struct elfobj *obj)
+{
+	if (obj->scx_map)
+		munmap((void *)obj->scx_map, obj->scx_len);
+	obj->scx_map = NULL;
+	obj->scx_idx = NULL;
+	obj->scx_len = obj->scx_n = 0;
+	free(obj->scx_path);
+	obj->scx_path = NULL;
+	obj->scx_dw = NULL;
+	obj->scx_new = 0;
+}
+
 /* obj's index of dw's functions: read, or made and kept; NULL to look CU by CU. */
 static struct fnindex *fnx_of(struct elfobj *obj, Dwarf *dw)
 {
@@ -855,6 +1093,13 @@ static struct fnindex *fnx_of(struct elfobj *obj, Dwarf *dw)
 	obj->fnx = xmalloc(sizeof(*obj->fnx));
 	*obj->fnx = x;
 	obj->fnx_state = 1;
+	/* the trees of its functions, when this DWARF's are in the cache */
+	scx_close(obj);
+	obj->scx_path = debugcache_path(obj->build_id, obj->build_id_len, ".sc");
+	obj->scx_dw = dw;
+	obj->scx_info = info;
+	if (obj->scx_path)
+		scx_open(obj);
 out:
 	free(path);
 	return obj->fnx;
@@ -895,11 +1140,15 @@ void sy_free_cuidx(struct elfobj *obj)
 	}
 	free(obj->cuidx);
 	htab_release(&obj->cutab);
+	scx_write(obj);
 	for (size_t i = 0; i < obj->nfsc; i++) {
-		free(obj->fsc[i]->n);
-		free(obj->fsc[i]->rng);
+		if (!obj->fsc[i]->mapped) {
+			free(obj->fsc[i]->n);
+			free(obj->fsc[i]->rng);
+		}
 		free(obj->fsc[i]);
 	}
+	scx_close(obj);
 	free(obj->fsc);
 	obj->fsc = NULL;
 	obj->nfsc = obj->fsc_cap = obj->fsc_cells = 0;

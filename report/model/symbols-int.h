@@ -86,6 +86,14 @@ struct elfobj {
 	size_t nfsc, fsc_cap;	/* the items of fsctab (symbols-dwarf.c) */
 	size_t fsc_cells;	/* their nodes and ranges, bounded for the object */
 	struct htab fsctab;
+	char *scx_path;		/* the cache's file of its scope trees (BUILDID.sc); NULL: none */
+	Dwarf *scx_dw;		/* the DWARF they are of */
+	uint64_t scx_info;	/* its .debug_info's size */
+	size_t scx_new;		/* trees made here: the file is written anew */
+	const unsigned char *scx_map;	/* the file, mapped (NULL: none, or not whole) */
+	size_t scx_len;
+	const struct scxidx *scx_idx;	/* its index, by DIE offset */
+	size_t scx_n;
 	char *warning;		/* why it resolves nothing, until a resolve says it */
 	uint64_t used;		/* when a new address last needed it (sy_now()) */
 	uint64_t opened;	/* when it was last opened */
