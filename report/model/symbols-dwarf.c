@@ -915,25 +915,25 @@ static void scx_open(struct elfobj *obj)
 	obj->scx_n = h.ntrees;
 }
 
+static int scxidx_cmp(const void *a, const void *b)
+{
+	const struct scxidx *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
 /* The tree of the function at DIE offset off in the file, checked; 0 when none or bad. */
 static const struct scxtree *scx_tree(const struct elfobj *obj, uint64_t off, size_t *bytes)
 {
-	size_t lo = 0, hi = obj->scx_n;
+	const struct scxidx key = { off, 0 };
+	const struct scxidx *x = bsearch(&key, obj->scx_idx, obj->scx_n, sizeof(key), scxidx_cmp);
 	const struct scxtree *t;
 	const struct fsnode *n;
 	uint64_t pos, room;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (obj->scx_idx[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == obj->scx_n || obj->scx_idx[lo].off != off)
+	if (!x)
 		return NULL;
-	pos = obj->scx_idx[lo].pos;
+	pos = x->pos;
 	t = (const struct scxtree *)(obj->scx_map + pos);
 	room = obj->scx_len - pos - sizeof(*t);
 	if (t->off != off || !t->nn || t->nn > FNSCOPES_MAX || t->nr > FNSCOPES_MAX ||
