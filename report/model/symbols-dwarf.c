@@ -317,7 +317,7 @@ struct fnscopes {
 	Dwarf_Off off;		/* the function's DIE */
 	unsigned seen;		/* addresses asked of it; the tree is made at the second */
 	int made;		/* the tree is made (it may be empty: node 0 alone) */
-	int mapped;		/* n and rng are in the cache's file (scx_find()): not freed */
+	int cached;		/* read from the cache (scx_find()): rng is in n's block */
 	struct fsnode *n;
 	size_t nn, ncap;
 	struct { Dwarf_Addr lo, hi; } *rng;
@@ -845,9 +845,9 @@ static void read_units_and_release(Dwarf *dw, const struct fnindex *x)
  * instructions, and the same functions come back report after report.
  * The file holds every tree made so far: a header, an index of the trees
  * by their function's DIE offset, then each tree (its offset, counts and
- * checksum, its nodes, its ranges). It is mapped, and a tree is looked up
- * and checked only when its function is met: a report pays for the pages
- * of the trees it uses. A file that is not whole, or of other DWARF, is
+ * checksum, its nodes, its ranges). The index is read, and a tree is
+ * read and checked only when its function is met: a report's memory
+ * holds the trees it uses, however many the file has. A file that is not whole, or of other DWARF, is
  * not read, and is written anew with the trees made.
  */
 struct scxhdr {
@@ -874,45 +874,38 @@ _Static_assert(sizeof(struct fsnode) == 24 && sizeof(struct scxtree) == 24 &&
 		       sizeof(struct scxidx) == 16,
 	       "the cache's records are the structs' bytes, 8-aligned");
 
-/* Map the file at obj->scx_path when it is whole and of obj's DWARF. */
+/* Open the file at obj->scx_path and read its index, when it is whole and of obj's DWARF. */
 static void scx_open(struct elfobj *obj)
 {
 	struct scxhdr h;
 	struct stat st;
-	void *m;
+	struct scxidx *x = NULL;
 	int fd = open(obj->scx_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-	const struct scxidx *x;
 
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(h) ||
-	    (uint64_t)st.st_size > SCX_FILE_MAX) {
-		close(fd);
-		return;
-	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return;
-	memcpy(&h, m, sizeof(h));
-	x = (const struct scxidx *)((const char *)m + sizeof(h));
-	if (memcmp(h.magic, SCX_MAGIC, 8) || h.info != obj->scx_info ||
-	    h.ntrees > ((size_t)st.st_size - sizeof(h)) / sizeof(*x) ||
-	    htab_hash_bytes(x, h.ntrees * sizeof(*x)) != h.isum) {
-		munmap(m, (size_t)st.st_size);
-		return;
-	}
+	    (uint64_t)st.st_size > SCX_FILE_MAX || pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
+	    memcmp(h.magic, SCX_MAGIC, 8) || h.info != obj->scx_info ||
+	    h.ntrees > ((size_t)st.st_size - sizeof(h)) / sizeof(*x))
+		goto bad;
+	x = xreallocarray(NULL, h.ntrees ? h.ntrees : 1, sizeof(*x));
+	if (pread(fd, x, h.ntrees * sizeof(*x), sizeof(h)) != (ssize_t)(h.ntrees * sizeof(*x)) ||
+	    htab_hash_bytes(x, h.ntrees * sizeof(*x)) != h.isum)
+		goto bad;
 	for (uint64_t i = 0; i < h.ntrees; i++)
 		if ((i && x[i].off <= x[i - 1].off) || x[i].pos % 8 ||
 		    x[i].pos < sizeof(h) + h.ntrees * sizeof(*x) ||
-		    x[i].pos > (uint64_t)st.st_size - sizeof(struct scxtree)) {
-			munmap(m, (size_t)st.st_size);
-			return;
-		}
-	obj->scx_map = m;
+		    x[i].pos > (uint64_t)st.st_size - sizeof(struct scxtree))
+			goto bad;
+	obj->scx_fd = fd;
 	obj->scx_len = (size_t)st.st_size;
 	obj->scx_idx = x;
 	obj->scx_n = h.ntrees;
+	return;
+bad:
+	free(x);
+	close(fd);
 }
 
 static int scxidx_cmp(const void *a, const void *b)
@@ -922,59 +915,73 @@ static int scxidx_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* The tree of the function at DIE offset off in the file, checked; 0 when none or bad. */
-static const struct scxtree *scx_tree(const struct elfobj *obj, uint64_t off, size_t *bytes)
+/*
+ * The tree of the function at DIE offset off in the file, read and
+ * checked: its header into *t, its nodes and then its ranges in one
+ * block (free it); NULL when none or bad.
+ */
+static void *scx_tree(const struct elfobj *obj, uint64_t off, struct scxtree *t)
 {
 	const struct scxidx key = { off, 0 };
-	const struct scxidx *x = bsearch(&key, obj->scx_idx, obj->scx_n, sizeof(key), scxidx_cmp);
-	const struct scxtree *t;
+	const struct scxidx *x = obj->scx_fd >= 0 ? bsearch(&key, obj->scx_idx, obj->scx_n,
+							     sizeof(key), scxidx_cmp)
+						   : NULL;
 	const struct fsnode *n;
-	uint64_t pos, room;
+	uint64_t room;
+	size_t bytes;
+	void *body;
 
-	if (!x)
+	if (!x || pread(obj->scx_fd, t, sizeof(*t), (off_t)x->pos) != sizeof(*t))
 		return NULL;
-	pos = x->pos;
-	t = (const struct scxtree *)(obj->scx_map + pos);
-	room = obj->scx_len - pos - sizeof(*t);
+	room = obj->scx_len - x->pos - sizeof(*t);
 	if (t->off != off || !t->nn || t->nn > FNSCOPES_MAX || t->nr > FNSCOPES_MAX ||
 	    room / sizeof(*n) < t->nn || (room - t->nn * sizeof(*n)) / 16 < t->nr)
 		return NULL;
-	*bytes = t->nn * sizeof(*n) + (size_t)t->nr * 16;
-	if (htab_hash_bytes(t + 1, *bytes) != t->sum)
-		return NULL;
-	n = (const struct fsnode *)(t + 1);
+	bytes = t->nn * sizeof(*n) + (size_t)t->nr * 16;
+	body = xmalloc(bytes);
+	if (pread(obj->scx_fd, body, bytes, (off_t)(x->pos + sizeof(*t))) != (ssize_t)bytes ||
+	    htab_hash_bytes(body, bytes) != t->sum)
+		goto bad;
+	n = body;
 	if (n[0].off != off)
-		return NULL;
+		goto bad;
 	/* as fs_read() makes them: children and siblings after, ranges its own */
 	for (uint32_t i = 0; i < t->nn; i++)
 		if ((n[i].first_child && (n[i].first_child <= i || n[i].first_child >= t->nn)) ||
 		    (n[i].next_sibling && (n[i].next_sibling <= i || n[i].next_sibling >= t->nn)) ||
 		    n[i].r > t->nr || n[i].nr > t->nr - n[i].r)
-			return NULL;
-	return t;
+			goto bad;
+	return body;
+bad:
+	free(body);
+	return NULL;
 }
 
 /* f (new, of obj's DWARF) made from the cache's tree of its function: 1, or 0. */
 static int scx_find(struct elfobj *obj, struct fnscopes *f)
 {
-	size_t bytes;
-	const struct scxtree *t = obj->scx_map ? scx_tree(obj, f->off, &bytes) : NULL;
+	struct scxtree t;
+	struct fsnode *body = obj->scx_n ? scx_tree(obj, f->off, &t) : NULL;
 
-	if (!t || obj->fsc_cells + t->nn + t->nr > FNSCOPES_OBJ_MAX)
+	if (!body)
 		return 0;
+	if (obj->fsc_cells + t.nn + t.nr > FNSCOPES_OBJ_MAX) {
+		free(body);
+		return 0;
+	}
 	f->made = 1;
-	f->mapped = 1;
-	f->n = (struct fsnode *)(t + 1);
-	f->nn = f->ncap = t->nn;
-	f->rng = (void *)(f->n + t->nn);
-	f->nr = f->rcap = t->nr;
-	obj->fsc_cells += t->nn + t->nr;
+	f->cached = 1;
+	f->n = body;
+	f->nn = f->ncap = t.nn;
+	f->rng = (void *)(body + t.nn);
+	f->nr = f->rcap = t.nr;
+	obj->fsc_cells += t.nn + t.nr;
 	return 1;
 }
 
 struct scxout {
 	uint64_t off;
-	const void *tree;	/* the file's: nodes then ranges, bytes of them */
+	const void *tree;	/* the file's, read (scx_tree()): nodes then ranges */
 	const struct fnscopes *f;	/* or the report's */
 	uint32_t nn, nr;
 };
@@ -1009,20 +1016,22 @@ static void scx_write(struct elfobj *obj)
 	qsort(v, n, sizeof(*v), scxout_cmp);
 	for (size_t i = 0, m = n; i < obj->scx_n; i++) {
 		const struct scxout key = { obj->scx_idx[i].off, NULL, NULL, 0, 0 };
-		size_t bytes;
-		const struct scxtree *t;
+		struct scxtree t;
+		void *body;
 
 		if (bsearch(&key, v, m, sizeof(*v), scxout_cmp))
 			continue;	/* met here: written from the report's */
-		t = scx_tree(obj, obj->scx_idx[i].off, &bytes);
-		if (t)
-			v[n++] = (struct scxout){ t->off, t + 1, NULL, t->nn, t->nr };
+		body = scx_tree(obj, obj->scx_idx[i].off, &t);
+		if (body)
+			v[n++] = (struct scxout){ t.off, body, NULL, t.nn, t.nr };
 	}
 	qsort(v, n, sizeof(*v), scxout_cmp);
 	len = sizeof(h) + n * sizeof(struct scxidx);
 	for (size_t i = 0; i < n; i++)
 		len += sizeof(struct scxtree) + v[i].nn * sizeof(struct fsnode) + (size_t)v[i].nr * 16;
 	if (len > SCX_FILE_MAX) {
+		for (size_t i = 0; i < n; i++)
+			free((void *)v[i].tree);
 		free(v);
 		return;
 	}
@@ -1051,15 +1060,18 @@ static void scx_write(struct elfobj *obj)
 	memcpy(buf, &h, sizeof(h));
 	debugcache_put(obj->scx_path, buf, len);
 	free(buf);
+	for (size_t i = 0; i < n; i++)
+		free((void *)v[i].tree);
 	free(v);
 }
 
-/* Let go of the cache's file of obj's trees (after the trees that point into it). */
+/* Let go of the cache's file of obj's trees. */
 static void scx_close(struct elfobj *obj)
 {
-	if (obj->scx_map)
-		munmap((void *)obj->scx_map, obj->scx_len);
-	obj->scx_map = NULL;
+	if (obj->scx_fd >= 0)
+		close(obj->scx_fd);
+	obj->scx_fd = -1;
+	free(obj->scx_idx);
 	obj->scx_idx = NULL;
 	obj->scx_len = obj->scx_n = 0;
 	free(obj->scx_path);
@@ -1142,10 +1154,9 @@ void sy_free_cuidx(struct elfobj *obj)
 	htab_release(&obj->cutab);
 	scx_write(obj);
 	for (size_t i = 0; i < obj->nfsc; i++) {
-		if (!obj->fsc[i]->mapped) {
-			free(obj->fsc[i]->n);
+		free(obj->fsc[i]->n);
+		if (!obj->fsc[i]->cached)
 			free(obj->fsc[i]->rng);
-		}
 		free(obj->fsc[i]);
 	}
 	scx_close(obj);

@@ -731,6 +731,7 @@ static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char
 			return s->objs[i];
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
+	obj->scx_fd = -1;	/* no file of scope trees open */
 	if (id)
 		obj->id = *id;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;

@@ -90,9 +90,9 @@ struct elfobj {
 	Dwarf *scx_dw;		/* the DWARF they are of */
 	uint64_t scx_info;	/* its .debug_info's size */
 	size_t scx_new;		/* trees made here: the file is written anew */
-	const unsigned char *scx_map;	/* the file, mapped (NULL: none, or not whole) */
+	int scx_fd;		/* the file, open (-1: none, or not whole) */
 	size_t scx_len;
-	const struct scxidx *scx_idx;	/* its index, by DIE offset */
+	struct scxidx *scx_idx;	/* its index, by DIE offset */
 	size_t scx_n;
 	char *warning;		/* why it resolves nothing, until a resolve says it */
 	uint64_t used;		/* when a new address last needed it (sy_now()) */
