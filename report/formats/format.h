@@ -80,6 +80,14 @@ char *format_sym(const char *name, unsigned flags, const char *inl_in);
 /* Key k's text as a column shows it: the sym key's spelled by format_sym(); malloc'd. */
 char *format_key(enum hist_key k, const char *text, unsigned flags, const char *inl_in);
 
+/*
+ * The same text in pieces, without making it: p[0..n) joined is
+ * format_key()'s string (text NULL is ""); returns n, at most 5. For
+ * layouts that measure and write many keys.
+ */
+int format_key_pieces(enum hist_key k, const char *text, unsigned flags, const char *inl_in,
+		      const char *p[5]);
+
 /* The table, NULL-terminated. */
 extern const struct format *const formats[];
 

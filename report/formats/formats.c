@@ -17,18 +17,35 @@ const struct format *const formats[] = {
 	&format_speedscope, &format_firefox, &format_html, NULL,
 };
 
-char *format_sym(const char *name, unsigned flags, const char *inl_in)
+int format_key_pieces(enum hist_key k, const char *text, unsigned flags, const char *inl_in,
+		      const char *p[5])
 {
-	const char *p[5] = { flags & FRAME_KERNEL ? "[k] " : "[.] ", name,
-			     inl_in ? " (inlined in " : flags & FRAME_INLINED ? " (inlined)" : "",
-			     inl_in ? inl_in : "", inl_in ? ")" : "" };
+	p[0] = text ? text : "";
+	if (k != HIST_SYM)
+		return 1;
+	p[1] = p[0];
+	p[0] = flags & FRAME_KERNEL ? "[k] " : "[.] ";
+	if (inl_in) {
+		p[2] = " (inlined in ";
+		p[3] = inl_in;
+		p[4] = ")";
+		return 5;
+	}
+	p[2] = flags & FRAME_INLINED ? " (inlined)" : "";
+	return 3;
+}
+
+char *format_key(enum hist_key k, const char *text, unsigned flags, const char *inl_in)
+{
+	const char *p[5];
+	int n = format_key_pieces(k, text, flags, inl_in, p);
 	size_t l[5], len = 1;
 	char *s, *at;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < n; i++)
 		len += l[i] = strlen(p[i]);
 	s = at = xmalloc(len);
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < n; i++) {
 		memcpy(at, p[i], l[i]);
 		at += l[i];
 	}
@@ -36,9 +53,9 @@ char *format_sym(const char *name, unsigned flags, const char *inl_in)
 	return s;
 }
 
-char *format_key(enum hist_key k, const char *text, unsigned flags, const char *inl_in)
+char *format_sym(const char *name, unsigned flags, const char *inl_in)
 {
-	return k == HIST_SYM ? format_sym(text, flags, inl_in) : xstrdup(text ? text : "");
+	return format_key(HIST_SYM, name, flags, inl_in);
 }
 
 const struct format *format_find(const char *name)

@@ -296,29 +296,14 @@ struct table {
 };
 
 /*
- * A key's text as format_key() makes it, in up to five pieces, without
- * making it: a flat view of many thousand rows measures each text once
- * and writes it once, and formatting and freeing every one twice was most
- * of the cost of writing it.
+ * A key's text in format_key_pieces()' pieces, without making it: a flat
+ * view of many thousand rows measures each text once and writes it once,
+ * and formatting and freeing every one twice was most of the cost of
+ * writing it.
  */
 static int key_pieces(const struct table_row *r, enum hist_key k, const char *p[5])
 {
-	const char *text = r->text[k] ? r->text[k] : "";
-
-	if (k != HIST_SYM) {
-		p[0] = text;
-		return 1;
-	}
-	p[0] = r->flags & FRAME_KERNEL ? "[k] " : "[.] ";
-	p[1] = text;
-	if (r->inl_in) {
-		p[2] = " (inlined in ";
-		p[3] = r->inl_in;
-		p[4] = ")";
-		return 5;
-	}
-	p[2] = r->flags & FRAME_INLINED ? " (inlined)" : "";
-	return 3;
+	return format_key_pieces(k, r->text[k], r->flags, r->inl_in, p);
 }
 
 static size_t key_len(const struct table_row *r, enum hist_key k)
