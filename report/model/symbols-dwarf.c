@@ -315,7 +315,8 @@ struct fsnode {
 struct fnscopes {
 	Dwarf *dw;
 	Dwarf_Off off;		/* the function's DIE */
-	unsigned seen;		/* addresses asked of it; the tree is made at the second */
+	unsigned seen;		/* addresses asked of it; the tree is made at the second
+				 * (at the first when the cache keeps trees: descend_fn()) */
 	int made;		/* the tree is made (it may be empty: node 0 alone) */
 	int cached;		/* read from the cache (scx_find()): rng is in n's block */
 	struct fsnode *n;
@@ -418,12 +419,12 @@ static struct fnscopes *fs_of(struct elfobj *obj, Dwarf_Die *top)
 static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die *chain)
 {
 	struct fnscopes *f = fs_of(obj, top);
+	/* with a cache of trees, made at once: the next report reads it there */
+	int kept = obj->scx_path && f->dw == obj->scx_dw;
 	uint32_t path[CHAIN_MAX];
 	int n = 0;
 
-	/* with a cache of trees, made at once: the next report reads it there */
-	if (!f->made && (++f->seen < (obj->scx_path && f->dw == obj->scx_dw ? 1 : 2) ||
-			 obj->fsc_cells >= FNSCOPES_OBJ_MAX))
+	if (!f->made && (++f->seen < (kept ? 1 : 2) || obj->fsc_cells >= FNSCOPES_OBJ_MAX))
 		return descend(top, pc, chain);
 	if (!f->made) {
 		long budget = 1L << 20;
@@ -432,7 +433,7 @@ static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_D
 		fs_node(f, top);
 		fs_read(f, top, 0, 1, &budget);
 		obj->fsc_cells += f->nn + f->nr;
-		obj->scx_new += obj->scx_path && f->dw == obj->scx_dw;
+		obj->scx_new += kept;
 	}
 	path[n++] = 0;
 	while (n < CHAIN_MAX) {
@@ -788,6 +789,7 @@ static int only_file_pages(uintptr_t p, size_t len, uintptr_t page)
  */
 #define RELEASE_STRETCH	((uint64_t)1 << 20)
 
+/* By the uint64_t first in each item: DIE offsets, and the .sc records led by one. */
 static int off_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -847,8 +849,9 @@ static void read_units_and_release(Dwarf *dw, const struct fnindex *x)
  * by their function's DIE offset, then each tree (its offset, counts and
  * checksum, its nodes, its ranges). The index is read, and a tree is
  * read and checked only when its function is met: a report's memory
- * holds the trees it uses, however many the file has. A file that is not whole, or of other DWARF, is
- * not read, and is written anew with the trees made.
+ * holds the trees it uses, however many the file has. A file that is not
+ * whole, or of other DWARF, is not read, and is written anew with the
+ * trees made.
  */
 struct scxhdr {
 	char magic[8];
@@ -873,6 +876,7 @@ struct scxtree {
 _Static_assert(sizeof(struct fsnode) == 24 && sizeof(struct scxtree) == 24 &&
 		       sizeof(struct scxidx) == 16,
 	       "the cache's records are the structs' bytes, 8-aligned");
+_Static_assert(offsetof(struct scxidx, off) == 0, "off_cmp() orders the index");
 
 /* Open the file at obj->scx_path and read its index, when it is whole and of obj's DWARF. */
 static void scx_open(struct elfobj *obj)
@@ -908,13 +912,6 @@ bad:
 	close(fd);
 }
 
-static int scxidx_cmp(const void *a, const void *b)
-{
-	const struct scxidx *x = a, *y = b;
-
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
 /*
  * The tree of the function at DIE offset off in the file, read and
  * checked: its header into *t, its nodes and then its ranges in one
@@ -924,7 +921,7 @@ static void *scx_tree(const struct elfobj *obj, uint64_t off, struct scxtree *t)
 {
 	const struct scxidx key = { off, 0 };
 	const struct scxidx *x = obj->scx_fd >= 0 ? bsearch(&key, obj->scx_idx, obj->scx_n,
-							     sizeof(key), scxidx_cmp)
+							     sizeof(key), off_cmp)
 						   : NULL;
 	const struct fsnode *n;
 	uint64_t room;
@@ -980,18 +977,11 @@ static int scx_find(struct elfobj *obj, struct fnscopes *f)
 }
 
 struct scxout {
-	uint64_t off;
+	uint64_t off;		/* first: off_cmp() orders them */
 	const void *tree;	/* the file's, read (scx_tree()): nodes then ranges */
 	const struct fnscopes *f;	/* or the report's */
 	uint32_t nn, nr;
 };
-
-static int scxout_cmp(const void *a, const void *b)
-{
-	const struct scxout *x = a, *y = b;
-
-	return x->off < y->off ? -1 : x->off > y->off;
-}
 
 /*
  * When trees were made, write the file anew: the trees of obj's DWARF
@@ -1013,19 +1003,19 @@ static void scx_write(struct elfobj *obj)
 		if (f->made && f->nn && f->dw == obj->scx_dw)
 			v[n++] = (struct scxout){ f->off, NULL, f, (uint32_t)f->nn, (uint32_t)f->nr };
 	}
-	qsort(v, n, sizeof(*v), scxout_cmp);
+	qsort(v, n, sizeof(*v), off_cmp);
 	for (size_t i = 0, m = n; i < obj->scx_n; i++) {
 		const struct scxout key = { obj->scx_idx[i].off, NULL, NULL, 0, 0 };
 		struct scxtree t;
 		void *body;
 
-		if (bsearch(&key, v, m, sizeof(*v), scxout_cmp))
+		if (bsearch(&key, v, m, sizeof(*v), off_cmp))
 			continue;	/* met here: written from the report's */
 		body = scx_tree(obj, obj->scx_idx[i].off, &t);
 		if (body)
 			v[n++] = (struct scxout){ t.off, body, NULL, t.nn, t.nr };
 	}
-	qsort(v, n, sizeof(*v), scxout_cmp);
+	qsort(v, n, sizeof(*v), off_cmp);
 	len = sizeof(h) + n * sizeof(struct scxidx);
 	for (size_t i = 0; i < n; i++)
 		len += sizeof(struct scxtree) + v[i].nn * sizeof(struct fsnode) + (size_t)v[i].nr * 16;
