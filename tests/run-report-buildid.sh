@@ -19,13 +19,12 @@ cp "$WORKLOADS/shape" ./app
 if replaying; then
 	# No recording of a binary made here: genprof writes the profile the
 	# recorder would, ./app mapped with its build id, 100 samples in leaf_a.
-	cat > b.spec <<EOF
+	gen_spec b <<EOF
 event cpu-clock
 comm 1 1 app
 mmap 1 0x401000 $PWD/app
 sample 0 1.0 1 1 0 1000000 x100 leaf_a+0x4 run+0x4 main+0x4
 EOF
-	"$builddir/tests/golden/genprof" b.spec b.data 2> gen.err || fail "genprof: $(cat gen.err)"
 else
 	run_prof record -q -e cpu-clock -o b.data -- ./app -s 0.5
 	expect_rc 0 "prof record of a copy of shape"

@@ -12,13 +12,12 @@ command -v objcopy > /dev/null 2>&1 || skip "no objcopy (binutils) to strip a bi
 G=$srcdir/tests/data/golden
 # the golden binary with its build id, but no DWARF here nor a debug file anywhere
 objcopy --strip-debug "$G/prof-golden/golden" stripped || fail "objcopy --strip-debug"
-cat > s.spec << EOF2
+gen_spec s << EOF2
 event cpu-clock
 comm 20 20 stripped
 mmap 20 0x401000 $tmpdir/stripped
 sample 0 1.0 20 20 0 1000000 x5 leaf_b+0x15 mid+0x21 main+0xf
 EOF2
-"$builddir/tests/golden/genprof" s.spec s.data 2> gen.err || fail "genprof: $(cat gen.err)"
 
 # loaded LOG...: the libraries the dynamic loader opened, one per line
 loaded() {

@@ -331,6 +331,14 @@ golden_profile() {
 	gopts="--symfs $G --kallsyms $G/kallsyms"
 }
 
+# gen_spec NAME: NAME.spec from standard input (a here-document: not in a
+# pipeline, whose fail would end only its subshell), and NAME.data that
+# tests/golden/genprof writes from it.
+gen_spec() {
+	cat > "$1.spec" || fail "cannot write $1.spec"
+	"$builddir/tests/golden/genprof" "$1.spec" "$1.data" 2> gen.err || fail "genprof $1: $(cat gen.err)"
+}
+
 # gen_shape NAME SEED A B C N [EVENT]: NAME.data (tests/golden/genprof), N
 # samples of 1 ms drawn (awk's rand, seeded) with weights A:B:C among
 # leaf_a, leaf_b and mid of the golden binary, each called from main.
