@@ -164,6 +164,11 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 		if (!s->nr_chain)
 			fputc('-', out);
 	}
+	/* -g: callers prof record put back in the chain; a stack copy the report reads */
+	if (misc & PDATA_MISC_SAMPLE_MENDED)
+		fputs(" mended=1", out);
+	if ((s->present & PERF_SAMPLE_STACK_USER) && s->stack)
+		fprintf(out, " stack=%" PRIu64, s->stack_dyn_size);
 	/* a tracepoint's raw fields, by name, from its format */
 	if (e->attr.type == PERF_TYPE_TRACEPOINT && s->raw && tp_formats)
 		tpfmts_print(tp_formats, e->attr.config, s->raw, s->raw_size, out);

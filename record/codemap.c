@@ -51,6 +51,12 @@ int codemap_has(const struct codemap *m, uint64_t a)
 	return m->full || u64map_get(&m->g, a >> GRANULE_SHIFT, &v);
 }
 
+int codemap_may_return(const struct codemap *m, uint64_t w)
+{
+	return w >= 0x10000 && (!(w >> 56) || (w & ~0xfffULL) == 0xffffffffff600000ULL) &&
+	       codemap_has(m, w - 1);
+}
+
 void codemap_record(struct codemap *m, const unsigned char *rec, size_t len)
 {
 	struct perf_event_header h;

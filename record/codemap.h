@@ -26,6 +26,13 @@ void codemap_release(struct codemap *m);
 void codemap_add(struct codemap *m, uint64_t start, uint64_t len);
 /* 1 when a may be in code some process maps (always, once full); 0 when not. */
 int codemap_has(const struct codemap *m, uint64_t a);
+/*
+ * Whether the stack word w may be a return address: one a user mapping
+ * can hold (not below 64 KiB, which Linux never maps, nor past 2^56,
+ * above any 64-bit user address space, but for x86-64's vsyscall page)
+ * whose address less 1 (the leaf repair looks up ra - 1) may be in code.
+ */
+int codemap_may_return(const struct codemap *m, uint64_t w);
 /* A record (its first len bytes): an MMAP or MMAP2 of a process adds its range. */
 void codemap_record(struct codemap *m, const unsigned char *rec, size_t len);
 

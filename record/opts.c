@@ -391,6 +391,10 @@ static const struct opt record_options[] = {
 		"do not ask the kernel for build ids in MMAP2\n"
 		"records (a perf recording the same processes\n"
 		"alongside stays readable: see prof-record(1))"),
+	OPT_SET(0, "keep-leaf-stacks", RO, keep_leaf_stacks, 1,
+		"-g: store each sample's 64 bytes of stack for\n"
+		"prof report to put frameless functions'\n"
+		"callers back, instead of doing it here"),
 	OPT_SET('N', "no-buildid-cache", RO, no_buildid_cache, 1,
 		"do not copy deleted, replaced or containers'\n"
 		"binaries into the build-id cache (~/.debug)"),

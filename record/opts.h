@@ -64,6 +64,7 @@ struct record_opts {
 	int no_buildid_cache;	/* -N: keep no file by build id (keep.h) */
 	int no_inherit;		/* --no-inherit: not the command's children or threads */
 	int no_buildid_mmap;	/* --no-buildid-mmap: MMAP2 without build ids (attr.build_id 0) */
+	int keep_leaf_stacks;	/* --keep-leaf-stacks: -g's stacks stored, not mended (mend.h) */
 	int kernel_build_ids;	/* record_main()'s choice: the kernel puts them in MMAP2 */
 	int all_user, all_kernel;	/* --all-user, --all-kernel: put in mods */
 	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */

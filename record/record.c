@@ -34,6 +34,7 @@
 #include "carry.h"
 #include "keep.h"
 #include "mapfile.h"
+#include "mend.h"
 #include "opt.h"
 #include "opts.h"
 #include "pdata.h"
@@ -71,6 +72,8 @@ struct recorder {
 	uint64_t *heads;		/* drain()'s: each ring's head as a pass began */
 	struct codemap code;		/* where code may be (zero_non_code()) */
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
+	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
+	unsigned char *scan_buf;	/* drain()'s copy of a record that changes maps */
 	struct launch launch;
 	int launched;			/* a command was started */
 	int profile_command;		/* ... and it is the target */
@@ -359,8 +362,12 @@ static int open_events(struct recorder *rc)
 	codemap_init(&rc->code);
 	/* -g's few bytes of stack serve the leaf repair alone: no registers */
 	if ((rc->ev[0].attr.sample_type & PERF_SAMPLE_STACK_USER) &&
-	    !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER))
+	    !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER)) {
 		rc->leaf_code = &rc->code;
+		if (!rc->o.keep_leaf_stacks)
+			rc->mend = mend_new(&rc->ev[0].attr, NULL, &rc->code);
+		rc->scan_buf = xmalloc(1 << 16);
+	}
 	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
 		return ret;
 	for (size_t i = 0; i < rc->nr_ev; i++)
@@ -580,7 +587,7 @@ static int synthesize(struct recorder *rc, int again)
 {
 	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
 			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep,
-			   .bids = &rc->bids, .code = rc->leaf_code };
+			   .bids = &rc->bids, .code = rc->leaf_code, .mend = rc->mend };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)
@@ -624,15 +631,12 @@ static int synthesize(struct recorder *rc, int again)
 }
 
 /*
- * -g's few bytes of stack (no registers) serve only the leaf repair
- * (unwind_leaf_returns()), which reads return addresses there and stops
- * at a word that is not in code the process maps, as it stops at a 0. A
- * word that cannot be one is stored as 0: one no user mapping can hold
- * (below 64 KiB, which Linux never maps, or past 2^56, above any 64-bit
- * user address space but for x86-64's vsyscall page), and one whose
- * address less 1 (the repair looks up ra - 1) is nowhere code was mapped
- * (codemap.h). Locals, heap and stack pointers, canaries and doubles are
- * most of these bytes, and they compressed worst.
+ * -g's few bytes of stack (no registers), kept for the report's leaf
+ * repair (unwind_leaf_returns()) where mend.c could not do it, serve it
+ * alone: it reads return addresses there and stops at a word that is not
+ * in code the process maps, as it stops at a 0. A word that cannot be one
+ * (codemap_may_return()) is stored as 0. Locals, heap and stack pointers,
+ * canaries and doubles are most of these bytes, and they compressed worst.
  */
 static void zero_non_code(const struct codemap *code, unsigned char *data, uint64_t len)
 {
@@ -640,8 +644,7 @@ static void zero_non_code(const struct codemap *code, unsigned char *data, uint6
 		uint64_t w;
 
 		memcpy(&w, data + i, 8);
-		if (w && (w < 0x10000 || (w >> 56 && (w & ~0xfffULL) != 0xffffffffff600000ULL) ||
-			  !codemap_has(code, w - 1)))
+		if (w && !codemap_may_return(code, w))
 			memset(data + i, 0, 8);
 	}
 }
@@ -656,7 +659,7 @@ static void zero_non_code(const struct codemap *code, unsigned char *data, uint6
  * NULL for --call-graph dwarf's. Returns the record's new size.
  */
 static size_t trim_stack(const struct perf_event_attr *attr, const struct codemap *code,
-			 unsigned char *rec, size_t size)
+			 struct mend *mend, unsigned char *rec, size_t size)
 {
 	struct perf_event_header h;
 	struct sample s;
@@ -666,6 +669,13 @@ static size_t trim_stack(const struct perf_event_attr *attr, const struct codema
 	memcpy(&h, rec, sizeof(h));
 	if (decode_sample(attr, (const struct perf_event_header *)rec, &s) || !s.stack)
 		return size;
+	if (mend) {
+		/* the callers the chain skips put back here, and the stack gone */
+		size_t mended = mend_sample(mend, rec, size, &s);
+
+		if (mended != size)
+			return mended;
+	}
 	if (code)
 		zero_non_code(code, rec + (s.stack - rec), s.stack_dyn_size);
 	keep = (s.stack_dyn_size + 7) & ~7ULL;
@@ -844,7 +854,7 @@ static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t 
 		case PERF_RECORD_SAMPLE:
 			rc->samples++;
 			if (trim)
-				keep = trim_stack(attr, rc->leaf_code, p + off, h.size);
+				keep = trim_stack(attr, rc->leaf_code, rc->mend, p + off, h.size);
 			if (switch_sample(rc, p + off, keep))
 				cs = w;	/* where the memmove below puts it */
 			break;
@@ -917,12 +927,17 @@ static void carry_targets(struct recorder *rc)
 	}
 }
 
-/* ring_scan()'s: a map that drain() is about to read adds where code may be. */
+/*
+ * ring_scan()'s: a record that drain() is about to read and that changes
+ * maps: a map adds where code may be, and the leaf repair follows them all.
+ */
 static void scan_map(void *ctx, const unsigned char *rec, size_t len)
 {
 	struct recorder *rc = ctx;
 
 	codemap_record(rc->leaf_code, rec, len);
+	if (rc->mend)
+		mend_record(rc->mend, rec, len);
 }
 
 /* One pass over the rings. Returns bytes moved (>= 0) or -1 after a message. */
@@ -941,11 +956,16 @@ static long drain(struct recorder *rc)
 	 * is where the codemap learns the kernel's maps: account() drains no
 	 * record this scan has not read.
 	 */
+	if (rc->mend)
+		mend_pass(rc->mend);
 	for (int c = 0; rc->leaf_code && c < rc->cpus.nr; c++) {
 		if (!rc->rings[c].base)
 			continue;
 		rc->heads[c] = ring_head(&rc->rings[c]);
-		ring_scan(&rc->rings[c], rc->heads[c], 40, scan_map, rc);
+		ring_scan(&rc->rings[c], rc->heads[c],
+			  1ULL << PERF_RECORD_MMAP | 1ULL << PERF_RECORD_MMAP2 |
+			  1ULL << PERF_RECORD_FORK | 1ULL << PERF_RECORD_COMM |
+			  1ULL << PERF_RECORD_EXIT, rc->scan_buf, 1 << 16, scan_map, rc);
 	}
 	for (int c = 0; c < rc->cpus.nr; c++) {
 		struct ring *r = &rc->rings[c];
@@ -1242,6 +1262,8 @@ static void recorder_release(struct recorder *rc)
 	free(rc->rings);
 	free(rc->heads);
 	codemap_release(&rc->code);
+	mend_free(rc->mend);
+	free(rc->scan_buf);
 	for (size_t i = 0; i < rc->nr_fds; i++)
 		close(rc->fds[i]);
 	free(rc->fds);

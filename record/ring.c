@@ -60,16 +60,13 @@ uint64_t ring_head(const struct ring *r)
 	return __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
 }
 
-void ring_scan(const struct ring *r, uint64_t head, size_t max,
-	       void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx)
+void ring_scan(const struct ring *r, uint64_t head, uint64_t types, unsigned char *buf,
+	       size_t max, void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx)
 {
 	uint64_t pos = r->pc->data_tail;
-	unsigned char buf[256];
 
 	if (head - pos > r->data_size)
 		return;	/* ring_read() resyncs */
-	if (max > sizeof(buf))
-		max = sizeof(buf);
 	while (head - pos >= sizeof(struct perf_event_header)) {
 		struct perf_event_header h;
 		size_t n;
@@ -77,9 +74,11 @@ void ring_scan(const struct ring *r, uint64_t head, size_t max,
 		ring_copy(r->data, r->data_size, pos, pos + sizeof(h), &h);
 		if (h.size < sizeof(h) || h.size > head - pos)
 			break;
-		n = h.size < max ? h.size : max;
-		ring_copy(r->data, r->data_size, pos, pos + n, buf);
-		fn(ctx, buf, n);
+		if (h.type < 64 && (types >> h.type & 1)) {
+			n = h.size < max ? h.size : max;
+			ring_copy(r->data, r->data_size, pos, pos + n, buf);
+			fn(ctx, buf, n);
+		}
 		pos += h.size;
 	}
 }

@@ -36,10 +36,11 @@ uint64_t ring_head(const struct ring *r);
 size_t ring_read_to(struct ring *r, void *dst, uint64_t head);
 /*
  * Without consuming them: call fn with the first max bytes of each record
- * between the tail and head (fewer when the record is shorter), unwrapped.
+ * between the tail and head whose type is a bit of types (1 << type;
+ * fewer bytes when the record is shorter), unwrapped into buf.
  */
-void ring_scan(const struct ring *r, uint64_t head, size_t max,
-	       void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx);
+void ring_scan(const struct ring *r, uint64_t head, uint64_t types, unsigned char *buf,
+	       size_t max, void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx);
 
 /*
  * The copy itself, for a ring of size bytes (a power of two) at data:

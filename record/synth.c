@@ -22,6 +22,7 @@
 #include "keep.h"
 #include "mapfile.h"
 #include "codemap.h"
+#include "mend.h"
 #include "synth.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -76,6 +77,8 @@ static int finish(struct synth *s, struct rec *r, uint32_t type, int pid, int ti
 	h.size = (uint16_t)r->len;
 	memcpy(r->buf, &h, sizeof(h));
 	s->records++;
+	if (s->mend)
+		mend_record(s->mend, (const unsigned char *)r->buf, r->len);
 	return writer_records(s->w, r->buf, r->len);
 }
 

@@ -18,6 +18,8 @@ struct mapfile_bids;
 
 struct codemap;
 
+struct mend;
+
 struct synth {
 	struct writer *w;
 	const struct perf_event_attr *attr;	/* gives the sample_id trailer */
@@ -26,6 +28,7 @@ struct synth {
 	struct mapfile_bids *bids;		/* build ids read, by file (the recorder's) */
 	struct keep *keep;			/* files at risk kept by build id; NULL: none */
 	struct codemap *code;			/* where code may be, told of each map; NULL: none */
+	struct mend *mend;			/* the leaf repair, told of each record; NULL: none */
 };
 
 /*

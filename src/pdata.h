@@ -75,6 +75,12 @@ enum {
  */
 #define PDATA_MISC_SAMPLE_SWITCH_OUT	(1 << 13)	/* as PERF_RECORD_MISC_SWITCH_OUT */
 #define PDATA_MISC_SAMPLE_PREEMPT	(1 << 12)	/* the thread was runnable: preempted */
+/*
+ * A -g sample whose chain has the callers its frame-pointer walk skipped
+ * (a frameless leaf's), put back by prof record from the stack it then
+ * dropped (doc/FORMAT.md, "Leaf repair").
+ */
+#define PDATA_MISC_SAMPLE_MENDED	(1 << 11)
 
 /* Largest record: header.size is a u16. */
 #define PDATA_RECORD_MAX	65535

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # prof record -g on tests/workloads/leaf, built -O2 with frame pointers,
 # whose leaves (leaf_a, leaf_b) GCC gives no frame: the frame-pointer
-# chain skips their caller, mid, as perf script on the same file shows;
-# prof report puts mid back from the 64 bytes of stack -g records, in at
-# least 95% of the leaves' stacks, and says how many it mended. Waits in
-# the C library's system call wrappers (tests/workloads/offcpu --off-cpu
-# -g) get their callers back the same way.
+# chain skips their caller, mid. prof record puts mid back into the chain
+# from 64 bytes of stack and the leaves' .eh_frame, and drops the stack
+# (record/mend.c): in at least 95% of the leaves' stacks, which perf
+# script reads from the same file too; prof report says how many were
+# mended. With --keep-leaf-stacks the stack is stored and prof report
+# does the same. Waits in the C library's system call wrappers
+# (tests/workloads/offcpu --off-cpu -g) get their callers back the same way.
 . "$srcdir/tests/test-subr.sh"
 require_perf_event
 
@@ -15,24 +17,54 @@ if command -v objdump > /dev/null 2>&1 &&
 	objdump -d --no-show-raw-insn "$W" | awk '/<leaf_a>:/ { f = 1; next } f && /^$/ { exit } f && /push +%rbp/ { found = 1 } END { exit !found }'; then
 	skip "this compiler gave leaf_a a frame: nothing to mend"
 fi
+# through_mid FILE HOW: the leaves' stacks in FILE that go through mid, over 95%
+through_mid() {
+	run_prof report -i "$1" -F folded --no-comm
+	expect_rc 0 "prof report -F folded ($2)"
+	awk '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s)
+		if (s ~ /;leaf_[ab]$/) { t += n; if (s ~ /;mid;leaf_[ab]$/) m += n } }
+		END { printf "%d %d\n", m, t }' out > counts
+	read -r m t < counts
+	note "leaves ($2): $m of $t stacks through mid"
+	expect_samples "leaf ($2)" "$t" 4000 0.4
+	r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.1f\n", t ? 100 * m / t : 0 }')
+	expect_range "leaves' stacks through mid, $2 (%)" "$r" 95 100
+	run_prof report -i "$1" --children --sort sym
+	grep -q '^# chains:   [1-9][0-9]* of [0-9]* frame-pointer stacks' out ||
+		fail "the header does not count the stacks mended ($2): $(grep '^#' out)"
+}
+
 cpu_reset
 run_prof record -q -g -e cpu-clock -o leaf.data -- "$W" -s 1
 expect_rc 0 "prof record -g -- leaf"
 cpu_save leaf.data
 cpu_load leaf.data
-run_prof report -i leaf.data -F folded --no-comm
-expect_rc 0 "prof report -F folded"
-awk '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s)
-	if (s ~ /;leaf_[ab]$/) { t += n; if (s ~ /;mid;leaf_[ab]$/) m += n } }
-	END { printf "%d %d\n", m, t }' out > counts
-read -r m t < counts
-note "leaves: $m of $t stacks through mid"
-expect_samples "leaf" "$t" 4000 0.4
-r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.1f\n", t ? 100 * m / t : 0 }')
-expect_range "leaves' stacks through mid (%)" "$r" 95 100
-run_prof report -i leaf.data --children --sort sym
-grep -q '^# chains:   [1-9][0-9]* of [0-9]* frame-pointer stacks' out ||
-	fail "the header does not count the stacks mended: $(grep '^#' out)"
+through_mid leaf.data "mended while recording"
+# the samples say so, and kept no stack (but where the recorder was unsure)
+run_prof script -i leaf.data
+awk '/^SAMPLE/ { n++; if (/ mended=1/) m++; if (/ stack=/) k++ }
+	END { printf "%d %d %d\n", n, m, k }' out > counts
+read -r ns nm nk < counts
+note "samples: $ns, $nm mended while recording, $nk with their stack"
+[ "$nm" -ge $((t * 95 / 100)) ] ||
+	fail "only $nm samples mended while recording, of $t leaves' stacks"
+[ "$nk" -le $((ns / 20)) ] || fail "$nk of $ns samples kept their stack"
+if command -v perf > /dev/null 2>&1; then
+	perf script -i leaf.data -F sym 2> perf.err | awk 'BEGIN { RS = "" } /leaf_[ab]/ { t++; if (/mid/) m++ }
+		END { printf "%d %d\n", m, t }' > pcounts
+	read -r pm pt < pcounts
+	note "perf script, the same file: $pm of $pt leaf stacks through mid"
+	r=$(awk -v m="$pm" -v t="$pt" 'BEGIN { printf "%.1f\n", t ? 100 * m / t : 0 }')
+	expect_range "perf script: leaves' stacks through mid (%)" "$r" 95 100
+fi
+
+# --keep-leaf-stacks: the stack stored, and prof report mends
+cpu_reset
+run_prof record -q -g --keep-leaf-stacks -e cpu-clock -o leaf.data -- "$W" -s 1
+expect_rc 0 "prof record -g --keep-leaf-stacks -- leaf"
+cpu_save leaf.data
+cpu_load leaf.data
+through_mid leaf.data "mended by prof report"
 # The stack words that cannot be return addresses (no user mapping can
 # hold them, or no map of the recording covers them) are stored as 0
 # (smaller files); those that may be are kept as they were.
@@ -89,12 +121,6 @@ EOF
 	note "stack words of $ns samples: $nk kept, $nz zero, $nb that cannot be return addresses"
 	[ "${ns:-0}" -gt 0 ] && [ "${nk:-0}" -gt 0 ] || fail "no stack words read from leaf.perf"
 	[ "${nb:-1}" -eq 0 ] || fail "$nb stack words that cannot be return addresses were stored"
-fi
-if command -v perf > /dev/null 2>&1; then
-	perf script -i leaf.data -F sym 2> perf.err | awk 'BEGIN { RS = "" } /leaf_[ab]/ { t++; if (/mid/) m++ }
-		END { printf "%d %d\n", m, t }' > pcounts
-	read -r pm pt < pcounts
-	note "perf script, the same file: $pm of $pt leaf stacks through mid"
 fi
 
 # a wait in libc's nanosleep and read: the callers come back

@@ -167,6 +167,7 @@ struct session {
 	int cur_fp;		/* the address each_address() hands out is such */
 	const struct proc *cur_pr;	/* the process of the sample each_address() walks */
 	int repaired;		/* ... and whether it put a frameless function's caller back */
+	int mended;		/* the sample's: prof record put them back (PDATA_MISC_SAMPLE_MENDED) */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;
 	struct thread *last_thread;

@@ -75,6 +75,9 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 				}
 			}
 		}
+		/* the recorder did it: the callers are in the chain */
+		if (s->mended && got > 1)
+			s->repaired = 1;
 	}
 	s->ustop_frame = -1;
 	if (s->nupcs && !s->leaf_only) {
@@ -290,7 +293,9 @@ int ss_deliver_sample(struct session *s, const struct evdesc *e,
 			t->cs_time = smp.time;
 		}
 	}
+	s->mended = (h->misc & PDATA_MISC_SAMPLE_MENDED) != 0;
 	ret = ss_sample_go(s, e, &smp, ss_is_kernel_mode(h->misc), NULL);
+	s->mended = 0;
 	if (!ret && ss_is_switch_event(e) && (h->misc & PDATA_MISC_SAMPLE_SWITCH_OUT)) {
 		/* prof record folded the thread's SWITCH out record into it */
 		struct kevent k;

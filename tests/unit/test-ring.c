@@ -58,6 +58,7 @@ static void test_scan(void)
 	struct perf_event_mmap_page pc;
 	struct ring r;
 	struct seen sn;
+	unsigned char buf[64];
 
 	memset(&pc, 0, sizeof(pc));
 	memset(&r, 0, sizeof(r));
@@ -69,12 +70,15 @@ static void test_scan(void)
 	put_rec(3 * SIZE + 8, PERF_RECORD_SAMPLE, 16, 0, 0);
 	put_rec(3 * SIZE + 24, PERF_RECORD_MMAP2, 40, 0x7f0000001000ULL, 0x2000);
 	memset(&sn, 0, sizeof(sn));
-	ring_scan(&r, 3 * SIZE + 64, 40, scan_fn, &sn);
+	ring_scan(&r, 3 * SIZE + 64, ~0ULL, buf, 40, scan_fn, &sn);
 	ok(sn.n == 2 && sn.mmaps == 1 && sn.start[0] == 0x7f0000001000ULL,
 	   "ring_scan() reads each record, one that wraps whole");
 	ok(pc.data_tail == 3 * SIZE + 8, "ring_scan() consumes nothing");
 	memset(&sn, 0, sizeof(sn));
-	ring_scan(&r, 3 * SIZE + 40, 40, scan_fn, &sn);
+	ring_scan(&r, 3 * SIZE + 64, 1ULL << PERF_RECORD_MMAP2, buf, 40, scan_fn, &sn);
+	ok(sn.n == 1 && sn.mmaps == 1, "ring_scan() hands over only the types asked");
+	memset(&sn, 0, sizeof(sn));
+	ring_scan(&r, 3 * SIZE + 40, ~0ULL, buf, 40, scan_fn, &sn);
 	ok(sn.n == 1 && sn.mmaps == 0, "ring_scan() stops at a record past head");
 	{
 		struct perf_event_header bad = { PERF_RECORD_SAMPLE, 0, 4 };
@@ -82,7 +86,7 @@ static void test_scan(void)
 		put(3 * SIZE + 8, (const unsigned char *)&bad, sizeof(bad));
 	}
 	memset(&sn, 0, sizeof(sn));
-	ring_scan(&r, 3 * SIZE + 64, 40, scan_fn, &sn);
+	ring_scan(&r, 3 * SIZE + 64, ~0ULL, buf, 40, scan_fn, &sn);
 	ok(sn.n == 0, "ring_scan() stops at a record shorter than its header");
 }
 

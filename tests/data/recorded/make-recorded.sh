@@ -13,7 +13,7 @@ build=$(cd "${1:?give the build directory}" && pwd)
 W=/prof-recorded/workloads
 rm -rf /prof-recorded
 mkdir -p $W
-for f in shape threads inline unwind forkexec offcpu libunwlib.so libunwdbf.so libunwdbf.so.debug \
+for f in shape threads inline unwind forkexec offcpu leaf libunwlib.so libunwdbf.so libunwdbf.so.debug \
 	libunwfp.so; do
 	cp "$build/tests/workloads/$f" $W/
 done

@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -g's leaf repair while recording (mend.h). The rules are the report's
+ * (report/model/unwind.c, unwind_leaf_returns()), which this must agree
+ * with wherever it mends: from the sampled pc, while the .eh_frame row of
+ * the function holding it finds its frame from the stack pointer alone
+ * (CFA = sp + n, the return address saved at CFA + m, no signal frame),
+ * the return address is read from the stack copy there, and taken while
+ * it is in a map of the process; each one's caller (its address less 1)
+ * is the next pc. What it finds goes into the chain up to the first one
+ * the chain has already (the frame its frame pointer found).
+ */
+#include "config.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "codemap.h"
+#include "decode.h"
+#include "mapfile.h"
+#include "mend.h"
+#include "pdata.h"
+#include "regs.h"
+#include "u64map.h"
+#include "xalloc.h"
+
+#if defined(__x86_64__)
+#define DW_SP	7
+#elif defined(__aarch64__)
+#define DW_SP	31
+#else
+#error "the leaf repair knows the stack pointer's DWARF register of x86_64 and aarch64 only"
+#endif
+
+#define MAX_RAS		8		/* as the report's repair */
+#define MAX_MAPS	8192		/* a process's maps followed; past them, its stacks are kept */
+#define MAX_RULES	((size_t)1 << 20)	/* rows remembered */
+#define MAX_TRIES	4		/* opens of a file that failed, by other processes */
+
+/* what a map is of */
+#define MF_ANON		(-1)		/* no file (JIT code, the heap): the repair stops there */
+#define MF_UNSURE	(-2)		/* [vdso] and the like: the report's business */
+
+/* a pc's row, as the repair uses it */
+enum { R_UNSURE, R_STOP, R_STEP };
+
+struct mfile {
+	unsigned char bid[20];
+	size_t bid_len;
+	unsigned maj, min;
+	uint64_t ino;
+	char *name;
+	int state;			/* 0 not read yet, 1 read, -1 cannot be (after tries) */
+	int tries;
+	Elf *elf;			/* mapped whole, its descriptor closed */
+	Dwarf_CFI *cfi;			/* .eh_frame's; NULL: none */
+	GElf_Phdr *load;		/* PT_LOAD segments: file offsets to addresses */
+	size_t nload;
+};
+
+struct mmapent {
+	uint64_t start, end, pgoff;
+	uint64_t since;			/* its record's time */
+	int32_t file;			/* index in files, or MF_ANON, MF_UNSURE */
+};
+
+struct mproc {
+	int pid;
+	int known;			/* maps followed from its start, or from /proc */
+	int exited;			/* its EXIT read: gone at the next pass */
+	uint64_t exec;			/* time of its last exec, if one was read */
+	struct mmapent *maps;		/* by start, none overlapping */
+	size_t n, cap;
+};
+
+struct mend {
+	struct perf_event_attr attr;
+	char *root;
+	const struct codemap *code;	/* words it rules out read as 0; NULL: none */
+	size_t last;			/* the index in procs of the last sample's process */
+	int nreg;
+	struct u64map pids;		/* pid -> index in procs */
+	struct mproc *procs;
+	size_t nprocs, cap_procs;
+	size_t *gone;			/* procs that exited this pass */
+	size_t ngone, cap_gone;
+	struct u64map filetab;		/* identity hash -> index in files */
+	struct mfile *files;
+	size_t nfiles, cap_files;
+	struct u64map rules;		/* file << 40 | address -> packed row */
+	struct mend_stats st;
+};
+
+struct mend *mend_new(const struct perf_event_attr *attr, const char *root,
+		      const struct codemap *code)
+{
+	struct mend *m = xcalloc(1, sizeof(*m));
+
+	memcpy(&m->attr, attr, sizeof(m->attr) < attr->size ? sizeof(m->attr) : attr->size);
+	m->root = root ? xstrdup(root) : NULL;
+	m->code = code;
+	m->last = SIZE_MAX;
+	m->nreg = regs_dwarf_count();
+	u64map_init(&m->pids);
+	u64map_init(&m->filetab);
+	u64map_init(&m->rules);
+	elf_version(EV_CURRENT);
+	return m;
+}
+
+void mend_free(struct mend *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nprocs; i++)
+		free(m->procs[i].maps);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		struct mfile *f = &m->files[i];
+
+		if (f->cfi)
+			dwarf_cfi_end(f->cfi);
+		if (f->elf)
+			elf_end(f->elf);
+		free(f->load);
+		free(f->name);
+	}
+	free(m->procs);
+	free(m->gone);
+	free(m->files);
+	free(m->root);
+	u64map_release(&m->pids);
+	u64map_release(&m->filetab);
+	u64map_release(&m->rules);
+	free(m);
+}
+
+void mend_stats(const struct mend *m, struct mend_stats *st)
+{
+	*st = m->st;
+}
+
+/* --- processes and their maps ------------------------------------------- */
+
+static struct mproc *proc_of(struct mend *m, int pid, int make)
+{
+	uint32_t i;
+
+	if (m->last < m->nprocs && m->procs[m->last].pid == pid)
+		return &m->procs[m->last];
+	if (u64map_get(&m->pids, (uint64_t)(uint32_t)pid, &i)) {
+		m->last = i;
+		return &m->procs[i];
+	}
+	if (!make)
+		return NULL;
+	if (m->nprocs == m->cap_procs) {
+		m->cap_procs = m->cap_procs ? 2 * m->cap_procs : 256;
+		m->procs = xreallocarray(m->procs, m->cap_procs, sizeof(*m->procs));
+	}
+	memset(&m->procs[m->nprocs], 0, sizeof(m->procs[0]));
+	m->procs[m->nprocs].pid = pid;
+	u64map_add(&m->pids, (uint64_t)(uint32_t)pid, (uint32_t)m->nprocs);
+	return &m->procs[m->nprocs++];
+}
+
+/* Keep only p's maps made at t or later: read ahead of an exec or fork before them. */
+static void keep_since(struct mproc *p, uint64_t t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->maps[i].since >= t)
+			p->maps[n++] = p->maps[i];
+	p->n = n;
+}
+
+/* Forget p's maps: it is not known until it execs or is made again. */
+static void proc_clear(struct mproc *p, int known)
+{
+	free(p->maps);
+	p->maps = NULL;
+	p->n = p->cap = 0;
+	p->known = known;
+	p->exited = 0;
+	p->exec = 0;
+}
+
+/* The first map of p that ends after a, or p->n. */
+static size_t first_after(const struct mproc *p, uint64_t a)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The map of p holding a at time t; NULL when none, or when the one there
+ * now came later: the maps are read ahead of the samples (mend.h), and a
+ * map made after t may have replaced the one a report sees at t.
+ */
+static const struct mmapent *find_map(const struct mproc *p, uint64_t a, uint64_t t)
+{
+	size_t i = first_after(p, a);
+
+	return i < p->n && p->maps[i].start <= a && p->maps[i].since <= t ? &p->maps[i] : NULL;
+}
+
+/* Put e in p's maps, cutting away what it covers of others: the newer map wins. */
+static void insert_map(struct mproc *p, const struct mmapent *e)
+{
+	size_t i = first_after(p, e->start), j = i, add = 1;
+	struct mmapent left, right;
+	int has_left = 0, has_right = 0;
+
+	/* the maps e overlaps are i..j-1 */
+	while (j < p->n && p->maps[j].start < e->end)
+		j++;
+	if (i < j && p->maps[i].start < e->start) {
+		left = p->maps[i];
+		left.end = e->start;
+		has_left = 1;
+	}
+	if (i < j && p->maps[j - 1].end > e->end) {
+		right = p->maps[j - 1];
+		right.pgoff += e->end - right.start;
+		right.start = e->end;
+		has_right = 1;
+	}
+	add += (size_t)has_left + (size_t)has_right;
+	if (p->n - (j - i) + add > p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		while (p->cap < p->n - (j - i) + add)
+			p->cap *= 2;
+		p->maps = xreallocarray(p->maps, p->cap, sizeof(*p->maps));
+	}
+	memmove(&p->maps[i + add], &p->maps[j], (p->n - j) * sizeof(*p->maps));
+	p->n = p->n - (j - i) + add;
+	if (has_left)
+		p->maps[i++] = left;
+	p->maps[i++] = *e;
+	if (has_right)
+		p->maps[i] = right;
+}
+
+/* Names of memory no file backs, as the report tells them (symbols-files.c). */
+static int anon_name(const char *p, size_t len)
+{
+	static const char *const pre[] = { "//anon", "[anon", "/memfd:", "/anon_hugepage",
+					   "/dev/zero" };
+
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (len >= strlen(pre[i]) && !memcmp(p, pre[i], strlen(pre[i])))
+			return 1;
+	return len == 6 && !memcmp(p, "[heap]", 6);
+}
+
+/* The file of an MMAP2 record's map, made once per identity. */
+static int32_t file_of(struct mend *m, const struct mmap_event *me, unsigned maj, unsigned min,
+		       uint64_t ino)
+{
+	uint64_t h;
+	uint32_t i;
+	struct mfile *f;
+
+	if (me->build_id_len) {
+		if (me->build_id_len > sizeof(f->bid))
+			return MF_UNSURE;
+		h = htab_hash_bytes(me->build_id, me->build_id_len);
+	} else if (ino) {
+		uint64_t w[3] = { maj, min, ino };
+
+		h = htab_hash_words(w, 3) ^ htab_hash_bytes(me->name, me->name_len);
+	} else {
+		return MF_UNSURE;	/* nothing to tell the file by */
+	}
+	if (u64map_get(&m->filetab, h, &i)) {
+		f = &m->files[i];
+		if (me->build_id_len ? f->bid_len == me->build_id_len &&
+					       !memcmp(f->bid, me->build_id, me->build_id_len)
+				     : !f->bid_len && f->ino == ino && f->maj == maj && f->min == min &&
+					       strlen(f->name) == me->name_len &&
+					       !memcmp(f->name, me->name, me->name_len))
+			return (int32_t)i;
+	}
+	if (m->nfiles >= INT32_MAX)
+		return MF_UNSURE;
+	if (m->nfiles == m->cap_files) {
+		m->cap_files = m->cap_files ? 2 * m->cap_files : 64;
+		m->files = xreallocarray(m->files, m->cap_files, sizeof(*m->files));
+	}
+	f = &m->files[m->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->bid_len = me->build_id_len;
+	if (f->bid_len)
+		memcpy(f->bid, me->build_id, f->bid_len);
+	else {
+		f->maj = maj;
+		f->min = min;
+		f->ino = ino;
+	}
+	f->name = xmalloc(me->name_len + 1);
+	memcpy(f->name, me->name, me->name_len);
+	f->name[me->name_len] = '\0';
+	u64map_add(&m->filetab, h, (uint32_t)m->nfiles);	/* a clash keeps the first */
+	return (int32_t)m->nfiles++;
+}
+
+static void do_mmap(struct mend *m, const struct perf_event_header *h, const unsigned char *rec,
+		    const struct kevent *k, uint64_t time)
+{
+	const struct mmap_event *me = &k->mmap;
+	struct mproc *p;
+	struct mmapent e;
+	unsigned maj = 0, min = 0;
+	uint64_t ino = 0;
+
+	if ((int32_t)me->pid == -1 || (h->misc & PERF_RECORD_MISC_MMAP_DATA) || !me->len ||
+	    me->start + me->len < me->start)
+		return;		/* the kernel's, data, or nothing: not in the report's maps */
+	if (me->name_len >= 17 && !memcmp(me->name, "[kernel.kallsyms]", 17))
+		return;
+	p = proc_of(m, (int)me->pid, 1);
+	if (!p->known && !p->n)
+		p->known = 1;	/* maps from its first, or from /proc */
+	if (p->n >= MAX_MAPS) {
+		proc_clear(p, 0);	/* too many to follow: its stacks are kept */
+		return;
+	}
+	if (!p->known)
+		return;
+	if (h->type == PERF_RECORD_MMAP2 && !me->build_id_len) {
+		/* pid, tid, addr, len, pgoff, then maj, min, ino */
+		memcpy(&maj, rec + sizeof(*h) + 32, 4);
+		memcpy(&min, rec + sizeof(*h) + 36, 4);
+		memcpy(&ino, rec + sizeof(*h) + 40, 8);
+	}
+	e.start = me->start;
+	e.end = me->start + me->len;
+	e.pgoff = me->pgoff;
+	e.since = time;
+	if (anon_name(me->name, me->name_len))
+		e.file = MF_ANON;
+	else if (me->name_len && me->name[0] == '/' && h->type == PERF_RECORD_MMAP2)
+		e.file = file_of(m, me, maj, min, ino);
+	else
+		e.file = MF_UNSURE;
+	insert_map(p, &e);
+}
+
+void mend_record(struct mend *m, const unsigned char *rec, size_t len)
+{
+	struct perf_event_header h;
+	struct kevent k;
+	struct sample id;
+	struct mproc *p, *parent;
+	uint64_t time;
+
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_MMAP && h.type != PERF_RECORD_MMAP2 &&
+	    h.type != PERF_RECORD_FORK && h.type != PERF_RECORD_COMM && h.type != PERF_RECORD_EXIT)
+		return;
+	if (h.size > len || decode_kernel(&m->attr, (const struct perf_event_header *)rec, &k, &id))
+		return;
+	time = (id.present & PERF_SAMPLE_TIME) ? id.time : 0;
+	switch (h.type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		do_mmap(m, &h, rec, &k, time);
+		break;
+	case PERF_RECORD_FORK:
+		if (k.pid == k.ppid)
+			break;	/* a thread: the same maps */
+		p = proc_of(m, (int)k.pid, 1);
+		parent = proc_of(m, (int)k.ppid, 0);
+		p = proc_of(m, (int)k.pid, 0);	/* procs may have moved */
+		/*
+		 * The parent's maps at the fork (not those it made since), under
+		 * what the child did after it that another ring told first (its
+		 * exec, its maps); that would be all of them after an exec.
+		 */
+		keep_since(p, k.time + 1);
+		if (p->exec > k.time || !parent || !parent->known) {
+			p->known = p->known || p->exec > k.time;
+			p->exited = 0;
+			break;
+		}
+		{
+			struct mmapent *own = p->maps;
+			size_t nown = p->n;
+
+			p->maps = NULL;
+			p->n = p->cap = 0;
+			for (size_t i = 0; i < parent->n; i++)
+				if (parent->maps[i].since <= k.time)
+					insert_map(p, &parent->maps[i]);
+			for (size_t i = 0; i < nown; i++)
+				insert_map(p, &own[i]);
+			free(own);
+			p->known = 1;
+			p->exited = 0;
+		}
+		break;
+	case PERF_RECORD_COMM:
+		if (!(h.misc & PERF_RECORD_MISC_COMM_EXEC))
+			break;
+		/* exec: a new image, whose maps follow (another ring may have told some) */
+		p = proc_of(m, (int)k.pid, 1);
+		keep_since(p, time);
+		if (time > p->exec)
+			p->exec = time;
+		p->known = 1;
+		p->exited = 0;
+		break;
+	case PERF_RECORD_EXIT:
+		if (k.pid != k.tid)
+			break;
+		p = proc_of(m, (int)k.pid, 0);
+		if (!p || p->exited)
+			break;
+		p->exited = 1;
+		if (m->ngone == m->cap_gone) {
+			m->cap_gone = m->cap_gone ? 2 * m->cap_gone : 64;
+			m->gone = xreallocarray(m->gone, m->cap_gone, sizeof(*m->gone));
+		}
+		m->gone[m->ngone++] = (size_t)(p - m->procs);
+		break;
+	}
+}
+
+void mend_pass(struct mend *m)
+{
+	for (size_t i = 0; i < m->ngone; i++)
+		if (m->procs[m->gone[i]].exited)
+			proc_clear(&m->procs[m->gone[i]], 0);
+	m->ngone = 0;
+}
+
+/* --- files and their rows ------------------------------------------------ */
+
+/* Open f, the file pid maps at mp, and read its .eh_frame and segments: 0, or -1. */
+static int file_open(struct mend *m, struct mfile *f, int pid, const struct mmapent *mp)
+{
+	size_t nph;
+	unsigned char id[20];
+	int fd = -1;
+
+	if (f->state)
+		return f->state > 0 ? 0 : -1;
+	if (m->root) {
+		char p[PATH_MAX];
+
+		if ((size_t)snprintf(p, sizeof(p), "%s%s", m->root, f->name) < sizeof(p))
+			fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	} else {
+		fd = mapfile_open(pid, mp->start, mp->end, f->name, f->maj, f->min, f->ino,
+				     f->bid_len ? f->bid : NULL, f->bid_len);
+	}
+	if (fd >= 0) {
+		struct stat st;
+
+		/* the very file: map_files is, but the range may have been mapped again */
+		if (f->bid_len ? mapfile_build_id(fd, id) != f->bid_len ||
+					 memcmp(id, f->bid, f->bid_len)
+			       : fstat(fd, &st) || (uint64_t)st.st_ino != f->ino ||
+					 major(st.st_dev) != f->maj || minor(st.st_dev) != f->min) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	/*
+	 * Read, not mapped: a file truncated while mapped (cp over a program
+	 * that ran) would kill the recorder with SIGBUS. libdw reads the
+	 * .eh_frame (and its index) as the CFI is made, so the descriptor
+	 * then goes: a system maps more files than a process may keep open.
+	 */
+	if (fd >= 0)
+		f->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (f->elf && elf_kind(f->elf) == ELF_K_ELF && !elf_getphdrnum(f->elf, &nph)) {
+		f->load = xreallocarray(NULL, nph ? nph : 1, sizeof(*f->load));
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+				f->load[f->nload++] = ph;
+		}
+		f->cfi = dwarf_getcfi_elf(f->elf);
+	}
+	if (f->elf)
+		elf_cntl(f->elf, ELF_C_FDDONE);
+	if (fd >= 0)
+		close(fd);
+	if (f->cfi) {
+		f->state = 1;
+		m->st.files++;
+		return 0;
+	}
+	if (f->elf)
+		elf_end(f->elf);
+	free(f->load);
+	f->elf = NULL;
+	f->load = NULL;
+	f->nload = 0;
+	if (++f->tries >= MAX_TRIES || m->root)
+		f->state = -1;
+	return -1;
+}
+
+/* The row of f's address a, from .eh_frame, as the report compiles it (unwind.c). */
+static int row_of(const struct mend *m, struct mfile *f, uint64_t a, int64_t *cfa_off,
+		  int64_t *ra_at)
+{
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr start, end;
+	Dwarf_Op *ops, mem[3], *rops = NULL;
+	size_t nops, rn = 0;
+	bool signal;
+	int ra, kind = R_STOP;
+	uint64_t reg = UINT64_MAX;
+	int64_t off = 0;
+
+	if (dwarf_cfi_addrframe(f->cfi, a, &fr) || !fr) {
+		return R_UNSURE;
+	}	/* no row: the report may find one in .debug_frame */
+	ra = dwarf_frame_info(fr, &start, &end, &signal);
+	if (ra < 0 || ra >= m->nreg || dwarf_frame_cfa(fr, &ops, &nops) || !nops) {
+		free(fr);
+		return R_UNSURE;
+	}
+	if (nops == 1 && ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		off = (int64_t)ops[0].number2;
+	} else if (nops == 1 && ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		off = (int64_t)ops[0].number;
+	}
+	/* the return address's rule: at CFA + n (DW_OP_call_frame_cfa, DW_OP_plus_uconst n) */
+	if (!signal && reg == DW_SP && off > 0 && dwarf_frame_register(fr, ra, mem, &rops, &rn) >= 0 &&
+	    rn >= 1 && rn <= 2 && rops[rn - 1].atom != DW_OP_stack_value &&
+	    rops[0].atom == DW_OP_call_frame_cfa && (rn == 1 || rops[1].atom == DW_OP_plus_uconst)) {
+		kind = R_STEP;
+		*cfa_off = off;
+		*ra_at = (int64_t)((uint64_t)off + (rn == 2 ? (uint64_t)rops[1].number : 0));
+	}
+	free(fr);
+	return kind;
+}
+
+/*
+ * What the repair does at pc of p: R_STEP (with the CFA's offset and the
+ * return address's from sp), R_STOP, or R_UNSURE: the report's to say.
+ */
+static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t t,
+		   int64_t *cfa_off, int64_t *ra_at)
+{
+	const struct mmapent *mp = find_map(p, pc, t);
+	struct mfile *f;
+	uint64_t fo, a = 0, key;
+	uint32_t v;
+	int kind, found = 0;
+
+	if (!mp)
+		return R_UNSURE;	/* our maps may lack one the report has */
+	if (mp->file == MF_ANON)
+		return R_STOP;
+	if (mp->file < 0)
+		return R_UNSURE;
+	f = &m->files[mp->file];
+	if (file_open(m, f, p->pid, mp))
+		return R_UNSURE;
+	fo = pc - mp->start + mp->pgoff;
+	for (size_t k = 0; k < f->nload && !found; k++)
+		if (f->load[k].p_offset <= fo && fo - f->load[k].p_offset < f->load[k].p_filesz) {
+			a = fo - f->load[k].p_offset + f->load[k].p_vaddr;
+			found = 1;
+		}
+	if (!found)
+		return R_STOP;		/* no segment holds it: the report stops too */
+	key = (uint64_t)mp->file << 40 | a;
+	if (a < (uint64_t)1 << 40 && (uint64_t)mp->file < (uint64_t)1 << 24 &&
+	    u64map_get(&m->rules, key, &v)) {
+		kind = (int)(v >> 30);
+		*cfa_off = (int64_t)(v >> 15 & 0x7fff);
+		*ra_at = (int64_t)(v & 0x7fff) - 0x4000;
+		return kind;
+	}
+	kind = row_of(m, f, a, cfa_off, ra_at);
+	/* rows with offsets too big to pack are asked again */
+	if (a < (uint64_t)1 << 40 && (uint64_t)mp->file < (uint64_t)1 << 24 &&
+	    htab_count(&m->rules.t) < MAX_RULES &&
+	    (kind != R_STEP || (*cfa_off < 0x8000 && *ra_at >= -0x4000 && *ra_at < 0x4000)))
+		u64map_add(&m->rules, key, (uint32_t)kind << 30 |
+			   (kind == R_STEP ? (uint32_t)*cfa_off << 15 | (uint32_t)(*ra_at + 0x4000)
+					   : 0));
+	return kind;
+}
+
+/* --- samples --------------------------------------------------------------- */
+
+/*
+ * The return addresses the report's repair would put after the chain's
+ * user pc (at index at), up to the one the chain has next: how many, or
+ * -1 when not sure.
+ */
+static int leaf_returns(struct mend *m, const struct mproc *p, const struct sample *s, size_t at,
+			uint64_t *ras)
+{
+	uint64_t look = s->chain[at], off = 0;
+	uint64_t next = at + 1 < s->nr_chain ? s->chain[at + 1] : 0;
+	int n = 0;
+
+	while (n < MAX_RAS) {
+		int64_t cfa_off = 0, ra_at = 0, w;
+		uint64_t ra;
+		int kind = rule_at(m, p, look, s->time, &cfa_off, &ra_at);
+
+		if (kind == R_UNSURE)
+			return -1;
+		if (kind == R_STOP)
+			break;
+		w = (int64_t)(off + (uint64_t)ra_at);
+		if (w < 0 || (uint64_t)w > s->stack_dyn_size || s->stack_dyn_size - (uint64_t)w < 8)
+			break;
+		memcpy(&ra, s->stack + w, 8);
+		if (!ra || (m->code && !codemap_may_return(m->code, ra)))
+			break;		/* 0, or stored as 0 if the stack is kept */
+		if (ra == next)
+			break;		/* the frame pointer's frame: the chain has it */
+		if (!find_map(p, ra - 1, s->time))
+			return -1;	/* the report's maps may hold it */
+		if (ra < 0x10000)
+			return -1;	/* a report skips such chain entries */
+		ras[n++] = ra;
+		off += (uint64_t)cfa_off;
+		look = ra - 1;
+	}
+	return n;
+}
+
+size_t mend_sample(struct mend *m, unsigned char *rec, size_t size, const struct sample *sp)
+{
+	struct perf_event_header h;
+	struct sample s = *sp;
+	const struct mproc *p;
+	uint64_t ras[MAX_RAS], zero = 0, nr;
+	size_t at = SIZE_MAX, chain_end, stack_at, stack_end, new_size;
+	int n = 0;
+	unsigned char *q;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.size != size || !s.stack || !(s.present & PERF_SAMPLE_CALLCHAIN))
+		return size;
+	for (size_t i = 0; i + 1 < s.nr_chain; i++)
+		if (s.chain[i] == PERF_CONTEXT_USER) {
+			at = i + 1;
+			break;
+		}
+	if (at != SIZE_MAX && s.chain[at] < PERF_CONTEXT_MAX && s.stack_dyn_size) {
+		p = proc_of(m, (int)s.pid, 0);
+		if (!p || !p->known || !(s.present & PERF_SAMPLE_TIME)) {
+			m->st.kept++;
+			return size;
+		}
+		n = leaf_returns(m, p, &s, at, ras);
+		if (n < 0) {
+			m->st.kept++;
+			return size;
+		}
+	}
+	/* no user pc, or an empty copy: the report would find nothing either */
+	chain_end = (size_t)((const unsigned char *)(s.chain + s.nr_chain) - rec);
+	stack_at = (size_t)(s.stack - rec) - 8;		/* the copy's size */
+	stack_end = (size_t)(s.stack - rec) + s.stack_size + 8;	/* past dyn_size */
+	if (stack_end > size || stack_at < chain_end || 8 * (size_t)n > stack_end - stack_at - 8) {
+		m->st.kept++;
+		return size;
+	}
+	new_size = size - (stack_end - stack_at - 8) + 8 * (size_t)n;
+	/* from the back: the fields after the stack, the size 0, the fields between, the callers */
+	memmove(rec + stack_at + 8 + 8 * (size_t)n, rec + stack_end, size - stack_end);
+	memcpy(rec + stack_at + 8 * (size_t)n, &zero, 8);
+	q = rec + (size_t)((const unsigned char *)(s.chain + at + 1) - rec);
+	memmove(q + 8 * (size_t)n, q, stack_at - (size_t)(q - rec));
+	memcpy(q, ras, 8 * (size_t)n);
+	nr = s.nr_chain + (uint64_t)n;
+	memcpy(rec + (size_t)((const unsigned char *)s.chain - rec) - 8, &nr, 8);
+	h.size = (uint16_t)new_size;
+	if (n) {
+		h.misc |= PDATA_MISC_SAMPLE_MENDED;
+		m->st.mended++;
+	} else {
+		m->st.dropped++;
+	}
+	memcpy(rec, &h, sizeof(h));
+	return new_size;
+}
