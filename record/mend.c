@@ -80,6 +80,13 @@ struct mproc {
 	uint64_t exec;			/* time of its last exec, if one was read */
 	struct mmapent *maps;		/* by start, none overlapping */
 	size_t n, cap;
+	/*
+	 * The image before that exec, for the samples before it that are
+	 * drained after it was read (a fork's child, before its exec): until
+	 * the next pass.
+	 */
+	struct mmapent *old;
+	size_t nold;
 };
 
 struct mend {
@@ -93,6 +100,8 @@ struct mend {
 	size_t nprocs, cap_procs;
 	size_t *gone;			/* procs that exited this pass */
 	size_t ngone, cap_gone;
+	size_t *aged;			/* procs that exec'd this pass: their old image */
+	size_t naged, cap_aged;
 	struct u64map filetab;		/* identity hash -> index in files */
 	struct mfile *files;
 	size_t nfiles, cap_files;
@@ -121,8 +130,10 @@ void mend_free(struct mend *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nprocs; i++)
+	for (size_t i = 0; i < m->nprocs; i++) {
 		free(m->procs[i].maps);
+		free(m->procs[i].old);
+	}
 	for (size_t i = 0; i < m->nfiles; i++) {
 		struct mfile *f = &m->files[i];
 
@@ -135,6 +146,7 @@ void mend_free(struct mend *m)
 	}
 	free(m->procs);
 	free(m->gone);
+	free(m->aged);
 	free(m->files);
 	free(m->root);
 	u64map_release(&m->pids);
@@ -187,22 +199,23 @@ static void keep_since(struct mproc *p, uint64_t t)
 static void proc_clear(struct mproc *p, int known)
 {
 	free(p->maps);
-	p->maps = NULL;
-	p->n = p->cap = 0;
+	free(p->old);
+	p->maps = p->old = NULL;
+	p->n = p->cap = p->nold = 0;
 	p->known = known;
 	p->exited = 0;
 	p->exec = 0;
 }
 
-/* The first map of p that ends after a, or p->n. */
-static size_t first_after(const struct mproc *p, uint64_t a)
+/* The first of the n maps at maps that ends after a, or n. */
+static size_t first_after_in(const struct mmapent *maps, size_t n, uint64_t a)
 {
-	size_t lo = 0, hi = p->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->maps[mid].end <= a)
+		if (maps[mid].end <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -213,19 +226,21 @@ static size_t first_after(const struct mproc *p, uint64_t a)
 /*
  * The map of p holding a at time t; NULL when none, or when the one there
  * now came later: the maps are read ahead of the samples (mend.h), and a
- * map made after t may have replaced the one a report sees at t.
+ * map made after t may have replaced the one a report sees at t. Before
+ * p's exec, the image before it.
  */
 static const struct mmapent *find_map(const struct mproc *p, uint64_t a, uint64_t t)
 {
-	size_t i = first_after(p, a);
+	const struct mmapent *maps = t < p->exec ? p->old : p->maps;
+	size_t n = t < p->exec ? p->nold : p->n, i = first_after_in(maps, n, a);
 
-	return i < p->n && p->maps[i].start <= a && p->maps[i].since <= t ? &p->maps[i] : NULL;
+	return i < n && maps[i].start <= a && maps[i].since <= t ? &maps[i] : NULL;
 }
 
 /* Put e in p's maps, cutting away what it covers of others: the newer map wins. */
 static void insert_map(struct mproc *p, const struct mmapent *e)
 {
-	size_t i = first_after(p, e->start), j = i, add = 1;
+	size_t i = first_after_in(p->maps, p->n, e->start), j = i, add = 1;
 	struct mmapent left, right;
 	int has_left = 0, has_right = 0;
 
@@ -364,6 +379,31 @@ static void do_mmap(struct mend *m, const struct perf_event_header *h, const uns
 	insert_map(p, &e);
 }
 
+/*
+ * p's image before an exec: the n maps at maps made before time t; kept
+ * until the next pass.
+ */
+static void set_old(struct mend *m, struct mproc *p, const struct mmapent *maps, size_t n,
+		    uint64_t t)
+{
+	struct mmapent *old = xreallocarray(NULL, n ? n : 1, sizeof(*old));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (maps[i].since < t)
+			old[k++] = maps[i];
+	if (!p->old) {
+		if (m->naged == m->cap_aged) {
+			m->cap_aged = m->cap_aged ? 2 * m->cap_aged : 64;
+			m->aged = xreallocarray(m->aged, m->cap_aged, sizeof(*m->aged));
+		}
+		m->aged[m->naged++] = (size_t)(p - m->procs);
+	}
+	free(p->old);
+	p->old = old;
+	p->nold = k;
+}
+
 void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 {
 	struct perf_event_header h;
@@ -399,6 +439,9 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 		 */
 		keep_since(p, k.time + 1);
 		if (p->exec > k.time || !parent || !parent->known) {
+			/* exec'd already: the parent's maps are its image before */
+			if (p->exec > k.time && parent && parent->known)
+				set_old(m, p, parent->maps, parent->n, k.time + 1);
 			p->known = p->known || p->exec > k.time;
 			p->exited = 0;
 			break;
@@ -424,9 +467,11 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 			break;
 		/* exec: a new image, whose maps follow (another ring may have told some) */
 		p = proc_of(m, (int)k.pid, 1);
-		keep_since(p, time);
-		if (time > p->exec)
+		if (time > p->exec) {
+			set_old(m, p, p->maps, p->n, time);
 			p->exec = time;
+		}
+		keep_since(p, time);
 		p->known = 1;
 		p->exited = 0;
 		break;
@@ -448,6 +493,14 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 
 void mend_pass(struct mend *m)
 {
+	for (size_t i = 0; i < m->naged; i++) {
+		struct mproc *p = &m->procs[m->aged[i]];
+
+		free(p->old);
+		p->old = NULL;
+		p->nold = 0;
+	}
+	m->naged = 0;
 	for (size_t i = 0; i < m->ngone; i++)
 		if (m->procs[m->gone[i]].exited)
 			proc_clear(&m->procs[m->gone[i]], 0);
@@ -537,9 +590,8 @@ static int row_of(const struct mend *m, struct mfile *f, uint64_t a, int64_t *cf
 	uint64_t reg = UINT64_MAX;
 	int64_t off = 0;
 
-	if (dwarf_cfi_addrframe(f->cfi, a, &fr) || !fr) {
-		return R_UNSURE;
-	}	/* no row: the report may find one in .debug_frame */
+	if (dwarf_cfi_addrframe(f->cfi, a, &fr) || !fr)
+		return R_UNSURE;	/* no row: the report may find one in .debug_frame */
 	ra = dwarf_frame_info(fr, &start, &end, &signal);
 	if (ra < 0 || ra >= m->nreg || dwarf_frame_cfa(fr, &ops, &nops) || !nops) {
 		free(fr);
