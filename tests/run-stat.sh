@@ -107,7 +107,11 @@ done
 # three runs each is near the command's own count. On a busy machine one
 # tool's three runs can all be preempted where the other's were not (prof
 # 39, perf 30, under CI's sanitizer build), so prof's least may also be
-# anywhere perf's own runs went: the counts the machine gave perf.
+# anywhere perf's own runs went: the counts the machine gave perf. And
+# the other way round (prof 31, perf 41 to 47 under make -j2 check with
+# two CPU hogs): prof's least may be below all of perf's when it is still
+# the command's own count, which is at least 24 context switches (30 less
+# a fifth).
 cmd='for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.01; done'
 : > prof.cs
 : > perf.cs
@@ -131,6 +135,7 @@ for e in context-switches cpu-migrations; do
 	bm=$(most $e perf.cs)
 	note "sh sleeping ten times, $e (least of 5): prof $a, perf $b (perf's most $bm)"
 	near "$a" "$b" 20 5 || { [ "$a" -ge "$b" ] && { [ "$a" -le "$bm" ] || near "$a" "$bm" 20 5; }; } ||
+		{ [ "$e" = context-switches ] && [ "$a" -lt "$b" ] && [ "$a" -ge 24 ]; } ||
 		fail "sh sleeping ten times, $e: prof $a, perf $b to $bm"
 done
 # the clock ran all the time it was enabled (100%), and a task's counter is
