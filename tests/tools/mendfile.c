@@ -136,5 +136,7 @@ int main(int argc, char **argv)
 	mend_free(m);
 	writer_free(w);
 	close(fd);
+	reader_free(rd);
+	free(r.buf);
 	return 0;
 }
