@@ -73,6 +73,14 @@ struct mmapent {
 	int32_t file;			/* index in files, or MF_ANON, MF_UNSURE */
 };
 
+struct image {
+	uint64_t until;			/* the exec that ended it */
+	struct mmapent *maps;		/* by start, none overlapping */
+	size_t n;
+};
+
+#define MAX_IMAGES	16		/* images kept a process a pass */
+
 struct mproc {
 	int pid;
 	int known;			/* maps followed from its start, or from /proc */
@@ -81,11 +89,12 @@ struct mproc {
 	struct mmapent *maps;		/* by start, none overlapping */
 	size_t n, cap;
 	/*
-	 * The image before that exec, for the samples before it that are
-	 * drained after it was read (a fork's child, before its exec): until
-	 * the next pass.
+	 * The images before the execs read this pass, for the samples before
+	 * them drained after (a fork's child before its exec, a script's
+	 * interpreter before the program it runs), oldest first: until the
+	 * next pass.
 	 */
-	struct mmapent *old;
+	struct image *old;
 	size_t nold;
 };
 
@@ -100,7 +109,7 @@ struct mend {
 	size_t nprocs, cap_procs;
 	size_t *gone;			/* procs that exited this pass */
 	size_t ngone, cap_gone;
-	size_t *aged;			/* procs that exec'd this pass: their old image */
+	size_t *aged;			/* procs that exec'd this pass: their old images */
 	size_t naged, cap_aged;
 	struct u64map filetab;		/* identity hash -> index in files */
 	struct mfile *files;
@@ -108,6 +117,16 @@ struct mend {
 	struct u64map rules;		/* file << 40 | address -> packed row */
 	struct mend_stats st;
 };
+
+/* Forget p's images before its execs. */
+static void drop_old(struct mproc *p)
+{
+	for (size_t i = 0; i < p->nold; i++)
+		free(p->old[i].maps);
+	free(p->old);
+	p->old = NULL;
+	p->nold = 0;
+}
 
 struct mend *mend_new(const struct perf_event_attr *attr, const char *root,
 		      const struct codemap *code)
@@ -132,7 +151,7 @@ void mend_free(struct mend *m)
 		return;
 	for (size_t i = 0; i < m->nprocs; i++) {
 		free(m->procs[i].maps);
-		free(m->procs[i].old);
+		drop_old(&m->procs[i]);
 	}
 	for (size_t i = 0; i < m->nfiles; i++) {
 		struct mfile *f = &m->files[i];
@@ -199,9 +218,9 @@ static void keep_since(struct mproc *p, uint64_t t)
 static void proc_clear(struct mproc *p, int known)
 {
 	free(p->maps);
-	free(p->old);
-	p->maps = p->old = NULL;
-	p->n = p->cap = p->nold = 0;
+	drop_old(p);
+	p->maps = NULL;
+	p->n = p->cap = 0;
 	p->known = known;
 	p->exited = 0;
 	p->exec = 0;
@@ -231,8 +250,18 @@ static size_t first_after_in(const struct mmapent *maps, size_t n, uint64_t a)
  */
 static const struct mmapent *find_map(const struct mproc *p, uint64_t a, uint64_t t)
 {
-	const struct mmapent *maps = t < p->exec ? p->old : p->maps;
-	size_t n = t < p->exec ? p->nold : p->n, i = first_after_in(maps, n, a);
+	const struct mmapent *maps = p->maps;
+	size_t n = p->n, i;
+
+	for (size_t k = 0; t < p->exec && k < p->nold; k++)
+		if (t < p->old[k].until) {
+			maps = p->old[k].maps;
+			n = p->old[k].n;
+			break;
+		}
+	if (t < p->exec && maps == p->maps)
+		return NULL;	/* an image before those kept */
+	i = first_after_in(maps, n, a);
 
 	return i < n && maps[i].start <= a && maps[i].since <= t ? &maps[i] : NULL;
 }
@@ -380,28 +409,36 @@ static void do_mmap(struct mend *m, const struct perf_event_header *h, const uns
 }
 
 /*
- * p's image before an exec: the n maps at maps made before time t; kept
- * until the next pass.
+ * An image of p that an exec at until ended: the n maps at maps made
+ * before time t, kept until the next pass. first: the oldest (a fork's,
+ * told after the exec that ended it).
  */
-static void set_old(struct mend *m, struct mproc *p, const struct mmapent *maps, size_t n,
-		    uint64_t t)
+static void add_old(struct mend *m, struct mproc *p, const struct mmapent *maps, size_t n,
+		    uint64_t t, uint64_t until, int first)
 {
-	struct mmapent *old = xreallocarray(NULL, n ? n : 1, sizeof(*old));
+	struct image *im;
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (maps[i].since < t)
-			old[k++] = maps[i];
-	if (!p->old) {
+	if (p->nold >= MAX_IMAGES)
+		return;		/* samples of the images before: unsure */
+	if (!p->nold) {
 		if (m->naged == m->cap_aged) {
 			m->cap_aged = m->cap_aged ? 2 * m->cap_aged : 64;
 			m->aged = xreallocarray(m->aged, m->cap_aged, sizeof(*m->aged));
 		}
 		m->aged[m->naged++] = (size_t)(p - m->procs);
+		p->old = xreallocarray(NULL, MAX_IMAGES, sizeof(*p->old));
 	}
-	free(p->old);
-	p->old = old;
-	p->nold = k;
+	if (first)
+		memmove(p->old + 1, p->old, p->nold * sizeof(*p->old));
+	im = &p->old[first ? 0 : p->nold];
+	p->nold++;
+	im->until = until;
+	im->maps = xreallocarray(NULL, n ? n : 1, sizeof(*im->maps));
+	for (size_t i = 0; i < n; i++)
+		if (maps[i].since < t)
+			im->maps[k++] = maps[i];
+	im->n = k;
 }
 
 void mend_record(struct mend *m, const unsigned char *rec, size_t len)
@@ -441,7 +478,8 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 		if (p->exec > k.time || !parent || !parent->known) {
 			/* exec'd already: the parent's maps are its image before */
 			if (p->exec > k.time && parent && parent->known)
-				set_old(m, p, parent->maps, parent->n, k.time + 1);
+				add_old(m, p, parent->maps, parent->n, k.time + 1,
+					p->nold ? p->old[0].until : p->exec, 1);
 			p->known = p->known || p->exec > k.time;
 			p->exited = 0;
 			break;
@@ -468,7 +506,7 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 		/* exec: a new image, whose maps follow (another ring may have told some) */
 		p = proc_of(m, (int)k.pid, 1);
 		if (time > p->exec) {
-			set_old(m, p, p->maps, p->n, time);
+			add_old(m, p, p->maps, p->n, time, time, 0);
 			p->exec = time;
 		}
 		keep_since(p, time);
@@ -494,11 +532,7 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 void mend_pass(struct mend *m)
 {
 	for (size_t i = 0; i < m->naged; i++) {
-		struct mproc *p = &m->procs[m->aged[i]];
-
-		free(p->old);
-		p->old = NULL;
-		p->nold = 0;
+		drop_old(&m->procs[m->aged[i]]);
 	}
 	m->naged = 0;
 	for (size_t i = 0; i < m->ngone; i++)
