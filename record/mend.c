@@ -303,22 +303,11 @@ static void insert_map(struct mproc *p, const struct mmapent *e)
 		p->maps[i] = right;
 }
 
-/* Names of memory no file backs, as the report tells them (symbols-files.c). */
-static int anon_name(const char *p, size_t len)
-{
-	static const char *const pre[] = { "//anon", "[anon", "/memfd:", "/anon_hugepage",
-					   "/dev/zero" };
-
-	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
-		if (len >= strlen(pre[i]) && !memcmp(p, pre[i], strlen(pre[i])))
-			return 1;
-	return len == 6 && !memcmp(p, "[heap]", 6);
-}
-
 /* The file of an MMAP2 record's map, made once per identity. */
-static int32_t file_of(struct mend *m, const struct mmap_event *me, unsigned maj, unsigned min,
-		       uint64_t ino)
+static int32_t file_of(struct mend *m, const struct mmap_event *me)
 {
+	unsigned maj = me->maj, min = me->min;
+	uint64_t ino = me->ino;
 	uint64_t h;
 	uint32_t i;
 	struct mfile *f;
@@ -366,14 +355,12 @@ static int32_t file_of(struct mend *m, const struct mmap_event *me, unsigned maj
 	return (int32_t)m->nfiles++;
 }
 
-static void do_mmap(struct mend *m, const struct perf_event_header *h, const unsigned char *rec,
-		    const struct kevent *k, uint64_t time)
+static void do_mmap(struct mend *m, const struct perf_event_header *h, const struct kevent *k,
+		    uint64_t time)
 {
 	const struct mmap_event *me = &k->mmap;
 	struct mproc *p;
 	struct mmapent e;
-	unsigned maj = 0, min = 0;
-	uint64_t ino = 0;
 
 	if ((int32_t)me->pid == -1 || (h->misc & PERF_RECORD_MISC_MMAP_DATA) || !me->len ||
 	    me->start + me->len < me->start)
@@ -389,20 +376,14 @@ static void do_mmap(struct mend *m, const struct perf_event_header *h, const uns
 	}
 	if (!p->known)
 		return;
-	if (h->type == PERF_RECORD_MMAP2 && !me->build_id_len) {
-		/* pid, tid, addr, len, pgoff, then maj, min, ino */
-		memcpy(&maj, rec + sizeof(*h) + 32, 4);
-		memcpy(&min, rec + sizeof(*h) + 36, 4);
-		memcpy(&ino, rec + sizeof(*h) + 40, 8);
-	}
 	e.start = me->start;
 	e.end = me->start + me->len;
 	e.pgoff = me->pgoff;
 	e.since = time;
-	if (anon_name(me->name, me->name_len))
+	if (pdata_anon_name(me->name, me->name_len))
 		e.file = MF_ANON;
 	else if (me->name_len && me->name[0] == '/' && h->type == PERF_RECORD_MMAP2)
-		e.file = file_of(m, me, maj, min, ino);
+		e.file = file_of(m, me);
 	else
 		e.file = MF_UNSURE;
 	insert_map(p, &e);
@@ -461,14 +442,13 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 	switch (h.type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		do_mmap(m, &h, rec, &k, time);
+		do_mmap(m, &h, &k, time);
 		break;
 	case PERF_RECORD_FORK:
 		if (k.pid == k.ppid)
 			break;	/* a thread: the same maps */
 		p = proc_of(m, (int)k.pid, 1);
-		parent = proc_of(m, (int)k.ppid, 0);
-		p = proc_of(m, (int)k.pid, 0);	/* procs may have moved */
+		parent = proc_of(m, (int)k.ppid, 0);	/* no new one: p stays where it is */
 		/*
 		 * The parent's maps at the fork (not those it made since), under
 		 * what the child did after it that another ring told first (its

@@ -313,6 +313,10 @@ int decode_mmap(const struct perf_event_header *h, size_t body, struct mmap_even
 		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			m->build_id_len = p[32] <= 20 ? p[32] : 20;
 			m->build_id = p + 36;
+		} else {
+			memcpy(&m->maj, p + 32, 4);
+			memcpy(&m->min, p + 36, 4);
+			memcpy(&m->ino, p + 40, 8);
 		}
 	}
 	m->name = (const char *)p + fixed;

@@ -47,6 +47,8 @@ struct mmap_event {
 	uint32_t prot, flags;		/* MMAP2 of Linux 3.16 and later only; else 0 */
 	const unsigned char *build_id;	/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID, else NULL */
 	size_t build_id_len;
+	uint32_t maj, min;		/* MMAP2 without a build id: the file's device ... */
+	uint64_t ino;			/* ... and inode; else 0 */
 	const char *name;		/* in the record: name_len bytes, no NUL among them */
 	size_t name_len;
 };

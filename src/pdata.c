@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "pdata.h"
 
@@ -82,4 +83,15 @@ const char *pdata_feature_name(uint64_t id)
 	case PDATA_FEAT_COMPRESSED: return "compressed";
 	default: return NULL;
 	}
+}
+
+int pdata_anon_name(const char *name, size_t len)
+{
+	static const char *const pre[] = { "//anon", "[anon", "/memfd:", "/anon_hugepage",
+					   "/dev/zero" };
+
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (len >= strlen(pre[i]) && !memcmp(name, pre[i], strlen(pre[i])))
+			return 1;
+	return len == 6 && !memcmp(name, "[heap]", 6);
 }

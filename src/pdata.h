@@ -89,5 +89,10 @@ enum {
 const char *pdata_record_name(uint32_t type);
 /* Name of a feature id ("hostname"), NULL if we do not know it. */
 const char *pdata_feature_name(uint64_t id);
+/*
+ * Whether an MMAP name (len bytes) is of memory no file backs, where JIT
+ * runtimes put code: "//anon", "[anon:...]", "[heap]", a memfd, ...
+ */
+int pdata_anon_name(const char *name, size_t len);
 
 #endif

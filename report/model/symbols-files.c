@@ -41,6 +41,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #include "htab.h"
 #include "kallsyms.h"
 #include "objfile.h"
+#include "pdata.h"
 #include "strpool.h"
 #include "symbols.h"
 #include "gosym.h"
@@ -703,7 +704,6 @@ const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj)
 }
 
 /* The object of path, made when new, to be opened at where (NULL: sy_locate(path)). */
-static int anon_path(const char *p);
 
 static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where)
 {
@@ -735,7 +735,7 @@ static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char
 	if (id)
 		obj->id = *id;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
-	obj->anon = anon_path(key);	/* asked of every frame outside files: once */
+	obj->anon = pdata_anon_name(key, strlen(key));	/* asked of every frame outside files: once */
 	obj->where = obj->state != OBJ_NEW ? NULL : where ? xstrdup(where) : sy_locate(s, key);
 	{
 		const char *slash = strrchr(key, '/');
@@ -756,10 +756,3 @@ static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char
 	return obj;
 }
 
-/* Memory no file backs, where JIT runtimes put code: see dso_is_anon(). */
-static int anon_path(const char *p)
-{
-	return !strncmp(p, "//anon", 6) || !strncmp(p, "[anon", 5) || !strncmp(p, "/memfd:", 7) ||
-	       !strcmp(p, "[heap]") || !strncmp(p, "/anon_hugepage", 14) ||
-	       !strncmp(p, "/dev/zero", 9);
-}
