@@ -962,10 +962,12 @@ static long drain(struct recorder *rc)
 		if (!rc->rings[c].base)
 			continue;
 		rc->heads[c] = ring_head(&rc->rings[c]);
+		/* the codemap reads a map's start and length; the repair, whole records */
 		ring_scan(&rc->rings[c], rc->heads[c],
 			  1ULL << PERF_RECORD_MMAP | 1ULL << PERF_RECORD_MMAP2 |
-			  1ULL << PERF_RECORD_FORK | 1ULL << PERF_RECORD_COMM |
-			  1ULL << PERF_RECORD_EXIT, rc->scan_buf, 1 << 16, scan_map, rc);
+			  (rc->mend ? 1ULL << PERF_RECORD_FORK | 1ULL << PERF_RECORD_COMM |
+				      1ULL << PERF_RECORD_EXIT : 0),
+			  rc->scan_buf, rc->mend ? 1 << 16 : 40, scan_map, rc);
 	}
 	for (int c = 0; c < rc->cpus.nr; c++) {
 		struct ring *r = &rc->rings[c];

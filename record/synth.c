@@ -77,6 +77,9 @@ static int finish(struct synth *s, struct rec *r, uint32_t type, int pid, int ti
 	h.size = (uint16_t)r->len;
 	memcpy(r->buf, &h, sizeof(h));
 	s->records++;
+	/* the recorder's followers of maps see what a drain would show them */
+	if (s->code)
+		codemap_record(s->code, (const unsigned char *)r->buf, r->len);
 	if (s->mend)
 		mend_record(s->mend, (const unsigned char *)r->buf, r->len);
 	return writer_records(s->w, r->buf, r->len);
@@ -159,8 +162,6 @@ static int synth_maps(struct synth *s, int pid)
 		v32[0] = (uint32_t)pid;
 		v32[1] = (uint32_t)pid;
 		put(&r, v32, 8);
-		if (s->code)
-			codemap_add(s->code, start, end - start);
 		v64[0] = start;
 		v64[1] = end - start;
 		v64[2] = pgoff;
