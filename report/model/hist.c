@@ -217,10 +217,21 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	return e;
 }
 
-void hist_count(struct hist *h, const struct rsample *s)
+void hist_count(struct hist *h, const struct rsample *s, uint64_t count)
 {
 	h->total += s->period;
-	h->samples++;
+	h->samples += count;
+}
+
+void hist_add_sum(struct hist *h, const struct rsample *s, uint64_t count)
+{
+	static const struct rframe none = { 0 };
+	struct hist_entry *e = entry_of(h, s, s->nframes ? &s->frames[0] : &none);
+
+	h->total += s->period;
+	h->samples += count;
+	e->self += s->period;
+	e->samples += count;
 }
 
 void hist_add(struct hist *h, const struct rsample *s)

@@ -50,8 +50,14 @@ struct hist *hist_new(const struct hist_opts *o);
 void hist_free(struct hist *h);
 /* Account one sample. */
 void hist_add(struct hist *h, const struct rsample *s);
-/* Count s in the totals (hist_samples(), hist_total()) only, not in entries or trees. */
-void hist_count(struct hist *h, const struct rsample *s);
+/*
+ * Account count samples of the same sort key whose periods add up to
+ * s->period (session_sum_leaves()): for views with no graph and without
+ * children, where that is all hist_add() would do with each.
+ */
+void hist_add_sum(struct hist *h, const struct rsample *s, uint64_t count);
+/* Count count samples (periods summed in s) in the totals only, not in entries or trees. */
+void hist_count(struct hist *h, const struct rsample *s, uint64_t count);
 
 /* Entries sorted by children (with --children) or self, then by text. */
 const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n);

@@ -258,18 +258,21 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 	return e;
 }
 
-static int add_kept(struct loader *l, const struct rsample *s);
-static int on_kept(struct loader *l, const struct rsample *s);
+static int add_kept(struct loader *l, const struct rsample *s, uint64_t count);
+static int on_kept(struct loader *l, const struct rsample *s, uint64_t count);
 
-static int on_sample(void *ctx, const struct rsample *s)
+/*
+ * count samples: one, or a sum of session_sum_leaves() (their periods
+ * summed in s, s->time the latest, first the earliest time).
+ */
+static int take(struct loader *l, const struct rsample *s, uint64_t count, uint64_t first)
 {
-	struct loader *l = ctx;
 	struct profile *p = l->p;
 
 	if (l->reset) {
 		/* a window's: its first sample (not always delivered first) */
-		if (!l->have_time || s->time < p->first_time)
-			p->first_time = s->time;
+		if (!l->have_time || first < p->first_time)
+			p->first_time = first;
 		l->have_time = 1;
 	} else if (!l->have_time) {
 		/* The first in time: with session_unordered(), not always this one. */
@@ -278,12 +281,12 @@ static int on_sample(void *ctx, const struct rsample *s)
 	}
 	if (!l->pre_filter) {
 		/* no filter asked the session first: count here */
-		p->samples++;
+		p->samples += count;
 		if (s->time > p->last_time)
 			p->last_time = s->time;
 	}
 	if (s->nframes > 1)
-		p->chains++;	/* counted only when chains are resolved: for the trees */
+		p->chains += count;	/* counted only when chains are resolved: for the trees */
 	if (l->o->chains && s->nframes > 1 && (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER)) {
 		if (s->ev->attr.sample_type & PERF_SAMPLE_REGS_USER) {
 			stack_quality(&p->uw, s);
@@ -295,31 +298,71 @@ static int on_sample(void *ctx, const struct rsample *s)
 	}
 	if (l->post_filter && !postfilter(&l->o->f, s))
 		return 0;
-	p->kept++;
+	p->kept += count;
 	if (l->o->max_stack && s->nframes > l->o->max_stack) {
 		struct rsample ms = *s;
 
 		ms.nframes = l->o->max_stack;
-		return on_kept(l, &ms);
+		return on_kept(l, &ms, count);
 	}
-	return on_kept(l, s);
+	return on_kept(l, s, count);
+}
+
+static int on_sample(void *ctx, const struct rsample *s)
+{
+	return take(ctx, s, 1, s->time);
+}
+
+static int on_sum(void *ctx, const struct rsample *s, uint64_t count, uint64_t first)
+{
+	return take(ctx, s, count, first);
+}
+
+/*
+ * Whether samples may be summed before they are named
+ * (session_sum_leaves()), and by which keys: when all that is made of
+ * them is the flat histogram of the sampled frame, which looks at no
+ * sample's time, parallelism or other frames.
+ */
+static int summable(const struct profile_opts *o, unsigned *keys)
+{
+	const char *no = getenv("PROF_NO_SUMS");	/* each sample named: what tests compare with */
+
+	*keys = 0;
+	if (no && *no)
+		return 0;
+	if (o->chains || !o->flat || o->stacks || o->collector || o->wall || o->latency ||
+	    o->addresses || o->ordered || o->ho.children || o->ho.graph != HIST_GRAPH_NONE)
+		return 0;
+	for (int k = 0; k < o->ho.nkeys; k++)
+		switch (o->ho.keys[k]) {
+		case HIST_PID: *keys |= SESSION_SUM_PID; break;
+		case HIST_TID: *keys |= SESSION_SUM_TID; break;
+		case HIST_CPU: *keys |= SESSION_SUM_CPU; break;
+		case HIST_PARALLELISM: return 0;
+		default: break;
+		}
+	return 1;
 }
 
 /* A kept sample, weighed for --latency. */
-static int on_kept(struct loader *l, const struct rsample *s)
+static int on_kept(struct loader *l, const struct rsample *s, uint64_t count)
 {
 	if (l->o->latency && s->parallelism > 1) {
 		/* the period shared by the threads running side by side */
 		struct rsample ls = *s;
 
 		ls.period = s->period / s->parallelism;
-		return add_kept(l, &ls);
+		return add_kept(l, &ls, count);
 	}
-	return add_kept(l, s);
+	return add_kept(l, s, count);
 }
 
-/* Add a kept sample to its event's histogram, tree and collector. */
-static int add_kept(struct loader *l, const struct rsample *s)
+/*
+ * Add a kept sample to its event's histogram, tree and collector; a sum
+ * (count > 1) only to the histogram, which is all summable() allows.
+ */
+static int add_kept(struct loader *l, const struct rsample *s, uint64_t count)
 {
 	struct profile *p = l->p;
 	struct profile_event *e;
@@ -327,10 +370,14 @@ static int add_kept(struct loader *l, const struct rsample *s)
 	if (l->o->wall)
 		thread_time(p, s);
 	e = event_of(l, l->o->wall ? &p->wall_ev : s->ev);
-	if (l->o->flat)
-		hist_add(e->hist, s);
+	if (!l->o->flat)
+		hist_count(e->hist, s, count);
+	else if (count > 1)
+		hist_add_sum(e->hist, s, count);
 	else
-		hist_count(e->hist, s);
+		hist_add(e->hist, s);
+	if (count > 1)
+		return 0;
 	if (e->tree)
 		ctree_add(e->tree, e->tree_root, s, s->nframes - 1, -1, l->o->with_comm);
 	if (e->collected)
@@ -419,6 +466,7 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	const struct profile_filters *f = &o->f;
 	struct profile *p = xcalloc(1, sizeof(*p));
 	struct loader *l = xcalloc(1, sizeof(*l));
+	unsigned keys;
 
 	p->ld = l;
 	p->rd = rd;
@@ -445,6 +493,8 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	if (l->pre_filter)
 		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
+	if (summable(o, &keys))
+		session_sum_leaves(p->session, on_sum, keys);
 	/* (o->input may be a list or a glob: profile_load() reads ahead of its first file) */
 	if (o->input && rd && (!strcmp(o->input, "-") || !access(o->input, F_OK)))
 		session_read_ahead(p->session, o->input);

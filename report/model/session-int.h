@@ -35,6 +35,17 @@ struct parked {
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
 
+/* Samples summed by what names them (session_sum_leaves()). */
+struct leafsum {
+	const struct evdesc *ev;
+	const char *comm;
+	struct dso *dso;	/* NULL: no map covers a */
+	uint64_t a;		/* the address in dso, or the address */
+	uint32_t pid, tid, cpu;	/* 0 unless session_sum_leaves() keys them */
+	uint32_t kernel;
+	uint64_t count, period, first, last;
+};
+
 /* Parked samples, and their frames, at most; past that, a sample waits for its file. */
 #define PARK_MAX 65536
 #define PRAW_MAX (1u << 20)
@@ -191,6 +202,11 @@ struct session {
 	size_t npk, pk_cap;
 	struct rawf *praw;
 	size_t npraw, praw_cap;
+	session_sum_fn sum_fn;	/* session_sum_leaves() */
+	unsigned sum_keys;
+	struct leafsum *sums;
+	size_t nsums, sums_cap;
+	struct htab sumtab;
 	/* records skipped as malformed: by the reading thread, by the delivery thread */
 	struct skipped skq, skd;
 	uint64_t now;		/* the time of the record being delivered */
@@ -262,7 +278,15 @@ int ss_deliver_sample(struct session *s, const struct evdesc *e,
 		      const struct perf_event_header *h, uint64_t foff);
 int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample *sp,
 		 int kernel, const char *pseudo);
+/* Deliver what was put aside: parked samples, then sums (session_sum_leaves()). */
 int ss_unpark(struct session *s);
+/* The files the sums name stay open (ss_release_files()). */
+void ss_sums_mark_live(struct session *s);
+/* Whether anything is put aside for ss_unpark(). */
+static inline int ss_held(const struct session *s)
+{
+	return s->npk || s->nsums;
+}
 
 /* session-switch.c */
 void ss_cs_drop(struct session *s, struct thread *t);

@@ -184,7 +184,7 @@ static void *deliver_main(void *arg)
 		b = s->head;
 		if (!b) {
 			/* The end: what was parked goes out last. */
-			if (!s->abort && !s->ret && s->npk) {
+			if (!s->abort && !s->ret && ss_held(s)) {
 				int err;
 
 				pthread_mutex_unlock(&s->mu);

@@ -157,7 +157,91 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	s->npk++;
 }
 
-/* Resolve and deliver the parked samples, waiting for their files. */
+/* --- sums of a flat view (session_sum_leaves()) ----------------------------- */
+
+/* Add sample rs, placed at r, to its sum. */
+static void sum_add(struct session *s, const struct rsample *rs, const struct rawf *r)
+{
+	uint32_t pid = s->sum_keys & (SESSION_SUM_PID | SESSION_SUM_TID) ? rs->pid : 0;
+	uint32_t tid = s->sum_keys & SESSION_SUM_TID ? rs->tid : 0;
+	uint32_t cpu = s->sum_keys & SESSION_SUM_CPU ? rs->cpu : 0;
+	uint64_t w[5] = {
+		(uint64_t)(uintptr_t)rs->ev ^ (uint64_t)(uintptr_t)rs->comm << 16,
+		(uint64_t)(uintptr_t)r->dso, r->a, (uint64_t)pid << 32 | tid,
+		(uint64_t)cpu << 1 | r->kernel,
+	};
+	struct htab_probe p;
+	struct leafsum *m;
+	uint32_t i;
+
+	htab_probe(&s->sumtab, htab_hash_words(w, 5), &p);
+	while (htab_next(&s->sumtab, &p, &i)) {
+		m = &s->sums[i];
+		if (m->a == r->a && m->dso == r->dso && m->comm == rs->comm && m->ev == rs->ev &&
+		    m->kernel == r->kernel && m->pid == pid && m->tid == tid && m->cpu == cpu) {
+			m->count++;
+			m->period += rs->period;
+			if (rs->time < m->first)
+				m->first = rs->time;
+			if (rs->time > m->last)
+				m->last = rs->time;
+			return;
+		}
+	}
+	s->sums = xgrow(s->sums, &s->sums_cap, s->nsums + 1, sizeof(*s->sums));
+	m = &s->sums[s->nsums];
+	m->ev = rs->ev;
+	m->comm = rs->comm;
+	m->dso = r->dso;
+	m->a = r->a;
+	m->pid = pid;
+	m->tid = tid;
+	m->cpu = cpu;
+	m->kernel = r->kernel;
+	m->count = 1;
+	m->period = rs->period;
+	m->first = m->last = rs->time;
+	htab_put(&s->sumtab, &p, (uint32_t)s->nsums++);
+}
+
+/* Resolve each sum once and hand it on; the sums start again empty. */
+static int sums_deliver(struct session *s)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < s->nsums && !ret; i++) {
+		const struct leafsum *m = &s->sums[i];
+		struct rawf r = { .dso = m->dso, .a = m->a, .kernel = m->kernel };
+		struct rsample rs;
+
+		memset(&rs, 0, sizeof(rs));
+		rs.ev = m->ev;
+		rs.pid = m->pid;
+		rs.tid = m->tid;
+		rs.cpu = m->cpu;
+		rs.time = m->last;
+		rs.period = m->period;
+		rs.comm = m->comm;
+		rs.parallelism = 1;
+		rs.unwind_at = -1;
+		rs.nframes = resolver_raw_frames(s->res, s->frames, 0, &r);
+		rs.frames = s->frames;
+		ret = s->sum_fn(s->ctx, &rs, m->count, m->first);
+	}
+	s->nsums = 0;
+	htab_clear(&s->sumtab);
+	return ret;
+}
+
+void ss_sums_mark_live(struct session *s)
+{
+	for (size_t i = 0; i < s->nsums; i++)
+		dso_mark_live(s->sums[i].dso);
+}
+
+/* --- samples put aside ------------------------------------------------------ */
+
+/* Resolve and deliver the parked samples, waiting for their files, then the sums. */
 int ss_unpark(struct session *s)
 {
 	int ret = 0;
@@ -192,6 +276,8 @@ int ss_unpark(struct session *s)
 	}
 	s->npk = 0;
 	s->npraw = 0;
+	if (!ret && s->nsums)
+		ret = sums_deliver(s);
 	return ret;
 }
 
@@ -260,6 +346,16 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 		rs.nframes = 1;
 		rs.frames = s->frames;
 		return s->fn(s->ctx, &rs);
+	}
+	if (s->sum_fn && s->leaf_only) {
+		/* added up now, named once a sum (session_sum_leaves()) */
+		struct rawf r;
+
+		resolver_locate(s->res, b.pr, smp.ip, kernel, 0, &r);
+		if (!r.jit && !r.jitc) {
+			sum_add(s, &rs, &r);
+			return 0;
+		}
 	}
 	s->nupcs = s->leaf_only ? 0 : resolver_unwind(s->res, b.pr, e, &smp, s->upcs, s->upcs_fl,
 						      MAX_FRAMES, &s->ustop);

@@ -114,6 +114,7 @@ void ss_release_files(struct session *s, uint64_t now)
 		dso_mark_live(s->praw[i].dso);
 	for (size_t i = 0; i < s->npk; i++)
 		dso_mark_live((struct dso *)s->pk[i].exe);
+	ss_sums_mark_live(s);
 	if (symbols_release(s->sym, s->trim_idle, resolver_forget_file, s->res))
 		resolver_forget_memo(s->res);
 }

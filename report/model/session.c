@@ -70,6 +70,12 @@ void session_leaf_only(struct session *s, int on)
 	s->leaf_only = on;
 }
 
+void session_sum_leaves(struct session *s, session_sum_fn fn, unsigned keys)
+{
+	s->sum_fn = fn;
+	s->sum_keys = keys;
+}
+
 void session_filter(struct session *s, session_filter_fn fn)
 {
 	s->filter = fn;
@@ -129,6 +135,8 @@ void session_free(struct session *s)
 	free(s->qtmp);
 	free(s->pk);
 	free(s->praw);
+	free(s->sums);
+	htab_release(&s->sumtab);
 	resolver_free(s->res);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
@@ -432,7 +440,7 @@ int session_sync(struct session *s)
 
 	ss_drain(s);
 	ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
-	if (!ret && s->npk) {
+	if (!ret && ss_held(s)) {
 		/* the thread is idle (drained): what it put aside goes out here */
 		ret = ss_unpark(s);
 		if (ret)
@@ -451,7 +459,7 @@ int session_finish(struct session *s)
 	int ret = ss_flush(s, UINT64_MAX);
 
 	ss_stop_thread(s, 0);
-	if (!ret && !s->ret && s->npk)
+	if (!ret && !s->ret && ss_held(s))
 		s->ret = ss_unpark(s);	/* parked without a thread: none could be made */
 	return ret ? ret : s->ret;
 }

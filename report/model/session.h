@@ -79,6 +79,25 @@ void session_filter(struct session *s, session_filter_fn fn);
  */
 void session_leaf_only(struct session *s, int on);
 /*
+ * A flat view's samples added up before they are named: with the sampled
+ * frame only (session_leaf_only()), each sample is placed in its
+ * process's maps of the moment, and samples of the same (event, command,
+ * file, address in it, and the pid, tid or cpu keys asks for) are summed;
+ * each sum is resolved once and handed to fn with the samples it stands
+ * for, when the samples are synced (session_sync(), session_finish()).
+ * JIT code, named by tables that change with time, is resolved at once
+ * and goes to the sample callback. Only for callers that add up periods
+ * and counts and look at nothing else of a sample (no time, no
+ * parallelism): fn gets the latest time of the sum and count, first the
+ * earliest time. NULL turns it off (the default).
+ */
+typedef int (*session_sum_fn)(void *ctx, const struct rsample *s, uint64_t count,
+			      uint64_t first);
+#define SESSION_SUM_PID 1u
+#define SESSION_SUM_TID 2u
+#define SESSION_SUM_CPU 4u
+void session_sum_leaves(struct session *s, session_sum_fn fn, unsigned keys);
+/*
  * Let samples come out of time order: a sample whose file the symbolizer
  * is still opening (its DWARF can take 40 ms to inflate) is put aside,
  * its addresses placed in the maps of its time, and delivered at the end,

@@ -138,12 +138,13 @@ static void kernel_mmap(struct session *s, uint64_t text)
 	feed(s, buf);
 }
 
-/* A sample of the event of attr_id(s, id, ...) (id 0: the only one). */
-static void sample_of(struct session *s, uint64_t time, uint64_t ip, int kernel, uint64_t id)
+/* A sample of thread tid of process 100, of the event of attr_id(s, id, ...) (id 0: the only one). */
+static void sample_tid(struct session *s, uint64_t time, uint64_t ip, int kernel, uint64_t id,
+		       uint32_t tid)
 {
 	struct perf_event_header *h = (void *)buf;
 	uint64_t *w = (uint64_t *)(h + 1);
-	uint32_t pt[2] = { 100, 100 };
+	uint32_t pt[2] = { 100, tid };
 	int n = 0;
 
 	memset(buf, 0, sizeof(buf));
@@ -157,6 +158,11 @@ static void sample_of(struct session *s, uint64_t time, uint64_t ip, int kernel,
 	w[n++] = 1;
 	h->size = (uint16_t)(sizeof(*h) + 8 * n);
 	feed(s, buf);
+}
+
+static void sample_of(struct session *s, uint64_t time, uint64_t ip, int kernel, uint64_t id)
+{
+	sample_tid(s, time, ip, kernel, id, 100);
 }
 
 static void ksample(struct session *s, uint64_t time, uint64_t ip, int kernel)
@@ -263,6 +269,117 @@ static void run_attr_after_park(void)
 	symbols_free(sym);
 }
 
+/* What session_sum_leaves() hands on: sums, by the file of their frame. */
+struct sums {
+	int calls, samples_called;
+	uint64_t count[8], period[8], first[8], last[8];
+	uint32_t tid[8];
+	char dso[8][64], name[8][64];
+};
+
+static int on_sum(void *ctx, const struct rsample *s, uint64_t count, uint64_t first)
+{
+	struct sums *v = ctx;
+	int i = v->calls++;
+
+	if (i < 8) {
+		v->count[i] = count;
+		v->period[i] = s->period;
+		v->first[i] = first;
+		v->last[i] = s->time;
+		v->tid[i] = s->tid;
+		snprintf(v->dso[i], sizeof(v->dso[0]), "%s",
+			 s->nframes && s->frames[0].dso ? dso_short_name(s->frames[0].dso) : "-");
+		snprintf(v->name[i], sizeof(v->name[0]), "%s",
+			 s->nframes && s->frames[0].name ? s->frames[0].name : "-");
+	}
+	return 0;
+}
+
+static int on_sample_counted(void *ctx, const struct rsample *s)
+{
+	(void)s;
+	((struct sums *)ctx)->samples_called++;
+	return 0;
+}
+
+/* The sum of dso's (libc.so.6 or the other file's base name), or -1. */
+static int sum_of(const struct sums *v, const char *dso)
+{
+	for (int i = 0; i < v->calls && i < 8; i++)
+		if (!strcmp(v->dso[i], dso))
+			return i;
+	return -1;
+}
+
+/*
+ * Sums (session_sum_leaves()): three samples at one libc address are one
+ * sum of 3, named once; the same address after another file is mapped
+ * over it is another sum, of that file: samples are placed in the maps
+ * of their time, though named later. With the tid key, two threads'
+ * samples at one address are two sums. session_sync() hands them on.
+ */
+static void run_sums(const char *other)
+{
+	const char *base = strrchr(other, '/') + 1;
+
+	for (int bytid = 0; bytid < 2; bytid++) {
+		struct symbols_opts o = { .inline_frames = 1 };
+		struct symbols *sym = symbols_new(&o);
+		struct sums v = { 0 };
+		struct session *s = session_new(sym, on_sample_counted, &v);
+		const char *how = bytid ? "sums by tid" : "sums";
+		int l, x, synced;
+
+		session_unordered(s, 1);
+		session_leaf_only(s, 1);
+		session_sum_leaves(s, on_sum, bytid ? SESSION_SUM_TID : 0);
+		attr(s);
+		mmap2(s, 10, LIBC);
+		sample(s, 30, BASE + 0x28000);
+		sample(s, 20, BASE + 0x28000);
+		sample(s, 25, BASE + 0x28000);
+		round_end(s);
+		mmap2(s, 40, other);
+		round_end(s);
+		sample(s, 50, BASE + 0x28000);
+		sample(s, 60, BASE + 0x28000);
+		round_end(s);
+		round_end(s);	/* a round hands on what came before the one before it */
+		synced = session_sync(s);
+		ok(synced == 0 && v.calls == 2 && v.samples_called == 0,
+		   "%s: two sums at the sync, no sample one by one (%d, %d)", how, v.calls,
+		   v.samples_called);
+		l = sum_of(&v, "libc.so.6");
+		x = sum_of(&v, base);
+		ok(l >= 0 && v.count[l] == 3 && v.period[l] == 3 && v.first[l] == 20 &&
+		   v.last[l] == 30 && strcmp(v.name[l], "-"),
+		   "%s: libc's is 3 samples, period 3, times 20 to 30, named (%s)", how,
+		   l >= 0 ? v.name[l] : "none");
+		ok(x >= 0 && v.count[x] == 2 && v.first[x] == 50 && v.last[x] == 60,
+		   "%s: the same address in %s, mapped over it later, is a sum of its own", how,
+		   base);
+		/* after the sync: two more of thread 100, one of thread 101 */
+		sample(s, 70, BASE + 0x28000);
+		sample_tid(s, 71, BASE + 0x28000, 0, 0, 101);
+		sample(s, 72, BASE + 0x28000);
+		round_end(s);
+		ok(session_finish(s) == 0, "%s: the session ends well", how);
+		if (bytid)
+			ok(v.calls == 4 && v.count[2] + v.count[3] == 3 &&
+			   v.tid[2] + v.tid[3] == 201 && (v.count[2] == 1) == (v.tid[2] == 101),
+			   "%s: after the sync, threads 100 and 101 are a sum each (%d calls)", how,
+			   v.calls);
+		else
+			ok(v.calls >= 3 && v.count[2] + (v.calls > 3 ? v.count[3] : 0) == 3 &&
+			   v.tid[2] == 0 && (v.calls == 3 || v.tid[3] == 0),
+			   "%s: after the sync, the three are new sums, of no tid (%d calls)", how,
+			   v.calls);
+		session_free(s);
+		symbols_free(sym);
+	}
+}
+
 /* A kernel function's address and _text's, from this machine's kallsyms. */
 static int kernel_addrs(uint64_t *text, uint64_t *fn, char *name, size_t len)
 {
@@ -339,6 +456,7 @@ int main(int argc, char **argv)
 	run(other, 0);
 	run(other, 1);
 	run_attr_after_park();
+	run_sums(other);
 	run_kernel();
 	return tap_done();
 }

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof report's flat view adds samples up by command, file and address
+# before it names them, each distinct address once (session_sum_leaves());
+# PROF_NO_SUMS=1 names every sample on its own, as before. Both must print
+# the same, byte for byte, with the same status and warnings: on every
+# committed recording and fixture (prof's and perf's files, -g and not,
+# several processes, exec, stripped, lost records), with each sort key
+# and filter, and on genprof's JIT and golden profiles, where samples in
+# JIT code are named as they come beside summed ones.
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+R=$srcdir/tests/data/recorded
+F=$srcdir/tests/data/fixtures
+D=$srcdir/tests/data/jit
+GENPROF=$builddir/tests/golden/genprof
+[ -x "$GENPROF" ] || fail "no $GENPROF (make check builds it)"
+
+runs=0
+rows=0
+# same FILE ARGS...: prof report -i FILE ARGS, summed and not, alike
+same() {
+	_f=$1
+	shift
+	timeout -k 5 60 "$PROF" report -i "$_f" "$@" > sum.out 2> sum.err
+	_a=$?
+	PROF_NO_SUMS=1 timeout -k 5 60 "$PROF" report -i "$_f" "$@" > each.out 2> each.err
+	_b=$?
+	[ "$_a" = "$_b" ] || fail "prof report -i $_f $*: exit $_a summed, $_b one by one"
+	[ "$_a" = 0 ] || fail "prof report -i $_f $* exited $_a: $(sed -n 1,3p sum.err)"
+	cmp -s sum.out each.out ||
+		fail "prof report -i $_f $*: summed and one by one differ: $(diff each.out sum.out | sed -n 1,12p)"
+	cmp -s sum.err each.err ||
+		fail "prof report -i $_f $*: the warnings differ: $(diff each.err sum.err | sed -n 1,6p)"
+	runs=$((runs + 1))
+	rows=$((rows + $(awk '!/^#/ && $1 ~ /^[0-9.]+%$/' sum.out | wc -l)))
+}
+
+# every view of FILE that sums, and the filters
+views() {
+	for _o in "" "--sort pid" "--sort tid,sym" "--sort cpu,dso" "--sort srcline" \
+		"--sort dso,sym --percent-limit 1" "--no-inline" "--sort sym --max-stack 1"; do
+		# shellcheck disable=SC2086  # the options are words
+		same "$@" $_o
+	done
+	same "$@" --dso "[kernel.kallsyms]"
+	same "$@" --symbol '^[a-m]'
+	same "$@" --time 0,0.2
+	same "$@" --cpu 0
+}
+
+files=0
+for f in "$R"/*.data "$F"/*.data; do
+	[ -f "$f" ] || continue
+	views "$f" --symfs="$R/root" --kallsyms=/dev/null -q
+	files=$((files + 1))
+done
+[ "$files" -ge 20 ] || fail "only $files recordings and fixtures found under $R and $F"
+
+# JIT code carried in the profile (a jitdump, a perf map) beside file-backed code
+awk -v c="carry jitdump 400 0.9 $D/jit-400.dump;carry perfmap 500 0.9 $D/perf-500.map" \
+	'$0 == "CARRY" { n = split(c, l, ";"); for (i = 1; i <= n; i++) print l[i]; next }
+	{ print }' "$D/jit.spec" | sed "s|SYMFS|$D|g" > jit.spec
+"$GENPROF" -z jit.spec jit.data 2> gen.err || fail "genprof jit: $(cat gen.err)"
+views jit.data --sort comm,sym
+golden_profile
+# shellcheck disable=SC2086  # gopts are words
+views golden.data $gopts
+# shellcheck disable=SC2086
+views golden-z.data $gopts
+
+note "$runs reports alike summed and one by one ($rows rows, $files recorded files)"
+[ "$rows" -ge 1000 ] || fail "only $rows rows in all: the reports show too little to compare"
+exit 0
