@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# prof report's flat view adds samples up by command, file and address
-# before it names them, each distinct address once (session_sum_leaves());
-# PROF_NO_SUMS=1 names every sample on its own, as before. Both must print
-# the same, byte for byte, with the same status and warnings: on every
-# committed recording and fixture (prof's and perf's files, -g and not,
-# several processes, exec, stripped, lost records), with each sort key
-# and filter, and on genprof's JIT and golden profiles, where samples in
-# JIT code are named as they come beside summed ones.
+# prof report adds samples up by command and the files and addresses of
+# their stacks before it names them, each distinct stack once
+# (session_sum()); PROF_NO_SUMS=1 names every sample on its own, as
+# before. Both must print the same, byte for byte, with the same status
+# and warnings: on every committed recording and fixture (prof's and
+# perf's files, -g, --call-graph dwarf, mended and kept stacks, several
+# processes, exec, stripped, lost records), in the flat view with each
+# sort key and filter, with call graphs both ways, --children, both trees,
+# folded stacks and JSON; and on genprof's JIT and golden profiles, where
+# samples in JIT code are named as they come beside summed ones.
+# about 800 reports each way: 20 s on an idle machine, several times that under sanitizers
+test_timeout=300
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 
@@ -34,20 +38,24 @@ same() {
 	cmp -s sum.err each.err ||
 		fail "prof report -i $_f $*: the warnings differ: $(diff each.err sum.err | sed -n 1,6p)"
 	runs=$((runs + 1))
-	rows=$((rows + $(awk '!/^#/ && $1 ~ /^[0-9.]+%$/' sum.out | wc -l)))
+	_r=$(awk '!/^#/ && $1 ~ /^[0-9.]+%$/ { n++ } END { print n + 0 }' sum.out)
+	rows=$((rows + _r))
 }
 
 # every view of FILE that sums, and the filters
 views() {
 	for _o in "" "--sort pid" "--sort tid,sym" "--sort cpu,dso" "--sort srcline" \
-		"--sort dso,sym --percent-limit 1" "--no-inline" "--sort sym --max-stack 1"; do
+		"--no-inline --percent-limit 1"; do
 		# shellcheck disable=SC2086  # the options are words
 		same "$@" $_o
 	done
-	same "$@" --dso "[kernel.kallsyms]"
-	same "$@" --symbol '^[a-m]'
-	same "$@" --time 0,0.2
-	same "$@" --cpu 0
+	same "$@" --dso "[kernel.kallsyms]" --time 0,0.2
+	same "$@" --symbol '^[a-m]' --cpu 0
+	for _o in "-g caller" "-g callee --sort pid" "--children" "--tree" "--tree=bottom-up" \
+		"-F folded" "-F json" "-g caller --max-stack 2" "--children --sort tid,sym"; do
+		# shellcheck disable=SC2086  # the options are words
+		same "$@" $_o
+	done
 }
 
 files=0

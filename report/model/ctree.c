@@ -245,12 +245,12 @@ static const char *tree_frame_name(struct ctree *t, const struct rframe *f, unsi
 	return m->name;
 }
 
-static void count(struct ctree *t, size_t at, uint64_t period)
+static void count(struct ctree *t, size_t at, const struct rsample *s)
 {
 	struct ctree_node *n = node_at(t, at);
 
-	n->samples++;
-	n->period += period;
+	n->samples += s->count;
+	n->period += s->period;
 }
 
 void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, int step,
@@ -266,12 +266,12 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 		t->path_cap = PATH_MEMO;
 		t->names = xcalloc(NAME_MEMO, sizeof(*t->names));
 	}
-	t->samples++;
-	count(t, at, s->period);
+	t->samples += s->count;
+	count(t, at, s);
 	if (with_comm) {
 		at = ctree_child(t, at, strpool_intern(t->pool, s->comm ? s->comm : "[unknown]"),
 				 FRAME_COMM);
-		count(t, at, s->period);
+		count(t, at, s);
 		same = at == t->path_start;
 	}
 	t->path_start = at;
@@ -291,12 +291,12 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 				t->path_node[k] = at;
 			}
 		}
-		count(t, at, s->period);
+		count(t, at, s);
 		if (i == 0)
 			self = at;
 	}
 	t->path_len = k < t->path_cap ? k : t->path_cap;
-	node_at(t, self)->self_samples++;
+	node_at(t, self)->self_samples += s->count;
 	node_at(t, self)->self_period += s->period;
 }
 

@@ -217,21 +217,10 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	return e;
 }
 
-void hist_count(struct hist *h, const struct rsample *s, uint64_t count)
+void hist_count(struct hist *h, const struct rsample *s)
 {
 	h->total += s->period;
-	h->samples += count;
-}
-
-void hist_add_sum(struct hist *h, const struct rsample *s, uint64_t count)
-{
-	static const struct rframe none = { 0 };
-	struct hist_entry *e = entry_of(h, s, s->nframes ? &s->frames[0] : &none);
-
-	h->total += s->period;
-	h->samples += count;
-	e->self += s->period;
-	e->samples += count;
+	h->samples += s->count;
 }
 
 void hist_add(struct hist *h, const struct rsample *s)
@@ -242,10 +231,10 @@ void hist_add(struct hist *h, const struct rsample *s)
 	int last = s->nframes - 1;
 
 	h->total += s->period;
-	h->samples++;
+	h->samples += s->count;
 	e = entry_of(h, s, leaf);
 	e->self += s->period;
-	e->samples++;
+	e->samples += s->count;
 	if (h->o.children) {
 		/* Inclusive: each distinct entry on the stack once (recursion counts once). */
 		struct hist_entry *seen[256];

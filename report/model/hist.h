@@ -48,16 +48,10 @@ struct hist;
 
 struct hist *hist_new(const struct hist_opts *o);
 void hist_free(struct hist *h);
-/* Account one sample. */
+/* Account a sample, or a sum of s->count of them (session_sum()). */
 void hist_add(struct hist *h, const struct rsample *s);
-/*
- * Account count samples of the same sort key whose periods add up to
- * s->period (session_sum_leaves()): for views with no graph and without
- * children, where that is all hist_add() would do with each.
- */
-void hist_add_sum(struct hist *h, const struct rsample *s, uint64_t count);
-/* Count count samples (periods summed in s) in the totals only, not in entries or trees. */
-void hist_count(struct hist *h, const struct rsample *s, uint64_t count);
+/* Count s (s->count samples, periods summed) in the totals only, not in entries or trees. */
+void hist_count(struct hist *h, const struct rsample *s);
 
 /* Entries sorted by children (with --children) or self, then by text. */
 const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n);

@@ -186,14 +186,14 @@ static void stack_quality(struct profile_unwind *u, const struct rsample *s)
 
 	if (last->kernel)
 		return;		/* no user part: a kernel thread */
-	u->total++;
+	u->total += s->count;
 	for (int k = 0; k < s->nframes; k++)
 		if (s->frames[k].by_fp) {
-			u->fp++;
+			u->fp += s->count;
 			break;
 		}
 	if (is_root(last->name) || s->unwind_end == UNWIND_END_ROOT) {
-		u->complete++;
+		u->complete += s->count;
 		return;
 	}
 	at = s->unwind_at >= 0 ? s->frames[s->unwind_at].dso : last->dso;
@@ -206,7 +206,7 @@ static void stack_quality(struct profile_unwind *u, const struct rsample *s)
 		u->stop[u->nstop].end = s->unwind_end;
 		u->stop[u->nstop++].n = 0;
 	}
-	u->stop[i].n++;
+	u->stop[i].n += s->count;
 }
 
 static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
@@ -258,21 +258,20 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 	return e;
 }
 
-static int add_kept(struct loader *l, const struct rsample *s, uint64_t count);
-static int on_kept(struct loader *l, const struct rsample *s, uint64_t count);
+static int add_kept(struct loader *l, const struct rsample *s);
+static int on_kept(struct loader *l, const struct rsample *s);
 
-/*
- * count samples: one, or a sum of session_sum_leaves() (their periods
- * summed in s, s->time the latest, first the earliest time).
- */
-static int take(struct loader *l, const struct rsample *s, uint64_t count, uint64_t first)
+/* A sample, or a sum of s->count of them (session_sum()). */
+static int on_sample(void *ctx, const struct rsample *s)
 {
+	struct loader *l = ctx;
 	struct profile *p = l->p;
+	uint64_t count = s->count;
 
 	if (l->reset) {
 		/* a window's: its first sample (not always delivered first) */
-		if (!l->have_time || first < p->first_time)
-			p->first_time = first;
+		if (!l->have_time || s->first < p->first_time)
+			p->first_time = s->first;
 		l->have_time = 1;
 	} else if (!l->have_time) {
 		/* The first in time: with session_unordered(), not always this one. */
@@ -292,8 +291,8 @@ static int take(struct loader *l, const struct rsample *s, uint64_t count, uint6
 			stack_quality(&p->uw, s);
 		} else {
 			/* -g with a few bytes of stack: chains whose frameless leaf was mended */
-			p->leaf_checked++;
-			p->leaf_repaired += s->repaired != 0;
+			p->leaf_checked += count;
+			p->leaf_repaired += s->repaired ? count : 0;
 		}
 	}
 	if (l->post_filter && !postfilter(&l->o->f, s))
@@ -303,26 +302,17 @@ static int take(struct loader *l, const struct rsample *s, uint64_t count, uint6
 		struct rsample ms = *s;
 
 		ms.nframes = l->o->max_stack;
-		return on_kept(l, &ms, count);
+		return on_kept(l, &ms);
 	}
-	return on_kept(l, s, count);
-}
-
-static int on_sample(void *ctx, const struct rsample *s)
-{
-	return take(ctx, s, 1, s->time);
-}
-
-static int on_sum(void *ctx, const struct rsample *s, uint64_t count, uint64_t first)
-{
-	return take(ctx, s, count, first);
+	return on_kept(l, s);
 }
 
 /*
- * Whether samples may be summed before they are named
- * (session_sum_leaves()), and by which keys: when all that is made of
- * them is the flat histogram of the sampled frame, which looks at no
- * sample's time, parallelism or other frames.
+ * Whether samples may be summed before they are named (session_sum()),
+ * and by which keys: when what is made of them (the histogram, its
+ * graphs, the stack trees) adds periods and counts up and looks at no
+ * sample's time, parallelism or process; not for collectors (timelines,
+ * pprof's mappings), --wall, --latency or the parallelism key.
  */
 static int summable(const struct profile_opts *o, unsigned *keys)
 {
@@ -331,8 +321,7 @@ static int summable(const struct profile_opts *o, unsigned *keys)
 	*keys = 0;
 	if (no && *no)
 		return 0;
-	if (o->chains || !o->flat || o->stacks || o->collector || o->wall || o->latency ||
-	    o->addresses || o->ordered || o->ho.children || o->ho.graph != HIST_GRAPH_NONE)
+	if (o->collector || o->wall || o->latency || o->addresses || o->ordered)
 		return 0;
 	for (int k = 0; k < o->ho.nkeys; k++)
 		switch (o->ho.keys[k]) {
@@ -346,23 +335,20 @@ static int summable(const struct profile_opts *o, unsigned *keys)
 }
 
 /* A kept sample, weighed for --latency. */
-static int on_kept(struct loader *l, const struct rsample *s, uint64_t count)
+static int on_kept(struct loader *l, const struct rsample *s)
 {
 	if (l->o->latency && s->parallelism > 1) {
 		/* the period shared by the threads running side by side */
 		struct rsample ls = *s;
 
 		ls.period = s->period / s->parallelism;
-		return add_kept(l, &ls, count);
+		return add_kept(l, &ls);
 	}
-	return add_kept(l, s, count);
+	return add_kept(l, s);
 }
 
-/*
- * Add a kept sample to its event's histogram, tree and collector; a sum
- * (count > 1) only to the histogram, which is all summable() allows.
- */
-static int add_kept(struct loader *l, const struct rsample *s, uint64_t count)
+/* Add a kept sample (or sum) to its event's histogram, tree and collector. */
+static int add_kept(struct loader *l, const struct rsample *s)
 {
 	struct profile *p = l->p;
 	struct profile_event *e;
@@ -370,14 +356,10 @@ static int add_kept(struct loader *l, const struct rsample *s, uint64_t count)
 	if (l->o->wall)
 		thread_time(p, s);
 	e = event_of(l, l->o->wall ? &p->wall_ev : s->ev);
-	if (!l->o->flat)
-		hist_count(e->hist, s, count);
-	else if (count > 1)
-		hist_add_sum(e->hist, s, count);
-	else
+	if (l->o->flat)
 		hist_add(e->hist, s);
-	if (count > 1)
-		return 0;
+	else
+		hist_count(e->hist, s);
 	if (e->tree)
 		ctree_add(e->tree, e->tree_root, s, s->nframes - 1, -1, l->o->with_comm);
 	if (e->collected)
@@ -494,7 +476,7 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
 	if (summable(o, &keys))
-		session_sum_leaves(p->session, on_sum, keys);
+		session_sum(p->session, 1, keys);
 	/* (o->input may be a list or a glob: profile_load() reads ahead of its first file) */
 	if (o->input && rd && (!strcmp(o->input, "-") || !access(o->input, F_OK)))
 		session_read_ahead(p->session, o->input);

@@ -35,15 +35,16 @@ struct parked {
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
 
-/* Samples summed by what names them (session_sum_leaves()). */
-struct leafsum {
+/* Samples summed by what names them (session_sum()). */
+struct stacksum {
 	const struct evdesc *ev;
 	const char *comm;
-	struct dso *dso;	/* NULL: no map covers a */
-	uint64_t a;		/* the address in dso, or the address */
-	uint32_t pid, tid, cpu;	/* 0 unless session_sum_leaves() keys them */
-	uint32_t kernel;
-	uint64_t count, period, first, last;
+	uint32_t pid, tid, cpu;	/* 0 unless session_sum() keys them */
+	int put_back, mended;	/* as struct session's, of its samples */
+	int unwind_end, unwind_at;	/* as in struct rsample; at: a raw frame's index */
+	uint32_t n;		/* raw frames: swords[first .. first + 2n) */
+	size_t first;
+	uint64_t count, period, tfirst, tlast;
 };
 
 /* Parked samples, and their frames, at most; past that, a sample waits for its file. */
@@ -178,6 +179,7 @@ struct session {
 	int cur_fp;		/* the address each_address() hands out is such */
 	const struct proc *cur_pr;	/* the process of the sample each_address() walks */
 	int repaired;		/* ... and whether it put a frameless function's caller back */
+	int put_back;		/* ... from the stack copy, here */
 	int mended;		/* the sample's: prof record put them back (PDATA_MISC_SAMPLE_MENDED) */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;
@@ -202,11 +204,15 @@ struct session {
 	size_t npk, pk_cap;
 	struct rawf *praw;
 	size_t npraw, praw_cap;
-	session_sum_fn sum_fn;	/* session_sum_leaves() */
+	int sum;		/* session_sum() */
 	unsigned sum_keys;
-	struct leafsum *sums;
+	struct stacksum *sums;
 	size_t nsums, sums_cap;
+	uint64_t *swords;	/* their frames, two words each (session-resolve.c) */
+	size_t nswords, swords_cap;
 	struct htab sumtab;
+	uint64_t swork[2 * MAX_FRAMES];	/* the frames of the sample being summed */
+	size_t nswork;
 	/* records skipped as malformed: by the reading thread, by the delivery thread */
 	struct skipped skq, skd;
 	uint64_t now;		/* the time of the record being delivered */
@@ -278,7 +284,7 @@ int ss_deliver_sample(struct session *s, const struct evdesc *e,
 		      const struct perf_event_header *h, uint64_t foff);
 int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample *sp,
 		 int kernel, const char *pseudo);
-/* Deliver what was put aside: parked samples, then sums (session_sum_leaves()). */
+/* Deliver what was put aside: parked samples, then sums (session_sum()). */
 int ss_unpark(struct session *s);
 /* The files the sums name stay open (ss_release_files()). */
 void ss_sums_mark_live(struct session *s);

@@ -34,6 +34,7 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 	int n = 0, got = 0;
 
 	s->repaired = 0;
+	s->put_back = 0;
 	if (smp->nr_chain && !s->leaf_only) {
 		int ctx_kernel = kernel, first = 1, first_user = 0;
 
@@ -72,6 +73,7 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 						return -1;
 					got = n;
 					s->repaired = 1;
+					s->put_back = 1;
 				}
 			}
 		}
@@ -157,86 +159,193 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	s->npk++;
 }
 
-/* --- sums of a flat view (session_sum_leaves()) ----------------------------- */
+/* --- sums (session_sum()) --------------------------------------------------- */
 
-/* Add sample rs, placed at r, to its sum. */
-static void sum_add(struct session *s, const struct rsample *rs, const struct rawf *r)
+/*
+ * A sum's frames are words, two a frame: the dso with the frame's flags
+ * in its low bits (a dso is aligned to 8), and the address in it.
+ */
+#define SUM_KERNEL 1u
+#define SUM_CALLER 2u
+#define SUM_FP 4u
+/* The words the sums may hold before they are handed on: 32 MiB. */
+#define SUM_WORDS_MAX ((size_t)4 << 20)
+
+/* each_address()'s fn while summing: the address placed, its words in s->swork; -1 in JIT code */
+static int sum_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
+{
+	const struct proc *pr = arg;
+	struct rawf r;
+
+	if (s->nswork == 2 * MAX_FRAMES)
+		return MAX_FRAMES;
+	resolver_locate(s->res, pr, a, kernel, caller, &r);
+	/*
+	 * JIT code is named by tables that change in time, and go: at once.
+	 * An address in none (jitc alone) is named the same at any time.
+	 */
+	if (r.jit)
+		return -1;
+	s->swork[s->nswork++] = (uint64_t)(uintptr_t)r.dso | (kernel ? SUM_KERNEL : 0) |
+				(caller ? SUM_CALLER : 0) | (s->cur_fp ? SUM_FP : 0);
+	s->swork[s->nswork++] = r.a;
+	return (int)(s->nswork / 2);
+}
+
+static int sums_deliver(struct session *s);
+
+/*
+ * Add sample rs, whose frames each_address() placed in s->swork, to its
+ * sum. 0, or the callback's non-zero when the sums were full and handed on.
+ */
+static int sum_add(struct session *s, const struct rsample *rs)
 {
 	uint32_t pid = s->sum_keys & (SESSION_SUM_PID | SESSION_SUM_TID) ? rs->pid : 0;
 	uint32_t tid = s->sum_keys & SESSION_SUM_TID ? rs->tid : 0;
 	uint32_t cpu = s->sum_keys & SESSION_SUM_CPU ? rs->cpu : 0;
-	uint64_t w[5] = {
+	uint32_t n = (uint32_t)(s->nswork / 2);
+	uint64_t h[4] = {
 		(uint64_t)(uintptr_t)rs->ev ^ (uint64_t)(uintptr_t)rs->comm << 16,
-		(uint64_t)(uintptr_t)r->dso, r->a, (uint64_t)pid << 32 | tid,
-		(uint64_t)cpu << 1 | r->kernel,
+		(uint64_t)pid << 32 | tid, (uint64_t)cpu << 32 | n,
+		(uint64_t)(uint32_t)rs->unwind_end << 32 | (uint32_t)rs->unwind_at << 2 |
+		(uint32_t)s->put_back << 1 | (uint32_t)s->mended,
 	};
+	uint64_t hash = htab_hash_words(h, 4) ^ htab_hash_words(s->swork, s->nswork);
 	struct htab_probe p;
-	struct leafsum *m;
+	struct stacksum *m;
 	uint32_t i;
 
-	htab_probe(&s->sumtab, htab_hash_words(w, 5), &p);
+	htab_probe(&s->sumtab, hash, &p);
 	while (htab_next(&s->sumtab, &p, &i)) {
 		m = &s->sums[i];
-		if (m->a == r->a && m->dso == r->dso && m->comm == rs->comm && m->ev == rs->ev &&
-		    m->kernel == r->kernel && m->pid == pid && m->tid == tid && m->cpu == cpu) {
+		if (m->n == n && m->comm == rs->comm && m->ev == rs->ev && m->pid == pid &&
+		    m->tid == tid && m->cpu == cpu && m->put_back == s->put_back &&
+		    m->mended == s->mended &&
+		    m->unwind_end == rs->unwind_end && m->unwind_at == rs->unwind_at &&
+		    !memcmp(s->swords + m->first, s->swork, s->nswork * sizeof(*s->swork))) {
 			m->count++;
 			m->period += rs->period;
-			if (rs->time < m->first)
-				m->first = rs->time;
-			if (rs->time > m->last)
-				m->last = rs->time;
-			return;
+			if (rs->time < m->tfirst)
+				m->tfirst = rs->time;
+			if (rs->time > m->tlast)
+				m->tlast = rs->time;
+			return 0;
 		}
 	}
 	s->sums = xgrow(s->sums, &s->sums_cap, s->nsums + 1, sizeof(*s->sums));
+	s->swords = xgrow(s->swords, &s->swords_cap, s->nswords + s->nswork, sizeof(*s->swords));
 	m = &s->sums[s->nsums];
 	m->ev = rs->ev;
 	m->comm = rs->comm;
-	m->dso = r->dso;
-	m->a = r->a;
 	m->pid = pid;
 	m->tid = tid;
 	m->cpu = cpu;
-	m->kernel = r->kernel;
+	m->put_back = s->put_back;
+	m->mended = s->mended;
+	m->unwind_end = rs->unwind_end;
+	m->unwind_at = rs->unwind_at;
+	m->n = n;
+	m->first = s->nswords;
+	memcpy(s->swords + s->nswords, s->swork, s->nswork * sizeof(*s->swork));
+	s->nswords += s->nswork;
 	m->count = 1;
 	m->period = rs->period;
-	m->first = m->last = rs->time;
+	m->tfirst = m->tlast = rs->time;
 	htab_put(&s->sumtab, &p, (uint32_t)s->nsums++);
+	/* memory in pieces: past the bound, what is summed goes on now (sums add up) */
+	return s->nswords > SUM_WORDS_MAX ? sums_deliver(s) : 0;
 }
 
-/* Resolve each sum once and hand it on; the sums start again empty. */
+/*
+ * The order sums go out in: by command, sampled address, then from the
+ * outermost frame in, so that stacks that share their callers follow
+ * each other and the trees' path memo (ctree.c) finds their nodes.
+ */
+static int sum_order(const void *a, const void *b, void *arg)
+{
+	const struct session *s = arg;
+	const struct stacksum *x = a, *y = b;
+	const uint64_t *wx = s->swords + x->first, *wy = s->swords + y->first;
+	uint32_t i, j;
+
+	if (x->comm != y->comm)
+		return (uintptr_t)x->comm < (uintptr_t)y->comm ? -1 : 1;
+	if (!x->n || !y->n)
+		return x->n < y->n ? -1 : x->n > y->n;
+	if (wx[1] != wy[1])
+		return wx[1] < wy[1] ? -1 : 1;
+	if (wx[0] != wy[0])
+		return wx[0] < wy[0] ? -1 : 1;
+	for (i = x->n, j = y->n; i > 0 && j > 0; i--, j--) {
+		const uint64_t *p = wx + 2 * (i - 1), *q = wy + 2 * (j - 1);
+
+		if (p[0] != q[0])
+			return p[0] < q[0] ? -1 : 1;
+		if (p[1] != q[1])
+			return p[1] < q[1] ? -1 : 1;
+	}
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* Resolve each sum's frames once and hand it on; the sums start again empty. */
 static int sums_deliver(struct session *s)
 {
 	int ret = 0;
 
+	qsort_r(s->sums, s->nsums, sizeof(*s->sums), sum_order, s);
+
 	for (size_t i = 0; i < s->nsums && !ret; i++) {
-		const struct leafsum *m = &s->sums[i];
-		struct rawf r = { .dso = m->dso, .a = m->a, .kernel = m->kernel };
+		const struct stacksum *m = &s->sums[i];
+		const uint64_t *w = s->swords + m->first;
 		struct rsample rs;
+		int n = 0;
 
 		memset(&rs, 0, sizeof(rs));
+		rs.unwind_at = -1;
+		for (uint32_t j = 0; j < m->n; j++, w += 2) {
+			struct rawf r = {
+				.dso = (struct dso *)(uintptr_t)(w[0] & ~(uint64_t)7), .a = w[1],
+				.kernel = (w[0] & SUM_KERNEL) != 0, .caller = (w[0] & SUM_CALLER) != 0,
+				.by_fp = (w[0] & SUM_FP) != 0,
+			};
+
+			if ((int)j == m->unwind_at)
+				rs.unwind_at = n;	/* the raw frame's index, as a frame's */
+			n = resolver_raw_frames(s->res, s->frames, n, &r);
+		}
 		rs.ev = m->ev;
 		rs.pid = m->pid;
 		rs.tid = m->tid;
 		rs.cpu = m->cpu;
-		rs.time = m->last;
+		rs.time = m->tlast;
+		rs.first = m->tfirst;
+		rs.count = m->count;
 		rs.period = m->period;
 		rs.comm = m->comm;
 		rs.parallelism = 1;
-		rs.unwind_at = -1;
-		rs.nframes = resolver_raw_frames(s->res, s->frames, 0, &r);
+		/* as each_address() says of the frames: the recorder's callers count when there are two */
+		rs.repaired = m->put_back || (m->mended && n > 1);
+		rs.unwind_end = m->unwind_end;
+		if (rs.unwind_at >= n)
+			rs.unwind_at = -1;
+		rs.nframes = n;
 		rs.frames = s->frames;
-		ret = s->sum_fn(s->ctx, &rs, m->count, m->first);
+		ret = s->fn(s->ctx, &rs);
 	}
 	s->nsums = 0;
+	s->nswords = 0;
 	htab_clear(&s->sumtab);
 	return ret;
 }
 
 void ss_sums_mark_live(struct session *s)
 {
-	for (size_t i = 0; i < s->nsums; i++)
-		dso_mark_live(s->sums[i].dso);
+	for (size_t i = 0; i < s->nsums; i++) {
+		const uint64_t *w = s->swords + s->sums[i].first;
+
+		for (uint32_t j = 0; j < s->sums[i].n; j++)
+			dso_mark_live((struct dso *)(uintptr_t)(w[2 * j] & ~(uint64_t)7));
+	}
 }
 
 /* --- samples put aside ------------------------------------------------------ */
@@ -261,7 +370,8 @@ int ss_unpark(struct session *s)
 		rs.pid = p->pid;
 		rs.tid = p->tid;
 		rs.cpu = p->cpu;
-		rs.time = p->time;
+		rs.time = rs.first = p->time;
+		rs.count = 1;
 		rs.period = p->period;
 		rs.comm = p->comm;
 		rs.exe = p->exe;
@@ -319,7 +429,8 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 	rs.pid = smp.pid;
 	rs.tid = smp.tid;
 	rs.cpu = smp.cpu;
-	rs.time = smp.time;
+	rs.time = rs.first = smp.time;
+	rs.count = 1;
 	rs.period = (smp.present & PERF_SAMPLE_PERIOD) ? smp.period : 1;
 	rs.comm = t->comm;
 	rs.exe = b.pr ? b.pr->exe : NULL;
@@ -347,19 +458,18 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 		rs.frames = s->frames;
 		return s->fn(s->ctx, &rs);
 	}
-	if (s->sum_fn && s->leaf_only) {
-		/* added up now, named once a sum (session_sum_leaves()) */
-		struct rawf r;
-
-		resolver_locate(s->res, b.pr, smp.ip, kernel, 0, &r);
-		if (!r.jit && !r.jitc) {
-			sum_add(s, &rs, &r);
-			return 0;
-		}
-	}
 	s->nupcs = s->leaf_only ? 0 : resolver_unwind(s->res, b.pr, e, &smp, s->upcs, s->upcs_fl,
 						      MAX_FRAMES, &s->ustop);
 	s->cur_pr = b.pr;
+	if (s->sum) {
+		/* added up now, named once a sum (session_sum()) */
+		s->nswork = 0;
+		if (each_address(s, &smp, kernel, sum_one, (void *)b.pr) >= 0) {
+			rs.unwind_end = s->nupcs ? s->ustop.end : 0;
+			rs.unwind_at = s->ustop_frame;	/* as a raw frame's index */
+			return sum_add(s, &rs);
+		}
+	}
 	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
 		park(s, e, &smp, b.pr, t->comm, kernel, rs.parallelism);
 		return 0;

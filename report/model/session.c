@@ -70,9 +70,9 @@ void session_leaf_only(struct session *s, int on)
 	s->leaf_only = on;
 }
 
-void session_sum_leaves(struct session *s, session_sum_fn fn, unsigned keys)
+void session_sum(struct session *s, int on, unsigned keys)
 {
-	s->sum_fn = fn;
+	s->sum = on;
 	s->sum_keys = keys;
 }
 
@@ -136,6 +136,7 @@ void session_free(struct session *s)
 	free(s->pk);
 	free(s->praw);
 	free(s->sums);
+	free(s->swords);
 	htab_release(&s->sumtab);
 	resolver_free(s->res);
 	evtab_release(&s->ev);

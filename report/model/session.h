@@ -34,6 +34,11 @@ struct rsample {
 	const struct evdesc *ev;
 	uint32_t pid, tid, cpu;
 	uint64_t time, period;
+	/*
+	 * the samples it stands for: 1, or a sum's (session_sum()), whose
+	 * periods period adds up, time the latest, first the earliest
+	 */
+	uint64_t count, first;
 	const char *comm;	/* interned, valid until session_free */
 	const struct dso *exe;	/* its process's program (the first file it mapped), or NULL */
 	/*
@@ -79,24 +84,25 @@ void session_filter(struct session *s, session_filter_fn fn);
  */
 void session_leaf_only(struct session *s, int on);
 /*
- * A flat view's samples added up before they are named: with the sampled
- * frame only (session_leaf_only()), each sample is placed in its
- * process's maps of the moment, and samples of the same (event, command,
- * file, address in it, and the pid, tid or cpu keys asks for) are summed;
- * each sum is resolved once and handed to fn with the samples it stands
- * for, when the samples are synced (session_sync(), session_finish()).
- * JIT code, named by tables that change with time, is resolved at once
- * and goes to the sample callback. Only for callers that add up periods
- * and counts and look at nothing else of a sample (no time, no
- * parallelism): fn gets the latest time of the sum and count, first the
- * earliest time. NULL turns it off (the default).
+ * Samples added up before they are named: each sample's addresses (its
+ * call chain, the callers a stack copy gives back, the frames unwound)
+ * are placed in its process's maps of the moment, and samples of the
+ * same event, command, files and addresses in them (and pid, tid or cpu,
+ * as keys asks), with the same unwinding outcome, are summed; each sum's
+ * frames are resolved once and handed to the sample callback as one
+ * rsample whose count is the samples it stands for, when the samples are
+ * synced (session_sync(), session_finish(); before that, when the sums
+ * hold 32 MiB). A sample with an address in JIT code, named by tables
+ * that change with time, is resolved at once. Only for callers that add
+ * periods and counts up and look at no sample's time, parallelism or
+ * process: a sum's time is its latest sample's (first its earliest), its
+ * parallelism 1, its exe NULL, its pid, tid and cpu 0 unless keyed. Off
+ * by default.
  */
-typedef int (*session_sum_fn)(void *ctx, const struct rsample *s, uint64_t count,
-			      uint64_t first);
 #define SESSION_SUM_PID 1u
 #define SESSION_SUM_TID 2u
 #define SESSION_SUM_CPU 4u
-void session_sum_leaves(struct session *s, session_sum_fn fn, unsigned keys);
+void session_sum(struct session *s, int on, unsigned keys);
 /*
  * Let samples come out of time order: a sample whose file the symbolizer
  * is still opening (its DWARF can take 40 ms to inflate) is put aside,

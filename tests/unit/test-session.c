@@ -269,23 +269,23 @@ static void run_attr_after_park(void)
 	symbols_free(sym);
 }
 
-/* What session_sum_leaves() hands on: sums, by the file of their frame. */
+/* What session_sum() hands on: sums, by the file of their frame. */
 struct sums {
-	int calls, samples_called;
+	int calls;
 	uint64_t count[8], period[8], first[8], last[8];
 	uint32_t tid[8];
 	char dso[8][64], name[8][64];
 };
 
-static int on_sum(void *ctx, const struct rsample *s, uint64_t count, uint64_t first)
+static int on_sum(void *ctx, const struct rsample *s)
 {
 	struct sums *v = ctx;
 	int i = v->calls++;
 
 	if (i < 8) {
-		v->count[i] = count;
+		v->count[i] = s->count;
 		v->period[i] = s->period;
-		v->first[i] = first;
+		v->first[i] = s->first;
 		v->last[i] = s->time;
 		v->tid[i] = s->tid;
 		snprintf(v->dso[i], sizeof(v->dso[0]), "%s",
@@ -293,13 +293,6 @@ static int on_sum(void *ctx, const struct rsample *s, uint64_t count, uint64_t f
 		snprintf(v->name[i], sizeof(v->name[0]), "%s",
 			 s->nframes && s->frames[0].name ? s->frames[0].name : "-");
 	}
-	return 0;
-}
-
-static int on_sample_counted(void *ctx, const struct rsample *s)
-{
-	(void)s;
-	((struct sums *)ctx)->samples_called++;
 	return 0;
 }
 
@@ -313,7 +306,7 @@ static int sum_of(const struct sums *v, const char *dso)
 }
 
 /*
- * Sums (session_sum_leaves()): three samples at one libc address are one
+ * Sums (session_sum()): three samples at one libc address are one
  * sum of 3, named once; the same address after another file is mapped
  * over it is another sum, of that file: samples are placed in the maps
  * of their time, though named later. With the tid key, two threads'
@@ -327,13 +320,13 @@ static void run_sums(const char *other)
 		struct symbols_opts o = { .inline_frames = 1 };
 		struct symbols *sym = symbols_new(&o);
 		struct sums v = { 0 };
-		struct session *s = session_new(sym, on_sample_counted, &v);
+		struct session *s = session_new(sym, on_sum, &v);
 		const char *how = bytid ? "sums by tid" : "sums";
 		int l, x, synced;
 
 		session_unordered(s, 1);
 		session_leaf_only(s, 1);
-		session_sum_leaves(s, on_sum, bytid ? SESSION_SUM_TID : 0);
+		session_sum(s, 1, bytid ? SESSION_SUM_TID : 0);
 		attr(s);
 		mmap2(s, 10, LIBC);
 		sample(s, 30, BASE + 0x28000);
@@ -347,9 +340,7 @@ static void run_sums(const char *other)
 		round_end(s);
 		round_end(s);	/* a round hands on what came before the one before it */
 		synced = session_sync(s);
-		ok(synced == 0 && v.calls == 2 && v.samples_called == 0,
-		   "%s: two sums at the sync, no sample one by one (%d, %d)", how, v.calls,
-		   v.samples_called);
+		ok(synced == 0 && v.calls == 2, "%s: two sums at the sync (%d)", how, v.calls);
 		l = sum_of(&v, "libc.so.6");
 		x = sum_of(&v, base);
 		ok(l >= 0 && v.count[l] == 3 && v.period[l] == 3 && v.first[l] == 20 &&
