@@ -31,7 +31,8 @@
  * that one frame for the whole file would save (a system-wide -g
  * recording), and bounds what one damaged byte can take with it.
  */
-#define FRAME_SPAN	((size_t)1 << 20)
+#define FRAME_SPAN_LOG	20
+#define FRAME_SPAN	((size_t)1 << FRAME_SPAN_LOG)
 /*
  * Records one COMPRESSED record holds at most: compressed, even when they
  * do not shrink, with a frame's header and checksum, they fit in it. So
@@ -85,10 +86,14 @@ struct writer *writer_new(int fd, int level, size_t frame_max, size_t buf_size)
 		w->cctx = ZSTD_createCCtx();
 		/*
 		 * A checksum per frame (4 bytes) lets a reader tell a damaged
-		 * frame from garbage records that happen to parse.
+		 * frame from garbage records that happen to parse. A window of
+		 * FRAME_SPAN: a frame holds little more, so a larger one (level
+		 * 3's is 2 MiB) finds nothing more, and a reader holds a buffer
+		 * of the window's size (1.1 MiB less for every report).
 		 */
 		if (!w->cctx ||
 		    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level)) ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_windowLog, FRAME_SPAN_LOG)) ||
 		    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1))) {
 			writer_free(w);
 			errno = ENOMEM;

@@ -37,14 +37,16 @@ struct parked {
 
 /* Samples summed by what names them (session_sum()). */
 struct stacksum {
+	uint64_t leaf[2];	/* the first raw frame's words (session-resolve.c) */
 	const struct evdesc *ev;
 	const char *comm;
+	uint32_t n;		/* raw frames: leaf, then swords[first .. first + 2(n - 1)) */
 	uint32_t pid, tid, cpu;	/* 0 unless session_sum() keys them */
+	uint64_t count, period;
 	int put_back, mended;	/* as struct session's, of its samples */
 	int unwind_end, unwind_at;	/* as in struct rsample; at: a raw frame's index */
-	uint32_t n;		/* raw frames: swords[first .. first + 2n) */
 	size_t first;
-	uint64_t count, period, tfirst, tlast;
+	uint64_t tfirst, tlast;
 };
 
 /* Parked samples, and their frames, at most; past that, a sample waits for its file. */

@@ -194,6 +194,12 @@ static int sum_one(struct session *s, void *arg, uint64_t a, int kernel, int cal
 
 static int sums_deliver(struct session *s);
 
+/* The two words of raw frame j of sum m. */
+static const uint64_t *sum_frame(const struct session *s, const struct stacksum *m, uint32_t j)
+{
+	return j ? s->swords + m->first + 2 * (size_t)(j - 1) : m->leaf;
+}
+
 /*
  * Add sample rs, whose frames each_address() placed in s->swork, to its
  * sum. 0, or the callback's non-zero when the sums were full and handed on.
@@ -204,13 +210,18 @@ static int sum_add(struct session *s, const struct rsample *rs)
 	uint32_t tid = s->sum_keys & SESSION_SUM_TID ? rs->tid : 0;
 	uint32_t cpu = s->sum_keys & SESSION_SUM_CPU ? rs->cpu : 0;
 	uint32_t n = (uint32_t)(s->nswork / 2);
-	uint64_t h[4] = {
+	/* the leaf's words in the sum itself: a flat view's compare touches nothing else */
+	uint64_t l0 = n ? s->swork[0] : 0, l1 = n ? s->swork[1] : 0;
+	const uint64_t *rest = s->swork + 2;
+	size_t nrest = n ? s->nswork - 2 : 0;
+	uint64_t h[6] = {
 		(uint64_t)(uintptr_t)rs->ev ^ (uint64_t)(uintptr_t)rs->comm << 16,
 		(uint64_t)pid << 32 | tid, (uint64_t)cpu << 32 | n,
 		(uint64_t)(uint32_t)rs->unwind_end << 32 | (uint32_t)rs->unwind_at << 2 |
 		(uint32_t)s->put_back << 1 | (uint32_t)s->mended,
+		l0, l1,
 	};
-	uint64_t hash = htab_hash_words(h, 4) ^ htab_hash_words(s->swork, s->nswork);
+	uint64_t hash = htab_hash_words(h, 6) ^ (nrest ? htab_hash_words(rest, nrest) : 0);
 	struct htab_probe p;
 	struct stacksum *m;
 	uint32_t i;
@@ -218,11 +229,11 @@ static int sum_add(struct session *s, const struct rsample *rs)
 	htab_probe(&s->sumtab, hash, &p);
 	while (htab_next(&s->sumtab, &p, &i)) {
 		m = &s->sums[i];
-		if (m->n == n && m->comm == rs->comm && m->ev == rs->ev && m->pid == pid &&
-		    m->tid == tid && m->cpu == cpu && m->put_back == s->put_back &&
-		    m->mended == s->mended &&
+		if (m->leaf[1] == l1 && m->leaf[0] == l0 && m->n == n && m->comm == rs->comm &&
+		    m->ev == rs->ev && m->pid == pid && m->tid == tid && m->cpu == cpu &&
+		    m->put_back == s->put_back && m->mended == s->mended &&
 		    m->unwind_end == rs->unwind_end && m->unwind_at == rs->unwind_at &&
-		    !memcmp(s->swords + m->first, s->swork, s->nswork * sizeof(*s->swork))) {
+		    (!nrest || !memcmp(s->swords + m->first, rest, nrest * sizeof(*rest)))) {
 			m->count++;
 			m->period += rs->period;
 			if (rs->time < m->tfirst)
@@ -233,24 +244,28 @@ static int sum_add(struct session *s, const struct rsample *rs)
 		}
 	}
 	s->sums = xgrow(s->sums, &s->sums_cap, s->nsums + 1, sizeof(*s->sums));
-	s->swords = xgrow(s->swords, &s->swords_cap, s->nswords + s->nswork, sizeof(*s->swords));
 	m = &s->sums[s->nsums];
+	m->leaf[0] = l0;
+	m->leaf[1] = l1;
 	m->ev = rs->ev;
 	m->comm = rs->comm;
+	m->n = n;
 	m->pid = pid;
 	m->tid = tid;
 	m->cpu = cpu;
+	m->count = 1;
+	m->period = rs->period;
 	m->put_back = s->put_back;
 	m->mended = s->mended;
 	m->unwind_end = rs->unwind_end;
 	m->unwind_at = rs->unwind_at;
-	m->n = n;
 	m->first = s->nswords;
-	memcpy(s->swords + s->nswords, s->swork, s->nswork * sizeof(*s->swork));
-	s->nswords += s->nswork;
-	m->count = 1;
-	m->period = rs->period;
 	m->tfirst = m->tlast = rs->time;
+	if (nrest) {
+		s->swords = xgrow(s->swords, &s->swords_cap, s->nswords + nrest, sizeof(*s->swords));
+		memcpy(s->swords + s->nswords, rest, nrest * sizeof(*rest));
+		s->nswords += nrest;
+	}
 	htab_put(&s->sumtab, &p, (uint32_t)s->nsums++);
 	/* memory in pieces: past the bound, what is summed goes on now (sums add up) */
 	return s->nswords > SUM_WORDS_MAX ? sums_deliver(s) : 0;
@@ -265,19 +280,16 @@ static int sum_order(const void *a, const void *b, void *arg)
 {
 	const struct session *s = arg;
 	const struct stacksum *x = a, *y = b;
-	const uint64_t *wx = s->swords + x->first, *wy = s->swords + y->first;
 	uint32_t i, j;
 
 	if (x->comm != y->comm)
 		return (uintptr_t)x->comm < (uintptr_t)y->comm ? -1 : 1;
-	if (!x->n || !y->n)
-		return x->n < y->n ? -1 : x->n > y->n;
-	if (wx[1] != wy[1])
-		return wx[1] < wy[1] ? -1 : 1;
-	if (wx[0] != wy[0])
-		return wx[0] < wy[0] ? -1 : 1;
-	for (i = x->n, j = y->n; i > 0 && j > 0; i--, j--) {
-		const uint64_t *p = wx + 2 * (i - 1), *q = wy + 2 * (j - 1);
+	if (x->leaf[1] != y->leaf[1])
+		return x->leaf[1] < y->leaf[1] ? -1 : 1;
+	if (x->leaf[0] != y->leaf[0])
+		return x->leaf[0] < y->leaf[0] ? -1 : 1;
+	for (i = x->n, j = y->n; i > 1 && j > 1; i--, j--) {
+		const uint64_t *p = sum_frame(s, x, i - 1), *q = sum_frame(s, y, j - 1);
 
 		if (p[0] != q[0])
 			return p[0] < q[0] ? -1 : 1;
@@ -293,16 +305,15 @@ static int sums_deliver(struct session *s)
 	int ret = 0;
 
 	qsort_r(s->sums, s->nsums, sizeof(*s->sums), sum_order, s);
-
 	for (size_t i = 0; i < s->nsums && !ret; i++) {
 		const struct stacksum *m = &s->sums[i];
-		const uint64_t *w = s->swords + m->first;
 		struct rsample rs;
 		int n = 0;
 
 		memset(&rs, 0, sizeof(rs));
 		rs.unwind_at = -1;
-		for (uint32_t j = 0; j < m->n; j++, w += 2) {
+		for (uint32_t j = 0; j < m->n; j++) {
+			const uint64_t *w = sum_frame(s, m, j);
 			struct rawf r = {
 				.dso = (struct dso *)(uintptr_t)(w[0] & ~(uint64_t)7), .a = w[1],
 				.kernel = (w[0] & SUM_KERNEL) != 0, .caller = (w[0] & SUM_CALLER) != 0,
@@ -340,12 +351,10 @@ static int sums_deliver(struct session *s)
 
 void ss_sums_mark_live(struct session *s)
 {
-	for (size_t i = 0; i < s->nsums; i++) {
-		const uint64_t *w = s->swords + s->sums[i].first;
-
+	for (size_t i = 0; i < s->nsums; i++)
 		for (uint32_t j = 0; j < s->sums[i].n; j++)
-			dso_mark_live((struct dso *)(uintptr_t)(w[2 * j] & ~(uint64_t)7));
-	}
+			dso_mark_live((struct dso *)(uintptr_t)(sum_frame(s, &s->sums[i], j)[0] &
+							   ~(uint64_t)7));
 }
 
 /* --- samples put aside ------------------------------------------------------ */
