@@ -35,18 +35,18 @@ struct parked {
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
 
-/* Samples summed by what names them (session_sum()). */
+/* Samples summed by what names them (session_sum()): 72 bytes. */
 struct stacksum {
 	uint64_t leaf[2];	/* the first raw frame's words (session-resolve.c) */
 	const struct evdesc *ev;
 	const char *comm;
-	uint32_t n;		/* raw frames: leaf, then swords[first .. first + 2(n - 1)) */
-	uint32_t pid, tid, cpu;	/* 0 unless session_sum() keys them */
 	uint64_t count, period;
-	int put_back, mended;	/* as struct session's, of its samples */
-	int unwind_end, unwind_at;	/* as in struct rsample; at: a raw frame's index */
-	size_t first;
-	uint64_t tfirst, tlast;
+	uint32_t n;		/* raw frames: leaf, then swords[first .. first + 2(n - 1)) */
+	uint32_t first;
+	uint32_t pid, tid, cpu;	/* 0 unless session_sum() keys them */
+	int16_t unwind_at;	/* as in struct rsample, a raw frame's index */
+	uint8_t unwind_end;	/* as in struct rsample */
+	uint8_t bits;		/* SUM_PUT_BACK, SUM_MENDED (session-resolve.c) */
 };
 
 /* Parked samples, and their frames, at most; past that, a sample waits for its file. */
@@ -213,8 +213,11 @@ struct session {
 	uint64_t *swords;	/* their frames, two words each (session-resolve.c) */
 	size_t nswords, swords_cap;
 	struct htab sumtab;
+	uint64_t sum_first, sum_last;	/* the times of the samples summed since the last delivery */
 	uint64_t swork[2 * MAX_FRAMES];	/* the frames of the sample being summed */
 	size_t nswork;
+	uint32_t *sorder;	/* the order sums are delivered in */
+	size_t sorder_cap;
 	/* records skipped as malformed: by the reading thread, by the delivery thread */
 	struct skipped skq, skd;
 	uint64_t now;		/* the time of the record being delivered */

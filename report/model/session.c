@@ -137,6 +137,7 @@ void session_free(struct session *s)
 	free(s->praw);
 	free(s->sums);
 	free(s->swords);
+	free(s->sorder);
 	htab_release(&s->sumtab);
 	resolver_free(s->res);
 	evtab_release(&s->ev);

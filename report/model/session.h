@@ -36,7 +36,7 @@ struct rsample {
 	uint64_t time, period;
 	/*
 	 * the samples it stands for: 1, or a sum's (session_sum()), whose
-	 * periods period adds up, time the latest, first the earliest
+	 * periods period adds up; first: time, or a sum's earliest
 	 */
 	uint64_t count, first;
 	const char *comm;	/* interned, valid until session_free */
@@ -92,12 +92,13 @@ void session_leaf_only(struct session *s, int on);
  * frames are resolved once and handed to the sample callback as one
  * rsample whose count is the samples it stands for, when the samples are
  * synced (session_sync(), session_finish(); before that, when the sums
- * hold 32 MiB). A sample with an address in JIT code, named by tables
+ * hold 8 MiB). A sample with an address in JIT code, named by tables
  * that change with time, is resolved at once. Only for callers that add
  * periods and counts up and look at no sample's time, parallelism or
- * process: a sum's time is its latest sample's (first its earliest), its
- * parallelism 1, its exe NULL, its pid, tid and cpu 0 unless keyed. Off
- * by default.
+ * process: a sum's time is the latest of all the samples summed between
+ * two deliveries (first the earliest), which is all a caller can make of
+ * a span; its parallelism is 1, its exe NULL, its pid, tid and cpu 0
+ * unless keyed. Off by default.
  */
 #define SESSION_SUM_PID 1u
 #define SESSION_SUM_TID 2u
