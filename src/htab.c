@@ -75,7 +75,7 @@ void htab_put(struct htab *t, struct htab_probe *p, uint32_t item)
 		size_t n = t->n;
 
 		t->n = n ? 2 * n : 16;
-		t->slots = xcalloc(t->n, sizeof(*t->slots));
+		t->slots = xcalloc_huge(t->n, sizeof(*t->slots));
 		for (size_t i = 0; i < n; i++)
 			if (old[i])
 				place(t->slots, t->n, old[i]);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "xalloc.h"
 
@@ -63,6 +64,22 @@ void *xaligned_alloc(size_t align, size_t size)
 	if (posix_memalign(&p, align, size ? size : 1))
 		oom(1, size);
 	return p;
+}
+
+void *xcalloc_huge(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		oom(n, size);
+	if (bytes < HUGE_BYTES)
+		return xcalloc(n, size);
+	p = xaligned_alloc(HUGE_BYTES, bytes);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, bytes, MADV_HUGEPAGE);	/* only advice: none is fine */
+#endif
+	return memset(p, 0, bytes);
 }
 
 void *xgrow(void *ptr, size_t *cap, size_t need, size_t size)
