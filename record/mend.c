@@ -193,10 +193,7 @@ static struct mproc *proc_of(struct mend *m, int pid, int make)
 	}
 	if (!make)
 		return NULL;
-	if (m->nprocs == m->cap_procs) {
-		m->cap_procs = m->cap_procs ? 2 * m->cap_procs : 256;
-		m->procs = xreallocarray(m->procs, m->cap_procs, sizeof(*m->procs));
-	}
+	m->procs = xgrow(m->procs, &m->cap_procs, m->nprocs + 1, sizeof(*m->procs));
 	memset(&m->procs[m->nprocs], 0, sizeof(m->procs[0]));
 	m->procs[m->nprocs].pid = pid;
 	u64map_add(&m->pids, (uint64_t)(uint32_t)pid, (uint32_t)m->nprocs);
@@ -288,12 +285,7 @@ static void insert_map(struct mproc *p, const struct mmapent *e)
 		has_right = 1;
 	}
 	add += (size_t)has_left + (size_t)has_right;
-	if (p->n - (j - i) + add > p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 16;
-		while (p->cap < p->n - (j - i) + add)
-			p->cap *= 2;
-		p->maps = xreallocarray(p->maps, p->cap, sizeof(*p->maps));
-	}
+	p->maps = xgrow(p->maps, &p->cap, p->n - (j - i) + add, sizeof(*p->maps));
 	memmove(&p->maps[i + add], &p->maps[j], (p->n - j) * sizeof(*p->maps));
 	p->n = p->n - (j - i) + add;
 	if (has_left)
@@ -334,10 +326,7 @@ static int32_t file_of(struct mend *m, const struct mmap_event *me)
 	}
 	if (m->nfiles >= INT32_MAX)
 		return MF_UNSURE;
-	if (m->nfiles == m->cap_files) {
-		m->cap_files = m->cap_files ? 2 * m->cap_files : 64;
-		m->files = xreallocarray(m->files, m->cap_files, sizeof(*m->files));
-	}
+	m->files = xgrow(m->files, &m->cap_files, m->nfiles + 1, sizeof(*m->files));
 	f = &m->files[m->nfiles];
 	memset(f, 0, sizeof(*f));
 	f->bid_len = me->build_id_len;
@@ -403,10 +392,7 @@ static void add_old(struct mend *m, struct mproc *p, const struct mmapent *maps,
 	if (p->nold >= MAX_IMAGES)
 		return;		/* samples of the images before: unsure */
 	if (!p->nold) {
-		if (m->naged == m->cap_aged) {
-			m->cap_aged = m->cap_aged ? 2 * m->cap_aged : 64;
-			m->aged = xreallocarray(m->aged, m->cap_aged, sizeof(*m->aged));
-		}
+		m->aged = xgrow(m->aged, &m->cap_aged, m->naged + 1, sizeof(*m->aged));
 		m->aged[m->naged++] = (size_t)(p - m->procs);
 		p->old = xreallocarray(NULL, MAX_IMAGES, sizeof(*p->old));
 	}
@@ -500,10 +486,7 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 		if (!p || p->exited)
 			break;
 		p->exited = 1;
-		if (m->ngone == m->cap_gone) {
-			m->cap_gone = m->cap_gone ? 2 * m->cap_gone : 64;
-			m->gone = xreallocarray(m->gone, m->cap_gone, sizeof(*m->gone));
-		}
+		m->gone = xgrow(m->gone, &m->cap_gone, m->ngone + 1, sizeof(*m->gone));
 		m->gone[m->ngone++] = (size_t)(p - m->procs);
 		break;
 	}
