@@ -180,8 +180,8 @@ struct session {
 	int ustop_frame;	/* each_address's count of frames before ustop.at's, or -1 */
 	int cur_fp;		/* the address each_address() hands out is such */
 	const struct proc *cur_pr;	/* the process of the sample each_address() walks */
-	int repaired;		/* ... and whether it put a frameless function's caller back */
-	int put_back;		/* ... from the stack copy, here */
+	int repaired;		/* ... and whether a frameless function's caller is back in it */
+	int put_back;		/* ... put back from the stack copy, here (else by the recorder) */
 	int mended;		/* the sample's: prof record put them back (PDATA_MISC_SAMPLE_MENDED) */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;

@@ -72,14 +72,12 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 					if (n < 0)
 						return -1;
 					got = n;
-					s->repaired = 1;
 					s->put_back = 1;
 				}
 			}
 		}
-		/* the recorder did it: the callers are in the chain */
-		if (s->mended && got > 1)
-			s->repaired = 1;
+		/* here, or by the recorder: then the callers are in the chain */
+		s->repaired = s->put_back || (s->mended && got > 1);
 	}
 	s->ustop_frame = -1;
 	if (s->nupcs && !s->leaf_only) {
@@ -208,6 +206,18 @@ static const uint64_t *sum_frame(const struct session *s, const struct stacksum 
 	return j ? s->swords + m->first + 2 * (size_t)(j - 1) : m->leaf;
 }
 
+/* The raw frame of words w (sum_one()'s). */
+static struct rawf sum_rawf(const uint64_t *w)
+{
+	struct rawf r = {
+		.dso = (struct dso *)(uintptr_t)(w[0] & ~(uint64_t)7), .a = w[1],
+		.kernel = (w[0] & SUM_KERNEL) != 0, .caller = (w[0] & SUM_CALLER) != 0,
+		.by_fp = (w[0] & SUM_FP) != 0,
+	};
+
+	return r;
+}
+
 /*
  * Add sample rs, whose frames each_address() placed in s->swork, to its
  * sum. 0, or the callback's non-zero when the sums were full and handed on.
@@ -331,12 +341,7 @@ static int sums_deliver(struct session *s)
 		memset(&rs, 0, sizeof(rs));
 		rs.unwind_at = -1;
 		for (uint32_t j = 0; j < m->n; j++) {
-			const uint64_t *w = sum_frame(s, m, j);
-			struct rawf r = {
-				.dso = (struct dso *)(uintptr_t)(w[0] & ~(uint64_t)7), .a = w[1],
-				.kernel = (w[0] & SUM_KERNEL) != 0, .caller = (w[0] & SUM_CALLER) != 0,
-				.by_fp = (w[0] & SUM_FP) != 0,
-			};
+			struct rawf r = sum_rawf(sum_frame(s, m, j));
 
 			if ((int)j == m->unwind_at)
 				rs.unwind_at = n;	/* the raw frame's index, as a frame's */
@@ -371,8 +376,7 @@ void ss_sums_mark_live(struct session *s)
 {
 	for (size_t i = 0; i < s->nsums; i++)
 		for (uint32_t j = 0; j < s->sums[i].n; j++)
-			dso_mark_live((struct dso *)(uintptr_t)(sum_frame(s, &s->sums[i], j)[0] &
-							   ~(uint64_t)7));
+			dso_mark_live(sum_rawf(sum_frame(s, &s->sums[i], j)).dso);
 }
 
 /* --- samples put aside ------------------------------------------------------ */
