@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "file.h"
@@ -220,4 +222,71 @@ const char *file_create_strerror(int err)
 	if (err == EEXIST)
 		return "a file appeared there while prof was opening it; it was left alone";
 	return strerror(err);
+}
+
+/* pagemap entries read at once: 32 MiB of a mapping */
+#define PAGEMAP_READ 8192
+
+/*
+ * Entries [at, at + k) of the pagemap of the pages from lo into e: 0, or
+ * -1 when they cannot be read.
+ */
+static int pagemap_at(int fd, uintptr_t lo, uintptr_t page, size_t at, size_t k, uint64_t *e)
+{
+	return pread(fd, e, k * sizeof(*e), (off_t)((lo / page + at) * sizeof(*e))) ==
+		       (ssize_t)(k * sizeof(*e))
+		       ? 0
+		       : -1;
+}
+
+size_t file_pages_release(const void *p, size_t len, size_t keep)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo, hi, run;
+	size_t n, k, resident = 0, done = 0;
+	uint64_t *e;
+	int fd;
+
+	if (!p || !len || page - 1 >= (uintptr_t)1 << 20 || (page & (page - 1)))
+		return 0;
+	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)p + len) & ~(page - 1);
+	if (hi <= lo)
+		return 0;
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = (hi - lo) / page;
+	e = xreallocarray(NULL, n < PAGEMAP_READ ? n : PAGEMAP_READ, sizeof(*e));
+	/* bit 63: present; bit 61: a file page (or shared) */
+	for (size_t at = 0; at < n; at += k) {
+		k = n - at < PAGEMAP_READ ? n - at : PAGEMAP_READ;
+		if (pagemap_at(fd, lo, page, at, k, e))
+			goto out;
+		for (size_t i = 0; i < k; i++)
+			resident += e[i] >> 63 & 1;
+	}
+	if (resident * page <= keep)
+		goto out;
+	run = lo;		/* the run of pages to let go starts here */
+	for (size_t at = 0; at < n; at += k) {
+		k = n - at < PAGEMAP_READ ? n - at : PAGEMAP_READ;
+		if (pagemap_at(fd, lo, page, at, k, e))
+			goto out;
+		for (size_t i = 0; i < k; i++) {
+			uintptr_t a = lo + (at + i) * page;
+
+			if (!(e[i] >> 63 & 1) || (e[i] >> 61 & 1))
+				continue;
+			if (a > run && !madvise((void *)run, a - run, MADV_DONTNEED))
+				done += a - run;
+			run = a + page;
+		}
+	}
+	if (hi > run && !madvise((void *)run, hi - run, MADV_DONTNEED))
+		done += hi - run;
+out:
+	free(e);
+	close(fd);
+	return done;
 }

@@ -60,4 +60,18 @@ struct stat;
  */
 int file_temp_abandoned(const char *name, const struct stat *st);
 
+/*
+ * When more than keep bytes of the mapping [p, p + len) are resident, let
+ * go of its pages that are the file's own: mapped from the page cache
+ * unchanged (/proc/self/pagemap). A page a write copied (a private
+ * mapping relocated in place) stays. Reading a page let go maps it again
+ * from the page cache: nothing is lost. Why: a file read through a
+ * mapping at random makes each fault map 16 pages around the page read
+ * (the kernel's fault-around, which MADV_RANDOM does not stop), so the few
+ * hundred functions a report names from a large DWARF file made megabytes
+ * of it resident. Returns the bytes of the runs let go: 0 when at most
+ * keep were resident, or when pagemap cannot say.
+ */
+size_t file_pages_release(const void *p, size_t len, size_t keep);
+
 #endif

@@ -266,6 +266,43 @@ static char *cache_path(const char *dir, const char *boot_id)
  * Map the cache; 0 when it was there, whole and of this key. The table is
  * used where it lies in the file: nothing to allocate, copy or zero.
  */
+/* k->index of k->syms */
+static void make_index(struct kallsyms *k)
+{
+	k->nindex = k->n ? (k->n - 1) / KSYM_STRIDE + 1 : 0;
+	k->index = xreallocarray(NULL, k->nindex ? k->nindex : 1, sizeof(*k->index));
+	for (size_t i = 0; i < k->nindex; i++)
+		k->index[i] = k->syms[i * KSYM_STRIDE].addr;
+}
+
+size_t kallsyms_upper(const struct kallsyms *k, uint64_t a)
+{
+	size_t lo = 0, hi = k->nindex;
+
+	while (lo < hi) {	/* the index's entries at or below a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->index[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	/* the answer is in the stride of index[lo - 1]: past its first */
+	hi = lo * KSYM_STRIDE < k->n ? lo * KSYM_STRIDE : k->n;
+	lo = (lo - 1) * KSYM_STRIDE + 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->syms[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 {
 	struct khdr h;
@@ -302,13 +339,14 @@ static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 		if (e[i].name >= h.names_len || e[i].module >= h.names_len ||
 		    (i && e[i].addr <= e[i - 1].addr))
 			goto bad;
+	k->syms = e;
+	k->n = h.n;
+	make_index(k);
 	/*
 	 * Checking touched every page; a report looks up a few hundred
 	 * symbols. Let the pages go: those used come back from the page cache.
 	 */
 	madvise(map, len, MADV_DONTNEED);
-	k->syms = e;
-	k->n = h.n;
 	k->names = names;
 	k->text_addr = h.text;
 	k->stext_addr = h.stext;
@@ -436,6 +474,7 @@ void kallsyms_load(struct kallsyms *k, const char *kallsyms_path, const char *ca
 		return;
 	}
 	parse(k, kallsyms_path);
+	make_index(k);
 	if (path && k->names && !k->hidden && k->n)
 		cache_write(k, cache_dir, path, key);
 	free(path);
@@ -445,6 +484,7 @@ void kallsyms_release(struct kallsyms *k)
 {
 	free(k->text);
 	free(k->table);
+	free(k->index);
 	if (k->map)
 		munmap(k->map, k->map_len);
 	memset(k, 0, sizeof(*k));

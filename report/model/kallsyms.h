@@ -32,7 +32,12 @@ struct kallsyms {
 	struct ksym *table;
 	void *map;
 	size_t map_len;
+	/* syms[i * KSYM_STRIDE].addr: a search reads a page of syms, not 18 */
+	uint64_t *index;
+	size_t nindex;
 };
+
+#define KSYM_STRIDE 256
 
 /*
  * Fill k (zeroed by the caller) with the running kernel's text symbols
@@ -47,6 +52,9 @@ struct kallsyms {
  */
 void kallsyms_load(struct kallsyms *k, const char *kallsyms_path, const char *cache_dir);
 void kallsyms_release(struct kallsyms *k);
+
+/* How many of k's symbols start at or below a: the one holding a is the last of them. */
+size_t kallsyms_upper(const struct kallsyms *k, uint64_t a);
 
 /*
  * The cache directory for this user: $XDG_CACHE_HOME/prof, else

@@ -744,36 +744,24 @@ static void fnx_write(const char *path, uint64_t info, const struct fnindex *x)
 	free(buf);
 }
 
-/*
- * Whether no page of [p, p + len) (page-aligned) holds data of its own: each
- * is either not resident or the file's own page (/proc/self/pagemap: bit 63
- * present, bit 61 a file page), none a private copy that a write made
- * (libdwfl maps files writable and private, and relocates ET_REL files'
- * DWARF in place). Dropping such pages loses nothing: they come back from
- * the file. 0 when pagemap cannot say.
- */
-static int only_file_pages(uintptr_t p, size_t len, uintptr_t page)
+void sy_release_pages(struct elfobj *obj)
 {
-	uint64_t e[512];
-	size_t n = len / page, at = 0;
-	int ok = 1, fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	Dwarf_Addr b;
+	Dwarf *dw = obj->dwarf_read && obj->mod ? dwfl_module_getdwarf(obj->mod, &b) : NULL;
+	Elf *e = obj->mod ? dwfl_module_getelf(obj->mod, &b) : NULL;
+	const char *image = obj->file ? (const char *)obj->file->image : NULL, *raw, *dwraw;
+	size_t len, gone = 0;
 
-	if (fd < 0)
-		return 0;
-	while (ok && at < n) {
-		size_t k = n - at < 512 ? n - at : 512;
-		ssize_t got = pread(fd, e, k * 8, (off_t)((p / page + at) * 8));
-
-		if (got != (ssize_t)(k * 8)) {
-			ok = 0;
-			break;
-		}
-		for (size_t i = 0; i < k && ok; i++)
-			ok = !(e[i] >> 63 & 1) || (e[i] >> 61 & 1);
-		at += k;
-	}
-	close(fd);
-	return ok;
+	if (image)
+		gone += file_pages_release(image, obj->file->size, RELEASE_KEEP);
+	if (e && (raw = elf_rawfile(e, &len)) && raw != image)
+		gone += file_pages_release(raw, len, RELEASE_KEEP);
+	else
+		raw = NULL;
+	e = dw ? dwarf_getelf(dw) : NULL;
+	if (e && (dwraw = elf_rawfile(e, &len)) && dwraw != raw && dwraw != image)
+		gone += file_pages_release(dwraw, len, RELEASE_KEEP);
+	release_next(&obj->rel, gone > 0);
 }
 
 /*
@@ -784,8 +772,7 @@ static int only_file_pages(uintptr_t p, size_t len, uintptr_t page)
  * CPython built with -g) for the few hundred functions a report reads.
  * Read the headers now, a stretch at a time, letting each stretch's pages
  * go once read (as kallsyms.c does with its cache): those used come back
- * from the page cache. Only pages that are the file's own go
- * (only_file_pages()): a page a write copied would lose the write.
+ * from the page cache (file_pages_release(): a page a write copied stays).
  */
 #define RELEASE_STRETCH	((uint64_t)1 << 20)
 
@@ -831,8 +818,7 @@ static void read_units_and_release(Dwarf *dw, const struct fnindex *x)
 		/* the unit holding offs[i] is read: what lies before it was only headers */
 		upto = (base + (uintptr_t)offs[i]) & ~(page - 1);
 		if (upto > done) {
-			if (only_file_pages(done, upto - done, page))
-				madvise((void *)done, upto - done, MADV_DONTNEED);
+			file_pages_release((const void *)done, upto - done, 0);
 			done = upto;
 		}
 		next = offs[i] + RELEASE_STRETCH;

@@ -45,6 +45,28 @@ struct load {
 	uint64_t off, size, vaddr;
 };
 
+/* How often mapped files' pages go: see sy_release_pages(). */
+#define RELEASE_EVERY 64
+#define RELEASE_EVERY_MAX 4096
+#define RELEASE_KEEP ((size_t)2 << 20)
+struct release_clock {
+	unsigned n, at, gap;	/* look-ups; when to look next; how far apart */
+};
+/* Count a look-up: whether pages are to go now. */
+static inline int release_due(struct release_clock *c)
+{
+	return ++c->n >= (c->at ? c->at : RELEASE_EVERY);
+}
+/* After the pages went (released: whether any did), when next. */
+static inline void release_next(struct release_clock *c, int released)
+{
+	if (released || !c->gap)
+		c->gap = RELEASE_EVERY;
+	else if (c->gap < RELEASE_EVERY_MAX)
+		c->gap *= 2;
+	c->at = c->n + c->gap;
+}
+
 /*
  * One path as processes map it. The file behind it is opened and indexed
  * once, however many processes and dsos (build ids) refer to it.
@@ -98,6 +120,8 @@ struct elfobj {
 	uint64_t used;		/* when a new address last needed it (sy_now()) */
 	uint64_t opened;	/* when it was last opened */
 	int closed;		/* symbols_trim() closed it: it opens again when needed */
+	struct release_clock rel;	/* when its pages go (sy_release_pages()), */
+	int dwarf_read;		/* its DWARF's too when read */
 };
 
 struct dso {
@@ -158,6 +182,7 @@ struct symbols {
 	size_t nkmods, kmods_cap;
 	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */
 	struct kallsyms k;
+	struct release_clock krel;	/* when the kallsyms cache's pages go, as a file's */
 
 	struct cent *cache;	/* by (key, addr): the items of ctab */
 	size_t ncache, cache_cap;
@@ -224,6 +249,19 @@ int sy_clamp_line(Dwarf_Word v);
 const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die);
 void sy_free_cuidx(struct elfobj *obj);
 void sy_free_scopes(struct elfobj *obj);
+/*
+ * Let go of the pages of obj's mappings that resolving read, where more
+ * than RELEASE_KEEP of one is resident (file_pages_release()): its file,
+ * libdwfl's ELF of it, and its DWARF's file when dwarf_read. So that what
+ * a report keeps of a file is about what its latest look-ups read, not all
+ * it ever read: a 22K-sample system-wide report held 12 MB of libpython's
+ * and libc's DWARF, more than its heap. Pages read again come back from
+ * the page cache. When is the release_clock's: after RELEASE_EVERY
+ * addresses resolved in obj, and twice as many after each time nothing
+ * was over RELEASE_KEEP (up to RELEASE_EVERY_MAX), so that files which
+ * stay small are not looked at (pagemap) all the time.
+ */
+void sy_release_pages(struct elfobj *obj);
 int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
 		   Dwarf_Addr *dbias, int cache);
 

@@ -242,7 +242,7 @@ static struct dso *kernel_module(struct symbols *s, const char *name)
 
 int sy_resolve_kernel(struct symbols *s, uint64_t a)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 	uint64_t end;
 	struct frame_info *f;
 
@@ -250,18 +250,12 @@ int sy_resolve_kernel(struct symbols *s, uint64_t a)
 		kernel_load(s);
 	if (s->kernel.dead || (s->k.hidden && s->nkmaps))
 		return place_kernel(s, a);
-	hi = s->k.n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->k.syms[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = kallsyms_upper(&s->k, a);
 	if (lo == 0)
 		return 0;
 	end = lo < s->k.n ? s->k.syms[lo].addr : s->k.syms[lo - 1].addr + KSYM_LAST_SIZE;
+	if (s->k.map && release_due(&s->krel))
+		release_next(&s->krel, file_pages_release(s->k.map, s->k.map_len, RELEASE_KEEP) > 0);
 	if (a >= end)
 		return 0;
 	f = sy_push_frame(s);

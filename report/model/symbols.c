@@ -301,6 +301,8 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 		name = intern_name_len(s, sym->name, sym->name_len);
 		sym_offset = a - sym->start;
 	}
+	if (s->o.inline_frames || !name || s->o.srcline)
+		obj->dwarf_read = 1;
 	if (s->o.inline_frames || !name)
 		nchain = sy_scope_chain(obj, sym, a, chain, &dbias, symbols_debug_cache(s));
 	for (int i = 0; i < nchain; i++) {
@@ -698,6 +700,8 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 			d->res->used = sy_now();
 		}
 		n = d->obj ? resolve_file(s, d->res, addr) : sy_resolve_kernel(s, addr);
+		if (d->obj && release_due(&d->res->rel))
+			sy_release_pages(d->res);
 		if (s->ncache == s->cache_cap) {
 			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 1024;
 			s->cache = xreallocarray(s->cache, s->cache_cap, sizeof(*s->cache));

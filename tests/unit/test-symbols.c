@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "kallsyms.h"
 #include "gosym.h"
 #include "symbols.h"
@@ -709,6 +711,104 @@ static void test_modules(const char *tmp)
 }
 
 /*
+ * The kernel's symbols are searched through an index of every
+ * KSYM_STRIDE-th: around each stride's edges, the symbol holding an
+ * address is the one a plain search over all of them finds.
+ */
+static void test_kallsyms_index(const char *tmp)
+{
+	char path[PATH_MAX];
+	struct kallsyms k = { 0 };
+	const size_t n = 3 * KSYM_STRIDE + 7;
+	const uint64_t base = 0xffffffff81000000ULL;
+	size_t bad = 0, checked = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kallsyms-index", tmp);
+	f = fopen(path, "w");
+	if (!f) {
+		ok(0, "write %s: %s", path, strerror(errno));
+		return;
+	}
+	fprintf(f, "%016" PRIx64 " T _text\n", base);
+	for (size_t i = 1; i < n; i++)	/* gaps of 16 and 48 bytes */
+		fprintf(f, "%016" PRIx64 " T fn%zu\n", base + 32 * i + (i % 2 ? 16 : 0), i);
+	fclose(f);
+	kallsyms_load(&k, path, NULL);
+	for (uint64_t a = base - 64; k.n && a < base + 32 * n + 256; a += 4) {
+		size_t want = 0;
+
+		while (want < k.n && k.syms[want].addr <= a)
+			want++;
+		bad += kallsyms_upper(&k, a) != want;
+		checked++;
+	}
+	ok(k.n == n && k.nindex == 4 && checked > 3000 && !bad,
+	   "kallsyms: %zu symbols, %zu in the index; %zu of %zu look-ups differ from a search of all",
+	   k.n, k.nindex, bad, checked);
+	kallsyms_release(&k);
+}
+
+/*
+ * file_pages_release(): what is resident of a private mapping goes,
+ * above the bytes to keep, except a page a write copied, which keeps the
+ * write; what went reads back as the file.
+ */
+static void test_pages_release(const char *tmp)
+{
+	char path[PATH_MAX];
+	long page = sysconf(_SC_PAGESIZE);
+	const size_t np = 64;
+	size_t len = np * (size_t)page, gone_keep, gone, present = 0, same = 0;
+	unsigned char *m, *buf;
+	volatile unsigned char sum = 0;
+	uint64_t *e;
+	int fd, pm;
+
+	pm = open("/proc/self/pagemap", O_RDONLY);
+	if (pm < 0) {
+		skip("pages let go", "no /proc/self/pagemap");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/pages", tmp);
+	buf = malloc(len);
+	e = calloc(np, sizeof(*e));
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (unsigned char)(i * 7 + i / 4096);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len) {
+		ok(0, "write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		ok(0, "mmap %s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < len; i += (size_t)page)
+		sum += m[i];
+	gone_keep = file_pages_release(m, len, len);
+	m[5 * page + 3] ^= 0xff;	/* a private copy of page 5 */
+	gone = file_pages_release(m, len, 0);
+	if (pread(pm, e, np * sizeof(*e), (off_t)((uintptr_t)m / (uintptr_t)page * 8)) ==
+	    (ssize_t)(np * sizeof(*e)))
+		for (size_t i = 0; i < np; i++)
+			present += e[i] >> 63 & 1;
+	for (size_t i = 0; i < len; i++)
+		same += m[i] == (i == 5 * (size_t)page + 3 ? (unsigned char)(buf[i] ^ 0xff) : buf[i]);
+	ok(gone_keep == 0 && gone == len - (size_t)page && present == 1 && same == len,
+	   "pages let go: %zu with all kept, %zu of %zu without; %zu resident after, "
+	   "%zu of %zu bytes read back as written", gone_keep, gone, len, present, same, len);
+	munmap(m, len);
+out:
+	if (fd >= 0)
+		close(fd);
+	close(pm);
+	free(buf);
+	free(e);
+}
+
+/*
  * Go's own function table (.gopclntab), of a real Go binary (the go
  * command itself, when installed): its functions, sorted and named; then
  * damaged at random, never a read outside it (ASan) nor a name that does
@@ -806,6 +906,8 @@ int main(int argc, char **argv)
 	test_inline();
 	test_kernel();
 	test_modules(tmp);
+	test_kallsyms_index(tmp);
+	test_pages_release(tmp);
 	test_gosym();
 	if (shape[0])
 		test_mutants(shape, tmp);
