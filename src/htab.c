@@ -57,6 +57,22 @@ uint64_t htab_hash_bytes(const void *data, size_t len)
 	return h;
 }
 
+uint64_t htab_hash_chunks(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t w;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w ^ len) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
 static void place(uint64_t *slots, size_t n, uint64_t s)
 {
 	size_t i = (size_t)(s >> 32) & (n - 1);

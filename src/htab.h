@@ -56,6 +56,12 @@ static inline uint64_t htab_mix(uint64_t x)
 /* FNV-1a over bytes: for strings and byte keys. */
 uint64_t htab_hash_bytes(const void *data, size_t len);
 /*
+ * Eight bytes a step, from h: for long keys and checksums of files,
+ * about 8x htab_hash_bytes()'s speed (whose byte-a-multiply chain was 3%
+ * of a small report, checking cached scope trees and interning names).
+ */
+uint64_t htab_hash_chunks(uint64_t h, const void *data, size_t len);
+/*
  * Words, combined: for keys of several fields. Each word is multiplied on
  * its own (the multiplies run side by side), the sum rotated between.
  */

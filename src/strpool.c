@@ -79,7 +79,7 @@ const char *strpool_intern_len(struct strpool *p, const char *s, size_t len)
 	size_t n = htab_count(&p->t);
 	uint32_t i;
 
-	htab_probe(&p->t, htab_hash_bytes(s, len), &probe);
+	htab_probe(&p->t, htab_hash_chunks(0, s, len), &probe);
 	while (htab_next(&p->t, &probe, &i))
 		if (p->strs[i].len == len && !memcmp(p->strs[i].s, s, len))
 			return p->strs[i].s;

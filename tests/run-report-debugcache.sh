@@ -116,7 +116,7 @@ nfn=$((($(stat -c %s "$fnx") - 32) / 24))
 # index of 16 bytes a tree, the trees
 sc=${cache%.debug}.sc
 [ -s "$sc" ] || fail "no scope trees at $sc"
-[ "$(head -c 8 "$sc")" = PROFSCX2 ] || fail "the scope trees do not start with PROFSCX2"
+[ "$(head -c 8 "$sc")" = PROFSCX3 ] || fail "the scope trees do not start with PROFSCX3"
 ntree=$(od -An -t u8 -j 16 -N 8 "$sc" | tr -d ' ')
 note "scope trees: $ntree functions, $(stat -c %s "$sc") bytes"
 [ "${ntree:-0}" -ge 1 ] && [ "$(stat -c %s "$sc")" -gt $((32 + 16 * ntree)) ] ||

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "htab.h"
 #include "kallsyms.h"
 #include "xalloc.h"
 
@@ -37,23 +38,6 @@ struct khdr {
 	uint64_t key, n, names_len, sum;
 	uint64_t text, stext;	/* what a profile's kernel map is checked against */
 };
-
-/* A word-at-a-time hash: a cache damaged on disk must not pass for good. */
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	uint64_t w;
-
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, p, len);
-	h = (h ^ w ^ len) * 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
 
 /*
  * The whole of a file; /proc files report no size, so read to the end,
@@ -232,24 +216,24 @@ static uint64_t cache_key(char *boot_id, size_t idlen)
 		return 0;
 	}
 	memcpy(boot_id, id, len + 1);
-	h = hash_bytes(0x6b616c6c73796d73ULL, id, len);
+	h = htab_hash_chunks(0x6b616c6c73796d73ULL, id, len);
 	free(id);
 	if (uname(&u) == 0)
-		h = hash_bytes(h, u.release, strlen(u.release));
+		h = htab_hash_chunks(h, u.release, strlen(u.release));
 	mods = slurp("/proc/modules", 16384, &len);
 	if (mods) {
 		for (p = strtok_r(mods, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
 			char *sp = strchr(p, ' '), *addr = strrchr(p, ' ');
 
 			if (sp)
-				h = hash_bytes(h, p, (size_t)(sp - p));
+				h = htab_hash_chunks(h, p, (size_t)(sp - p));
 			if (addr)
-				h = hash_bytes(h, addr, strlen(addr));
+				h = htab_hash_chunks(h, addr, strlen(addr));
 			n++;
 		}
 		free(mods);
 	}
-	h = hash_bytes(h, &n, sizeof(n));
+	h = htab_hash_chunks(h, &n, sizeof(n));
 	return h ? h : 1;
 }
 
@@ -331,7 +315,7 @@ static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 		goto bad;
 	ents = (size_t)h.n * 16;
 	if (sizeof(h) + ents + h.names_len != len || !h.names_len || buf[len - 1] != '\0' ||
-	    hash_bytes(hash_bytes(key, &h.text, 16), buf + sizeof(h), len - sizeof(h)) != h.sum)
+	    htab_hash_chunks(htab_hash_chunks(key, &h.text, 16), buf + sizeof(h), len - sizeof(h)) != h.sum)
 		goto bad;
 	e = (const struct ksym *)(buf + sizeof(h));	/* the header keeps it 8-aligned */
 	names = buf + sizeof(h) + ents;
@@ -455,7 +439,7 @@ static void cache_write(const struct kallsyms *k, const char *dir, const char *p
 	total = off;
 	memcpy(h.magic, KCACHE_MAGIC, 8);
 	h.names_len = total - sizeof(h) - ents;
-	h.sum = hash_bytes(hash_bytes(key, &h.text, 16), out + sizeof(h), total - sizeof(h));
+	h.sum = htab_hash_chunks(htab_hash_chunks(key, &h.text, 16), out + sizeof(h), total - sizeof(h));
 	memcpy(out, &h, sizeof(h));
 
 	if (file_put(path, 0600, out, total, &err) == 0)

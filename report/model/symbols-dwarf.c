@@ -631,7 +631,7 @@ struct fnhdr {
 	uint64_t sum;
 };
 
-#define FNX_MAGIC	"PROFFNX1"
+#define FNX_MAGIC	"PROFFNX2"
 #define FNX_INFO_MAX	((uint64_t)64 << 20)	/* bigger DWARF is looked at CU by CU */
 #define FNX_DIES_MAX	(32L << 20)		/* DIEs one walk may visit */
 
@@ -711,7 +711,7 @@ static int fnx_read(const char *path, uint64_t info, struct fnindex *x)
 	if (memcmp(h.magic, FNX_MAGIC, 8) || h.info != info ||
 	    h.n != (len - sizeof(h)) / sizeof(struct fnent) ||
 	    len != sizeof(h) + h.n * sizeof(struct fnent) ||
-	    htab_hash_bytes(buf + sizeof(h), len - sizeof(h)) != h.sum)
+	    htab_hash_chunks(0, buf + sizeof(h), len - sizeof(h)) != h.sum)
 		goto bad;
 	x->n = x->cap = h.n;
 	x->v = xreallocarray(NULL, h.n ? h.n : 1, sizeof(*x->v));
@@ -738,7 +738,7 @@ static void fnx_write(const char *path, uint64_t info, const struct fnindex *x)
 	memcpy(h.magic, FNX_MAGIC, 8);
 	if (body)
 		memcpy(buf + sizeof(h), x->v, body);
-	h.sum = htab_hash_bytes(buf + sizeof(h), body);
+	h.sum = htab_hash_chunks(0, buf + sizeof(h), body);
 	memcpy(buf, &h, sizeof(h));
 	debugcache_put(path, buf, sizeof(h) + body);
 	free(buf);
@@ -856,7 +856,7 @@ struct scxtree {
 	uint64_t sum;		/* of its nodes and ranges */
 };
 
-#define SCX_MAGIC	"PROFSCX2"
+#define SCX_MAGIC	"PROFSCX3"
 #define SCX_FILE_MAX	((size_t)64 << 20)
 
 _Static_assert(sizeof(struct fsnode) == 24 && sizeof(struct scxtree) == 24 &&
@@ -881,7 +881,7 @@ static void scx_open(struct elfobj *obj)
 		goto bad;
 	x = xreallocarray(NULL, h.ntrees ? h.ntrees : 1, sizeof(*x));
 	if (pread(fd, x, h.ntrees * sizeof(*x), sizeof(h)) != (ssize_t)(h.ntrees * sizeof(*x)) ||
-	    htab_hash_bytes(x, h.ntrees * sizeof(*x)) != h.isum)
+	    htab_hash_chunks(0, x, h.ntrees * sizeof(*x)) != h.isum)
 		goto bad;
 	for (uint64_t i = 0; i < h.ntrees; i++)
 		if ((i && x[i].off <= x[i - 1].off) || x[i].pos % 8 ||
@@ -923,7 +923,7 @@ static void *scx_tree(const struct elfobj *obj, uint64_t off, struct scxtree *t)
 	bytes = t->nn * sizeof(*n) + (size_t)t->nr * 16;
 	body = xmalloc(bytes);
 	if (pread(obj->scx_fd, body, bytes, (off_t)(x->pos + sizeof(*t))) != (ssize_t)bytes ||
-	    htab_hash_bytes(body, bytes) != t->sum)
+	    htab_hash_chunks(0, body, bytes) != t->sum)
 		goto bad;
 	n = body;
 	if (n[0].off != off)
@@ -1025,14 +1025,14 @@ static void scx_write(struct elfobj *obj)
 			if (rb)
 				memcpy(buf + at + sizeof(t) + nb, v[i].f->rng, rb);
 		}
-		t.sum = htab_hash_bytes(buf + at + sizeof(t), nb + rb);
+		t.sum = htab_hash_chunks(0, buf + at + sizeof(t), nb + rb);
 		memcpy(buf + at, &t, sizeof(t));
 		memcpy(buf + sizeof(h) + i * sizeof(x), &x, sizeof(x));
 		at += sizeof(t) + nb + rb;
 	}
 	memcpy(h.magic, SCX_MAGIC, 8);
 	h.ntrees = n;
-	h.isum = htab_hash_bytes(buf + sizeof(h), n * sizeof(struct scxidx));
+	h.isum = htab_hash_chunks(0, buf + sizeof(h), n * sizeof(struct scxidx));
 	memcpy(buf, &h, sizeof(h));
 	debugcache_put(obj->scx_path, buf, len);
 	free(buf);

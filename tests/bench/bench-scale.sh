@@ -136,6 +136,8 @@ for k in $SCALES; do
 	"$PROF" record -q -a -g -F "$FREQ" -o "$f" -- sh "$T/load.sh" $((SECS * k)) "$big" \
 		> /dev/null 2>&1 || die "prof record -a -g (${k}x) failed"
 	n=$("$PROF" report -i "$f" --sort pid 2> /dev/null | awk '/^# samples:/ { print $3; exit }')
+	# the base build's caches apart, warm too: a cache of another format is made anew each time
+	[ -n "$BASE" ] && XDG_CACHE_HOME=$T/base-cache "$BASE" report -i "$f" > /dev/null 2>&1
 	mb=$(awk -v b="$(wc -c < "$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
 	z=-
 	if command -v zstd > /dev/null 2>&1 && python3 "$T/zst.py" "$f" "$T/z.zst"; then
@@ -144,11 +146,13 @@ for k in $SCALES; do
 	set -- $(one "$PROF" report -i "$f") $(one "$PERF" report --stdio -i "$f" --no-children -g none)
 	pf=$1 pfm=$2 qf=$3 qfm=$4
 	bf=- bfm=-
-	[ -n "$BASE" ] && set -- $(one "$BASE" report -i "$f") && bf=$1 bfm=$2
+	[ -n "$BASE" ] && set -- $(one env XDG_CACHE_HOME="$T/base-cache" "$BASE" report -i "$f") &&
+		bf=$1 bfm=$2
 	set -- $(one "$PROF" report -i "$f" -g caller) $(one "$PERF" report --stdio -i "$f" --no-children -g caller)
 	pc=$1 pcm=$2 qc=$3 qcm=$4
 	bc=- bcm=-
-	[ -n "$BASE" ] && set -- $(one "$BASE" report -i "$f" -g caller) && bc=$1 bcm=$2
+	[ -n "$BASE" ] && set -- $(one env XDG_CACHE_HOME="$T/base-cache" "$BASE" report -i "$f" -g caller) &&
+		bc=$1 bcm=$2
 	printf '%-6s %8s %9s %8s | %8s %6s' "${k}x" "$n" "$mb" "$z" "$pf" "$pfm"
 	[ -n "$BASE" ] && printf ' %8s %6s' "$bf" "$bfm"
 	printf ' %8s %6s %9s %8s | %8s %6s' "$qf" "$qfm" "$(ratio "$pf" "$qf")" "$(ratio "$pf" "$z")" "$pc" "$pcm"
@@ -156,5 +160,5 @@ for k in $SCALES; do
 	printf ' %8s %6s %9s\n' "$qc" "$qcm" "$(ratio "$pc" "$qc")"
 done
 echo "$me: each column pair is CPU seconds (perf stat task-clock, median) and peak RSS MiB; prof/perf and /zstd are ratios of CPU seconds"
-echo "$me: prof's caches (~/.cache/prof: the kernel's symbols, inflated debug files, function indexes) are warm: the sample count comes from a prof report before the timed ones"
+echo "$me: prof's caches (~/.cache/prof: the kernel's symbols, inflated debug files, function indexes) are warm: the sample count comes from a prof report before the timed ones; the base build's are its own (XDG_CACHE_HOME), warmed the same way"
 exit $failed
