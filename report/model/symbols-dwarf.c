@@ -744,24 +744,36 @@ static void fnx_write(const char *path, uint64_t info, const struct fnindex *x)
 	free(buf);
 }
 
+/* Let go of mapping [p, p + len)'s pages, as sy_release_pages() does; its clock's next. */
+static void release_one(struct release_clock *c, int due, const void *p, size_t len)
+{
+	if (due)
+		release_next(c, p && file_pages_release(p, len, RELEASE_KEEP) > 0);
+}
+
 void sy_release_pages(struct elfobj *obj)
 {
+	int due[3] = { release_due(&obj->rel[0]), release_due(&obj->rel[1]),
+		       release_due(&obj->rel[2]) };
 	Dwarf_Addr b;
-	Dwarf *dw = obj->dwarf_read && obj->mod ? dwfl_module_getdwarf(obj->mod, &b) : NULL;
-	Elf *e = obj->mod ? dwfl_module_getelf(obj->mod, &b) : NULL;
-	const char *image = obj->file ? (const char *)obj->file->image : NULL, *raw, *dwraw;
-	size_t len, gone = 0;
+	Dwarf *dw;
+	Elf *e;
+	const char *image, *raw = NULL, *dwraw = NULL;
+	size_t len = 0, dwlen = 0;
 
-	if (image)
-		gone += file_pages_release(image, obj->file->size, RELEASE_KEEP);
-	if (e && (raw = elf_rawfile(e, &len)) && raw != image)
-		gone += file_pages_release(raw, len, RELEASE_KEEP);
-	else
+	if (!due[0] && !due[1] && !due[2])
+		return;
+	dw = obj->dwarf_read && obj->mod ? dwfl_module_getdwarf(obj->mod, &b) : NULL;
+	e = obj->mod ? dwfl_module_getelf(obj->mod, &b) : NULL;
+	image = obj->file ? (const char *)obj->file->image : NULL;
+	if (e && (raw = elf_rawfile(e, &len)) == image)
 		raw = NULL;
 	e = dw ? dwarf_getelf(dw) : NULL;
-	if (e && (dwraw = elf_rawfile(e, &len)) && dwraw != raw && dwraw != image)
-		gone += file_pages_release(dwraw, len, RELEASE_KEEP);
-	release_next(&obj->rel, gone > 0);
+	if (e && ((dwraw = elf_rawfile(e, &dwlen)) == raw || dwraw == image))
+		dwraw = NULL;
+	release_one(&obj->rel[0], due[0], image, image ? obj->file->size : 0);
+	release_one(&obj->rel[1], due[1], raw, len);
+	release_one(&obj->rel[2], due[2], dwraw, dwlen);
 }
 
 /*

@@ -120,7 +120,7 @@ struct elfobj {
 	uint64_t used;		/* when a new address last needed it (sy_now()) */
 	uint64_t opened;	/* when it was last opened */
 	int closed;		/* symbols_trim() closed it: it opens again when needed */
-	struct release_clock rel;	/* when its pages go (sy_release_pages()), */
+	struct release_clock rel[3];	/* when its mappings' pages go (sy_release_pages()), */
 	int dwarf_read;		/* its DWARF's too when read */
 };
 
@@ -250,16 +250,17 @@ const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die);
 void sy_free_cuidx(struct elfobj *obj);
 void sy_free_scopes(struct elfobj *obj);
 /*
- * Let go of the pages of obj's mappings that resolving read, where more
- * than RELEASE_KEEP of one is resident (file_pages_release()): its file,
+ * Count a look-up in obj, and let go of the pages that resolving read of
+ * each of its mappings whose release_clock says so, where more than
+ * RELEASE_KEEP of it is resident (file_pages_release()): its file,
  * libdwfl's ELF of it, and its DWARF's file when dwarf_read. So that what
  * a report keeps of a file is about what its latest look-ups read, not all
  * it ever read: a 22K-sample system-wide report held 12 MB of libpython's
  * and libc's DWARF, more than its heap. Pages read again come back from
- * the page cache. When is the release_clock's: after RELEASE_EVERY
- * addresses resolved in obj, and twice as many after each time nothing
- * was over RELEASE_KEEP (up to RELEASE_EVERY_MAX), so that files which
- * stay small are not looked at (pagemap) all the time.
+ * the page cache. Each mapping is looked at after RELEASE_EVERY look-ups,
+ * and twice as many after each time it was not over RELEASE_KEEP (up to
+ * RELEASE_EVERY_MAX), so that a mapping that stays small is not scanned
+ * (pagemap) all the time.
  */
 void sy_release_pages(struct elfobj *obj);
 int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,

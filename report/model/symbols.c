@@ -700,7 +700,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 			d->res->used = sy_now();
 		}
 		n = d->obj ? resolve_file(s, d->res, addr) : sy_resolve_kernel(s, addr);
-		if (d->obj && release_due(&d->res->rel))
+		if (d->obj)
 			sy_release_pages(d->res);
 		if (s->ncache == s->cache_cap) {
 			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 1024;
