@@ -328,6 +328,15 @@ static void cache_write(const char *hex, Elf *e)
 		close(fd);
 	} else if ((fd = file_create(path, 0600, &tmp, &err)) >= 0) {
 		ok = write_inflated(e, fd) == 0;
+		/*
+		 * libelf wrote it in large writes, which the page cache keeps
+		 * as large folios, and a fault on a mapping maps a whole folio:
+		 * the next reports had 5.5 MB of this file resident, against
+		 * 2.1 once its pages were read back from the disk. Written
+		 * out and dropped, they are read back in readahead's pieces.
+		 */
+		if (ok && fdatasync(fd) == 0)
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		ok = close(fd) == 0 && ok;
 		if (file_commit(tmp, path, ok, &err) == 0 && ok)
 			prune();
