@@ -246,10 +246,6 @@ static char *cache_path(const char *dir, const char *boot_id)
 	return path;
 }
 
-/*
- * Map the cache; 0 when it was there, whole and of this key. The table is
- * used where it lies in the file: nothing to allocate, copy or zero.
- */
 /* k->index of k->syms */
 static void make_index(struct kallsyms *k)
 {
@@ -287,6 +283,10 @@ size_t kallsyms_upper(const struct kallsyms *k, uint64_t a)
 	return lo;
 }
 
+/*
+ * Map the cache; 0 when it was there, whole and of this key. The table is
+ * used where it lies in the file: nothing to allocate, copy or zero.
+ */
 static int cache_read(struct kallsyms *k, const char *path, uint64_t key)
 {
 	struct khdr h;

@@ -744,8 +744,7 @@ static void fnx_write(const char *path, uint64_t info, const struct fnindex *x)
 	free(buf);
 }
 
-/* Let go of mapping [p, p + len)'s pages, as sy_release_pages() does; its clock's next. */
-static void release_one(struct release_clock *c, int due, const void *p, size_t len)
+void sy_release_one(struct release_clock *c, int due, const void *p, size_t len)
 {
 	if (due)
 		release_next(c, p && file_pages_release(p, len, RELEASE_KEEP) > 0);
@@ -771,9 +770,9 @@ void sy_release_pages(struct elfobj *obj)
 	e = dw ? dwarf_getelf(dw) : NULL;
 	if (e && ((dwraw = elf_rawfile(e, &dwlen)) == raw || dwraw == image))
 		dwraw = NULL;
-	release_one(&obj->rel[0], due[0], image, image ? obj->file->size : 0);
-	release_one(&obj->rel[1], due[1], raw, len);
-	release_one(&obj->rel[2], due[2], dwraw, dwlen);
+	sy_release_one(&obj->rel[0], due[0], image, image ? obj->file->size : 0);
+	sy_release_one(&obj->rel[1], due[1], raw, len);
+	sy_release_one(&obj->rel[2], due[2], dwraw, dwlen);
 }
 
 /*

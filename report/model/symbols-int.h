@@ -267,6 +267,8 @@ void sy_free_scopes(struct elfobj *obj);
  * that stays small is not scanned (pagemap) all the time.
  */
 void sy_release_pages(struct elfobj *obj);
+/* When due (release_due() said so), mapping [p, p + len)'s pages, as above; the clock's next. */
+void sy_release_one(struct release_clock *c, int due, const void *p, size_t len);
 int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
 		   Dwarf_Addr *dbias, int cache);
 

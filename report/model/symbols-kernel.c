@@ -250,12 +250,12 @@ int sy_resolve_kernel(struct symbols *s, uint64_t a)
 		kernel_load(s);
 	if (s->kernel.dead || (s->k.hidden && s->nkmaps))
 		return place_kernel(s, a);
+	/* the cache file's pages, as an object's (sy_release_pages()) */
+	sy_release_one(&s->krel, s->k.map && release_due(&s->krel), s->k.map, s->k.map_len);
 	lo = kallsyms_upper(&s->k, a);
 	if (lo == 0)
 		return 0;
 	end = lo < s->k.n ? s->k.syms[lo].addr : s->k.syms[lo - 1].addr + KSYM_LAST_SIZE;
-	if (s->k.map && release_due(&s->krel))
-		release_next(&s->krel, file_pages_release(s->k.map, s->k.map_len, RELEASE_KEEP) > 0);
 	if (a >= end)
 		return 0;
 	f = sy_push_frame(s);
