@@ -14,15 +14,19 @@
 #define RECORD_DEFAULT_PAGES	128
 #define RECORD_DEFAULT_LEVEL	1
 /*
- * The level unless -z says: 3, where the records come at most a few MB a
- * second (flat and frame-pointer recordings). On an 8 s system-wide -g
- * recording it makes the file 6% smaller for 0.7% of a CPU more, still
- * under perf record -z's own CPU, and decompresses faster. --call-graph
- * dwarf's stacks (30 times the bytes) and --off-cpu's switch storms keep
- * level 1: there compressing is most of the drain's time, and level 3
- * saved nothing on the switches.
+ * The level unless -z says, where it starts: 3 where the records come at
+ * most a few MB a second (flat and frame-pointer recordings), 1 for
+ * --call-graph dwarf's stacks (30 times the bytes) and --off-cpu's switch
+ * storms, where compressing is most of the drain's time. From there the
+ * writer moves it, a zstd frame at a time, up to RECORD_ADAPT_MAX_LEVEL
+ * while compressing takes under 3% of a CPU, and down past it
+ * (writer_adapt()): an 8 s system-wide -g recording at level 6 is 9%
+ * smaller than at 3 for 2x level 3's compressing CPU (0.75% -> 1.5% of a
+ * CPU), a dwarf one 7% smaller at 3 and 14% at 6; a raise that saves
+ * less than 5% is taken back (a switch storm's level 3 saves nothing).
  */
 #define RECORD_SMALL_LEVEL	3
+#define RECORD_ADAPT_MAX_LEVEL	6
 #define RECORD_MAX_PAGES	(1u << 20)
 /* --call-graph dwarf: bytes of user stack copied per sample (see prof-record(1)) */
 #define RECORD_DEFAULT_STACK	32768

@@ -998,9 +998,18 @@ static long drain(struct recorder *rc)
 
 static struct writer *new_writer(const struct recorder *rc)
 {
-	return writer_new(rc->out_fd, rc->o.level,
-			  rc->rings[0].map_size > 256 * 1024 ? rc->rings[0].map_size : 256 * 1024,
-			  2 * rc->rings[0].data_size);
+	struct writer *w = writer_new(rc->out_fd, rc->o.level,
+				      rc->rings[0].map_size > 256 * 1024 ? rc->rings[0].map_size
+									 : 256 * 1024,
+				      2 * rc->rings[0].data_size);
+
+	/* a level of our choosing follows the records' rate; -z N stays N, as perf's */
+	if (w && !rc->o.level_given && writer_adapt(w, RECORD_ADAPT_MAX_LEVEL)) {
+		writer_free(w);
+		errno = EINVAL;
+		return NULL;
+	}
+	return w;
 }
 
 /*

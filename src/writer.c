@@ -20,6 +20,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "clock.h"
 #include "pdata.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -44,6 +45,37 @@
 #define SEG_MAX		((size_t)65024)
 _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in a record");
 
+/*
+ * writer_adapt(): the share of one CPU compressing may take, in
+ * thousandths, and how long a look at it spans at least. The level goes
+ * down as soon as the budget is passed, and up where the next level's
+ * estimated cost keeps within ADAPT_UP. adapt_cost is each level's CPU
+ * relative to level 1's as measured inside the recorder (an 8 s
+ * system-wide -g recording, 6K samples a second: 0.4%, 0.75% and 1.5% of
+ * a CPU at levels 1, 3 and 6); the per-call costs the levels share
+ * (flushes, caches a drain left cold) make the steps closer than zstd's
+ * own benchmark says (1.35x, 3.1x). A window is at least ADAPT_WINDOW_NS,
+ * or as short as ADAPT_QUICK_NS where it is already over 4 times the
+ * budget.
+ *
+ * A step up is a trial: the first whole frame at the new level must come
+ * out ADAPT_GAIN% smaller (bytes out per byte in) than the last one
+ * below, or the level goes back and stays there ADAPT_HOLD_NS, twice that
+ * after the next failed trial, and so on up to ADAPT_HOLD_MAX_NS: a
+ * level that costs twice the CPU for a few % of bytes is not worth it
+ * (one program's -g samples: 4%; a switch storm's: none).
+ */
+#define ADAPT_BUDGET	30	/* 3% of a CPU */
+#define ADAPT_UP	25
+#define ADAPT_WINDOW_NS	1000000000ull
+#define ADAPT_QUICK_NS	50000000ull
+#define ADAPT_GAIN	5
+#define ADAPT_HOLD_NS	30000000000ull
+#define ADAPT_HOLD_MAX_NS 960000000000ull
+static const int adapt_levels[] = { 1, 3, 6 };
+static const unsigned adapt_cost[] = { 100, 190, 380 };
+#define ADAPT_STEPS	((int)(sizeof(adapt_levels) / sizeof(adapt_levels[0])))
+
 struct writer {
 	int fd;
 	int level;
@@ -58,6 +90,15 @@ struct writer {
 	size_t frame_in;	/* bytes of records in the open frame; 0: none open */
 	uint64_t bytes_in, bytes_out;
 	uint64_t samples_out;	/* SAMPLE records that reached the file */
+	int adapt;		/* writer_adapt(): 1 + the index of level in adapt_levels */
+	int adapt_max;		/* the index of the highest level it may take */
+	uint64_t win_start;	/* the window's start, mono_ns() */
+	uint64_t win_cpu;	/* this thread's CPU ns in ZSTD_compressStream2 since */
+	uint64_t frame_out;	/* compressed bytes of the open frame */
+	uint32_t ratio[3];	/* per adapt_levels: its last whole frame's out/in, 1/65536ths */
+	int trial;		/* the level was just raised: its first whole frame decides */
+	uint64_t hold_until;	/* no step up before then (mono_ns()) */
+	uint64_t hold;		/* how long the next failed trial holds */
 };
 
 struct writer *writer_new(int fd, int level, size_t frame_max, size_t buf_size)
@@ -309,6 +350,71 @@ static size_t whole_records(const unsigned char *p, size_t len, size_t max)
 	return off;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+static int set_level(struct writer *w, int i)
+{
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, adapt_levels[i])))
+		return -1;
+	w->adapt = i + 1;
+	w->level = adapt_levels[i];
+	return 0;
+}
+
+/*
+ * Between two frames (the only place zstd takes a new level in a
+ * stream), in and out being the bytes of the frame that ended: the level
+ * for the next one, by the share of a CPU that compressing took over the
+ * window that ends here, and by what a raised level saved.
+ */
+static void adapt(struct writer *w, uint64_t in, uint64_t out)
+{
+	uint64_t now = mono_ns(), wall = now - w->win_start, share;
+	int i = w->adapt - 1;
+
+	if (in >= FRAME_SPAN / 2) {
+		/* a whole frame: its ratio stands for its level's */
+		uint32_t r = (uint32_t)(out * 65536 / in);
+
+		if (w->trial && i > 0) {
+			w->trial = 0;
+			if ((uint64_t)r * 100 > (uint64_t)w->ratio[i - 1] * (100 - ADAPT_GAIN)) {
+				if (!set_level(w, i - 1)) {
+					w->hold_until = now + w->hold;
+					w->hold = w->hold * 2 > ADAPT_HOLD_MAX_NS ? ADAPT_HOLD_MAX_NS
+										    : w->hold * 2;
+				}
+				w->win_start = now;
+				w->win_cpu = 0;
+				return;
+			}
+			w->hold = ADAPT_HOLD_NS;
+		}
+		w->ratio[i] = r;
+	}
+	if (wall < ADAPT_QUICK_NS)
+		return;
+	share = w->win_cpu * 1000 / wall;	/* thousandths of a CPU */
+	if (share > ADAPT_BUDGET && i > 0 && (wall >= ADAPT_WINDOW_NS || share > 4 * ADAPT_BUDGET)) {
+		if (!set_level(w, i - 1))
+			w->trial = 0;
+	} else if (wall < ADAPT_WINDOW_NS) {
+		return;
+	} else if (i < w->adapt_max && !w->trial && w->ratio[i] && now >= w->hold_until &&
+		   share * adapt_cost[i + 1] / adapt_cost[i] <= ADAPT_UP) {
+		if (!set_level(w, i + 1))
+			w->trial = 1;
+	}
+	w->win_start = now;
+	w->win_cpu = 0;
+}
+
 /*
  * Compress len (at most SEG_MAX) bytes of whole records into the stream,
  * flush it (end the frame too, when end is set) and write what came out
@@ -319,8 +425,14 @@ static int write_segment(struct writer *w, const unsigned char *p, size_t len, i
 	struct perf_event_header h = { PDATA_COMPRESSED, 0, 0 };
 	ZSTD_inBuffer in = { p, len, 0 };
 	ZSTD_outBuffer out = { w->out + sizeof(h), FRAME_OUT_MAX, 0 };
+	uint64_t t0 = w->adapt ? thread_cpu_ns() : 0;
 	size_t left = ZSTD_compressStream2(w->cctx, &out, &in, end ? ZSTD_e_end : ZSTD_e_flush);
 	int ret;
+
+	if (w->adapt) {
+		w->win_cpu += thread_cpu_ns() - t0;
+		w->frame_out += out.pos;
+	}
 
 	if (ZSTD_isError(left) || left || in.pos < len) {
 		/* past the bound SEG_MAX was chosen by, or out of memory: the stream is lost */
@@ -332,8 +444,14 @@ static int write_segment(struct writer *w, const unsigned char *p, size_t len, i
 	ret = write_all(w, w->out, out.pos + sizeof(h));
 	if (ret)
 		return ret;
-	w->frame_in = end ? 0 : w->frame_in + len;
+	w->frame_in += len;
 	w->samples_out += count_samples(p, len);
+	if (end) {
+		if (w->adapt)
+			adapt(w, w->frame_in, w->frame_out);
+		w->frame_in = 0;
+		w->frame_out = 0;
+	}
 	return 0;
 }
 
@@ -421,6 +539,34 @@ int writer_records(struct writer *w, const void *data, size_t len)
 	memcpy(dst, data, len);
 	writer_commit(w, len);
 	return 0;
+}
+
+int writer_adapt(struct writer *w, int max)
+{
+	int at = -1, top = -1;
+
+	if (!w->level)
+		return 0;
+	for (int i = 0; i < ADAPT_STEPS; i++) {
+		if (adapt_levels[i] <= w->level)
+			at = i;
+		if (adapt_levels[i] <= max)
+			top = i;
+	}
+	if (at < 0 || top < at)
+		return -EINVAL;
+	if (set_level(w, at))
+		return -EINVAL;
+	w->adapt_max = top;
+	w->win_start = mono_ns();
+	w->win_cpu = 0;
+	w->hold = ADAPT_HOLD_NS;
+	return 0;
+}
+
+int writer_level(const struct writer *w)
+{
+	return w->level;
 }
 
 uint64_t writer_bytes_in(const struct writer *w)

@@ -78,6 +78,19 @@ int writer_flush(struct writer *w);
  * where no sample follows, or with records buffered.
  */
 int writer_end_frame(struct writer *w);
+/*
+ * Let the level move, from one zstd frame to the next, between 1 and max
+ * (the steps 1, 3, 6, from the one at or below the level given), by what
+ * compressing costs: down where it takes more than 3% of a CPU, up where
+ * the next step's estimated cost stays within 2.5%, and back down when
+ * the raised level's first whole frame did not come out 5% smaller than
+ * the level's below (then no raise for 30 s, doubling). For a recorder's
+ * default level: the records' rate is unknown until they come. Nothing
+ * when not compressing; -EINVAL when max is below the level.
+ */
+int writer_adapt(struct writer *w, int max);
+/* The level now: the one given, or where writer_adapt() moved it. */
+int writer_level(const struct writer *w);
 
 /*
  * End the frame (writer_end_frame()), then write one record of type with

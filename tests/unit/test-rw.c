@@ -10,9 +10,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
+#include "clock.h"
 #include "pdata.h"
 #include "reader.h"
 #include "tap.h"
@@ -338,6 +340,135 @@ static void test_incompressible(const char *path)
 	free(buf);
 }
 
+/*
+ * writer_adapt(): the levels it takes, and that it moves. Compressing as
+ * fast as the test can takes the whole CPU, far over the budget, so the
+ * level steps down at frame ends; a frame a second of a little data costs
+ * next to nothing, so it steps up. The records read back either way.
+ */
+static void test_adapt(const char *path)
+{
+	static uint64_t rec[64];
+	struct writer *w;
+	struct reader *r;
+	struct reader_record rr;
+	int fd, ret = 0, n = 0, same = 1, seen = 0, up[4];
+	unsigned char *pool;
+	size_t size;
+	unsigned char *buf;
+	uint64_t i = 0, t0;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	w = writer_new(fd, 4, 256 * 1024, 512 * 1024);
+	ret = w ? writer_adapt(w, 6) : -1;
+	ok(ret == 0 && writer_level(w) == 3, "a level between steps starts at the one below it (%d)",
+	   w ? writer_level(w) : -1);
+	writer_free(w);
+	w = writer_new(fd, 3, 256 * 1024, 512 * 1024);
+	ok(w && writer_adapt(w, 1) == -EINVAL && writer_level(w) == 3,
+	   "a ceiling below the level is refused, the level kept");
+	writer_free(w);
+	w = writer_new(fd, 0, 256 * 1024, 512 * 1024);
+	ok(w && writer_adapt(w, 6) == 0 && writer_level(w) == 0, "uncompressed stays uncompressed");
+	writer_free(w);
+	close(fd);
+	ret = 0;
+
+	/* down: as fast as it goes, from 6 */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	w = writer_new(fd, 6, 256 * 1024, 512 * 1024);
+	ret |= writer_adapt(w, 6);
+	ret |= writer_header(w);
+	ret |= writer_end_features(w);
+	t0 = mono_ns();
+	while (!ret && writer_level(w) > 1 && mono_ns() - t0 < 20000000000ull) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(rec) };
+
+		memcpy(rec, &h, sizeof(h));
+		for (int j = 1; j < 64; j++)
+			rec[j] = j % 5 ? i * 64 + (uint64_t)j : rnd() % 4096;
+		ret |= writer_records(w, rec, sizeof(rec));
+		if (++i % 128 == 0)
+			ret |= writer_flush(w);
+		seen |= writer_level(w) == 3;
+	}
+	ret |= writer_end_frame(w);
+	ok(ret == 0 && writer_level(w) == 1 && seen,
+	   "compressing flat out, the level went 6, 3, 1 (%d, after %llu records)", writer_level(w),
+	   (unsigned long long)i);
+	buf = finish(w, fd, &size);
+	r = reader_mem(buf, size);
+	while (r && reader_next(r, &rr) > 0) {
+		uint64_t first;
+
+		if (rr.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		memcpy(&first, (const unsigned char *)rr.hdr + 8, 8);
+		same &= rr.hdr->size == sizeof(rec) && first == (uint64_t)n * 64 + 1;
+		n++;
+	}
+	ok(r && same && (uint64_t)n == i && !reader_truncated(r),
+	   "every record reads back across the levels (%d)", n);
+	reader_free(r);
+	free(buf);
+
+	/*
+	 * up: a frame a second, from 1, of records that each hold one of 6000
+	 * pieces of noise, about 1.3 times a frame each: level 1's small
+	 * tables miss most of the repeats and level 3 finds them (half the
+	 * bytes), but level 6 finds no more, so its trial fails and the level
+	 * goes back to 3 and stays.
+	 */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	w = writer_new(fd, 1, 256 * 1024, 512 * 1024);
+	ret = writer_adapt(w, 6);
+	ret |= writer_header(w);
+	ret |= writer_end_features(w);
+	pool = malloc(6000 * 56);
+	for (int k = 0; k < 6000 * 7; k++) {
+		uint64_t x = rnd();
+
+		memcpy(pool + 8 * k, &x, 8);
+	}
+	for (int k = 0; k < 4; k++) {
+		struct timespec ts = { 1, 50000000 };
+
+		for (int j = 0; j < 8000; j++) {
+			struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 72 };
+
+			memcpy(rec, &h, sizeof(h));
+			rec[1] = (uint64_t)(k * 8000 + j) * 64 + 1;
+			memcpy(rec + 2, pool + 56 * (rnd() % 6000), 56);
+			ret |= writer_records(w, rec, 72);
+			if (j % 128 == 127)
+				ret |= writer_flush(w);
+		}
+		nanosleep(&ts, NULL);
+		ret |= writer_end_frame(w);
+		up[k] = writer_level(w);
+	}
+	free(pool);
+	ok(ret == 0 && up[0] == 3 && up[1] == 6 && up[2] == 3 && up[3] == 3,
+	   "a frame a second: up to 3, which saved; up to 6, which did not, and back (%d %d %d %d)",
+	   up[0], up[1], up[2], up[3]);
+	buf = finish(w, fd, &size);
+	r = reader_mem(buf, size);
+	n = 0;
+	same = 1;
+	while (r && reader_next(r, &rr) > 0) {
+		uint64_t first;
+
+		if (rr.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		memcpy(&first, (const unsigned char *)rr.hdr + 8, 8);
+		same &= first == (uint64_t)n * 64 + 1;
+		n++;
+	}
+	ok(r && same && n == 32000, "and its records read back (%d)", n);
+	reader_free(r);
+	free(buf);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/prof-test-rw-XXXXXX";
@@ -381,6 +512,7 @@ int main(void)
 	}
 
 	test_incompressible(path);
+	test_adapt(path);
 	test_frames(path);
 
 	/* Random bytes after a valid header: an error or an end, never a crash. */
