@@ -59,11 +59,13 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
  * budget.
  *
  * A step up is a trial: the first whole frame at the new level must come
- * out ADAPT_GAIN% smaller (bytes out per byte in) than the last one
- * below, or the level goes back and stays there ADAPT_HOLD_NS, twice that
- * after the next failed trial, and so on up to ADAPT_HOLD_MAX_NS: a
- * level that costs twice the CPU for a few % of bytes is not worth it
- * (one program's -g samples: 4%; a switch storm's: none).
+ * out ADAPT_GAIN% smaller than the same records at the level below, which
+ * a second context compresses beside it for that frame alone (one frame
+ * against the next would not do: a system-wide recording's frames differ
+ * by 10% at one level), or the level goes back and stays there
+ * ADAPT_HOLD_NS, twice that after the next failed trial, and so on up to
+ * ADAPT_HOLD_MAX_NS: a level that costs twice the CPU for a few % of
+ * bytes is not worth it (a switch storm's level 3 saves nothing).
  */
 #define ADAPT_BUDGET	30	/* 3% of a CPU */
 #define ADAPT_UP	25
@@ -74,6 +76,15 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
 #define ADAPT_HOLD_MAX_NS 960000000000ull
 static const int adapt_levels[] = { 1, 3, 6 };
 static const unsigned adapt_cost[] = { 100, 190, 380 };
+/*
+ * And their hash and chain tables (log2 entries, 0: the level's own),
+ * sized for a frame of a MiB rather than for any input: compressing a
+ * drain's few segments at a time, the tables are cold each time, and
+ * level 3's 17/16 and level 6's 19/18 cost 37 and 88 ms a 9.5 MB
+ * system-wide -g stream, these 27 and 66 ms, for 0.1% and 0.3% more bytes.
+ */
+static const int adapt_hash_log[] = { 0, 16, 17 };
+static const int adapt_chain_log[] = { 0, 15, 16 };
 #define ADAPT_STEPS	((int)(sizeof(adapt_levels) / sizeof(adapt_levels[0])))
 
 struct writer {
@@ -95,8 +106,10 @@ struct writer {
 	uint64_t win_start;	/* the window's start, mono_ns() */
 	uint64_t win_cpu;	/* this thread's CPU ns in ZSTD_compressStream2 since */
 	uint64_t frame_out;	/* compressed bytes of the open frame */
-	uint32_t ratio[3];	/* per adapt_levels: its last whole frame's out/in, 1/65536ths */
+	int whole;		/* a whole frame ended at this level */
 	int trial;		/* the level was just raised: its first whole frame decides */
+	ZSTD_CCtx *below;	/* in a trial, the same records at the level below */
+	uint64_t below_out;	/* its bytes for the open frame */
 	uint64_t hold_until;	/* no step up before then (mono_ns()) */
 	uint64_t hold;		/* how long the next failed trial holds */
 };
@@ -149,6 +162,7 @@ void writer_free(struct writer *w)
 	if (!w)
 		return;
 	ZSTD_freeCCtx(w->cctx);
+	ZSTD_freeCCtx(w->below);
 	free(w->out);
 	free(w->buf);
 	free(w);
@@ -358,13 +372,35 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
 }
 
+static int level_params(ZSTD_CCtx *c, int i)
+{
+	return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, adapt_levels[i])) ||
+	       ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_hashLog, adapt_hash_log[i])) ||
+	       ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_chainLog, adapt_chain_log[i])) ? -1 : 0;
+}
+
 static int set_level(struct writer *w, int i)
 {
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, adapt_levels[i])))
+	if (level_params(w->cctx, i))
 		return -1;
 	w->adapt = i + 1;
 	w->level = adapt_levels[i];
+	w->whole = 0;
 	return 0;
+}
+
+/* A trial of the level above i: up, with i's own beside it for a frame. */
+static void start_trial(struct writer *w, int i)
+{
+	if (!w->below)
+		w->below = ZSTD_createCCtx();
+	if (!w->below || ZSTD_isError(ZSTD_CCtx_reset(w->below, ZSTD_reset_session_and_parameters)) ||
+	    level_params(w->below, i) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->below, ZSTD_c_windowLog, FRAME_SPAN_LOG)) ||
+	    set_level(w, i + 1))
+		return;
+	w->trial = 1;
+	w->below_out = 0;
 }
 
 /*
@@ -379,12 +415,10 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 	int i = w->adapt - 1;
 
 	if (in >= FRAME_SPAN / 2) {
-		/* a whole frame: its ratio stands for its level's */
-		uint32_t r = (uint32_t)(out * 65536 / in);
-
-		if (w->trial && i > 0) {
+		w->whole = 1;
+		if (w->trial) {
 			w->trial = 0;
-			if ((uint64_t)r * 100 > (uint64_t)w->ratio[i - 1] * (100 - ADAPT_GAIN)) {
+			if (out * 100 > w->below_out * (100 - ADAPT_GAIN)) {
 				if (!set_level(w, i - 1)) {
 					w->hold_until = now + w->hold;
 					w->hold = w->hold * 2 > ADAPT_HOLD_MAX_NS ? ADAPT_HOLD_MAX_NS
@@ -396,8 +430,8 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 			}
 			w->hold = ADAPT_HOLD_NS;
 		}
-		w->ratio[i] = r;
 	}
+	w->below_out = 0;
 	if (wall < ADAPT_QUICK_NS)
 		return;
 	share = w->win_cpu * 1000 / wall;	/* thousandths of a CPU */
@@ -406,10 +440,9 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 			w->trial = 0;
 	} else if (wall < ADAPT_WINDOW_NS) {
 		return;
-	} else if (i < w->adapt_max && !w->trial && w->ratio[i] && now >= w->hold_until &&
+	} else if (i < w->adapt_max && !w->trial && w->whole && now >= w->hold_until &&
 		   share * adapt_cost[i + 1] / adapt_cost[i] <= ADAPT_UP) {
-		if (!set_level(w, i + 1))
-			w->trial = 1;
+		start_trial(w, i);
 	}
 	w->win_start = now;
 	w->win_cpu = 0;
@@ -444,6 +477,16 @@ static int write_segment(struct writer *w, const unsigned char *p, size_t len, i
 	ret = write_all(w, w->out, out.pos + sizeof(h));
 	if (ret)
 		return ret;
+	if (w->trial) {
+		/* the level below on the same records, into the record just written */
+		ZSTD_inBuffer bin = { p, len, 0 };
+		ZSTD_outBuffer bout = { w->out, FRAME_OUT_MAX, 0 };
+
+		left = ZSTD_compressStream2(w->below, &bout, &bin, end ? ZSTD_e_end : ZSTD_e_flush);
+		if (ZSTD_isError(left) || left || bin.pos < len)
+			w->trial = 0;	/* no comparison: the raise stands */
+		w->below_out += bout.pos;
+	}
 	w->frame_in += len;
 	w->samples_out += count_samples(p, len);
 	if (end) {

@@ -84,7 +84,8 @@ int writer_end_frame(struct writer *w);
  * compressing costs: down where it takes more than 3% of a CPU, up where
  * the next step's estimated cost stays within 2.5%, and back down when
  * the raised level's first whole frame did not come out 5% smaller than
- * the level's below (then no raise for 30 s, doubling). For a recorder's
+ * the same records at the level below (then no raise for 30 s,
+ * doubling). For a recorder's
  * default level: the records' rate is unknown until they come. Nothing
  * when not compressing; -EINVAL when max is below the level.
  */
