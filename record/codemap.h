@@ -5,8 +5,8 @@
  * what any one process maps, for the -g stack words (record.c): a word
  * no granule holds cannot be the return address a report's leaf repair
  * accepts, since the report's maps are those same records. Bounded: past
- * its budget, or for a mapping too big to list, the map says "may be
- * code" for everything.
+ * its budget (256K granules: codemap.c), or for a mapping too big to
+ * list, the map says "may be code" for everything.
  */
 #ifndef PROF_RECORD_CODEMAP_H
 #define PROF_RECORD_CODEMAP_H

@@ -110,6 +110,17 @@ static void test_codemap(void)
 	   "a granule past either end is not");
 	codemap_add(&m, 0xffffffff81000000ULL, 0x1000000);
 	ok(!m.full && !codemap_has(&m, 0xffffffff81000000ULL), "the kernel's text adds nothing");
+	for (uint64_t i = 0; i < 4; i++)
+		codemap_add(&m, 0x100000000000ULL + (i << 32), 0xffff0000ULL);
+	ok(!m.full && !codemap_has(&m, 0x5555deadbeefULL) && codemap_has(&m, 0x100300001234ULL),
+	   "four mappings of nearly 4 GiB (262140 granules, and the MMAP2's 3) fit");
+	codemap_add(&m, 0x200000000000ULL, 0x10000);
+	ok(!m.full && codemap_has(&m, 0x200000000000ULL), "and one granule more: 262144, the budget");
+	codemap_add(&m, 0x210000000000ULL, 0x10000);
+	ok(m.full && codemap_has(&m, 0x5555deadbeefULL),
+	   "one more goes past the budget: every word is maybe code, so the map grows no more");
+	codemap_release(&m);
+	codemap_init(&m);
 	codemap_add(&m, 0x10000, (uint64_t)1 << 40);
 	ok(m.full && codemap_has(&m, 0x5555deadbeefULL),
 	   "a mapping too big to list makes every word maybe code");
