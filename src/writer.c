@@ -364,14 +364,6 @@ static size_t whole_records(const unsigned char *p, size_t len, size_t max)
 	return off;
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
-}
-
 static int level_params(ZSTD_CCtx *c, int i)
 {
 	return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, adapt_levels[i])) ||
@@ -399,8 +391,7 @@ static void start_trial(struct writer *w, int i)
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->below, ZSTD_c_windowLog, FRAME_SPAN_LOG)) ||
 	    set_level(w, i + 1))
 		return;
-	w->trial = 1;
-	w->below_out = 0;
+	w->trial = 1;	/* below_out is 0: adapt() calls this between frames */
 }
 
 /*

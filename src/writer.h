@@ -85,9 +85,9 @@ int writer_end_frame(struct writer *w);
  * the next step's estimated cost stays within 2.5%, and back down when
  * the raised level's first whole frame did not come out 5% smaller than
  * the same records at the level below (then no raise for 30 s,
- * doubling). For a recorder's
- * default level: the records' rate is unknown until they come. Nothing
- * when not compressing; -EINVAL when max is below the level.
+ * doubling). For a recorder's default level: the records' rate is
+ * unknown until they come. Nothing when not compressing; -EINVAL when
+ * max is below the level.
  */
 int writer_adapt(struct writer *w, int max);
 /* The level now: the one given, or where writer_adapt() moved it. */

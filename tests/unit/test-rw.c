@@ -340,14 +340,6 @@ static void test_incompressible(const char *path)
 	free(buf);
 }
 
-static uint64_t thread_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
-}
-
 /* This thread's CPU ns to compress a frame of test_adapt()'s records at level. */
 static uint64_t frame_cost(const unsigned char *pool, int level)
 {
@@ -363,13 +355,39 @@ static uint64_t frame_cost(const unsigned char *pool, int level)
 		memcpy(in + 72 * j + 8, &first, 8);
 		memcpy(in + 72 * j + 16, pool + 56 * (j * 7919 % 6000), 56);
 	}
-	t0 = thread_ns();
+	t0 = thread_cpu_ns();
 	if (ZSTD_isError(ZSTD_compress(out, cap, in, len, level)))
 		t0 = 0;
-	t = thread_ns() - t0;
+	t = thread_cpu_ns() - t0;
 	free(in);
 	free(out);
 	return t;
+}
+
+/*
+ * The SAMPLE records of the file in buf, read back: how many, or -1 when
+ * one is not the next of the run test_adapt() writes (record k has
+ * k * 64 + 1 in its first word), is not size bytes (size 0: any), or the
+ * file reads as cut.
+ */
+static int numbered_samples(const unsigned char *buf, size_t len, size_t size)
+{
+	struct reader *r = reader_mem(buf, len);
+	struct reader_record rr;
+	int n = 0, same = r != NULL;
+
+	while (r && reader_next(r, &rr) > 0) {
+		uint64_t first;
+
+		if (rr.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		memcpy(&first, (const unsigned char *)rr.hdr + 8, 8);
+		same &= (!size || rr.hdr->size == size) && first == (uint64_t)n * 64 + 1;
+		n++;
+	}
+	same &= r && !reader_truncated(r);
+	reader_free(r);
+	return same ? n : -1;
 }
 
 /*
@@ -382,9 +400,7 @@ static void test_adapt(const char *path)
 {
 	static uint64_t rec[64];
 	struct writer *w;
-	struct reader *r;
-	struct reader_record rr;
-	int fd, ret = 0, n = 0, same = 1, seen = 0, up[4];
+	int fd, ret = 0, n, seen = 0, up[4];
 	unsigned char *pool;
 	uint64_t pause;
 	size_t size;
@@ -430,19 +446,8 @@ static void test_adapt(const char *path)
 	   "compressing flat out, the level went 6, 3, 1 (%d, after %llu records)", writer_level(w),
 	   (unsigned long long)i);
 	buf = finish(w, fd, &size);
-	r = reader_mem(buf, size);
-	while (r && reader_next(r, &rr) > 0) {
-		uint64_t first;
-
-		if (rr.hdr->type != PERF_RECORD_SAMPLE)
-			continue;
-		memcpy(&first, (const unsigned char *)rr.hdr + 8, 8);
-		same &= rr.hdr->size == sizeof(rec) && first == (uint64_t)n * 64 + 1;
-		n++;
-	}
-	ok(r && same && (uint64_t)n == i && !reader_truncated(r),
-	   "every record reads back across the levels (%d)", n);
-	reader_free(r);
+	n = numbered_samples(buf, size, sizeof(rec));
+	ok(n >= 0 && (uint64_t)n == i, "every record reads back across the levels (%d)", n);
 	free(buf);
 
 	/*
@@ -497,20 +502,8 @@ static void test_adapt(const char *path)
 	   "a frame a second: up to 3, which saved; up to 6, which did not, and back (%d %d %d %d)",
 	   up[0], up[1], up[2], up[3]);
 	buf = finish(w, fd, &size);
-	r = reader_mem(buf, size);
-	n = 0;
-	same = 1;
-	while (r && reader_next(r, &rr) > 0) {
-		uint64_t first;
-
-		if (rr.hdr->type != PERF_RECORD_SAMPLE)
-			continue;
-		memcpy(&first, (const unsigned char *)rr.hdr + 8, 8);
-		same &= first == (uint64_t)n * 64 + 1;
-		n++;
-	}
-	ok(r && same && n == 32000, "and its records read back (%d)", n);
-	reader_free(r);
+	n = numbered_samples(buf, size, 72);
+	ok(n == 32000, "and its records read back (%d)", n);
 	free(buf);
 }
 
