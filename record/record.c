@@ -354,6 +354,14 @@ static int open_events(struct recorder *rc)
 	}
 	if (rc->o.off_cpu)
 		off_cpu_events(rc);
+	/*
+	 * One event: a reader finds it without an id (as in perf's files of
+	 * one event), and the id first in every sample was 5% of a
+	 * system-wide -g file at zstd level 3. Set before mend_new() copies
+	 * the attr.
+	 */
+	if (rc->nr_ev == 1)
+		rc->ev[0].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_IDENTIFIER;
 	/* raw fields: in every event's samples, so that all stay alike in layout */
 	for (size_t i = 0; rc->tracepoints && i < rc->nr_ev; i++)
 		rc->ev[i].attr.sample_type |= PERF_SAMPLE_RAW;

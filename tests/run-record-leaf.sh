@@ -76,7 +76,8 @@ import struct, sys
 d = open(sys.argv[1], 'rb').read()
 a_off, a_size, d_off, d_size = struct.unpack_from('<QQQQ', d, 24)
 sample_type, = struct.unpack_from('<Q', d, a_off + 24)
-want = 0x1 | 0x2 | 0x4 | 0x80 | 0x100 | 0x20 | 0x2000 | 0x10000
+# one event: no IDENTIFIER (a reader needs no id to find the only event)
+want = 0x1 | 0x2 | 0x4 | 0x80 | 0x100 | 0x20 | 0x2000
 if sample_type != want:
     sys.exit('sample_type %#x, not -g with a leaf stack (%#x)' % (sample_type, want))
 pos, end = d_off, d_off + d_size
@@ -97,7 +98,7 @@ while pos + 8 <= end:
     if size < 8:
         break
     if typ == 9:
-        q = pos + 8 + 6 * 8          # identifier ip tid time cpu period
+        q = pos + 8 + 5 * 8          # ip tid time cpu period
         nr, = struct.unpack_from('<Q', d, q)
         q += 8 + 8 * nr
         ssize, = struct.unpack_from('<Q', d, q)
