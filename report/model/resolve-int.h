@@ -9,6 +9,7 @@
 #include "htab.h"
 #include "resolve.h"
 #include "strpool.h"
+#include "u64map.h"
 
 /*
  * JIT tables the profile carries (type 65 records, src/jitdump.h), by
@@ -70,6 +71,17 @@ struct resolver {
 	struct strpool *jpool;	/* JIT names */
 	char *jwarn[JIT_WARN_MAX + 1];
 	size_t njwarn, jmore;
+	/*
+	 * The pids that have a /tmp/perf-PID.map (listed 1), from one read
+	 * of the directory: a frame of a process in no file's map (JIT code,
+	 * or a broken frame-pointer chain's garbage) looks there, and each
+	 * process seen again (exec, fork, made anew after its exit) looked
+	 * again: 14K failed opens in a system-wide -g report. When the
+	 * directory cannot be listed (listed -1), the pids whose open found
+	 * no file. The files do not change while the report runs.
+	 */
+	struct u64map pmaps;
+	int listed;
 };
 
 /* resolve-jit.c */

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -267,9 +268,9 @@ void resolver_read_ahead(struct resolver *s, const char *path)
 	}
 }
 
-/* A JIT runtime's file of pid's, read now (under --symfs as binaries are). */
-static void jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, const char *path,
-		     int pid)
+/* A JIT runtime's file of pid's, read now (under --symfs as binaries are); 0, or errno. */
+static int jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, const char *path,
+		    int pid)
 {
 	char *where = symbols_locate(s->sym, path);
 	size_t len;
@@ -283,7 +284,7 @@ static void jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, con
 			jit_warn(s, "cannot read %s: %s; its JIT code goes unnamed", where,
 				 err == ENODEV ? "not a regular file" : strerror(err));
 		free(where);
-		return;
+		return err;
 	}
 	if (kind == PROF_EXT_JITDUMP && !jitdump_header(data, len, &h, &why) &&
 	    h.pid != (uint32_t)pid)
@@ -293,6 +294,42 @@ static void jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, con
 		jit_fill(s, t, kind, data, len, where);
 	free(data);
 	free(where);
+	return 0;
+}
+
+/*
+ * The pids of the perf maps in /tmp (under --symfs as binaries are), into
+ * s->pmaps: listed 1; or -1 when the directory cannot be read.
+ */
+static void list_perf_maps(struct resolver *s)
+{
+	char *where = symbols_locate(s->sym, "/tmp/perf-0.map");
+	char *slash = where ? strrchr(where, '/') : NULL;
+	struct dirent *d;
+	DIR *dir;
+
+	s->listed = -1;
+	if (!slash) {
+		free(where);
+		return;
+	}
+	*slash = '\0';
+	dir = opendir(where[0] ? where : "/");
+	free(where);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		char *end;
+		unsigned long pid;
+
+		if (strncmp(d->d_name, "perf-", 5) || d->d_name[5] < '0' || d->d_name[5] > '9')
+			continue;
+		pid = strtoul(d->d_name + 5, &end, 10);
+		if (!strcmp(end, ".map") && pid <= UINT32_MAX)
+			u64map_add(&s->pmaps, pid, 0);
+	}
+	closedir(dir);
+	s->listed = 1;
 }
 
 /*
@@ -305,6 +342,7 @@ struct pjit *rs_proc_jit(struct resolver *s, const struct proc *pr)
 {
 	struct pjit *j = pr->jit;
 	char path[64];
+	uint32_t none;
 
 	if (j->tried)
 		return j;
@@ -319,7 +357,15 @@ struct pjit *rs_proc_jit(struct resolver *s, const struct proc *pr)
 	j->t = jit_new(s->jpool);
 	j->own = 1;
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pr->pid);
-	jit_read(s, j->t, PROF_EXT_PERF_MAP, path, pr->pid);
+	if (!s->listed)
+		list_perf_maps(s);
+	if (s->listed > 0) {
+		if (u64map_get(&s->pmaps, (uint32_t)pr->pid, &none))
+			jit_read(s, j->t, PROF_EXT_PERF_MAP, path, pr->pid);
+	} else if (!u64map_get(&s->pmaps, (uint32_t)pr->pid, &none) &&
+		   jit_read(s, j->t, PROF_EXT_PERF_MAP, path, pr->pid) == ENOENT) {
+		u64map_add(&s->pmaps, (uint32_t)pr->pid, 0);
+	}
 	if (j->dump)
 		jit_read(s, j->t, PROF_EXT_JITDUMP, j->dump, pr->pid);
 	return j;

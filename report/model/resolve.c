@@ -26,6 +26,7 @@ struct resolver *resolver_new(struct symbols *sym)
 	r->car_budget = prof_ext_budget(0);	/* prof_ext_budget(): src/jitdump.h */
 	for (size_t i = 0; i < FMEMO; i++)
 		r->fmemo[i].k = -1;
+	u64map_init(&r->pmaps);
 	return r;
 }
 
@@ -38,6 +39,7 @@ void resolver_free(struct resolver *r)
 	for (size_t i = 0; i < r->njwarn; i++)
 		free(r->jwarn[i]);
 	strpool_free(r->jpool);
+	u64map_release(&r->pmaps);
 	free(r);
 }
 
