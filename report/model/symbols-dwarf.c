@@ -869,6 +869,8 @@ struct scxtree {
 
 #define SCX_MAGIC	"PROFSCX3"
 #define SCX_FILE_MAX	((size_t)64 << 20)
+/* bytes read at once for a tree: most trees whole, for one syscall */
+#define SCX_READ	2048
 
 _Static_assert(sizeof(struct fsnode) == 24 && sizeof(struct scxtree) == 24 &&
 		       sizeof(struct scxidx) == 16,
@@ -922,18 +924,32 @@ static void *scx_tree(const struct elfobj *obj, uint64_t off, struct scxtree *t)
 						   : NULL;
 	const struct fsnode *n;
 	uint64_t room;
-	size_t bytes;
+	size_t bytes, got;
+	ssize_t r;
+	/* the header and, most often, the whole tree in one read */
+	union {
+		struct scxtree t;
+		unsigned char b[SCX_READ];
+	} head;
 	void *body;
 
-	if (!x || pread(obj->scx_fd, t, sizeof(*t), (off_t)x->pos) != sizeof(*t))
+	if (!x)
 		return NULL;
-	room = obj->scx_len - x->pos - sizeof(*t);
+	room = obj->scx_len - x->pos;
+	r = pread(obj->scx_fd, head.b, room < sizeof(head) ? room : sizeof(head), (off_t)x->pos);
+	if (r < (ssize_t)sizeof(*t))
+		return NULL;
+	*t = head.t;
+	room -= sizeof(*t);
 	if (t->off != off || !t->nn || t->nn > FNSCOPES_MAX || t->nr > FNSCOPES_MAX ||
 	    room / sizeof(*n) < t->nn || (room - t->nn * sizeof(*n)) / 16 < t->nr)
 		return NULL;
 	bytes = t->nn * sizeof(*n) + (size_t)t->nr * 16;
 	body = xmalloc(bytes);
-	if (pread(obj->scx_fd, body, bytes, (off_t)(x->pos + sizeof(*t))) != (ssize_t)bytes ||
+	got = (size_t)r - sizeof(*t) < bytes ? (size_t)r - sizeof(*t) : bytes;
+	memcpy(body, head.b + sizeof(*t), got);
+	if ((got < bytes && pread(obj->scx_fd, (char *)body + got, bytes - got,
+				  (off_t)(x->pos + sizeof(*t) + got)) != (ssize_t)(bytes - got)) ||
 	    htab_hash_chunks(0, body, bytes) != t->sum)
 		goto bad;
 	n = body;
