@@ -143,9 +143,13 @@ expect_rc 0 "maps"
 grep -q '100.00%.* libc.so.6$' out || fail "maps: the samples are not in libc.so.6"
 
 # ... and 20,000 files, none of them here: 20 warnings and a count, fast
-#     (every one was printed, each sorted in among the others).
+#     (every one was printed, each sorted in among the others). By
+#     function: a view by object alone opens none of them, and says nothing.
 "$CRAFT" missing 20000 || fail "craft missing"
 run_report missing --sort dso
+expect_rc 0 "missing --sort dso"
+grep -q '^prof: warning: cannot open' err && fail "missing: --sort dso opened the files: $(head -n 1 err)"
+run_report missing --sort dso,sym
 expect_rc 0 "missing"
 [ "$(grep -c '^prof: warning: cannot open' err)" = 20 ] || fail "missing: $(grep -c . err) warnings"
 grep -q '^prof: warning: and 19980 more files like these resolve nothing$' err ||

@@ -334,6 +334,22 @@ static int summable(const struct profile_opts *o, unsigned *keys)
 	return 1;
 }
 
+/*
+ * Whether what is made of the samples names no function: a flat view by
+ * command, process, thread, object or CPU, with no symbol filter. Then
+ * frames in files are left unnamed: opening their objects and reading
+ * their symbols and DWARF was most of a --sort pid report.
+ */
+static int nameless(const struct profile_opts *o)
+{
+	if (o->chains || o->stacks || o->collector || o->addresses || o->f.symbol)
+		return 0;
+	for (int k = 0; k < o->ho.nkeys; k++)
+		if (o->ho.keys[k] == HIST_SYM || o->ho.keys[k] == HIST_SRCLINE)
+			return 0;
+	return 1;
+}
+
 /* A kept sample, weighed for --latency. */
 static int on_kept(struct loader *l, const struct rsample *s)
 {
@@ -475,6 +491,8 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	if (l->pre_filter)
 		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
+	if (nameless(o))
+		session_names(p->session, 0);
 	if (summable(o, &keys))
 		session_sum(p->session, 1, keys);
 	/* (o->input may be a list or a glob: profile_load() reads ahead of its first file) */

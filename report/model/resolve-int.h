@@ -82,6 +82,7 @@ struct resolver {
 	 */
 	struct u64map pmaps;
 	int listed;
+	int no_names;		/* resolver_names(0) */
 };
 
 /* resolve-jit.c */

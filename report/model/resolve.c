@@ -117,10 +117,18 @@ void resolver_locate(struct resolver *rv, const struct proc *pr, uint64_t addr, 
 	}
 }
 
+void resolver_names(struct resolver *r, int on)
+{
+	r->no_names = !on;
+}
+
 /* The frames of r: a caller's address is where the call returns to, so look up the call. */
 static int resolve_raw(struct resolver *rv, const struct rawf *r, struct frame_info *fi)
 {
 	uint64_t look = r->caller && r->a ? r->a - 1 : r->a;
+
+	if (rv->no_names && !r->kernel)
+		return 0;	/* the dso and address alone */
 
 	if (r->jit) {
 		const struct jit_line *l = symbols_srcline(rv->sym) ? jit_line(r->jit, look) : NULL;

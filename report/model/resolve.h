@@ -70,6 +70,13 @@ void resolver_forget_memo(struct resolver *r);
 
 /* The time of the record being resolved: JIT code is looked up as it stood then. */
 void resolver_at(struct resolver *r, uint64_t now);
+/*
+ * Whether files' frames are named (1, the default): with 0, a frame in a
+ * file is its dso and address alone, for a view that prints no function
+ * (--sort pid, comm, dso). The kernel's are still named: a module is
+ * known by its symbols.
+ */
+void resolver_names(struct resolver *r, int on);
 
 /*
  * Append the frames of addr (of pr, or the kernel's) to frames[0..n):

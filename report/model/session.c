@@ -70,6 +70,11 @@ void session_leaf_only(struct session *s, int on)
 	s->leaf_only = on;
 }
 
+void session_names(struct session *s, int on)
+{
+	resolver_names(s->res, on);
+}
+
 void session_sum(struct session *s, int on, unsigned keys)
 {
 	s->sum = on;

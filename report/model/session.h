@@ -83,6 +83,8 @@ void session_filter(struct session *s, session_filter_fn fn);
  * a flat view without --children needs, and most of the cost of the rest.
  */
 void session_leaf_only(struct session *s, int on);
+/* Name the frames in files (1, the default), or leave them their dso and address: resolver_names(). */
+void session_names(struct session *s, int on);
 /*
  * Samples added up before they are named: each sample's addresses (its
  * call chain, the callers a stack copy gives back, the frames unwound)

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A flat view that prints no function (--sort by command, pid, tid, object
+# or CPU) leaves frames in files unnamed: it opens no object and reads no
+# symbols or DWARF (resolver_names()). What it prints must be what the
+# same view by function adds up to: for every committed recording, the
+# samples of each row of --sort K are the sum of the rows of --sort K,sym
+# that share K, row for row, and the two list the same Ks.
+. "$srcdir/tests/test-subr.sh"
+
+R=$srcdir/tests/data/recorded
+n=0
+for f in "$R"/*.data; do
+	for k in comm pid tid dso comm,dso pid,dso cpu; do
+		nk=$(echo "$k" | awk -F, '{ print NF }')
+		timeout -k 5 60 "$PROF" report -i "$f" --sort "$k" > by.out 2> by.err
+		a=$?
+		timeout -k 5 60 "$PROF" report -i "$f" --sort "$k,sym" > sym.out 2> sym.err
+		b=$?
+		[ "$a" = "$b" ] || fail "$f --sort $k: exit $a, but $b with sym"
+		[ "$a" = 0 ] || continue	# a recording of errors: both refused it alike
+		# the rows by K: samples, then the K columns
+		awk -v nk="$nk" '/^#/ || NF < 2 + nk { next }
+			{ key = $3; for (i = 4; i < 3 + nk; i++) key = key " " $i; s[key] += $2 }
+			END { for (k in s) print k, s[k] }' by.out | sort > by.rows
+		awk -v nk="$nk" '/^#/ || NF < 2 + nk { next }
+			{ key = $3; for (i = 4; i < 3 + nk; i++) key = key " " $i; s[key] += $2 }
+			END { for (k in s) print k, s[k] }' sym.out | sort > sym.rows
+		[ -s by.rows ] || fail "$f --sort $k: no rows: $(sed -n 1,3p by.err)"
+		cmp -s by.rows sym.rows ||
+			fail "$f --sort $k is not what --sort $k,sym adds up to: $(diff sym.rows by.rows | sed -n 1,8p)"
+		# the header's counts alike
+		grep '^# samples:' by.out > by.hdr
+		grep '^# samples:' sym.out > sym.hdr
+		cmp -s by.hdr sym.hdr || fail "$f --sort $k: $(cat by.hdr), but $(cat sym.hdr) with sym"
+		n=$((n + 1))
+	done
+done
+[ "$n" -gt 50 ] || fail "only $n views compared"
+note "$n views by command, process, thread, object and CPU agree with the views by function"
+exit 0
