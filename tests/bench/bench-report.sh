@@ -161,10 +161,11 @@ compare() {
 	}' "$1" "$2"
 }
 
-# samples FILE: "# samples:" of prof report's header for FILE
+# samples FILE: "# samples:" of prof report's header for FILE (the default
+# view, which reads what the timed reports read: their caches warm)
 samples_of() {
-	"$PROF" report -i "$1" --sort cpu > "$T/samples.out" 2> "$T/samples.err" ||
-		{ fail "$PROF report -i $1 --sort cpu" "$T/samples.err"; echo -; return; }
+	"$PROF" report -i "$1" > "$T/samples.out" 2> "$T/samples.err" ||
+		{ fail "$PROF report -i $1" "$T/samples.err"; echo -; return; }
 	sed -n 's/^# samples: *\([0-9][0-9]*\).*/\1/p' "$T/samples.out" | sed -n 1p
 }
 
