@@ -72,13 +72,12 @@ struct resolver {
 	char *jwarn[JIT_WARN_MAX + 1];
 	size_t njwarn, jmore;
 	/*
-	 * The pids that have a /tmp/perf-PID.map (listed 1), from one read
-	 * of the directory: a frame of a process in no file's map (JIT code,
-	 * or a broken frame-pointer chain's garbage) looks there, and each
-	 * process seen again (exec, fork, made anew after its exit) looked
-	 * again: 14K failed opens in a system-wide -g report. When the
-	 * directory cannot be listed (listed -1), the pids whose open found
-	 * no file. The files do not change while the report runs.
+	 * The pids that have a /tmp/perf-PID.map, from one read of the
+	 * directory (listed 1; -1 when it cannot be read, and each pid's is
+	 * opened): a frame of a process in no file's map (JIT code, or a
+	 * broken frame-pointer chain's garbage) looks there, and each process
+	 * seen again (exec, fork, made anew after its exit) looked again:
+	 * 14K failed opens in a system-wide -g report.
 	 */
 	struct u64map pmaps;
 	int listed;

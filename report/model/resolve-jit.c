@@ -268,9 +268,9 @@ void resolver_read_ahead(struct resolver *s, const char *path)
 	}
 }
 
-/* A JIT runtime's file of pid's, read now (under --symfs as binaries are); 0, or errno. */
-static int jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, const char *path,
-		    int pid)
+/* A JIT runtime's file of pid's, read now (under --symfs as binaries are). */
+static void jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, const char *path,
+		     int pid)
 {
 	char *where = symbols_locate(s->sym, path);
 	size_t len;
@@ -284,7 +284,7 @@ static int jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, cons
 			jit_warn(s, "cannot read %s: %s; its JIT code goes unnamed", where,
 				 err == ENODEV ? "not a regular file" : strerror(err));
 		free(where);
-		return err;
+		return;
 	}
 	if (kind == PROF_EXT_JITDUMP && !jitdump_header(data, len, &h, &why) &&
 	    h.pid != (uint32_t)pid)
@@ -294,7 +294,6 @@ static int jit_read(struct resolver *s, struct jit_table *t, uint32_t kind, cons
 		jit_fill(s, t, kind, data, len, where);
 	free(data);
 	free(where);
-	return 0;
 }
 
 /*
@@ -359,13 +358,8 @@ struct pjit *rs_proc_jit(struct resolver *s, const struct proc *pr)
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pr->pid);
 	if (!s->listed)
 		list_perf_maps(s);
-	if (s->listed > 0) {
-		if (u64map_get(&s->pmaps, (uint32_t)pr->pid, &none))
-			jit_read(s, j->t, PROF_EXT_PERF_MAP, path, pr->pid);
-	} else if (!u64map_get(&s->pmaps, (uint32_t)pr->pid, &none) &&
-		   jit_read(s, j->t, PROF_EXT_PERF_MAP, path, pr->pid) == ENOENT) {
-		u64map_add(&s->pmaps, (uint32_t)pr->pid, 0);
-	}
+	if (s->listed < 0 || u64map_get(&s->pmaps, (uint32_t)pr->pid, &none))
+		jit_read(s, j->t, PROF_EXT_PERF_MAP, path, pr->pid);
 	if (j->dump)
 		jit_read(s, j->t, PROF_EXT_JITDUMP, j->dump, pr->pid);
 	return j;
