@@ -10,6 +10,12 @@
 
 R=$srcdir/tests/data/recorded
 n=0
+# rows NK FILE: each distinct value of the first NK columns after Samples, and its samples, sorted
+rows() {
+	awk -v nk="$1" '/^#/ || NF < 2 + nk { next }
+		{ key = $3; for (i = 4; i < 3 + nk; i++) key = key " " $i; s[key] += $2 }
+		END { for (k in s) print k, s[k] }' "$2" | sort
+}
 for f in "$R"/*.data; do
 	for k in comm pid tid dso comm,dso pid,dso cpu; do
 		nk=$(echo "$k" | awk -F, '{ print NF }')
@@ -19,13 +25,8 @@ for f in "$R"/*.data; do
 		b=$?
 		[ "$a" = "$b" ] || fail "$f --sort $k: exit $a, but $b with sym"
 		[ "$a" = 0 ] || continue	# a recording of errors: both refused it alike
-		# the rows by K: samples, then the K columns
-		awk -v nk="$nk" '/^#/ || NF < 2 + nk { next }
-			{ key = $3; for (i = 4; i < 3 + nk; i++) key = key " " $i; s[key] += $2 }
-			END { for (k in s) print k, s[k] }' by.out | sort > by.rows
-		awk -v nk="$nk" '/^#/ || NF < 2 + nk { next }
-			{ key = $3; for (i = 4; i < 3 + nk; i++) key = key " " $i; s[key] += $2 }
-			END { for (k in s) print k, s[k] }' sym.out | sort > sym.rows
+		rows "$nk" by.out > by.rows
+		rows "$nk" sym.out > sym.rows
 		[ -s by.rows ] || fail "$f --sort $k: no rows: $(sed -n 1,3p by.err)"
 		cmp -s by.rows sym.rows ||
 			fail "$f --sort $k is not what --sort $k,sym adds up to: $(diff sym.rows by.rows | sed -n 1,8p)"

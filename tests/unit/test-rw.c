@@ -340,21 +340,26 @@ static void test_incompressible(const char *path)
 	free(buf);
 }
 
+/* Record k of test_adapt()'s up run into rec[9]: a 72-byte SAMPLE, k * 64 + 1, then piece's 56 bytes. */
+static void numbered_record(uint64_t *rec, uint64_t k, const unsigned char *piece)
+{
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 72 };
+
+	memcpy(rec, &h, sizeof(h));
+	rec[1] = k * 64 + 1;
+	memcpy(rec + 2, piece, 56);
+}
+
 /* This thread's CPU ns to compress a frame of test_adapt()'s records at level. */
 static uint64_t frame_cost(const unsigned char *pool, int level)
 {
 	size_t len = 8000 * 72, cap = ZSTD_compressBound(len);
-	unsigned char *in = malloc(len), *out = malloc(cap);
+	uint64_t *in = malloc(len);
+	unsigned char *out = malloc(cap);
 	uint64_t t0, t;
 
-	for (size_t j = 0; j < 8000; j++) {
-		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 72 };
-		uint64_t first = j * 64 + 1;
-
-		memcpy(in + 72 * j, &h, sizeof(h));
-		memcpy(in + 72 * j + 8, &first, 8);
-		memcpy(in + 72 * j + 16, pool + 56 * (j * 7919 % 6000), 56);
-	}
+	for (size_t j = 0; j < 8000; j++)
+		numbered_record(in + 9 * j, j, pool + 56 * (j * 7919 % 6000));
 	t0 = thread_cpu_ns();
 	if (ZSTD_isError(ZSTD_compress(out, cap, in, len, level)))
 		t0 = 0;
@@ -484,11 +489,7 @@ static void test_adapt(const char *path)
 		struct timespec ts = { (time_t)(pause / 1000000000), (long)(pause % 1000000000) };
 
 		for (int j = 0; j < 8000; j++) {
-			struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 72 };
-
-			memcpy(rec, &h, sizeof(h));
-			rec[1] = (uint64_t)(k * 8000 + j) * 64 + 1;
-			memcpy(rec + 2, pool + 56 * (rnd() % 6000), 56);
+			numbered_record(rec, (uint64_t)(k * 8000 + j), pool + 56 * (rnd() % 6000));
 			ret |= writer_records(w, rec, 72);
 			if (j % 128 == 127)
 				ret |= writer_flush(w);
