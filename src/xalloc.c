@@ -66,7 +66,7 @@ void *xaligned_alloc(size_t align, size_t size)
 	return p;
 }
 
-void *xcalloc_huge(size_t n, size_t size)
+void *xmalloc_huge(size_t n, size_t size)
 {
 	size_t bytes;
 	void *p;
@@ -74,12 +74,23 @@ void *xcalloc_huge(size_t n, size_t size)
 	if (__builtin_mul_overflow(n, size, &bytes))
 		oom(n, size);
 	if (bytes < HUGE_BYTES)
-		return xcalloc(n, size);
+		return xreallocarray(NULL, n, size);
 	p = xaligned_alloc(HUGE_BYTES, bytes);
 #ifdef MADV_HUGEPAGE
 	(void)madvise(p, bytes, MADV_HUGEPAGE);	/* only advice: none is fine */
 #endif
-	return memset(p, 0, bytes);
+	return p;
+}
+
+void *xcalloc_huge(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		oom(n, size);
+	if (bytes < HUGE_BYTES)
+		return xcalloc(n, size);
+	return memset(xmalloc_huge(n, size), 0, bytes);
 }
 
 void *xgrow(void *ptr, size_t *cap, size_t need, size_t size)

@@ -29,5 +29,11 @@ void *xaligned_alloc(size_t align, size_t size);
  */
 #define HUGE_BYTES ((size_t)2 << 20)
 void *xcalloc_huge(size_t nmemb, size_t size);
+/*
+ * xreallocarray(NULL, n, size) for a big array filled as it is used (the
+ * call tree's chunks of nodes): huge pages as xcalloc_huge()'s, not
+ * zeroed. free() frees it.
+ */
+void *xmalloc_huge(size_t nmemb, size_t size);
 
 #endif

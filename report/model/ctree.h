@@ -48,7 +48,8 @@ const char *frame_name(struct strpool *pool, const struct rframe *f, int merge,
 
 struct ctree_node {
 	const char *name;	/* interned */
-	unsigned flags;		/* FRAME_* */
+	unsigned flags : 24;	/* FRAME_* */
+	unsigned kids : 8;	/* children, counted up to where the tree's htab holds them (ctree.c) */
 	/* node ids fit 32 bits: the tree's htab holds 32-bit items */
 	uint32_t parent;	/* 0: none */
 	uint64_t samples, period;	/* of the stacks through it */
