@@ -325,6 +325,9 @@ static int sum_order(const void *a, const void *b, void *arg)
  * empty. A sum's time and first are those of all the samples summed
  * since the last delivery: what a caller makes of them is the span.
  */
+/* How far ahead sums_deliver() fetches the sums it reaches */
+#define SUM_AHEAD 8
+
 static int sums_deliver(struct session *s)
 {
 	int ret = 0;
@@ -338,6 +341,19 @@ static int sums_deliver(struct session *s)
 		struct rsample rs;
 		int n = 0;
 
+		/*
+		 * In this order the sums are scattered: fetch ahead, a sum and
+		 * (once it is in) its frames (reading them where they fell was
+		 * two thirds of this loop's own time)
+		 */
+		if (i + SUM_AHEAD < s->nsums)
+			__builtin_prefetch(&s->sums[s->sorder[i + SUM_AHEAD]]);
+		if (i + SUM_AHEAD / 2 < s->nsums) {
+			const struct stacksum *a = &s->sums[s->sorder[i + SUM_AHEAD / 2]];
+
+			if (a->n > 1)
+				__builtin_prefetch(s->swords + a->first);
+		}
 		memset(&rs, 0, sizeof(rs));
 		rs.unwind_at = -1;
 		for (uint32_t j = 0; j < m->n; j++) {
