@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "numfmt.h"
 #include "unwind.h"
 #include "xalloc.h"
 
@@ -493,14 +494,20 @@ static int report_straight(const struct layout *l, const struct diff_node *n,
 static void report_head(const struct layout *l, const struct diff_node *kid, char *buf,
 			size_t len)
 {
-	snprintf(buf, len, "--%.2f%%--", format_pct(kid->d.v[0], ((const struct rsrc *)l->ctx)->total));
+	char v[NUMFMT_LEN];
+
+	numfmt_fixed2(v, sizeof(v), 0, format_pct(kid->d.v[0], ((const struct rsrc *)l->ctx)->total));
+	snprintf(buf, len, "--%s%%--", v);
 }
 
 static void report_values(const struct layout *l, const struct diff_node *n, FILE *out)
 {
 	uint64_t total = ((const struct rsrc *)l->ctx)->total;
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
 
-	fprintf(out, "%7.2f%%  %6.2f%%", format_pct(n->d.v[0], total), format_pct(n->self[0], total));
+	numfmt_fixed2(a, sizeof(a), 7, format_pct(n->d.v[0], total));
+	numfmt_fixed2(b, sizeof(b), 6, format_pct(n->self[0], total));
+	fprintf(out, "%s%%  %s%%", a, b);
 }
 
 static struct layout report_layout(const struct format_view *v, const struct rsrc *r)
@@ -522,12 +529,15 @@ static void report_row_values(const struct table *t, size_t i, FILE *out)
 	const struct rsrc *r = t->ctx;
 	const struct hist_entry *e = r->e[i];
 
-	if (t->v->ho->children)
-		fprintf(out, "%9.2f%% %7.2f%%  %*" PRIu64, format_pct(e->children, r->total),
-			format_pct(e->self, r->total), r->wsamples, e->samples);
-	else
-		fprintf(out, "%9.2f%%  %*" PRIu64, format_pct(e->self, r->total), r->wsamples,
-			e->samples);
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+
+	numfmt_fixed2(b, sizeof(b), t->v->ho->children ? 7 : 9, format_pct(e->self, r->total));
+	if (t->v->ho->children) {
+		numfmt_fixed2(a, sizeof(a), 9, format_pct(e->children, r->total));
+		fprintf(out, "%s%% %s%%  %*" PRIu64, a, b, r->wsamples, e->samples);
+	} else {
+		fprintf(out, "%s%%  %*" PRIu64, b, r->wsamples, e->samples);
+	}
 }
 
 /* -g caller or callee: the entry's call graph, when it is big enough for a branch. */
