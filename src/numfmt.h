@@ -11,8 +11,8 @@
 
 /*
  * v as printf's "%*.2f" spells it with width w, into buf of len bytes
- * (NUMFMT_LEN is room for any percentage and width up to 16): its length,
- * as snprintf's.
+ * (NUMFMT_LEN is room for any percentage at any width up to 32): its
+ * length, as snprintf's.
  */
 #define NUMFMT_LEN 48
 int numfmt_fixed2(char *buf, size_t len, int w, double v);

@@ -528,7 +528,6 @@ static void report_row_values(const struct table *t, size_t i, FILE *out)
 {
 	const struct rsrc *r = t->ctx;
 	const struct hist_entry *e = r->e[i];
-
 	char a[NUMFMT_LEN], b[NUMFMT_LEN];
 
 	numfmt_fixed2(b, sizeof(b), t->v->ho->children ? 7 : 9, format_pct(e->self, r->total));

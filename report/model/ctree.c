@@ -31,7 +31,7 @@
  * system-wide -g caller report. The names are kept by (object, address)
  * once the tree has MEMO_AFTER samples.
  */
-#define NAME_MEMO 16384
+#define NAME_MEMO 1024
 
 /*
  * A node's children are found in its list until it has KIDS_LISTED of
@@ -249,14 +249,11 @@ size_t ctree_child(struct ctree *t, size_t at, const char *name, unsigned flags)
 
 	if (id)
 		return id;
-	if (kids_hashed(t, at)) {
-		id = new_node(t, at, name, flags);
-		htab_put(&t->tab, &p, (uint32_t)id);
-		return id;
-	}
 	id = new_node(t, at, name, flags);
 	up = node_at(t, at);
-	if (++up->kids == KIDS_LISTED)
+	if (kids_hashed(t, at))
+		htab_put(&t->tab, &p, (uint32_t)id);
+	else if (++up->kids == KIDS_LISTED)
 		for (size_t c = up->first_child; c; c = node_at(t, c)->next_sibling)
 			hash_kid(t, c);
 	return id;

@@ -320,14 +320,14 @@ static int sum_order(const void *a, const void *b, void *arg)
 	return x->n < y->n ? -1 : x->n > y->n;
 }
 
+/* How far ahead sums_deliver() fetches the sums it reaches */
+#define SUM_AHEAD 8
+
 /*
  * Resolve each sum's frames once and hand it on; the sums start again
  * empty. A sum's time and first are those of all the samples summed
  * since the last delivery: what a caller makes of them is the span.
  */
-/* How far ahead sums_deliver() fetches the sums it reaches */
-#define SUM_AHEAD 8
-
 static int sums_deliver(struct session *s)
 {
 	int ret = 0;
