@@ -14,7 +14,7 @@ linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev lld rustc
 chromium python3-jsonschema golang-go libc6-dbg
 nodejs openjdk-17-jdk-headless
-jq time tmux less"
+jq time tmux less strace"
 
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo

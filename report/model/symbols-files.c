@@ -195,9 +195,15 @@ int dso_ready(struct dso *d)
 		s->kjoined = 1;
 		return 1;
 	}
+	if (!d->checked && sy_answers_try(d))
+		return 1;
 	if (d->checked) {
-		/* a file symbols_trim() closed opens again like a new one */
-		if (d->dead || d->res->state != OBJ_NEW)
+		/*
+		 * A file symbols_trim() closed opens again like a new one; one
+		 * the cache's answers checked opens when an address is not
+		 * among them, in dso_resolve().
+		 */
+		if (d->dead || d->res->state != OBJ_NEW || sy_answers_held(d->res))
 			return 1;
 		obj = d->res;
 	}
@@ -313,6 +319,7 @@ size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget)
 	uint64_t now = sy_now();
 	size_t n = 0;
 
+	sy_answers_stop(s);
 	if (now - s->trim_last < TRIM_EVERY_NS)
 		return 0;
 	s->trim_last = now;
@@ -395,6 +402,7 @@ size_t symbols_release(struct symbols *s, uint64_t idle_ns,
 	const void **gone = NULL;
 	size_t n = 0;
 
+	sy_answers_stop(s);
 	for (size_t i = 0; i < s->nobjs; i++) {
 		struct elfobj *obj = s->objs[i];
 

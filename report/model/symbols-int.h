@@ -122,6 +122,7 @@ struct elfobj {
 	int closed;		/* symbols_trim() closed it: it opens again when needed */
 	struct release_clock rel[3];	/* when its mappings' pages go (sy_release_pages()), */
 	int dwarf_read;		/* its DWARF's too when read */
+	struct answers *ans;	/* the answers kept across reports (symbols-answers.c) */
 };
 
 struct dso {
@@ -215,6 +216,7 @@ struct symbols {
 	uint64_t nreleased;		/* files symbols_release() let go of */
 	unsigned mark;			/* symbols_mark_begin()'s count */
 	uint64_t trim_last;		/* when symbols_trim() last looked (sy_now()) */
+	int ans_off;			/* answers are not kept (sy_answers_stop()) */
 };
 
 /* symbols.c */
@@ -271,6 +273,26 @@ void sy_release_pages(struct elfobj *obj);
 void sy_release_one(struct release_clock *c, int due, const void *p, size_t len);
 int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
 		   Dwarf_Addr *dbias, int cache);
+
+/* symbols-answers.c */
+/*
+ * For d, not checked yet: when the cache holds answers for its recorded
+ * build id made from the very file its path names now, take them, and d
+ * as checked without opening the file (d->res is d->obj); 1. Else 0: check
+ * d as ever (sy_dso_check()).
+ */
+int sy_answers_try(struct dso *d);
+/* Whether obj has the cache's answers to look in. */
+int sy_answers_held(const struct elfobj *obj);
+/* The cache's frames for addr of obj, pushed (sy_push_frame()): their count, -1 when none. */
+int sy_answers_find(struct symbols *s, struct elfobj *obj, uint64_t addr);
+/* An answer made now, s->frames[first .. first + n) for addr of obj (opened), to add. */
+void sy_answers_note(struct symbols *s, struct elfobj *obj, uint64_t addr, size_t first, int n);
+/* Write obj's answers, old and new, when there are new ones. */
+void sy_answers_flush(struct symbols *s, struct elfobj *obj);
+void sy_answers_free(struct elfobj *obj);
+/* Keep no new answers from now on: a session that closes files runs for long. */
+void sy_answers_stop(struct symbols *s);
 
 /* symbols-kernel.c */
 void *sy_kernel_prefetch(void *arg);

@@ -11,6 +11,8 @@
  *   symbols-dwarf.c   DWARF: functions' qualified names, inline chains and
  *                     source lines;
  *   symbols-kernel.c  the kernel and its modules, from kallsyms.
+ *   symbols-answers.c what each address of a file resolved to, kept across
+ *                     reports in the debug cache.
  * symbols-int.h holds the state they share.
  */
 #include "config.h"
@@ -467,6 +469,7 @@ static void obj_free(struct elfobj *obj)
 	free(obj->maxend);
 	sy_free_cuidx(obj);
 	sy_free_scopes(obj);
+	sy_answers_free(obj);
 	free(obj);
 }
 
@@ -494,6 +497,8 @@ void symbols_free(struct symbols *s)
 	free(s->kmods);
 	free(s->kmaps);
 	free(s->krelease);
+	for (size_t i = 0; i < s->nobjs; i++)
+		sy_answers_flush(s, s->objs[i]);
 	for (size_t i = 0; i < s->nobjs; i++)
 		obj_free(s->objs[i]);
 	free(s->objs);
@@ -654,7 +659,7 @@ size_t dso_build_id(const struct dso *d, const unsigned char **id)
 
 void dso_settle(struct dso *d)
 {
-	if (d->obj && !d->checked)
+	if (d->obj && !d->checked && !sy_answers_try(d))
 		sy_dso_check(d);
 }
 
@@ -675,7 +680,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 	if (max < 1)
 		return 0;
 	if (d->obj) {
-		if (!d->checked)
+		if (!d->checked && !sy_answers_try(d))
 			sy_dso_check(d);
 		if (d->dead)
 			return 0;
@@ -689,19 +694,26 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 		size_t first = s->nframes;
 		struct cent *e;
 
-		if (d->obj) {
+		if (!d->obj) {
+			n = sy_resolve_kernel(s, addr);
+		} else if ((n = sy_answers_find(s, d->res, addr)) < 0) {
 			/*
-			 * Once symbols_trim() has closed files, this one may be
-			 * closed (open it again), or being opened again by the
-			 * loader since dso_ready() (wait for it).
+			 * Not opened yet (the cache's answers checked it), or
+			 * closed since by symbols_trim() (open it again), or
+			 * being opened again by the loader since dso_ready()
+			 * (wait for it).
 			 */
-			if (s->ncloses || s->nreleased)
+			if (d->res->state == OBJ_NEW || s->ncloses || s->nreleased)
 				sy_obj_settle(s, d->res);
+			if (d->res->warning) {
+				sy_add_warning(s, d->res->warning);
+				d->res->warning = NULL;
+			}
 			d->res->used = sy_now();
-		}
-		n = d->obj ? resolve_file(s, d->res, addr) : sy_resolve_kernel(s, addr);
-		if (d->obj)
+			n = resolve_file(s, d->res, addr);
 			sy_release_pages(d->res);
+			sy_answers_note(s, d->res, addr, first, n);
+		}
 		if (s->ncache == s->cache_cap) {
 			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 1024;
 			s->cache = xreallocarray(s->cache, s->cache_cap, sizeof(*s->cache));

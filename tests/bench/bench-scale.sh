@@ -47,7 +47,7 @@ cleanup() {
 }
 trap cleanup EXIT
 # prof's caches (kallsyms, inflated debug files, function indexes, scope
-# trees) in the bench's directory, as the base build's: both start empty and
+# trees, answers by address) in the bench's directory, as the base build's: both start empty and
 # are warmed the same way, whatever the user's own caches gathered
 export XDG_CACHE_HOME="$T/prof-cache"
 "$PROF" record -q -e cpu-clock -o "$T/probe.data" true > /dev/null 2>&1 ||
@@ -165,5 +165,5 @@ for k in $SCALES; do
 	printf ' %8s %6s %9s\n' "$qc" "$qcm" "$(ratio "$pc" "$qc")"
 done
 echo "$me: each column pair is CPU seconds (perf stat task-clock, median) and peak RSS MiB; prof/perf and /zstd are ratios of CPU seconds"
-echo "$me: prof's caches (the kernel's symbols, inflated debug files, function indexes, scope trees) are the bench's own and warm: the sample count comes from a prof report before the timed ones; the base build's are apart, warmed the same way"
+echo "$me: prof's caches (the kernel's symbols, inflated debug files, function indexes, scope trees, answers by address) are the bench's own and warm: the sample count comes from a prof report before the timed ones; the base build's are apart, warmed the same way"
 exit $failed
