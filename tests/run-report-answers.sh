@@ -54,7 +54,9 @@ opened() {
 }
 traced() {
 	if command -v strace > /dev/null 2>&1; then
-		strace -f -qq -e trace=openat,open -o st.log "$PROF" report -i "${data:-inl.data}" \
+		# LeakSanitizer stops the world by ptrace, which strace holds
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -qq -e trace=openat,open -o st.log "$PROF" report -i "${data:-inl.data}" \
 			--sort sym,srcline "$@" > out 2> err
 		rc=$?
 		expect_rc 0 "prof report $* under strace"
