@@ -19,23 +19,11 @@ bid=$(readelf -n inl | awk '/Build ID/ { print $3; exit }')
 prog=$PWD/inl
 
 # every byte of outer() (most of them inl_leaf's, inlined); with main too, more addresses
-size=$(nm -S inl | awk '$4 == "outer" { print $2; exit }')
-[ -n "$size" ] || fail "no outer in the workload's symbols"
-seg=$(readelf -lW inl | awk '$1 == "LOAD" && / R?W?E / { print $3; exit }')
-spec() {
-	echo "event cpu-clock"
-	echo "comm 100 100 inl"
-	echo "mmap 100 $seg inl as $prog"
-	i=0
-	while [ "$i" -lt $((0x$size)) ]; do
-		printf 'sample 0 1.%04d 100 100 0 1000000 outer+0x%x\n' "$i" "$i"
-		i=$((i + 1))
-	done
-	[ "$1" = more ] && printf 'sample 0 2.0 100 100 0 1000000 main+0x%x\n' 0 1 2 3 4
-	:
-}
-spec less > inl.spec
-spec more > more.spec
+outer_spec inl "$prog" > inl.spec
+{
+	cat inl.spec
+	printf 'sample 0 2.0 100 100 0 1000000 main+0x%x\n' 0 1 2 3 4
+} > more.spec
 "$genprof" inl.spec inl.data 2> gen.err || fail "genprof: $(cat gen.err)"
 "$genprof" more.spec more.data 2> gen.err || fail "genprof: $(cat gen.err)"
 
@@ -77,8 +65,8 @@ diff -u base.out out || fail "the report that kept its answers differs"
 [ -s "$ans" ] || fail "no answers at $ans: $(ls "$dir" 2> /dev/null)"
 [ "$(head -c 8 "$ans")" = PROFANS1 ] || fail "the answers do not start with PROFANS1"
 nent=$(od -An -t u4 -j 24 -N 4 "$ans" | tr -d ' ')
-[ "${nent:-0}" -ge $((0x$size / 2)) ] ||
-	fail "$nent answers kept for the $((0x$size)) addresses of outer"
+[ "${nent:-0}" -ge $((0x$outer_size / 2)) ] ||
+	fail "$nent answers kept for the $((0x$outer_size)) addresses of outer"
 note "answers: $nent addresses, $(stat -c %s "$ans") bytes"
 cp "$ans" ans.first
 

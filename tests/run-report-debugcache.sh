@@ -42,19 +42,7 @@ case $(section .debug_info "$dbg") in
 esac
 
 # every byte of outer(): most of them are inl_leaf's, inlined
-size=$(nm -S full/inl | awk '$4 == "outer" { print $2; exit }')
-[ -n "$size" ] || fail "no outer in the workload's symbols"
-seg=$(readelf -lW full/inl | awk '$1 == "LOAD" && / R?W?E / { print $3; exit }')
-{
-	echo "event cpu-clock"
-	echo "comm 100 100 inl"
-	echo "mmap 100 $seg full/inl as /usr/bin/inl"
-	i=0
-	while [ "$i" -lt $((0x$size)) ]; do
-		printf 'sample 0 1.%04d 100 100 0 1000000 outer+0x%x\n' "$i" "$i"
-		i=$((i + 1))
-	done
-} > inl.spec
+outer_spec full/inl /usr/bin/inl > inl.spec
 "$genprof" inl.spec inl.data 2> gen.err || fail "genprof: $(cat gen.err)"
 
 XDG_CACHE_HOME=$tmpdir/c

@@ -653,3 +653,20 @@ prof_timed() {
 		rc=$?
 	fi
 }
+
+# outer_spec PROG PATH: the head of a genprof spec with a sample at every
+# byte of outer() in PROG (tests/workloads/inline.c built), its code mapped
+# as PATH, on stdout; sets $outer_size, outer()'s size in hex.
+outer_spec() {
+	outer_size=$(nm -S "$1" | awk '$4 == "outer" { print $2; exit }')
+	[ -n "$outer_size" ] || fail "no outer in the workload's symbols"
+	_os_seg=$(readelf -lW "$1" | awk '$1 == "LOAD" && / R?W?E / { print $3; exit }')
+	echo "event cpu-clock"
+	echo "comm 100 100 inl"
+	echo "mmap 100 $_os_seg $1 as $2"
+	_os_i=0
+	while [ "$_os_i" -lt $((0x$outer_size)) ]; do
+		printf 'sample 0 1.%04d 100 100 0 1000000 outer+0x%x\n' "$_os_i" "$_os_i"
+		_os_i=$((_os_i + 1))
+	done
+}

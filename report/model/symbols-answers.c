@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buildid.h"
 #include "debugcache.h"
 #include "dynlib.h"
 #include "file.h"
@@ -94,9 +93,6 @@ struct answers {
 	size_t nn, ncap;
 	struct frame_info *nf;
 	size_t nnf, nfcap;
-	struct ansdep_new deps[ANS_DEPS];
-	int ndeps;		/* -1: not known yet */
-	unsigned variant;	/* ans_variant() */
 	int off;		/* keeps and adds nothing */
 };
 
@@ -113,26 +109,12 @@ static int ans_on(const struct symbols *s)
 	return !s->ans_off && !s->symfs && !s->o.strict_symfs && !dynlib_debuginfod_wanted();
 }
 
-/* A build id as a file names it: perf pads 20-byte ids with zeros. */
-static size_t bid_trim(const unsigned char *id, size_t len)
-{
-	while (len > 20 && !id[len - 1])
-		len--;
-	return len;
-}
-
 static char *ans_path(const struct symbols *s, const unsigned char *bid, size_t len)
 {
 	char ext[8];
 
 	snprintf(ext, sizeof(ext), ".a%x", ans_variant(s));
 	return debugcache_path(bid, len, ext);
-}
-
-/* Where a debug file of build id bid would be looked for first (libdwfl). */
-static int debug_candidate(char *path, size_t size, const unsigned char *bid, size_t len)
-{
-	return buildid_path(path, size, "/usr/lib/debug", bid, len, ".debug");
 }
 
 /* Whether the files the answers came from are still what they were. */
@@ -222,10 +204,8 @@ bad:
 
 static struct answers *ans_of(struct elfobj *obj)
 {
-	if (!obj->ans) {
+	if (!obj->ans)
 		obj->ans = xcalloc(1, sizeof(*obj->ans));
-		obj->ans->ndeps = -1;
-	}
 	return obj->ans;
 }
 
@@ -233,7 +213,7 @@ int sy_answers_try(struct dso *d)
 {
 	struct symbols *s = d->s;
 	struct elfobj *obj = d->obj;
-	size_t len = bid_trim(d->build_id, d->build_id_len);
+	size_t len = sy_build_id_len(d->build_id, d->build_id_len);
 	struct answers *a;
 
 	if (!ans_on(s) || !obj || obj->anon || obj->state != OBJ_NEW || obj->closed || len < 2 ||
@@ -247,6 +227,14 @@ int sy_answers_try(struct dso *d)
 	return 1;
 }
 
+/* By address: the order of a file's answers. */
+static int ansent_cmp(const void *pa, const void *pb)
+{
+	const struct ansent *x = pa, *y = pb;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 int sy_answers_held(const struct elfobj *obj)
 {
 	return obj->ans && obj->ans->buf && !obj->ans->off;
@@ -255,23 +243,13 @@ int sy_answers_held(const struct elfobj *obj)
 int sy_answers_find(struct symbols *s, struct elfobj *obj, uint64_t addr)
 {
 	const struct answers *a = obj->ans;
-	size_t lo = 0, hi;
-	const struct ansent *e;
+	const struct ansent key = { .addr = addr }, *e;
 
 	if (!a || !a->buf || a->off)
 		return -1;
-	hi = a->nent;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a->ent[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == a->nent || a->ent[lo].addr != addr)
+	e = bsearch(&key, a->ent, a->nent, sizeof(*a->ent), ansent_cmp);
+	if (!e)
 		return -1;
-	e = &a->ent[lo];
 	for (uint32_t i = 0; i < e->n; i++) {
 		const struct ansfr *r = &a->fr[e->first + i];
 		struct frame_info *f = sy_push_frame(s);
@@ -290,32 +268,33 @@ int sy_answers_find(struct symbols *s, struct elfobj *obj, uint64_t addr)
 	return (int)e->n;
 }
 
-/* What obj's answers come from, as it is now (opened). */
-static void ans_deps(struct elfobj *obj, struct answers *a)
+/*
+ * What obj's answers come from, as it is now (open: its debug file is
+ * found by now), into deps[ANS_DEPS]; their count, 0 when not known.
+ */
+static int ans_deps(struct symbols *s, struct elfobj *obj, struct ansdep_new *deps)
 {
 	const char *debug = NULL;
-	const unsigned char *bid = obj->build_id;
-	size_t len = obj->build_id_len;
 
-	a->ndeps = 0;
-	if (!obj->file || !obj->file->id.ino || strlen(obj->where) >= sizeof(a->deps[0].path))
-		return;
-	memcpy(a->deps[0].path, obj->where, strlen(obj->where) + 1);
-	a->deps[0].id = obj->file->id;
-	a->deps[0].exists = 1;
+	if (!obj->file || !obj->file->id.ino || strlen(obj->where) >= sizeof(deps[0].path))
+		return 0;
+	memcpy(deps[0].path, obj->where, strlen(obj->where) + 1);
+	deps[0].id = obj->file->id;
+	deps[0].exists = 1;
 	if (obj->mod)
 		dwfl_module_info(obj->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
-	if (debug && strlen(debug) < sizeof(a->deps[1].path) &&
-	    file_id_of(debug, &a->deps[1].id) == 0) {
-		memcpy(a->deps[1].path, debug, strlen(debug) + 1);
-		a->deps[1].exists = 1;
-	} else if (debug || debug_candidate(a->deps[1].path, sizeof(a->deps[1].path), bid, len) ||
-		   file_id_of(a->deps[1].path, &a->deps[1].id) == 0) {
-		return;	/* a debug file was read and is gone, or is there and was not read */
-	} else {
-		a->deps[1].exists = 0;
+	if (debug && strlen(debug) < sizeof(deps[1].path) && file_id_of(debug, &deps[1].id) == 0) {
+		memcpy(deps[1].path, debug, strlen(debug) + 1);
+		deps[1].exists = 1;
+		return 2;
 	}
-	a->ndeps = 2;
+	/* a debug file was read and is gone, or is there and was not read */
+	if (debug || sy_debug_by_id(s, obj->build_id, obj->build_id_len, deps[1].path,
+				    sizeof(deps[1].path)) ||
+	    file_id_of(deps[1].path, &deps[1].id) == 0)
+		return 0;
+	deps[1].exists = 0;
+	return 2;
 }
 
 void sy_answers_note(struct symbols *s, struct elfobj *obj, uint64_t addr, size_t first, int n)
@@ -333,9 +312,7 @@ void sy_answers_note(struct symbols *s, struct elfobj *obj, uint64_t addr, size_
 		a->off = 1;	/* the path is another file now than the cache's */
 		return;
 	}
-	if (a->ndeps < 0)
-		ans_deps(obj, a);
-	if (!a->ndeps || a->nn + a->nent >= ANS_MAX)
+	if (a->nn + a->nent >= ANS_MAX)
 		return;
 	if (a->nn == a->ncap) {
 		a->ncap = a->ncap ? 2 * a->ncap : 256;
@@ -352,13 +329,6 @@ void sy_answers_note(struct symbols *s, struct elfobj *obj, uint64_t addr, size_
 	if (n)
 		memcpy(a->nf + a->nnf, s->frames + first, (size_t)n * sizeof(*a->nf));
 	a->nnf += (size_t)n;
-}
-
-static int ansent_cmp(const void *pa, const void *pb)
-{
-	const struct ansent *x = pa, *y = pb;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 /* The strings of the file being written: the old table, then new ones once each. */
@@ -404,30 +374,31 @@ static uint32_t strtab_off(struct strtab *st, const char *p)
 	return st->offs[st->nkeys++];
 }
 
-/* The old answers and the new, by address, as the cache's file: its bytes, or NULL. */
-static char *ans_build(const struct answers *a, size_t *lenp)
+/*
+ * The old answers and the new (sorted here), by address, with the files
+ * they came from, as the cache's file: its bytes, or NULL.
+ */
+static char *ans_build(struct answers *a, const struct ansdep_new *deps, int ndeps,
+		       unsigned variant, size_t *lenp)
 {
 	struct strtab st = { 0 };
 	struct ansent *ent;
 	struct ansfr *fr;
 	struct ansdep dep[ANS_DEPS];
-	struct anshdr h = { .ndep = (uint32_t)a->ndeps, .variant = a->variant };
+	struct anshdr h = { .ndep = (uint32_t)ndeps, .variant = variant };
 	size_t nent = 0, nfr = 0, i = 0, j = 0, body, maxfr = a->nfr + a->nnf;
 	char *buf = NULL;
-	struct ansent *nv = xreallocarray(NULL, a->nn ? a->nn : 1, sizeof(*nv));
+	const struct ansent *nv = a->nv;
 
 	/* the new ones by address; one answer per address, the latest */
-	memcpy(nv, a->nv, a->nn * sizeof(*nv));
-	qsort(nv, a->nn, sizeof(*nv), ansent_cmp);
+	qsort(a->nv, a->nn, sizeof(*a->nv), ansent_cmp);
 	ent = xreallocarray(NULL, a->nent + a->nn + 1, sizeof(*ent));
 	fr = xreallocarray(NULL, maxfr ? maxfr : 1, sizeof(*fr));
 	if (a->strsz)
 		strtab_add(&st, a->str, a->strsz);
-	for (int k = 0; k < a->ndeps; k++)
-		dep[k] = (struct ansdep){ a->deps[k].id.dev, a->deps[k].id.ino,
-					  a->deps[k].id.ctime_ns,
-					  strtab_off(&st, a->deps[k].path),
-					  (uint32_t)a->deps[k].exists };
+	for (int k = 0; k < ndeps; k++)
+		dep[k] = (struct ansdep){ deps[k].id.dev, deps[k].id.ino, deps[k].id.ctime_ns,
+					  strtab_off(&st, deps[k].path), (uint32_t)deps[k].exists };
 	while (i < a->nent || j < a->nn) {
 		int take_new = i == a->nent || (j < a->nn && nv[j].addr <= a->ent[i].addr);
 		const struct ansent *e = take_new ? &nv[j] : &a->ent[i];
@@ -482,7 +453,6 @@ static char *ans_build(const struct answers *a, size_t *lenp)
 	memcpy(buf, &h, sizeof(h));
 	*lenp = sizeof(h) + body;
 out:
-	free(nv);
 	free(ent);
 	free(fr);
 	free(st.v);
@@ -495,19 +465,21 @@ out:
 void sy_answers_flush(struct symbols *s, struct elfobj *obj)
 {
 	struct answers *a = obj->ans;
+	struct ansdep_new deps[ANS_DEPS];
 	char *path, *buf;
 	size_t len;
+	int ndeps;
 
-	if (!a || a->off || !a->nn || a->ndeps < 1 || !ans_on(s) || !obj->build_id)
+	/*
+	 * New answers were made with the file open, and it still is: only
+	 * symbols_trim() and symbols_release() close files, and they stop
+	 * the keeping of answers (sy_answers_stop()).
+	 */
+	if (!a || a->off || !a->nn || !ans_on(s) || !obj->build_id ||
+	    !(ndeps = ans_deps(s, obj, deps)))
 		return;
-	/* refreshed while the file is open: its debug file is found by now */
-	if (obj->mod)
-		ans_deps(obj, a);
-	if (a->ndeps < 1)
-		return;
-	a->variant = ans_variant(s);
 	path = ans_path(s, obj->build_id, obj->build_id_len);
-	buf = path ? ans_build(a, &len) : NULL;
+	buf = path ? ans_build(a, deps, ndeps, ans_variant(s), &len) : NULL;
 	if (buf)
 		debugcache_put(path, buf, len);
 	free(buf);

@@ -89,19 +89,27 @@ static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
 	Dwarf_Addr bias;
 	Elf *elf = dwfl_module_getelf(obj->mod, &bias);
 	GElf_Shdr sh;
-	char path[PATH_MAX], dir[PATH_MAX];
+	char path[PATH_MAX];
 	struct stat st;
 
 	if (elf && sy_section_named(elf, ".debug_info", &sh) && sh.sh_type != SHT_NOBITS)
 		return sh.sh_size > DWARF_HEAVY;
 	if (!obj->build_id || obj->build_id_len < 2)
 		return 0;
-	snprintf(dir, sizeof(dir), "%s/usr/lib/debug", s->symfs ? s->symfs : "");
-	if (buildid_path(path, sizeof(path), dir, obj->build_id, obj->build_id_len, ".debug") == 0 &&
+	if (sy_debug_by_id(s, obj->build_id, obj->build_id_len, path, sizeof(path)) == 0 &&
 	    stat(path, &st) == 0)
 		return st.st_size > DWARF_HEAVY;
 	/* Not here: libdwfl may ask debuginfod, over the network. */
 	return dynlib_debuginfod_wanted();
+}
+
+int sy_debug_by_id(const struct symbols *s, const unsigned char *bid, size_t len, char *path,
+		   size_t size)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/usr/lib/debug", s->symfs ? s->symfs : "");
+	return buildid_path(path, size, dir, bid, len, ".debug");
 }
 
 /* Make obj opened (or broken) and loaded: wait for the loader, or do it here. */
@@ -502,11 +510,8 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 {
 	char path[PATH_MAX], cache[PATH_MAX], dir[2 * PATH_MAX];
 	const char *roots[2] = { s->symfs, s->o.strict_symfs ? NULL : "" };
-	size_t len = d->build_id_len;
+	size_t len = sy_build_id_len(d->build_id, d->build_id_len);
 
-	/* perf pads 20-byte ids with zeros; the name is the file's own length */
-	while (len > 20 && !d->build_id[len - 1])
-		len--;
 	if (len < 2)
 		return NULL;
 	if (buildid_cache_dir(cache, sizeof(cache)))
@@ -567,6 +572,13 @@ static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
 	return NULL;
 }
 
+size_t sy_build_id_len(const unsigned char *id, size_t len)
+{
+	while (len > 20 && !id[len - 1])
+		len--;
+	return len;
+}
+
 void sy_dso_check(struct dso *d)
 {
 	struct symbols *s = d->s;
@@ -575,10 +587,7 @@ void sy_dso_check(struct dso *d)
 
 	d->checked = 1;
 	sy_obj_settle(s, obj);
-	if (obj->warning) {
-		sy_add_warning(s, obj->warning);
-		obj->warning = NULL;
-	}
+	sy_obj_say(s, obj);
 	if (obj->state == OBJ_READY && !(d->build_id_len && !sy_build_id_matches(d, obj)))
 		return;
 	if (obj->state != OBJ_READY && is_special(obj->path)) {

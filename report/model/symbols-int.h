@@ -237,6 +237,17 @@ void sy_obj_open(struct symbols *s, struct elfobj *obj);
 Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
 
 /* symbols-files.c */
+/* The length of a recorded build id as files are named by it: perf pads 20-byte ids with zeros. */
+size_t sy_build_id_len(const unsigned char *id, size_t len);
+/*
+ * Where the debug file of build id bid is looked for first: the debug
+ * directory's .build-id/ab/cdef....debug (under --symfs). 0, or -1 when
+ * the path does not fit.
+ */
+int sy_debug_by_id(const struct symbols *s, const unsigned char *bid, size_t len, char *path,
+		   size_t size);
+/* Say obj's warning (sy_obj_warn()), once. */
+void sy_obj_say(struct symbols *s, struct elfobj *obj);
 void sy_dso_check(struct dso *d);
 void sy_obj_settle(struct symbols *s, struct elfobj *obj);
 uint64_t sy_now(void);

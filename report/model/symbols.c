@@ -132,6 +132,14 @@ void sy_obj_warn(struct elfobj *obj, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sy_obj_say(struct symbols *s, struct elfobj *obj)
+{
+	if (obj->warning) {
+		sy_add_warning(s, obj->warning);
+		obj->warning = NULL;
+	}
+}
+
 int sy_ends_with(const char *str, const char *suffix)
 {
 	size_t n = strlen(str), m = strlen(suffix);
@@ -680,8 +688,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 	if (max < 1)
 		return 0;
 	if (d->obj) {
-		if (!d->checked && !sy_answers_try(d))
-			sy_dso_check(d);
+		dso_settle(d);
 		if (d->dead)
 			return 0;
 	}
@@ -705,10 +712,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 			 */
 			if (d->res->state == OBJ_NEW || s->ncloses || s->nreleased)
 				sy_obj_settle(s, d->res);
-			if (d->res->warning) {
-				sy_add_warning(s, d->res->warning);
-				d->res->warning = NULL;
-			}
+			sy_obj_say(s, d->res);
 			d->res->used = sy_now();
 			n = resolve_file(s, d->res, addr);
 			sy_release_pages(d->res);
