@@ -49,6 +49,13 @@ struct stacksum {
 	uint8_t bits;		/* SUM_PUT_BACK, SUM_MENDED (session-resolve.c) */
 };
 
+/* A sum's place in the order sums are delivered in (session-resolve.c) */
+struct sumkey {
+	uint64_t k;	/* the command's rank, then the sampled address */
+	uint32_t k2;	/* the outermost frame's address, low half */
+	uint32_t i;	/* the sum */
+};
+
 /* Parked samples, and their frames, at most; past that, a sample waits for its file. */
 #define PARK_MAX 65536
 #define PRAW_MAX (1u << 20)
@@ -216,8 +223,11 @@ struct session {
 	uint64_t sum_first, sum_last;	/* the times of the samples summed since the last delivery */
 	uint64_t swork[2 * MAX_FRAMES];	/* the frames of the sample being summed */
 	size_t nswork;
-	uint32_t *sorder;	/* the order sums are delivered in */
-	size_t sorder_cap;
+	struct sumkey *skeys, *skeys2;	/* the order sums are delivered in, and a sort's scratch */
+	size_t skeys_cap;
+	const char **scomms;	/* the commands of the sums being ordered, by rank */
+	size_t nscomms, scomms_cap;
+	struct htab scommtab;
 	/* records skipped as malformed: by the reading thread, by the delivery thread */
 	struct skipped skq, skd;
 	uint64_t now;		/* the time of the record being delivered */

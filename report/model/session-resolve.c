@@ -320,6 +320,95 @@ static int sum_order(const void *a, const void *b, void *arg)
 	return x->n < y->n ? -1 : x->n > y->n;
 }
 
+/* Within a run of one key: the outermost frames' low halves, then sum_order(). */
+static int sumkey_order(const void *a, const void *b, void *arg)
+{
+	const struct sumkey *x = a, *y = b;
+
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? -1 : 1;
+	return sum_order(&x->i, &y->i, arg);
+}
+
+/* The rank of command c among the sums being ordered: in the order they were first summed. */
+static uint64_t comm_rank(struct session *s, const char *c)
+{
+	uint64_t hash = htab_mix((uint64_t)(uintptr_t)c);
+	struct htab_probe p;
+	uint32_t i;
+
+	htab_probe(&s->scommtab, hash, &p);
+	while (htab_next(&s->scommtab, &p, &i))
+		if (s->scomms[i] == c)
+			return i;
+	s->scomms = xgrow(s->scomms, &s->scomms_cap, s->nscomms + 1, sizeof(*s->scomms));
+	s->scomms[s->nscomms] = c;
+	htab_put(&s->scommtab, &p, (uint32_t)s->nscomms);
+	return s->nscomms++;
+}
+
+#define SUMKEY_ADDR_BITS 52
+
+/*
+ * The sums in the order they go out (sum_order()'s in all that matters:
+ * a command's sums together, of one sampled address together, those
+ * sorted from the outermost frame in), as keys: the command's rank and
+ * the address in one word, sorted a byte a pass (the passes where every
+ * key has the same byte skipped), then each run of one word by the
+ * outermost frame and sum_order(). Sorting indices with sum_order()
+ * alone read two scattered sums a compare: 9% of a -g caller report.
+ */
+static void sums_sort(struct session *s)
+{
+	size_t n = s->nsums, cnt[8][256];
+	struct sumkey *a, *b, *t;
+
+	s->skeys = xgrow(s->skeys, &s->skeys_cap, n, sizeof(*s->skeys));
+	s->skeys2 = xreallocarray(s->skeys2, s->skeys_cap, sizeof(*s->skeys2));
+	a = s->skeys;
+	b = s->skeys2;
+	s->nscomms = 0;
+	htab_clear(&s->scommtab);
+	memset(cnt, 0, sizeof(cnt));
+	for (size_t i = 0; i < n; i++) {
+		const struct stacksum *m = &s->sums[i];
+		uint64_t r = comm_rank(s, m->comm);
+		uint64_t top = (uint64_t)1 << (64 - SUMKEY_ADDR_BITS);
+
+		/* past 4095 commands the rank is shared: the run's sort tells them apart */
+		a[i].k = (r < top ? r : top - 1) << SUMKEY_ADDR_BITS |
+			 (m->leaf[1] & (((uint64_t)1 << SUMKEY_ADDR_BITS) - 1));
+		a[i].k2 = m->n > 1 ? (uint32_t)sum_frame(s, m, m->n - 1)[1] : 0;
+		a[i].i = (uint32_t)i;
+		for (int d = 0; d < 8; d++)
+			cnt[d][a[i].k >> (8 * d) & 0xff]++;
+	}
+	for (int d = 0; d < 8 && n; d++) {
+		size_t at = 0, c;
+
+		if (cnt[d][a[0].k >> (8 * d) & 0xff] == n)
+			continue;	/* one byte for all: the pass would keep the order */
+		for (int v = 0; v < 256; v++) {
+			c = cnt[d][v];
+			cnt[d][v] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[cnt[d][a[i].k >> (8 * d) & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].k == a[i].k; j++)
+			;
+		if (j - i > 1)
+			qsort_r(a + i, j - i, sizeof(*a), sumkey_order, s);
+	}
+	s->skeys = a;
+	s->skeys2 = b;
+}
+
 /* How far ahead sums_deliver() fetches the sums it reaches */
 #define SUM_AHEAD 8
 
@@ -332,12 +421,9 @@ static int sums_deliver(struct session *s)
 {
 	int ret = 0;
 
-	s->sorder = xgrow(s->sorder, &s->sorder_cap, s->nsums, sizeof(*s->sorder));
-	for (size_t i = 0; i < s->nsums; i++)
-		s->sorder[i] = (uint32_t)i;
-	qsort_r(s->sorder, s->nsums, sizeof(*s->sorder), sum_order, s);
+	sums_sort(s);
 	for (size_t i = 0; i < s->nsums && !ret; i++) {
-		const struct stacksum *m = &s->sums[s->sorder[i]];
+		const struct stacksum *m = &s->sums[s->skeys[i].i];
 		struct rsample rs;
 		int n = 0;
 
@@ -347,9 +433,9 @@ static int sums_deliver(struct session *s)
 		 * two thirds of this loop's own time)
 		 */
 		if (i + SUM_AHEAD < s->nsums)
-			__builtin_prefetch(&s->sums[s->sorder[i + SUM_AHEAD]]);
+			__builtin_prefetch(&s->sums[s->skeys[i + SUM_AHEAD].i]);
 		if (i + SUM_AHEAD / 2 < s->nsums) {
-			const struct stacksum *a = &s->sums[s->sorder[i + SUM_AHEAD / 2]];
+			const struct stacksum *a = &s->sums[s->skeys[i + SUM_AHEAD / 2].i];
 
 			if (a->n > 1)
 				__builtin_prefetch(s->swords + a->first);

@@ -142,7 +142,10 @@ void session_free(struct session *s)
 	free(s->praw);
 	free(s->sums);
 	free(s->swords);
-	free(s->sorder);
+	free(s->skeys);
+	free(s->skeys2);
+	free(s->scomms);
+	htab_release(&s->scommtab);
 	htab_release(&s->sumtab);
 	resolver_free(s->res);
 	evtab_release(&s->ev);
