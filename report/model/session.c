@@ -54,6 +54,7 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->sym = sym;
 	s->fn = fn;
 	s->ctx = ctx;
+	s->swork = s->swbuf[0];
 	s->pool = strpool_new();
 	s->fpool = strpool_new();
 	s->res = resolver_new(sym);
@@ -146,7 +147,6 @@ void session_free(struct session *s)
 	free(s->skeys2);
 	free(s->scomms);
 	htab_release(&s->scommtab);
-	htab_release(&s->sumtab);
 	resolver_free(s->res);
 	evtab_release(&s->ev);
 	strpool_free(s->pool);
