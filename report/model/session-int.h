@@ -49,6 +49,14 @@ struct stacksum {
 	uint8_t bits;		/* SUM_PUT_BACK, SUM_MENDED (session-resolve.c) */
 };
 
+/* A sample summed, not yet added to its sum (session-resolve.c) */
+struct sumpend {
+	struct stacksum key;	/* count 1, the sample's period */
+	uint64_t hash, time;
+	const uint64_t *rest;	/* its frames past the leaf: in a swbuf */
+	size_t nrest;
+};
+
 /* A sum's place in the order sums are delivered in (session-resolve.c) */
 struct sumkey {
 	uint64_t k;	/* the command's rank, then the sampled address */
@@ -215,21 +223,19 @@ struct session {
 	size_t npraw, praw_cap;
 	int sum;		/* session_sum() */
 	unsigned sum_keys;
-	struct stacksum *sums;	/* a table: a slot's count is 0 while it is free */
+	struct stacksum *sums;
 	size_t nsums, sums_cap;
-	unsigned sums_bits;	/* sums_cap is 2^sums_bits, or 0 */
 	uint64_t *swords;	/* their frames, two words each (session-resolve.c) */
 	size_t nswords, swords_cap;
+	struct htab sumtab;
 	uint64_t sum_first, sum_last;	/* the times of the samples summed since the last delivery */
 	uint64_t *swork;	/* the frames of the sample being summed: one of swbuf */
 	size_t nswork;
-	uint64_t swbuf[2][2 * MAX_FRAMES];
-	/* the sample summed last, added once the next is (session-resolve.c) */
-	int spend;
-	struct stacksum spend_key;
-	uint64_t spend_hash, spend_time;
-	const uint64_t *spend_rest;	/* its frames past the leaf: in the other swbuf */
-	size_t spend_nrest;
+	unsigned swi;		/* swork's swbuf */
+	uint64_t swbuf[3][2 * MAX_FRAMES];
+	/* the last samples summed, not yet added (session-resolve.c): pend0 the older */
+	struct sumpend pend[2];
+	unsigned npend, pend0;
 	struct sumkey *skeys, *skeys2;	/* the order sums are delivered in, and a sort's scratch */
 	size_t skeys_cap;
 	const char **scomms;	/* the commands of the sums being ordered, by rank */
@@ -313,7 +319,7 @@ void ss_sums_mark_live(struct session *s);
 /* Whether anything is put aside for ss_unpark(). */
 static inline int ss_held(const struct session *s)
 {
-	return s->npk || s->nsums || s->spend;
+	return s->npk || s->nsums || s->npend;
 }
 
 /* session-switch.c */

@@ -234,61 +234,26 @@ static uint64_t sum_hash(const struct stacksum *m, const uint64_t *rest, size_t 
 	return htab_hash_words(h, 6) ^ (nrest ? htab_hash_words(rest, nrest) : 0);
 }
 
-/* Where a sum of hash h is first looked for in the table */
-static size_t sum_slot(const struct session *s, uint64_t h)
-{
-	return (size_t)(htab_mix(h) >> (64 - s->sums_bits));
-}
-
 /*
- * The sums' table twice as big, each sum where its hash puts it: at most
- * SUMS_LOAD tenths full, so that a sum is found in its slot or the next.
- */
-#define SUMS_LOAD 7
-static void sums_grow(struct session *s)
-{
-	struct stacksum *old = s->sums;
-	size_t ocap = s->sums_cap;
-
-	s->sums_bits = s->sums_bits ? s->sums_bits + 1 : 10;
-	s->sums_cap = (size_t)1 << s->sums_bits;
-	s->sums = xcalloc_huge(s->sums_cap, sizeof(*s->sums));
-	for (size_t i = 0; i < ocap; i++) {
-		const struct stacksum *m = &old[i];
-		size_t at;
-
-		if (!m->count)
-			continue;
-		at = sum_slot(s, sum_hash(m, s->swords + m->first, m->n ? 2 * (size_t)(m->n - 1) : 0));
-		while (s->sums[at].count)
-			at = (at + 1) & (s->sums_cap - 1);
-		s->sums[at] = *m;
-	}
-	free(old);
-}
-
-/*
- * Add the sample put by sum_add() to its sum. 0, or the callback's
+ * Add pending sample p (sum_add()'s) to its sum. 0, or the callback's
  * non-zero when the sums were full and handed on.
  */
-static int sum_settle(struct session *s)
+static int sum_settle(struct session *s, struct sumpend *p)
 {
-	const struct stacksum *k = &s->spend_key;
-	const uint64_t *rest = s->spend_rest;
-	size_t nrest = s->spend_nrest, at;
+	const struct stacksum *k = &p->key;
+	const uint64_t *rest = p->rest;
+	size_t nrest = p->nrest;
+	struct htab_probe pr;
 	struct stacksum *m;
+	uint32_t i;
 
-	if (!s->spend)
-		return 0;
-	s->spend = 0;
-	if (!s->nsums || s->spend_time < s->sum_first)
-		s->sum_first = s->spend_time;
-	if (!s->nsums || s->spend_time > s->sum_last)
-		s->sum_last = s->spend_time;
-	if ((s->nsums + 1) * 10 > s->sums_cap * SUMS_LOAD)
-		sums_grow(s);
-	for (at = sum_slot(s, s->spend_hash); (m = &s->sums[at])->count;
-	     at = (at + 1) & (s->sums_cap - 1)) {
+	if (!s->nsums || p->time < s->sum_first)
+		s->sum_first = p->time;
+	if (!s->nsums || p->time > s->sum_last)
+		s->sum_last = p->time;
+	htab_probe(&s->sumtab, p->hash, &pr);
+	while (htab_next(&s->sumtab, &pr, &i)) {
+		m = &s->sums[i];
 		if (m->leaf[1] == k->leaf[1] && m->leaf[0] == k->leaf[0] && m->n == k->n &&
 		    m->comm == k->comm && m->ev == k->ev && m->pid == k->pid && m->tid == k->tid &&
 		    m->cpu == k->cpu && m->bits == k->bits && m->unwind_end == k->unwind_end &&
@@ -299,6 +264,8 @@ static int sum_settle(struct session *s)
 			return 0;
 		}
 	}
+	s->sums = xgrow(s->sums, &s->sums_cap, s->nsums + 1, sizeof(*s->sums));
+	m = &s->sums[s->nsums];
 	*m = *k;
 	m->first = (uint32_t)s->nswords;
 	if (nrest) {
@@ -306,25 +273,57 @@ static int sum_settle(struct session *s)
 		memcpy(s->swords + s->nswords, rest, nrest * sizeof(*rest));
 		s->nswords += nrest;
 	}
-	s->nsums++;
+	htab_put(&s->sumtab, &pr, (uint32_t)s->nsums++);
 	/* memory in pieces: past the bound, what is summed goes on now (sums add up) */
 	return s->nsums * sizeof(*s->sums) + s->nswords * sizeof(*s->swords) > SUM_BYTES_MAX
 	       ? sums_deliver(s) : 0;
 }
 
+/* Add the samples still pending to their sums, the older first. */
+static int sums_settle(struct session *s)
+{
+	int ret = 0;
+
+	while (s->npend && !ret) {
+		ret = sum_settle(s, &s->pend[s->pend0]);
+		s->pend0 ^= 1;
+		s->npend--;
+	}
+	s->npend = 0;
+	return ret;
+}
+
 /*
- * Sum sample rs, whose frames each_address() placed in s->swork: its
- * sum's slot fetched now, the sample added once the next one is (or the
- * sums go out), while that one is decoded and its addresses placed. The
- * sums are the table (open, probed a slot on), so that a sample reads one
- * slot: an index and then the sum were two misses a sample, a fifth of a
- * system-wide flat report, and the one left waited as long as the two.
+ * Sum sample rs, whose frames each_address() placed in s->swork. A sum
+ * is found in two reads that miss, an index's slot and then the sum,
+ * which waited were a fifth of a system-wide flat report: so a sample's
+ * slot is fetched now, its sum (the slot read) as the next sample comes,
+ * and the sample is added as the one after it comes, each fetch under
+ * the work of decoding and placing a sample.
  * 0, or the callback's non-zero when the sums were full and handed on.
  */
 static int sum_add(struct session *s, const struct rsample *rs)
 {
 	uint32_t n = (uint32_t)(s->nswork / 2);
-	struct stacksum k = {
+	struct sumpend *p;
+	struct htab_probe pr;
+	uint32_t i;
+	int ret = 0;
+
+	if (s->npend == 2) {
+		ret = sum_settle(s, &s->pend[s->pend0]);
+		s->pend0 ^= 1;
+		s->npend = 1;
+	}
+	if (s->npend) {
+		/* the one before: its slot is in, its sum fetched */
+		p = &s->pend[s->pend0];
+		htab_probe(&s->sumtab, p->hash, &pr);
+		if (htab_next(&s->sumtab, &pr, &i))
+			__builtin_prefetch(&s->sums[i]);
+	}
+	p = &s->pend[s->pend0 ^ s->npend];
+	p->key = (struct stacksum){
 		/* the leaf's words in the sum itself: a flat view's compare touches nothing else */
 		.leaf = { n ? s->swork[0] : 0, n ? s->swork[1] : 0 },
 		.ev = rs->ev, .comm = rs->comm, .n = n, .count = 1, .period = rs->period,
@@ -337,21 +336,17 @@ static int sum_add(struct session *s, const struct rsample *rs)
 		.bits = (uint8_t)((s->put_back ? SUM_PUT_BACK : 0) |
 				  (s->mended && !s->leaf_only ? SUM_MENDED : 0)),
 	};
-	size_t nrest = n ? s->nswork - 2 : 0;
-	uint64_t hash = sum_hash(&k, s->swork + 2, nrest);
-	int ret;
-
-	if (s->sums_cap)
-		__builtin_prefetch(&s->sums[sum_slot(s, hash)]);
-	ret = sum_settle(s);
-	s->spend = 1;
-	s->spend_key = k;
-	s->spend_hash = hash;
-	s->spend_time = rs->time;
-	s->spend_rest = s->swork + 2;
-	s->spend_nrest = nrest;
-	/* the next sample's frames in the other buffer */
-	s->swork = s->swork == s->swbuf[0] ? s->swbuf[1] : s->swbuf[0];
+	p->rest = s->swork + 2;
+	p->nrest = n ? s->nswork - 2 : 0;
+	p->hash = sum_hash(&p->key, p->rest, p->nrest);
+	p->time = rs->time;
+	s->npend++;
+	htab_probe(&s->sumtab, p->hash, &pr);
+	if (s->sumtab.n)
+		__builtin_prefetch(&s->sumtab.slots[pr.i]);
+	/* the next sample's frames in a buffer no pending sample holds */
+	s->swi = (s->swi + 1) % 3;
+	s->swork = s->swbuf[s->swi];
 	return ret;
 }
 
@@ -435,20 +430,15 @@ static void sums_sort(struct session *s)
 	s->nscomms = 0;
 	htab_clear(&s->scommtab);
 	memset(cnt, 0, sizeof(cnt));
-	for (size_t i = 0, at = 0; i < n; i++, at++) {
-		const struct stacksum *m;
-		uint64_t r, top = (uint64_t)1 << (64 - SUMKEY_ADDR_BITS);
-
-		while (!s->sums[at].count)
-			at++;
-		m = &s->sums[at];
-		r = comm_rank(s, m->comm);
+	for (size_t i = 0; i < n; i++) {
+		const struct stacksum *m = &s->sums[i];
+		uint64_t r = comm_rank(s, m->comm), top = (uint64_t)1 << (64 - SUMKEY_ADDR_BITS);
 
 		/* past 4095 commands the rank is shared: the run's sort tells them apart */
 		a[i].k = (r < top ? r : top - 1) << SUMKEY_ADDR_BITS |
 			 (m->leaf[1] & (((uint64_t)1 << SUMKEY_ADDR_BITS) - 1));
 		a[i].k2 = m->n > 1 ? (uint32_t)sum_frame(s, m, m->n - 1)[1] : 0;
-		a[i].i = (uint32_t)at;
+		a[i].i = (uint32_t)i;
 		for (int d = 0; d < 8; d++)
 			cnt[d][a[i].k >> (8 * d) & 0xff]++;
 	}
@@ -537,23 +527,24 @@ static int sums_deliver(struct session *s)
 		rs.frames = s->frames;
 		ret = s->fn(s->ctx, &rs);
 	}
-	/* the table empty again: only the slots in use are written */
-	for (size_t i = 0; i < s->nsums; i++)
-		s->sums[s->skeys[i].i].count = 0;
 	s->nsums = 0;
 	s->nswords = 0;
+	htab_clear(&s->sumtab);
 	return ret;
 }
 
 void ss_sums_mark_live(struct session *s)
 {
-	for (size_t i = 0; i < s->sums_cap; i++)
-		for (uint32_t j = 0; s->sums[i].count && j < s->sums[i].n; j++)
+	for (size_t i = 0; i < s->nsums; i++)
+		for (uint32_t j = 0; j < s->sums[i].n; j++)
 			dso_mark_live(sum_rawf(sum_frame(s, &s->sums[i], j)).dso);
-	if (s->spend && s->spend_key.n) {
-		dso_mark_live(sum_rawf(s->spend_key.leaf).dso);
-		for (size_t j = 0; j < s->spend_nrest; j += 2)
-			dso_mark_live(sum_rawf(s->spend_rest + j).dso);
+	for (size_t i = 0; i < s->npend; i++) {
+		const struct sumpend *p = &s->pend[(s->pend0 + i) & 1];
+
+		if (p->key.n)
+			dso_mark_live(sum_rawf(p->key.leaf).dso);
+		for (size_t j = 0; j < p->nrest; j += 2)
+			dso_mark_live(sum_rawf(p->rest + j).dso);
 	}
 }
 
@@ -596,7 +587,7 @@ int ss_unpark(struct session *s)
 	s->npk = 0;
 	s->npraw = 0;
 	if (!ret)
-		ret = sum_settle(s);
+		ret = sums_settle(s);
 	if (!ret && s->nsums)
 		ret = sums_deliver(s);
 	return ret;

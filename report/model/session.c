@@ -142,6 +142,7 @@ void session_free(struct session *s)
 	free(s->pk);
 	free(s->praw);
 	free(s->sums);
+	htab_release(&s->sumtab);
 	free(s->swords);
 	free(s->skeys);
 	free(s->skeys2);
