@@ -140,7 +140,9 @@ for k in $SCALES; do
 	"$PROF" record -q -a -g -F "$FREQ" -o "$f" -- sh "$T/load.sh" $((SECS * k)) "$big" \
 		> /dev/null 2>&1 || die "prof record -a -g (${k}x) failed"
 	# the default view, which reads what the timed ones read: their caches warm
-	n=$("$PROF" report -i "$f" 2> /dev/null | awk '/^# samples:/ { print $3; exit }')
+	# (to its end: a report cut short by a closed pipe writes no answers)
+	"$PROF" report -i "$f" > "$T/warm" 2> /dev/null
+	n=$(awk '/^# samples:/ { print $3; exit }' "$T/warm")
 	# the base build's caches apart, warm too: a cache of another format is made anew each time
 	[ -n "$BASE" ] && XDG_CACHE_HOME=$T/base-cache "$BASE" report -i "$f" > /dev/null 2>&1
 	mb=$(awk -v b="$(wc -c < "$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
