@@ -279,16 +279,23 @@ static int sum_settle(struct session *s, struct sumpend *p)
 	       ? sums_deliver(s) : 0;
 }
 
+/* Add the older pending sample to its sum: sum_settle()'s answer. */
+static int sum_settle_older(struct session *s)
+{
+	int ret = sum_settle(s, &s->pend[s->pend0]);
+
+	s->pend0 ^= 1;
+	s->npend--;
+	return ret;
+}
+
 /* Add the samples still pending to their sums, the older first. */
 static int sums_settle(struct session *s)
 {
 	int ret = 0;
 
-	while (s->npend && !ret) {
-		ret = sum_settle(s, &s->pend[s->pend0]);
-		s->pend0 ^= 1;
-		s->npend--;
-	}
+	while (s->npend && !ret)
+		ret = sum_settle_older(s);
 	s->npend = 0;
 	return ret;
 }
@@ -310,11 +317,8 @@ static int sum_add(struct session *s, const struct rsample *rs)
 	uint32_t i;
 	int ret = 0;
 
-	if (s->npend == 2) {
-		ret = sum_settle(s, &s->pend[s->pend0]);
-		s->pend0 ^= 1;
-		s->npend = 1;
-	}
+	if (s->npend == 2)
+		ret = sum_settle_older(s);
 	if (s->npend) {
 		/* the one before: its slot is in, its sum fetched */
 		p = &s->pend[s->pend0];
@@ -354,13 +358,11 @@ static int sum_add(struct session *s, const struct rsample *rs)
  * The order sums go out in: by command, sampled address, then from the
  * outermost frame in, so that stacks that share their callers follow
  * each other and the trees' path memo (ctree.c) finds their nodes.
- * Sorted as indices: a sort's scratch of sums would be as big as they.
+ * What sums_sort()'s keys do not tell apart is compared here.
  */
-static int sum_order(const void *a, const void *b, void *arg)
+static int sum_order(const struct session *s, const struct stacksum *x,
+		     const struct stacksum *y)
 {
-	const struct session *s = arg;
-	const struct stacksum *x = &s->sums[*(const uint32_t *)a];
-	const struct stacksum *y = &s->sums[*(const uint32_t *)b];
 	uint32_t i, j;
 
 	if (x->comm != y->comm)
@@ -383,11 +385,12 @@ static int sum_order(const void *a, const void *b, void *arg)
 /* Within a run of one key: the outermost frames' low halves, then sum_order(). */
 static int sumkey_order(const void *a, const void *b, void *arg)
 {
+	const struct session *s = arg;
 	const struct sumkey *x = a, *y = b;
 
 	if (x->k2 != y->k2)
 		return x->k2 < y->k2 ? -1 : 1;
-	return sum_order(&x->i, &y->i, arg);
+	return sum_order(s, &s->sums[x->i], &s->sums[y->i]);
 }
 
 /* The rank of command c among the sums being ordered: in the order they were first summed. */
