@@ -118,27 +118,22 @@ diff -u base.out out || fail "the report from the cached copy differs"
 # a cut file of trees, a changed tree: never believed, written again
 cp "$sc" sc.good
 head -c 50 sc.good > "$sc"
-report
-diff -u base.out out || fail "the report over a cut file of scope trees differs"
-cmp -s "$sc" sc.good || fail "the cut file of scope trees was not written again"
+made_again "$sc" sc.good "a cut file of scope trees" \
+	"the cut file of scope trees was not written again"
 printf '\377\377\377\377' | dd of="$sc" bs=1 seek=$(($(stat -c %s "$sc") - 8)) conv=notrunc 2> /dev/null
 cmp -s "$sc" sc.good && fail "dd did not change the last scope tree"
-report
-diff -u base.out out || fail "the report over a changed scope tree differs"
-cmp -s "$sc" sc.good || fail "the changed scope tree was not written again"
+made_again "$sc" sc.good "a changed scope tree" "the changed scope tree was not written again"
 
 # a cut index, a changed one: never believed, written again
 mv away.debug "$dbg"
 cp "$fnx" fn.good
 head -c 50 fn.good > "$fnx"
-report
-diff -u base.out out || fail "the report over a cut index of functions differs"
-cmp -s "$fnx" fn.good || fail "the cut index of functions was not written again"
+made_again "$fnx" fn.good "a cut index of functions" \
+	"the cut index of functions was not written again"
 printf '\377\377\377\377' | dd of="$fnx" bs=1 seek=40 conv=notrunc 2> /dev/null
 cmp -s "$fnx" fn.good && fail "dd did not change the index"
-report
-diff -u base.out out || fail "the report over a changed index of functions differs"
-cmp -s "$fnx" fn.good || fail "the changed index of functions was not written again"
+made_again "$fnx" fn.good "a changed index of functions" \
+	"the changed index of functions was not written again"
 
 # a cut copy, and another file at its name: replaced, never believed
 head -c 20000 "$cache" > cut && cp cut "$cache"

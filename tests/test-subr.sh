@@ -654,6 +654,15 @@ prof_timed() {
 	fi
 }
 
+# made_again FILE GOOD WHAT MISSED: the test's own `report` over FILE, a cache
+# file damaged as WHAT says, prints base.out's report, and writes FILE
+# again as GOOD; fails "the report over WHAT differs" or with MISSED.
+made_again() {
+	report
+	diff -u base.out out || fail "the report over $3 differs"
+	cmp -s "$1" "$2" || fail "$4"
+}
+
 # outer_spec PROG PATH: the head of a genprof spec with a sample at every
 # byte of outer() in PROG (tests/workloads/inline.c built), its code mapped
 # as PATH, on stdout; sets $outer_size, outer()'s size in hex.
