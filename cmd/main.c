@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "xalloc.h"
 #include "opt.h"
 #include "utf8.h"
 
@@ -169,10 +170,14 @@ int main(int argc, char **argv)
 		 * threads (reading, resolving, loading files) allocate in turns;
 		 * in one arena, which grows by brk() and M_TOP_PAD, it made 12.
 		 * The recorder, top and the agent keep an arena a thread, so that
-		 * a drain never waits on another thread's malloc().
+		 * a drain never waits on another thread's malloc(). The one
+		 * arena's heap is huge pages past its first megabytes
+		 * (xalloc_huge_heap()): a fault per 2 MiB, not per page.
 		 */
-		if (cmds[i].one_arena)
+		if (cmds[i].one_arena) {
 			mallopt(M_ARENA_MAX, 1);
+			xalloc_huge_heap();
+		}
 		return cmds[i].run(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "prof: '%s' is not a prof command; see 'prof help'\n", argv[1]);

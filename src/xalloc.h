@@ -36,4 +36,11 @@ void *xcalloc_huge(size_t nmemb, size_t size);
  */
 void *xmalloc_huge(size_t nmemb, size_t size);
 
+/*
+ * For a command that fills tables as it reads a profile (one arena, see
+ * main()): from here on, the heap past its first few megabytes is huge
+ * pages. Call before any thread starts.
+ */
+void xalloc_huge_heap(void);
+
 #endif
