@@ -206,16 +206,26 @@ static const uint64_t *sum_frame(const struct session *s, const struct stacksum 
 	return j ? s->swords + m->first + 2 * (size_t)(j - 1) : m->leaf;
 }
 
-/* The raw frame of words w (sum_one()'s). */
-static struct rawf sum_rawf(const uint64_t *w)
+/* The dso of the frame of words w (sum_one()'s). */
+static struct dso *sum_dso(const uint64_t *w)
 {
-	struct rawf r = {
-		.dso = (struct dso *)(uintptr_t)(w[0] & ~(uint64_t)7), .a = w[1],
-		.kernel = (w[0] & SUM_KERNEL) != 0, .caller = (w[0] & SUM_CALLER) != 0,
-		.by_fp = (w[0] & SUM_FP) != 0,
-	};
+	return (struct dso *)(uintptr_t)(w[0] & ~(uint64_t)7);
+}
 
-	return r;
+/*
+ * The raw frame of words w, into *r. Filled in place: a struct returned
+ * and copied was read whole right after its flags were stored as a byte,
+ * a stalled store-forward for each frame of each sum.
+ */
+static void sum_rawf(const uint64_t *w, struct rawf *r)
+{
+	uint64_t w0 = w[0];
+
+	r->dso = sum_dso(w);
+	r->a = w[1];
+	r->kernel = (w0 & SUM_KERNEL) != 0;
+	r->caller = (w0 & SUM_CALLER) != 0;
+	r->by_fp = (w0 & SUM_FP) != 0;
 }
 
 /*
@@ -487,6 +497,7 @@ static int sums_deliver(struct session *s)
 	for (size_t i = 0; i < s->nsums && !ret; i++) {
 		const struct stacksum *m = &s->sums[s->skeys[i].i];
 		struct rsample rs;
+		struct rawf r;
 		int n = 0;
 
 		/*
@@ -503,10 +514,10 @@ static int sums_deliver(struct session *s)
 				__builtin_prefetch(s->swords + a->first);
 		}
 		memset(&rs, 0, sizeof(rs));
+		memset(&r, 0, sizeof(r));
 		rs.unwind_at = -1;
 		for (uint32_t j = 0; j < m->n; j++) {
-			struct rawf r = sum_rawf(sum_frame(s, m, j));
-
+			sum_rawf(sum_frame(s, m, j), &r);
 			if ((int)j == m->unwind_at)
 				rs.unwind_at = n;	/* the raw frame's index, as a frame's */
 			n = resolver_raw_frames(s->res, s->frames, n, &r);
@@ -540,14 +551,14 @@ void ss_sums_mark_live(struct session *s)
 {
 	for (size_t i = 0; i < s->nsums; i++)
 		for (uint32_t j = 0; j < s->sums[i].n; j++)
-			dso_mark_live(sum_rawf(sum_frame(s, &s->sums[i], j)).dso);
+			dso_mark_live(sum_dso(sum_frame(s, &s->sums[i], j)));
 	for (size_t i = 0; i < s->npend; i++) {
 		const struct sumpend *p = &s->pend[(s->pend0 + i) & 1];
 
 		if (p->key.n)
-			dso_mark_live(sum_rawf(p->key.leaf).dso);
+			dso_mark_live(sum_dso(p->key.leaf));
 		for (size_t j = 0; j < p->nrest; j += 2)
-			dso_mark_live(sum_rawf(p->rest + j).dso);
+			dso_mark_live(sum_dso(p->rest + j));
 	}
 }
 
