@@ -85,28 +85,51 @@ while pos + 8 <= len(d):
     pos += size
 EOF
 
-# one BIN ARGS...: median CPU s (perf stat task-clock) and max RSS MiB of RUNS runs
-one() {
-	_b=$1
+# once OUT BIN ARGS...: one run's CPU s (perf stat task-clock) and peak RSS KiB, added to OUT
+once() {
+	_o=$1
 	shift
-	: > "$T/t"
-	_i=0
-	while [ $_i -lt "$RUNS" ]; do
-		_i=$((_i + 1))
-		if ! "$PERF" stat -x, -e task-clock -o "$T/s1" -- "$TIME" -f '%M' -o "$T/t1" \
-			"$_b" "$@" > /dev/null 2> "$T/err" < /dev/null; then
-			printf '%s: FAILED: %s %s\n' "$me" "$_b" "$*" >&2
-			sed -n 1,5p "$T/err" >&2
-			failed=1
-			echo "- -" >> "$T/t"
-			continue
-		fi
-		echo "$(awk -F, '/task-clock/ { print $1 / 1000 }' "$T/s1") $(tail -n 1 "$T/t1")" >> "$T/t"
-	done
+	if ! "$PERF" stat -x, -e task-clock -o "$T/s1" -- "$TIME" -f '%M' -o "$T/t1" \
+		"$@" > /dev/null 2> "$T/err" < /dev/null; then
+		printf '%s: FAILED: %s\n' "$me" "$*" >&2
+		sed -n 1,5p "$T/err" >&2
+		failed=1
+		echo "- -" >> "$_o"
+		return
+	fi
+	echo "$(awk -F, '/task-clock/ { print $1 / 1000 }' "$T/s1") $(tail -n 1 "$T/t1")" >> "$_o"
+}
+# median OUT: median CPU s and max RSS MiB of the runs in OUT
+median() {
 	awk '$1 != "-" { c[++n] = $1; if ($2 > m) m = $2 }
 		END { if (!n) { print "- -"; exit }
 		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t }
-		printf "%.3f %.1f\n", c[int((n + 1) / 2)], m / 1024 }' "$T/t"
+		printf "%.3f %.1f\n", c[int((n + 1) / 2)], m / 1024 }' "$1"
+}
+# side [caller]: prof, the base build and perf report file $f, flat or
+# -g caller (flat: and zstd decodes $zf, when set), a run of each in
+# turn, RUNS times: the machine's speed drifts by the minute, and runs in
+# blocks compared one block's fast minute with another's slow one. Sets
+# r_prof, r_base, r_perf and r_zstd ("CPU-s MiB", or "- -").
+side() {
+	_g=${1:+-g $1}
+	: > "$T/a"
+	: > "$T/b"
+	: > "$T/c"
+	: > "$T/d"
+	_i=0
+	while [ $_i -lt "$RUNS" ]; do
+		_i=$((_i + 1))
+		once "$T/a" "$PROF" report -i "$f" $_g
+		[ -n "$BASE" ] && once "$T/b" env XDG_CACHE_HOME="$T/base-cache" "$BASE" report -i "$f" $_g
+		once "$T/c" "$PERF" report --stdio -i "$f" --no-children -g "${1:-none}"
+		[ -z "$1" ] && [ -n "$zf" ] && once "$T/d" zstd -d -c -f "$zf" -o /dev/null
+	done
+	r_prof=$(median "$T/a")
+	r_base="- -"
+	[ -n "$BASE" ] && r_base=$(median "$T/b")
+	r_perf=$(median "$T/c")
+	r_zstd=$(median "$T/d")
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 
@@ -146,20 +169,14 @@ for k in $SCALES; do
 	# the base build's caches apart, warm too: a cache of another format is made anew each time
 	[ -n "$BASE" ] && XDG_CACHE_HOME=$T/base-cache "$BASE" report -i "$f" > /dev/null 2>&1
 	mb=$(awk -v b="$(wc -c < "$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
-	z=-
-	if command -v zstd > /dev/null 2>&1 && python3 "$T/zst.py" "$f" "$T/z.zst"; then
-		z=$(one zstd -d -c -f "$T/z.zst" -o /dev/null | cut -d' ' -f1)
-	fi
-	set -- $(one "$PROF" report -i "$f") $(one "$PERF" report --stdio -i "$f" --no-children -g none)
-	pf=$1 pfm=$2 qf=$3 qfm=$4
-	bf=- bfm=-
-	[ -n "$BASE" ] && set -- $(one env XDG_CACHE_HOME="$T/base-cache" "$BASE" report -i "$f") &&
-		bf=$1 bfm=$2
-	set -- $(one "$PROF" report -i "$f" -g caller) $(one "$PERF" report --stdio -i "$f" --no-children -g caller)
-	pc=$1 pcm=$2 qc=$3 qcm=$4
-	bc=- bcm=-
-	[ -n "$BASE" ] && set -- $(one env XDG_CACHE_HOME="$T/base-cache" "$BASE" report -i "$f" -g caller) &&
-		bc=$1 bcm=$2
+	zf=
+	command -v zstd > /dev/null 2>&1 && python3 "$T/zst.py" "$f" "$T/z.zst" && zf=$T/z.zst
+	side
+	set -- $r_prof $r_base $r_perf $r_zstd
+	pf=$1 pfm=$2 bf=$3 bfm=$4 qf=$5 qfm=$6 z=$7
+	side caller
+	set -- $r_prof $r_base $r_perf
+	pc=$1 pcm=$2 bc=$3 bcm=$4 qc=$5 qcm=$6
 	printf '%-6s %8s %9s %8s | %8s %6s' "${k}x" "$n" "$mb" "$z" "$pf" "$pfm"
 	[ -n "$BASE" ] && printf ' %8s %6s' "$bf" "$bfm"
 	printf ' %8s %6s %9s %8s | %8s %6s' "$qf" "$qfm" "$(ratio "$pf" "$qf")" "$(ratio "$pf" "$z")" "$pc" "$pcm"
