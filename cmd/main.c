@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "xalloc.h"
 #include "opt.h"
 #include "utf8.h"
+#include "xalloc.h"
 
 
 struct cmd {
