@@ -171,12 +171,12 @@ int main(int argc, char **argv)
 		 * in one arena, which grows by brk() and M_TOP_PAD, it made 12.
 		 * The recorder, top and the agent keep an arena a thread, so that
 		 * a drain never waits on another thread's malloc(). The one
-		 * arena's heap is huge pages past its first megabytes
-		 * (xalloc_huge_heap()): a fault per 2 MiB, not per page.
+		 * arena's heap grows in big steps and is kept
+		 * (xalloc_report_heap()).
 		 */
 		if (cmds[i].one_arena) {
 			mallopt(M_ARENA_MAX, 1);
-			xalloc_huge_heap();
+			xalloc_report_heap();
 		}
 		return cmds[i].run(argc - 1, argv + 1);
 	}

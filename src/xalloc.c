@@ -5,13 +5,12 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "xalloc.h"
 
@@ -23,73 +22,37 @@ static void oom(size_t nmemb, size_t size)
 }
 
 /*
- * Huge pages for the commands that read a profile (xalloc_huge_heap()).
- * Their tables, sums, call tree and strings grow to tens of megabytes a
- * page at a time: 10,000 faults for a 115K-sample system-wide -g caller
- * report, a sixth of its CPU (the fault, the cgroup's charge, clearing
- * the page). Advised to be huge pages (MADV_HUGEPAGE), memory faults in
- * 2 MiB at a time: the heap past its first HEAP_SMALL (so that a small
- * report keeps its small peak), and each block of HEAP_MMAP or more
- * that malloc mapped on its own. malloc() takes such a block from the
- * heap's top while the top has room, and maps it only when it has none
- * (glibc asks the mmap threshold only then): a mapping, not a bigger
- * heap, which free() gives back (with the threshold at 32 MiB the heap
- * grew for them, and the hostile 200,000-stack pprof report peaked at
- * 227 MiB, not 186).
+ * The heap of the commands that read a profile (xalloc_report_heap()).
+ * Their tables, sums, call tree and strings grow to tens of megabytes.
+ * With glibc's defaults the heap is trimmed whenever 128 KiB of its top
+ * is free and grown again (63 brk() calls in a 4x -g caller report, 4
+ * now), and the mmap threshold moves with what was freed. The system
+ * time of such a report, run between perf reports as the bench does,
+ * went 0.046 -> 0.025 s at 4x and 0.178 -> 0.098 s at 16x, for about
+ * the same page faults (10,500 -> 9,900 at 4x).
+ *
+ * Not huge pages for the heap: MADV_HUGEPAGE cut the faults to 1,500,
+ * but on a VM that gives free memory back to its host (virtio-balloon
+ * free page reporting, of free blocks of 2 MiB and more) a huge page is
+ * often one the host must back again, 4 KiB at a time: clear_page_erms
+ * took 36-41% of such a report, and its system time was 0.00 to 0.18 s
+ * run to run, 0.12 on average. See DESIGN.md, "The one arena's heap".
  */
-#define HEAP_SMALL ((uintptr_t)4 << 20)
 #define HEAP_MMAP ((size_t)1 << 20)
-static int heap_huge;
-static uintptr_t heap_advised;	/* the end of the heap advised so far */
 
-/* The heap's end past heap_advised, advised; by any thread, any number of times. */
-static uintptr_t heap_advise_now(void)
-{
-	uintptr_t end = (uintptr_t)sbrk(0), from = __atomic_load_n(&heap_advised, __ATOMIC_RELAXED);
-
-	if (end == (uintptr_t)-1 || end <= from)
-		return end;
-	__atomic_store_n(&heap_advised, end, __ATOMIC_RELAXED);
-#ifdef MADV_HUGEPAGE
-	(void)madvise((void *)from, end - from, MADV_HUGEPAGE);	/* only advice: none is fine */
-#endif
-	return end;
-}
-
-/* After an allocation: sbrk(0) reads a variable, and the heap seldom grows. */
-static inline void heap_advise(void *p, size_t size)
-{
-	uintptr_t end;
-
-	if (!__atomic_load_n(&heap_huge, __ATOMIC_RELAXED))
-		return;
-	end = heap_advise_now();
-#ifdef MADV_HUGEPAGE
-	if (size >= HEAP_MMAP && (uintptr_t)p > end) {
-		/* a mapping of its own (above the heap): all of it, so that it stays one */
-		uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095;
-
-		(void)madvise((void *)a, (uintptr_t)p + size - a, MADV_HUGEPAGE);
-	}
-#else
-	(void)p;
-	(void)size;
-#endif
-}
-
-void xalloc_huge_heap(void)
+void xalloc_report_heap(void)
 {
 	/*
 	 * The heap grows 64 MiB at once (address space, not memory: a page
-	 * is memory once touched) and is kept, so that it grows seldom and
-	 * its advice holds; past its top, blocks from HEAP_MMAP up are
-	 * mapped, not added to it.
+	 * is memory once touched) and is kept; a block from HEAP_MMAP up
+	 * that does not fit in the heap's top is a mapping of its own, which
+	 * free() gives back, not a bigger heap kept after it is freed.
+	 * malloc() takes such a block from the top while the top has room
+	 * (glibc asks the mmap threshold only when it has none).
 	 */
 	mallopt(M_MMAP_THRESHOLD, HEAP_MMAP);
 	mallopt(M_TOP_PAD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
-	heap_advised = ((uintptr_t)sbrk(0) + HEAP_SMALL + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
-	__atomic_store_n(&heap_huge, 1, __ATOMIC_RELAXED);
 }
 
 void *xmalloc(size_t size)
@@ -98,7 +61,6 @@ void *xmalloc(size_t size)
 
 	if (!p)
 		oom(1, size);
-	heap_advise(p, size);
 	return p;
 }
 
@@ -108,7 +70,6 @@ void *xcalloc(size_t nmemb, size_t size)
 
 	if (!p)
 		oom(nmemb, size);
-	heap_advise(p, nmemb * size);
 	return p;
 }
 
@@ -121,7 +82,6 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 	p = realloc(ptr, nmemb && size ? nmemb * size : 1);
 	if (!p)
 		oom(nmemb, size);
-	heap_advise(p, nmemb * size);
 	return p;
 }
 

@@ -38,9 +38,10 @@ void *xmalloc_huge(size_t nmemb, size_t size);
 
 /*
  * For a command that fills tables as it reads a profile (one arena, see
- * main()): from here on, the heap past its first few megabytes is huge
- * pages. Call before any thread starts.
+ * main()): from here on the heap grows in big steps and is kept, and big
+ * blocks beyond its top are mappings of their own. Call before any
+ * thread starts.
  */
-void xalloc_huge_heap(void);
+void xalloc_report_heap(void);
 
 #endif
