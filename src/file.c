@@ -41,7 +41,23 @@ int file_open_regular(const char *path, int *err)
 void *file_read_fd(int fd, size_t max, size_t *len, int *err)
 {
 	size_t cap = 65536, n = 0;
-	char *buf = xmalloc(cap);
+	struct stat st;
+	off_t at;
+	char *buf;
+
+	/*
+	 * A regular file's size is known: room for what is left of it and a
+	 * byte, to see its end, not a buffer that doubles from 64 KiB (a
+	 * 4 MiB file was copied six times so, into fresh pages each time).
+	 * Not for one that tells no size (procfs, tracefs: 0 bytes).
+	 */
+	if (max && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (at = lseek(fd, 0, SEEK_CUR)) >= 0 && st.st_size > at) {
+		uint64_t left = (uint64_t)(st.st_size - at) + 1;
+
+		cap = left < max ? (size_t)left : max;
+	}
+	buf = xmalloc(cap);
 
 	for (;;) {
 		ssize_t r;

@@ -3,6 +3,7 @@
  * Writer/reader round trip: records come back byte for byte, compressed or
  * not; the COMPRESSED records are one zstd stream of whole records, in
  * frames that end; a file cut anywhere reads up to the cut.
+ * And file_read_fd(), which reads the files a report caches, whole.
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <zstd.h>
 
 #include "clock.h"
+#include "file.h"
 #include "pdata.h"
 #include "reader.h"
 #include "tap.h"
@@ -508,6 +510,50 @@ static void test_adapt(const char *path)
 	free(buf);
 }
 
+/*
+ * file_read_fd(): a file's bytes whole, from where it stands; refused at
+ * max bytes or more; files that tell no size (procfs) and pipes read too.
+ */
+static void test_read_whole(const char *path)
+{
+	static unsigned char data[200003];
+	unsigned char *got;
+	size_t len = 0;
+	int fd, err = 0, p[2];
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)rnd();
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ok(fd >= 0 && write(fd, data, sizeof(data)) == (ssize_t)sizeof(data), "file written");
+	close(fd);
+	got = file_read_regular(path, sizeof(data) + 1, &len, &err);
+	ok(got && len == sizeof(data) && !memcmp(got, data, len), "a file of max - 1 bytes read whole (%zu)", len);
+	free(got);
+	got = file_read_regular(path, sizeof(data), &len, &err);
+	ok(!got && err == EFBIG, "a file of max bytes refused (EFBIG)");
+	free(got);
+	fd = open(path, O_RDONLY);
+	ok(fd >= 0 && lseek(fd, 100003, SEEK_SET) == 100003, "file opened, moved");
+	got = file_read_fd(fd, SIZE_MAX, &len, &err);
+	ok(got && len == 100000 && !memcmp(got, data + 100003, len), "read from where it stands (%zu)", len);
+	free(got);
+	close(fd);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	close(fd);
+	got = file_read_regular(path, 100, &len, &err);
+	ok(got && len == 0, "an empty file: no bytes");
+	free(got);
+	got = file_read_regular("/proc/self/maps", SIZE_MAX, &len, &err);
+	ok(got && len > 100 && memchr(got, '\n', len), "a procfs file (size 0) read whole (%zu)", len);
+	free(got);
+	ok(pipe(p) == 0 && write(p[1], data, 4000) == 4000, "a pipe with bytes in it");
+	close(p[1]);
+	got = file_read_fd(p[0], SIZE_MAX, &len, &err);
+	ok(got && len == 4000 && !memcmp(got, data, len), "a pipe read whole (%zu)", len);
+	free(got);
+	close(p[0]);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/prof-test-rw-XXXXXX";
@@ -553,6 +599,7 @@ int main(void)
 	test_incompressible(path);
 	test_adapt(path);
 	test_frames(path);
+	test_read_whole(path);
 
 	/* Random bytes after a valid header: an error or an end, never a crash. */
 	buf = malloc(65536);
