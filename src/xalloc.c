@@ -26,17 +26,16 @@ static void oom(size_t nmemb, size_t size)
  * Their tables, sums, call tree and strings grow to tens of megabytes.
  * With glibc's defaults the heap is trimmed whenever 128 KiB of its top
  * is free and grown again (63 brk() calls in a 4x -g caller report, 4
- * now), and the mmap threshold moves with what was freed. The system
- * time of such a report, run between perf reports as the bench does,
- * went 0.046 -> 0.025 s at 4x and 0.178 -> 0.098 s at 16x, for about
- * the same page faults (10,500 -> 9,900 at 4x).
+ * with these settings), and the mmap threshold moves with what was freed.
  *
- * Not huge pages for the heap: MADV_HUGEPAGE cut the faults to 1,500,
- * but on a VM that gives free memory back to its host (virtio-balloon
- * free page reporting, of free blocks of 2 MiB and more) a huge page is
- * often one the host must back again, 4 KiB at a time: clear_page_erms
- * took 36-41% of such a report, and its system time was 0.00 to 0.18 s
- * run to run, 0.12 on average. See DESIGN.md, "The one arena's heap".
+ * Not huge pages for the heap: MADV_HUGEPAGE on it cut the faults
+ * 10,100 -> 1,500, but on a VM that gives free memory back to its host
+ * (virtio-balloon free page reporting, of free blocks of 2 MiB and more)
+ * a huge page is often one the host must back again, 4 KiB at a time.
+ * Run between perf reports, as bench-scale runs them, clear_page_erms
+ * took 36-41% of the slow runs, and the system time of a 16x -g caller
+ * report was 0.202 s against 0.106 in small pages (4x: 0.115, 0.048).
+ * See DESIGN.md, "That arena's heap".
  */
 #define HEAP_MMAP ((size_t)1 << 20)
 
