@@ -57,6 +57,13 @@ struct sumpend {
 	size_t nrest;
 };
 
+/*
+ * Samples summed and not yet added, at most (a power of two): a sample's
+ * index slot is fetched as it comes, its sum SUM_PEND / 2 samples later,
+ * and it is added SUM_PEND samples later (sum_add()).
+ */
+#define SUM_PEND 4
+
 /* A sum's place in the order sums are delivered in (session-resolve.c) */
 struct sumkey {
 	uint64_t k;	/* the command's rank, then the sampled address */
@@ -232,9 +239,9 @@ struct session {
 	uint64_t *swork;	/* the frames of the sample being summed: one of swbuf */
 	size_t nswork;
 	unsigned swi;		/* swork's swbuf */
-	uint64_t swbuf[3][2 * MAX_FRAMES];
-	/* the last samples summed, not yet added (session-resolve.c): pend0 the older */
-	struct sumpend pend[2];
+	uint64_t swbuf[SUM_PEND + 1][2 * MAX_FRAMES];
+	/* the last samples summed, not yet added (session-resolve.c): pend0 the oldest */
+	struct sumpend pend[SUM_PEND];
 	unsigned npend, pend0;
 	struct sumkey *skeys, *skeys2;	/* the order sums are delivered in, and a sort's scratch */
 	size_t skeys_cap;

@@ -289,17 +289,17 @@ static int sum_settle(struct session *s, struct sumpend *p)
 	       ? sums_deliver(s) : 0;
 }
 
-/* Add the older pending sample to its sum: sum_settle()'s answer. */
+/* Add the oldest pending sample to its sum: sum_settle()'s answer. */
 static int sum_settle_older(struct session *s)
 {
 	int ret = sum_settle(s, &s->pend[s->pend0]);
 
-	s->pend0 ^= 1;
+	s->pend0 = (s->pend0 + 1) % SUM_PEND;
 	s->npend--;
 	return ret;
 }
 
-/* Add the samples still pending to their sums, the older first. */
+/* Add the samples still pending to their sums, the oldest first. */
 static int sums_settle(struct session *s)
 {
 	int ret = 0;
@@ -314,9 +314,9 @@ static int sums_settle(struct session *s)
  * Sum sample rs, whose frames each_address() placed in s->swork. A sum
  * is found in two reads that miss, an index's slot and then the sum,
  * which waited were a fifth of a system-wide flat report: so a sample's
- * slot is fetched now, its sum (the slot read) as the next sample comes,
- * and the sample is added as the one after it comes, each fetch under
- * the work of decoding and placing a sample.
+ * slot is fetched now, its sum (the slot read) SUM_PEND / 2 samples
+ * later, and the sample is added SUM_PEND samples later, each fetch
+ * under the work of decoding and placing two samples.
  * 0, or the callback's non-zero when the sums were full and handed on.
  */
 static int sum_add(struct session *s, const struct rsample *rs)
@@ -327,16 +327,16 @@ static int sum_add(struct session *s, const struct rsample *rs)
 	uint32_t i;
 	int ret = 0;
 
-	if (s->npend == 2)
+	if (s->npend == SUM_PEND)
 		ret = sum_settle_older(s);
-	if (s->npend) {
-		/* the one before: its slot is in, its sum fetched */
-		p = &s->pend[s->pend0];
+	if (s->npend >= SUM_PEND / 2) {
+		/* the one SUM_PEND / 2 before: its slot is in, its sum fetched */
+		p = &s->pend[(s->pend0 + s->npend - SUM_PEND / 2) % SUM_PEND];
 		htab_probe(&s->sumtab, p->hash, &pr);
 		if (htab_next(&s->sumtab, &pr, &i))
 			__builtin_prefetch(&s->sums[i]);
 	}
-	p = &s->pend[s->pend0 ^ s->npend];
+	p = &s->pend[(s->pend0 + s->npend) % SUM_PEND];
 	p->key = (struct stacksum){
 		/* the leaf's words in the sum itself: a flat view's compare touches nothing else */
 		.leaf = { n ? s->swork[0] : 0, n ? s->swork[1] : 0 },
@@ -359,7 +359,7 @@ static int sum_add(struct session *s, const struct rsample *rs)
 	if (s->sumtab.n)
 		__builtin_prefetch(&s->sumtab.slots[pr.i]);
 	/* the next sample's frames in a buffer no pending sample holds */
-	s->swi = (s->swi + 1) % 3;
+	s->swi = (s->swi + 1) % (SUM_PEND + 1);
 	s->swork = s->swbuf[s->swi];
 	return ret;
 }
@@ -553,7 +553,7 @@ void ss_sums_mark_live(struct session *s)
 		for (uint32_t j = 0; j < s->sums[i].n; j++)
 			dso_mark_live(sum_dso(sum_frame(s, &s->sums[i], j)));
 	for (size_t i = 0; i < s->npend; i++) {
-		const struct sumpend *p = &s->pend[(s->pend0 + i) & 1];
+		const struct sumpend *p = &s->pend[(s->pend0 + i) % SUM_PEND];
 
 		if (p->key.n)
 			dso_mark_live(sum_dso(p->key.leaf));
