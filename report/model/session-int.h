@@ -58,9 +58,9 @@ struct sumpend {
 };
 
 /*
- * Samples summed and not yet added, at most (a power of two): a sample's
- * index slot is fetched as it comes, its sum SUM_PEND / 2 samples later,
- * and it is added SUM_PEND samples later (sum_add()).
+ * Samples summed and not yet added, at most (2 or more): a sample's index
+ * slot is fetched as it comes, its sum SUM_PEND / 2 samples later, and it
+ * is added SUM_PEND samples later (sum_add()).
  */
 #define SUM_PEND 4
 

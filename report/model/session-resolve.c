@@ -316,7 +316,7 @@ static int sums_settle(struct session *s)
  * which waited were a fifth of a system-wide flat report: so a sample's
  * slot is fetched now, its sum (the slot read) SUM_PEND / 2 samples
  * later, and the sample is added SUM_PEND samples later, each fetch
- * under the work of decoding and placing two samples.
+ * under the work of decoding and placing SUM_PEND / 2 samples.
  * 0, or the callback's non-zero when the sums were full and handed on.
  */
 static int sum_add(struct session *s, const struct rsample *rs)
