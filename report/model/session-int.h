@@ -212,6 +212,12 @@ struct session {
 	struct thread *tmemo[TMEMO];
 	int unordered;
 	int forget;		/* session_forget_exited() */
+	/* EXITs of forget mode waiting out FORGET_GRACE_NS, oldest first from pex_head */
+	struct pending_exit {
+		uint64_t time;
+		int pid, tid;	/* tid 0: cancelled, the pid and tid are another's now */
+	} *pex;
+	size_t npex, pex_head, pex_cap;
 	/* perf's build-id table, for maps whose MMAP2 carries none */
 	struct bident *bids;
 	size_t nbids, bids_cap;
@@ -311,6 +317,9 @@ const unsigned char *ss_build_id_of(struct session *s, const char *path, size_t 
 void ss_free_itab(struct itab *t, int procs);
 struct proc *ss_get_proc(struct session *s, int pid);
 void ss_forget(struct session *s, int pid, int tid);
+void ss_forget_later(struct session *s, int pid, int tid);
+void ss_forget_due(struct session *s);
+void ss_forget_cancel(struct session *s, int pid, int tid);
 void ss_release_files(struct session *s, uint64_t now);
 struct thread *ss_get_thread(struct session *s, int pid, int tid);
 

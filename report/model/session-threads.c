@@ -142,6 +142,58 @@ void ss_forget(struct session *s, int pid, int tid)
 	s->last_proc = NULL;
 }
 
+/*
+ * How long a thread is kept after its EXIT record (forget mode): samples
+ * stamped after it still come (its last moments in the kernel, its last
+ * switch out; another CPU's ring read later) and are named as the thread
+ * was, not ":TID". In the records' time.
+ */
+#define FORGET_GRACE_NS (1000000000ULL)
+
+void ss_forget_later(struct session *s, int pid, int tid)
+{
+	if (!s->now) {		/* no time to wait by */
+		ss_forget(s, pid, tid);
+		return;
+	}
+	if (s->pex_head && s->pex_head * 2 >= s->npex) {
+		memmove(s->pex, s->pex + s->pex_head, (s->npex - s->pex_head) * sizeof(*s->pex));
+		s->npex -= s->pex_head;
+		s->pex_head = 0;
+	}
+	if (s->npex == s->pex_cap) {
+		s->pex_cap = s->pex_cap ? 2 * s->pex_cap : 64;
+		s->pex = xreallocarray(s->pex, s->pex_cap, sizeof(*s->pex));
+	}
+	s->pex[s->npex++] = (struct pending_exit){ s->now, pid, tid };
+}
+
+/* Forget the threads whose grace is over by the time of the record being delivered. */
+void ss_forget_due(struct session *s)
+{
+	while (s->pex_head < s->npex && s->pex[s->pex_head].time + FORGET_GRACE_NS <= s->now) {
+		struct pending_exit *e = &s->pex[s->pex_head++];
+
+		if (e->tid)
+			ss_forget(s, e->pid, e->tid);
+	}
+}
+
+/*
+ * A FORK of tid in process pid: a waiting EXIT of a thread at that tid, or
+ * of the first thread of a process at that pid (which would take the
+ * process with it), is of one gone; it must not forget the new one.
+ */
+void ss_forget_cancel(struct session *s, int pid, int tid)
+{
+	for (size_t i = s->pex_head; i < s->npex; i++) {
+		struct pending_exit *e = &s->pex[i];
+
+		if (e->tid == tid || (e->tid == pid && e->pid == pid))
+			e->tid = 0;
+	}
+}
+
 struct proc *ss_get_proc(struct session *s, int pid)
 {
 	struct proc *p = ss_itab_get(&s->procs, pid);
@@ -264,6 +316,8 @@ void ss_do_comm(struct session *s, const struct kevent *k)
 
 void ss_do_fork(struct session *s, const struct kevent *k)
 {
+	if (s->npex > s->pex_head)
+		ss_forget_cancel(s, (int)k->pid, (int)k->tid);
 	struct thread *parent = ss_itab_get(&s->threads, (int)k->ptid), *t;
 
 	struct thread *old = ss_itab_get(&s->threads, (int)k->tid);

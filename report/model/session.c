@@ -135,6 +135,7 @@ void session_free(struct session *s)
 		s->chunks = c->all;
 		free(c);
 	}
+	free(s->pex);
 	ss_free_itab(&s->threads, 0);
 	ss_free_itab(&s->procs, 1);
 	free(s->q);
@@ -267,6 +268,8 @@ int ss_deliver(struct session *s, const struct perf_event_header *h, uint64_t fo
 		return ss_skip(&s->skd, foff, "malformed %s record",
 			    pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
 	s->now = (id.present & PERF_SAMPLE_TIME) ? id.time : 0;
+	if (s->npex > s->pex_head)
+		ss_forget_due(s);
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -284,7 +287,7 @@ int ss_deliver(struct session *s, const struct perf_event_header *h, uint64_t fo
 		if (t)
 			ss_set_on_cpu(s, t, 0);
 		if (s->forget)
-			ss_forget(s, (int)k.pid, (int)k.tid);
+			ss_forget_later(s, (int)k.pid, (int)k.tid);
 		break;
 	}
 	case PERF_RECORD_LOST:

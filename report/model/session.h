@@ -114,10 +114,12 @@ void session_sum(struct session *s, int on, unsigned keys);
  */
 void session_unordered(struct session *s, int on);
 /*
- * Free a thread at its EXIT, and a process (its maps, its JIT names) with
- * its first thread's: what a session that runs for days needs (prof
- * agent), where a process's samples never come after its exit. Samples of
- * its pid after that find no maps, as perf's would.
+ * Free a thread a second (of the records' time) after its EXIT, and a
+ * process (its maps, its JIT names) with its first thread's: what a
+ * session that runs for days needs (prof agent). The second is for the
+ * samples stamped after the EXIT record (the thread's last moments in
+ * the kernel, its last switch out), which are named as the thread was; a
+ * FORK that reuses the tid or pid before then ends the wait.
  */
 void session_forget_exited(struct session *s, int on);
 /*
