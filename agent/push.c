@@ -123,6 +123,30 @@ int push_kind_of(const char *url, char *err, size_t errlen)
 		snprintf(err, errlen, "--push: '%s' is not an http:// or https:// URL", url);
 		return -1;
 	}
+	{
+		/* the authority: [user[:password]@]host[:port], a port of digits */
+		const char *a = url + (url[4] == 's' ? 8 : 7), *e = a + strcspn(a, "/?#");
+		const char *at = memchr(a, '@', (size_t)(e - a)), *h = at ? at + 1 : a, *colon;
+		const char *hend = h < e && *h == '[' ? memchr(h, ']', (size_t)(e - h)) : h;
+
+		if (!hend || h == e || (*h == '[' && hend == h + 1)) {
+			snprintf(err, errlen, "--push: '%s' names no host", url);
+			return -1;
+		}
+		colon = memchr(hend, ':', (size_t)(e - hend));
+		if (colon) {
+			unsigned long port = 0;
+			const char *d = colon + 1;
+
+			for (; d < e && *d >= '0' && *d <= '9' && port <= 65535; d++)
+				port = port * 10 + (unsigned long)(*d - '0');
+			if (d == colon + 1 || d != e || port == 0 || port > 65535) {
+				snprintf(err, errlen, "--push: '%s': the port after ':' must be a number "
+					 "from 1 to 65535", url);
+				return -1;
+			}
+		}
+	}
 	path = strchr(url + (url[4] == 's' ? 8 : 7), '/');
 	if (strchr(url, '?') || strchr(url, '#')) {
 		snprintf(err, errlen, "--push: '%s' has a query or fragment; give the server's URL",
@@ -474,6 +498,53 @@ static int otlp_rejected(const struct buf *r, char *why, size_t whylen)
 	return 1;
 }
 
+/* A media type's name, lower case, without parameters, into out. */
+static void media_type(const char *ctype, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (; ctype && *ctype && *ctype != ';' && k + 1 < n; ctype++)
+		if (*ctype != ' ' && *ctype != '\t')
+			out[k++] = (char)(*ctype >= 'A' && *ctype <= 'Z' ? *ctype + 32 : *ctype);
+	out[k] = '\0';
+}
+
+/*
+ * Whether a 2xx answer of content type ctype is the backend's own success:
+ * 1, or 0 and what to fix in why. A web UI answers 200 with a page for
+ * any path it does not route (Parca's UI for /profiles/writeraw without
+ * /api, pkg/server/fallback.go; Grafana's for a wrong port): nothing was
+ * stored then. Parca's API answers JSON (grpc-gateway); the collector's
+ * OTLP/HTTP receiver answers in the request's encoding, protobuf here;
+ * Pyroscope's /ingest answers with no body at all.
+ */
+static int success_of(enum push_kind kind, const char *ctype, char *why, size_t whylen)
+{
+	char mt[64];
+
+	media_type(ctype, mt, sizeof(mt));
+	if (!strcmp(mt, "text/html")) {
+		snprintf(why, whylen, "a web page answered (text/html), not %s: nothing was stored; %s",
+			 kind == PUSH_PARCA ? "Parca's API" :
+			 kind == PUSH_OTLP ? "an OTLP receiver" : "Pyroscope's /ingest",
+			 kind == PUSH_PARCA ? "Parca serves WriteRaw at http://HOST:7070/api/profiles/writeraw" :
+			 kind == PUSH_OTLP ? "a collector's OTLP/HTTP receiver is at "
+					     "http://HOST:4318/v1development/profiles" :
+			 "give the Pyroscope server's URL, as http://HOST:4040");
+		return 0;
+	}
+	if (kind == PUSH_PARCA && strcmp(mt, "application/json")) {
+		snprintf(why, whylen, "the answer is %s, not the JSON of Parca's API; Parca serves "
+			 "WriteRaw at http://HOST:7070/api/profiles/writeraw", mt[0] ? mt : "empty");
+		return 0;
+	}
+	if (kind == PUSH_OTLP && mt[0] && strcmp(mt, "application/x-protobuf")) {
+		snprintf(why, whylen, "the answer is %s, not the protobuf of an OTLP receiver", mt);
+		return 0;
+	}
+	return 1;
+}
+
 /*
  * Send one spooled window. 0: sent; 1: refused for good (a 4xx but 408
  * and 429: sending it again would be refused again); -1: try again later.
@@ -490,6 +561,7 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 	char *url = NULL, *body = NULL, *name = NULL, line[512];
 	size_t urllen = 0, bodylen = 0, namelen = 0;
 	long status = 0;
+	char *ctype = NULL;	/* libcurl's, valid until cleanup */
 	CURLcode cr;
 	int ret;
 
@@ -508,10 +580,16 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		fclose(f);
 		ename = cu.easy_escape(c, name, (int)namelen);
 		f = open_memstream(&url, &urllen);
-		fprintf(f, "%s/ingest?name=%s&from=%llu&until=%llu&format=pprof&spyName=prof"
-			"&sampleRate=%llu", t->endpoint, ename ? ename : "",
-			(unsigned long long)(h->start_ns / 1000000000),
-			(unsigned long long)((h->end_ns + 999999999) / 1000000000),
+		/*
+		 * As Pyroscope's Go client sends a pprof (pyroscope-go's
+		 * upstream/remote/remote.go): the form alone says what the
+		 * body is. With format=pprof, Pyroscope's ingest handler
+		 * (pkg/ingester/pyroscope/ingest_handler.go) takes the whole
+		 * body, form and all, as the profile and refuses it (422).
+		 */
+		fprintf(f, "%s/ingest?name=%s&from=%llu&until=%llu&spyName=prof&sampleRate=%llu"
+			"&units=samples&aggregationType=sum", t->endpoint, ename ? ename : "",
+			(unsigned long long)h->start_ns, (unsigned long long)h->end_ns,
 			(unsigned long long)p->o.freq);
 		fclose(f);
 		cu.free(ename);
@@ -575,11 +653,15 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 	cu.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, abort_if_stopping);
 	cu.easy_setopt(c, CURLOPT_XFERINFODATA, p);
 	cr = cu.easy_perform(c);
-	if (cr == CURLE_OK)
+	if (cr == CURLE_OK) {
 		cu.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+		cu.easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ctype);
+	}
 	if (cr != CURLE_OK) {
 		snprintf(why, whylen, "%s", cu.easy_strerror(cr));
 		ret = -1;
+	} else if (status >= 200 && status < 300 && !success_of(t->kind, ctype, why, whylen)) {
+		ret = -1;	/* not the backend's answer: kept until the URL is right */
 	} else if (status >= 200 && status < 300) {
 		ret = 0;
 		if (t->kind == PUSH_OTLP && otlp_rejected(&reply, why, whylen))

@@ -12,9 +12,9 @@
  * whose file was not yet deleted when the agent died is sent again.
  *
  * Backends, told apart by the URL's path:
- *   .../profiles/writeraw          Parca's WriteRaw (JSON, the pprof in base64)
+ *   .../api/profiles/writeraw      Parca's WriteRaw (JSON, the pprof in base64)
  *   .../v1development/profiles     an OpenTelemetry collector: OTLP/HTTP, protobuf
- *   anything else                  Grafana Pyroscope: POST URL/ingest, format pprof
+ *   anything else                  Grafana Pyroscope: POST URL/ingest, the pprof in a form
  */
 #ifndef PROF_AGENT_PUSH_H
 #define PROF_AGENT_PUSH_H

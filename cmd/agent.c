@@ -208,6 +208,10 @@ static int agent_cb(struct opt_state *st, const struct opt *o, const char *arg)
 		a->sample_labels_given = 1;
 		if (!strcmp(arg, "none"))
 			return 0;
+		if (!strcmp(arg, "all")) {
+			a->sample_labels = LABEL_ALL;
+			return 0;
+		}
 		if (push_list(st, &w, &n, arg))
 			return -1;
 		for (size_t i = 0; i < n && !ret; i++) {
@@ -221,7 +225,7 @@ static int agent_cb(struct opt_state *st, const struct opt *o, const char *arg)
 				a->sample_labels |= LABEL_CONTAINER;
 			else
 				ret = opt_error(st, "--sample-labels: '%s' is not pid, process, thread, "
-						"container or none", w[i]);
+						"container, all or none", w[i]);
 		}
 		for (size_t i = 0; i < n; i++)
 			free(w[i]);
@@ -245,7 +249,7 @@ static const struct opt agent_options[] = {
 	OPT_CALL(0, "push", "URL", agent_cb, A_PUSH,
 		 "send each window to this backend (repeatable):\n"
 		 "Pyroscope at URL/ingest, Parca where the URL\n"
-		 "ends in /profiles/writeraw, an OpenTelemetry\n"
+		 "ends in /api/profiles/writeraw, an OpenTelemetry\n"
 		 "collector where it ends in /v1development/profiles"),
 	OPT_CALL(0, "window", "SECONDS", agent_cb, A_WINDOW,
 		 "how long a window lasts (default 10)"),
@@ -262,7 +266,8 @@ static const struct opt agent_options[] = {
 		 "a label on every window (repeatable)"),
 	OPT_CALL(0, "sample-labels", "LIST", agent_cb, A_SAMPLE_LABELS,
 		 "what labels each sample: pid, process,\n"
-		 "thread, container (default all), or none"),
+		 "thread, container (default: all but pid),\n"
+		 "all, or none"),
 	OPT_CALL(0, "comm", "NAMES", agent_cb, A_COMM,
 		 "only threads of these names (comm)"),
 	OPT_CALL('G', "cgroup", "PATH", agent_cb, A_CGROUP,
@@ -608,7 +613,8 @@ int cmd_agent(int argc, char **argv)
 	o.heap_budget = 64ull << 20;
 	o.spool_bytes = DEFAULT_SPOOL_BYTES;
 	o.app = "prof";
-	o.sample_labels = LABEL_ALL;
+	/* pid makes a series of every process a backend sees: each short one a new one */
+	o.sample_labels = LABEL_ALL & ~LABEL_PID;
 	ret = opt_parse(agent_options, &o, OPT_NO_WORDS, argc, argv, &first, err, sizeof(err));
 	if (ret == 1) {
 		agent_usage(stdout);

@@ -6,9 +6,10 @@
 #     finds tests/workloads/shape's leaves in their 6:3:1 shares, the index
 #     answers, a wrong method or path is refused; with a token, a request
 #     without it gets 401;
-#   - push: tests/agent/receiver.py takes Pyroscope's /ingest, Parca's
-#     /profiles/writeraw and OTLP's /v1development/profiles: every window
-#     with samples arrives at each, its time range the window's and its
+#   - push: tests/agent/receiver.py stands in for Pyroscope's /ingest,
+#     Parca's /api/profiles/writeraw and OTLP's /v1development/profiles,
+#     following each server's code (it names the files): every window
+#     with samples is stored by each, its time range the window's and its
 #     labels the agent's, each pprof read by go tool pprof and decoded by
 #     field number (tests/agent/pprof-sum.py), each OTLP request decoded by
 #     Google's protobuf against the published field numbers
@@ -81,13 +82,18 @@ wait_agent() {
 	rc=$?
 	[ "$rc" = 0 ] || note "prof agent exited $rc: $(grep -v '^    #' agent.err | head -n 20)"
 }
-# start_rx DIR [ARGS]: the stand-in backend; its port in $port
+# start_rx DIR KIND [ARGS]: a stand-in backend of KIND (pyroscope, parca,
+# otlp: tests/agent/receiver.py, which follows that server's code), its
+# requests in DIR/KIND; its port in $port
+rx_pids=
 start_rx() {
-	_d=$1
-	shift
+	_d=$1/$2
+	_k=$2
+	shift 2
 	rm -f port
-	$py "$rx" "$_d" --port-file port "$@" &
+	$py "$rx" "$_d" --kind "$_k" --port-file port "$@" &
 	rx_pid=$!
+	rx_pids="$rx_pids $rx_pid"
 	bg_add $rx_pid
 	_i=0
 	while [ ! -s port ] && [ $_i -lt 100 ]; do
@@ -98,8 +104,11 @@ start_rx() {
 	port=$(cat port)
 }
 stop_rx() {
-	kill $rx_pid 2> /dev/null
-	wait $rx_pid 2> /dev/null
+	for _p in $rx_pids; do
+		kill $_p 2> /dev/null
+		wait $_p 2> /dev/null
+	done
+	rx_pids=
 }
 # summary FIELD: from the agent's last line: windows, empty, samples, lost
 summary() {
@@ -217,25 +226,29 @@ check_rx() {
 	rx_samples=0
 	otlp_samples=0
 	: > ranges
-	for j in "$1"/*.json; do
+	for j in "$1"/*/*.json; do
 		[ -f "$j" ] || continue
 		$py - "$j" "$host" >> ranges << 'EOF' || fail "request $j: $(cat check.err)"
 import json, sys
 r = json.load(open(sys.argv[1])); host = sys.argv[2]
 def bad(m):
     open("check.err", "w").write(m + ": " + json.dumps(r)[:600]); sys.exit(1)
+if r["status"] != 200 or not r["stored"]:
+    bad("not stored: HTTP %d" % r["status"])
 if r["path"] == "/ingest":
     q = r["query"]
-    if q.get("format") != ["pprof"]: bad("format")
+    # as Pyroscope's Go client: the form says what the body is
+    if "format" in q: bad("format")
     want = "prof{host=%s,env=test}" % host
     if q.get("name") != [want]: bad("name, not " + want)
     if r["headers"].get("x-scope-orgid") != "t1": bad("tenant")
-    if r.get("parts") != ["profile"]: bad("parts")
-    print("pyroscope", q["from"][0], q["until"][0], r["profiles"][0])
-elif r["path"] == "/profiles/writeraw":
-    s = r["json"]["series"]
-    if len(s) != 1 or s[0]["labels"] != {"__name__": "process_cpu", "host": host, "env": "test"}: bad("labels")
-    if r["json"]["normalized"] is not False: bad("normalized")
+    for s in r["stored"]:
+        l = s["labels"]
+        if l["__name__"] != "process_cpu" or l["service_name"] != "prof" or l["env"] != "test": bad("series")
+    print("pyroscope", int(q["from"][0]) // 10**9, int(q["until"][0]) // 10**9, r["profiles"][0])
+elif r["path"] == "/api/profiles/writeraw":
+    if r["series_labels"] != [{"__name__": "process_cpu", "host": host, "env": "test"}]: bad("labels")
+    if r["normalized"] is not False: bad("normalized")
     print("parca", 0, 0, r["profiles"][0])
 elif r["path"] == "/v1development/profiles":
     h = r["headers"]
@@ -283,9 +296,13 @@ EOF
 }
 
 start_shape 120
-start_rx rx1
+start_rx rx1 pyroscope
+pport=$port
+start_rx rx1 parca
+aport=$port
+start_rx rx1 otlp
 start_agent --listen none -F 99 --comm shape --window 2 --duration 9 --spool spool1 --label env=test \
-	--tenant t1 --push "http://127.0.0.1:$port" --push "http://127.0.0.1:$port/profiles/writeraw/" \
+	--tenant t1 --push "http://127.0.0.1:$pport" --push "http://127.0.0.1:$aport/api/profiles/writeraw/" \
 	--push "http://127.0.0.1:$port/v1development/profiles"
 wait_agent
 expect_rc 0 "prof agent pushing"
@@ -319,17 +336,17 @@ fi
 sort -n -k2 ranges | awk '$1 == "pyroscope" { if (n++ && $2 != u) bad = 1; u = $3; if ($3 - $2 > 2) bad = 1 }
 	END { exit bad }' || fail "the windows' time ranges: $(grep pyroscope ranges)"
 awk '{ if ($6 !~ /process=shape/) exit 1 }' sums || fail "labels of the pushed profiles: $(cut -d' ' -f1,6 sums)"
-[ "$(pushed "http://127.0.0.1:$port" waiting)" = 0 ] || fail "windows left in the spool: $(cat agent.err)"
+[ "$(pushed "http://127.0.0.1:$pport" waiting)" = 0 ] || fail "windows left in the spool: $(cat agent.err)"
 
 # --- faults: the backend down, then up ------------------------------------------------
-start_rx rx2
+start_rx rx2 pyroscope
 stop_rx	# its port, with nothing listening
 start_agent --listen none -F 99 --comm shape --window 1 --duration 12 --spool spool2 --label env=test \
 	--tenant t1 --push "http://127.0.0.1:$port"
 sleep 5
 ls spool2/pyroscope-*/*.win > /dev/null 2>&1 || fail "the backend down: no window in the spool"
 grep -q "cannot send to http://127.0.0.1:$port" agent.err || fail "the agent did not say the backend is down: $(cat agent.err)"
-start_rx rx2 --port "$port"
+start_rx rx2 pyroscope --port "$port"
 wait_agent
 expect_rc 0 "prof agent, the backend down then up"
 stop_rx
@@ -341,7 +358,7 @@ note "down, then up: $windows windows ($empty empty), $pyro received, sent $(pus
 grep -q "answers again" agent.err || fail "the agent did not say the backend answers again"
 
 # --- faults: kill -9, then a new agent on the same spool --------------------------------
-start_rx rx3
+start_rx rx3 pyroscope
 stop_rx
 start_agent --listen none -F 99 --comm shape --window 1 --duration 30 --spool spool3 --label env=test \
 	--tenant t1 --push "http://127.0.0.1:$port"
@@ -350,7 +367,7 @@ kill -KILL $agent_pid
 wait $agent_pid 2> /dev/null
 kept=$(ls spool3/pyroscope-*/*.win 2> /dev/null | wc -l)
 [ "$kept" -ge 2 ] || fail "killed: $kept windows in the spool"
-start_rx rx3 --port "$port"
+start_rx rx3 pyroscope --port "$port"
 start_agent --listen none -F 99 --comm shape --window 1 --duration 4 --spool spool3 --label env=test \
 	--tenant t1 --push "http://127.0.0.1:$port"
 wait_agent
@@ -378,7 +395,7 @@ note "a 16K spool: $dropped windows dropped, $size bytes left"
 [ "$size" -le 16384 ] || fail "the spool holds $size bytes, over 16K"
 
 # --- faults: a slow backend -----------------------------------------------------------------
-start_rx rx5 --delay 4
+start_rx rx5 pyroscope --delay 4
 start_agent --listen none -F 199 --comm shape --window 1 --duration 8 --spool spool5 --push "http://127.0.0.1:$port"
 wait_agent
 expect_rc 0 "prof agent with a slow backend"
@@ -389,7 +406,7 @@ note "a slow backend: $samples samples, $lost records lost, $(pushed "http://127
 [ "$lost" = 0 ] || fail "a slow backend: $lost records lost"
 [ "$samples" -gt 199 ] || fail "a slow backend: only $samples samples in 8 s at 199 Hz"
 # --- faults: the recorder killed: started again, the windows go on ---------------------------
-start_rx rx6
+start_rx rx6 pyroscope
 start_agent --listen none -F 99 --comm shape --window 1 --duration 10 --spool spool6 --label env=test \
 	--tenant t1 --push "http://127.0.0.1:$port"
 sleep 3
@@ -407,7 +424,7 @@ n=$(awk -v f="$last" '$1 == f { print $2 }' sums)
 note "the recorder killed: $pyro windows received, the last with $n samples"
 [ "${n:-0}" -gt 0 ] || fail "no samples after the recorder was started again"
 # --- an OTLP collector that takes nothing of a request: said, counted, not sent again -----
-start_rx rx7 --otlp-reject 2
+start_rx rx7 otlp --otlp-reject 2
 start_agent --listen none -F 99 --comm shape --window 1 --duration 4 --spool spool7 \
 	--push "http://127.0.0.1:$port/v1development/profiles"
 wait_agent
@@ -417,7 +434,7 @@ grep -q "refused a window (2 profiles rejected: too old); it is dropped" agent.e
 	fail "the OTLP rejection was not said: $(cat agent.err)"
 refused=$(grep -F "prof: agent: http://127.0.0.1:$port/v1development/profiles: " agent.err |
 	sed -n 's/.*, \([0-9]*\) refused$/\1/p')
-got=$(ls rx7/*.otlp 2> /dev/null | wc -l)
+got=$(ls rx7/otlp/*.otlp 2> /dev/null | wc -l)
 note "OTLP rejected: $got requests, $refused refused"
 [ "$got" -ge 1 ] && [ "$refused" = "$got" ] || fail "OTLP rejected: $got requests, ${refused:-none} counted refused"
 kill $shape_pid 2> /dev/null

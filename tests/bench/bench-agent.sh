@@ -106,7 +106,7 @@ watch() {
 say "$me: $SECS s each, shape busy on one CPU and $PROCS short processes, at 49 Hz"
 
 # --- prof agent ---
-python3 "$rx" "$tmp/rx" --port-file "$tmp/port" &
+python3 "$rx" "$tmp/rx" --kind pyroscope --port-file "$tmp/port" &
 rxp=$!
 bg="$rxp"
 i=0
