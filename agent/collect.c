@@ -310,6 +310,25 @@ static void reread_cgroup(struct pinfo *p)
 }
 
 /*
+ * A thread's name as a label: the session names a thread it saw no COMM
+ * of ":TID" (one that ran and exited in the moment the recorder started,
+ * before it read /proc), and a label per tid would make a series of each;
+ * such threads are "[unknown]", as a frame without a name is.
+ */
+static const char *known_name(const char *comm)
+{
+	const char *c = comm;
+
+	if (c && *c == ':' && c[1]) {
+		while (*++c >= '0' && *c <= '9')
+			;
+		if (!*c)
+			return "[unknown]";
+	}
+	return comm && *comm ? comm : "[unknown]";
+}
+
+/*
  * What labels say of s's process, read at its first sample and again
  * after an exec; its cgroup also once a window (k), since a process can
  * be moved to another after it starts (systemd puts a service's process
@@ -339,7 +358,9 @@ static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s, uint64
 
 		p->process = clean(base, strlen(base));
 	} else {
-		p->process = clean(s->comm ? s->comm : "", s->comm ? strlen(s->comm) : 0);
+		const char *name = known_name(s->comm);
+
+		p->process = clean(name, strlen(name));
 	}
 	if (s->pid)
 		p->cgroup = read_cgroup((int)s->pid);
@@ -365,7 +386,7 @@ static int labels_of(struct collect *c, const struct rsample *s, struct pinfo *p
 	}
 	if (c->o.labels & LABEL_THREAD) {
 		l[2 * n] = "thread";
-		l[2 * n++ + 1] = s->comm ? s->comm : "";
+		l[2 * n++ + 1] = known_name(s->comm);
 	}
 	if ((c->o.labels & LABEL_CONTAINER) && p->cgroup && strcmp(p->cgroup, "/")) {
 		l[2 * n] = "cgroup";

@@ -45,6 +45,9 @@ bad() {
 bad "token-file" --listen 0.0.0.0:6061
 bad "not HOST:PORT" --listen nowhere
 bad "http:// or https://" --push ftp://example.com
+bad "the port after" --push http://127.0.0.1:
+bad "the port after" --push http://127.0.0.1:99999/x
+bad "names no host" --push http:///ingest
 bad "query" --push 'http://example.com/x?y=1'
 bad "whole number" --window 0
 bad "prof's own" --label host=x
@@ -81,34 +84,6 @@ wait_agent() {
 	wait $agent_pid
 	rc=$?
 	[ "$rc" = 0 ] || note "prof agent exited $rc: $(grep -v '^    #' agent.err | head -n 20)"
-}
-# start_rx DIR KIND [ARGS]: a stand-in backend of KIND (pyroscope, parca,
-# otlp: tests/agent/receiver.py, which follows that server's code), its
-# requests in DIR/KIND; its port in $port
-rx_pids=
-start_rx() {
-	_d=$1/$2
-	_k=$2
-	shift 2
-	rm -f port
-	$py "$rx" "$_d" --kind "$_k" --port-file port "$@" &
-	rx_pid=$!
-	rx_pids="$rx_pids $rx_pid"
-	bg_add $rx_pid
-	_i=0
-	while [ ! -s port ] && [ $_i -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ -s port ] || fail "the stand-in backend did not start"
-	port=$(cat port)
-}
-stop_rx() {
-	for _p in $rx_pids; do
-		kill $_p 2> /dev/null
-		wait $_p 2> /dev/null
-	done
-	rx_pids=
 }
 # summary FIELD: from the agent's last line: windows, empty, samples, lost
 summary() {

@@ -155,6 +155,35 @@ stop_agent() {
 	wait "$agent_pid" || fail "prof agent exited $?: $(tail -n 5 agent.err)"
 }
 
+# start_rx DIR KIND [ARGS]: a stand-in backend of KIND (pyroscope, parca,
+# otlp: tests/agent/receiver.py, which follows that server's code), its
+# requests in DIR/KIND; its port in $port
+rx_pids=
+start_rx() {
+	_d=$1/$2
+	_k=$2
+	shift 2
+	rm -f port
+	python3 "$srcdir/tests/agent/receiver.py" "$_d" --kind "$_k" --port-file port "$@" &
+	rx_pid=$!
+	rx_pids="$rx_pids $rx_pid"
+	bg_add $rx_pid
+	_i=0
+	while [ ! -s port ] && [ $_i -lt 600 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -s port ] || fail "the stand-in backend did not start"
+	port=$(cat port)
+}
+stop_rx() {
+	for _p in $rx_pids; do
+		kill $_p 2> /dev/null
+		wait $_p 2> /dev/null
+	done
+	rx_pids=
+}
+
 # bg_add PID: kill PID when the test ends.
 bg_add() {
 	bg_pids="$bg_pids $1"

@@ -131,7 +131,7 @@ struct pprof {
 	size_t nmap, cap_map;
 	uint64_t (*sval)[2];	/* per sample: count, period */
 	size_t nsval, cap_sval;
-	const char *event;
+	char vtype[64];		/* the value's sample type: cpu, or the event's name */
 	int time_unit;
 	uint64_t count, value;	/* samples added, and their periods */
 };
@@ -173,8 +173,24 @@ struct pprof *pprof_new(const char *event, int time_unit)
 	struct pprof *p = xcalloc(1, sizeof(*p));
 
 	p->pool = strpool_new();
-	p->event = event;
 	p->time_unit = time_unit;
+	/*
+	 * A sample type is a name (go tool pprof -sample_index=NAME): letters,
+	 * digits and '_'. Pyroscope refuses a profile whose sample type has a
+	 * '-' (pkg/validation/validate.go), and Parca's profile type joins
+	 * fields with ':'; so off-cpu is off_cpu, sched:sched_switch
+	 * sched_sched_switch.
+	 */
+	if (time_unit == 1) {
+		snprintf(p->vtype, sizeof(p->vtype), "cpu");
+	} else {
+		size_t k = 0;
+
+		for (const char *e = event; *e && k + 1 < sizeof(p->vtype); e++)
+			p->vtype[k++] = (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') ||
+					(*e >= '0' && *e <= '9') ? *e : '_';
+		p->vtype[k] = '\0';
+	}
 	str_index(p, "");
 	return p;
 }
@@ -481,7 +497,7 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 {
 	struct pb m = { 0 }, packed = { 0 };
 	uint64_t t_samples = str_index(p, "samples"), u_count = str_index(p, "count");
-	uint64_t t_value = str_index(p, p->time_unit == 1 ? "cpu" : p->event);
+	uint64_t t_value = str_index(p, p->vtype);
 	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
 
 	value_type(out, 1, t_samples, u_count);
@@ -625,7 +641,7 @@ static void intern_names(struct pprof *p)
 {
 	str_index(p, "samples");
 	str_index(p, "count");
-	str_index(p, p->time_unit == 1 ? "cpu" : p->event);
+	str_index(p, p->vtype);
 	str_index(p, p->time_unit ? "nanoseconds" : "count");
 	for (size_t i = 0; i < p->nmap; i++) {
 		const unsigned char *id;
@@ -723,7 +739,7 @@ static void otlp_profile(struct pprof *p, const struct pprof_window *win, int wh
 			 struct pb *out)
 {
 	struct pb m = { 0 }, t = { 0 };
-	uint64_t t_value = str_index(p, p->time_unit == 1 ? "cpu" : p->event);
+	uint64_t t_value = str_index(p, p->vtype);
 	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
 	unsigned char id[16];
 	size_t a = 0;

@@ -19,7 +19,8 @@ struct pprof;
 /*
  * time_unit: 0, values are counts of event; 1, CPU time ("cpu",
  * nanoseconds: cpu-clock, task-clock); 2, nanoseconds of event (off-cpu).
- * event is not copied.
+ * The sample type is "cpu", or event with every character but letters,
+ * digits and '_' made '_' (off_cpu).
  */
 struct pprof *pprof_new(const char *event, int time_unit);
 void pprof_free(struct pprof *p);

@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# prof agent and the backends, as their own code reads what it sends:
+#   - the stand-ins (tests/agent/receiver.py) refuse what the real servers
+#     refuse: Pyroscope a form sent with format=pprof (the agent's request
+#     before this test, 422), Parca a bad label name (400), and Parca's UI
+#     answers a path outside /api with a web page that stores nothing;
+#   - every backend example of prof-agent(1) runs against the stand-in of
+#     its kind, its host and port replaced, and each window is stored;
+#   - a Parca URL without /api: the web page is said once, with the URL
+#     to give, and the windows wait in the spool, none counted as sent;
+#   - a whole host with a churn of short-lived programs: no sample is
+#     labelled ':PID' or [unknown] after the first window (a thread is
+#     named until its last sample), no pid label by default, every window
+#     stored, and the series counted.
+test_timeout=300
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+command -v python3 > /dev/null 2>&1 || skip "no python3 for the stand-in backends"
+command -v curl > /dev/null 2>&1 || skip "no curl"
+host=$(uname -n)
+
+# --- the stand-ins refuse what the servers refuse (no perf_event_open) ----------
+"$PROF" report -i "$srcdir/tests/data/recorded/export-s.data" -F pprof -o x.pb.gz 2> /dev/null ||
+	fail "prof report -F pprof of export-s.data failed"
+start_rx rx0 pyroscope
+# code URL CURL-ARGS: the HTTP status of a POST
+code() {
+	_u=$1
+	shift
+	curl -s -o reply -w '%{http_code}' "$@" "$_u"
+}
+c=$(code "http://127.0.0.1:$port/ingest?name=app%7B%7D&format=pprof" -F "profile=@x.pb.gz")
+[ "$c" = 422 ] || fail "the Pyroscope stand-in took a form with format=pprof: HTTP $c: $(cat reply)"
+c=$(code "http://127.0.0.1:$port/ingest?name=app%7B%7D" -F "profile=@x.pb.gz")
+[ "$c" = 200 ] || fail "the Pyroscope stand-in refused a form as pyroscope-go sends it: HTTP $c: $(cat reply)"
+c=$(code "http://127.0.0.1:$port/ingest?name=app%7Bbad-key=1%7D" -F "profile=@x.pb.gz")
+[ "$c" = 400 ] || fail "the Pyroscope stand-in took a label name with '-': HTTP $c: $(cat reply)"
+start_rx rx0 parca
+b64=$(base64 -w 0 x.pb.gz)
+printf '{"series":[{"labels":{"labels":[{"name":"__name__","value":"process_cpu"},{"name":"%s","value":"x"}]},"samples":[{"rawProfile":"%s"}]}]}' \
+	a-b "$b64" > bad.json
+printf '{"series":[{"labels":{"labels":[{"name":"__name__","value":"process_cpu"},{"name":"%s","value":"x"}]},"samples":[{"rawProfile":"%s"}]}]}' \
+	a_b "$b64" > good.json
+c=$(code "http://127.0.0.1:$port/api/profiles/writeraw" -H 'Content-Type: application/json' --data-binary @bad.json)
+[ "$c" = 400 ] || fail "the Parca stand-in took the label name a-b: HTTP $c: $(cat reply)"
+c=$(code "http://127.0.0.1:$port/api/profiles/writeraw" -H 'Content-Type: application/json' --data-binary @good.json)
+[ "$c" = 200 ] && [ "$(cat reply)" = "{}" ] || fail "the Parca stand-in refused WriteRaw: HTTP $c: $(cat reply)"
+c=$(curl -s -o reply -w '%{http_code} %{content_type}' -H 'Content-Type: application/json' \
+	--data-binary @good.json "http://127.0.0.1:$port/profiles/writeraw")
+case $c in "200 text/html"*) ;; *) fail "the Parca stand-in's UI: $c" ;; esac
+stored=$(cat rx0/*/*.json | python3 -c 'import json, sys
+n = 0
+for line in sys.stdin.read().replace("}{", "}\n{").splitlines():
+    n += len(json.loads(line)["stored"])
+print(n)')
+note "the stand-ins: Pyroscope refused format=pprof with a form (422), took pyroscope-go's form; Parca refused a-b (400), answered /profiles/writeraw with its page; $stored series stored"
+stop_rx
+
+require_perf_event
+shape=$WORKLOADS/shape
+
+# --- the man page's examples, against the stand-ins ------------------------------
+start_rx rx1 pyroscope
+pport=$port
+start_rx rx1 parca
+aport=$port
+start_rx rx1 otlp
+oport=$port
+"$shape" -s 600 > /dev/null &
+bg_add $!
+# prof-agent(1)'s BACKENDS: 'prof agent \-\-push URL ...', its host the backend's
+sed -n '/^\.SH BACKENDS/,/^\.SH /p' "$srcdir/doc/prof-agent.1" |
+	sed -n 's/^prof agent \\-\\-push \(http:[^ ]*\)\(.*\)/\1 \2/p' | sed 's/\\-/-/g' > examples
+[ "$(wc -l < examples)" -ge 3 ] || fail "prof-agent(1) has $(wc -l < examples) http examples: $(cat examples)"
+i=0
+while read -r u rest; do
+	i=$((i + 1))
+	case $u in
+	*/profiles/writeraw) k=parca p=$aport ;;
+	*/v1development/profiles) k=otlp p=$oport ;;
+	*) k=pyroscope p=$pport ;;
+	esac
+	hp=${u#http://}
+	hp=${hp%%/*}
+	local_url=$(echo "$u" | sed "s|^http://$hp|http://127.0.0.1:$p|")
+	before=$(ls rx1/$k/*.json 2> /dev/null | wc -l)
+	# shellcheck disable=SC2086  # the example's own options, as words
+	"$PROF" agent --push "$local_url" $rest --listen none -F 99 --comm shape --window 1 \
+		--duration 3 --spool "spool-ex$i" 2> "ex$i.err" || fail "the example '$u $rest': $(cat "ex$i.err")"
+	grep -q "prof: agent: $local_url: [1-9][0-9]* windows sent, 0 waiting" "ex$i.err" ||
+		fail "the example '$u $rest' sent nothing: $(cat "ex$i.err")"
+	n=0
+	for j in rx1/$k/*.json; do
+		n=$((n + 1))
+		[ $n -gt "$before" ] || continue
+		python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r["status"] == 200 and r["stored"] else 1)' "$j" ||
+			fail "the example '$u $rest': not stored: $(cat "$j")"
+	done
+	note "the example '$u$rest': $((n - before)) windows stored by the $k stand-in"
+	[ $((n - before)) -ge 1 ] || fail "the example '$u $rest': nothing reached the $k stand-in"
+done < examples
+
+# --- a Parca URL without /api: its UI's page, said once, the windows kept --------
+"$PROF" agent --push "http://127.0.0.1:$aport/profiles/writeraw" --listen none -F 99 --comm shape \
+	--window 1 --duration 4 --spool spool-ui 2> ui.err || fail "prof agent to Parca's UI: $(cat ui.err)"
+n=$(grep -c "a web page answered (text/html), not Parca's API: nothing was stored; Parca serves WriteRaw at http://HOST:7070/api/profiles/writeraw" ui.err)
+[ "$n" = 1 ] || fail "the web page was said $n times: $(cat ui.err)"
+grep -q "prof: agent: http://127.0.0.1:$aport/profiles/writeraw: 0 windows sent, [1-9][0-9]* waiting" ui.err ||
+	fail "windows answered by a web page were not kept: $(cat ui.err)"
+note "Parca's UI: $(grep -c . ui.err) lines said; $(tail -n 1 ui.err | sed 's/^prof: agent: //')"
+stop_rx
+
+# --- a whole host with short-lived programs: names, labels, series ---------------
+start_rx rx2 pyroscope
+"$PROF" agent --push "http://127.0.0.1:$port" --listen none -F 499 --window 2 --duration 10 \
+	--spool spool-churn 2> churn.err &
+agent_pid=$!
+bg_add $agent_pid
+# the churn begins once a window is stored: the threads that ran and exited
+# in the moment the recorder started (named [unknown]) are in that one
+while ! ls rx2/pyroscope/*.json > /dev/null 2>&1; do
+	kill -0 $agent_pid 2> /dev/null || fail "prof agent on a churn: $(cat churn.err)"
+	sleep 0.1
+done
+busy_begin
+i=0
+while kill -0 $agent_pid 2> /dev/null && [ $i -lt 2000 ]; do
+	"$shape" -s 0.01 > /dev/null
+	sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done'
+	i=$((i + 1))
+done
+wait $agent_pid || fail "prof agent on a churn: $(cat churn.err)"
+stop_rx
+python3 - rx2/pyroscope > churn.txt << 'EOF' || fail "the churn: $(cat churn.txt)"
+import glob, json, re, sys
+windows = stored = samples = 0
+colon = {}
+pid = unknown = 0
+series = set()
+for k, j in enumerate(sorted(glob.glob(sys.argv[1] + "/*.json"))):
+    r = json.load(open(j))
+    if r["status"] != 200:
+        print("HTTP %d: %s" % (r["status"], r.get("error")))
+        sys.exit(1)
+    windows += 1
+    for s in r["stored"] if k else []:
+        l = s["labels"]
+        samples += s["samples"]
+        series.add(tuple(sorted(l.items())))
+        if "pid" in l:
+            pid += s["samples"]
+        if l.get("thread") == "[unknown]":
+            unknown += s["samples"]
+        for k in ("process", "thread"):
+            if re.match(r"^:[0-9]+$", l.get(k, "")):
+                colon[l[k]] = colon.get(l[k], 0) + s["samples"]
+print(windows, samples, len(series), sum(colon.values()), pid, unknown, " ".join(sorted(colon))[:200])
+EOF
+read -r windows samples nseries ncolon npid nunknown which < churn.txt
+busy=$(busy_pct)
+note "a churn of $i short programs ($busy% busy): $windows windows, $samples samples, $nseries series; $ncolon samples labelled :PID, $npid with a pid, $nunknown [unknown] after the first window"
+[ "$windows" -ge 3 ] || fail "the churn: only $windows windows stored: $(cat churn.err)"
+[ "$ncolon" = 0 ] || fail "the churn: $ncolon samples labelled :PID ($which)"
+[ "$npid" = 0 ] || fail "the churn: $npid samples with a pid label, which is not a default"
+[ "$nunknown" = 0 ] || fail "the churn: $nunknown samples of threads that the agent forgot ([unknown])"
+[ "$i" -ge 20 ] || fail "the churn ran only $i programs"
+grep -q "0 waiting in" churn.err || fail "the churn: windows left unsent: $(tail -n 3 churn.err)"
+finish
