@@ -201,13 +201,25 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	if (strcmp(url, "/debug/pprof/profile"))
 		return text(conn, 404, "prof agent serves /debug/pprof/profile (CPU) only\n");
 	sec = mhd.lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "seconds");
-	if (sec) {
+	if (sec && sec[0]) {
 		uint64_t v;
 
-		if (parse_u64(sec, 1, MAX_SECONDS, &v))
-			return text(conn, 400, "bad seconds: give a whole number from 1 to 3600\n");
-		seconds = (double)v;
+		/*
+		 * As Go's pprof.Profile: what is not a whole number above 0
+		 * (0, 1.5, abc) means 30; too long a one is 400 (Go's: longer
+		 * than the server's write timeout).
+		 */
+		if (!parse_u64(sec, 1, UINT64_MAX, &v)) {
+			if (v > MAX_SECONDS)
+				return text(conn, 400, "profile duration exceeds the agent's limit "
+					    "(3600 seconds)\n");
+			seconds = (double)v;
+		}
 	}
+	/* a HEAD is answered as the GET would be, without the seconds it would take */
+	if (!strcmp(method, "HEAD"))
+		return reply(conn, 200, "application/octet-stream", "profile", (void *)"", 0,
+			     MHD_RESPMEM_PERSISTENT);
 	ret = collect_scrape(s->c, seconds, MAX_SCRAPES, &data, &len);
 	if (ret == -EBUSY)
 		return text(conn, 429, "too many profiles in progress; try again later\n");

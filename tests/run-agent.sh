@@ -112,7 +112,10 @@ curl -s -o index.html -w '%{http_code}' "$base/" > code || fail "curl of the ind
 	fail "POST /debug/pprof/symbol: not Go's answer"
 [ "$(head -c 2000000 /dev/zero | curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary @- "$base/symbol")" != 200 ] ||
 	fail "a 2 MB body was taken"
-[ "$(curl -s -o /dev/null -w '%{http_code}' "$url?seconds=abc")" = 400 ] || fail "seconds=abc is not 400"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$url?seconds=3601")" = 400 ] || fail "seconds=3601 is not 400"
+# a HEAD answers without the hour a GET would take (else the test times out)
+curl -s -I "$url?seconds=3600" > head.out || fail "HEAD of the profile failed"
+grep -qi '^content-type: application/octet-stream' head.out || fail "HEAD of the profile: $(cat head.out)"
 # a client that holds several connections (go tool pprof posts to /symbol on
 # one per stripped program, beside its idle one) is still served
 $py - "$base" <<'PYEOF2' || fail "with 8 connections open, a ninth request was not served"
