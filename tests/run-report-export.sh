@@ -189,6 +189,31 @@ else
 	note "no python3-protobuf: the OTLP file is not decoded"
 fi
 
+# --- a program of several executable segments ------------------------------
+# Debian's node has three PF_X PT_LOADs; its code lies in the second. Each
+# segment is a Mapping of its own, so that every location lies in one (the
+# checkers fail a location outside its mapping, and an OTLP dictionary
+# entry that nothing refers to, or that is there twice).
+if command -v node > /dev/null 2>&1 &&
+	[ "$(readelf -lW "$(command -v node)" 2> /dev/null | grep -c ' LOAD .* R E ')" -gt 1 ] &&
+	"$PROF" record -q -e cpu-clock -o probe.data true > /dev/null 2>&1; then
+	"$PROF" record -q -g -e cpu-clock -o node.data -- node "$srcdir/tests/workloads/jit/shape.js" 1 \
+		> /dev/null 2> node.err || fail "prof record node: $(cat node.err)"
+	run_prof report -i node.data --format pprof -o node.pb.gz
+	expect_rc 0 "prof report --format pprof of node"
+	python3 "$srcdir/tests/agent/pprof-sum.py" node.pb.gz > node.sum 2> node.err ||
+		fail "node's pprof: $(cat node.err)"
+	run_prof report -i node.data --format otlp -o node.otlp
+	expect_rc 0 "prof report --format otlp of node"
+	if /usr/bin/python3 -c 'import google.protobuf' 2> /dev/null; then
+		/usr/bin/python3 "$srcdir/tests/agent/otlp-sum.py" node.otlp > node-otlp.txt 2> node.err ||
+			fail "node's OTLP: $(cat node.err)"
+	fi
+	note "node (several code segments): every pprof and OTLP location in its mapping; $(cut -d' ' -f2 node.sum) samples"
+else
+	note "no node of several code segments, or no perf_event_open: that check is not made"
+fi
+
 # --- errors --------------------------------------------------------------
 run_prof report -i s.data --format pdf
 expect_rc 64 "--format pdf"

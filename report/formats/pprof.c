@@ -81,6 +81,24 @@ static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64
 	return &m->ents[m->n - 1];
 }
 
+/* The entry of key w[0..n), or NULL. */
+static struct ukey *umap_find(struct umap *m, const uint64_t *w, size_t n)
+{
+	struct htab_probe p;
+	uint32_t j;
+
+	if (!m->n)
+		return NULL;
+	htab_probe(&m->t, htab_hash_words(w, n) ^ n, &p);
+	while (htab_next(&m->t, &p, &j)) {
+		struct ukey *e = &m->ents[j];
+
+		if (e->len == n && !memcmp(m->keys + e->off, w, n * sizeof(*w)))
+			return e;
+	}
+	return NULL;
+}
+
 static void umap_release(struct umap *m)
 {
 	free(m->keys);
@@ -109,7 +127,7 @@ struct pmap {
 	const struct dso *dso;
 	uint64_t start, limit;	/* its addresses: [start, limit) */
 	uint64_t offset;	/* the file offset of start */
-	int segment;		/* start, limit and offset are its code segment's */
+	int segment;		/* start, limit and offset are one PT_LOAD's of its file */
 	uint64_t unnamed;	/* locations in it with no name: for pprof to symbolize */
 	uint64_t hits;		/* samples whose leaf is in it */
 	uint64_t progs;		/* samples of processes whose program it is */
@@ -119,6 +137,9 @@ struct pmap {
 struct pprof {
 	struct strpool *pool;
 	struct umap strs, funcs, locs, samples, maps;
+	struct umap progs;	/* per program (dso), how many samples: its val, an index in nprog */
+	uint64_t *nprog;
+	size_t cap_prog;
 	const char **str;	/* the string table */
 	size_t nstr, cap_str;
 	struct pfunc *func;
@@ -204,6 +225,8 @@ void pprof_free(struct pprof *p)
 	umap_release(&p->locs);
 	umap_release(&p->samples);
 	umap_release(&p->maps);
+	umap_release(&p->progs);
+	free(p->nprog);
 	free(p->str);
 	free(p->func);
 	free(p->loc);
@@ -264,31 +287,33 @@ static int file_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr, const 
 	return 0;
 }
 
+#define NO_SEGMENT UINT64_MAX
+
 /*
- * The Mapping of dso d (its index + 1): made when new, as its file's code
- * segment lays it out (its first executable PT_LOAD, page-aligned as the
- * kernel maps it), or from 0 where its file is not here.
+ * The Mapping of dso d's PT_LOAD seg (NO_SEGMENT: its file is not here, or
+ * the kernel), its index + 1: made when new, as the program header lays
+ * the segment out (page-aligned as the kernel maps it), or from 0. A file
+ * of several executable segments (node has three) has a Mapping each, so
+ * that every address lies in one whose offset maps it to the file.
  */
-static uint64_t mapping_of(struct pprof *p, const struct dso *d, int kernel)
+static uint64_t mapping_of(struct pprof *p, const struct dso *d, const struct objfile *f,
+			   uint64_t seg)
 {
-	uint64_t w = (uint64_t)(uintptr_t)d;
+	uint64_t w[2] = { (uint64_t)(uintptr_t)d, seg };
 	int made;
-	struct ukey *e = umap_get(&p->maps, &w, 1, p->nmap + 1, &made);
+	struct ukey *e = umap_get(&p->maps, w, 2, p->nmap + 1, &made);
 
 	if (made) {
-		const struct objfile *f = kernel ? NULL : symbols_dso_file(d);
 		struct pmap *m;
 
 		GROW(p->map, p->nmap, p->cap_map);
 		m = &p->map[p->nmap++];
 		memset(m, 0, sizeof(*m));
 		m->dso = d;
-		for (size_t i = 0; f && i < f->nload && !m->segment; i++) {
-			const GElf_Phdr *ph = &f->load[i];
+		if (seg != NO_SEGMENT) {
+			const GElf_Phdr *ph = &f->load[seg];
 			uint64_t pg = ph->p_offset & 4095;
 
-			if (!(ph->p_flags & PF_X))
-				continue;
 			m->segment = 1;
 			m->start = ph->p_vaddr - pg;
 			m->limit = ph->p_vaddr + ph->p_memsz;
@@ -302,15 +327,18 @@ static uint64_t mapping_of(struct pprof *p, const struct dso *d, int kernel)
 static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t off, int kernel,
 			   uint64_t *addr)
 {
-	uint64_t id = mapping_of(p, d, kernel), va;
-	struct pmap *m = &p->map[id - 1];
+	const struct objfile *f = kernel ? NULL : symbols_dso_file(d);
 	const GElf_Phdr *ph;
+	uint64_t va, id;
 
-	*addr = off;
-	if (!kernel && m->segment && file_vaddr(d, off, &va, &ph))
+	if (f && file_vaddr(d, off, &va, &ph)) {
 		*addr = va;
-	else if (!m->segment && off + 1 > m->limit)
-		m->limit = off + 1;	/* no file here: file offsets, from 0 */
+		return mapping_of(p, d, f, (uint64_t)(ph - f->load));
+	}
+	*addr = off;
+	id = mapping_of(p, d, NULL, NO_SEGMENT);
+	if (off + 1 > p->map[id - 1].limit)
+		p->map[id - 1].limit = off + 1;	/* no file here: file offsets, from 0 */
 	return id;
 }
 
@@ -387,10 +415,17 @@ void pprof_add(struct pprof *p, const struct rsample *s, const char *const *labe
 		i = j;
 	}
 	if (s->exe) {
-		/* the id first: mapping_of() may move p->map */
-		uint64_t id = mapping_of(p, s->exe, 0);
+		/* counted apart: a program none of whose code was sampled has no Mapping */
+		uint64_t d = (uint64_t)(uintptr_t)s->exe;
+		struct ukey *pe = umap_get(&p->progs, &d, 1, p->progs.n, &made);
 
-		p->map[id - 1].progs++;
+		if (made) {
+			size_t n = p->progs.n - 1;
+
+			GROW(p->nprog, n, p->cap_prog);
+			p->nprog[pe->val] = 0;
+		}
+		p->nprog[pe->val]++;
 	}
 	e = umap_get(&p->samples, w, k, p->nsval, &made);
 	if (made) {
@@ -525,6 +560,13 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 	/* the main program first (by_hits()) */
 	{
 		size_t *order = xreallocarray(NULL, p->nmap ? p->nmap : 1, sizeof(*order));
+
+		for (size_t i = 0; i < p->nmap; i++) {
+			uint64_t d = (uint64_t)(uintptr_t)p->map[i].dso;
+			const struct ukey *pe = umap_find(&p->progs, &d, 1);
+
+			p->map[i].progs = pe ? p->nprog[pe->val] : 0;
+		}
 
 		for (size_t i = 0; i < p->nmap; i++)
 			order[i] = i;
@@ -736,25 +778,29 @@ static void pb_packed(struct pb *b, unsigned field, const uint64_t *v, size_t n,
 /* One Profile of the window: the sample counts (which 0) or their values (which 1). */
 static void otlp_profile(struct pprof *p, const struct pprof_window *win, int which,
 			 const uint64_t *stack, const uint64_t *attrs, const size_t *nattrs,
-			 struct pb *out)
+			 const uint64_t *snew, const uint64_t *anew, struct pb *out)
 {
 	struct pb m = { 0 }, t = { 0 };
-	uint64_t t_value = str_index(p, p->vtype);
-	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
+	uint64_t t_value = snew[str_index(p, p->vtype)];
+	uint64_t u_value = snew[str_index(p, p->time_unit ? "nanoseconds" : "count")];
 	unsigned char id[16];
+	uint64_t ids[16];
 	size_t a = 0;
 
 	if (which)
 		value_type(out, 1, t_value, u_value);
 	else
-		value_type(out, 1, str_index(p, "samples"), str_index(p, "count"));
+		value_type(out, 1, snew[str_index(p, "samples")], snew[str_index(p, "count")]);
 	for (size_t i = 0; i < p->samples.n; i++) {
 		const struct ukey *e = &p->samples.ents[i];
 		uint64_t v = p->sval[e->val][which];
+		size_t n = nattrs[i] < 16 ? nattrs[i] : 16;
 
 		pb_u64(&m, 1, stack[i]);
-		if (nattrs[i])
-			pb_packed(&m, 2, attrs + a, nattrs[i], &t);
+		for (size_t j = 0; j < n; j++)
+			ids[j] = anew[attrs[a + j]];
+		if (n)
+			pb_packed(&m, 2, ids, n, &t);
 		a += nattrs[i];
 		pb_varint(&t, v);
 		pb_msg(&m, 4, &t);
@@ -805,6 +851,10 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	uint64_t *attrs = NULL, kernel_attr, native_attr;
 	size_t nattr_refs = 0, cap_refs = 0;
 	int made;
+	/* the dictionary's own numbering (below) */
+	struct umap mdedup = { 0 }, ldedup = { 0 }, sdedup = { 0 };
+	uint64_t *mnew, *lnew, *anew, *snew;
+	size_t *mold, *lold, nmaps = 0, nlocs = 0;
 
 	intern_names(p);
 
@@ -861,6 +911,98 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 		map_attr[i] = attr_id(&at, kv);
 	}
 
+	/*
+	 * The dictionary holds what something refers to, each once, as the
+	 * proto asks: Mappings that Locations name (files mapped by several
+	 * dsos alike are one), the Locations and Stacks those make, the
+	 * attributes in use, and the strings of all those. Each table gets
+	 * its new indices here (*new[old]), index 0 the zero value.
+	 */
+	mnew = xcalloc(p->nmap + 1, sizeof(*mnew));
+	mold = xreallocarray(NULL, p->nmap + 1, sizeof(*mold));
+	lnew = xcalloc(p->nloc + 1, sizeof(*lnew));
+	lold = xreallocarray(NULL, p->nloc + 1, sizeof(*lold));
+	for (size_t i = 0; i < p->nloc; i++) {
+		const struct ploc *l = &p->loc[i];
+		uint64_t key[2 + 2 * 64];
+		size_t k = 0;
+		struct ukey *e;
+
+		if (l->mapping && !mnew[l->mapping]) {
+			const struct pmap *mp = &p->map[l->mapping - 1];
+			uint64_t mk[5] = { mp->start, mp->limit, mp->offset,
+					   str_index(p, dso_path(mp->dso)), map_attr[l->mapping - 1] };
+
+			e = umap_get(&mdedup, mk, 5, nmaps + 1, &made);
+			if (made)
+				mold[++nmaps] = l->mapping - 1;
+			mnew[l->mapping] = e->val;
+		}
+		key[k++] = l->mapping ? mnew[l->mapping] : 0;
+		key[k++] = l->addr << 1 | (uint64_t)l->kernel;
+		for (size_t j = 0; j < l->n && j < 64; j++) {
+			key[k++] = p->line[l->first + j].func;
+			key[k++] = p->line[l->first + j].line;
+		}
+		e = umap_get(&ldedup, key, k, nlocs + 1, &made);
+		if (made)
+			lold[++nlocs] = i;
+		lnew[i + 1] = e->val;
+	}
+	/* the stacks, their locations renumbered; samples whose stacks became one share it */
+	{
+		uint64_t *snum = xreallocarray(NULL, stacks.n + 1, sizeof(*snum));
+		uint64_t *w = NULL;
+		size_t wcap = 0;
+
+		for (size_t i = 0; i < stacks.n; i++) {
+			const struct ukey *e = &stacks.ents[i];
+			struct ukey *ne;
+
+			if (e->len > wcap) {
+				wcap = e->len;
+				w = xreallocarray(w, wcap, sizeof(*w));
+			}
+			for (size_t j = 0; j < e->len; j++)
+				w[j] = lnew[stacks.keys[e->off + j]];
+			ne = umap_get(&sdedup, w, e->len, sdedup.n + 1, &made);
+			snum[e->val] = ne->val;
+		}
+		for (size_t i = 0; i < p->samples.n; i++)
+			stack[i] = snum[stack[i]];
+		free(snum);
+		free(w);
+	}
+	/* the attributes in use */
+	anew = xcalloc(at.n + 1, sizeof(*anew));
+	for (size_t i = 0; i < nattr_refs; i++)
+		anew[attrs[i]] = 1;
+	for (size_t k = 1; k <= nlocs; k++)
+		anew[p->loc[lold[k]].kernel ? kernel_attr : native_attr] = 1;
+	for (size_t k = 1; k <= nmaps; k++)
+		if (map_attr[mold[k]])
+			anew[map_attr[mold[k]]] = 1;
+	for (size_t i = 1, n = 0; i <= at.n; i++)
+		if (anew[i])
+			anew[i] = ++n;
+	/* the strings in use: the value types', the mappings', functions' and attribute keys' */
+	snew = xcalloc(p->nstr + 1, sizeof(*snew));
+	snew[str_index(p, "samples")] = snew[str_index(p, "count")] = 1;
+	snew[str_index(p, p->vtype)] = 1;
+	snew[str_index(p, p->time_unit ? "nanoseconds" : "count")] = 1;
+	for (size_t k = 1; k <= nmaps; k++)
+		snew[str_index(p, dso_path(p->map[mold[k]].dso))] = 1;
+	for (size_t i = 0; i < p->nfunc; i++)
+		snew[p->func[i].name] = snew[p->func[i].file] = 1;
+	/* an attribute's value is written whole (any_value()): only its key is an index */
+	for (size_t i = 1; i <= at.n; i++)
+		if (anew[i])
+			snew[at.kv[i - 1][0]] = 1;
+	snew[0] = 0;
+	for (size_t i = 1, n = 0; i < p->nstr; i++)
+		if (snew[i])
+			snew[i] = ++n;
+
 	/* ExportProfilesServiceRequest: one ResourceProfiles, one ScopeProfiles */
 	for (int i = 0; i < nresource; i++)
 		key_value(&m, 1, resource[2 * i], resource[2 * i + 1]);
@@ -870,7 +1012,7 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	pb_bytes(&t, 2, PACKAGE_VERSION, strlen(PACKAGE_VERSION));
 	pb_msg(&sp, 1, &t);		/* InstrumentationScope */
 	for (int which = 0; which < 2; which++) {
-		otlp_profile(p, win, which, stack, attrs, nattrs, &prof);
+		otlp_profile(p, win, which, stack, attrs, nattrs, snew, anew, &prof);
 		pb_msg(&sp, 2, &prof);
 	}
 	pb_msg(&rp, 2, &sp);
@@ -878,24 +1020,27 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 
 	/* ProfilesDictionary, each table's index 0 its zero value */
 	pb_bytes(&dict, 1, NULL, 0);
-	for (size_t i = 0; i < p->nmap; i++) {
-		const struct pmap *mp = &p->map[i];
+	for (size_t k = 1; k <= nmaps; k++) {
+		const struct pmap *mp = &p->map[mold[k]];
 
 		pb_u64(&m, 1, mp->start);
 		pb_u64(&m, 2, mp->limit);
 		pb_u64(&m, 3, mp->offset);
-		pb_u64(&m, 4, str_index(p, dso_path(mp->dso)));
-		if (map_attr[i])
-			pb_packed(&m, 5, &map_attr[i], 1, &t);
+		pb_u64(&m, 4, snew[str_index(p, dso_path(mp->dso))]);
+		if (map_attr[mold[k]]) {
+			uint64_t a = anew[map_attr[mold[k]]];
+
+			pb_packed(&m, 5, &a, 1, &t);
+		}
 		pb_bytes(&dict, 1, m.b, m.n);
 		m.n = 0;
 	}
 	pb_bytes(&dict, 2, NULL, 0);
-	for (size_t i = 0; i < p->nloc; i++) {
-		const struct ploc *l = &p->loc[i];
-		uint64_t kind = l->kernel ? kernel_attr : native_attr;
+	for (size_t k = 1; k <= nlocs; k++) {
+		const struct ploc *l = &p->loc[lold[k]];
+		uint64_t kind = anew[l->kernel ? kernel_attr : native_attr];
 
-		pb_u64(&m, 1, l->mapping);
+		pb_u64(&m, 1, l->mapping ? mnew[l->mapping] : 0);
 		pb_u64(&m, 2, l->addr);
 		for (size_t j = 0; j < l->n; j++) {
 			pb_u64(&line, 1, p->line[l->first + j].func);
@@ -909,9 +1054,9 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	}
 	pb_bytes(&dict, 3, NULL, 0);
 	for (size_t i = 0; i < p->nfunc; i++) {
-		pb_u64(&m, 1, p->func[i].name);
-		pb_u64(&m, 2, p->func[i].name);
-		pb_u64(&m, 3, p->func[i].file);
+		pb_u64(&m, 1, snew[p->func[i].name]);
+		pb_u64(&m, 2, snew[p->func[i].name]);
+		pb_u64(&m, 3, snew[p->func[i].file]);
 		pb_bytes(&dict, 3, m.b, m.n);
 		m.n = 0;
 	}
@@ -924,24 +1069,36 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 		pb_msg(&dict, 4, &m);
 	}
 	for (size_t i = 0; i < p->nstr; i++)
-		pb_bytes(&dict, 5, p->str[i], strlen(p->str[i]));
+		if (!i || snew[i])
+			pb_bytes(&dict, 5, p->str[i], strlen(p->str[i]));
 	pb_bytes(&dict, 6, NULL, 0);
 	for (size_t i = 0; i < at.n; i++) {
-		pb_u64(&m, 1, at.kv[i][0]);
+		if (!anew[i + 1])
+			continue;
+		pb_u64(&m, 1, snew[at.kv[i][0]]);
 		any_value(&m, 2, p->str[at.kv[i][1]], (int)at.kv[i][2]);
 		pb_bytes(&dict, 6, m.b, m.n);
 		m.n = 0;
 	}
 	pb_bytes(&dict, 7, NULL, 0);
-	for (size_t i = 0; i < stacks.n; i++) {
-		const struct ukey *e = &stacks.ents[i];
+	for (size_t i = 0; i < sdedup.n; i++) {
+		const struct ukey *e = &sdedup.ents[i];
 
-		pb_packed(&m, 1, stacks.keys + e->off, e->len, &t);
+		pb_packed(&m, 1, sdedup.keys + e->off, e->len, &t);
 		pb_bytes(&dict, 7, m.b, m.n);
 		m.n = 0;
 	}
 	pb_msg(&req, 2, &dict);
 
+	umap_release(&mdedup);
+	umap_release(&ldedup);
+	umap_release(&sdedup);
+	free(mnew);
+	free(mold);
+	free(lnew);
+	free(lold);
+	free(anew);
+	free(snew);
 	umap_release(&stacks);
 	umap_release(&at.map);
 	free(stack);

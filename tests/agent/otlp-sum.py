@@ -8,7 +8,8 @@ collector/profiles/v1development/profiles_service.proto,
 common/v1/common.proto, resource/v1/resource.proto).
 
 It checks what the proto says MUST hold (each table's index 0 its zero
-value, every index in range, a key once per attribute list) and prints
+value, every index in range, a key once per attribute list) and what it
+says SHOULD NOT be (an entry nothing refers to, an entry twice), and prints
 one line per field as KEY VALUE, for the tests to read:
 
   resource KEY=VALUE          (each Resource attribute)
@@ -167,6 +168,10 @@ def main():
     for loc in d.location_table[1:]:
         if not 0 <= loc.mapping_index < len(d.mapping_table):
             fail("mapping index out of range")
+        m = d.mapping_table[loc.mapping_index]
+        if loc.mapping_index and not m.memory_start <= loc.address < m.memory_limit:
+            fail("a location at 0x%x lies outside its mapping [0x%x, 0x%x)"
+                 % (loc.address, m.memory_start, m.memory_limit))
         for ln in loc.lines:
             if not 0 < ln.function_index < len(d.function_table):
                 fail("function index out of range")
@@ -180,6 +185,47 @@ def main():
         for i in stck.location_indices:
             if not 0 < i < len(d.location_table):
                 fail("location index %d out of range" % i)
+    # nothing that nothing refers to, nothing twice: what the proto says
+    # SHOULD NOT be (each table's comment in profiles.proto)
+    refs = {t: set() for t in ("mapping_table", "location_table", "function_table",
+                               "attribute_table", "stack_table", "string_table")}
+    for m in d.mapping_table[1:]:
+        refs["string_table"].add(m.filename_strindex)
+        refs["attribute_table"].update(m.attribute_indices)
+    for loc in d.location_table[1:]:
+        refs["mapping_table"].add(loc.mapping_index)
+        refs["attribute_table"].update(loc.attribute_indices)
+        refs["function_table"].update(ln.function_index for ln in loc.lines)
+    for fn in d.function_table[1:]:
+        refs["string_table"].update((fn.name_strindex, fn.system_name_strindex, fn.filename_strindex))
+    for a in d.attribute_table[1:]:
+        refs["string_table"].update((a.key_strindex, a.unit_strindex))
+        if a.value.WhichOneof("value") == "string_value_strindex":
+            refs["string_table"].add(a.value.string_value_strindex)
+    for stck in d.stack_table[1:]:
+        refs["location_table"].update(stck.location_indices)
+    for rp in req.resource_profiles:
+        for sp in rp.scope_profiles:
+            for p in sp.profiles:
+                for vt in (p.sample_type, p.period_type):
+                    refs["string_table"].update((vt.type_strindex, vt.unit_strindex))
+                refs["attribute_table"].update(p.attribute_indices)
+                for smp in p.samples:
+                    refs["stack_table"].add(smp.stack_index)
+                    refs["attribute_table"].update(smp.attribute_indices)
+    for tname, used in refs.items():
+        t = getattr(d, tname)
+        orphans = [i for i in range(1, len(t)) if i not in used]
+        if orphans:
+            fail("%s: %d of %d entries are referred to by nothing (the first: %d)"
+                 % (tname, len(orphans), len(t) - 1, orphans[0]))
+        seen = {}
+        for i in range(1, len(t)):
+            k = t[i] if tname == "string_table" else t[i].SerializeToString(deterministic=True)
+            if k in seen:
+                fail("%s: entries %d and %d are the same" % (tname, seen[k], i))
+            seen[k] = i
+
     builds = 0
     for m in d.mapping_table[1:]:
         builds += any(attr(i)[0] == "process.executable.build_id.gnu" for i in m.attribute_indices)

@@ -4,7 +4,8 @@
 per file: FILE SAMPLES VALUE TIME_NANOS DURATION_NANOS LABELS, where
 SAMPLES sums the first value of every Sample, VALUE the second, and
 LABELS is key=value,... of the label keys seen (sorted, distinct values
-joined by |). Exits 1 on anything that is not a well-formed profile."""
+joined by |). Exits 1 on anything that is not a well-formed profile,
+and on a location whose address lies outside its mapping."""
 import gzip
 import sys
 
@@ -56,17 +57,31 @@ def packed(v):
 
 for path in sys.argv[1:]:
     b = gzip.open(path).read()
-    strings, samples = [], []
+    strings, samples, maps, locs = [], [], {}, []
     t = d = 0
     for f, v in fields(b):
         if f == 6:
             strings.append(v.decode("utf-8"))
         elif f == 2:
             samples.append(v)
+        elif f == 3:
+            m = dict(fields(v))
+            maps[m.get(1, 0)] = (m.get(2, 0), m.get(3, 0))
+        elif f == 4:
+            locs.append(dict((lf, lv) for lf, lv in fields(v) if lf in (1, 2, 3)))
         elif f == 9:
             t = v
         elif f == 10:
             d = v
+    # every location in its mapping, so that its file offset is
+    # address - memory_start + file_offset, as pprof and the backends take it
+    for loc in locs:
+        if loc.get(2):
+            lo, hi = maps.get(loc[2], (0, 0))
+            a = loc.get(3, 0)
+            if not lo <= a < hi:
+                sys.exit("%s: location %d at 0x%x lies outside its mapping %d [0x%x, 0x%x)"
+                         % (path, loc.get(1, 0), a, loc[2], lo, hi))
     n = val = 0
     labels = {}
     for s in samples:
