@@ -97,6 +97,8 @@ struct pusher {
 	int stopping;
 	struct target *t;
 	size_t nt;
+	uint64_t full_drops;		/* windows dropped for a full disk, all backends */
+	int full_said;			/* ... and said so, since a window was last spooled freely */
 };
 
 static void say(const struct pusher *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -239,6 +241,33 @@ static int drop_oldest(struct target *t)
 	return 1;
 }
 
+/*
+ * A full disk: delete the oldest window of any backend (names sort by
+ * the window's start), so that what goes is the oldest data, not the
+ * newest window of the backend that happened to write. 1 when there was
+ * one. Under p->mu.
+ */
+static int drop_oldest_any(struct pusher *p)
+{
+	struct target *pick = NULL;
+	char best[8192] = "", path[8192];
+
+	for (size_t i = 0; i < p->nt; i++) {
+		struct target *t = &p->t[i];
+
+		if (oldest(t, path, sizeof(path)) &&
+		    (!pick || strcmp(strrchr(path, '/'), strrchr(best, '/')) < 0)) {
+			pick = t;
+			snprintf(best, sizeof(best), "%s", path);
+		}
+	}
+	if (!pick || unspool(pick, best))
+		return 0;
+	pick->dropped++;
+	p->full_drops++;
+	return 1;
+}
+
 /* A time ms from now on CLOCK_REALTIME, as pthread's timed waits take it. */
 static struct timespec deadline_in(unsigned ms)
 {
@@ -263,7 +292,7 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 	char name[128], path[8192], tmp[8300];
 	const unsigned char *data = t->kind == PUSH_OTLP ? e->otlp : e->pprof;
 	size_t len = t->kind == PUSH_OTLP ? e->otlp_len : e->len;
-	uint64_t need = on_disk(sizeof(h) + len), dropped = t->dropped;
+	uint64_t need = on_disk(sizeof(h) + len), dropped = t->dropped, full = p->full_drops;
 	int tries = 0, fd, err = 0;
 
 	if (!data) {
@@ -286,6 +315,11 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", t->dir, name);
 	while (t->bytes + need > p->o.spool_bytes && drop_oldest(t))
 		;
+	if (t->dropped > dropped)
+		say(p, "the spool for %s is full (%llu bytes at most): dropped %llu of its oldest "
+		    "windows, %llu in all; --spool-size sets the bound", t->url,
+		    (unsigned long long)p->o.spool_bytes,
+		    (unsigned long long)(t->dropped - dropped), (unsigned long long)t->dropped);
 	for (;;) {
 		ssize_t a, b;
 
@@ -306,26 +340,33 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 		} else {
 			err = errno;
 		}
-		/* a full disk: older windows make room, up to 16 of them */
-		if ((err == ENOSPC || err == EDQUOT) && tries++ < 16 && drop_oldest(t))
+		/* a full disk: the oldest windows of all backends make room, up to 16 */
+		if ((err == ENOSPC || err == EDQUOT) && tries++ < 16 && drop_oldest_any(p))
 			continue;
-		say(p, "cannot spool a window for %s in %s: %s; it is lost", t->url, t->dir,
-		    strerror(err));
+		say(p, "cannot spool a window for %s in %s: %s%s; it is lost", t->url, t->dir,
+		    strerror(err), err == ENOSPC || err == EDQUOT ?
+		    " (the disk, not --spool-size: free space there, or give --spool elsewhere)" : "");
 		t->dropped++;
 		break;
 	}
-	if (t->dropped > dropped)
-		say(p, "the spool for %s is full (%llu bytes at most): dropped %llu of its oldest "
-		    "windows, %llu in all", t->url, (unsigned long long)p->o.spool_bytes,
-		    (unsigned long long)(t->dropped - dropped), (unsigned long long)t->dropped);
+	/* said once while the disk stays full; the last line counts them all */
+	if (p->full_drops > full && !p->full_said++)
+		say(p, "the disk holding %s is full (%s): dropping the oldest windows of all "
+		    "backends to make room (%llu so far); free space there, or give --spool elsewhere",
+		    p->o.spool, strerror(err), (unsigned long long)p->full_drops);
 }
 
 void pusher_window(struct pusher *p, const struct window *w)
 {
+	uint64_t full;
+
 	pthread_mutex_lock(&p->mu);
+	full = p->full_drops;
 	for (size_t i = 0; i < p->nt; i++)
 		for (size_t e = 0; e < w->nev; e++)
 			spool_one(&p->t[i], w, &w->ev[e], e);
+	if (p->full_drops == full)
+		p->full_said = 0;	/* room again: a disk full later is said again */
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 }

@@ -360,6 +360,10 @@ note "kill -9: $kept windows kept, then $windows windows ($empty empty); $pyro r
 dups=$(awk '$1 == "pyroscope" { print $2, $3 }' ranges | sort | uniq -d | wc -l)
 [ "$dups" = 0 ] || fail "after kill -9: $dups windows arrived twice"
 
+umount_disk() {
+	umount disk 2> /dev/null
+}
+
 # --- faults: a spool over its size ------------------------------------------------------
 start_agent --listen none -F 99 --comm shape --window 1 --duration 8 --spool spool4 --spool-size 16K \
 	--push "http://127.0.0.1:$port"
@@ -371,6 +375,34 @@ size=$(cat spool4/pyroscope-*/*.win | wc -c)
 note "a 16K spool: $dropped windows dropped, $size bytes left"
 [ "$dropped" -gt 0 ] || fail "a full spool dropped nothing"
 [ "$size" -le 16384 ] || fail "the spool holds $size bytes, over 16K"
+
+# --- faults: the disk full under two backends that are down ---------------------------------
+# The oldest windows of both go, not the newest of the one that writes;
+# the message says it is the disk, not --spool-size.
+if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=40k tmpfs disk 2> mount.err; then
+	on_exit umount_disk
+	start_rx rx4b pyroscope
+	stop_rx	# nothing listening: the windows stay
+	start_agent --listen none -F 99 --comm shape --window 1 --duration 14 --spool disk/spool \
+		--push "http://127.0.0.1:$port" --push "http://127.0.0.1:$port/api/profiles/writeraw"
+	wait_agent
+	expect_rc 0 "prof agent on a full disk"
+	[ "$(grep -c "the disk holding disk/spool is full (No space left on device): dropping the oldest windows of all backends" \
+		agent.err)" = 1 ] || fail "a full disk was not said so, once: $(cat agent.err)"
+	grep -q "spool for .* is full (" agent.err && fail "a full disk was blamed on --spool-size: $(cat agent.err)"
+	pn=$(ls disk/spool/pyroscope-*/*.win | sed 's|.*/||' | sort)
+	an=$(ls disk/spool/parca-*/*.win | sed 's|.*/||' | sort)
+	note "a full disk: $(echo "$pn" | wc -l) and $(echo "$an" | wc -l) windows kept; $(grep -c 'is full' agent.err) lines said"
+	# each backend keeps the newest windows; neither keeps one older than the other's oldest by more than a window
+	[ "$(echo "$pn" | tail -n 1)" = "$(echo "$an" | tail -n 1)" ] ||
+		fail "the backends' newest windows differ: $(echo "$pn" | tail -n 1) and $(echo "$an" | tail -n 1)"
+	po=$(echo "$pn" | head -n 1 | cut -c1-20 | sed 's/^0*//')
+	ao=$(echo "$an" | head -n 1 | cut -c1-20 | sed 's/^0*//')
+	d=$((po > ao ? po - ao : ao - po))
+	[ "$d" -le 2000000000 ] || fail "one backend kept windows $((d / 1000000000)) s older than the other's oldest"
+else
+	note "not root, or no tmpfs: the full disk is not tried"
+fi
 
 # --- faults: a slow backend -----------------------------------------------------------------
 start_rx rx5 pyroscope --delay 4
