@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,19 +20,78 @@
 #include "pdata.h"
 #include "reader.h"
 #include "session.h"
+#include "symbols.h"
 #include "xalloc.h"
+
+extern char **environ;
+
+/*
+ * The directory where the recorder links the files it holds for us
+ * (record/hold.h), made once, private: the links reach every executable
+ * the host runs. Without one (no /tmp to write), nothing is held.
+ */
+static void make_hold_dir(struct live *l)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (l->hold_dir[0])
+		return;
+	snprintf(l->hold_dir, sizeof(l->hold_dir), "%s/prof-hold-XXXXXX",
+		 tmp && tmp[0] == '/' && strlen(tmp) < 200 ? tmp : "/tmp");
+	if (!mkdtemp(l->hold_dir)) {
+		l->hold_dir[0] = '\0';
+		return;
+	}
+	symbols_hold_dir(l->sym, l->hold_dir);
+}
+
+/* Remove the hold directory and what a recorder left in it. */
+static void remove_hold_dir(struct live *l)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!l->hold_dir[0])
+		return;
+	symbols_hold_dir(l->sym, NULL);
+	d = opendir(l->hold_dir);
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(l->hold_dir);
+	l->hold_dir[0] = '\0';
+}
 
 /* prof CMD --record-child ARGS..., its standard output the pipe. 0 or -1 after a message. */
 static int start_child(struct live *l)
 {
 	char **argv = xcalloc((size_t)l->argc + 3, sizeof(*argv));
 	static char prog[] = "prof", child[] = "--record-child";
+	char hold_env[320];
+	char **envp;
+	size_t n = 0, k = 0;
 	int fds[2];
 	pid_t pid;
+
+	/* our environment, and where the recorder holds files (live_child_opts()) */
+	while (environ[n])
+		n++;
+	envp = xcalloc(n + 2, sizeof(*envp));
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], LIVE_HOLD_ENV "=", sizeof(LIVE_HOLD_ENV)))
+			envp[k++] = environ[i];
+	make_hold_dir(l);
+	if (l->hold_dir[0]) {
+		snprintf(hold_env, sizeof(hold_env), "%s=%s", LIVE_HOLD_ENV, l->hold_dir);
+		envp[k++] = hold_env;
+	}
 
 	if (pipe2(fds, O_CLOEXEC)) {
 		fprintf(stderr, "prof: %s: pipe: %s\n", l->cmd, strerror(errno));
 		free(argv);
+		free(envp);
 		return -1;
 	}
 	argv[0] = prog;
@@ -45,6 +105,7 @@ static int start_child(struct live *l)
 		close(fds[0]);
 		close(fds[1]);
 		free(argv);
+		free(envp);
 		return -1;
 	}
 	if (pid == 0) {
@@ -57,12 +118,13 @@ static int start_child(struct live *l)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		execv("/proc/self/exe", argv);
+		execve("/proc/self/exe", argv, envp);
 		fprintf(stderr, "prof: %s: cannot run the recorder: %s\n", l->cmd, strerror(errno));
 		_exit(126);
 	}
 	close(fds[1]);
 	free(argv);
+	free(envp);
 	l->child = pid;
 	l->child_fd = fds[0];
 	l->started = mono_s();
@@ -115,6 +177,7 @@ static void *read_records(void *arg)
 
 void live_child_opts(struct record_opts *o)
 {
+	o->hold_dir = getenv(LIVE_HOLD_ENV);
 	o->output = "-";
 	o->no_compress = 1;
 	o->quiet = 1;
@@ -159,12 +222,13 @@ int live_end(struct live *l)
 {
 	int status = 0;
 
-	if (!l->child)
-		return 0;
-	kill(l->child, SIGTERM);
-	while (waitpid(l->child, &status, 0) < 0 && errno == EINTR)
-		;
-	join_reader(l);
-	l->child = 0;
+	if (l->child) {
+		kill(l->child, SIGTERM);
+		while (waitpid(l->child, &status, 0) < 0 && errno == EINTR)
+			;
+		join_reader(l);
+		l->child = 0;
+	}
+	remove_hold_dir(l);
 	return status;
 }

@@ -40,7 +40,11 @@ struct live {
 	int reading;
 	uint64_t lost;			/* records lost, as the stream said so far (atomic) */
 	double started;			/* when the recorder was started (mono_s()) */
+	char hold_dir[256];		/* where the recorder links the files it holds; "" none */
 };
+
+/* The environment variable that tells the recorder its hold directory. */
+#define LIVE_HOLD_ENV "PROF_HOLD_DIR"
 
 /*
  * The recorder's options, in the command's own table: record's target and
@@ -58,7 +62,9 @@ struct record_opts;
  * Make o the recorder's: its stream uncompressed into the pipe, quiet,
  * keeping and carrying no files (the reader is live), and no build ids in
  * MMAP2, which the kernel would leak into the records of a perf session
- * beside it (record/evopen.c): the reader resolves from the files.
+ * beside it (record/evopen.c): the reader resolves from the files, which
+ * the recorder holds open for it a while (record/hold.h), in the
+ * directory $PROF_HOLD_DIR names.
  */
 void live_child_opts(struct record_opts *o);
 
@@ -66,7 +72,7 @@ void live_child_opts(struct record_opts *o);
 int live_start(struct live *l);
 /* Whether the recorder has exited on its own: 1 with its wait status and the reader joined. */
 int live_reap(struct live *l, int *status);
-/* Stop the recorder (SIGTERM): its wait status, the reader joined. */
+/* Stop the recorder (SIGTERM): its wait status, the reader joined; the hold directory removed. */
 int live_end(struct live *l);
 
 #endif

@@ -66,6 +66,7 @@ struct record_opts {
 	double duration;	/* --duration, 0 when not given */
 	int quiet;
 	int no_buildid_cache;	/* -N: keep no file by build id (keep.h) */
+	const char *hold_dir;	/* a live reader's: hold executables open, linked here (hold.h) */
 	int no_inherit;		/* --no-inherit: not the command's children or threads */
 	int no_buildid_mmap;	/* --no-buildid-mmap: MMAP2 without build ids (attr.build_id 0) */
 	int keep_leaf_stacks;	/* --keep-leaf-stacks: -g's stacks stored, not mended (mend.h) */

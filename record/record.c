@@ -32,6 +32,7 @@
 #include "evopen.h"
 #include "file.h"
 #include "carry.h"
+#include "hold.h"
 #include "keep.h"
 #include "mapfile.h"
 #include "mend.h"
@@ -92,6 +93,7 @@ struct recorder {
 	uint64_t samples, lost, throttled;
 	struct timespec start;
 	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
+	struct hold *hold;		/* executables held open for a live reader (hold.h) */
 	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
 	int tracepoints;		/* an event is a tracepoint: its formats go in the file */
 	int cs_event;			/* the last event is --off-cpu's context-switches */
@@ -763,6 +765,10 @@ static void track(struct recorder *rc, const struct perf_event_header *h)
 			keep_mapping(rc->keep, (int)k.mmap.pid, k.mmap.start, k.mmap.len,
 				     k.mmap.name, k.mmap.name_len, k.mmap.build_id,
 				     k.mmap.build_id_len);
+		if (rc->hold)
+			hold_mapping(rc->hold, (int)k.mmap.pid, k.mmap.start, k.mmap.len,
+				     k.mmap.name, k.mmap.name_len, k.mmap.maj, k.mmap.min,
+				     k.mmap.ino, mono_ns());
 		carry_mmap(rc->carry, (int)k.mmap.pid, k.mmap.start, k.mmap.len, k.mmap.name,
 			   k.mmap.name_len, (id.present & PERF_SAMPLE_TIME) ? id.time : 0);
 		break;
@@ -1139,7 +1145,8 @@ static int run(struct recorder *rc)
 		pfd[i + 1].events = POLLIN;
 	}
 	while (!stopping) {
-		int timeout = 250;
+		/* a live reader's files are held within 50 ms of their exec, while they are there */
+		int timeout = rc->hold ? 50 : 250;
 
 		if (end) {
 			double left = end - mono_s();
@@ -1192,6 +1199,7 @@ static int run(struct recorder *rc)
 			ret = -1;
 			break;
 		}
+		hold_expire(rc->hold, mono_ns());
 		if (!stopping && switch_due(rc)) {
 			rc->switch_asked = 0;
 			if (switch_file(rc)) {
@@ -1275,6 +1283,7 @@ static void recorder_release(struct recorder *rc)
 {
 	mapfile_bids_release(&rc->bids);
 	keep_free(rc->keep);
+	hold_free(rc->hold);
 	carry_free(rc->carry);
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
 		ring_release(&rc->rings[c]);
@@ -1442,6 +1451,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	}
 	if (!rc.o.no_buildid_cache)
 		rc.keep = keep_new();
+	rc.hold = hold_new(rc.o.hold_dir);
 	if (!rc.o.no_carry)
 		rc.carry = carry_new(mono_to_real(&rc));
 	if (write_head(&rc) || synthesize(&rc, 0))

@@ -9,6 +9,8 @@
 #     its kind, its host and port replaced, and each window is stored;
 #   - a Parca URL without /api: the web page is said once, with the URL
 #     to give, and the windows wait in the spool, none counted as sent;
+#   - programs that live 50-200 ms and whose binary is deleted at their
+#     exit: 95% of their samples named or more;
 #   - a whole host with a churn of short-lived programs: no sample is
 #     labelled ':PID' or [unknown] after the first window (a thread is
 #     named until its last sample), no pid label by default, every window
@@ -169,4 +171,42 @@ note "a churn of $i short programs ($busy% busy): $windows windows, $samples sam
 [ "$nunknown" = 0 ] || fail "the churn: $nunknown samples of threads that the agent forgot ([unknown])"
 [ "$i" -ge 20 ] || fail "the churn ran only $i programs"
 grep -q "0 waiting in" churn.err || fail "the churn: windows left unsent: $(tail -n 3 churn.err)"
+
+# --- short-lived programs whose binary is deleted at their exit: named --------------
+# (a test binary, a build's tool, go run): the recorder holds each
+# executable open a while (record/hold.h), and the agent reads it so
+start_rx rx3 pyroscope
+mkdir tmpd
+TMPDIR=$PWD/tmpd "$PROF" agent --push "http://127.0.0.1:$port" --listen none -F 199 --window 2 \
+	--duration 12 --spool spool-del 2> del.err &
+agent_pid=$!
+bg_add $agent_pid
+while ! ls rx3/pyroscope/*.json > /dev/null 2>&1; do
+	kill -0 $agent_pid 2> /dev/null || fail "prof agent on deleted binaries: $(cat del.err)"
+	sleep 0.1
+done
+hold=$(ls tmpd)
+[ "$(stat -c %a "tmpd/$hold")" = 700 ] || fail "the hold directory is not 700: $(ls -ld "tmpd/$hold")"
+mkdir del
+i=0
+while kill -0 $agent_pid 2> /dev/null && [ $i -lt 60 ]; do
+	cp "$shape" "del/gone-$i"
+	# a third of them for 50 ms, the rest for 200 ms
+	"del/gone-$i" -s "$([ $((i % 3)) = 0 ] && echo 0.05 || echo 0.2)" > /dev/null
+	rm -f "del/gone-$i"
+	i=$((i + 1))
+done
+wait $agent_pid || fail "prof agent on deleted binaries: $(cat del.err)"
+stop_rx
+ls rx3/pyroscope/*.pprof > /dev/null 2>&1 || fail "nothing stored of the deleted binaries' run"
+python3 "$srcdir/tests/agent/pprof-sum.py" --named-in /gone- rx3/pyroscope/*.pprof > del.sum ||
+	fail "the deleted binaries' profiles do not decode"
+read -r named unnamed << EOF
+$(awk '{ n += $2; u += $3 } END { print n + 0, u + 0 }' del.sum)
+EOF
+note "$i programs deleted at their exit: $named samples of their code named, $unnamed not"
+[ $((named + unnamed)) -ge 50 ] || fail "only $((named + unnamed)) samples of the deleted programs"
+[ $((100 * named)) -ge $((95 * (named + unnamed))) ] ||
+	fail "of the deleted programs' samples, $named named and $unnamed not: under 95%"
+[ -z "$(ls tmpd)" ] || fail "the agent left its hold directory: $(ls -l tmpd)"
 finish

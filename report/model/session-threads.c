@@ -271,8 +271,10 @@ void ss_do_mmap(struct session *s, const struct kevent *k)
 	}
 	if (s->forget) {
 		/* a live host (prof agent): the file mapped, though its path moved on */
-		m.dso = symbols_dso_live(s->sym, name, me->build_id, me->build_id_len,
-					 (int)me->pid, me->start, me->start + me->len);
+		struct live_map lm = { (int)me->pid, me->start, me->start + me->len,
+				       me->maj, me->min, me->ino };
+
+		m.dso = symbols_dso_live(s->sym, name, me->build_id, me->build_id_len, &lm);
 	} else if (me->build_id_len) {
 		m.dso = symbols_dso(s->sym, name, me->build_id, me->build_id_len);
 	} else {

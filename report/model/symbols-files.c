@@ -673,19 +673,37 @@ struct elfobj *sy_obj_get(struct symbols *s, const char *path)
  * at once (it goes with the process). When pid is gone, the file the
  * path names now. Not under --symfs: a live host's own files.
  */
-struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, int pid, uint64_t start,
-			       uint64_t end)
+/* The file a live recorder held for m (symbols_hold_dir()): 0 with its link and id, or -1. */
+static int held_file(const struct symbols *s, const struct live_map *m, char *link, size_t len,
+		     struct file_id *id)
 {
-	char link[96];
-	struct file_id mapped, named;
+	if (!s->hold_dir || !m->ino)
+		return -1;
+	snprintf(link, len, "%s/%u-%u-%" PRIu64, s->hold_dir, m->maj, m->min, m->ino);
+	return file_id_of(link, id) == 0 && id->ino == m->ino ? 0 : -1;
+}
+
+/* obj's file opened now, while it is there (a live session with a hold directory). */
+static struct elfobj *open_now(struct symbols *s, struct elfobj *obj)
+{
+	if (s->hold_dir && obj->state == OBJ_NEW && !obj->file)
+		sy_obj_file(s, obj);
+	return obj;
+}
+
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
+{
+	char link[96], held_link[PATH_MAX];
+	struct file_id mapped, named, held;
 	struct elfobj *obj;
 	size_t plen = strlen(path);
 	int have_mapped, have_named;
 
 	if (is_special(path) || s->symfs)
 		return obj_get_where(s, path, NULL);
-	snprintf(link, sizeof(link), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
-	have_mapped = pid > 0 && file_id_of(link, &mapped) == 0;
+	snprintf(link, sizeof(link), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, m->pid, m->start,
+		 m->end);
+	have_mapped = m->pid > 0 && file_id_of(link, &mapped) == 0;
 	/* a map of a file deleted before the record was made: "/x/y (deleted)" */
 	if (sy_ends_with(path, " (deleted)")) {
 		char *real = xstrdup(path);
@@ -696,10 +714,17 @@ struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, int pid, uin
 	} else {
 		have_named = file_id_of(path, &named) == 0;
 	}
+	/*
+	 * The process gone, and its file not the one at its path (deleted at
+	 * its exit, or replaced): the one the recorder held open for us.
+	 */
+	if (!have_mapped && held_file(s, m, held_link, sizeof(held_link), &held) == 0 &&
+	    (!have_named || named.ino != held.ino || named.dev != held.dev))
+		return open_now(s, obj_get_id(s, path, held_link, &held));
 	if (!have_mapped && !have_named)
 		return obj_get_where(s, path, NULL);	/* gone: said so when opened */
 	if (!have_mapped || (have_named && file_id_equal(&mapped, &named)))
-		return obj_get_id(s, path, NULL, have_mapped ? &mapped : &named);
+		return open_now(s, obj_get_id(s, path, NULL, have_mapped ? &mapped : &named));
 	obj = obj_get_id(s, path, link, &mapped);
 	if (obj->state == OBJ_NEW && !obj->file) {
 		/* released since (symbols_release()): the old link went with its process */

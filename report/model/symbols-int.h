@@ -152,6 +152,7 @@ struct dent {
 struct symbols {
 	struct symbols_opts o;
 	char *symfs;		/* absolute, no trailing '/'; NULL for / */
+	char *hold_dir;		/* symbols_hold_dir(); NULL: none */
 	char *debuginfo_path;	/* libdwfl's search path, with the symfs */
 	Dwfl_Callbacks cb;
 	struct strpool *pool;
@@ -253,8 +254,7 @@ void sy_obj_settle(struct symbols *s, struct elfobj *obj);
 uint64_t sy_now(void);
 char *sy_locate(const struct symbols *s, const char *path);
 struct elfobj *sy_obj_get(struct symbols *s, const char *path);
-struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, int pid, uint64_t start,
-			       uint64_t end);
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m);
 const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
 
 /* symbols-dwarf.c */

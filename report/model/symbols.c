@@ -525,6 +525,7 @@ void symbols_free(struct symbols *s)
 	strpool_free(s->pool);
 	free(s->debuginfo_path);
 	free(s->symfs);
+	free(s->hold_dir);
 	free(s);
 }
 
@@ -538,10 +539,15 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
 }
 
 struct dso *symbols_dso_live(struct symbols *s, const char *path, const unsigned char *build_id,
-			     size_t build_id_len, int pid, uint64_t start, uint64_t end)
+			     size_t build_id_len, const struct live_map *m)
 {
-	return dso_of(s, sy_obj_get_live(s, path ? path : "", pid, start, end), build_id,
-		      build_id_len);
+	return dso_of(s, sy_obj_get_live(s, path ? path : "", m), build_id, build_id_len);
+}
+
+void symbols_hold_dir(struct symbols *s, const char *dir)
+{
+	free(s->hold_dir);
+	s->hold_dir = dir ? xstrdup(dir) : NULL;
 }
 
 static struct dso *dso_of(struct symbols *s, struct elfobj *obj,

@@ -91,8 +91,22 @@ struct dso *symbols_dso(struct symbols *s, const char *path,
  * rebuilt or upgraded at its path while an old copy runs, or deleted,
  * gets a dso of its own, opened through the link while pid lives.
  */
+struct live_map {
+	int pid;
+	uint64_t start, end;
+	unsigned maj, min;	/* the file's device and inode, as MMAP2 says them; */
+	uint64_t ino;		/* ino 0 when the record has none (it has a build id) */
+};
 struct dso *symbols_dso_live(struct symbols *s, const char *path, const unsigned char *build_id,
-			     size_t build_id_len, int pid, uint64_t start, uint64_t end);
+			     size_t build_id_len, const struct live_map *m);
+/*
+ * Where a live recorder links the files it holds open (record/hold.h):
+ * a map whose process is gone, its file deleted or replaced at its path
+ * since, is opened through the link named by its device and inode. With
+ * a directory set, a live map's file is also opened at once, while it is
+ * there, not when an address first needs it. NULL: none.
+ */
+void symbols_hold_dir(struct symbols *s, const char *dir);
 /* A function of a file, where its code is (dso_function_at()). */
 struct dso_func {
 	const char *name;	/* as dso_resolve() names it; owned by s */

@@ -55,9 +55,17 @@ def packed(v):
     return out
 
 
+# --named-in SUBSTR: instead, for each file: FILE NAMED UNNAMED, the samples
+# whose leaf lies in a mapping whose file name has SUBSTR, with a function
+# name and without
+named_in = None
+if sys.argv[1:2] == ["--named-in"]:
+    named_in = sys.argv[2]
+    del sys.argv[1:3]
+
 for path in sys.argv[1:]:
     b = gzip.open(path).read()
-    strings, samples, maps, locs = [], [], {}, []
+    strings, samples, maps, locs, funcs, mapfile = [], [], {}, [], {}, {}
     t = d = 0
     for f, v in fields(b):
         if f == 6:
@@ -67,8 +75,14 @@ for path in sys.argv[1:]:
         elif f == 3:
             m = dict(fields(v))
             maps[m.get(1, 0)] = (m.get(2, 0), m.get(3, 0))
+            mapfile[m.get(1, 0)] = m.get(5, 0)
         elif f == 4:
-            locs.append(dict((lf, lv) for lf, lv in fields(v) if lf in (1, 2, 3)))
+            loc = dict((lf, lv) for lf, lv in fields(v) if lf in (1, 2, 3))
+            loc["lines"] = [dict(fields(lv)).get(1, 0) for lf, lv in fields(v) if lf == 4]
+            locs.append(loc)
+        elif f == 5:
+            fn = dict(fields(v))
+            funcs[fn.get(1, 0)] = fn.get(2, 0)
         elif f == 9:
             t = v
         elif f == 10:
@@ -82,6 +96,25 @@ for path in sys.argv[1:]:
             if not lo <= a < hi:
                 sys.exit("%s: location %d at 0x%x lies outside its mapping %d [0x%x, 0x%x)"
                          % (path, loc.get(1, 0), a, loc[2], lo, hi))
+    if named_in is not None:
+        byid = {loc.get(1, 0): loc for loc in locs}
+        named = unnamed = 0
+        for smp in samples:
+            ids, vals = [], []
+            for f, v in fields(smp):
+                if f == 1:
+                    ids += packed(v)
+                elif f == 2:
+                    vals += packed(v)
+            leaf = byid.get(ids[0]) if ids else None
+            if leaf is None or named_in not in strings[mapfile.get(leaf.get(2, 0), 0)]:
+                continue
+            if any(strings[funcs.get(fid, 0)] for fid in leaf["lines"]):
+                named += vals[0]
+            else:
+                unnamed += vals[0]
+        print(path, named, unnamed)
+        continue
     n = val = 0
     labels = {}
     for s in samples:

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Files held open for a live reader, and the links it opens them by: see hold.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hold.h"
+#include "mapfile.h"
+#include "xalloc.h"
+
+/* At most this many at once: the recorder's descriptors are its rings' first. */
+#define HOLD_MAX 512
+
+struct held {
+	unsigned maj, min;
+	uint64_t ino;
+	int fd;
+	uint64_t until;
+};
+
+struct hold {
+	char *dir;
+	struct held *v;
+	size_t n, cap;
+	uint64_t next_expiry;	/* no entry ends before it */
+};
+
+struct hold *hold_new(const char *dir)
+{
+	struct hold *h;
+
+	if (!dir || !dir[0])
+		return NULL;
+	h = xcalloc(1, sizeof(*h));
+	h->dir = xstrdup(dir);
+	h->next_expiry = UINT64_MAX;
+	return h;
+}
+
+static void link_path(const struct hold *h, const struct held *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%u-%u-%llu", h->dir, e->maj, e->min, (unsigned long long)e->ino);
+}
+
+static void let_go(struct hold *h, size_t i)
+{
+	char path[4200];
+
+	link_path(h, &h->v[i], path, sizeof(path));
+	unlink(path);
+	close(h->v[i].fd);
+	h->v[i] = h->v[--h->n];
+}
+
+void hold_free(struct hold *h)
+{
+	if (!h)
+		return;
+	while (h->n)
+		let_go(h, h->n - 1);
+	free(h->v);
+	free(h->dir);
+	free(h);
+}
+
+void hold_mapping(struct hold *h, int pid, uint64_t start, uint64_t len, const char *name,
+		  size_t name_len, unsigned maj, unsigned min, uint64_t ino, uint64_t now)
+{
+	char path[4096], link[4200], target[64];
+	struct held e = { maj, min, ino, -1, now + HOLD_NS };
+
+	if (!h || !ino || !name_len || name_len >= sizeof(path) || name[0] != '/' ||
+	    !strncmp(name, "//", 2) || !strncmp(name, "/memfd:", 7))
+		return;
+	for (size_t i = 0; i < h->n; i++)
+		if (h->v[i].ino == ino && h->v[i].maj == maj && h->v[i].min == min) {
+			h->v[i].until = e.until;	/* mapped again: held on */
+			return;
+		}
+	if (h->n == HOLD_MAX)
+		return;
+	memcpy(path, name, name_len);
+	path[name_len] = '\0';
+	/* the very file: through the process while it lives, else at its path, same inode */
+	e.fd = mapfile_open(pid, start, start + len, path, maj, min, ino, NULL, 0);
+	if (e.fd < 0)
+		return;
+	link_path(h, &e, link, sizeof(link));
+	snprintf(target, sizeof(target), "/proc/%d/fd/%d", (int)getpid(), e.fd);
+	unlink(link);	/* one an earlier recorder left */
+	if (symlink(target, link)) {
+		close(e.fd);
+		return;
+	}
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 32;
+		h->v = xreallocarray(h->v, h->cap, sizeof(*h->v));
+	}
+	h->v[h->n++] = e;
+	if (e.until < h->next_expiry)
+		h->next_expiry = e.until;
+}
+
+void hold_expire(struct hold *h, uint64_t now)
+{
+	if (!h || now < h->next_expiry)
+		return;
+	h->next_expiry = UINT64_MAX;
+	for (size_t i = h->n; i-- > 0;) {
+		if (h->v[i].until <= now)
+			let_go(h, i);
+		else if (h->v[i].until < h->next_expiry)
+			h->next_expiry = h->v[i].until;
+	}
+}
