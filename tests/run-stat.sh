@@ -304,8 +304,19 @@ else
 	a=$(awk -F, 'NR == 2 { print $1 }' err)
 	b=$(awk -F, 'NR == 3 { print $1 }' err)
 	note "breakpoints: main $m, leaf_a $a, leaf_b $b"
-	[ "$m" = 1 ] || fail "main ran $m times, by its breakpoint"
-	[ "$b" -gt 10 ] && near "$a" $((2 * b)) 10 3 || fail "leaf_a ran $a times, leaf_b $b: shape calls leaf_a twice as often"
+	# some VMs open breakpoint events that never fire: perf's count says so
+	pm=
+	if [ "$m" = 0 ] && command -v perf > /dev/null 2>&1; then
+		perf stat -x, -e "mem:0x$main:x" -- "$WORKLOADS/shape" -s 0.3 > /dev/null 2> perf.bp
+		pm=$(awk -F, 'NR == 1 { print $1 }' perf.bp)
+	fi
+	if [ "$pm" = 0 ]; then
+		note "this machine's hardware breakpoints count nothing, perf's too: mem: counts left unchecked"
+	else
+		[ "$m" = 1 ] || fail "main ran $m times, by its breakpoint"
+		[ "$b" -gt 10 ] && near "$a" $((2 * b)) 10 3 ||
+			fail "leaf_a ran $a times, leaf_b $b: shape calls leaf_a twice as often"
+	fi
 fi
 
 # --- a tracepoint, with tracefs mounted in a mount namespace of the test's own -------------------
