@@ -15,7 +15,7 @@
 #     labelled ':PID' or [unknown] after the first window (a thread is
 #     named until its last sample), no pid label by default, every window
 #     stored, and the series counted.
-test_timeout=300
+test_timeout=600
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 
@@ -116,18 +116,27 @@ grep -q "prof: agent: http://127.0.0.1:$aport/profiles/writeraw: 0 windows sent,
 note "Parca's UI: $(grep -c . ui.err) lines said; $(tail -n 1 ui.err | sed 's/^prof: agent: //')"
 stop_rx
 
+# agent_stored DIR ERR ARGS: prof agent ARGS in the background (its stderr
+# in ERR, its pid in $agent_pid), once the stand-in in DIR stored a window
+agent_stored() {
+	_dir=$1
+	_err=$2
+	shift 2
+	"$PROF" agent "$@" 2> "$_err" &
+	agent_pid=$!
+	bg_add $agent_pid
+	while ! ls "$_dir"/*.json > /dev/null 2>&1; do
+		kill -0 $agent_pid 2> /dev/null || fail "prof agent $*: $(cat "$_err")"
+		sleep 0.1
+	done
+}
+
 # --- a whole host with short-lived programs: names, labels, series ---------------
 start_rx rx2 pyroscope
-"$PROF" agent --push "http://127.0.0.1:$port" --listen none -F 499 --window 2 --duration 10 \
-	--spool spool-churn 2> churn.err &
-agent_pid=$!
-bg_add $agent_pid
 # the churn begins once a window is stored: the threads that ran and exited
 # in the moment the recorder started (named [unknown]) are in that one
-while ! ls rx2/pyroscope/*.json > /dev/null 2>&1; do
-	kill -0 $agent_pid 2> /dev/null || fail "prof agent on a churn: $(cat churn.err)"
-	sleep 0.1
-done
+agent_stored rx2/pyroscope churn.err --push "http://127.0.0.1:$port" --listen none -F 499 \
+	--window 2 --duration 10 --spool spool-churn
 busy_begin
 i=0
 while kill -0 $agent_pid 2> /dev/null && [ $i -lt 2000 ]; do
@@ -177,14 +186,13 @@ grep -q "0 waiting in" churn.err || fail "the churn: windows left unsent: $(tail
 # executable open a while (record/hold.h), and the agent reads it so
 start_rx rx3 pyroscope
 mkdir tmpd
-TMPDIR=$PWD/tmpd "$PROF" agent --push "http://127.0.0.1:$port" --listen none -F 199 --window 2 \
-	--duration 12 --spool spool-del 2> del.err &
-agent_pid=$!
-bg_add $agent_pid
-while ! ls rx3/pyroscope/*.json > /dev/null 2>&1; do
-	kill -0 $agent_pid 2> /dev/null || fail "prof agent on deleted binaries: $(cat del.err)"
-	sleep 0.1
-done
+# its hold directory where the test sees it
+saved_tmpdir=${TMPDIR:-/tmp}
+TMPDIR=$PWD/tmpd
+export TMPDIR
+agent_stored rx3/pyroscope del.err --push "http://127.0.0.1:$port" --listen none \
+	-F 199 --window 2 --duration 12 --spool spool-del
+TMPDIR=$saved_tmpdir
 hold=$(ls tmpd)
 [ "$(stat -c %a "tmpd/$hold")" = 700 ] || fail "the hold directory is not 700: $(ls -ld "tmpd/$hold")"
 mkdir del

@@ -20,7 +20,7 @@
 #     a spool over its size drops the oldest and says so; a slow backend
 #     costs no samples (no records lost); a recorder killed is started
 #     again and the windows go on.
-test_timeout=300
+test_timeout=600
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 
@@ -273,7 +273,7 @@ EOF
 		ranges sums)
 }
 
-start_shape 120
+start_shape 600	# killed at the end: the sections below take what the machine gives them
 start_rx rx1 pyroscope
 pport=$port
 start_rx rx1 parca

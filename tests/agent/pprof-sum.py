@@ -7,52 +7,20 @@ LABELS is key=value,... of the label keys seen (sorted, distinct values
 joined by |). Exits 1 on anything that is not a well-formed profile,
 and on a location whose address lies outside its mapping."""
 import gzip
+import os
 import sys
 
 
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << s
-        s += 7
-        if c < 0x80:
-            return v, i
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pbwire  # noqa: E402
 
 
 def fields(b):
-    i = 0
-    while i < len(b):
-        key, i = varint(b, i)
-        f, wt = key >> 3, key & 7
-        if wt == 0:
-            v, i = varint(b, i)
-        elif wt == 2:
-            n, i = varint(b, i)
-            v = b[i:i + n]
-            if len(v) != n:
-                raise ValueError("truncated")
-            i += n
-        elif wt == 1:
-            v = b[i:i + 8]
-            i += 8
-        elif wt == 5:
-            v = b[i:i + 4]
-            i += 4
-        else:
-            raise ValueError("wire type %d" % wt)
-        yield f, v
+    return ((f, v) for f, _, v in pbwire.fields(b))
 
 
 def packed(v):
-    if isinstance(v, int):
-        return [v]
-    out, i = [], 0
-    while i < len(v):
-        x, i = varint(v, i)
-        out.append(x)
-    return out
+    return pbwire.ints(0 if isinstance(v, int) else 2, v)
 
 
 # --named-in SUBSTR: instead, for each file: FILE NAMED UNNAMED, the samples

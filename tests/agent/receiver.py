@@ -89,60 +89,8 @@ class Refused(Exception):
 
 # --- profile.proto, as vtproto's UnmarshalVT reads it ------------------------------
 
-def varint(b, i):
-    v = s = 0
-    while True:
-        if i >= len(b):
-            raise ValueError("unexpected EOF")
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << s
-        s += 7
-        if c < 0x80:
-            return v, i
-        if s >= 70:
-            raise ValueError("integer overflow")
-
-
-def fields(b):
-    i = 0
-    while i < len(b):
-        key, i = varint(b, i)
-        f, wt = key >> 3, key & 7
-        if f == 0:
-            raise ValueError("illegal tag 0")
-        if wt == 0:
-            v, i = varint(b, i)
-        elif wt == 2:
-            n, i = varint(b, i)
-            if i + n > len(b):
-                raise ValueError("unexpected EOF")
-            v = b[i:i + n]
-            i += n
-        elif wt == 1:
-            if i + 8 > len(b):
-                raise ValueError("unexpected EOF")
-            v = int.from_bytes(b[i:i + 8], "little")
-            i += 8
-        elif wt == 5:
-            if i + 4 > len(b):
-                raise ValueError("unexpected EOF")
-            v = int.from_bytes(b[i:i + 4], "little")
-            i += 4
-        else:
-            raise ValueError("illegal wire type %d" % wt)
-        yield f, wt, v
-
-
-def ints(wt, v):
-    """A repeated integer field: packed (wire type 2) or one value."""
-    if wt != 2:
-        return [v]
-    out_, i = [], 0
-    while i < len(v):
-        x, i = varint(v, i)
-        out_.append(x)
-    return out_
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pbwire import fields, ints  # noqa: E402
 
 
 def s64(x):
