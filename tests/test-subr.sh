@@ -9,10 +9,10 @@
 if [ -z "${PROF_TEST_GUARDED:-}" ] && command -v timeout > /dev/null 2>&1; then
 	PROF_TEST_GUARDED=1
 	export PROF_TEST_GUARDED
-	timeout -k 5 "${test_timeout:-60}" /bin/sh "$0" "$@"
+	timeout -k 5 "${test_timeout:-600}" /bin/sh "$0" "$@"
 	rc=$?
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "FAIL: $0: timed out after ${test_timeout:-60} s"
+		echo "FAIL: $0: timed out after ${test_timeout:-600} s"
 		exit 1
 	fi
 	exit "$rc"
@@ -319,10 +319,10 @@ run_prof() {
 		shift
 		set -- annotate --kallsyms=/dev/null "$@"
 	fi
-	timeout -k 5 "${prof_timeout:-40}" "$PROF" "$@" > out 2> err
+	timeout -k 5 "${prof_timeout:-240}" "$PROF" "$@" > out 2> err
 	rc=$?
 	if [ "$rc" = 124 ]; then
-		fail "prof $* did not finish in ${prof_timeout:-40} s"
+		fail "prof $* did not finish in ${prof_timeout:-240} s"
 	fi
 	return 0
 }
