@@ -2,6 +2,7 @@
 /* A live profile: the recorder as a child, read through a session. See live.h. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <fcntl.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>

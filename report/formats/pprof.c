@@ -265,17 +265,16 @@ static uint64_t func_id(struct pprof *p, const struct rframe *f)
 }
 
 /*
- * Where the file offset off of d's file is in its address space, as its
+ * Where the file offset off of file f is in its address space, as its
  * program headers lay it out (as if loaded at 0: a fixed executable's
  * own addresses, and a shared object's or PIE's before relocation): 1,
- * *vaddr and the PT_LOAD that holds it; 0 when d's file is not here.
+ * *vaddr and the PT_LOAD that holds it; 0 when no PT_LOAD holds it.
  * pprof and the fleet backends symbolize from these addresses.
  */
-static int file_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr, const GElf_Phdr **seg)
+static int file_vaddr(const struct objfile *f, uint64_t off, uint64_t *vaddr,
+		      const GElf_Phdr **seg)
 {
-	const struct objfile *f = symbols_dso_file(d);
-
-	for (size_t i = 0; f && i < f->nload; i++) {
+	for (size_t i = 0; i < f->nload; i++) {
 		const GElf_Phdr *ph = &f->load[i];
 
 		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz) {
@@ -331,7 +330,7 @@ static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t off, i
 	const GElf_Phdr *ph;
 	uint64_t va, id;
 
-	if (f && file_vaddr(d, off, &va, &ph)) {
+	if (f && file_vaddr(f, off, &va, &ph)) {
 		*addr = va;
 		return mapping_of(p, d, f, (uint64_t)(ph - f->load));
 	}

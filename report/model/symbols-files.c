@@ -664,15 +664,6 @@ struct elfobj *sy_obj_get(struct symbols *s, const char *path)
 	return obj_get_where(s, path, NULL);
 }
 
-/*
- * The object of the file pid maps at [start, end) under path, as a live
- * process has it now: the file /proc/PID/map_files names, which is the
- * mapped one even when path was deleted or now names another file (an
- * upgrade, a rebuild). Each file met at a path has its object; the path
- * itself is opened when it is that file, the map_files link when not,
- * at once (it goes with the process). When pid is gone, the file the
- * path names now. Not under --symfs: a live host's own files.
- */
 /* The file a live recorder held for m (symbols_hold_dir()): 0 with its link and id, or -1. */
 static int held_file(const struct symbols *s, const struct live_map *m, char *link, size_t len,
 		     struct file_id *id)
@@ -691,6 +682,16 @@ static struct elfobj *open_now(struct symbols *s, struct elfobj *obj)
 	return obj;
 }
 
+/*
+ * The object of the file m's pid maps at [start, end) under path, as a
+ * live process has it now: the file /proc/PID/map_files names, which is
+ * the mapped one even when path was deleted or now names another file
+ * (an upgrade, a rebuild). Each file met at a path has its object; the
+ * path itself is opened when it is that file, the map_files link when
+ * not, at once (it goes with the process). When pid is gone, the file
+ * the recorder held for us when the path names another or none, else the
+ * file the path names now. Not under --symfs: a live host's own files.
+ */
 struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
 {
 	char link[96], held_link[PATH_MAX];
