@@ -534,18 +534,19 @@ def parca_validate(p):
     """validate.go ValidatePprofProfile."""
     n = len(p["string_table"])
     bad = lambda m: Refused(400, "invalid profile: " + m)
+    out_of = lambda i: i != 0 and i >= n	# Go's "x != 0 && x >= stringTableLen"
     if n and p["string_table"][0] != b"":
         raise bad("first item in string table is expected to be empty string")
     for i, m in enumerate(p["mapping"]):
         if m.get("id", 0) != i + 1:
             raise bad("mapping id is not sequential")
-        if m.get("filename", 0) >= n and m.get("filename", 0) or m.get("build_id", 0) >= n and m.get("build_id", 0):
+        if out_of(m.get("filename", 0)) or out_of(m.get("build_id", 0)):
             raise bad("mapping (id: %d) has invalid filename index" % (i + 1))
     for i, f in enumerate(p["function"]):
         if f.get("id", 0) != i + 1:
             raise bad("function id is not sequential")
         for k in ("name", "system_name", "filename"):
-            if f.get(k, 0) and f[k] >= n:
+            if out_of(f.get(k, 0)):
                 raise bad("function (id: %d) has invalid %s index" % (i + 1, k))
     for i, loc in enumerate(p["location"]):
         if loc.get("id", 0) != i + 1:
@@ -558,7 +559,7 @@ def parca_validate(p):
     if not p["sample_type"] and p["sample"]:
         raise bad("missing sample type information")
     for t in p["sample_type"]:
-        if t.get("type", 0) >= n and t.get("type", 0) or t.get("unit", 0) >= n and t.get("unit", 0):
+        if out_of(t.get("type", 0)) or out_of(t.get("unit", 0)):
             raise bad("sample type has invalid index")
     for i, s in enumerate(p["sample"]):
         if len(s["value"]) != len(p["sample_type"]):

@@ -90,14 +90,18 @@ waitfor() {	# waitfor FILE: up to 10 s
 	[ -s "$1" ]
 }
 
-rm -rf rx spool stop
-python3 "$rx" rx --port-file port &
+rm -rf rx spool stop pport oport
+# a stand-in of each server (receiver.py --kind: it follows that server's code)
+python3 "$rx" rx/pyroscope --kind pyroscope --port-file pport &
 rxp=$!
-pids="$rxp"
-waitfor port || die "the receiver did not start"
-port=$(cat port)
-pyro=http://127.0.0.1:$port
-otlp=http://127.0.0.1:$port/v1development/profiles
+python3 "$rx" rx/otlp --kind otlp --port-file oport &
+rxo=$!
+pids="$rxp $rxo"
+waitfor pport && waitfor oport || die "the receivers did not start"
+pport=$(cat pport)
+oport=$(cat oport)
+pyro=http://127.0.0.1:$pport
+otlp=http://127.0.0.1:$oport/v1development/profiles
 
 # -B -N: perf 6.1's build-id pass at the end of a recording can abort (see
 # tests/test-subr.sh); the binaries are all here, found by path
@@ -126,14 +130,16 @@ go tool pprof -proto "$url/debug/pprof/profile?seconds=8" > scrape.pb.gz 2> scra
 go tool pprof -top -nodecount=8 scrape.pb.gz > scrape.top 2>&1 || fail "go tool pprof -top of the scrape: $(tail -n 2 scrape.top)"
 
 # the receiver down for 20 s, then up again on the same port
-kill $rxp
-wait $rxp 2> /dev/null
-say "$me: receiver down at $(now)"
+kill $rxp $rxo
+wait $rxp $rxo 2> /dev/null
+say "$me: receivers down at $(now)"
 sleep 20
-python3 "$rx" rx --port "$port" &
+python3 "$rx" rx/pyroscope --kind pyroscope --port "$pport" &
 rxp=$!
-pids="$pids $rxp"
-say "$me: receiver up again"
+python3 "$rx" rx/otlp --kind otlp --port "$oport" &
+rxo=$!
+pids="$pids $rxp $rxo"
+say "$me: receivers up again"
 sleep 8
 
 # the agent killed with -9, a new one on the same spool
@@ -154,14 +160,15 @@ wait $wp
 kill -INT $perfp
 wait $perfp
 sleep 1
-kill $rxp
-wait $rxp 2> /dev/null
+kill $rxp $rxo
+wait $rxp $rxo 2> /dev/null
 pids=
 
 # --- what arrived ----------------------------------------------------------------------
 : > pyro.list
 : > otlp.list
-for j in rx/*.json; do
+for j in rx/*/*.json; do
+	grep -q '"status": 200' "$j" || fail "a window was refused: $(cat "$j" | head -c 400)"
 	p=$(sed -n 's/.*"path": "\([^"]*\)".*/\1/p' "$j")
 	case $p in
 	*/ingest) echo "${j%.json}.pprof" >> pyro.list ;;
