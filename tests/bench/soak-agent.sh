@@ -69,9 +69,10 @@ pids="$pids $!"
 	mkdir -p "$tmp/del"
 	i=0
 	while kill -0 $agent 2> /dev/null; do
-		cp "$WORKLOADS/shape" "$tmp/del/gone-$i"
-		"$tmp/del/gone-$i" -s 0.$((i % 4 + 1)) > /dev/null
-		rm -f "$tmp/del/gone-$i"
+		# a new file each time under one of 8 names, as test binaries are
+		cp "$WORKLOADS/shape" "$tmp/del/gone-$((i % 8))"
+		"$tmp/del/gone-$((i % 8))" -s 0.$((i % 4 + 1)) > /dev/null
+		rm -f "$tmp/del/gone-$((i % 8))"
 		for c in true date "ls /" "sort /etc/passwd"; do $c > /dev/null; done
 		i=$((i + 1))
 	done
@@ -102,6 +103,14 @@ for k in ("pyroscope", "parca", "otlp"):
                 if re.match(r"^:[0-9]+$", s["labels"].get(key, "")):
                     colon += s.get("samples", 0)
     series = sum(1 for _ in open("%s/%s/series" % (sys.argv[1], k))) if k != "otlp" else "-"
+    if k == "pyroscope":
+        vals = {}
+        for line in open("%s/%s/series" % (sys.argv[1], k)):
+            for kv in line.rstrip("\n").split(","):
+                key, _, v = kv.partition("=")
+                vals.setdefault(key, set()).add(v)
+        print("  pyroscope's series: distinct values by label: %s"
+              % ", ".join("%s %d" % (key, len(v)) for key, v in sorted(vals.items())))
     print("  %-9s requests by status %s, %d stored; %s distinct series; %d samples labelled :PID"
           % (k, dict(sorted(st.items())), stored, series, colon))
 EOF
