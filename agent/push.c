@@ -116,13 +116,52 @@ static void say(const struct pusher *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-int push_kind_of(const char *url, char *err, size_t errlen)
+/* Where a URL's password (or a user-only token) is: its offset and length; 0 when none. */
+static size_t secret_of(const char *url, size_t *at)
+{
+	const char *a = strstr(url, "://"), *e, *u, *c;
+
+	if (!a)
+		return 0;
+	a += 3;
+	e = a + strcspn(a, "/?#");
+	u = memchr(a, '@', (size_t)(e - a));
+	if (!u)
+		return 0;
+	/* user:password@, or a token alone as the user */
+	c = memchr(a, ':', (size_t)(u - a));
+	*at = (size_t)((c ? c + 1 : a) - url);
+	return (size_t)(u - url) - *at;
+}
+
+char *push_redacted(const char *url)
+{
+	size_t at, n = secret_of(url, &at);
+	char *r;
+
+	if (!n)
+		return xstrdup(url);
+	r = xmalloc(strlen(url) - n + 4);
+	memcpy(r, url, at);
+	memcpy(r + at, "***", 3);
+	strcpy(r + at + 3, url + at + n);
+	return r;
+}
+
+void push_scrub(char *url)
+{
+	size_t at, n = secret_of(url, &at);
+
+	memset(url + at, '*', n);
+}
+
+static int push_kind_url(const char *url, const char *shown, char *err, size_t errlen)
 {
 	const char *path;
 	size_t n;
 
 	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
-		snprintf(err, errlen, "--push: '%s' is not an http:// or https:// URL", url);
+		snprintf(err, errlen, "--push: '%s' is not an http:// or https:// URL", shown);
 		return -1;
 	}
 	{
@@ -132,7 +171,7 @@ int push_kind_of(const char *url, char *err, size_t errlen)
 		const char *hend = h < e && *h == '[' ? memchr(h, ']', (size_t)(e - h)) : h;
 
 		if (!hend || h == e || (*h == '[' && hend == h + 1)) {
-			snprintf(err, errlen, "--push: '%s' names no host", url);
+			snprintf(err, errlen, "--push: '%s' names no host", shown);
 			return -1;
 		}
 		colon = memchr(hend, ':', (size_t)(e - hend));
@@ -144,7 +183,7 @@ int push_kind_of(const char *url, char *err, size_t errlen)
 				port = port * 10 + (unsigned long)(*d - '0');
 			if (d == colon + 1 || d != e || port == 0 || port > 65535) {
 				snprintf(err, errlen, "--push: '%s': the port after ':' must be a number "
-					 "from 1 to 65535", url);
+					 "from 1 to 65535", shown);
 				return -1;
 			}
 		}
@@ -152,7 +191,7 @@ int push_kind_of(const char *url, char *err, size_t errlen)
 	path = strchr(url + (url[4] == 's' ? 8 : 7), '/');
 	if (strchr(url, '?') || strchr(url, '#')) {
 		snprintf(err, errlen, "--push: '%s' has a query or fragment; give the server's URL",
-			 url);
+			 shown);
 		return -1;
 	}
 	n = path ? strlen(path) : 0;
@@ -163,6 +202,15 @@ int push_kind_of(const char *url, char *err, size_t errlen)
 	if (n >= 23 && !strncmp(path + n - 23, "/v1development/profiles", 23))
 		return PUSH_OTLP;
 	return PUSH_PYROSCOPE;
+}
+
+int push_kind_of(const char *url, char *err, size_t errlen)
+{
+	char *shown = push_redacted(url);	/* what a message may say of it */
+	int kind = push_kind_url(url, shown, err, errlen);
+
+	free(shown);
+	return kind;
 }
 
 /* --- the spool ---------------------------------------------------------------- */
@@ -872,10 +920,16 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 		while (n && u[n - 1] == '/')
 			u[--n] = '\0';
 		t->p = p;
-		t->url = xstrdup(o->urls[i]);
+		t->url = push_redacted(o->urls[i]);	/* said in messages: no password */
 		t->endpoint = u;
 		t->kind = (enum push_kind)kind;
-		h = htab_hash_bytes(u, n);
+		{
+			/* named by the URL without its password: a secret must not name a file */
+			char *shown = push_redacted(u);
+
+			h = htab_hash_bytes(shown, strlen(shown));
+			free(shown);
+		}
 		snprintf(t->dir, sizeof(t->dir), "%s/%s-%016llx", o->spool,
 			 kind == PUSH_PARCA ? "parca" : kind == PUSH_OTLP ? "otlp" : "pyroscope",
 			 (unsigned long long)h);
@@ -886,15 +940,25 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 			return NULL;
 		}
 		{
-			/* for people: which backend the directory is for */
+			/*
+			 * For people: which backend the directory is for, without
+			 * its password; the agent's alone, and never through a link
+			 * another user put there.
+			 */
 			char path[8192];
-			FILE *f;
+			int fd;
 
 			snprintf(path, sizeof(path), "%s/backend", t->dir);
-			f = fopen(path, "we");
-			if (f) {
-				fprintf(f, "%s\n", u);
-				fclose(f);
+			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+			if (fd >= 0) {
+				char *line = NULL;
+				int len = asprintf(&line, "%s\n", t->url);
+
+				if (len > 0 && write(fd, line, (size_t)len) != len)
+					say(p, "cannot write %s: %s", path, strerror(errno));
+				free(line);
+				fchmod(fd, 0600);	/* one an older agent left readable */
+				close(fd);
 			}
 		}
 		k = list(t, &names);

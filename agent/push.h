@@ -54,7 +54,11 @@ void pusher_window(struct pusher *p, const struct window *w);
 /* Stop the threads: a request in flight is given up to wait_ms to end. */
 void pusher_free(struct pusher *p, int wait_ms);
 
-/* The kind of backend url names; -1 for a URL prof cannot send to, with why. */
+/* The kind of backend url names; -1 for a URL prof cannot send to, with why (no password). */
 int push_kind_of(const char *url, char *err, size_t errlen);
+/* url as messages and files may show it: its password (or a token as its user) as ***; malloc'd. */
+char *push_redacted(const char *url);
+/* Overwrite url's password in place with '*' (the command line ps shows). */
+void push_scrub(char *url);
 
 #endif

@@ -625,6 +625,14 @@ int cmd_agent(int argc, char **argv)
 		opts_release(&o);
 		return opt_say("agent", ret, err);
 	}
+	/*
+	 * A --push URL's password, copied by the parse, is blanked in our
+	 * command line, which every user reads in ps, and so in the
+	 * recorder's, which is made from it.
+	 */
+	for (int i = 1; i < argc; i++)
+		if (strstr(argv[i], "://"))
+			push_scrub(argv[i]);
 	if (!o.rec.freq_given && !o.rec.period)
 		o.rec.freq = DEFAULT_FREQ;
 	if (!o.rec.nr_pids && !o.rec.nr_tids && !o.rec.has_cpus)

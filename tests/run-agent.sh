@@ -335,6 +335,38 @@ note "down, then up: $windows windows ($empty empty), $pyro received, sent $(pus
 [ "$pyro" = $((windows - empty)) ] || fail "down then up: $pyro of $((windows - empty)) windows arrived: $(cat agent.err)"
 grep -q "answers again" agent.err || fail "the agent did not say the backend answers again"
 
+# --- credentials in a --push URL: in no message, file or command line -------------------
+start_rx rx2c pyroscope
+stop_rx	# nothing listening: the agent says it cannot send, naming the URL
+start_agent --listen none -F 99 --comm shape --window 1 --duration 5 --spool spoolc \
+	--push "http://alice:s3cret@127.0.0.1:$port" --push "http://t0ken@127.0.0.1:$port/api/profiles/writeraw"
+while ! grep -q "cannot send to" agent.err; do
+	kill -0 $agent_pid 2> /dev/null || fail "the agent with credentials ended: $(cat agent.err)"
+	sleep 0.1
+done
+child=$(pgrep -P $agent_pid)
+for p in $agent_pid $child; do
+	tr '\0' ' ' < "/proc/$p/cmdline" > cmdline 2> /dev/null
+	grep -q 's3cret\|t0ken' cmdline && fail "a password in ps: $(cat cmdline)"
+done
+wait_agent
+grep -q "http://alice:\*\*\*@127.0.0.1:$port" agent.err || fail "the URL is not said without its password: $(cat agent.err)"
+grep -rq 's3cret\|t0ken' agent.err spoolc && fail "a password in the agent's messages or spool: $(grep -r 's3cret\|t0ken' agent.err spoolc)"
+for b in spoolc/*/backend; do
+	[ "$(stat -c %a "$b")" = 600 ] || fail "$b is mode $(stat -c %a "$b"), not 600"
+done
+# a backend file that is a link another user put there is not followed
+victim=$PWD/victim
+echo "keep me" > "$victim"
+b=$(ls spoolc/pyroscope-*/backend)
+rm "$b"
+ln -s "$victim" "$b"
+start_agent --listen none -F 99 --comm shape --window 1 --duration 2 --spool spoolc \
+	--push "http://alice:s3cret@127.0.0.1:$port"
+wait_agent
+[ "$(cat "$victim")" = "keep me" ] || fail "the agent wrote through a link in its spool: $(cat "$victim")"
+note "credentials: not in ps, messages or the spool; backend files 600; a link there not followed"
+
 # --- faults: kill -9, then a new agent on the same spool --------------------------------
 start_rx rx3 pyroscope
 stop_rx
