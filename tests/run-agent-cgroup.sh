@@ -8,7 +8,6 @@
 #   - moved to B: a scrape from the next window on is labelled B alone.
 # The scrapes are decoded by tests/agent/pprof-sum.py (profile.proto's
 # field numbers). Needs root and a cgroup2 hierarchy.
-test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

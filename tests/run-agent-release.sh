@@ -13,7 +13,6 @@
 #     (/proc/PID/map_files, or the copy the recorder keeps of it), leaf_a,
 #     not from what the path names now.
 # The scrapes are read by go tool pprof -top, by function name.
-test_timeout=240
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

@@ -11,7 +11,6 @@
 #   - the agent's last line counts files closed and opened again;
 #   - the same with --symbols-idle 0 --heap-budget 1: a file in use is
 #     closed too once it has been open 10 s, and opens again.
-test_timeout=240
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

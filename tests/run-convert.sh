@@ -7,7 +7,6 @@
 # names the output stdin.perf; an attr of size 0 (files of Linux before
 # 2.6.32) is 64 bytes, its ids are not read as attr fields. Reads the
 # committed recordings: needs no perf_event_open.
-test_timeout=240
 . "$srcdir/tests/test-subr.sh"
 require_perf
 

@@ -6,7 +6,6 @@
 # the gate exits 1 and 0 accordingly; and perf diff, reading the same two
 # files (as prof convert writes them: perf 6.1's diff crashes on pipe
 # mode), agrees on every entry above 1%.
-test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event

@@ -7,7 +7,7 @@
 # pseudo-random offsets, gives a report or one line of error, never a
 # crash. Fixed files, so exact counts; no perf and no perf_event needed.
 # before test-subr.sh, which reads it to bound the whole test
-test_timeout=300
+test_timeout=1200
 . "$srcdir/tests/test-subr.sh"
 
 prof_timeout=10

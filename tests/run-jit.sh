@@ -11,7 +11,6 @@
 # process that reuses a pid must not borrow the first one's names. A
 # damaged perf map or jitdump gives one warning and the rest of the
 # report. A runtime that is missing is said and left out.
-test_timeout=420
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event

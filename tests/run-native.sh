@@ -10,7 +10,6 @@
 # and no fewer whole stacks than perf script finds in the same file. A
 # compiler that is missing is said and its programs left out; with none,
 # the test skips.
-test_timeout=240
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event

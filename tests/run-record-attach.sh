@@ -5,7 +5,6 @@
 # file's build id, so that a binary rebuilt after the recording gives
 # [unknown], never its names; and an attach without --duration ends when
 # the target exits.
-test_timeout=40
 . "${srcdir:-.}/tests/test-subr.sh"
 require_perf_event
 

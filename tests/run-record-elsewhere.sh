@@ -8,7 +8,6 @@
 # cache while they are mapped (PERF_BUILDID_DIR, the test's own); prof
 # report names their frames from it, and says so. -N copies nothing, and
 # the frames are offsets into the file.
-test_timeout=90
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event

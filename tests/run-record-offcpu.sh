@@ -7,7 +7,6 @@
 # within 6 points, with whole stacks; as a normal user at
 # perf_event_paranoid 2, the thread's off-CPU total is 50% and the header
 # says why there are no stacks; perf reads the files.
-test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event

@@ -6,7 +6,6 @@
 # the frames of a genprof profile that recorded it at a path that does
 # not exist. Not with --strict-symfs. Needs no perf_event_open; skips
 # without debuginfod(8) or a prof built without libdebuginfod.
-test_timeout=90
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

@@ -6,7 +6,6 @@
 # and, in headless Chromium, lays out, zooms and searches; the JSON
 # validates against doc/prof-report.schema.json and agrees with the text
 # report; filters apply; bad options and a full disk give one line.
-test_timeout=90
 . "$srcdir/tests/test-subr.sh"
 
 need_recordings

@@ -12,7 +12,6 @@
 # recording of a real run (kernel-free). Recording live (when
 # perf_event_open is allowed): --off-cpu intervals become interval
 # markers at the times prof script gives those samples.
-test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

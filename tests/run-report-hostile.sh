@@ -5,7 +5,7 @@
 # time and memory, with the property the bug broke checked. Needs no
 # perf_event_open.
 # before test-subr.sh, which reads it to bound the whole test
-test_timeout=300
+test_timeout=1200
 . "$srcdir/tests/test-subr.sh"
 
 CRAFT=$builddir/tests/hostile/craft

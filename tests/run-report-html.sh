@@ -21,7 +21,7 @@
 # --off-cpu run is blue where prof script says the thread was off the
 # CPU, and "weigh by latency" gives prof report --latency's entries. No
 # run may log a console error or make a request.
-test_timeout=300
+test_timeout=1200
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

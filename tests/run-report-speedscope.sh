@@ -8,7 +8,6 @@
 # Chromium and the npm packages of tests/browser are installed
 # (install-deps.sh), speedscope's own app loads both files and shows
 # those weights, with no page error and no request off the machine.
-test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

@@ -6,7 +6,7 @@
 # point as _start, where the ELF header says it is. Profiles from genprof
 # at addresses of the unstripped builds, reported with --symfs on the
 # stripped ones: needs no perf_event_open.
-test_timeout=300
+test_timeout=1200
 . "$srcdir/tests/test-subr.sh"
 
 genprof=$builddir/tests/golden/genprof

@@ -11,7 +11,7 @@
 # folded stacks and JSON; and on genprof's JIT and golden profiles, where
 # samples in JIT code are named as they come beside summed ones.
 # about 800 reports each way: 20 s on an idle machine, several times that under sanitizers
-test_timeout=300
+test_timeout=1200
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

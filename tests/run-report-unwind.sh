@@ -10,7 +10,6 @@
 # every child unwinds; the header
 # says how many stacks are complete; perf agrees with the flat view and
 # unwinds prof's file too.
-test_timeout=120
 . "$srcdir/tests/test-subr.sh"
 
 need_recordings

@@ -5,7 +5,6 @@
 # clear error, never a crash or a hang; then every file in tests/data/bad
 # (crashes found by fuzzing) is replayed the same way.
 # before test-subr.sh, which reads it to bound the whole test
-test_timeout=240
 . "$srcdir/tests/test-subr.sh"
 
 need_recordings

@@ -5,7 +5,6 @@
 # per sample of the report; the shape workload's leaves under run and
 # main; and, when perf is installed, the same blocks as perf script on the
 # same file, with the same sampled functions.
-test_timeout=60
 . "$srcdir/tests/test-subr.sh"
 
 need_recordings

@@ -13,7 +13,6 @@
 #   - -I intervals, -r repeats, --per-thread, -a -A, a breakpoint (mem:)
 #     counting calls, a tracepoint (in a private mount namespace), -o and
 #     --append, a signal from kill(1) passed on to the command.
-test_timeout=150
 . "${srcdir:-.}/tests/test-subr.sh"
 
 # usage ARGS...: `prof stat ARGS` is a usage error, said in one line

@@ -12,7 +12,6 @@
 #     SIGUSR2 switches (bare --switch-output) and does not reach the
 #     command;
 #   - bad values are one line and exit 64.
-test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

@@ -12,7 +12,6 @@
 #     within a few seconds; s twice shows processes, Enter zooms into
 #     shape's, Esc and then Enter on leaf_a show its caller (run); q
 #     quits, leaving the terminal's settings and screen as they were.
-test_timeout=240
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 

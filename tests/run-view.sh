@@ -9,7 +9,6 @@
 # exits 0, the page left where it said; when xdg-open fails it serves
 # instead. -F, a bad --port and a missing file are one line each, and a
 # taken --port is said.
-test_timeout=120
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 
