@@ -135,7 +135,7 @@ agent_stored() {
 start_rx rx2 pyroscope
 # the churn begins once a window is stored: the threads that ran and exited
 # in the moment the recorder started (named [unknown]) are in that one
-agent_stored rx2/pyroscope churn.err --push "http://127.0.0.1:$port" --listen none -F 499 \
+agent_stored rx2/pyroscope churn.err --push "http://127.0.0.1:$port" --listen none -F 199 \
 	--window 2 --duration 10 --spool spool-churn
 busy_begin
 i=0
