@@ -93,8 +93,9 @@ for e in task-clock context-switches cpu-migrations page-faults; do
 	case $e in
 	task-clock) near "$a" "$b" 3 20 ;;
 	# xz faults in bursts as it takes memory, and the two windows start
-	# ~0.1 s apart: the exact comparison is gzip's, below
-	page-faults) near "$a" "$b" 15 100 ;;
+	# ~0.1 s apart (more on a loaded machine: 2419 against 2997 in a
+	# distcheck beside other work): the exact comparison is gzip's, below
+	page-faults) near "$a" "$b" 30 300 ;;
 	# preemptions by other load in those 0.1 s differ: the comparison that
 	# holds on a loaded machine is the command's, below
 	*) continue ;;
