@@ -49,20 +49,30 @@ struct umap {
 	struct htab t;
 };
 
-/* The entry of key w[0..n), made with val when new (*made set). */
-static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64_t val, int *made)
+/* The entry of key w[0..n), or NULL with *p where it would go. */
+static struct ukey *umap_probe(struct umap *m, const uint64_t *w, size_t n, struct htab_probe *p)
 {
-	struct htab_probe p;
 	uint32_t j;
 
-	*made = 0;
-	htab_probe(&m->t, htab_hash_words(w, n) ^ n, &p);
-	while (htab_next(&m->t, &p, &j)) {
+	htab_probe(&m->t, htab_hash_words(w, n) ^ n, p);
+	while (htab_next(&m->t, p, &j)) {
 		struct ukey *e = &m->ents[j];
 
 		if (e->len == n && !memcmp(m->keys + e->off, w, n * sizeof(*w)))
 			return e;
 	}
+	return NULL;
+}
+
+/* The entry of key w[0..n), made with val when new (*made set). */
+static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64_t val, int *made)
+{
+	struct htab_probe p;
+	struct ukey *e = umap_probe(m, w, n, &p);
+
+	*made = 0;
+	if (e)
+		return e;
 	if (m->nkeys + n > m->cap_keys) {
 		m->cap_keys = (m->cap_keys + n) * 2;
 		m->keys = xreallocarray(m->keys, m->cap_keys, sizeof(*m->keys));
@@ -79,24 +89,6 @@ static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64
 	htab_put(&m->t, &p, (uint32_t)m->n++);
 	*made = 1;
 	return &m->ents[m->n - 1];
-}
-
-/* The entry of key w[0..n), or NULL. */
-static struct ukey *umap_find(struct umap *m, const uint64_t *w, size_t n)
-{
-	struct htab_probe p;
-	uint32_t j;
-
-	if (!m->n)
-		return NULL;
-	htab_probe(&m->t, htab_hash_words(w, n) ^ n, &p);
-	while (htab_next(&m->t, &p, &j)) {
-		struct ukey *e = &m->ents[j];
-
-		if (e->len == n && !memcmp(m->keys + e->off, w, n * sizeof(*w)))
-			return e;
-	}
-	return NULL;
 }
 
 static void umap_release(struct umap *m)
@@ -137,9 +129,7 @@ struct pmap {
 struct pprof {
 	struct strpool *pool;
 	struct umap strs, funcs, locs, samples, maps;
-	struct umap progs;	/* per program (dso), how many samples: its val, an index in nprog */
-	uint64_t *nprog;
-	size_t cap_prog;
+	struct umap progs;	/* per program (dso), how many samples: its val */
 	const char **str;	/* the string table */
 	size_t nstr, cap_str;
 	struct pfunc *func;
@@ -226,7 +216,6 @@ void pprof_free(struct pprof *p)
 	umap_release(&p->samples);
 	umap_release(&p->maps);
 	umap_release(&p->progs);
-	free(p->nprog);
 	free(p->str);
 	free(p->func);
 	free(p->loc);
@@ -416,15 +405,8 @@ void pprof_add(struct pprof *p, const struct rsample *s, const char *const *labe
 	if (s->exe) {
 		/* counted apart: a program none of whose code was sampled has no Mapping */
 		uint64_t d = (uint64_t)(uintptr_t)s->exe;
-		struct ukey *pe = umap_get(&p->progs, &d, 1, p->progs.n, &made);
 
-		if (made) {
-			size_t n = p->progs.n - 1;
-
-			GROW(p->nprog, n, p->cap_prog);
-			p->nprog[pe->val] = 0;
-		}
-		p->nprog[pe->val]++;
+		umap_get(&p->progs, &d, 1, 0, &made)->val++;
 	}
 	e = umap_get(&p->samples, w, k, p->nsval, &made);
 	if (made) {
@@ -562,9 +544,10 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 
 		for (size_t i = 0; i < p->nmap; i++) {
 			uint64_t d = (uint64_t)(uintptr_t)p->map[i].dso;
-			const struct ukey *pe = umap_find(&p->progs, &d, 1);
+			struct htab_probe hp;
+			const struct ukey *pe = umap_probe(&p->progs, &d, 1, &hp);
 
-			p->map[i].progs = pe ? p->nprog[pe->val] : 0;
+			p->map[i].progs = pe ? pe->val : 0;
 		}
 
 		for (size_t i = 0; i < p->nmap; i++)
