@@ -2,8 +2,10 @@
 /* A function's samples by instruction and source line: see annot.h. */
 #include "config.h"
 
-#include <capstone/capstone.h>
+#include <dis-asm.h>
 #include <gelf.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,7 @@ void annot_free_list(struct annot_func *f, size_t n)
 	for (size_t i = 0; f && i < n; i++) {
 		free(f[i].insn);
 		free(f[i].lines);
+		free(f[i].inl_names);
 	}
 	free(f);
 }
@@ -168,94 +171,246 @@ static void name_target(struct annot_func *f, struct annot_insn *in)
 			 (unsigned long long)(in->target - sstart));
 }
 
-/* capstone's functions, opened when first needed (dynlib.h) */
-static struct {
-	cs_err (*open)(cs_arch, cs_mode, csh *);
-	cs_err (*option)(csh, cs_opt_type, size_t);
-	const char *(*strerror)(cs_err);
-	bool (*insn_group)(csh, const cs_insn *, unsigned int);
-	cs_insn *(*malloc)(csh);
-	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
-	void (*free)(cs_insn *, size_t);
-	cs_err (*close)(csh *);
-} capst;
-static const char *const cap_names[] = {
-	"cs_open", "cs_option", "cs_strerror", "cs_insn_group",
-	"cs_malloc", "cs_disasm_iter", "cs_free", "cs_close",
+/*
+ * GNU libopcodes, what objdump and perf annotate use: it decodes what
+ * Debian's compilers and glibc emit (AVX-512, AMX, APX on x86-64; SVE2 on
+ * aarch64), where capstone 4.0.2 showed glibc's evex functions as (bad).
+ * Opened when first needed (dynlib.h). Debian's libbinutils has the
+ * library for this machine's code; the cross binutils (binutils-aarch64-
+ * linux-gnu, binutils-x86-64-linux-gnu) each one for another machine's, by
+ * the same name with the Debian architecture for "system".
+ */
+struct opcodes {
+	disassembler_ftype (*disassembler)(enum bfd_architecture, bool, unsigned long, bfd *);
+	void (*init)(struct disassemble_info *, void *, fprintf_ftype, fprintf_styled_ftype);
+	void (*init_for_target)(struct disassemble_info *);
+	void (*free_target)(struct disassemble_info *);
 };
-_Static_assert(sizeof(capst) == sizeof(cap_names) / sizeof(cap_names[0]) * sizeof(void *),
-	       "a name for each of capstone's functions");
-#define CAP_STR(x) #x
-#define CAP_SONAME(major) "libcapstone.so." CAP_STR(major)
+static const char *const opc_names[] = {
+	"disassembler", "init_disassemble_info", "disassemble_init_for_target",
+	"disassemble_free_target",
+};
+_Static_assert(sizeof(struct opcodes) == sizeof(opc_names) / sizeof(opc_names[0]) * sizeof(void *),
+	       "a name for each of libopcodes' functions");
+static struct opcodes opc_lib[2];	/* this machine's code; another machine's */
 
-/* capstone for the file's machine; *step: bytes to skip past what it cannot decode */
-static int open_capstone(Elf *elf, enum annot_syntax syntax, csh *h, unsigned *step,
-			 const char **why)
+/* What one instruction printed, and the last address it named. */
+struct dis_text {
+	char text[sizeof(((struct annot_insn *)0)->text)];
+	size_t len;
+	int has_addr;
+	uint64_t addr;
+};
+
+static int dis_vprintf(struct dis_text *t, const char *fmt, va_list ap)
 {
-	static char err[256];
-	GElf_Ehdr eh;
-	cs_err e;
+	int n = vsnprintf(t->text + t->len, sizeof(t->text) - t->len, fmt, ap);
 
-	if (dynlib_open(CAP_SONAME(CS_API_MAJOR), "libcapstone" CAP_STR(CS_API_MAJOR), cap_names,
-			&capst, sizeof(cap_names) / sizeof(cap_names[0]), err, sizeof(err))) {
-		*why = err;
-		return -1;
-	}
+	if (n > 0)
+		t->len += (size_t)n;
+	if (t->len >= sizeof(t->text))
+		t->len = sizeof(t->text) - 1;
+	return n;
+}
+
+static int dis_printf(void *stream, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = dis_vprintf(stream, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+static int dis_styled(void *stream, enum disassembler_style style, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	(void)style;
+	va_start(ap, fmt);
+	n = dis_vprintf(stream, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* An address in an operand: as a number (annot_insn's target_name names it) */
+static void dis_address(bfd_vma a, struct disassemble_info *di)
+{
+	struct dis_text *t = di->stream;
+
+	dis_printf(t, "0x%llx", (unsigned long long)a);
+	t->has_addr = 1;
+	t->addr = a;
+}
+
+struct disasm {
+	struct opcodes *lib;
+	struct disassemble_info di;
+	disassembler_ftype decode;
+	struct dis_text out;
+	int arm64;
+	unsigned step;			/* bytes to skip past what cannot be read */
+};
+
+/* The file name of the libopcodes that decodes machine code, in buf. */
+static const char *opcodes_soname(int foreign, const char *debarch, char *buf, size_t len)
+{
+	const char *own = OPCODES_SONAME;
+	size_t n = strlen(own);
+
+	if (!foreign)
+		return own;
+	/* libopcodes-2.40-system.so -> libopcodes-2.40-arm64.so */
+	if (n > 10 && !strcmp(own + n - 10, "-system.so") &&
+	    snprintf(buf, len, "%.*s-%s.so", (int)(n - 10), own, debarch) < (int)len)
+		return buf;
+	return NULL;
+}
+
+static int open_disasm(Elf *elf, enum annot_syntax syntax, const unsigned char *code,
+		       size_t len, uint64_t vaddr, struct disasm *d, const char **why)
+{
+	static char err[320];
+	char name[128];
+	const char *soname, *debarch, *package;
+	enum bfd_architecture arch;
+	unsigned long mach;
+	int foreign;
+	GElf_Ehdr eh;
+
 	if (!elf || !gelf_getehdr(elf, &eh)) {
 		*why = "its file is not ELF";
 		return -1;
 	}
+	memset(d, 0, sizeof(*d));
 	switch (eh.e_machine) {
 	case EM_X86_64:
-		e = capst.open(CS_ARCH_X86, CS_MODE_64, h);
-		*step = 1;
-		break;
 	case EM_386:
-		e = capst.open(CS_ARCH_X86, CS_MODE_32, h);
-		*step = 1;
+		arch = bfd_arch_i386;
+		mach = eh.e_machine == EM_X86_64 ? bfd_mach_x86_64 : bfd_mach_i386_i386;
+		debarch = "amd64";
+		package = "binutils-x86-64-linux-gnu";
+		d->step = 1;
+#if defined(__x86_64__) || defined(__i386__)
+		foreign = 0;
+#else
+		foreign = 1;
+#endif
 		break;
 	case EM_AARCH64:
-		e = capst.open(CS_ARCH_ARM64, CS_MODE_ARM, h);
-		*step = 4;
+		arch = bfd_arch_aarch64;
+		mach = bfd_mach_aarch64;
+		debarch = "arm64";
+		package = "binutils-aarch64-linux-gnu";
+		d->step = 4;
+		d->arm64 = 1;
+#if defined(__aarch64__)
+		foreign = 0;
+#else
+		foreign = 1;
+#endif
 		break;
 	default:
 		*why = "prof annotate disassembles x86-64, i386 and aarch64 code, not this machine's";
 		return -1;
 	}
-	if (e != CS_ERR_OK) {
-		*why = capst.strerror(e);
+	soname = opcodes_soname(foreign, debarch, name, sizeof(name));
+	if (!soname) {
+		snprintf(err, sizeof(err), "this prof's libopcodes (%s) decodes only this machine's "
+			 "code, not %s", OPCODES_SONAME, d->arm64 ? "aarch64" : "x86");
+		*why = err;
 		return -1;
 	}
-	if (eh.e_machine != EM_AARCH64)
-		capst.option(*h, CS_OPT_SYNTAX, syntax == ANNOT_INTEL ? CS_OPT_SYNTAX_INTEL
-								   : CS_OPT_SYNTAX_ATT);
-	capst.option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+	d->lib = &opc_lib[foreign];
+	if (dynlib_open(soname, foreign ? package : "libbinutils (binutils)", opc_names, d->lib,
+			sizeof(opc_names) / sizeof(opc_names[0]), err, sizeof(err))) {
+		*why = err;
+		return -1;
+	}
+	d->lib->init(&d->di, &d->out, dis_printf, dis_styled);
+	d->di.arch = arch;
+	d->di.mach = mach;
+	d->di.endian = d->di.endian_code = BFD_ENDIAN_LITTLE;
+	d->di.buffer = (bfd_byte *)code;
+	d->di.buffer_length = len;
+	d->di.buffer_vma = vaddr;
+	d->di.print_address_func = dis_address;
+	if (arch == bfd_arch_i386)
+		d->di.disassembler_options = syntax == ANNOT_INTEL ? "intel" : "att";
+	d->lib->init_for_target(&d->di);
+	d->decode = d->lib->disassembler(arch, false, mach, NULL);
+	if (!d->decode) {
+		snprintf(err, sizeof(err), "%s does not decode %s code (install %s)", soname,
+			 d->arm64 ? "aarch64" : "x86", package);
+		d->lib->free_target(&d->di);
+		*why = err;
+		return -1;
+	}
 	return 0;
 }
 
-/* The immediate target of a jump or call, as capstone gives it: 1, or 0 for none. */
-static int branch_target(csh h, const cs_insn *ci, int arm64, uint64_t *target)
+/* Whether an aarch64 mnemonic is a branch to an address in the instruction */
+static int arm64_branch(const char *m, size_t n)
 {
-	const cs_detail *d = ci->detail;
-	int found = 0;
+	static const char *const b[] = { "b", "bl", "cbz", "cbnz", "tbz", "tbnz" };
 
-	if (!d || !(capst.insn_group(h, ci, CS_GRP_JUMP) || capst.insn_group(h, ci, CS_GRP_CALL)))
-		return 0;
-	if (arm64) {
-		/* b, bl, b.cond, cbz's second, tbz's third: the last immediate */
-		for (int i = 0; i < d->arm64.op_count; i++)
-			if (d->arm64.operands[i].type == ARM64_OP_IMM) {
-				*target = (uint64_t)d->arm64.operands[i].imm;
-				found = 1;
-			}
-		return found;
-	}
-	for (int i = 0; i < d->x86.op_count; i++)
-		if (d->x86.operands[i].type == X86_OP_IMM) {
-			*target = (uint64_t)d->x86.operands[i].imm;
+	if ((n > 2 && !strncmp(m, "b.", 2)) || (n > 3 && !strncmp(m, "bc.", 3)))
+		return 1;
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		if (strlen(b[i]) == n && !strncmp(m, b[i], n))
 			return 1;
-		}
 	return 0;
+}
+
+/*
+ * The instruction at addr into in: 0, or -1 when its bytes run past the
+ * function's. The text as objdump shows it: aarch64's tab after the
+ * mnemonic as x86's spaces, and no trailing blanks.
+ */
+static int disasm_one(struct disasm *d, uint64_t addr, struct annot_insn *in)
+{
+	struct dis_text *t = &d->out;
+	char *tab;
+	int n;
+
+	t->len = 0;
+	t->text[0] = 0;
+	t->has_addr = 0;
+	d->di.insn_info_valid = 0;
+	d->di.target = 0;
+	n = d->decode(addr, &d->di);
+	if (n <= 0)
+		return -1;
+	in->vaddr = addr;
+	in->nbytes = (unsigned)n < sizeof(in->bytes) ? (unsigned)n : sizeof(in->bytes);
+	memcpy(in->bytes, d->di.buffer + (addr - d->di.buffer_vma), in->nbytes);
+	while (t->len && (t->text[t->len - 1] == ' ' || t->text[t->len - 1] == '\t'))
+		t->text[--t->len] = 0;
+	if ((tab = strchr(t->text, '\t'))) {
+		size_t m = (size_t)(tab - t->text);
+
+		if (d->arm64 && arm64_branch(t->text, m) && t->has_addr) {
+			in->branch = 1;
+			in->target = t->addr;
+		}
+		snprintf(in->text, sizeof(in->text), "%.*s%*s%s", (int)m, t->text,
+			 m < 6 ? (int)(7 - m) : 1, "", tab + 1);
+		for (char *c = in->text; *c; c++)
+			if (*c == '\t')
+				*c = ' ';
+	} else {
+		snprintf(in->text, sizeof(in->text), "%s", t->text);
+	}
+	if (!d->arm64 && d->di.insn_info_valid &&
+	    (d->di.insn_type == dis_branch || d->di.insn_type == dis_condbranch ||
+	     d->di.insn_type == dis_jsr || d->di.insn_type == dis_condjsr) && t->has_addr) {
+		in->branch = 1;
+		in->target = d->di.target;
+	}
+	return n;
 }
 
 static int line_cmp(const void *pa, const void *pb)
@@ -288,6 +443,8 @@ static int line_by_period(const void *pa, const void *pb)
 #define ANNOT_MAX_BYTES	(4u << 20)
 #define ANNOT_MAX_INSNS	65536
 
+static void annot_lines(struct annot_func *f);
+
 int annot_disassemble(struct annot_func *f, const struct addr_count *counts, size_t ncounts,
 		      enum annot_syntax syntax)
 {
@@ -295,10 +452,7 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 	const unsigned char *code;
 	size_t left, cap = 0;
 	uint64_t addr;
-	csh h;
-	cs_insn *ci;
-	unsigned step;
-	int arm64;
+	struct disasm d;
 	const char *why = NULL;
 
 	if (f->kernel) {
@@ -317,47 +471,38 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 	}
 	if (f->where.size > ANNOT_MAX_BYTES)
 		f->where.size = ANNOT_MAX_BYTES;
-	if (open_capstone(f->where.file->elf, syntax, &h, &step, &why)) {
+	code = f->where.file->image + f->where.off;
+	if (open_disasm(f->where.file->elf, syntax, code, f->where.size, f->where.vaddr, &d, &why)) {
 		f->no_code = why;
 		return -1;
 	}
-	arm64 = step == 4;
-	ci = capst.malloc(h);
-	code = f->where.file->image + f->where.off;
 	left = f->where.size;
 	addr = f->where.vaddr;
 	while (left && f->ninsn < ANNOT_MAX_INSNS) {
 		struct annot_insn *in;
-		const unsigned char *at = code;
-		int ok = capst.disasm_iter(h, &code, &left, &addr, ci);
+		int n;
 
 		f->insn = xgrow(f->insn, &cap, f->ninsn + 1, sizeof(*f->insn));
 		in = &f->insn[f->ninsn++];
 		memset(in, 0, sizeof(*in));
-		if (!ok) {
-			/* what it cannot decode: shown as bytes, and on */
-			unsigned k = left < step ? (unsigned)left : step;
+		n = disasm_one(&d, addr, in);
+		if (n <= 0 || (size_t)n > left) {
+			/* an instruction cut by the function's end: its bytes, as objdump */
+			unsigned k = left < d.step ? (unsigned)left : d.step;
 
+			memset(in, 0, sizeof(*in));
 			in->vaddr = addr;
 			in->nbytes = k;
-			memcpy(in->bytes, at, k);
+			memcpy(in->bytes, code + (addr - f->where.vaddr), k);
 			snprintf(in->text, sizeof(in->text), "(bad)");
-			code += k;
-			left -= k;
-			addr += k;
-		} else {
-			in->vaddr = ci->address;
-			in->nbytes = ci->size < sizeof(in->bytes) ? ci->size : sizeof(in->bytes);
-			memcpy(in->bytes, ci->bytes, in->nbytes);
-			snprintf(in->text, sizeof(in->text), "%s%s%s", ci->mnemonic,
-				 ci->op_str[0] ? " " : "", ci->op_str);
-			in->branch = branch_target(h, ci, arm64, &in->target);
+			n = (int)k;
 		}
 		in->off = f->where.off + (in->vaddr - f->where.vaddr);
+		left -= (size_t)n;
+		addr += (uint64_t)n;
 	}
 	f->cut = left;
-	capst.free(ci, 1);
-	capst.close(&h);
+	d.lib->free_target(&d.di);
 
 	/* the samples: on the instruction they hit */
 	for (size_t i = 0; i < ncounts; i++) {
@@ -374,8 +519,8 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 		in->samples += c->samples;
 		in->period += c->period;
 	}
-	/* each instruction's line, and targets' names */
-	for (size_t i = 0; i < f->ninsn; i++) {
+	/* each instruction's line and inline chain, and targets' names */
+	for (size_t i = 0, cap_names = 0; i < f->ninsn; i++) {
 		struct annot_insn *in = &f->insn[i];
 		struct frame_info fi[64];
 		int n = dso_resolve(f->dso, in->off, fi, 64);
@@ -386,10 +531,30 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 			if (in->file[0] != '/')
 				in->comp_dir = dso_comp_dir(f->dso, in->off);
 		}
+		if (n > 1) {
+			/* fi[0..n-1): inlined, innermost first; fi[n-1]: f itself */
+			in->inl_at = (uint32_t)f->ninl_names;
+			for (int k = 0; k < n - 1; k++) {
+				f->inl_names = xgrow(f->inl_names, &cap_names, f->ninl_names + 1,
+						     sizeof(*f->inl_names));
+				f->inl_names[f->ninl_names++] = fi[k].name ? fi[k].name : "";
+			}
+			in->inl_n = (uint32_t)(n - 1);
+			f->inl_samples += in->samples;
+			f->inl_period += in->period;
+		}
 		if (in->branch)
 			name_target(f, in);
 	}
-	/* the lines: each instruction's samples on its line */
+	annot_lines(f);
+	return 0;
+}
+
+/* f's lines from its instructions: each instruction's samples on its line */
+static void annot_lines(struct annot_func *f)
+{
+	free(f->lines);
+	f->nlines = 0;
 	f->lines = xcalloc(f->ninsn ? f->ninsn : 1, sizeof(*f->lines));
 	for (size_t i = 0; i < f->ninsn; i++) {
 		f->lines[i].file = f->insn[i].file;
@@ -408,5 +573,68 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 		}
 	}
 	qsort(f->lines, f->nlines, sizeof(*f->lines), line_by_period);
+}
+
+/* name in in's inline chain, as the chain spells it; NULL when not there */
+static const char *chain_has(const struct annot_func *f, const struct annot_insn *in,
+			     const char *name)
+{
+	for (uint32_t k = 0; k < in->inl_n; k++)
+		if (!strcmp(f->inl_names[in->inl_at + k], name))
+			return f->inl_names[in->inl_at + k];
+	return NULL;
+}
+
+int annot_inlined_hit(const struct annot_func *f, const struct addr_count *counts,
+		      size_t ncounts, const char *name)
+{
+	uint64_t start = f->where.off;
+
+	for (size_t i = 0; i < ncounts; i++) {
+		const struct addr_count *c = &counts[i];
+		struct frame_info fi[64];
+		int n;
+
+		if (c->dso != f->dso || c->func != f->name || c->addr - c->sym_offset != start ||
+		    !c->samples)
+			continue;
+		n = dso_resolve(f->dso, c->addr, fi, 64);
+		for (int k = 0; k < n - 1; k++)
+			if (fi[k].name && !strcmp(fi[k].name, name))
+				return 1;
+	}
 	return 0;
+}
+
+void annot_focus(struct annot_func *f, const char *name)
+{
+	size_t kept = 0;
+
+	const char *container = f->name;
+
+	f->samples = f->period = f->outside = 0;
+	f->own_samples = f->own_period = 0;
+	f->inl_samples = f->inl_period = 0;
+	for (size_t i = 0; i < f->ninsn; i++) {
+		struct annot_insn *in = &f->insn[i];
+
+		const char *as = chain_has(f, in, name);
+
+		if (!as)
+			continue;
+		f->name = as;
+		if (!strcmp(f->inl_names[in->inl_at], name)) {
+			f->own_samples += in->samples;
+			f->own_period += in->period;
+		} else {
+			f->inl_samples += in->samples;
+			f->inl_period += in->period;
+		}
+		f->samples += in->samples;
+		f->period += in->period;
+		f->insn[kept++] = *in;
+	}
+	f->ninsn = kept;
+	f->inlined_in = container;
+	annot_lines(f);
 }
