@@ -119,7 +119,7 @@ static const struct opt annotate_options[] = {
 	OPT_PERF_NOOP('l', "print-line"),
 	OPT_PERF(0, "tui", "prof annotate writes text (or --json); prof view shows the page"),
 	OPT_PERF(0, "gtk", "prof annotate writes text (or --json); prof view shows the page"),
-	OPT_PERF(0, "objdump", "prof annotate disassembles with capstone, not objdump"),
+	OPT_PERF(0, "objdump", "prof annotate disassembles with objdump's own library (libopcodes)"),
 	OPT_END(),
 };
 
@@ -352,6 +352,18 @@ static void text_pct(FILE *out, const struct annotate *a, char mark, uint64_t pe
 	fprintf(out, "%8.2f", format_pct(period, whole));
 }
 
+/* The samples prof report's row of f's name counts: not those in code inlined into f */
+static void reported(const struct annot_func *f, uint64_t *samples, uint64_t *period)
+{
+	if (f->inlined_in) {
+		*samples = f->own_samples;
+		*period = f->own_period;
+	} else {
+		*samples = f->samples - f->inl_samples;
+		*period = f->period - f->inl_period;
+	}
+}
+
 static int has_lines(const struct annot_func *f)
 {
 	for (size_t i = 0; i < f->ninsn; i++)
@@ -368,9 +380,29 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 	int last_line = -1;
 	size_t width = 100;
 
-	fprintf(out, dso[0] == '[' ? "\n%s  %s  %s: %" PRIu64 " samples, %.2f%% of the event's\n"
-		: "\n%s  [%s]  %s: %" PRIu64 " samples, %.2f%% of the event's\n", f->name, dso,
+	uint64_t rs, rp;
+
+	fputc('\n', out);
+	fputs(f->name, out);
+	if (f->inlined_in)
+		fprintf(out, " (inlined in %s)", f->inlined_in);
+	fprintf(out, dso[0] == '[' ? "  %s  %s: %" PRIu64 " samples, %.2f%% of the event's\n"
+		: "  [%s]  %s: %" PRIu64 " samples, %.2f%% of the event's\n", dso,
 		event, f->samples, format_pct(f->period, event_period));
+	reported(f, &rs, &rp);
+	if (f->inlined_in && rs == f->samples)
+		fprintf(out, "  all of them on prof report's row '%s (inlined in %s)'\n", f->name,
+			f->inlined_in);
+	else if (f->inlined_in)
+		fprintf(out, "  prof report's row '%s (inlined in %s)' counts %" PRIu64 " of them "
+			"(%.2f%%), where it is the innermost function; the other %" PRIu64 " are "
+			"in functions inlined into it\n", f->name, f->inlined_in, rs,
+			format_pct(rp, event_period), f->samples - rs);
+	else if (f->inl_samples)
+		fprintf(out, "  %" PRIu64 " of them (%.2f%%) are in functions inlined into it, "
+			"which prof report lists under their own names: its row for %s counts "
+			"%" PRIu64 " (%.2f%%)\n", f->inl_samples, format_pct(f->inl_period,
+			event_period), f->name, rs, format_pct(rp, event_period));
 	if (f->no_code) {
 		fprintf(out, "  no listing: %s\n", f->no_code);
 		return;
@@ -412,6 +444,8 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 			"instructions alone follow\n", dso_short_name(f->dso));
 	fprintf(out, "%s |  Source and disassembly of %s in %s, ", a->show_nr ?
 		"  Samples  Percent" : "  Percent", f->name, dso_path(f->dso));
+	if (f->inlined_in)
+		fprintf(out, "inlined in %s ", f->inlined_in);
 	fprintf(out, "at 0x%" PRIx64 ", %" PRIu64 " bytes\n", f->where.vaddr, f->where.size);
 	for (size_t i = 0; i < width; i++)
 		fputc(i == (a->show_nr ? 19u : 10u) ? '+' : '-', out);
@@ -419,6 +453,13 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 	for (size_t i = 0; i < f->ninsn; i++) {
 		const struct annot_insn *in = &f->insn[i];
 
+		/* an inlined function's code in pieces: where one ends */
+		if (i && in->vaddr != f->insn[i - 1].vaddr + f->insn[i - 1].nbytes) {
+			text_pct(out, a, ' ', 0, 0, 0, 1);
+			fprintf(out, " :   ...\n");
+			last_file = NULL;
+			last_line = -1;
+		}
 		if (!a->no_source && in->file && (in->file != last_file || in->line != last_line)) {
 			const struct source *src = source_get(ss, in->file, in->comp_dir);
 			uint64_t ls, lp = line_period(f, in->file, in->line, &ls);
@@ -485,8 +526,15 @@ static void json_function(FILE *out, const struct annotate *a, struct sources *s
 	} else {
 		fputs("null", out);
 	}
+	uint64_t rs, rp;
+
 	fprintf(out, ", \"samples\": %" PRIu64 ", \"period\": %" PRIu64 ", \"percent\": %.4f",
 		f->samples, f->period, format_pct(f->period, event_period));
+	fputs(", \"inlined_in\": ", out);
+	json_str(out, f->inlined_in);
+	reported(f, &rs, &rp);
+	fprintf(out, ", \"report_samples\": %" PRIu64 ", \"report_period\": %" PRIu64
+		", \"report_percent\": %.4f", rs, rp, format_pct(rp, event_period));
 	fputs(", \"no_code\": ", out);
 	json_str(out, f->no_code);
 	if (f->no_code) {
@@ -530,6 +578,15 @@ static void json_function(FILE *out, const struct annotate *a, struct sources *s
 		fputs(", \"file\": ", out);
 		json_str(out, in->file);
 		fprintf(out, ", \"line\": %d", in->line);
+		if (in->inl_n) {
+			fputs(", \"inlined\": [", out);
+			for (uint32_t k = 0; k < in->inl_n; k++) {
+				if (k)
+					fputs(", ", out);
+				json_str(out, f->inl_names[in->inl_at + k]);
+			}
+			fputc(']', out);
+		}
 		if (in->branch) {
 			fprintf(out, ", \"target\": \"0x%" PRIx64 "\", \"target_name\": ", in->target);
 			json_str(out, in->target_name[0] ? in->target_name : NULL);
@@ -557,6 +614,17 @@ static int wanted(const struct annotate *a, const struct annot_func *f, uint64_t
 	return 0;
 }
 
+static void show_function(FILE *out, const struct annotate *a, struct sources *ss,
+			  const struct annot_func *f, const char *event, uint64_t total,
+			  size_t *shown)
+{
+	if (a->json)
+		json_function(out, a, ss, f, total, !*shown);
+	else
+		text_function(out, a, ss, f, event, total);
+	(*shown)++;
+}
+
 /* Annotate event e's functions; how many were listed. */
 static size_t annotate_event(FILE *out, const struct annotate *a, struct sources *ss,
 			     struct profile_event *e, int *first_json, size_t *found)
@@ -579,15 +647,33 @@ static size_t annotate_event(FILE *out, const struct annotate *a, struct sources
 			"files have no symbols there, or are not here (prof report --sort dso "
 			"says which)\n", un_s, e->ev->name, format_pct(un_p, total));
 	for (size_t i = 0; i < nf; i++) {
-		if (!wanted(a, &f[i], total))
-			continue;
-		(*found)++;
-		annot_disassemble(&f[i], c, nc, a->syntax);
-		if (a->json)
-			json_function(out, a, ss, &f[i], total, !shown);
-		else
-			text_function(out, a, ss, &f[i], e->ev->name, total);
-		shown++;
+		if (wanted(a, &f[i], total)) {
+			(*found)++;
+			annot_disassemble(&f[i], c, nc, a->syntax);
+			show_function(out, a, ss, &f[i], e->ev->name, total, &shown);
+		}
+		/* a name inlined in f[i]: its code there, a listing of its own */
+		for (size_t k = 0; k < a->nsyms; k++) {
+			struct annot_func g = f[i];
+
+			if (!strcmp(a->syms[k], f[i].name) ||
+			    !annot_inlined_hit(&f[i], c, nc, a->syms[k]))
+				continue;
+			(*found)++;
+			g.insn = NULL;
+			g.lines = NULL;
+			g.inl_names = NULL;
+			g.ninsn = g.nlines = g.ninl_names = 0;
+			g.inl_samples = g.inl_period = 0;
+			g.outside = g.cut = 0;
+			g.no_code = NULL;
+			if (!annot_disassemble(&g, c, nc, a->syntax) && !g.no_code)
+				annot_focus(&g, a->syms[k]);
+			show_function(out, a, ss, &g, e->ev->name, total, &shown);
+			free(g.insn);
+			free(g.lines);
+			free(g.inl_names);
+		}
 	}
 	if (a->json)
 		fputs("]}", out);

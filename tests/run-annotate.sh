@@ -154,6 +154,36 @@ print("%.1f" % (100.0 * inl / f["samples"]))
 PYEOF
 note "inline: $(cat inl.check)% of outer's samples on inl_leaf's lines $l16 and $l17"
 expect_range "outer's samples on inl_leaf's lines" "$(cat inl.check)" 90 100
+# inl_leaf by its own name, as the report lists it: its code inside outer,
+# its samples the report's row's; outer's header says how its share relates
+run_prof report -i inl.data $(symfs_opt) --stdio -q --no-children --sort sym
+expect_rc 0 "prof report of inline"
+rrow=$(awk '/inl_leaf \(inlined in outer\)/ { print $2; exit }' out)
+[ -n "$rrow" ] || fail "the report has no row 'inl_leaf (inlined in outer)': $(head -n 14 out)"
+run_prof annotate -i inl.data $(symfs_opt) --json inl_leaf outer
+expect_rc 0 "prof annotate of the inlined inl_leaf"
+mv out inl2.json
+$py - inl2.json "$rrow" "$l16" "$l17" > inl2.check 2>&1 << 'PYEOF' || fail "inl_leaf's JSON: $(cat inl2.check)"
+import json, sys
+fs = {(f["name"], f["inlined_in"]): f for f in json.load(open(sys.argv[1]))["events"][0]["functions"]}
+rrow = int(sys.argv[2])
+leaf = fs[("inl_leaf", "outer")]
+outer = fs[("outer", None)]
+assert leaf["report_samples"] == rrow, (leaf["report_samples"], rrow)
+assert outer["samples"] - outer["report_samples"] >= rrow, (outer["samples"], outer["report_samples"])
+# inl_leaf's body: from two lines above its loop to the line after it
+lines = {l["line"] for l in leaf["lines"] if l["samples"]}
+assert lines and all(int(sys.argv[3]) - 2 <= l <= int(sys.argv[4]) + 1 for l in lines), lines
+assert all("inl_leaf" in i.get("inlined", []) for i in leaf["instructions"]), "an instruction not of inl_leaf"
+assert len(leaf["instructions"]) < len(outer["instructions"])
+print(leaf["samples"], outer["samples"], outer["report_samples"])
+PYEOF
+read -r ls os ors < inl2.check
+note "inline: annotate inl_leaf: $ls samples (the report's row: $rrow), in outer's $os (its own row: $ors)"
+run_prof annotate -i inl.data $(symfs_opt) outer
+expect_rc 0 "prof annotate outer (text)"
+grep -q "are in functions inlined into it, which prof report lists under their own names" out ||
+	fail "outer's header does not say its samples are inl_leaf's in the report: $(sed -n 1,4p out)"
 if command -v perf > /dev/null 2>&1; then
 	run_prof convert -i inl.data -o inl.perf
 	expect_rc 0 "prof convert of inl.data"
@@ -252,7 +282,7 @@ run_prof annotate -i nodebug.data leaf_a
 expect_rc 0 "prof annotate of shape without debug info"
 n=$(grep -c "no source lines: shape-nodebug has no line information" out)
 [ "$n" = 1 ] || fail "no debug info: $n lines say so: $(head -8 out)"
-grep -q ':  addq' out || fail "no debug info: no disassembly: $(head -12 out)"
+grep -q ':  add  ' out || fail "no debug info: no disassembly: $(head -12 out)"
 
 PROF_WORKLOAD_WAITS=$tmpdir/waits
 export PROF_WORKLOAD_WAITS
