@@ -115,6 +115,11 @@ static void print_feature(FILE *out, const struct perf_event_header *h)
 				f.compressed[1] == 1 ? "zstd" : "unknown", f.compressed[2],
 				f.compressed[4]);
 		break;
+	case FEATURE_CLOCK:
+		if (f.whole)
+			fprintf(out, " value=clockid %u at %" PRIu64 " ns, wall clock %" PRIu64 " ns",
+				f.clockid, f.clock_ns, f.tod_ns);
+		break;
 	case FEATURE_OTHER:
 		fprintf(out, " size=%zu", f.len);
 		break;

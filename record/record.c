@@ -568,6 +568,27 @@ static int write_head(struct recorder *rc)
 	snprintf(version, sizeof(version), "prof %s", PACKAGE_VERSION);
 	if (!ret)
 		ret = writer_feature_string(rc->w, PDATA_FEAT_VERSION, version);
+	/* the records' clock beside the wall clock, as perf -k writes it: when the profile began */
+	if (!ret && rc->ev[0].attr.use_clockid) {
+		struct timespec tod, clk;
+		unsigned char cd[24];
+		uint32_t cd_version = 1, clockid = (uint32_t)rc->ev[0].attr.clockid;
+		uint64_t tod_ns, clk_ns, res_ns;
+
+		clock_gettime(CLOCK_REALTIME, &tod);
+		clock_gettime((clockid_t)clockid, &clk);
+		tod_ns = (uint64_t)tod.tv_sec * 1000000000u + (uint64_t)tod.tv_nsec;
+		clk_ns = (uint64_t)clk.tv_sec * 1000000000u + (uint64_t)clk.tv_nsec;
+		memcpy(cd, &cd_version, 4);
+		memcpy(cd + 4, &clockid, 4);
+		memcpy(cd + 8, &tod_ns, 8);
+		memcpy(cd + 16, &clk_ns, 8);
+		ret = writer_feature(rc->w, PDATA_FEAT_CLOCK_DATA, cd, sizeof(cd));
+		if (!ret && !clock_getres((clockid_t)clockid, &clk)) {
+			res_ns = (uint64_t)clk.tv_sec * 1000000000u + (uint64_t)clk.tv_nsec;
+			ret = writer_feature(rc->w, PDATA_FEAT_CLOCKID, &res_ns, sizeof(res_ns));
+		}
+	}
 	nrcpus[0] = (uint32_t)sysconf(_SC_NPROCESSORS_CONF);
 	nrcpus[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	if (!ret)

@@ -439,6 +439,8 @@ enum feature_kind feature_kind(uint64_t id)
 		return FEATURE_NRCPUS;
 	case PDATA_FEAT_COMPRESSED:
 		return FEATURE_COMPRESSED;
+	case PDATA_FEAT_CLOCK_DATA:
+		return FEATURE_CLOCK;
 	default:
 		return FEATURE_OTHER;
 	}
@@ -482,6 +484,16 @@ void decode_feature_payload(uint64_t id, const void *data, size_t len, struct fe
 			return;
 		memcpy(f->compressed, p, sizeof(f->compressed));
 		f->whole = 1;
+		return;
+	case FEATURE_CLOCK:
+		/* perf's write_clock_data(): u32 version, u32 clockid, u64 tod_ns, u64 clockid_ns */
+		if (len < 24)
+			return;
+		memcpy(&f->clock_version, p, 4);
+		memcpy(&f->clockid, p + 4, 4);
+		memcpy(&f->tod_ns, p + 8, 8);
+		memcpy(&f->clock_ns, p + 16, 8);
+		f->whole = f->clock_version >= 1;
 		return;
 	case FEATURE_OTHER:
 		return;

@@ -129,6 +129,12 @@ struct feature {
 	uint32_t nrcpus[2];		/* NRCPUS: available, online */
 	/* COMPRESSED: version, type (1: zstd), level, ratio, mmap_len */
 	uint32_t compressed[5];
+	/*
+	 * CLOCK_DATA: version, the clock of the records' times, and at one
+	 * moment the wall clock (CLOCK_REALTIME) and that clock, in ns
+	 */
+	uint32_t clock_version, clockid;
+	uint64_t tod_ns, clock_ns;
 	int whole;			/* the payload holds the fields its id has */
 };
 
@@ -139,6 +145,7 @@ enum feature_kind {
 	FEATURE_STRINGS,	/* CMDLINE: nr_strings strings */
 	FEATURE_NRCPUS,
 	FEATURE_COMPRESSED,
+	FEATURE_CLOCK,		/* CLOCK_DATA */
 };
 enum feature_kind feature_kind(uint64_t id);
 

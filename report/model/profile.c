@@ -261,6 +261,40 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 static int add_kept(struct loader *l, const struct rsample *s);
 static int on_kept(struct loader *l, const struct rsample *s);
 
+/* A thread's FORK or EXIT: its life's ends (opts.tasks). A reused tid's FORK starts anew. */
+static void on_task(void *ctx, int kind, int pid, int tid, uint64_t time)
+{
+	struct profile *p = ctx;
+	uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+	uint32_t i;
+
+	if (!u64map_get(&p->task_index, key, &i)) {
+		p->task = xgrow(p->task, &p->task_cap, p->ntask + 1, sizeof(*p->task));
+		i = (uint32_t)p->ntask++;
+		u64map_add(&p->task_index, key, i);
+		p->task[i].start = p->task[i].end = 0;
+	}
+	if (kind == SESSION_TASK_FORK) {
+		p->task[i].start = time;
+		p->task[i].end = 0;
+	} else {
+		p->task[i].end = time;
+	}
+}
+
+int profile_task_times(const struct profile *p, int pid, int tid, uint64_t *start, uint64_t *end)
+{
+	uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+	uint32_t i;
+
+	*start = *end = 0;
+	if (!p->task || !u64map_get(&p->task_index, key, &i))
+		return 0;
+	*start = p->task[i].start;
+	*end = p->task[i].end;
+	return 1;
+}
+
 /* A sample, or a sum of s->count of them (session_sum()). */
 static int on_sample(void *ctx, const struct rsample *s)
 {
@@ -398,6 +432,8 @@ void profile_free(struct profile *p)
 			p->collector->free(p->ev[i].collected);
 	}
 	free(p->ev);
+	free(p->task);
+	u64map_release(&p->task_index);
 	free(p->ld);
 	free(p->tt);
 	htab_release(&p->tt_index);
@@ -488,6 +524,9 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 		return NULL;
 	}
 	p->session = session_new(p->sym, on_sample, l);
+	u64map_init(&p->task_index);
+	if (o->tasks)
+		session_on_task(p->session, on_task, p);
 	if (l->pre_filter)
 		session_filter(p->session, prefilter);
 	session_leaf_only(p->session, !o->chains);
@@ -551,6 +590,7 @@ static void fill_info(struct profile *p)
 	p->info.arch = session_feature(p->session, "arch");
 	p->info.lost = session_lost(p->session);
 	p->info.switch_stacks = session_switch_stacks(p->session);
+	session_wall_clock(p->session, &p->info.tod_ns, &p->info.clock_ns);
 }
 
 const struct profile *profile_snapshot(struct profile *p, char *err, size_t errlen)

@@ -26,6 +26,7 @@
 #include "hist.h"
 #include "session.h"
 #include "symbols.h"
+#include "u64map.h"
 
 struct reader;
 struct strpool;
@@ -80,6 +81,7 @@ struct profile_opts {
 	int latency;
 	/* perf's --max-stack: a stack's frames from the sampled one, the rest dropped; 0: all */
 	int max_stack;
+	int tasks;			/* keep each thread's FORK and EXIT times (profile_task_times) */
 	/*
 	 * Samples reach the collector in time order (for a timeline), not
 	 * as soon as resolved: a sample whose file is still being opened
@@ -95,6 +97,8 @@ struct profile_info {
 	const char *cmdline, *hostname, *osrelease, *arch;
 	uint64_t lost;			/* records the kernel lost */
 	int switch_stacks;		/* off-CPU intervals have stacks (not only a name) */
+	/* the wall clock (ns since 1970) when the records' clock read clock_ns; 0: unknown */
+	uint64_t tod_ns, clock_ns;
 };
 
 /* Where a thread's time went, for --wall: nanoseconds. */
@@ -152,8 +156,19 @@ struct profile {
 	struct profile_thread_time *tt;	/* --wall: per thread, by first sample */
 	size_t ntt, tt_cap;
 	struct htab tt_index;		/* tt by tid */
+	/* with opts.tasks: each thread's FORK and EXIT times, by pid << 32 | tid */
+	struct profile_task *task;
+	size_t ntask, task_cap;
+	struct u64map task_index;
 	struct loader *ld;		/* how records are fed: profile.c's */
 };
+
+/* A thread's life, as its FORK and EXIT records tell: 0 where they do not. */
+struct profile_task {
+	uint64_t start, end;
+};
+/* pid/tid's life (opts.tasks): 1, or 0 when no FORK or EXIT named it. */
+int profile_task_times(const struct profile *p, int pid, int tid, uint64_t *start, uint64_t *end);
 
 /*
  * A profile to feed, reading rd's records (rd owned from here on; NULL

@@ -166,6 +166,8 @@ struct session {
 	struct resolver *res;	/* addresses into frames: symbols, unwinding, JIT code */
 	session_sample_fn fn;
 	void *ctx;
+	session_task_fn task_fn;	/* FORK and EXIT, or NULL */
+	void *task_ctx;
 	struct evtab ev;
 	struct strpool *pool;	/* delivery thread: comms */
 	struct strpool *fpool;	/* reading thread: features */
@@ -194,6 +196,8 @@ struct session {
 	uint64_t lost;
 	int leaf_only;
 	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
+	/* CLOCK_DATA: the wall clock (ns) when the records' clock read clock_ns; 0: unknown */
+	uint64_t tod_ns, clock_ns;
 	struct rframe frames[MAX_FRAMES];
 	uint64_t upcs[MAX_FRAMES];
 	unsigned char upcs_fl[MAX_FRAMES];	/* how upcs[i] was found: UNWIND_* */

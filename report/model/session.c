@@ -244,6 +244,19 @@ uint64_t session_lost(const struct session *s)
 	return s->lost;
 }
 
+void session_on_task(struct session *s, session_task_fn fn, void *ctx)
+{
+	s->task_fn = fn;
+	s->task_ctx = ctx;
+}
+
+int session_wall_clock(const struct session *s, uint64_t *tod_ns, uint64_t *clock_ns)
+{
+	*tod_ns = s->tod_ns;
+	*clock_ns = s->clock_ns;
+	return s->tod_ns != 0;
+}
+
 const char *session_feature(const struct session *s, const char *name)
 {
 	for (int i = 0; i < 4; i++)
@@ -280,10 +293,16 @@ int ss_deliver(struct session *s, const struct perf_event_header *h, uint64_t fo
 		break;
 	case PERF_RECORD_FORK:
 		ss_do_fork(s, &k);
+		if (s->task_fn)
+			s->task_fn(s->task_ctx, SESSION_TASK_FORK, (int)k.pid, (int)k.tid,
+				   k.time ? k.time : s->now);
 		break;
 	case PERF_RECORD_EXIT: {
 		struct thread *t = ss_itab_get(&s->threads, (int)k.tid);
 
+		if (s->task_fn)
+			s->task_fn(s->task_ctx, SESSION_TASK_EXIT, (int)k.pid, (int)k.tid,
+				   k.time ? k.time : s->now);
 		if (t)
 			ss_set_on_cpu(s, t, 0);
 		if (s->forget)
@@ -312,6 +331,11 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 
 	if (decode_feature(h, &f) || !f.whole)
 		return;
+	if (f.id == PDATA_FEAT_CLOCK_DATA) {
+		s->tod_ns = f.tod_ns;
+		s->clock_ns = f.clock_ns;
+		return;
+	}
 	switch (f.id) {
 	case PDATA_FEAT_HOSTNAME: slot = 0; break;
 	case PDATA_FEAT_OSRELEASE: slot = 1; break;

@@ -68,6 +68,15 @@ struct rsample {
 typedef int (*session_sample_fn)(void *ctx, const struct rsample *s);
 
 /*
+ * A thread began (FORK: pid, tid of the new one) or ended (EXIT), at
+ * time; in time order with the samples.
+ */
+enum { SESSION_TASK_FORK, SESSION_TASK_EXIT };
+typedef void (*session_task_fn)(void *ctx, int kind, int pid, int tid, uint64_t time);
+struct session;
+void session_on_task(struct session *s, session_task_fn fn, void *ctx);
+
+/*
  * Called for each sample before it is resolved or unwound, with no frames
  * (nframes 0): zero drops it, at no more cost. Gets the callback's ctx.
  */
@@ -223,5 +232,11 @@ int session_event_names(const struct session *s, const char **names, int max);
 uint64_t session_lost(const struct session *s);
 /* Text features: "hostname", "osrelease", "arch", "cmdline"; NULL when absent. */
 const char *session_feature(const struct session *s, const char *name);
+/*
+ * The wall clock of the records' times (their CLOCK_DATA feature): 1 and
+ * at one moment the wall clock *tod_ns (ns since 1970) and the records'
+ * clock *clock_ns; 0 when the file does not say.
+ */
+int session_wall_clock(const struct session *s, uint64_t *tod_ns, uint64_t *clock_ns);
 
 #endif
