@@ -51,9 +51,11 @@ fi
 
 # The browser tests' npm packages (tests/browser/package-lock.json):
 # puppeteer-core drives Debian's chromium, speedscope is the app they load
-# its files into. No browser is downloaded. Without them those tests skip.
+# its files into, profiler-cli the Firefox Profiler's loader and upgraders.
+# No browser is downloaded. Without them those tests skip.
 browser=$(dirname "$0")/tests/browser
-if [ -f "$browser/package-lock.json" ] && [ ! -d "$browser/node_modules/speedscope" ]; then
+if [ -f "$browser/package-lock.json" ] && { [ ! -d "$browser/node_modules/speedscope" ] ||
+	[ ! -d "$browser/node_modules/@firefox-devtools/profiler-cli" ]; }; then
 	if (cd "$browser" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error); then
 		echo "install-deps: installed the npm packages of tests/browser"
 	else

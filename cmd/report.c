@@ -125,6 +125,7 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->collector = fmt->collector;
 	o->ordered = !!(fmt->needs & FORMAT_ORDERED);
 	o->addresses = !!(fmt->needs & FORMAT_ADDRESSES);
+	o->tasks = !!(fmt->needs & FORMAT_TASKS);
 }
 
 #define pct format_pct

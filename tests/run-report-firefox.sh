@@ -1,17 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # prof report --format firefox: the Firefox Profiler's processed profile,
-# version 48. The profiler is not on npm and does not build with Debian's
-# node, so the file is checked against what its types (src/types/profile.js
-# at version 48) and its upgraders to today's version (48 -> 70,
-# src/profile-logic/processed-profile-versioning.ts) require of it: every
-# column as long as its table, every index in range, prefixes before the
-# stacks they prefix, a category and subcategory for every frame, pid as a
-# string, times that never go back; and each thread's weights by function
-# equal to prof report's, on the golden profile and on a committed
-# recording of a real run (kernel-free). Recording live (when
-# perf_event_open is allowed): --off-cpu intervals become interval
-# markers at the times prof script gives those samples.
+# version 66, as samply writes it. Checked against what its types
+# (src/types/profile.ts at version 66) require: every shared column as
+# long as its table, every index in range, prefixes before the stacks they
+# prefix, a category and subcategory for every frame, pid and tid as
+# strings, times that never go back, a wall-clock start; each thread's
+# weights by function equal to prof report's and the clocks' CPU deltas
+# their periods, on the golden profile and on a committed recording of a
+# real run (kernel-free). Then the profiler's own loader and upgraders
+# (npm @firefox-devtools/profiler-cli, where tests/browser has it) read
+# the recording's file: every working thread with CPU time. Recording
+# live (when perf_event_open is allowed): make -j2 of six C files, whose
+# compilers each live their own span with CPU time of their own, the
+# profile starting between the recording's start and end; --off-cpu
+# intervals become interval markers at the times prof script gives those
+# samples.
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 
@@ -27,8 +31,9 @@ import json, re, sys
 ff = json.load(open(sys.argv[1]))
 rep = json.load(open(sys.argv[2]))
 meta = ff["meta"]
-assert meta["preprocessedProfileVersion"] == 48 and meta["symbolicated"] is True
+assert meta["preprocessedProfileVersion"] == 66 and meta["symbolicated"] is True
 assert isinstance(meta["markerSchema"], list) and meta["interval"] > 0
+assert meta["startTime"] > 1.5e12, "a start before 2017: %r" % meta["startTime"]
 cats = meta["categories"]
 assert all(c["subcategories"] and c["subcategories"][0] == "Other" for c in cats)
 libs = ff["libs"]
@@ -42,34 +47,46 @@ def table(t, cols):
     for c in cols:
         assert len(t[c]) == n, (c, len(t[c]), n)
     return n
-got, markers, ev_ms = {}, 0, {}
+sh = ff["shared"]
+strs = sh["stringArray"]
+st, fr, fu, rs, nat, src = (sh[k] for k in ("stackTable", "frameTable", "funcTable",
+                                            "resourceTable", "nativeSymbols", "sources"))
+nst = table(st, ["frame", "prefixOffset"])
+nf = table(fr, ["address", "inlineDepth", "category", "subcategory", "func", "nativeSymbol",
+                "innerWindowID", "line", "column", "originalLocation"])
+nfu = table(fu, ["name", "isJS", "relevantForJS", "resource", "source", "lineNumber",
+                 "columnNumber", "originalLocation"])
+nr = table(rs, ["lib", "name", "host", "type"])
+nn = table(nat, ["libIndex", "address", "name", "functionSize"])
+nsrc = table(src, ["id", "filename", "startLine", "startColumn", "sourceMapURL", "content"])
+for i in range(nst):
+    assert 0 <= st["frame"][i] < nf
+    assert 0 <= st["prefixOffset"][i] <= i, "a prefix after its stack"
+addressed = lined = 0
+for i in range(nf):
+    assert 0 <= fr["func"][i] < nfu and fr["address"][i] >= -1 and fr["inlineDepth"][i] >= 0
+    assert 0 <= fr["category"][i] < len(cats) and fr["subcategory"][i] == 0
+    assert fr["nativeSymbol"][i] is None or 0 <= fr["nativeSymbol"][i] < nn
+    assert fr["line"][i] is None or fr["line"][i] > 0
+    addressed += fr["address"][i] >= 0
+    lined += fr["line"][i] is not None
+for i in range(nfu):
+    assert 0 <= fu["name"][i] < len(strs) and (fu["resource"][i] is None or 0 <= fu["resource"][i] < nr)
+    assert fu["source"][i] is None or 0 <= fu["source"][i] < nsrc
+for i in range(nr):
+    assert 0 <= rs["lib"][i] < len(libs) and 0 <= rs["name"][i] < len(strs) and rs["type"][i] == 1
+for i in range(nn):
+    assert 0 <= nat["libIndex"][i] < len(libs) and 0 <= nat["name"][i] < len(strs)
+got, markers, ev_ms, cpu = {}, 0, {}, {}
 for th in ff["threads"]:
-    assert isinstance(th["pid"], str) and isinstance(th["tid"], int)
-    strs = th["stringArray"]
-    ns = table(th["samples"], ["stack", "time", "weight"])
-    assert th["samples"]["weightType"] in ("samples", "tracing-ms")
-    nst = table(th["stackTable"], ["frame", "category", "subcategory", "prefix"])
-    nf = table(th["frameTable"], ["address", "inlineDepth", "category", "subcategory", "func",
-                                  "nativeSymbol", "innerWindowID", "implementation", "line", "column"])
-    nfu = table(th["funcTable"], ["name", "isJS", "relevantForJS", "resource", "fileName",
-                                  "lineNumber", "columnNumber"])
-    nr = table(th["resourceTable"], ["lib", "name", "host", "type"])
-    nm = table(th["markers"], ["data", "name", "startTime", "endTime", "phase", "category"])
-    table(th["nativeSymbols"], ["libIndex", "address", "name", "functionSize"])
-    st, fr, fu, rs, sm, mk = (th[k] for k in ("stackTable", "frameTable", "funcTable",
-                                             "resourceTable", "samples", "markers"))
-    for i in range(nst):
-        assert 0 <= st["frame"][i] < nf
-        assert st["prefix"][i] is None or 0 <= st["prefix"][i] < i, "a prefix after its stack"
-        assert 0 <= st["category"][i] < len(cats) and st["subcategory"][i] == 0
-    for i in range(nf):
-        assert 0 <= fr["func"][i] < nfu and fr["address"][i] == -1
-        assert 0 <= fr["category"][i] < len(cats) and fr["subcategory"][i] == 0
-    for i in range(nfu):
-        assert 0 <= fu["name"][i] < len(strs) and (fu["resource"][i] == -1 or 0 <= fu["resource"][i] < nr)
-    for i in range(nr):
-        assert 0 <= rs["lib"][i] < len(libs) and 0 <= rs["name"][i] < len(strs) and rs["type"][i] == 1
-    assert all(a <= b for a, b in zip(sm["time"], sm["time"][1:])), "samples out of time order"
+    assert isinstance(th["pid"], str) and isinstance(th["tid"], str)
+    sm, mk = th["samples"], th["markers"]
+    cols = ["stack", "timeDeltas", "weight"] + (["threadCPUDelta"] if "threadCPUDelta" in sm else [])
+    ns = table(sm, cols)
+    assert sm["weightType"] in ("samples", "tracing-ms")
+    assert all(d >= 0 for d in sm["timeDeltas"][1:]), "samples out of time order"
+    assert th["unregisterTime"] is None or th["registerTime"] <= th["unregisterTime"]
+    nm = table(mk, ["data", "name", "startTime", "endTime", "phase", "category"])
     for i in range(nm):
         assert 0 <= mk["name"][i] < len(strs) and mk["phase"][i] == 1
         assert mk["startTime"][i] <= mk["endTime"][i]
@@ -77,9 +94,12 @@ for th in ff["threads"]:
     m = re.fullmatch(r"(.*?)(?: \[(.+)\])?", th["name"])
     ev = m[2] or rep["events"][0]["event"]
     for i in range(ns):
-        leaf = strs[fu["name"][fr["func"][st["frame"][sm["stack"][i]]]]].removesuffix(" (inlined)")
-        k = (ev, int(th["pid"]), th["tid"], leaf)
+        assert 0 <= sm["stack"][i] < nst
+        leaf = strs[fu["name"][fr["func"][st["frame"][sm["stack"][i]]]]]
+        k = (ev, int(th["pid"]), int(th["tid"]), leaf)
         got[k] = got.get(k, 0) + sm["weight"][i]
+    if "threadCPUDelta" in sm:
+        cpu[ev] = cpu.get(ev, 0) + sum(sm["threadCPUDelta"]) / 1000.0
     ev_ms[ev] = sm["weightType"] == "tracing-ms"
 want = {}
 for ev in rep["events"]:
@@ -91,7 +111,13 @@ for ev in rep["events"]:
 bad = [(k, want.get(k), got.get(k)) for k in set(want) | set(got)
        if abs(want.get(k, 0) - got.get(k, 0)) > 1e-6 * max(1, abs(want.get(k, 0)))]
 assert not bad, "weights that differ from prof report's: %s" % sorted(bad)[:5]
-print(len(ff["threads"]), len(libs), len(want), markers)
+# the clocks' CPU deltas: their periods, to the microsecond a sample
+for ev in rep["events"]:
+    if ev["event"] in ("cpu-clock", "task-clock"):
+        ms = sum(e["self_period"] for e in ev["flat"]) / 1e6
+        n = sum(len(th["samples"]["stack"]) for th in ff["threads"])
+        assert abs(cpu.get(ev["event"], 0) - ms) <= 0.001 * n + 1e-6 * ms, (cpu, ms)
+print(len(ff["threads"]), len(libs), len(want), markers, addressed, lined, nn)
 EOF
 
 # shellcheck disable=SC2086  # $gopts is an option list
@@ -105,7 +131,7 @@ $py check.py golden.ff.json golden.report.json > check.out 2>&1 || fail "firefox
 set -- $(cat check.out)
 [ "$1" = 5 ] || fail "golden: $1 threads, not 5 (four of cpu-clock, one of task-clock)"
 note "golden: $1 threads, $2 libraries, $3 functions of threads as prof report has them"
-grep -q '"pid":"100","tid":100,' golden.ff.json || fail "golden: no thread 100 of pid \"100\""
+grep -q '"pid":"100","tid":"100",' golden.ff.json || fail "golden: no thread 100 of pid \"100\""
 grep -q '"name":"golden \[task-clock\]"' golden.ff.json || fail "golden: no thread for task-clock"
 
 rec=$srcdir/tests/data/recorded
@@ -119,10 +145,83 @@ $py check.py threads.ff.json threads.report.json > check.out 2>&1 || fail "firef
 set -- $(cat check.out)
 [ "$1" -ge 3 ] || fail "recording: $1 threads, not 3 or more"
 [ "$2" -ge 2 ] || fail "recording: $2 libraries, not the program and libc at least"
-note "recording: $1 threads, $2 libraries with their build ids, $3 functions of threads"
+note "recording: $1 threads, $2 libraries with their build ids, $3 functions of threads; $5 frames with addresses, $6 with lines, $7 native symbols"
+[ "$5" -gt 0 ] && [ "$6" -gt 0 ] && [ "$7" -gt 0 ] ||
+	fail "recording: frames without addresses ($5), lines ($6) or native symbols ($7)"
 
-# --- off-CPU intervals as markers, live -------------------------------------------
+# --- the Firefox Profiler's own loader: profiler-cli -----------------------------
+cli=$srcdir/tests/browser/node_modules/@firefox-devtools/profiler-cli/dist/profiler-cli.js
+if command -v node > /dev/null 2>&1 && [ -f "$cli" ]; then
+	PROFILER_CLI_SESSION_DIR=$tmpdir/pq
+	export PROFILER_CLI_SESSION_DIR
+	pq_stop() {
+		node "$cli" stop --all > /dev/null 2>&1
+	}
+	on_exit pq_stop
+	# pq_info FILE: its processes and threads (FILE.info) and meta (FILE.meta) as the profiler reads them
+	pq_info() {
+		node "$cli" load "$1" > "$1.load" 2>&1 || fail "profiler-cli cannot load $1: $(tail -n 5 "$1.load")"
+		node "$cli" profile info --all --json > "$1.info" 2> "$1.err" ||
+			fail "profiler-cli profile info: $(tail -n 5 "$1.err")"
+		node "$cli" profile meta --json > "$1.meta" 2> "$1.err" ||
+			fail "profiler-cli profile meta: $(tail -n 5 "$1.err")"
+		pq_stop
+	}
+	pq_info threads.ff.json
+	$py - threads.ff.json.info threads.ff.json.meta > pq.out 2>&1 << 'PYEOF' || fail "profiler-cli on the recording: $(tail -3 pq.out)"
+import json, sys
+info = json.load(open(sys.argv[1]))
+meta = json.load(open(sys.argv[2]))
+assert meta["preprocessedProfileVersion"] >= 66, meta["preprocessedProfileVersion"]
+threads = [t for p in info["processes"] for t in p["threads"]]
+assert len(threads) >= 3, threads
+# the workload's two workers run; its main thread waits
+busy = [t for t in threads if t["cpuMs"] > 0]
+assert len(busy) >= 2, threads
+print(len(threads), " ".join("%.0f" % t["cpuMs"] for t in threads), meta["preprocessedProfileVersion"])
+PYEOF
+	note "profiler-cli: the recording's threads, their CPU ms, the version it upgraded to: $(cat pq.out)"
+else
+	note "no node or npm profiler-cli in tests/browser (./install-deps.sh): the profiler's loader not run"
+	cli=
+fi
+
+# --- live: make -j2's short processes; off-CPU intervals as markers ---------------
 if "$PROF" record -q -e cpu-clock -o probe.data true > /dev/null 2>&1; then
+	if [ -n "$cli" ] && command -v make > /dev/null 2>&1 && command -v gcc > /dev/null 2>&1; then
+		mkdir mk
+		for i in 1 2 3 4 5 6; do
+			printf 'int f%d(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * %d; return s; }\n' \
+				$i $i > mk/f$i.c
+		done
+		printf 'all: f1.o f2.o f3.o f4.o f5.o f6.o\n%%.o: %%.c\n\tgcc -O2 -g -c $< -o $@\n' > mk/Makefile
+		before=$(date +%s)
+		run_prof record -q -g -o mk.data -- make -C mk -j2 -s
+		expect_rc 0 "prof record of make -j2"
+		after=$(date +%s)
+		run_prof report -i mk.data -F firefox -o mk.ff.json
+		expect_rc 0 "prof report -F firefox of make -j2"
+		pq_info mk.ff.json
+		$py - mk.ff.json.info mk.ff.json.meta "$before" "$after" > pq.out 2>&1 << 'PYEOF' || fail "profiler-cli on make -j2: $(tail -3 pq.out)"
+import json, sys
+info = json.load(open(sys.argv[1]))
+meta = json.load(open(sys.argv[2]))
+before, after = int(sys.argv[3]), int(sys.argv[4])
+start = meta["startTime"] / 1000
+assert before - 1 <= start <= after + 1, (start, before, after)
+dur = meta["durationMs"]
+procs = info["processes"]
+cc1 = [p for p in procs if p["name"] == "cc1"]
+assert len(cc1) == 6, [p["name"] for p in procs]
+# each compiler lives a span of its own, less than the whole profile's
+for p in cc1:
+    assert p["cpuMs"] > 0, p
+    span = p["endTime"] - p["startTime"]
+    assert 0 < span < 0.95 * dur, (p["name"], p["startTime"], p["endTime"], dur)
+print(len(procs), len(cc1), "%.0f" % dur, " ".join("%.0f-%.0f" % (p["startTime"], p["endTime"]) for p in cc1))
+PYEOF
+		note "make -j2: processes, cc1s, ms, each cc1's span as the profiler reads them: $(cat pq.out)"
+	fi
 	run_prof record -q --off-cpu -g -o off.data -- "$WORKLOADS/offcpu" -s 1
 	expect_rc 0 "prof record --off-cpu"
 	run_prof report -i off.data -F firefox -o off.ff.json
@@ -151,11 +250,12 @@ for line in open(sys.argv[2], errors="replace"):
     if m[5] == "off-cpu":
         want.append((int(m[1]), t, int(m[4])))
 got = []
+strs = ff["shared"]["stringArray"]
 for th in ff["threads"]:
     mk = th["markers"]
     for i in range(mk["length"]):
-        if th["stringArray"][mk["name"][i]] == "off-cpu":
-            got.append((th["tid"], mk["startTime"][i], mk["endTime"][i] - mk["startTime"][i]))
+        if strs[mk["name"][i]] == "off-cpu":
+            got.append((int(th["tid"]), mk["startTime"][i], mk["endTime"][i] - mk["startTime"][i]))
 assert len(got) == len(want), (len(got), len(want))
 # script prints microseconds: compare starts to the microsecond, lengths to the nanosecond
 ws = sorted((tid, t - first, p) for tid, t, p in want)

@@ -1,21 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * --format firefox: the profile as the Firefox Profiler's processed
- * profile (https://profiler.firefox.com), version 48: the profiler's own
- * upgraders bring it to whatever version it reads today (56 shares the
- * strings, 60 the tables, 66 and 70 reshape columns), as they do for
- * vernier's and Lean's files of that version. The types are those of
- * src/types/profile.js in firefox-devtools/profiler at version 48.
+ * profile (https://profiler.firefox.com), version 66, as samply writes it
+ * (fxprof-processed-profile): the profiler's own upgraders bring it to
+ * whatever version it reads today. The types are those of
+ * src/types/profile.ts in firefox-devtools/profiler at version 66; the
+ * shape follows samply's integration snapshots.
+ *
+ * The tables are shared by every thread (profile.shared): strings, a
+ * stack table of prefixes (prefixOffset: a stack's distance back to its
+ * caller's), a frame per address (its address relative to its library's
+ * first segment, its source line, its depth among the functions inlined
+ * there, its native symbol: the function's start and size, for the
+ * profiler's assembly view), a function per name and library (its source
+ * file, for the source view), a resource per library carrying its build
+ * id.
  *
  * One thread per event and thread of the profile, grouped by pid into
- * processes, its samples in time order: a stack (a prefix table of
- * frames, each its own function, in a resource per object whose library
- * carries its build id), a time in milliseconds from the first sample,
- * and a weight: milliseconds ("tracing-ms") for the clocks and off-CPU
- * time, else the period as a count of samples. Off-CPU and preempted
- * intervals are also interval markers on their thread, so the timeline
- * shows when a thread waited. Every name is resolved here
- * ("symbolicated"): the file reads the same on any machine.
+ * processes, living from its FORK (or first sample) to its EXIT (or the
+ * end), its samples in time order: a stack, a time delta in milliseconds,
+ * a weight (milliseconds, "tracing-ms", for the clocks and off-CPU time,
+ * else the period as a count of samples) and for the clocks the CPU time
+ * in microseconds (threadCPUDelta: the profiler's CPU graph and
+ * per-thread CPU). meta.startTime is the wall clock of the first sample
+ * (the file's CLOCK_DATA; else its modification time less the profile's
+ * span). Off-CPU and preempted intervals are also interval markers on
+ * their thread. Every name is resolved here ("symbolicated").
  */
 #include "config.h"
 
@@ -24,9 +34,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "format.h"
 #include "json.h"
+#include "objfile.h"
+#include "strpool.h"
 #include "symbols.h"
 #include "tsamples.h"
 #include "u64map.h"
@@ -93,87 +106,209 @@ static int category_of(const struct ts_frame *f)
 	return f->flags & FRAME_NONAME ? CAT_OTHER : f->flags & FRAME_KERNEL ? CAT_KERNEL : CAT_USER;
 }
 
-/*
- * A thread's own tables: what of the event's stacks, frames and libraries
- * its samples use, each numbered in the thread as first met. The maps
- * from the event's numbers are stamped with the thread they are valid
- * for, so that no thread pays for clearing what another used.
- */
-struct local {
-	uint32_t serial;	/* the thread's */
-	uint32_t *nstamp, *nidx;	/* by event node */
-	uint32_t *fstamp, *fidx;	/* by event frame */
-	uint32_t *lstamp, *lidx;	/* by library */
-	size_t lcap;
-	uint32_t *nodes, *frames, *libs;	/* the thread's stacks, frames, resources */
-	int32_t *fres;		/* by the thread's frame: its resource, or -1 */
-	size_t nstack, nframe, nres;
+/* --- the shared tables ---------------------------------------------------------- */
+
+#define NONE	UINT32_MAX	/* a null in a column of indexes */
+
+struct shared {
+	struct strpool *pool;		/* every string, interned once */
+	struct u64map sidx;		/* string index by interned pointer */
+	const char **str;
+	size_t nstr, cap_str;
+	struct ts_libs libs;		/* resource i is library i */
+	/* funcTable: by (name, resource) */
+	struct htab ftab;
+	uint32_t *fname, *fres, *fsrc;
+	size_t nfunc, cap_func;
+	/* sources: by file name string */
+	struct u64map srcidx;
+	uint32_t *srcname;
+	size_t nsrc, cap_src;
+	/* nativeSymbols: by (library, start) */
+	struct htab ntab;
+	uint32_t *nlib, *nname;
+	uint64_t *naddr, *nsize;
+	size_t nnat, cap_nat;
+	/* frameTable, of every event's frames in turn */
+	int64_t *faddr;
+	uint32_t *ffunc, *fnat, *fline, *fdepth, *fcat;
+	size_t nframe, cap_frame;
+	/* stackTable, of every event's nodes in turn */
+	uint32_t *sframe, *soff;
+	size_t nstack, cap_stack;
 };
 
-static uint32_t local_frame(struct local *l, const struct tsamples *c, struct ts_libs *libs,
-			    uint32_t f)
+static uint32_t str_of(struct shared *t, const char *s)
 {
-	const struct dso *d = c->frame[f].dso;
+	const char *in = strpool_intern(t->pool, s ? s : "");
+	uint32_t i;
 
-	if (l->fstamp[f] == l->serial)
-		return l->fidx[f];
-	l->fstamp[f] = l->serial;
-	l->fidx[f] = (uint32_t)l->nframe;
-	l->fres[l->nframe] = -1;
-	l->frames[l->nframe++] = f;
-	if (d) {
-		uint32_t lib = ts_libs_id(libs, d);
-
-		if (lib >= l->lcap) {
-			size_t cap = l->lcap;
-
-			l->lcap = 2 * (lib + 1);
-			l->lstamp = xreallocarray(l->lstamp, l->lcap, sizeof(*l->lstamp));
-			l->lidx = xreallocarray(l->lidx, l->lcap, sizeof(*l->lidx));
-			l->libs = xreallocarray(l->libs, l->lcap, sizeof(*l->libs));
-			memset(l->lstamp + cap, 0, (l->lcap - cap) * sizeof(*l->lstamp));
-		}
-		if (l->lstamp[lib] != l->serial) {
-			l->lstamp[lib] = l->serial;
-			l->lidx[lib] = (uint32_t)l->nres;
-			l->libs[l->nres++] = lib;
-		}
-		l->fres[l->nframe - 1] = (int32_t)l->lidx[lib];
-	}
-	return l->fidx[f];
+	if (u64map_get(&t->sidx, (uint64_t)(uintptr_t)in, &i))
+		return i;
+	t->str = xgrow(t->str, &t->cap_str, t->nstr + 1, sizeof(*t->str));
+	t->str[t->nstr] = in;
+	u64map_add(&t->sidx, (uint64_t)(uintptr_t)in, (uint32_t)t->nstr);
+	return (uint32_t)t->nstr++;
 }
 
-/* The thread's stack of node at; its callers' first, so that a prefix comes before its stacks. */
-static uint32_t local_stack(struct local *l, const struct tsamples *c, struct ts_libs *libs,
-			    uint32_t at)
+static uint32_t source_of(struct shared *t, const char *file)
 {
-	uint32_t top = at;
+	uint32_t name = str_of(t, file), i;
 
-	/* the unnumbered ones from at up, linked through nidx, then numbered from the top down */
-	uint32_t chain = 0;
-
-	while (at && l->nstamp[at] != l->serial) {
-		l->nstamp[at] = l->serial;
-		l->nidx[at] = chain;
-		chain = at;
-		at = c->node[at].parent;
-	}
-	while (chain) {
-		uint32_t next = l->nidx[chain];
-
-		local_frame(l, c, libs, c->node[chain].frame);
-		l->nidx[chain] = (uint32_t)l->nstack;
-		l->nodes[l->nstack++] = chain;
-		chain = next;
-	}
-	return l->nidx[top];
+	if (u64map_get(&t->srcidx, name, &i))
+		return i;
+	t->srcname = xgrow(t->srcname, &t->cap_src, t->nsrc + 1, sizeof(*t->srcname));
+	t->srcname[t->nsrc] = name;
+	u64map_add(&t->srcidx, name, (uint32_t)t->nsrc);
+	return (uint32_t)t->nsrc++;
 }
 
-static void put_u32s(const char *key, const uint32_t *v, size_t n, FILE *out)
+static uint32_t func_of(struct shared *t, const char *name, uint32_t res, const char *file)
+{
+	uint32_t sname = str_of(t, name), i;
+	uint64_t w[2] = { sname, res };
+	struct htab_probe p;
+
+	htab_probe(&t->ftab, htab_hash_words(w, 2), &p);
+	while (htab_next(&t->ftab, &p, &i))
+		if (t->fname[i] == sname && t->fres[i] == res) {
+			if (t->fsrc[i] == NONE && file)
+				t->fsrc[i] = source_of(t, file);
+			return i;
+		}
+	if (t->nfunc == t->cap_func) {
+		t->cap_func = t->cap_func ? 2 * t->cap_func : 256;
+		t->fname = xreallocarray(t->fname, t->cap_func, sizeof(*t->fname));
+		t->fres = xreallocarray(t->fres, t->cap_func, sizeof(*t->fres));
+		t->fsrc = xreallocarray(t->fsrc, t->cap_func, sizeof(*t->fsrc));
+	}
+	t->fname[t->nfunc] = sname;
+	t->fres[t->nfunc] = res;
+	t->fsrc[t->nfunc] = file ? source_of(t, file) : NONE;
+	htab_put(&t->ftab, &p, (uint32_t)t->nfunc);
+	return (uint32_t)t->nfunc++;
+}
+
+/*
+ * The address the profiler and samply give a frame: relative to the
+ * library's first segment (samply_object::relative_address_base), from
+ * off, its offset in the file. 1, or 0 when the file is not here.
+ */
+static int relative_address(const struct dso *d, uint64_t off, uint64_t *rel)
+{
+	const struct objfile *o = d ? symbols_dso_file(d) : NULL;
+
+	if (!o || !o->nload)
+		return 0;
+	for (size_t i = 0; i < o->nload; i++) {
+		const GElf_Phdr *ph = &o->load[i];
+
+		if (off - ph->p_offset < ph->p_filesz) {
+			*rel = off - ph->p_offset + ph->p_vaddr - o->load[0].p_vaddr;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The native symbol of the function a frame is in: its start and size, for the assembly view. */
+static uint32_t native_of(struct shared *t, const struct ts_frame *f, uint32_t lib)
+{
+	uint64_t start, rel, w[2];
+	struct dso_func df;
+	struct htab_probe p;
+	uint32_t i;
+
+	if (!f->dso || (f->flags & (FRAME_NONAME | FRAME_KERNEL)) || f->sym_offset > f->addr)
+		return NONE;
+	start = f->addr - f->sym_offset;
+	if (!relative_address(f->dso, start, &rel))
+		return NONE;
+	w[0] = lib;
+	w[1] = rel;
+	htab_probe(&t->ntab, htab_hash_words(w, 2), &p);
+	while (htab_next(&t->ntab, &p, &i))
+		if (t->nlib[i] == lib && t->naddr[i] == rel)
+			return i;
+	if (t->nnat == t->cap_nat) {
+		t->cap_nat = t->cap_nat ? 2 * t->cap_nat : 256;
+		t->nlib = xreallocarray(t->nlib, t->cap_nat, sizeof(*t->nlib));
+		t->nname = xreallocarray(t->nname, t->cap_nat, sizeof(*t->nname));
+		t->naddr = xreallocarray(t->naddr, t->cap_nat, sizeof(*t->naddr));
+		t->nsize = xreallocarray(t->nsize, t->cap_nat, sizeof(*t->nsize));
+	}
+	t->nlib[t->nnat] = lib;
+	t->naddr[t->nnat] = rel;
+	t->nname[t->nnat] = str_of(t, f->name);
+	t->nsize[t->nnat] = dso_function_at((struct dso *)f->dso, start, &df) ? df.size : 0;
+	htab_put(&t->ntab, &p, (uint32_t)t->nnat);
+	return (uint32_t)t->nnat++;
+}
+
+/* Event c's frames and stacks into the shared tables, from *fbase and *sbase on. */
+static void add_event(struct shared *t, const struct tsamples *c, size_t *fbase, size_t *sbase)
+{
+	int offcpu = format_time_event(c->ev);
+
+	*fbase = t->nframe;
+	*sbase = t->nstack;
+	t->faddr = xgrow(t->faddr, &t->cap_frame, t->nframe + c->nframe, sizeof(*t->faddr));
+	t->ffunc = xreallocarray(t->ffunc, t->cap_frame, sizeof(*t->ffunc));
+	t->fnat = xreallocarray(t->fnat, t->cap_frame, sizeof(*t->fnat));
+	t->fline = xreallocarray(t->fline, t->cap_frame, sizeof(*t->fline));
+	t->fdepth = xreallocarray(t->fdepth, t->cap_frame, sizeof(*t->fdepth));
+	t->fcat = xreallocarray(t->fcat, t->cap_frame, sizeof(*t->fcat));
+	for (size_t i = 0; i < c->nframe; i++) {
+		const struct ts_frame *f = &c->frame[i];
+		uint32_t lib = f->dso ? ts_libs_id(&t->libs, f->dso) : NONE;
+		uint64_t rel;
+		size_t k = t->nframe++;
+
+		t->faddr[k] = !(f->flags & (FRAME_KERNEL | FRAME_NONAME)) &&
+			      relative_address(f->dso, f->addr, &rel) ? (int64_t)rel : -1;
+		t->ffunc[k] = func_of(t, f->name, lib, f->file);
+		t->fnat[k] = f->depth ? NONE : native_of(t, f, lib);
+		t->fline[k] = f->file && f->line > 0 ? (uint32_t)f->line : NONE;
+		t->fdepth[k] = f->depth;
+		t->fcat[k] = (uint32_t)(offcpu ? CAT_OFFCPU : category_of(f));
+	}
+	/* nodes 1..: a node's caller was made before it; 0 is the root, no stack */
+	t->sframe = xgrow(t->sframe, &t->cap_stack, t->nstack + c->nnode, sizeof(*t->sframe));
+	t->soff = xreallocarray(t->soff, t->cap_stack, sizeof(*t->soff));
+	for (size_t n = 1; n < c->nnode; n++) {
+		const struct ts_node *nd = &c->node[n];
+		size_t k = t->nstack++;
+
+		t->sframe[k] = (uint32_t)(*fbase + nd->frame);
+		t->soff[k] = nd->parent ? (uint32_t)(n - nd->parent) : 0;
+		/* an inlined frame's native symbol: its caller's at the same address */
+		if (c->frame[nd->frame].depth && nd->parent)
+			t->fnat[*fbase + nd->frame] =
+				t->fnat[*fbase + c->node[nd->parent].frame];
+	}
+}
+
+static void put_col_u32(FILE *out, const char *key, const uint32_t *v, size_t n)
+{
+	fprintf(out, "\"%s\":[", key);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			putc(',', out);
+		if (v[i] == NONE)
+			fputs("null", out);
+		else
+			fprintf(out, "%" PRIu32, v[i]);
+		if (i % 32 == 31)
+			putc('\n', out);
+	}
+	fputs("],", out);
+}
+
+static void put_col_u64(FILE *out, const char *key, const uint64_t *v, size_t n)
 {
 	fprintf(out, "\"%s\":[", key);
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%" PRIu32 "%s", i ? "," : "", v[i], i % 32 == 31 ? "\n" : "");
+		fprintf(out, "%s%" PRIu64 "%s", i ? "," : "", v[i], i % 32 == 31 ? "\n" : "");
 	fputs("],", out);
 }
 
@@ -186,13 +321,64 @@ static void put_same(const char *key, const char *value, size_t n, FILE *out)
 	fputs("],", out);
 }
 
-/* The column from, from + 1, ..., n of them. */
-static void put_iota(const char *key, size_t from, size_t n, FILE *out)
+static void put_shared(const struct shared *t, FILE *out)
 {
-	fprintf(out, "\"%s\":[", key);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%zu%s", i ? "," : "", from + i, i % 32 == 31 ? "\n" : "");
+	fputs("\"shared\":{\n\"stackTable\":{", out);
+	put_col_u32(out, "frame", t->sframe, t->nstack);
+	put_col_u32(out, "prefixOffset", t->soff, t->nstack);
+	fprintf(out, "\"length\":%zu},\n\"frameTable\":{\"address\":[", t->nstack);
+	for (size_t i = 0; i < t->nframe; i++)
+		fprintf(out, "%s%" PRId64 "%s", i ? "," : "", t->faddr[i], i % 32 == 31 ? "\n" : "");
 	fputs("],", out);
+	put_col_u32(out, "inlineDepth", t->fdepth, t->nframe);
+	put_col_u32(out, "category", t->fcat, t->nframe);
+	put_same("subcategory", "0", t->nframe, out);
+	put_col_u32(out, "func", t->ffunc, t->nframe);
+	put_col_u32(out, "nativeSymbol", t->fnat, t->nframe);
+	put_same("innerWindowID", "0", t->nframe, out);
+	put_col_u32(out, "line", t->fline, t->nframe);
+	put_same("column", "null", t->nframe, out);
+	put_same("originalLocation", "null", t->nframe, out);
+	fprintf(out, "\"length\":%zu},\n\"funcTable\":{", t->nframe);
+	put_col_u32(out, "name", t->fname, t->nfunc);
+	put_same("isJS", "false", t->nfunc, out);
+	put_same("relevantForJS", "false", t->nfunc, out);
+	put_col_u32(out, "resource", t->fres, t->nfunc);
+	put_col_u32(out, "source", t->fsrc, t->nfunc);
+	put_same("lineNumber", "null", t->nfunc, out);
+	put_same("columnNumber", "null", t->nfunc, out);
+	put_same("originalLocation", "null", t->nfunc, out);
+	fprintf(out, "\"length\":%zu},\n\"resourceTable\":{\"lib\":[", t->nfunc);
+	for (size_t i = 0; i < t->libs.n; i++)
+		fprintf(out, "%s%zu", i ? "," : "", i);
+	fputs("],\"name\":[", out);
+	for (size_t i = 0; i < t->libs.n; i++)
+		fprintf(out, "%s%" PRIu32, i ? "," : "",
+			str_of((struct shared *)t, dso_short_name(t->libs.dso[i])));
+	fputs("],", out);
+	put_same("host", "null", t->libs.n, out);
+	put_same("type", "1", t->libs.n, out);
+	fprintf(out, "\"length\":%zu},\n\"nativeSymbols\":{", t->libs.n);
+	put_col_u32(out, "libIndex", t->nlib, t->nnat);
+	put_col_u64(out, "address", t->naddr, t->nnat);
+	put_col_u32(out, "name", t->nname, t->nnat);
+	put_col_u64(out, "functionSize", t->nsize, t->nnat);
+	fprintf(out, "\"length\":%zu},\n\"sources\":{", t->nnat);
+	put_same("id", "null", t->nsrc, out);
+	put_col_u32(out, "filename", t->srcname, t->nsrc);
+	put_same("startLine", "1", t->nsrc, out);
+	put_same("startColumn", "1", t->nsrc, out);
+	put_same("sourceMapURL", "null", t->nsrc, out);
+	put_same("content", "null", t->nsrc, out);
+	fprintf(out, "\"length\":%zu},\n", t->nsrc);
+	fputs("\"sourceLocationTable\":{\"source\":[],\"line\":[],\"column\":[],\"length\":0},\n"
+	      "\"stringArray\":[", out);
+	for (size_t i = 0; i < t->nstr; i++) {
+		if (i)
+			fputs(i % 16 ? "," : ",\n", out);
+		json_put_string(out, t->str[i]);
+	}
+	fputs("]}", out);
 }
 
 /* Milliseconds, from nanoseconds, to the nanosecond. */
@@ -201,208 +387,191 @@ static void put_ms(uint64_t ns, FILE *out)
 	fprintf(out, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
 }
 
-/*
- * A column of times in milliseconds: a[i] (+ b[i] where b is given) less
- * base; or, with ms 0, a's values as they are.
- */
-static void put_times(const char *key, const uint64_t *a, const uint64_t *b, uint64_t base,
-		      int ms, size_t n, FILE *out)
+/* A time in ms from base that may be before it (a thread's FORK before the first sample) */
+static void put_ms_from(uint64_t t, uint64_t base, FILE *out)
 {
-	fprintf(out, "\"%s\":[", key);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			putc(',', out);
-		if (ms)
-			put_ms(a[i] + (b ? b[i] : 0) - base, out);
-		else
-			fprintf(out, "%" PRIu64, a[i]);
-		if (i % 32 == 31)
-			putc('\n', out);
+	if (t >= base) {
+		put_ms(t - base, out);
+	} else {
+		putc('-', out);
+		put_ms(base - t, out);
 	}
-	fputs("],", out);
 }
 
-static void put_thread(uint64_t base, const struct tsamples *c, const struct ts_thread *t,
-		       const char *process, int first_event, struct local *l, struct ts_libs *libs,
-		       FILE *out)
+/* --- threads -------------------------------------------------------------------- */
+
+/* A thread's life: from its FORK (when during the profile) or its first sample, to its EXIT or null. */
+struct life {
+	uint64_t start, end;	/* end 0: it did not end in the profile */
+};
+
+static struct life life_of(const struct profile *p, const struct tsamples *c,
+			   const struct ts_thread *t)
 {
-	uint32_t *stacks = xreallocarray(NULL, t->n + 1, sizeof(*stacks));
+	struct life l = { t->time[0], 0 };
+	uint64_t start, end, last = t->time[t->n - 1];
+
+	if (format_time_event(c->ev))
+		last += t->weight[t->n - 1];
+	if (profile_task_times(p, t->pid, t->tid, &start, &end)) {
+		if (start && start <= t->time[0])
+			l.start = start;
+		if (end && end >= last)
+			l.end = end;
+	}
+	return l;
+}
+
+/* Each process's name and life: its main thread's (pid == tid), the first event's that has it. */
+struct procs {
+	const struct ts_thread **main;
+	struct life *life;
+	struct u64map index;	/* by pid */
+	size_t n;
+};
+
+static void procs_init(struct procs *pr, const struct profile *p, struct tsamples *const *c,
+		       size_t n)
+{
+	size_t all = 0;
+
+	u64map_init(&pr->index);
+	for (size_t e = 0; e < n; e++)
+		all += c[e]->nthread;
+	pr->main = xcalloc(all + 1, sizeof(*pr->main));
+	pr->life = xcalloc(all + 1, sizeof(*pr->life));
+	pr->n = 0;
+	for (size_t e = 0; e < n; e++)
+		for (size_t i = 0; i < c[e]->nthread; i++) {
+			const struct ts_thread *t = &c[e]->thread[i];
+			struct life l = life_of(p, c[e], t);
+			uint32_t k;
+
+			if (!u64map_get(&pr->index, (uint64_t)(unsigned)t->pid, &k)) {
+				k = (uint32_t)pr->n++;
+				u64map_add(&pr->index, (uint64_t)(unsigned)t->pid, k);
+				pr->life[k] = l;
+			}
+			/* the process: from its first thread's start to its main thread's end */
+			if (l.start < pr->life[k].start)
+				pr->life[k].start = l.start;
+			if (t->pid == t->tid && !pr->main[k]) {
+				pr->main[k] = t;
+				pr->life[k].end = l.end;
+			}
+		}
+}
+
+static void procs_release(struct procs *pr)
+{
+	free(pr->main);
+	free(pr->life);
+	u64map_release(&pr->index);
+}
+
+static void put_thread(const struct profile *p, uint64_t base, const struct tsamples *c,
+		       const struct ts_thread *t, const struct procs *pr, int first_event,
+		       size_t sbase, uint32_t marker_name, FILE *out)
+{
 	int ns = tsamples_in_ns(c);
-	int offcpu = format_time_event(c->ev);
+	int offcpu = format_time_event(c->ev), clock = profile_clock_event(c->ev->name);
+	struct life l = life_of(p, c, t);
+	uint32_t k = 0;
+	const char *process = NULL;
 	char name[512];
-	size_t strings = 0;
 
-	l->serial++;
-	l->nstack = l->nframe = l->nres = 0;
-	for (size_t i = 0; i < t->n; i++)
-		stacks[i] = local_stack(l, c, libs, t->stack[i]);
-
+	if (u64map_get(&pr->index, (uint64_t)(unsigned)t->pid, &k) && pr->main[k])
+		process = pr->main[k]->comm;
 	if (first_event)
 		snprintf(name, sizeof(name), "%s", t->comm ? t->comm : "?");
 	else
 		snprintf(name, sizeof(name), "%s [%s]", t->comm ? t->comm : "?", c->ev->name);
-	fputs("{\"processType\":\"default\",\"processStartupTime\":0,"
-	      "\"processShutdownTime\":null,\"registerTime\":", out);
-	put_ms(t->time[0] - base, out);
-	fputs(",\"unregisterTime\":null,\"pausedRanges\":[],\"name\":", out);
+	fputs("{\"processType\":\"default\",\"processStartupTime\":", out);
+	put_ms_from(pr->life[k].start, base, out);
+	fputs(",\"processShutdownTime\":", out);
+	if (pr->life[k].end)
+		put_ms_from(pr->life[k].end, base, out);
+	else
+		fputs("null", out);
+	fputs(",\"registerTime\":", out);
+	put_ms_from(l.start, base, out);
+	fputs(",\"unregisterTime\":", out);
+	if (l.end)
+		put_ms_from(l.end, base, out);
+	else
+		fputs("null", out);
+	fputs(",\"pausedRanges\":[],\"showMarkersInTimeline\":false,\"name\":", out);
 	json_put_string(out, name);
 	fputs(",\"processName\":", out);
 	json_put_string(out, process ? process : name);
-	fprintf(out, ",\"isMainThread\":%s,\"pid\":\"%d\",\"tid\":%d,\n",
+	fprintf(out, ",\"isMainThread\":%s,\"pid\":\"%d\",\"tid\":\"%d\",\n",
 		t->pid == t->tid && first_event ? "true" : "false", t->pid, t->tid);
 
-	/* samples: stack, time, weight */
-	fputs("\"samples\":{", out);
-	put_u32s("stack", stacks, t->n, out);
-	put_times("time", t->time, NULL, base, 1, t->n, out);
-	put_times("weight", t->weight, NULL, 0, ns, t->n, out);
+	/* samples: stack, time deltas, weight, CPU deltas (the clocks: their period) */
+	fputs("\"samples\":{\"stack\":[", out);
+	for (size_t i = 0; i < t->n; i++)
+		fprintf(out, "%s%zu%s", i ? "," : "", sbase + t->stack[i] - 1, i % 32 == 31 ? "\n" : "");
+	fputs("],\"timeDeltas\":[", out);
+	for (size_t i = 0; i < t->n; i++) {
+		if (i)
+			putc(',', out);
+		put_ms_from(t->time[i], i ? t->time[i - 1] : base, out);
+		if (i % 32 == 31)
+			putc('\n', out);
+	}
+	fputs("],\"weight\":[", out);
+	for (size_t i = 0; i < t->n; i++) {
+		if (i)
+			putc(',', out);
+		if (ns)
+			put_ms(t->weight[i], out);
+		else
+			fprintf(out, "%" PRIu64, t->weight[i]);
+		if (i % 32 == 31)
+			putc('\n', out);
+	}
+	fputs("],", out);
+	if (clock || offcpu) {
+		fputs("\"threadCPUDelta\":[", out);
+		for (size_t i = 0; i < t->n; i++) {
+			uint64_t us = clock ? t->weight[i] / 1000 : 0;
+
+			fprintf(out, "%s%" PRIu64 "%s", i ? "," : "", us, i % 32 == 31 ? "\n" : "");
+		}
+		fputs("],", out);
+	}
 	fprintf(out, "\"weightType\":\"%s\",\"length\":%zu},\n", ns ? "tracing-ms" : "samples",
 		t->n);
 
-	/* markers: off-CPU time as intervals, named by the string after the functions' and resources' */
+	/* markers: off-CPU time as intervals */
 	fputs("\"markers\":{", out);
 	if (offcpu) {
 		char num[24];
 
-		snprintf(num, sizeof(num), "%zu", l->nframe + l->nres);
+		snprintf(num, sizeof(num), "%" PRIu32, marker_name);
 		put_same("data", "null", t->n, out);
 		put_same("name", num, t->n, out);
-		put_times("startTime", t->time, NULL, base, 1, t->n, out);
-		put_times("endTime", t->time, t->weight, base, 1, t->n, out);
+		fputs("\"startTime\":[", out);
+		for (size_t i = 0; i < t->n; i++) {
+			if (i)
+				putc(',', out);
+			put_ms_from(t->time[i], base, out);
+		}
+		fputs("],\"endTime\":[", out);
+		for (size_t i = 0; i < t->n; i++) {
+			if (i)
+				putc(',', out);
+			put_ms_from(t->time[i] + t->weight[i], base, out);
+		}
+		fputs("],", out);
 		put_same("phase", "1", t->n, out);
 		snprintf(num, sizeof(num), "%d", CAT_OFFCPU);
 		put_same("category", num, t->n, out);
-		fprintf(out, "\"length\":%zu},\n", t->n);
+		fprintf(out, "\"length\":%zu}}", t->n);
 	} else {
 		fputs("\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
-		      "\"category\":[],\"length\":0},\n", out);
+		      "\"category\":[],\"length\":0}}", out);
 	}
-
-	/* stackTable: frame, category, subcategory, prefix */
-	fputs("\"stackTable\":{\"frame\":[", out);
-	for (size_t i = 0; i < l->nstack; i++)
-		fprintf(out, "%s%" PRIu32, i ? "," : "", l->fidx[c->node[l->nodes[i]].frame]);
-	fputs("],\"category\":[", out);
-	for (size_t i = 0; i < l->nstack; i++)
-		fprintf(out, "%s%d", i ? "," : "",
-			offcpu ? CAT_OFFCPU : category_of(&c->frame[c->node[l->nodes[i]].frame]));
-	fputs("],", out);
-	put_same("subcategory", "0", l->nstack, out);
-	fputs("\"prefix\":[", out);
-	for (size_t i = 0; i < l->nstack; i++) {
-		uint32_t parent = c->node[l->nodes[i]].parent;
-
-		if (parent)
-			fprintf(out, "%s%" PRIu32, i ? "," : "", l->nidx[parent]);
-		else
-			fputs(i ? ",null" : "null", out);
-	}
-	fprintf(out, "],\"length\":%zu},\n", l->nstack);
-
-	/* frameTable: a function each, no address (the names are resolved) */
-	fputs("\"frameTable\":{", out);
-	put_same("address", "-1", l->nframe, out);
-	put_same("inlineDepth", "0", l->nframe, out);
-	fputs("\"category\":[", out);
-	for (size_t i = 0; i < l->nframe; i++)
-		fprintf(out, "%s%d", i ? "," : "",
-			offcpu ? CAT_OFFCPU : category_of(&c->frame[l->frames[i]]));
-	fputs("],", out);
-	put_same("subcategory", "0", l->nframe, out);
-	put_iota("func", 0, l->nframe, out);
-	put_same("nativeSymbol", "null", l->nframe, out);
-	put_same("innerWindowID", "null", l->nframe, out);
-	put_same("implementation", "null", l->nframe, out);
-	put_same("line", "null", l->nframe, out);
-	put_same("column", "null", l->nframe, out);
-	fprintf(out, "\"length\":%zu},\n", l->nframe);
-
-	/* funcTable: named by strings 0 .. nframe - 1 */
-	fputs("\"funcTable\":{", out);
-	put_iota("name", 0, l->nframe, out);
-	put_same("isJS", "false", l->nframe, out);
-	put_same("relevantForJS", "false", l->nframe, out);
-	fputs("\"resource\":[", out);
-	for (size_t i = 0; i < l->nframe; i++)
-		fprintf(out, "%s%" PRId32, i ? "," : "", l->fres[i]);
-	fputs("],", out);
-	put_same("fileName", "null", l->nframe, out);
-	put_same("lineNumber", "null", l->nframe, out);
-	put_same("columnNumber", "null", l->nframe, out);
-	fprintf(out, "\"length\":%zu},\n", l->nframe);
-
-	/* resourceTable: a library each (type 1), named by the strings after the functions' */
-	fputs("\"resourceTable\":{", out);
-	put_u32s("lib", l->libs, l->nres, out);
-	put_iota("name", l->nframe, l->nres, out);
-	put_same("host", "null", l->nres, out);
-	put_same("type", "1", l->nres, out);
-	fprintf(out, "\"length\":%zu},\n", l->nres);
-	fputs("\"nativeSymbols\":{\"libIndex\":[],\"address\":[],\"name\":[],\"functionSize\":[],"
-	      "\"length\":0},\n", out);
-
-	/* stringArray: the functions', the resources', then the marker name */
-	fputs("\"stringArray\":[", out);
-	for (size_t i = 0; i < l->nframe; i++) {
-		const struct ts_frame *f = &c->frame[l->frames[i]];
-
-		if (strings++)
-			putc(',', out);
-		if (f->flags & FRAME_INLINED) {
-			size_t len = strlen(f->name) + sizeof(" (inlined)");
-			char *s = xmalloc(len);
-
-			snprintf(s, len, "%s (inlined)", f->name);
-			json_put_string(out, s);
-			free(s);
-		} else {
-			json_put_string(out, f->name);
-		}
-		putc('\n', out);
-	}
-	for (size_t i = 0; i < l->nres; i++) {
-		if (strings++)
-			putc(',', out);
-		json_put_string(out, dso_short_name(libs->dso[l->libs[i]]));
-	}
-	if (offcpu) {
-		if (strings++)
-			putc(',', out);
-		json_put_string(out, c->ev->name);
-	}
-	fputs("]}", out);
-	free(stacks);
-}
-
-/* Each process's name: its main thread's (pid == tid) comm, the first event's that has it. */
-struct pnames {
-	const char **comm;
-	struct u64map index;	/* comm by pid */
-};
-
-static void pnames_init(struct pnames *pn, struct tsamples *const *c, size_t n)
-{
-	size_t all = 0, k = 0;
-
-	u64map_init(&pn->index);
-	for (size_t e = 0; e < n; e++)
-		all += c[e]->nthread;
-	pn->comm = xreallocarray(NULL, all + 1, sizeof(*pn->comm));
-	for (size_t e = 0; e < n; e++)
-		for (size_t i = 0; i < c[e]->nthread; i++) {
-			const struct ts_thread *t = &c[e]->thread[i];
-
-			if (t->pid == t->tid && u64map_add(&pn->index, (uint64_t)(unsigned)t->pid,
-							   (uint32_t)k))
-				pn->comm[k++] = t->comm;
-		}
-}
-
-static const char *pnames_get(const struct pnames *pn, int pid)
-{
-	uint32_t k;
-
-	return u64map_get(&pn->index, (uint64_t)(unsigned)pid, &k) ? pn->comm[k] : NULL;
 }
 
 /* The sampling interval of e, in milliseconds: its period, or one over its frequency. */
@@ -416,88 +585,139 @@ static double interval_ms(const struct evdesc *e)
 	return 1;
 }
 
+/*
+ * The wall clock of base, in ms since 1970: from the file's CLOCK_DATA,
+ * else its modification time less the profile's span; 0 when neither.
+ */
+static double start_ms(const struct profile *p, uint64_t base, uint64_t span)
+{
+	struct stat st;
+
+	if (p->info.tod_ns && p->info.clock_ns)
+		return ((double)p->info.tod_ns - ((double)p->info.clock_ns - (double)base)) / 1e6;
+	if (p->input && strcmp(p->input, "-") && !stat(p->input, &st))
+		return (double)st.st_mtim.tv_sec * 1e3 + (double)st.st_mtim.tv_nsec / 1e6 -
+		       (double)span / 1e6;
+	return 0;
+}
+
 static int write_firefox(const struct profile *p, const struct format_view *v, FILE *out)
 {
 	size_t n, threads = 0;
 	struct tsamples **c = tsamples_of(p, &n);
-	struct ts_libs libs;
-	struct local l = { 0 };
-	struct pnames pn;
+	struct shared t = { 0 };
+	struct procs pr;
+	size_t *fbase, *sbase;
+	uint32_t *mname;
 	char buf[64];
 	uint64_t base = UINT64_MAX, end = 0;
+	int cpu = 0;
 
 	(void)v;
-	ts_libs_init(&libs);
-	pnames_init(&pn, c, n);
+	t.pool = strpool_new();
+	u64map_init(&t.sidx);
+	u64map_init(&t.srcidx);
+	htab_init(&t.ftab);
+	htab_init(&t.ntab);
+	ts_libs_init(&t.libs);
+	procs_init(&pr, p, c, n);
 	/*
 	 * Times from the earliest sample: an off-CPU interval is delivered as
 	 * it ends, with the time it began, before samples delivered earlier.
 	 */
-	for (size_t e = 0; e < n; e++)
+	for (size_t e = 0; e < n; e++) {
+		if (profile_clock_event(c[e]->ev->name) || format_time_event(c[e]->ev))
+			cpu = 1;
 		for (size_t i = 0; i < c[e]->nthread; i++) {
-			const struct ts_thread *t = &c[e]->thread[i];
-			uint64_t last = t->time[t->n - 1] + (format_time_event(c[e]->ev) ? t->weight[t->n - 1] : 0);
+			const struct ts_thread *th = &c[e]->thread[i];
+			uint64_t last = th->time[th->n - 1] +
+					(format_time_event(c[e]->ev) ? th->weight[th->n - 1] : 0);
 
-			if (t->time[0] < base)
-				base = t->time[0];
+			if (th->time[0] < base)
+				base = th->time[0];
 			if (last > end)
 				end = last;
 		}
+	}
 	if (!n)
 		base = end = 0;
+	fbase = xcalloc(n + 1, sizeof(*fbase));
+	sbase = xcalloc(n + 1, sizeof(*sbase));
+	mname = xcalloc(n + 1, sizeof(*mname));
+	for (size_t e = 0; e < n; e++) {
+		add_event(&t, c[e], &fbase[e], &sbase[e]);
+		mname[e] = str_of(&t, c[e]->ev->name);
+	}
+
 	fputs("{\"meta\":{", out);
 	snprintf(buf, sizeof(buf), "%.6f", n ? interval_ms(c[0]->ev) : 1.0);
-	fprintf(out, "\"interval\":%s,\"startTime\":0,\"profilingStartTime\":0,"
-		"\"profilingEndTime\":", buf);
+	fprintf(out, "\"interval\":%s,\"startTime\":%.3f,\"profilingStartTime\":0,"
+		"\"profilingEndTime\":", buf, start_ms(p, base, end - base));
 	put_ms(end - base, out);
 	fputs(",\"processType\":0,\"product\":", out);
 	json_put_string(out, p->info.cmdline ? p->info.cmdline : p->input);
-	fputs(",\"importedFrom\":\"prof " PACKAGE_VERSION "\",\"stackwalk\":1,\"version\":27,"
-	      "\"preprocessedProfileVersion\":48,\"symbolicated\":true,\"markerSchema\":[],"
+	fputs(",\"importedFrom\":\"prof " PACKAGE_VERSION "\",\"stackwalk\":1,\"version\":24,"
+	      "\"preprocessedProfileVersion\":66,\"symbolicated\":true,\"markerSchema\":[],"
+	      "\"usesOnlyOneStackType\":true,\"sourceCodeIsNotOnSearchfox\":true,"
+	      "\"debug\":false,\"pausedRanges\":[],"
+	      "\"extensions\":{\"id\":[],\"name\":[],\"baseURL\":[],\"length\":0},"
 	      "\"platform\":\"X11\",\"oscpu\":", out);
 	snprintf(buf, sizeof(buf), "Linux %s", p->info.osrelease ? p->info.osrelease : "");
 	json_put_string(out, buf);
 	fputs(",\"abi\":", out);
 	json_put_string(out, p->info.arch ? p->info.arch : "");
+	if (cpu)
+		fputs(",\"sampleUnits\":{\"time\":\"ms\",\"eventDelay\":\"ms\","
+		      "\"threadCPUDelta\":\"\\u00b5s\"}", out);
 	fprintf(out, ",\"keepProfileThreadOrder\":true,\"categories\":%s},\n", categories);
-	fputs("\"pages\":[],\"threads\":[\n", out);
+	fputs("\"pages\":[],\"profilerOverhead\":[],\"threads\":[\n", out);
 	for (size_t e = 0; e < n; e++) {
-		const struct ts_thread **t = tsamples_threads(c[e]);
+		const struct ts_thread **th = tsamples_threads(c[e]);
 
-		l.nstamp = xcalloc(c[e]->nnode + 1, sizeof(*l.nstamp));
-		l.nidx = xcalloc(c[e]->nnode + 1, sizeof(*l.nidx));
-		l.nodes = xcalloc(c[e]->nnode + 1, sizeof(*l.nodes));
-		l.fstamp = xcalloc(c[e]->nframe + 1, sizeof(*l.fstamp));
-		l.fidx = xcalloc(c[e]->nframe + 1, sizeof(*l.fidx));
-		l.frames = xcalloc(c[e]->nframe + 1, sizeof(*l.frames));
-		l.fres = xcalloc(c[e]->nframe + 1, sizeof(*l.fres));
 		for (size_t i = 0; i < c[e]->nthread; i++) {
 			if (threads++)
 				fputs(",\n", out);
-			put_thread(base, c[e], t[i], pnames_get(&pn, t[i]->pid), e == 0, &l, &libs, out);
+			put_thread(p, base, c[e], th[i], &pr, e == 0, sbase[e], mname[e], out);
 		}
-		free(l.nstamp);
-		free(l.nidx);
-		free(l.nodes);
-		free(l.fstamp);
-		free(l.fidx);
-		free(l.frames);
-		free(l.fres);
-		free(t);
+		free(th);
 	}
 	fputs("],\n\"libs\":[", out);
-	for (size_t i = 0; i < libs.n; i++) {
+	for (size_t i = 0; i < t.libs.n; i++) {
 		if (i)
 			fputs(",\n", out);
-		put_lib(libs.dso[i], p->info.arch, out);
+		put_lib(t.libs.dso[i], p->info.arch, out);
 	}
-	fputs("]}\n", out);
-	free(l.lstamp);
-	free(l.lidx);
-	free(l.libs);
-	ts_libs_release(&libs);
-	free(pn.comm);
-	u64map_release(&pn.index);
+	fputs("],\n", out);
+	put_shared(&t, out);
+	fputs("}\n", out);
+
+	free(fbase);
+	free(sbase);
+	free(mname);
+	procs_release(&pr);
+	free(t.str);
+	u64map_release(&t.sidx);
+	u64map_release(&t.srcidx);
+	htab_release(&t.ftab);
+	htab_release(&t.ntab);
+	free(t.fname);
+	free(t.fres);
+	free(t.fsrc);
+	free(t.srcname);
+	free(t.nlib);
+	free(t.nname);
+	free(t.naddr);
+	free(t.nsize);
+	free(t.faddr);
+	free(t.ffunc);
+	free(t.fnat);
+	free(t.fline);
+	free(t.fdepth);
+	free(t.fcat);
+	free(t.sframe);
+	free(t.soff);
+	ts_libs_release(&t.libs);
+	strpool_free(t.pool);
 	free(c);
 	return ferror(out) ? -EIO : 0;
 }
@@ -505,7 +725,7 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 const struct format format_firefox = {
 	.name = "firefox",
 	.help = "each thread's samples in time order, for the Firefox Profiler",
-	.needs = FORMAT_CHAINS | FORMAT_ORDERED,
-	.collector = &tsamples_each,
+	.needs = FORMAT_CHAINS | FORMAT_ORDERED | FORMAT_SRCLINE | FORMAT_TASKS,
+	.collector = &tsamples_addr,
 	.write = write_firefox,
 };

@@ -27,6 +27,7 @@ enum {
 	FORMAT_CHAINS = 16,	/* whole stacks resolved, whatever the view */
 	FORMAT_ORDERED = 32,	/* its collector gets the samples in time order (a timeline) */
 	FORMAT_ADDRESSES = 64,	/* samples counted by address (annotate) */
+	FORMAT_TASKS = 128,	/* threads' FORK and EXIT times (profile_task_times) */
 };
 
 /* How to show what the model holds: the view's options. */

@@ -9,22 +9,32 @@
 #include "tsamples.h"
 #include "xalloc.h"
 
-static uint32_t frame_of(struct tsamples *c, const struct rframe *f)
+static uint32_t frame_of(struct tsamples *c, const struct rframe *f, unsigned depth)
 {
-	struct ts_frame x;
+	struct ts_frame x = { 0 };
 	struct htab_probe p;
 	uint32_t i;
-	uint64_t w[3];
+	uint64_t w[5];
 
 	x.name = frame_name(c->pool, f, 0, &x.flags);
 	x.dso = f->dso;
+	if (c->by_addr) {
+		x.addr = f->addr;
+		x.sym_offset = f->name ? f->sym_offset : 0;
+		x.file = f->file;
+		x.line = f->line;
+		x.depth = depth;
+	}
 	w[0] = (uint64_t)(uintptr_t)x.name;
 	w[1] = x.flags;
 	w[2] = (uint64_t)(uintptr_t)x.dso;
-	htab_probe(&c->ftab, htab_hash_words(w, 3), &p);
+	w[3] = x.addr;
+	w[4] = x.depth;
+	htab_probe(&c->ftab, htab_hash_words(w, c->by_addr ? 5 : 3), &p);
 	while (htab_next(&c->ftab, &p, &i))
 		if (c->frame[i].name == x.name && c->frame[i].flags == x.flags &&
-		    c->frame[i].dso == x.dso)
+		    c->frame[i].dso == x.dso && c->frame[i].addr == x.addr &&
+		    c->frame[i].depth == x.depth)
 			return i;
 	c->frame = xgrow(c->frame, &c->cap_frame, c->nframe + 1, sizeof(*c->frame));
 	c->frame[c->nframe] = x;
@@ -127,11 +137,15 @@ static void collect_add(void *state, const struct rsample *s)
 	struct tsamples *c = state;
 	struct ts_thread *t;
 	uint32_t at = 0;
+	unsigned depth = 0;
 
 	if (!s->period)
 		return;		/* what weighs nothing shows nowhere */
-	for (int i = s->nframes - 1; i >= 0; i--)
-		at = node_of(c, at, frame_of(c, &s->frames[i]));
+	for (int i = s->nframes - 1; i >= 0; i--) {
+		/* frames[i] inlined: into frames[i + 1], at the same address */
+		depth = i < s->nframes - 1 && s->frames[i].inlined ? depth + 1 : 0;
+		at = node_of(c, at, frame_of(c, &s->frames[i], depth));
+	}
 	if (!at)
 		return;		/* no frame: nothing to show */
 	t = thread_of(c, s);
@@ -211,6 +225,15 @@ static void *begin_full(void *ctx, const struct evdesc *ev)
 	return begin(ev, 0, 1);
 }
 
+static void *begin_addr(void *ctx, const struct evdesc *ev)
+{
+	struct tsamples *c = begin(ev, 0, 0);
+
+	(void)ctx;
+	c->by_addr = 1;
+	return c;
+}
+
 const struct profile_collector tsamples_each = {
 	.begin = begin_each,
 	.add = collect_add,
@@ -225,6 +248,12 @@ const struct profile_collector tsamples_merged = {
 
 const struct profile_collector tsamples_full = {
 	.begin = begin_full,
+	.add = collect_add,
+	.free = collect_free,
+};
+
+const struct profile_collector tsamples_addr = {
+	.begin = begin_addr,
 	.add = collect_add,
 	.free = collect_free,
 };

@@ -22,6 +22,15 @@ struct ts_frame {
 	const char *name;	/* interned (the symbolizer's, or the collection's pool) */
 	unsigned flags;		/* FRAME_* */
 	const struct dso *dso;
+	/*
+	 * tsamples_addr: a frame is an address too: as rframe.addr (an
+	 * offset in dso), its offset in its function, its source line, and
+	 * its depth in the functions inlined there (0: the function itself)
+	 */
+	uint64_t addr, sym_offset;
+	const char *file;
+	int line;
+	unsigned depth;
 };
 
 /* A stack: frame, called from the stack parent (0: the root, no frame). */
@@ -55,6 +64,7 @@ struct tsamples {
 	const struct evdesc *ev;
 	int merge;		/* consecutive samples of one stack are one, weights summed */
 	int full;		/* each sample's CPU, leaf line and parallelism kept too */
+	int by_addr;		/* frames by address (tsamples_addr), not by name */
 	struct strpool *pool;
 	struct ts_frame *frame;
 	size_t nframe, cap_frame;
@@ -89,9 +99,11 @@ void ts_libs_release(struct ts_libs *l);
 
 /*
  * The collectors: each sample kept, or runs of one stack merged
- * (speedscope), or each with its CPU, leaf line and parallelism (the page).
+ * (speedscope), or each with its CPU, leaf line and parallelism (the page),
+ * or each with its frames by address and line (the Firefox Profiler's).
  */
-extern const struct profile_collector tsamples_each, tsamples_merged, tsamples_full;
+extern const struct profile_collector tsamples_each, tsamples_merged, tsamples_full,
+	tsamples_addr;
 
 /* The collections of p's events with samples, NULL-terminated; *n their count. Malloc'd. */
 struct tsamples **tsamples_of(const struct profile *p, size_t *n);
