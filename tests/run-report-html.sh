@@ -199,6 +199,23 @@ ev = [e for e in json.load(open(sys.argv[2]))["events"] if e["event"] == "task-c
 assert (int(tot[1]), int(tot[2])) == (ev["samples"], ev["period"]), (tot, ev["samples"], ev["period"])
 EOF
 
+# Double clicks: a function list row and a call tree row each open the source view
+# of that function, as Enter does (the first click redraws the rows: the
+# browser's own dblclick event never came)
+page dbl golden.html dblclick:funcs:leaf_b
+[ "$(val tab dbl.out)" = source ] || fail "a double click on leaf_b's row in the function list showed the tab '$(val tab dbl.out)', not source"
+case "$(val srctitle dbl.out)" in
+*leaf_b*) ;;
+*) fail "the source view after a double click on leaf_b shows '$(val srctitle dbl.out)'" ;;
+esac
+page dbl2 golden.html dblclick:tree:main
+[ "$(val tab dbl2.out)" = source ] || fail "a double click on main's row in the call tree showed the tab '$(val tab dbl2.out)', not source"
+case "$(val srctitle dbl2.out)" in
+*main*) ;;
+*) fail "the source view after a double click on main in the call tree shows '$(val srctitle dbl2.out)'" ;;
+esac
+note "double clicks: the function list's and the call tree's rows open their source view"
+
 # 2. A range of the timeline and one thread, against prof report --time and --tid.
 page range golden.html range:0.15,0.45 funcs
 r=$(sed -n 's/.*prof report --time \([0-9.]*,[0-9.]*\).*/\1/p' range.out)
@@ -403,6 +420,20 @@ case "$first" in
 *) fail "source: the text's highlighted line is '$first', not line $line with leaf_a's loop" ;;
 esac
 note "source: leaf_a's hot line $1 first ($2), its text shown"
+
+# a thread that execs: its track named as its samples after the exec were (a
+# shell's busy loop, then shape)
+run_prof record -q -o exec.data -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; exec "$0" -s 0.3' "$WORKLOADS/shape"
+expect_rc 0 "prof record of sh, then an exec of shape"
+run_prof report -i exec.data -F html -o exec.html
+expect_rc 0 "prof report -F html of sh then shape"
+run_prof report -i exec.data --sort comm -F json -o exec.report.json
+expect_rc 0 "prof report --sort comm of sh then shape"
+grep -q '"comm": *"sh"' exec.report.json || fail "no samples of sh before its exec: $(head -c 400 exec.report.json)"
+page exec exec.html tracks
+name=$(awk -F '\t' '$1 == "trackname" && $2 == $3 { print $4; exit }' exec.out)
+[ "$name" = shape ] || fail "the track of a thread that ran sh, then exec'd shape, is named '$name', not shape"
+note "exec: the track of a thread that ran sh, then shape, is named '$name'"
 
 run_prof record -q --off-cpu -g -o off.data -- "$WORKLOADS/offcpu" -s 1
 expect_rc 0 "prof record --off-cpu"

@@ -470,24 +470,35 @@ function tvToggle(x, open, all) {
 	tv.draw();
 }
 
+// A second click on the same row soon after the first: a double click.
+// The browser's dblclick never comes here: the first click redraws the
+// rows, and the second lands on another element.
+function doubleClick() {
+	let last = { key: null, at: 0 };
+	return (key, ev) => {
+		const now = ev.timeStamp, dbl = key !== null && key === last.key && now - last.at < 500;
+		last = dbl ? { key: null, at: 0 } : { key, at: now };
+		return dbl;
+	};
+}
+
 // Mouse and keys on the tree: click picks (the twisty opens), arrows move
 // and open, * opens all under a row, Enter (or a double click) enters.
 function tvEvents() {
 	const box = $('tree');
 	const pick = (x) => tv.src.pick && tv.src.pick(x);
+	const dbl = doubleClick();
 	box.addEventListener('click', (ev) => {
 		const r = ev.target.closest('.row');
 		if (!r) return;
 		const i = +r.dataset.i, x = tv.rows[i];
+		const twisty = ev.target.classList.contains('tw');
 		tv.cur = i;
 		pick(x);
-		if (ev.target.classList.contains('tw')) tvToggle(x, !tv.open.has(x), false);
+		if (twisty) tvToggle(x, !tv.open.has(x), false);
 		else tv.draw();
 		box.focus();
-	});
-	box.addEventListener('dblclick', (ev) => {
-		const r = ev.target.closest('.row');
-		if (r && tv.src.enter) tv.src.enter(tv.rows[+r.dataset.i]);
+		if (dbl(twisty ? null : x, ev) && tv.src.enter) tv.src.enter(x);
 	});
 	box.addEventListener('keydown', (ev) => {
 		const x = tv.rows[tv.cur], src = tv.src;
@@ -747,13 +758,13 @@ function funcsEvents() {
 		ensureVisible(box, fstate.cur);
 		fstate.draw();
 	};
+	const dbl = doubleClick();
 	box.addEventListener('click', (ev) => {
 		const r = ev.target.closest('.row');
-		if (r) pick(+r.dataset.i);
+		if (!r) return;
+		pick(+r.dataset.i);
 		box.focus();
-	});
-	box.addEventListener('dblclick', (ev) => {
-		if (ev.target.closest('.row')) showTab('source');
+		if (dbl(F.rows[+r.dataset.i] && F.rows[+r.dataset.i].func, ev)) showTab('source');
 	});
 	box.addEventListener('keydown', (ev) => {
 		const k = ev.key;
@@ -917,10 +928,15 @@ function layoutTracks() {
 		for (const t of e.threads) {
 			const k = thrKey(t);
 			let x = by.get(k);
-			if (!x) by.set(k, x = { pid: t.pid, tid: t.tid, comm: P.strings[t.comm], weight: 0, ev: [] });
-			// a thread that exec'd is two threads of the data, one track
+			if (!x) by.set(k, x = { pid: t.pid, tid: t.tid, comm: P.strings[t.comm], weight: 0, ev: [], last: -Infinity });
+			// a thread that exec'd is two threads of the data, one track, named
+			// as it was last: after the exec (cc1, not the gcc it was forked as)
 			(x.ev[ei] = x.ev[ei] || []).push(t);
-			if (!e.interval || !x.comm) x.comm = P.strings[t.comm];
+			const last = t.n ? t.time[t.n - 1] : -Infinity;
+			if (last >= x.last) {
+				x.last = last;
+				x.comm = P.strings[t.comm];
+			}
 			if (ei === 0 || !x.weight) x.weight += t.total;
 			for (let i = 0; i < t.n; i++) {
 				const a = t.time[i], b = e.interval ? a + t.weight[i] : a;

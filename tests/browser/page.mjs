@@ -27,6 +27,10 @@
 //                      "disline FILE:LINE" per source line above them, "diswhy TEXT"
 //   diff               a diff page: "verdict CLASS TEXT", "drow CHANGE BASE% NEW% DELTA CHANGE NAME"
 //                      per function row, "dframe base|new DEPTH WIDTH/ROOT CHANGE NAME" per frame
+//   dblclick:VIEW:NAME double-click NAME's row in the function list (VIEW funcs) or the
+//                      call tree (VIEW tree) with the mouse: "tab TAB" of the tab then shown,
+//                      "srctitle TEXT" of the source view's title
+//   tracks             the timeline's tracks: "trackname PID TID COMM" each
 //   text:SELECTOR      "text CONTENT" of the element
 //   shot:FILE.png      a screenshot
 // Always: "ready MS" (load to interactive), "size BYTES", and "error TEXT" for a
@@ -152,6 +156,35 @@ try {
 				.map((r) => parseFloat(r.querySelector('.name').style.paddingLeft) / 14));
 			for (let k = i + 1; k < after.length && depth[k] > depth[i]; k++)
 				say('caller', depth[k] - depth[i], after[k][0], after[k][4]);
+		} else if (cmd === 'tracks') {
+			for (const t of await p.evaluate(() => window.profPage.tracks()))
+				say('trackname', t.pid, t.tid, t.comm);
+		} else if (cmd === 'dblclick') {
+			const [view, name] = [rest[0], rest.slice(1).join(':')];
+			await tab(view);
+			await sleep(50);
+			// the row whose name is NAME (a tree's: after its twisty, before its object; a list's after [.])
+			const all = await p.evaluate((v) => Array.from(document.querySelectorAll('#' + v + ' .row'))
+				.sort((a, b) => a.offsetTop - b.offsetTop)
+				.map((r) => { const n = r.querySelector('.name'); return !n ? '' : n.children.length > 1 ? n.children[1].textContent : n.textContent.replace(/^\[.\] /, ''); }), view);
+			const i = all.findIndex((r) => r === name);
+			if (i < 0) {
+				say('error', 'no row ' + name + ' in ' + view);
+				continue;
+			}
+			const box = await p.evaluate((v, i) => {
+				const r = Array.from(document.querySelectorAll('#' + v + ' .row'))
+					.sort((a, b) => a.offsetTop - b.offsetTop)[i].querySelector('.name') ||
+					Array.from(document.querySelectorAll('#' + v + ' .row'))
+						.sort((a, b) => a.offsetTop - b.offsetTop)[i];
+				const b = r.getBoundingClientRect();
+				return [b.left + Math.min(60, b.width / 2), b.top + b.height / 2];
+			}, view, i);
+			// a user's double click: two clicks at one place, the second counted 2
+			await p.mouse.click(box[0], box[1], { count: 2, delay: 20 });
+			await sleep(100);
+			say('tab', await p.evaluate(() => document.querySelector('#tabs button[aria-selected=true]').dataset.tab));
+			say('srctitle', await p.evaluate(() => document.getElementById('src-title').textContent));
 		} else if (cmd === 'range') {
 			const [a, z] = arg.split(',').map(Number);
 			const geo = await p.evaluate((a, z) => {
