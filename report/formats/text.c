@@ -175,6 +175,11 @@ static void print_header(const struct profile *p, const struct evdesc *e, struct
 		fprintf(out, "# chains:   %" PRIu64 " of %" PRIu64 " frame-pointer stacks (%.1f%%) had the "
 			"caller of a function without a frame of its own put back from the stack\n",
 			p->leaf_repaired, p->leaf_checked, format_pct(p->leaf_repaired, p->leaf_checked));
+	if (p->chains_cut)
+		fprintf(out, "# chains:   %" PRIu64 " of %" PRIu64 " samples (%.1f%%) end where frame "
+			"pointers led to no code (a return address in no mapping: a caller built "
+			"without them); what followed is left out (--call-graph dwarf unwinds those)\n",
+			p->chains_cut, p->samples, format_pct(p->chains_cut, p->samples));
 	off_cpu_header(p, e, out);
 	if (p->latency)
 		fprintf(out, "# latency:  each sample weighs its period divided by the threads of its "

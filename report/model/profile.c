@@ -320,6 +320,8 @@ static int on_sample(void *ctx, const struct rsample *s)
 	}
 	if (s->nframes > 1)
 		p->chains += count;	/* counted only when chains are resolved: for the trees */
+	if (s->cut)
+		p->chains_cut += count;
 	if (l->o->chains && s->nframes > 1 && (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER)) {
 		if (s->ev->attr.sample_type & PERF_SAMPLE_REGS_USER) {
 			stack_quality(&p->uw, s);
@@ -620,6 +622,7 @@ void profile_reset(struct profile *p)
 	}
 	p->samples = p->kept = p->chains = 0;
 	p->leaf_checked = p->leaf_repaired = 0;
+	p->chains_cut = 0;
 	memset(&p->uw, 0, sizeof(p->uw));
 	p->ntt = 0;
 	htab_release(&p->tt_index);

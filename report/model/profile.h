@@ -151,6 +151,8 @@ struct profile {
 	struct profile_unwind uw;
 	/* -g samples that carry a few bytes of stack, and those whose chain it mended */
 	uint64_t leaf_checked, leaf_repaired;
+	/* samples whose chain ended at a return address in no mapping (rsample.cut) */
+	uint64_t chains_cut;
 	struct evdesc wall_ev;		/* the event of --wall */
 	int latency;			/* loaded with --latency */
 	struct profile_thread_time *tt;	/* --wall: per thread, by first sample */

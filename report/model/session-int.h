@@ -30,7 +30,7 @@ struct parked {
 	const char *comm;
 	const struct dso *exe;
 	uint32_t parallelism;
-	int repaired;
+	int repaired, cut;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
@@ -46,7 +46,7 @@ struct stacksum {
 	uint32_t pid, tid, cpu;	/* 0 unless session_sum() keys them */
 	int16_t unwind_at;	/* as in struct rsample, a raw frame's index */
 	uint8_t unwind_end;	/* as in struct rsample */
-	uint8_t bits;		/* SUM_PUT_BACK, SUM_MENDED (session-resolve.c) */
+	uint8_t bits;		/* SUM_PUT_BACK, SUM_MENDED, SUM_CUT (session-resolve.c) */
 };
 
 /* A sample summed, not yet added to its sum (session-resolve.c) */
@@ -208,6 +208,7 @@ struct session {
 	const struct proc *cur_pr;	/* the process of the sample each_address() walks */
 	int repaired;		/* ... and whether a frameless function's caller is back in it */
 	int put_back;		/* ... put back from the stack copy, here (else by the recorder) */
+	int cut;		/* ... its chain ended at a return address in no mapping */
 	int mended;		/* the sample's: prof record put them back (PDATA_MISC_SAMPLE_MENDED) */
 	/* the last sample's process and thread: hot loops sample one of each */
 	struct proc *last_proc;

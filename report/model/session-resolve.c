@@ -21,6 +21,18 @@
 
 /* --- samples ------------------------------------------------------------ */
 
+/* Whether user address a of pr can be code: in a mapping of it, or JIT code its runtime named. */
+static int code_address(struct session *s, const struct proc *pr, uint64_t a)
+{
+	struct rawf r;
+
+	if (maps_find(&pr->maps, a))
+		return 1;
+	/* JIT code runs in anonymous mappings, which MMAP records name; or a runtime's map names it */
+	resolver_locate(s->res, pr, a, 0, 1, &r);
+	return r.jit != NULL;
+}
+
 /*
  * Call fn for each address of a sample, innermost first: the call chain
  * (kernel and user parts, context markers followed), then the user frames
@@ -32,11 +44,15 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 			void *arg)
 {
 	int n = 0, got = 0;
+	const struct proc *pr = s->cur_pr;
+	/* the chain's return addresses are checked against the process's maps, where it has some */
+	int check = pr && pr->maps.nr;
 
 	s->repaired = 0;
 	s->put_back = 0;
+	s->cut = 0;
 	if (smp->nr_chain && !s->leaf_only) {
-		int ctx_kernel = kernel, first = 1, first_user = 0;
+		int ctx_kernel = kernel, first = 1, first_user = 0, user_n = 0;
 
 		for (uint64_t i = 0; i < smp->nr_chain && got < MAX_FRAMES; i++) {
 			uint64_t a = smp->chain[i];
@@ -56,6 +72,19 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 			 */
 			if (!ctx_kernel && !first && a < 0x10000)
 				continue;
+			/*
+			 * A return address in no mapping of the process is where the
+			 * kernel's walk of frame pointers went through a function
+			 * built without them (lua -O2, xz): the saved rbp it followed
+			 * was data, and everything from here on is garbage
+			 * (0x64904f6a09002404 is not even a user address). The chain
+			 * ends here; the sample says so (rsample.cut). The first user
+			 * address is the interrupted pc: no return address, kept.
+			 */
+			if (!ctx_kernel && user_n++ && check && !code_address(s, pr, a)) {
+				s->cut = 1;
+				break;
+			}
 			n = fn(s, arg, a, ctx_kernel, !first);
 			if (n < 0)
 				return -1;
@@ -151,6 +180,7 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	s->cur_pr = pr;
 	each_address(s, smp, kernel, park_one, (void *)pr);
 	p->repaired = s->repaired;
+	p->cut = s->cut;
 	p->n = s->npraw - p->first;
 	p->unwind_end = s->nupcs ? s->ustop.end : 0;
 	p->unwind_at = s->ustop_frame;	/* praw entries are one an address */
@@ -199,6 +229,7 @@ static int sums_deliver(struct session *s);
 
 #define SUM_PUT_BACK 1u
 #define SUM_MENDED 2u
+#define SUM_CUT 4u
 
 /* The two words of raw frame j of sum m. */
 static const uint64_t *sum_frame(const struct session *s, const struct stacksum *m, uint32_t j)
@@ -348,7 +379,8 @@ static int sum_add(struct session *s, const struct rsample *rs)
 		.unwind_end = (uint8_t)rs->unwind_end,	/* UNWIND_END_* */
 		/* the recorder's mending counts only in a chain (each_address()) */
 		.bits = (uint8_t)((s->put_back ? SUM_PUT_BACK : 0) |
-				  (s->mended && !s->leaf_only ? SUM_MENDED : 0)),
+				  (s->mended && !s->leaf_only ? SUM_MENDED : 0) |
+				  (s->cut ? SUM_CUT : 0)),
 	};
 	p->rest = s->swork + 2;
 	p->nrest = n ? s->nswork - 2 : 0;
@@ -534,6 +566,7 @@ static int sums_deliver(struct session *s)
 		rs.parallelism = 1;
 		/* as each_address() says of the frames: the recorder's callers count when there are two */
 		rs.repaired = (m->bits & SUM_PUT_BACK) || ((m->bits & SUM_MENDED) && n > 1);
+		rs.cut = (m->bits & SUM_CUT) != 0;
 		rs.unwind_end = m->unwind_end;
 		if (rs.unwind_at >= n)
 			rs.unwind_at = -1;
@@ -591,6 +624,7 @@ int ss_unpark(struct session *s)
 		rs.exe = p->exe;
 		rs.parallelism = p->parallelism;
 		rs.repaired = p->repaired;
+		rs.cut = p->cut;
 		rs.nframes = n;
 		rs.frames = s->frames;
 		rs.unwind_end = p->unwind_end;
@@ -663,6 +697,7 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 	rs.unwind_end = 0;
 	rs.unwind_at = -1;
 	rs.repaired = 0;
+	rs.cut = 0;
 	if (s->filter && !s->filter(s->ctx, &rs))
 		return 0;
 	if (pseudo) {
@@ -695,6 +730,7 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 	rs.unwind_end = s->nupcs ? s->ustop.end : 0;
 	rs.unwind_at = s->ustop_frame < b.n ? s->ustop_frame : -1;
 	rs.repaired = s->repaired;
+	rs.cut = s->cut;
 	return s->fn(s->ctx, &rs);
 }
 

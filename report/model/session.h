@@ -59,6 +59,12 @@ struct rsample {
 	 * skipped, was put back from the stack copy (unwind_leaf_return())
 	 */
 	int repaired;
+	/*
+	 * -g: the chain ended at a return address in no mapping of the
+	 * process, where the kernel's walk of frame pointers went through
+	 * a function built without them; the garbage after it is left out
+	 */
+	int cut;
 };
 
 /*
