@@ -53,9 +53,10 @@ struct sev {
 	struct perf_event_attr attr;
 	int leader;		/* index of its group's leader as written (itself when alone) */
 	enum { EV_UNKNOWN, EV_OPEN, EV_UNSUPPORTED } state;
-	/* -r: the scaled count of each run */
+	/* -r: the scaled count of each run; its times enabled and running, summed */
 	double sum, sumsq;
 	unsigned runs;
+	uint64_t ena_sum, run_sum;
 };
 
 /* One event's counter on one unit. */
@@ -1061,9 +1062,17 @@ static void print_rows(struct stat_run *r, struct counts *c, int delta, const ch
 		return;
 	}
 	gather(r, -1, delta, c);
+	/* -r: the means of the runs, the times too (perf's event-runtime and share) */
 	if (with_noise)
-		for (int i = 0; i < o->nev; i++)
-			c->v[i] = o->ev[i].runs ? o->ev[i].sum / o->ev[i].runs : 0;
+		for (int i = 0; i < o->nev; i++) {
+			const struct sev *e = &o->ev[i];
+
+			c->v[i] = e->runs ? e->sum / e->runs : 0;
+			if (e->runs) {
+				c->ena[i] = e->ena_sum / e->runs;
+				c->run[i] = e->run_sum / e->runs;
+			}
+		}
 	for (int i = 0; i < o->nev; i++) {
 		double noise = -1;
 
@@ -1469,6 +1478,8 @@ int cmd_stat(int argc, char **argv)
 				o.ev[i].sum += c.v[i];
 				o.ev[i].sumsq += c.v[i] * c.v[i];
 				o.ev[i].runs++;
+				o.ev[i].ena_sum += c.ena[i];
+				o.ev[i].run_sum += c.run[i];
 			}
 			counts_free(&c);
 			r.el_sum += r.elapsed;
