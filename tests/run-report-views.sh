@@ -262,6 +262,22 @@ grep -qx leaf_c limit.syms && fail "--percent-limit 20 still shows leaf_c"
 grep -qx leaf_a limit.syms && grep -qx leaf_b limit.syms || fail "--percent-limit 20 hides leaf_a or leaf_b"
 rows limit.out | awk '{ p = $1; sub(/%$/, "", p); if (p + 0 < 20) bad = 1 } END { exit bad }' ||
 	fail "--percent-limit 20 shows a row below 20%"
+# -g caller: an entry whose callers are each under the limit draws no graph,
+# not a bare "---" (four callers of hot, 25% each, under a limit of 30%)
+G=$srcdir/tests/data/golden
+gen_spec spread << EOF
+event cpu-clock
+comm 100 100 golden
+mmap 100 0x401000 $G/prof-golden/golden as /prof-golden/golden
+round
+sample 0 1.0 100 100 0 1000000 x25 leaf_a+0x10 mid+0xf
+sample 0 1.1 100 100 0 1000000 x25 leaf_a+0x10 _ZN4work4spinEi+0xf
+sample 0 1.2 100 100 0 1000000 x25 leaf_a+0x10 main+0xf
+sample 0 1.3 100 100 0 1000000 x25 leaf_a+0x10 leaf_b+0x15
+EOF
+report spread.out -i spread.data --symfs "$G" --stdio -g caller --percent-limit 30
+grep -q -- '^ *---$' spread.out && fail "-g caller --percent-limit 30: a bare '---' under an entry: $(sed -n 1,20p spread.out)"
+grep -q 'leaf_a' spread.out || fail "-g caller --percent-limit 30: no leaf_a: $(cat spread.out)"
 
 # --- sort keys -------------------------------------------------------------
 

@@ -564,10 +564,14 @@ static void report_under(const struct table *t, size_t i, FILE *out)
 	 */
 	top = report_node(r->h, e->tree);
 	if (g == HIST_GRAPH_CALLER) {
-		one = report_children(&l, &top, &kids) == 1;
+		size_t nk = report_children(&l, &top, &kids);
+
+		one = nk == 1;
 		if (one)
 			top = kids[0];
 		free(kids);
+		if (!nk)
+			return;	/* every caller under the limit: no branch to draw, as perf */
 	}
 	fputs("            |\n            ---", out);
 	if (one || g == HIST_GRAPH_CALLEE)
