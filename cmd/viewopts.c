@@ -426,7 +426,7 @@ const struct opt view_filter_options[] = {
 };
 
 /* perf's interactive reports, --tui and --gtk */
-#define NO_UI "prof writes text; --format svg draws a flame graph to open in a browser"
+#define NO_UI "prof writes text here; prof view opens the interactive page (or --format html writes it)"
 
 /* What to show: report and diff. */
 const struct opt view_options[] = {

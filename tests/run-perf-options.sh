@@ -16,7 +16,7 @@ symfs=--symfs=$rec/root
 report_of() {
 	_f=$1
 	shift
-	timeout -k 5 40 "$PROF" report -i "$_f" "$symfs" "$@" > out 2> err
+	timeout -k 5 300 "$PROF" report -i "$_f" "$symfs" "$@" > out 2> err
 	rc=$?
 }
 
@@ -41,7 +41,7 @@ refused() {
 	if [ "$_cmd" = report ]; then
 		report_of "$g" $2
 	else
-		timeout -k 5 40 "$PROF" "$_cmd" $2 > out 2> err
+		timeout -k 5 300 "$PROF" "$_cmd" $2 > out 2> err
 		rc=$?
 	fi
 	[ "$rc" = 64 ] || fail "prof $_cmd $2: exit status $rc, expected 64: $(cat err)"
@@ -162,8 +162,8 @@ else
 fi
 
 # --- prof report: refused, saying what prof does -----------------------------
-refused report "--tui"                    "--format svg"
-refused report "--gtk"                    "--format svg"
+refused report "--tui"                    "prof view opens the interactive page"
+refused report "--gtk"                    "prof view opens the interactive page"
 refused report "-T"                       "--sort pid,tid"
 refused report "-F overhead,sym"          "--sort KEYS"
 refused report "-g fractal"               "shares of the total"
