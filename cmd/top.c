@@ -641,7 +641,7 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 	struct snap sn = { 0 };
 	FILE *errf = NULL;
 	sigset_t mask;
-	int sfd, tui, status = 0, ended = 0, sel = 0, paused = 0;
+	int sfd, tui, status = 0, ended = 0, sel = 0, paused = 0, sampling = 0;
 	double start, last, end = 0;
 
 	tui = !o->stdio && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
@@ -683,8 +683,23 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 	for (;;) {
 		struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN },
 					 { .fd = STDIN_FILENO, .events = POLLIN } };
-		double now = mono_s(), next = last + o->delay;
-		int wait = (int)((next - now) * 1000), quit = 0, redraw = 0;
+		double now = mono_s(), next;
+		int wait, quit = 0, redraw = 0;
+
+		/*
+		 * The first interval begins with the first sample, not with the
+		 * recorder's start (its maps and files take a while on a busy
+		 * host): the first table was made of 2 samples
+		 */
+		if (!sampling) {
+			pthread_mutex_lock(&tp.mu);
+			sampling = tp.samples > 0;
+			pthread_mutex_unlock(&tp.mu);
+			if (sampling)
+				last = now;
+		}
+		next = last + o->delay;
+		wait = (int)((next - now) * 1000);
 
 		if (wait < 0)
 			wait = 0;
