@@ -35,7 +35,13 @@ cp "$WORKLOADS/shape" cgshape || fail "cannot copy shape"
 sh -c 'echo $$ > "$1/cgroup.procs" && exec ./cgshape -s 30 -w 1:0:0' sh "$a" > /dev/null &
 pid=$!
 bg_add $pid
-sleep 0.3
+# the shell puts itself in A, then becomes cgshape: wait for the exec
+i=0
+while [ "$(cat /proc/$pid/comm 2> /dev/null)" != cgshape ] && [ $i -lt 3000 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ "$(cat /proc/$pid/comm 2> /dev/null)" = cgshape ] || fail "the shell never became cgshape"
 grep -q "^0::$rel_a\$" /proc/$pid/cgroup || fail "cgshape is not in $rel_a: $(cat /proc/$pid/cgroup)"
 "$PROF" agent --listen 127.0.0.1:0 -F 99 --comm cgshape --window 1 --duration 60 2> agent.err &
 agent_pid=$!
@@ -54,12 +60,17 @@ got=$(cgroups before)
 note "in A: cgroup=$got"
 [ "$got" = "$rel_a" ] || fail "cgshape in $rel_a is labelled cgroup=$got"
 echo $pid > "$b/cgroup.procs" || fail "cannot move cgshape to $rel_b"
-# the next window (1 s) reads it again
-sleep 1.2
+# the agent reads a process's cgroup once a window: a scrape that began
+# in the window of the move may hold both; the ones after hold B alone
+k=0
 got=$(cgroups after)
+while [ "$got" != "$rel_b" ] && [ $k -lt 30 ]; do
+	k=$((k + 1))
+	got=$(cgroups after)
+done
 note "moved to B: cgroup=$got"
 [ "$got" = "$rel_b" ] || fail "cgshape moved to $rel_b is labelled cgroup=$got"
 kill $pid
 kill -TERM $agent_pid
-wait_gone $agent_pid 30 || fail "prof agent did not stop"
+wait_gone $agent_pid 300 || fail "prof agent did not stop"
 finish

@@ -28,7 +28,7 @@ start_agent() {
 }
 # scrape NAME: 2 s, "share function" per line, by flat share
 scrape() {
-	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top \
+	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 300 go tool pprof -top \
 		"$url?seconds=2" > "$1.out" 2> "$1.err" || fail "go tool pprof: $(tail -n 3 "$1.err")"
 	awk '$2 ~ /%$/ && $6 != "" { sub(/%/, "", $2); print $2, $6 }' "$1.out" > "$1.top"
 	note "$1: $(head -n 4 "$1.top" | tr '\n' ' ')"
@@ -60,7 +60,7 @@ scrape exit
 s=$(share exit leaf_a)
 expect_range "relprog's leaf_a share while it runs" "$s" 90 100
 holds "$PWD/relprog" || fail "the agent does not hold relprog while it runs: the test shows nothing"
-wait_gone $a 20 || fail "relprog did not end"
+wait_gone $a 300 || fail "relprog did not end"
 i=0
 while holds "$PWD/relprog" && [ $i -lt 20 ]; do
 	busy 1

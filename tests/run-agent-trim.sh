@@ -45,7 +45,7 @@ start_agent() {
 }
 # scrape NAME LEAF LINE: 2 s of the running shape, all in LEAF at shape.c:LINE
 scrape() {
-	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 60 go tool pprof -top -lines \
+	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 300 go tool pprof -top -lines \
 		"$url?seconds=2" > "$1.out" 2> "$1.err" || fail "go tool pprof: $(tail -n 3 "$1.err")"
 	# flat% of each leaf at its line, and the hottest one's share of the leaves
 	awk '$6 ~ /^leaf_/ { sub(/%/, "", $2); print $2, $6, $7 }' "$1.out" | sort -rn > "$1.top"
@@ -72,7 +72,7 @@ a=$!
 bg_add $a
 sleep 0.5
 scrape idle-a leaf_a "$line_a"
-wait_gone $a 10 || fail "shape did not end"
+wait_gone $a 300 || fail "shape did not end"
 # 3 s without shape: something else runs, so that records come and the
 # delivery thread, which closes files between batches, runs
 sh -c 'end=$(($(date +%s) + 3)); while [ $(date +%s) -lt $end ]; do :; done' &
@@ -83,7 +83,7 @@ bg_add $b
 sleep 0.5
 scrape idle-b leaf_b "$line_b"
 stop_agent
-wait_gone $b 10 || fail "shape did not end"
+wait_gone $b 300 || fail "shape did not end"
 c=$(closed closed)
 r=$(closed reopened)
 note "--symbols-idle 1: $c files' debug info closed, $r opened again"
@@ -99,7 +99,7 @@ bg_add $a
 sleep 0.5
 scrape budget-a leaf_a "$line_a"
 # shape's files opened 10 s ago or more are closed at the next second
-wait_gone $a 20 || fail "shape did not end"
+wait_gone $a 300 || fail "shape did not end"
 "$shape" -s 3.5 -w 0:1:0 > /dev/null &
 bg_add $!
 sleep 0.5

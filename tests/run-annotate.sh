@@ -249,7 +249,7 @@ EOF
 	}
 	on_exit tmux_gone
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 3000 ]; do
 		tmux -S "$sock" capture-pane -p -t ann > pane.1
 		tail -n 1 pane.1 | grep -q '^:' && break
 		sleep 0.2
@@ -260,7 +260,7 @@ EOF
 	[ -e pager.rc ] && fail "prof annotate ended before the pager was left"
 	tmux -S "$sock" send-keys -t ann q
 	i=0
-	while [ ! -s stdio.rc ] && [ $i -lt 50 ]; do
+	while [ ! -s stdio.rc ] && [ $i -lt 3000 ]; do
 		sleep 0.2
 		i=$((i + 1))
 	done

@@ -246,7 +246,7 @@ for b in chromium chromium-browser; do
 	command -v $b > /dev/null 2>&1 && browser=$b && break
 done
 if [ -n "$browser" ]; then
-	timeout 60 $browser --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	timeout 300 $browser --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$tmpdir/chrome" --dump-dom "file://$tmpdir/d.svg" > dom.html 2> chrome.err ||
 		fail "$browser --dump-dom failed: $(tail -3 chrome.err)"

@@ -1100,7 +1100,7 @@ for s in cpu nanoseconds comm leaf_a leaf_b step /prof-golden/golden golden.cc \
 	grep -q -a "$s" g.pb || fail "pprof: no '$s' in the profile"
 done
 if command -v go > /dev/null 2>&1; then
-	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 120 go tool pprof -traces g.pb.gz \
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 300 go tool pprof -traces g.pb.gz \
 		> traces.out 2> go.err || fail "go tool pprof -traces: $(tail -3 go.err)"
 	# the traces, each a block, in a stable order (pprof keeps the order of
 	# the samples, which the report's threads may vary among equals)
@@ -1178,7 +1178,7 @@ EOF
 	cp "$G/prof-golden/golden" bin/gone
 	run_prof report -i golden.data --symfs sfs -F pprof -o gone.pb.gz
 	expect_rc 0 "prof report -F pprof (gone stripped)"
-	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= PPROF_BINARY_PATH=$PWD/bin timeout 120 \
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= PPROF_BINARY_PATH=$PWD/bin timeout 300 \
 		go tool pprof -traces gone.pb.gz > traces.out 2> go.err || fail "go tool pprof -traces: $(tail -3 go.err)"
 	awk 'BEGIN { RS = "-----------\\+-+\n" } /comm: +gone/' traces.out > gone.out
 	for f in leaf_a mid main; do
@@ -1198,7 +1198,7 @@ EOF
 	"$genprof" main.spec main.data 2> gen.err || fail "genprof main.spec: $(cat gen.err)"
 	run_prof report -i main.data --symfs "$G" -F pprof -o main.pb.gz
 	expect_rc 0 "prof report -F pprof (main.spec)"
-	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 120 go tool pprof -top main.pb.gz \
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 300 go tool pprof -top main.pb.gz \
 		> out 2> go.err || fail "go tool pprof -top: $(tail -3 go.err)"
 	grep -q '^File: golden$' out || fail "pprof's main program is not the executable: $(sed -n 1,3p out)"
 else

@@ -18,7 +18,7 @@ require_perf_event
 W=$srcdir/tests/workloads/jit
 ran=0
 missing=
-prof_timeout=120
+prof_timeout=600
 
 # runtime files a process of ours left in /tmp and here: removed before reports
 clean_maps() {

@@ -98,7 +98,7 @@ fi
 wpid=$!
 bg_add $wpid
 wait_ready fifo
-prof_timeout=20
+prof_timeout=600
 run_prof record -p $wpid -q -o e.data
 expect_rc 0 "prof record -p $wpid (until it exits)"
 wait $wpid
@@ -115,7 +115,7 @@ note "until exit: $n samples of pid $wpid"
 tpid=$!
 bg_add $tpid
 i=0
-while [ "$(ls /proc/$tpid/task 2> /dev/null | wc -l)" -lt 3 ] && [ $i -lt 50 ]; do
+while [ "$(ls /proc/$tpid/task 2> /dev/null | wc -l)" -lt 3 ] && [ $i -lt 3000 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done

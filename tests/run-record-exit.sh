@@ -96,7 +96,7 @@ wpid=$(awk '{ print $1 }' /proc/$ppid/task/$ppid/children 2> /dev/null)
 ign=$(awk '$1 == "SigIgn:" { print $2 }' "/proc/${wpid:-0}/status" 2> /dev/null)
 kill -INT $ppid
 # bounded: prof once never stopped (609 s)
-wait_gone $ppid 30 || fail "prof started ignoring SIGINT did not stop on kill -INT"
+wait_gone $ppid 300 || fail "prof started ignoring SIGINT did not stop on kill -INT"
 wait $ppid
 rc=$?
 # prof ended the command itself, as when --duration runs out: 0

@@ -34,7 +34,7 @@ mkfifo pipe || fail "mkfifo"
 reader=$!
 bg_add $reader
 cpu_reset
-timeout 40 "$PROF" record -q -o - -- "$shape" -s 1 > pipe 2> w.err
+timeout 300 "$PROF" record -q -o - -- "$shape" -s 1 > pipe 2> w.err
 wrc=$?
 wait $reader
 prc=$?

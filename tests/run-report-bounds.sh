@@ -20,7 +20,7 @@ memory=$(peak_memory_measured)
 bounded() {
 	name=$1
 	shift
-	prof_timed "$name" 120 "$@"
+	prof_timed "$name" 300 "$@"
 	[ "$rc" = 124 ] && fail "$name: prof $* did not finish in 120 s"
 	expect_rc 0 "$name: prof $*"
 	if [ -n "$memory" ]; then

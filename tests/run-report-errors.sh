@@ -25,7 +25,7 @@ for how in "--event nosuch" "--wall"; do
 	{ cat raw.data; exec sleep 100; } > in$i.fifo &
 	bg_add $!
 	# shellcheck disable=SC2086
-	timeout -k 2 20 "$PROF" report -i - $how < in$i.fifo > out 2> err
+	timeout -k 2 300 "$PROF" report -i - $how < in$i.fifo > out 2> err
 	rc=$?
 	[ "$rc" = 124 ] && fail "prof report $how of a pipe that has more to come read it all before saying no"
 	expect_rc 1 "prof report $how of a pipe"
@@ -144,7 +144,7 @@ fi
 # not); PROF_TEST_SEED=N tries others.
 seed=${PROF_TEST_SEED:-20251122}
 note "flips: seed $seed"
-prof_timeout=15
+prof_timeout=180
 crashes=0
 for f in raw.data z.data; do
 	case $f in raw.data) nflips=70 ;; *) nflips=30 ;; esac

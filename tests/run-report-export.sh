@@ -69,7 +69,7 @@ done
 if [ -n "$browser" ]; then
 	# dom URL: the page after its script ran, zoomed on leaf_b, searched for leaf_.
 	dom() {
-		timeout 60 $browser --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		timeout 300 $browser --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 			--disable-background-networking --disable-component-update --disable-sync \
 			--user-data-dir="$tmpdir/chrome" --dump-dom "$1" > dom.html 2> chrome.err ||
 			fail "$browser --dump-dom $1 failed: $(tail -3 chrome.err)"
@@ -133,7 +133,7 @@ run_prof report -i s.data --format pprof -o s.pb.gz
 expect_rc 0 "prof report --format pprof"
 gzip -t s.pb.gz 2> gz.err || fail "pprof: not gzip: $(cat gz.err)"
 if command -v go > /dev/null 2>&1; then
-	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 120 go tool pprof -top s.pb.gz \
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 300 go tool pprof -top s.pb.gz \
 		> top.txt 2> top.err || fail "go tool pprof -top: $(tail -3 top.err)"
 	grep -q '^Type: cpu' top.txt || fail "pprof: not a cpu profile: $(head -5 top.txt)"
 	grep -q '^File: shape' top.txt || fail "pprof: the main mapping is not shape: $(head -3 top.txt)"
@@ -146,7 +146,7 @@ if command -v go > /dev/null 2>&1; then
 		expect_range "pprof: $f's flat share minus prof report's" "$d" 0 0.02
 	done
 	# Inline frames are lines of one location: -raw shows them indented under it.
-	HOME=$tmpdir GOCACHE=$tmpdir/gocache timeout 120 go tool pprof -raw s.pb.gz > raw.txt 2>&1 ||
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache timeout 300 go tool pprof -raw s.pb.gz > raw.txt 2>&1 ||
 		fail "go tool pprof -raw: $(tail -3 raw.txt)"
 	grep -q ' M=[0-9]* leaf_a .*shape.c:[0-9]' raw.txt ||
 		fail "pprof: leaf_a's location has no file and line: $(grep leaf_a raw.txt | head -2)"

@@ -17,7 +17,7 @@ memory=$(peak_memory_measured)
 run_report() {
 	name=$1
 	shift
-	prof_timed "$name" 60 report -i "$name.data" "$@"
+	prof_timed "$name" 300 report -i "$name.data" "$@"
 	[ "$rc" = 124 ] && fail "$name: prof report hung"
 	case $rc in 0|1) ;; *) fail "$name: prof report exited $rc" ;; esac
 }
@@ -41,7 +41,7 @@ grep -q 'task-clock' out && fail "attr-after-park: samples moved to a later even
 # 2. A feature whose record would be 65536 bytes: its u16 size was 0 and
 #    the reader looped, writing gigabytes.
 "$CRAFT" feature-wrap || fail "craft feature-wrap"
-timeout -k 2 20 "$PROF" script -i feature-wrap.data > out 2> err
+timeout -k 2 300 "$PROF" script -i feature-wrap.data > out 2> err
 rc=$?
 [ "$rc" = 124 ] && fail "feature-wrap: prof script hung"
 expect_rc 0 "feature-wrap"

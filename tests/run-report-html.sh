@@ -145,7 +145,7 @@ page() {
 	_n=$1
 	_f=$2
 	shift 2
-	timeout 120 node "$driver" "$browser" "$_f" . "$@" > "$_n.out" 2> "$_n.err" ||
+	timeout 300 node "$driver" "$browser" "$_f" . "$@" > "$_n.out" 2> "$_n.err" ||
 		fail "$_n: the page could not be driven: $(tail -n 3 "$_n.out" "$_n.err")"
 	grep '^error' "$_n.out" && fail "$_n: $(grep -m1 '^error' "$_n.out")"
 	grep -q '^ready' "$_n.out" || fail "$_n: the page never became ready"

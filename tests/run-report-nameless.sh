@@ -19,9 +19,9 @@ rows() {
 for f in "$R"/*.data; do
 	for k in comm pid tid dso comm,dso pid,dso cpu; do
 		nk=$(echo "$k" | awk -F, '{ print NF }')
-		timeout -k 5 60 "$PROF" report -i "$f" --sort "$k" > by.out 2> by.err
+		timeout -k 5 300 "$PROF" report -i "$f" --sort "$k" > by.out 2> by.err
 		a=$?
-		timeout -k 5 60 "$PROF" report -i "$f" --sort "$k,sym" > sym.out 2> sym.err
+		timeout -k 5 300 "$PROF" report -i "$f" --sort "$k,sym" > sym.out 2> sym.err
 		b=$?
 		[ "$a" = "$b" ] || fail "$f --sort $k: exit $a, but $b with sym"
 		[ "$a" = 0 ] || continue	# a recording of errors: both refused it alike

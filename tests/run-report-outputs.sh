@@ -61,7 +61,7 @@ wait
 grep -q '^# samples: ' from-fifo || fail "nothing came through the FIFO"
 
 # -i - with standard input closed: one line, no "not a perf.data file".
-timeout 10 "$PROF" report -i - > out 2> err <&-
+timeout 120 "$PROF" report -i - > out 2> err <&-
 rc=$?
 expect_rc 1 "prof report -i - with stdin closed"
 one_error_line "prof report -i - <&-"

@@ -153,7 +153,7 @@ elif ! command -v node > /dev/null 2>&1 || [ ! -d "$srcdir/tests/browser/node_mo
 	note "speedscope's app not run: no node or no tests/browser/node_modules (install-deps.sh runs npm ci there)"
 else
 	mkdir -p app
-	timeout 90 node "$driver" "$browser" golden.json app 5 > app.out 2> app.err ||
+	timeout 300 node "$driver" "$browser" golden.json app 5 > app.out 2> app.err ||
 		fail "speedscope in $browser: $(tail -3 app.out app.err)"
 	grep '^error' app.out && fail "speedscope showed errors loading golden.json"
 	[ "$(grep -c '^profile' app.out)" = 5 ] || fail "speedscope showed $(grep -c '^profile' app.out) profiles of 5: $(head -3 app.out)"
@@ -166,7 +166,7 @@ else
 	awk -F'\t' '$1 == "profile" { n++ } n == 3 && $1 == "row" { print $4 "|" $3 }' app.out > t3
 	grep -qx '__x64_sys_write|6.00ms (60%)' t3 || fail "speedscope: thread 201's kernel write is not 6 ms: $(cat t3)"
 	# the real run: the busiest thread's hottest function as prof report has it
-	timeout 90 node "$driver" "$browser" threads.json app 1 > app2.out 2> app2.err ||
+	timeout 300 node "$driver" "$browser" threads.json app 1 > app2.out 2> app2.err ||
 		fail "speedscope in $browser on the recording: $(tail -3 app2.out app2.err)"
 	grep '^error' app2.out && fail "speedscope showed errors loading the recording's file"
 	top=$(awk -F'\t' '$1 == "row" { print $4; exit }' app2.out)

@@ -15,7 +15,7 @@ mkdir -p full root/bin
 # --- Go -----------------------------------------------------------------------
 if command -v go > /dev/null 2>&1; then
 	for how in full:-w root/bin:-s\ -w; do
-		HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 200 go build \
+		HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 600 go build \
 			-ldflags="${how#*:}" -o "${how%%:*}/shape-go" "$srcdir/tests/workloads/native/shape.go" \
 			> go.err 2>&1 || fail "go build -ldflags='${how#*:}': $(tail -3 go.err)"
 	done

@@ -27,9 +27,9 @@ rows=0
 same() {
 	_f=$1
 	shift
-	timeout -k 5 60 "$PROF" report -i "$_f" "$@" > sum.out 2> sum.err
+	timeout -k 5 300 "$PROF" report -i "$_f" "$@" > sum.out 2> sum.err
 	_a=$?
-	PROF_NO_SUMS=1 timeout -k 5 60 "$PROF" report -i "$_f" "$@" > each.out 2> each.err
+	PROF_NO_SUMS=1 timeout -k 5 300 "$PROF" report -i "$_f" "$@" > each.out 2> each.err
 	_b=$?
 	[ "$_a" = "$_b" ] || fail "prof report -i $_f $*: exit $_a summed, $_b one by one"
 	[ "$_a" = 0 ] || fail "prof report -i $_f $* exited $_a: $(sed -n 1,3p sum.err)"

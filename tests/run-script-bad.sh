@@ -13,7 +13,7 @@ need_recordings
 # signal, never 64), and an error is one line naming the file.
 crashes=0
 check() {
-	timeout -k 2 10 "$PROF" ${2:-script} -i "$1" > out 2> err
+	timeout -k 2 180 "$PROF" ${2:-script} -i "$1" > out 2> err
 	rc=$?
 	case $rc in
 	0) ;;

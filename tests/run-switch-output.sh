@@ -104,13 +104,27 @@ note "--switch-output=64K: $nz files, the largest $(ls -S -l z.data.* | awk 'NR 
 [ "$nz" -ge 3 ] || fail "64K files of 3 s at 999 Hz -g: only $nz"
 
 # --- by SIGUSR2 ----------------------------------------------------------------------------
-"$PROF" record -e cpu-clock -F 99 --switch-output -o u.data -- "$WL/shape" -s 4 > u.out 2> u.err &
+"$PROF" record -e cpu-clock -F 99 --switch-output -o u.data -- "$WL/shape" -s 8 > u.out 2> u.err &
 pid=$!
 bg_add $pid
-sleep 1.5
+# switched NUMBER: that many files written by the switches
+switched() {
+	[ "$(ls u.data.* 2> /dev/null | wc -l)" -ge "$1" ]
+}
+# SIGUSR2 taken by prof record (blocked for its signalfd, or caught: bit 12 of
+# SigBlk or SigCgt in /proc/PID/status), not the default that ends it
+usr2_caught() {
+	for _k in SigBlk SigCgt; do
+		_m=$(sed -n "s/^$_k:[[:space:]]*//p" /proc/$pid/status 2> /dev/null)
+		[ -n "$_m" ] && [ $((0x$_m & 0x800)) -ne 0 ] && return 0
+	done
+	return 1
+}
+wait_until "prof record catching SIGUSR2" usr2_caught
 kill -USR2 $pid
-sleep 1
+wait_until "the file the first SIGUSR2 wrote" switched 1
 kill -USR2 $pid
+wait_until "the file the second SIGUSR2 wrote" switched 2
 wait $pid
 rc=$?
 expect_rc 0 "prof record --switch-output, SIGUSR2 twice (the command would die of it)"

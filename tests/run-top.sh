@@ -50,7 +50,7 @@ EOF
 }
 
 # --- --stdio -d 1 of a command ------------------------------------------------------------
-prof_timeout=60 run_prof top --stdio -d 1 -E 10 -- "$shape" -s 5
+prof_timeout=300 run_prof top --stdio -d 1 -E 10 -- "$shape" -s 5
 expect_rc 0 "prof top --stdio -- shape"
 n=$(grep -c '^# prof top ' out)
 note "--stdio -d 1 over shape -s 5: $n tables"
@@ -68,10 +68,10 @@ while [ $i -lt "$n" ]; do
 	i=$((i + 1))
 done
 # the command's exit status is prof top's
-prof_timeout=30 run_prof top --stdio -d 1 -- sh -c 'exit 3'
+prof_timeout=300 run_prof top --stdio -d 1 -- sh -c 'exit 3'
 expect_rc 3 "prof top -- sh -c 'exit 3'"
 # -K: no kernel rows
-prof_timeout=30 run_prof top --stdio -d 1 -K -- "$shape" -s 2
+prof_timeout=300 run_prof top --stdio -d 1 -K -- "$shape" -s 2
 expect_rc 0 "prof top -K"
 grep -q '\[k\]' out && fail "-K shows kernel rows: $(grep -m 3 '\[k\]' out)"
 grep -q 'leaf_a' out || fail "-K shows no leaf_a: $(head -10 out)"
@@ -86,7 +86,7 @@ one_error_line "prof top -p of no process"
 "$shape" -s 4 > /dev/null &
 pid=$!
 bg_add $pid
-prof_timeout=60 run_prof top --stdio -d 1 -p $pid
+prof_timeout=300 run_prof top --stdio -d 1 -p $pid
 expect_rc 0 "prof top -p"
 grep -q "the processes it watched ended" err || fail "prof top -p: no word of the end: $(cat err)"
 n=$(grep -c '^# prof top ' out)
@@ -103,16 +103,28 @@ tm() {
 cap() {
 	tm capture-pane -p -t top > "$1" || fail "tmux capture-pane failed"
 }
-# wait_for FILE PATTERN SECONDS: until the pane shows PATTERN
+# wait_for FILE PATTERN: until the pane shows PATTERN (the test's guard bounds it)
 wait_for() {
 	_i=0
-	while [ $_i -lt $(($3 * 5)) ]; do
+	while [ $_i -lt 3000 ]; do
 		cap "$1"
 		grep -q "$2" "$1" && return 0
 		sleep 0.2
 		_i=$((_i + 1))
 	done
-	fail "the pane does not show '$2' after $3 s: $(cat "$1")"
+	fail "the pane does not show '$2' after 3000 looks: $(cat "$1")"
+}
+# next_refresh FILE: until prof top draws its next table (its header's time
+# and rate change), in FILE
+next_refresh() {
+	cap "$1"
+	_h=$(head -n 1 "$1")
+	_i=0
+	while [ "$(head -n 1 "$1")" = "$_h" ] && [ $_i -lt 3000 ]; do
+		sleep 0.2
+		cap "$1"
+		_i=$((_i + 1))
+	done
 }
 # the shell in the pane notes the terminal before and after, and marks its screen
 cat > pane.sh <<EOF
@@ -129,32 +141,37 @@ on_exit tmux_gone
 tmux_gone() {
 	tm kill-server 2> /dev/null
 }
-wait_for pane.1 'leaf_c' 15
-sleep 2
-cap pane.1
+wait_for pane.1 'leaf_c'
+# two tables more: the window holds a few seconds of shape's samples
+next_refresh pane.1
+next_refresh pane.1
 grep -q '^prof top .*by function (decaying)' pane.1 || fail "no header: $(head -3 pane.1)"
 grep -q 'SHELL-SCREEN-MARK' pane.1 && fail "prof top draws over the shell's screen"
 check_leaves "the screen" pane.1
 # s twice: processes; shape's row first
 tm send-keys -t top s
-sleep 0.3
+wait_for pane.2 'by shared object'
 tm send-keys -t top s
-wait_for pane.2 'by process' 5
-wait_for pane.2 'shape' 5
+wait_for pane.2 'by process'
+wait_for pane.2 'shape'
 grep -q 'Pid  Command' pane.2 || fail "the process view has no column heads: $(head -3 pane.2)"
 # Enter: into shape's process; its functions
 tm send-keys -t top Enter
-wait_for pane.3 'process [0-9]* (shape)' 5
-wait_for pane.3 'leaf_a' 5
-# Enter on the first row (leaf_a): its callers
-sleep 1.5
+wait_for pane.3 'process [0-9]* (shape)'
+wait_for pane.3 'leaf_a'
+# Enter on the first row, once it is leaf_a (the heaviest): its callers
+first_row_leaf_a() {
+	cap pane.3
+	awk '/%/ { f = 1; exit !/leaf_a/ } END { if (!f) exit 1 }' pane.3
+}
+wait_until "leaf_a as the first row of shape's functions" first_row_leaf_a
 tm send-keys -t top Enter
-wait_for pane.4 'callers of leaf_a' 5
-wait_for pane.4 '\[\.\] run' 5
+wait_for pane.4 'callers of leaf_a'
+wait_for pane.4 '\[\.\] run'
 # q: back to the shell, as it was
 tm send-keys -t top q
 _i=0
-while [ ! -s top.rc ] && [ $_i -lt 50 ]; do
+while [ ! -s top.rc ] && [ $_i -lt 3000 ]; do
 	sleep 0.2
 	_i=$((_i + 1))
 done

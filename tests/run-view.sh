@@ -73,7 +73,7 @@ cmp -s got.html want.html || fail "the page served is not prof report -F html's"
 browser=$(command -v chromium || command -v chromium-browser)
 if [ -n "$browser" ] && command -v node > /dev/null 2>&1 &&
 	[ -d "$srcdir/tests/browser/node_modules/puppeteer-core" ]; then
-	timeout 90 node "$srcdir/tests/browser/page.mjs" "$browser" "$url" . funcs > page.out 2> page.err ||
+	timeout 300 node "$srcdir/tests/browser/page.mjs" "$browser" "$url" . funcs > page.out 2> page.err ||
 		fail "Chromium could not open $url: $(tail -3 page.out page.err)"
 	grep '^error' page.out && fail "the served page: $(grep -m1 '^error' page.out)"
 	grep -q "$(printf '^func\t.*\t\[\.\] leaf_b$')" page.out || fail "the served page shows no leaf_b: $(head -5 page.out)"

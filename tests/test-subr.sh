@@ -133,13 +133,28 @@ wait_gone() {
 	return 0
 }
 
+# wait_until WHAT COMMAND...: run COMMAND every 0.1 s until it succeeds: a
+# condition waited for, never a time slept (a loaded machine stretches
+# any time). Fails saying WHAT never came after 6000 tries; the test's own
+# guard (test_timeout) ends a hang first.
+wait_until() {
+	_wu_what=$1
+	shift
+	_wu_i=0
+	while ! "$@"; do
+		[ $_wu_i -ge 6000 ] && fail "$_wu_what: never came"
+		sleep 0.1
+		_wu_i=$((_wu_i + 1))
+	done
+}
+
 # agent_url [ERRFILE]: the endpoint prof agent said it serves (its stderr
-# in ERRFILE, agent.err by default), in $url; fails after 10 s without one.
+# in ERRFILE, agent.err by default), in $url; fails after 3000 looks without one.
 agent_url() {
 	_err=${1:-agent.err}
 	url=
 	_i=0
-	while [ -z "$url" ] && [ $_i -lt 100 ]; do
+	while [ -z "$url" ] && [ $_i -lt 3000 ]; do
 		sleep 0.1
 		url=$(sed -n 's|^prof: agent: serving \(http://[^ ]*\).*|\1|p' "$_err")
 		_i=$((_i + 1))
@@ -148,10 +163,10 @@ agent_url() {
 }
 
 # stop_agent: SIGTERM to the prof agent $agent_pid; fails unless it ends within
-# 60 s with status 0 (its stderr in agent.err).
+# 300 s (a hang: a loaded machine is slow, not that slow) with status 0 (its stderr in agent.err).
 stop_agent() {
 	kill -TERM "$agent_pid"
-	wait_gone "$agent_pid" 60 || fail "prof agent did not stop: $(cat agent.err)"
+	wait_gone "$agent_pid" 300 || fail "prof agent did not stop: $(cat agent.err)"
 	wait "$agent_pid" || fail "prof agent exited $?: $(tail -n 5 agent.err)"
 }
 
@@ -169,7 +184,7 @@ start_rx() {
 	rx_pids="$rx_pids $rx_pid"
 	bg_add $rx_pid
 	_i=0
-	while [ ! -s port ] && [ $_i -lt 600 ]; do
+	while [ ! -s port ] && [ $_i -lt 3000 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -319,10 +334,10 @@ run_prof() {
 		shift
 		set -- annotate --kallsyms=/dev/null "$@"
 	fi
-	timeout -k 5 "${prof_timeout:-240}" "$PROF" "$@" > out 2> err
+	timeout -k 5 "${prof_timeout:-${test_timeout:-600}}" "$PROF" "$@" > out 2> err
 	rc=$?
 	if [ "$rc" = 124 ]; then
-		fail "prof $* did not finish in ${prof_timeout:-240} s"
+		fail "prof $* did not finish in ${prof_timeout:-${test_timeout:-600}} s"
 	fi
 	return 0
 }
@@ -599,9 +614,9 @@ share_of() {
 	END { printf "%.2f\n", total ? 100 * c / total : 0 }' "$file"
 }
 
-# wait_ready FIFO: wait (at most 10 s) for a workload's "ready" line.
+# wait_ready FIFO: wait for a workload's "ready" line (300 s: a hang, not a slow start).
 wait_ready() {
-	timeout 10 sh -c 'read x < "$1" && [ "$x" = ready ]' sh "$1" ||
+	timeout 300 sh -c 'read x < "$1" && [ "$x" = ready ]' sh "$1" ||
 		fail "the workload never said ready on $1"
 }
 
