@@ -41,10 +41,17 @@ record() {
 	if [ "$mode" = dwarf ]; then
 		mode="--call-graph dwarf"
 	fi
+	busy_begin
 	# shellcheck disable=SC2086  # $mode is two words
 	run_prof record -q $mode -e cpu-clock -o "$name.data" -- \
 		/usr/bin/time -f '%U %S' -o "$name.cpu" "$@"
 	expect_rc 0 "prof record -- $*"
+	# the leaves' part of user space holds where the machine was not
+	# overloaded (tasks waited under 30% of the time; make -j2 check makes
+	# 6-10%): at load 20 the runtime's compiler and collector threads took
+	# more of it (52.5% for node, floor 70); the leaves' shares always hold
+	rm -f "$name.idle"
+	idle_enough "$name: the leaves' part of user space" 30 && : > "$name.idle"
 	run_prof script -i "$name.data"
 	awk '$1 == "COMM" || $1 == "SAMPLE" { for (i = 1; i <= NF; i++)
 		if ($i ~ /^pid=/) { sub(/^pid=/, "", $i); if ($i > 0) print $i } }' out |
@@ -106,7 +113,9 @@ check() {
 	expect_range "$name ($view): $a's share" "$1" 50 70
 	expect_range "$name ($view): $b's share" "$2" 20 40
 	expect_range "$name ($view): $c's share" "$3" 3 17
-	expect_range "$name ($view): the leaves' part" "$4" "$MIN_NAMED" 100
+	if [ -e "$name.idle" ]; then
+		expect_range "$name ($view): the leaves' part" "$4" "$MIN_NAMED" 100
+	fi
 }
 
 # perf_agrees NAME A B C: perf report, reading NAME.data while the maps

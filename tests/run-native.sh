@@ -38,6 +38,7 @@ native() {
 	name=$1
 	entry=$2
 	cpu_reset
+	busy_begin
 	# shellcheck disable=SC2086  # $secs may be two words
 	run_prof record -q --call-graph dwarf -e cpu-clock -o "$name.data" -- "./$name" $secs
 	expect_rc 0 "prof record --call-graph dwarf -- $name"
@@ -49,10 +50,14 @@ native() {
 	expect_samples "$name" "$n" 4000
 	q=$(sed -n 's/^# stacks: *\([0-9.]*\)% complete.*/\1/p' out)
 	note "$name: $(grep '^# stacks:' out)"
-	# a floor, and perf's own count on the same file below: on a loaded
-	# machine Go preempts goroutines by signal more often, and a sample in
-	# its preemption path reaches no entry for perf either (98.2% seen)
-	expect_range "$name: whole stacks (%)" "${q:-0}" 95 100
+	# a floor where the machine was not overloaded (tasks waited under 30%
+	# of the time; make -j2 check makes 6-10%), and perf's own
+	# count on the same file below, always: on a loaded machine Go preempts
+	# goroutines by signal more often, and a sample in its preemption path
+	# reaches no entry for perf either (98.2% seen; 93.5% at load 20)
+	if idle_enough "$name: whole stacks of 95% or more" 30; then
+		expect_range "$name: whole stacks (%)" "${q:-0}" 95 100
+	fi
 	run_prof report -i "$name.data" -F folded --no-comm
 	expect_rc 0 "prof report -F folded ($name)"
 	mv out "$name.folded"

@@ -657,12 +657,14 @@ busy_pct() {
 		printf "%.1f\n", 100 * (p1 - p0) / 1e6 / dt }' /proc/uptime
 }
 
-# idle_enough WHAT: true when the machine left the test's work alone
-# since busy_begin (tasks waited for a CPU under 5% of the time); else
-# says in the log that WHAT is not checked, and why.
+# idle_enough WHAT [PCT]: true when the machine left the test's work alone
+# since busy_begin (tasks waited for a CPU under PCT%, 5 by default, of
+# the time); else says in the log that WHAT is not checked, and why. A
+# check of timing takes 5; a share that only a machine several times
+# overloaded bends (make -j2 check itself makes 6-10%) takes more.
 idle_enough() {
 	_b=$(busy_pct)
-	if awk -v b="$_b" 'BEGIN { exit !(b < 5) }'; then
+	if awk -v b="$_b" -v m="${2:-5}" 'BEGIN { exit !(b < m) }'; then
 		return 0
 	fi
 	note "$1: not checked: tasks waited for a CPU $_b% of the time (a busy machine)"
