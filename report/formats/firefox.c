@@ -321,7 +321,8 @@ static void put_same(const char *key, const char *value, size_t n, FILE *out)
 	fputs("],", out);
 }
 
-static void put_shared(const struct shared *t, FILE *out)
+/* The shared tables; the libraries' names become strings here, before the strings are written. */
+static void put_shared(struct shared *t, FILE *out)
 {
 	fputs("\"shared\":{\n\"stackTable\":{", out);
 	put_col_u32(out, "frame", t->sframe, t->nstack);
@@ -354,7 +355,7 @@ static void put_shared(const struct shared *t, FILE *out)
 	fputs("],\"name\":[", out);
 	for (size_t i = 0; i < t->libs.n; i++)
 		fprintf(out, "%s%" PRIu32, i ? "," : "",
-			str_of((struct shared *)t, dso_short_name(t->libs.dso[i])));
+			str_of(t, dso_short_name(t->libs.dso[i])));
 	fputs("],", out);
 	put_same("host", "null", t->libs.n, out);
 	put_same("type", "1", t->libs.n, out);
