@@ -202,6 +202,7 @@ struct dis_text {
 	uint64_t addr;
 };
 
+__attribute__((format(printf, 2, 0)))
 static int dis_vprintf(struct dis_text *t, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(t->text + t->len, sizeof(t->text) - t->len, fmt, ap);
@@ -213,6 +214,7 @@ static int dis_vprintf(struct dis_text *t, const char *fmt, va_list ap)
 	return n;
 }
 
+__attribute__((format(printf, 2, 3)))
 static int dis_printf(void *stream, const char *fmt, ...)
 {
 	va_list ap;
@@ -224,6 +226,7 @@ static int dis_printf(void *stream, const char *fmt, ...)
 	return n;
 }
 
+__attribute__((format(printf, 3, 4)))
 static int dis_styled(void *stream, enum disassembler_style style, const char *fmt, ...)
 {
 	va_list ap;
