@@ -79,6 +79,7 @@ xp=$!
 bg_add $xp
 sleep 0.3
 ev=task-clock,context-switches,cpu-migrations,page-faults
+busy_begin
 "$PROF" stat -x, -e $ev -p $xp --timeout 1500 2> prof.csv &
 pp=$!
 perf stat -x, -e $ev -p $xp --timeout 1500 2> perf.csv
@@ -94,8 +95,12 @@ for e in task-clock context-switches cpu-migrations page-faults; do
 	task-clock) near "$a" "$b" 3 20 ;;
 	# xz faults in bursts as it takes memory, and the two windows start
 	# ~0.1 s apart (more on a loaded machine: 2419 against 2997 in a
-	# distcheck beside other work): the exact comparison is gzip's, below
-	page-faults) near "$a" "$b" 30 300 ;;
+	# distcheck beside other work, 2334 against 1479 at load 18): compared
+	# where the machine was not overloaded; the exact comparison is gzip's,
+	# below
+	page-faults)
+		idle_enough "-p xz, page-faults within 30% of perf's" 30 || continue
+		near "$a" "$b" 30 300 ;;
 	# preemptions by other load in those 0.1 s differ: the comparison that
 	# holds on a loaded machine is the command's, below
 	*) continue ;;

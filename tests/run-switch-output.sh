@@ -104,12 +104,19 @@ total=$(ls -l z.data.* | awk '{ s += $5 } END { print s + 0 }')
 note "--switch-output=64K: $nz files of $total bytes, the largest $(ls -S -l z.data.* | awk 'NR == 1 { print $5 }') bytes"
 # as many files as 64K fits in what was written (the machine decides how
 # much: 3 s of a starved shape at load 8 wrote 82K), each but the last full
-[ "$total" -gt 65536 ] || fail "64K files: only $total bytes written in 3 s at 999 Hz -g"
-want=$(((total + 65535) / 65536))
-[ "$nz" -ge $((want - 1)) ] && [ "$nz" -le $((want + 1)) ] ||
-	fail "64K files: $nz files for $total bytes, not about $want"
-ls -l z.data.* | sort -k9 | sed '$d' | awk '$5 < 60000 { bad = 1 } END { exit bad }' ||
-	fail "64K files: a file before the last under 60000 bytes: $(ls -l z.data.*)"
+# a starved shape (load 18: 339 samples, 38K) fills no 64K: the check
+# needs what 1,000 samples or more write
+zs=$(summary_field 1)
+if [ "$total" -le 65536 ] && [ "${zs:-0}" -lt 1000 ]; then
+	note "64K files: not checked: the machine gave shape $zs samples in 3 s ($total bytes)"
+else
+	[ "$total" -gt 65536 ] || fail "64K files: only $total bytes for $zs samples at 999 Hz -g"
+	want=$(((total + 65535) / 65536))
+	[ "$nz" -ge $((want - 1)) ] && [ "$nz" -le $((want + 1)) ] ||
+		fail "64K files: $nz files for $total bytes, not about $want"
+	ls -l z.data.* | sort -k9 | sed '$d' | awk '$5 < 60000 { bad = 1 } END { exit bad }' ||
+		fail "64K files: a file before the last under 60000 bytes: $(ls -l z.data.*)"
+fi
 
 # --- by SIGUSR2 ----------------------------------------------------------------------------
 "$PROF" record -e cpu-clock -F 99 --switch-output -o u.data -- "$WL/shape" -s 8 > u.out 2> u.err &
