@@ -197,18 +197,12 @@ static uint32_t func_of(struct shared *t, const char *name, uint32_t res, const 
 static int relative_address(const struct dso *d, uint64_t off, uint64_t *rel)
 {
 	const struct objfile *o = d ? symbols_dso_file(d) : NULL;
+	uint64_t vaddr;
 
-	if (!o || !o->nload)
+	if (!o || !objfile_vaddr(o, off, &vaddr, NULL))
 		return 0;
-	for (size_t i = 0; i < o->nload; i++) {
-		const GElf_Phdr *ph = &o->load[i];
-
-		if (off - ph->p_offset < ph->p_filesz) {
-			*rel = off - ph->p_offset + ph->p_vaddr - o->load[0].p_vaddr;
-			return 1;
-		}
-	}
-	return 0;
+	*rel = vaddr - o->load[0].p_vaddr;
+	return 1;
 }
 
 /* The native symbol of the function a frame is in: its start and size, for the assembly view. */

@@ -253,28 +253,6 @@ static uint64_t func_id(struct pprof *p, const struct rframe *f)
 	return e->val;
 }
 
-/*
- * Where the file offset off of file f is in its address space, as its
- * program headers lay it out (as if loaded at 0: a fixed executable's
- * own addresses, and a shared object's or PIE's before relocation): 1,
- * *vaddr and the PT_LOAD that holds it; 0 when no PT_LOAD holds it.
- * pprof and the fleet backends symbolize from these addresses.
- */
-static int file_vaddr(const struct objfile *f, uint64_t off, uint64_t *vaddr,
-		      const GElf_Phdr **seg)
-{
-	for (size_t i = 0; i < f->nload; i++) {
-		const GElf_Phdr *ph = &f->load[i];
-
-		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz) {
-			*vaddr = off - ph->p_offset + ph->p_vaddr;
-			*seg = ph;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 #define NO_SEGMENT UINT64_MAX
 
 /*
@@ -319,7 +297,8 @@ static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t off, i
 	const GElf_Phdr *ph;
 	uint64_t va, id;
 
-	if (f && file_vaddr(f, off, &va, &ph)) {
+	/* pprof and the fleet backends symbolize from the file's own addresses */
+	if (f && objfile_vaddr(f, off, &va, &ph)) {
 		*addr = va;
 		return mapping_of(p, d, f, (uint64_t)(ph - f->load));
 	}

@@ -78,6 +78,21 @@ int file_id_equal(const struct file_id *a, const struct file_id *b)
 	return a->dev == b->dev && a->ino == b->ino && a->ctime_ns == b->ctime_ns;
 }
 
+int objfile_vaddr(const struct objfile *f, uint64_t off, uint64_t *vaddr, const GElf_Phdr **seg)
+{
+	for (size_t i = 0; i < f->nload; i++) {
+		const GElf_Phdr *ph = &f->load[i];
+
+		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz) {
+			*vaddr = off - ph->p_offset + ph->p_vaddr;
+			if (seg)
+				*seg = ph;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int id_known(const struct file_id *id)
 {
 	return id && (id->dev || id->ino || id->ctime_ns);

@@ -60,5 +60,12 @@ void objfiles_forget(struct objfiles *t, const struct objfile *f);
 /* What stat(2) says path is, into *id: 0, or -1 (errno) with *id zeros. */
 int file_id_of(const char *path, struct file_id *id);
 int file_id_equal(const struct file_id *a, const struct file_id *b);
+/*
+ * Where the file offset off of f is in its address space, as its program
+ * headers lay it out (as if loaded at 0: a fixed executable's own
+ * addresses, and a shared object's or PIE's before relocation): 1, *vaddr
+ * and the PT_LOAD that holds it (seg may be NULL); 0 when none holds it.
+ */
+int objfile_vaddr(const struct objfile *f, uint64_t off, uint64_t *vaddr, const GElf_Phdr **seg);
 
 #endif
