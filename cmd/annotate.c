@@ -442,11 +442,18 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 	if (!a->no_source && f->ninsn && !has_lines(f))
 		fprintf(out, "  no source lines: %s has no line information (no DWARF); the "
 			"instructions alone follow\n", dso_short_name(f->dso));
-	fprintf(out, "%s |  Source and disassembly of %s in %s, ", a->show_nr ?
-		"  Samples  Percent" : "  Percent", f->name, dso_path(f->dso));
-	if (f->inlined_in)
-		fprintf(out, "inlined in %s ", f->inlined_in);
-	fprintf(out, "at 0x%" PRIx64 ", %" PRIu64 " bytes\n", f->where.vaddr, f->where.size);
+	if (f->unnamed) {
+		fprintf(out, "%s |  The %zu instructions of %s its samples hit (no symbol says "
+			"where its functions begin)\n", a->show_nr ? "  Samples  Percent" : "  Percent",
+			f->ninsn, dso_path(f->dso));
+	} else {
+		fprintf(out, "%s |  Source and disassembly of %s in %s, ", a->show_nr ?
+			"  Samples  Percent" : "  Percent", f->name, dso_path(f->dso));
+		if (f->inlined_in)
+			fprintf(out, "inlined in %s ", f->inlined_in);
+		fprintf(out, "at 0x%" PRIx64 ", %" PRIu64 " bytes\n", f->where.vaddr,
+			f->where.size);
+	}
 	for (size_t i = 0; i < width; i++)
 		fputc(i == (a->show_nr ? 19u : 10u) ? '+' : '-', out);
 	fputc('\n', out);
@@ -643,9 +650,9 @@ static size_t annotate_event(FILE *out, const struct annotate *a, struct sources
 		*first_json = 0;
 	}
 	if (!a->json && !a->nsyms && un_s && format_pct(un_p, total) >= a->percent_limit)
-		fprintf(out, "\n%" PRIu64 " samples of %s (%.2f%%) hit no named function: their "
-			"files have no symbols there, or are not here (prof report --sort dso "
-			"says which)\n", un_s, e->ev->name, format_pct(un_p, total));
+		fprintf(out, "\n%" PRIu64 " samples of %s (%.2f%%) hit no file: JIT code without "
+			"its perf map or jitdump, or another machine's kernel (prof report --sort "
+			"dso says which)\n", un_s, e->ev->name, format_pct(un_p, total));
 	for (size_t i = 0; i < nf; i++) {
 		if (wanted(a, &f[i], total)) {
 			(*found)++;

@@ -60,7 +60,7 @@ struct top_opts {
 /* A row: what it counts (by view), and its decayed weight. */
 struct ent {
 	const void *a, *b;	/* SYM, CALLERS: name, dso; DSO: dso; PROC: comm */
-	uint64_t c;		/* SYM, CALLERS: kernel | address << 1 (fkey()); DSO: kernel; PROC: pid */
+	uint64_t c;		/* SYM, CALLERS: kernel (fkey()); DSO: kernel; PROC: pid */
 	double w;
 };
 
@@ -170,15 +170,14 @@ static int top_filter(void *ctx, const struct rsample *s)
 }
 
 /*
- * A frame's third key word: kernel or not, and for code no symbol names,
- * its address, so that each unnamed address is a row of its own (as perf
- * top and prof report show them: "libfoo.so+0x15a50").
+ * A frame's third key word: kernel or not. Code no symbol names is one
+ * row a file, "?? (libfoo.so)", as prof report shows it.
  */
 static uint64_t fkey(const struct rframe *f)
 {
 	if (!f)
 		return 0;
-	return (f->name ? 0 : f->addr << 1) | f->kernel;
+	return (uint64_t)f->kernel;
 }
 
 static int top_sample(void *ctx, const struct rsample *s)
@@ -304,8 +303,7 @@ static void put_row(FILE *out, const struct snap *sn, const struct ent *e, int c
 		} else if (e->b) {
 			char at[300];
 
-			snprintf(at, sizeof(at), "%s+0x%llx", dso_short_name(d),
-				 (unsigned long long)(e->c >> 1));
+			snprintf(at, sizeof(at), "?? (%s)", dso_short_name(d));
 			put_text(out, at, left - 4);
 		} else {
 			put_text(out, sn->view == V_SYM ? "[unknown]" : "[no caller]", left - 4);

@@ -68,7 +68,7 @@ golden "" <<'EOF'
 #
     44.44%       40  golden    golden             [.] step (inlined in leaf_a)
     22.22%       20  golden    golden             [.] leaf_b
-    11.11%       10  gone      gone               [.] gone+0x1116
+    11.11%       10  gone      gone               [.] ?? (gone)
     11.11%       10  worker    golden             [.] leaf_b
      6.67%        6  worker-2  [kernel.kallsyms]  [k] __x64_sys_write
      4.44%        4  worker-2  [kernel.kallsyms]  [k] schedule
@@ -106,11 +106,8 @@ golden "--children" <<'EOF'
     44.44%   44.44%       40  golden    golden             [.] step (inlined in leaf_a)
     44.44%    0.00%        0  golden    golden             [.] leaf_a
     22.22%   22.22%       20  golden    golden             [.] leaf_b
-    11.11%   11.11%       10  gone      gone               [.] gone+0x1116
+    11.11%   11.11%       10  gone      gone               [.] ?? (gone)
     11.11%   11.11%       10  worker    golden             [.] leaf_b
-    11.11%    0.00%        0  gone      gone               [.] gone+0x1168
-    11.11%    0.00%        0  gone      gone               [.] gone+0x1188
-    11.11%    0.00%        0  gone      gone               [.] gone+0x11b0
     11.11%    0.00%        0  worker    golden             [.] main
     11.11%    0.00%        0  worker    golden             [.] mid
      6.67%    6.67%        6  worker-2  [kernel.kallsyms]  [k] __x64_sys_write
@@ -170,12 +167,9 @@ golden "-g caller" <<'EOF'
                work::spin
                leaf_b
 
-    11.11%       10  gone      gone               [.] gone+0x1116
+    11.11%       10  gone      gone               [.] ?? (gone)
             |
-            ---gone+0x11b0
-               gone+0x1188
-               gone+0x1168
-               gone+0x1116
+            ---?? (gone)
 
     11.11%       10  worker    golden             [.] leaf_b
             |
@@ -249,12 +243,9 @@ golden "-g callee --percent-limit 10" <<'EOF'
                mid
                main
 
-    11.11%       10  gone     gone           [.] gone+0x1116
+    11.11%       10  gone     gone           [.] ?? (gone)
             |
-            ---gone+0x1116
-               gone+0x1168
-               gone+0x1188
-               gone+0x11b0
+            ---?? (gone)
 
     11.11%       10  worker   golden         [.] leaf_b
             |
@@ -304,10 +295,7 @@ golden "--tree" <<'EOF'
    4.44%    4.44%              [k] schedule
   22.22%   22.22%          [.] leaf_b
   11.11%   11.11%        [.] leaf_b
-  11.11%    0.00%    [.] gone+0x11b0
-  11.11%    0.00%      [.] gone+0x1188
-  11.11%    0.00%        [.] gone+0x1168
-  11.11%   11.11%          [.] gone+0x1116
+  11.11%   11.11%    [.] ?? (gone)
    6.67%    0.00%    [.] 0x7f0000001000
    6.67%    0.00%      [k] entry_SYSCALL_64
    6.67%    0.00%        [k] do_syscall_64
@@ -350,9 +338,7 @@ golden "--tree=bottom-up --max-depth 3" <<'EOF'
   22.22%    0.00%        [.] mid
   11.11%    0.00%      [.] mid
   11.11%    0.00%        [.] main
-  11.11%   11.11%    [.] gone+0x1116
-  11.11%    0.00%      [.] gone+0x1168
-  11.11%    0.00%        [.] gone+0x1188
+  11.11%   11.11%    [.] ?? (gone)
    6.67%    6.67%    [k] __x64_sys_write
    6.67%    0.00%      [k] do_syscall_64
    6.67%    0.00%        [k] entry_SYSCALL_64
@@ -424,7 +410,7 @@ golden "--sort dso,sym" <<'EOF'
 #
     44.44%       40  golden             [.] step (inlined in leaf_a)
     33.33%       30  golden             [.] leaf_b
-    11.11%       10  gone               [.] gone+0x1116
+    11.11%       10  gone               [.] ?? (gone)
      6.67%        6  [kernel.kallsyms]  [k] __x64_sys_write
      4.44%        4  [kernel.kallsyms]  [k] schedule
 
@@ -457,7 +443,7 @@ golden "--sort sym,srcline" <<'EOF'
 #
     44.44%       40  [.] step (inlined in leaf_a)  golden.cc:10
     33.33%       30  [.] leaf_b                    golden.cc:27
-    11.11%       10  [.] gone+0x1116               gone+0x1116
+    11.11%       10  [.] ?? (gone)                 gone+0x1116
      6.67%        6  [k] __x64_sys_write           __x64_sys_write+16
      4.44%        4  [k] schedule                  schedule+16
 
@@ -542,10 +528,7 @@ golden "--params --children --sort sym" <<'EOF'
     48.89%   44.44%       40  [.] step (inlined in leaf_a)
     48.89%    0.00%        0  [.] leaf_a
     33.33%   33.33%       30  [.] leaf_b
-    11.11%   11.11%       10  [.] gone+0x1116
-    11.11%    0.00%        0  [.] gone+0x1168
-    11.11%    0.00%        0  [.] gone+0x1188
-    11.11%    0.00%        0  [.] gone+0x11b0
+    11.11%   11.11%       10  [.] ?? (gone)
      6.67%    6.67%        6  [k] __x64_sys_write
      6.67%    0.00%        0  [.] 0x7f0000001000
      6.67%    0.00%        0  [k] do_syscall_64
@@ -630,7 +613,7 @@ EOF
 golden "-F folded" <<'EOF'
 golden;main;mid;work::spin;leaf_a;step_[i] 40
 golden;main;mid;work::spin;leaf_b 20
-gone;gone+0x11b0;gone+0x1188;gone+0x1168;gone+0x1116 10
+gone;?? (gone) 10
 worker;main;mid;leaf_b 10
 worker-2;[unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
 worker-2;main;mid;work::spin;leaf_a;step_[i];schedule_[k] 4
@@ -638,8 +621,8 @@ EOF
 
 # folded stacks without the command
 golden "-F folded --no-comm" <<'EOF'
+?? (gone) 10
 [unknown];entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k] 6
-gone+0x11b0;gone+0x1188;gone+0x1168;gone+0x1116 10
 main;mid;leaf_b 10
 main;mid;work::spin;leaf_a;step_[i] 40
 main;mid;work::spin;leaf_a;step_[i];schedule_[k] 4
@@ -687,7 +670,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "comm": "gone",
           "dso": "gone",
-          "sym": "[.] gone+0x1116",
+          "sym": "[.] ?? (gone)",
           "samples": 10,
           "self": 11.1111,
           "self_period": 10000000
@@ -784,36 +767,9 @@ golden "-F json --percent-limit 10" <<'EOF'
           "self_period": 0
         },
         {
-          "name": "gone+0x11b0",
+          "name": "?? (gone)",
           "kind": "unknown",
           "parent": 8,
-          "samples": 10,
-          "self_samples": 0,
-          "period": 10000000,
-          "self_period": 0
-        },
-        {
-          "name": "gone+0x1188",
-          "kind": "unknown",
-          "parent": 9,
-          "samples": 10,
-          "self_samples": 0,
-          "period": 10000000,
-          "self_period": 0
-        },
-        {
-          "name": "gone+0x1168",
-          "kind": "unknown",
-          "parent": 10,
-          "samples": 10,
-          "self_samples": 0,
-          "period": 10000000,
-          "self_period": 0
-        },
-        {
-          "name": "gone+0x1116",
-          "kind": "unknown",
-          "parent": 11,
           "samples": 10,
           "self_samples": 10,
           "period": 10000000,
@@ -831,7 +787,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "main",
           "kind": "user",
-          "parent": 13,
+          "parent": 10,
           "samples": 10,
           "self_samples": 0,
           "period": 10000000,
@@ -840,7 +796,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "mid",
           "kind": "user",
-          "parent": 14,
+          "parent": 11,
           "samples": 10,
           "self_samples": 0,
           "period": 10000000,
@@ -849,7 +805,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "leaf_b",
           "kind": "user",
-          "parent": 15,
+          "parent": 12,
           "samples": 10,
           "self_samples": 10,
           "period": 10000000,
@@ -867,7 +823,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "[unknown]",
           "kind": "unknown",
-          "parent": 17,
+          "parent": 14,
           "samples": 6,
           "self_samples": 0,
           "period": 6000000,
@@ -876,7 +832,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "entry_SYSCALL_64",
           "kind": "kernel",
-          "parent": 18,
+          "parent": 15,
           "samples": 6,
           "self_samples": 0,
           "period": 6000000,
@@ -885,7 +841,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "do_syscall_64",
           "kind": "kernel",
-          "parent": 19,
+          "parent": 16,
           "samples": 6,
           "self_samples": 0,
           "period": 6000000,
@@ -894,7 +850,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "__x64_sys_write",
           "kind": "kernel",
-          "parent": 20,
+          "parent": 17,
           "samples": 6,
           "self_samples": 6,
           "period": 6000000,
@@ -903,7 +859,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "main",
           "kind": "user",
-          "parent": 17,
+          "parent": 14,
           "samples": 4,
           "self_samples": 0,
           "period": 4000000,
@@ -912,7 +868,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "mid",
           "kind": "user",
-          "parent": 22,
+          "parent": 19,
           "samples": 4,
           "self_samples": 0,
           "period": 4000000,
@@ -921,7 +877,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "work::spin",
           "kind": "user",
-          "parent": 23,
+          "parent": 20,
           "samples": 4,
           "self_samples": 0,
           "period": 4000000,
@@ -930,7 +886,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "leaf_a",
           "kind": "user",
-          "parent": 24,
+          "parent": 21,
           "samples": 4,
           "self_samples": 0,
           "period": 4000000,
@@ -939,7 +895,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "step",
           "kind": "inlined",
-          "parent": 25,
+          "parent": 22,
           "samples": 4,
           "self_samples": 0,
           "period": 4000000,
@@ -948,7 +904,7 @@ golden "-F json --percent-limit 10" <<'EOF'
         {
           "name": "schedule",
           "kind": "kernel",
-          "parent": 26,
+          "parent": 23,
           "samples": 4,
           "self_samples": 4,
           "period": 4000000,
@@ -1058,10 +1014,7 @@ cat > want << 'EOF'
 <g class="f" data-x="0" data-w="40" data-d="6" data-k="inlined" data-n="step">
 <g class="f" data-x="40" data-w="20" data-d="5" data-k="user" data-n="leaf_b">
 <g class="f" data-x="60" data-w="10" data-d="1" data-k="root" data-n="gone">
-<g class="f" data-x="60" data-w="10" data-d="2" data-k="unknown" data-n="gone+0x11b0">
-<g class="f" data-x="60" data-w="10" data-d="3" data-k="unknown" data-n="gone+0x1188">
-<g class="f" data-x="60" data-w="10" data-d="4" data-k="unknown" data-n="gone+0x1168">
-<g class="f" data-x="60" data-w="10" data-d="5" data-k="unknown" data-n="gone+0x1116">
+<g class="f" data-x="60" data-w="10" data-d="2" data-k="unknown" data-n="?? (gone)">
 <g class="f" data-x="70" data-w="10" data-d="1" data-k="root" data-n="worker">
 <g class="f" data-x="70" data-w="10" data-d="2" data-k="user" data-n="main">
 <g class="f" data-x="70" data-w="10" data-d="3" data-k="user" data-n="mid">
@@ -1344,9 +1297,9 @@ grep -Eq '^ *100\.00% +5 +worker +11$' out || fail "the thread lost its name: $(
 bid=f5bc82042fd17b524c108b69099378bf48f7c64a
 sed "s|SYMFS|$G|" "$G/moved.spec" > moved.spec
 "$genprof" moved.spec moved.data 2> gen.err || fail "genprof: $(cat gen.err)"
-PERF_BUILDID_DIR=$tmpdir/none run_prof report -i moved.data
+PERF_BUILDID_DIR=$tmpdir/none run_prof report -i moved.data --sort comm,dso,sym,srcline
 expect_rc 0 "prof report of a binary that is gone"
-grep -Eq '^ *100\.00% +5 +moved +moved +\[\.\] moved\+0x1144$' out ||
+grep -Eq '^ *100\.00% +5 +moved +moved +\[\.\] \?\? \(moved\) +moved\+0x1144$' out ||
 	fail "a binary gone, its build id nowhere: not an offset into it: $(grep '%' out)"
 mkdir -p "cache/.build-id/f5/${bid#f5}"
 cp "$G/prof-golden/golden" "cache/.build-id/f5/${bid#f5}/elf"

@@ -7,7 +7,7 @@
 # the container with -a). prof record copies such files into the build-id
 # cache while they are mapped (PERF_BUILDID_DIR, the test's own); prof
 # report names their frames from it, and says so. -N copies nothing, and
-# the frames are offsets into the file.
+# the code is the file's unnamed code, its addresses offsets into the file.
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event
@@ -49,7 +49,11 @@ grep -q "copied to" err && fail "-N still kept a binary: $(cat err)"
 [ -e "$PERF_BUILDID_DIR/.build-id" ] && fail "-N still wrote the build-id cache"
 run_prof report -i del-n.data --sort sym
 expect_rc 0 "prof report of a deleted binary, not kept"
-grep -q '\[\.\] app (deleted)+0x' out || fail "-N: the frames are not offsets into the file: $(grep '%' out | head -3)"
+grep -q '\[\.\] ?? (app (deleted))$' out || fail "-N: the code is not the file's unnamed code: $(grep '%' out | head -3)"
+run_prof report -i del-n.data --sort sym,srcline
+expect_rc 0 "prof report --sort sym,srcline of a deleted binary, not kept"
+grep -q '\[\.\] ?? (app (deleted)) *app (deleted)+0x' out ||
+	fail "-N: its addresses are not offsets into the file: $(grep '%' out | head -3)"
 kill -9 $apid
 wait $apid 2> /dev/null
 

@@ -6,11 +6,12 @@
 # is refused, the profile is written by tests/golden/genprof.
 . "$srcdir/tests/test-subr.sh"
 
-# user_offsets FILE: the share of offsets into app (app+0x...) among the
-# user-space entries of a --sort sym --dso app report (the kernel's share,
-# and on a loaded machine the loader's and libc's, are not what is checked).
+# user_offsets FILE: the share of app's unnamed code ("?? (app)", whose
+# addresses are offsets into app) among the user-space entries of a --sort
+# sym --dso app report (the kernel's share, and on a loaded machine the
+# loader's and libc's, are not what is checked).
 user_offsets() {
-	awk '$1 ~ /%$/ && $3 == "[.]" { p = $1; sub("%", "", p); all += p; if ($4 ~ /^app\+0x[0-9a-f]+$/) u += p }
+	awk '$1 ~ /%$/ && $3 == "[.]" { p = $1; sub("%", "", p); all += p; if ($4 " " $5 == "?? (app)") u += p }
 		END { print all ? 100 * u / all : 0 }' "$1"
 }
 

@@ -94,7 +94,7 @@ frames = ss["shared"]["frames"]
 def norm(name, path):
     name = name.removesuffix(" (inlined)")
     # no symbol: its object (a kernel other than the recording's names none)
-    if (name == "[unknown]" or re.fullmatch(r".*\+0x[0-9a-f]+", name)) and path:
+    if (name == "[unknown]" or name.startswith("?? (")) and path:
         return "?" + os.path.basename(path)
     return name
 want = {}
@@ -108,7 +108,12 @@ got, cur, tid, period = {}, None, None, 0
 def done():
     if cur is not None:
         seq = got.setdefault(tid, [])
-        st = tuple(reversed(cur))
+        # a run of a file's unnamed frames is one frame ("?? (file)"); not
+        # so the frames of another machine's kernel, [unknown] each
+        run = [n for i, n in enumerate(cur)
+               if not (i and n == cur[i - 1] and n.startswith("?") and
+                       n not in ("?[unknown]", "?[kernel.kallsyms]"))]
+        st = tuple(reversed(run))
         if seq and seq[-1][0] == st:
             seq[-1] = (st, seq[-1][1] + period)
         else:

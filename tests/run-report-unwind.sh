@@ -24,7 +24,9 @@ expect_rc 0 "prof record --call-graph dwarf"
 
 # full STACKS [MID]: the samples whose folded stack holds main;outer;MID;unw_leaf
 # (MID is an awk regex)
-full() { awk -v m="${2:-unw_mid}" '$1 ~ ("(^|;)main;outer;" m ";unw_leaf$") { s += $NF }
+# (a folded line is the stack, a space and the count: names may hold spaces, "?? (libc.so.6)")
+full() { awk -v m="${2:-unw_mid}" '{ st = $0; sub(/ [0-9]+$/, "", st) }
+	st ~ ("(^|;)main;outer;" m ";unw_leaf$") { s += $NF }
 	END { print s + 0 }' "$1"; }
 all() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { print b ? 100 * a / b : 0 }'; }

@@ -424,7 +424,8 @@ else
 	note "-m 1 -F 50000 lost only $lostpct%: the loud line is not tested"
 fi
 
-# No symbol: "[.] dso+0xOFFSET", OFFSET in the file. A stripped copy of
+# No symbol: one row "[.] ?? (dso)", and under it (--sort dso,sym,srcline)
+# its addresses "dso+0xOFFSET", OFFSET in the file. A stripped copy of
 # shape (it is -no-pie: a file offset is its address less the text
 # segment's address, plus that segment's offset).
 cp "$shape" shape-stripped && strip shape-stripped || fail "cannot strip a copy of $shape"
@@ -433,14 +434,18 @@ readelf -lW "$shape" > shape.phdrs || fail "readelf -l $shape"
 record_or_replay views-stripped prof record -q -e cpu-clock -o stripped.data -- ./shape-stripped -s 0.5
 expect_rc 0 "prof record -- shape-stripped -s 0.5"
 report stripped.out -i stripped.data --sort dso,sym
+[ "$(rows stripped.out | awk '$3 == "shape-stripped"' | wc -l)" = 1 ] &&
+	rows stripped.out | awk '$3 == "shape-stripped" && $4 == "[.]" && $5 " " $6 == "?? (shape-stripped)"' | grep -q . ||
+	fail "the stripped binary is not one row '[.] ?? (shape-stripped)': $(rows stripped.out | sed -n 1,4p)"
+report stripped.out -i stripped.data --sort dso,sym,srcline
 rows stripped.out | awk '$3 == "shape-stripped"' > stripped.rows
-bad=$(awk '$4 != "[.]" || $5 !~ /^shape-stripped\+0x[0-9a-f]+$/' stripped.rows | sed -n 1p)
-[ -z "$bad" ] || fail "a row of the stripped binary is not '[.] shape-stripped+0xOFFSET': $bad"
+bad=$(awk '$4 != "[.]" || $5 " " $6 != "?? (shape-stripped)" || $7 !~ /^shape-stripped\+0x[0-9a-f]+$/' stripped.rows | sed -n 1p)
+[ -z "$bad" ] || fail "an address of the stripped binary is not '[.] ?? (shape-stripped)  shape-stripped+0xOFFSET': $bad"
 awk "$awk_lib"'
 FILENAME == ARGV[1] { if ($1 == "LOAD" && $0 ~ / R E /) { off = hex($2); va = hex($3) } next }
 FILENAME == ARGV[2] { if ($4 ~ /^leaf_[abc]$/) { lo[$4] = hex($1) - va + off; hi[$4] = lo[$4] + hex($2) } next }
 {
-	o = $5; sub(/^shape-stripped\+/, "", o); o = hex(o)
+	o = $7; sub(/^shape-stripped\+/, "", o); o = hex(o)
 	for (l in lo) if (o >= lo[l] && o < hi[l]) { n[l] += $2; t += $2 }
 }
 END { if (!t) exit 1; printf "%.2f %.2f %.2f %d\n", 100 * n["leaf_a"] / t, 100 * n["leaf_b"] / t, 100 * n["leaf_c"] / t, t }' \

@@ -692,8 +692,52 @@ function buildFuncs() {
 		});
 		flush();
 	}
-	F = { keys, children, rows: Array.from(rows.values()).filter((r) => r.self > 0 || r.total > 0) };
+	F = { keys, children, rows: Array.from(rows.values()).filter((r) => r.self > 0 || r.total > 0),
+		open: new Set(), view: [] };
 	sortFuncs();
+}
+
+// Whether row r is a file's unnamed code, "?? (file)": one row, its addresses one level down.
+const unnamedRow = (r) => (E.fkind[r.func] & K_NONAME) && E.flib[r.func] && F.keys.includes('sym');
+
+// The addresses of unnamed row r: the instructions its own samples hit,
+// each "file+0xOFFSET" (as prof report --sort sym,srcline names them), heaviest first.
+function addressesOf(r) {
+	const by = new Map();
+	eachSample((t, i) => {
+		const node = t.stack[i];
+		if (E.frame[node] !== r.func || !t.insn[i]) return;
+		if (F.keys.some((k, j) => keyText(k, t, node, i) !== r.texts[j])) return;
+		const k = t.insn[i];
+		let a = by.get(k);
+		if (!a) by.set(k, a = { insn: k, self: 0, samples: 0 });
+		a.self += weightOf(t, i);
+		a.samples++;
+	});
+	return Array.from(by.values()).sort((a, b) => b.self - a.self || E.ioff[a.insn] - E.ioff[b.insn]);
+}
+
+// An instruction's address as prof report --sort srcline names it: "file+0xOFFSET".
+const addrText = (k) => (E.ilib[k] ? P.libs[E.ilib[k] - 1].name : '') + '+0x' + E.ioff[k].toString(16);
+
+// The rows shown: each row, and under an open unnamed row its addresses.
+function funcsView() {
+	F.view = [];
+	for (const r of F.rows) {
+		F.view.push({ row: r });
+		if (F.open.has(r))
+			for (const a of addressesOf(r)) F.view.push({ row: r, addr: a });
+	}
+}
+
+function funcsToggle(i, open) {
+	const v = F.view[i];
+	if (!v || v.addr || !unnamedRow(v.row) || open === F.open.has(v.row)) return false;
+	if (open) F.open.add(v.row);
+	else F.open.delete(v.row);
+	funcsView();
+	fstate.draw();
+	return true;
 }
 
 function sortFuncs() {
@@ -717,18 +761,42 @@ function drawFuncs(rebuild) {
 		sortFuncs();
 		drawFuncs(false);
 	});
+	funcsView();
 	const rowOf = (i) => {
-		const x = F.rows[i];
-		const r = el('div', 'row' + (i === fstate.cur ? ' cur' : ''));
+		const v = F.view[i], x = v.row;
+		const r = el('div', 'row' + (i === fstate.cur ? ' cur' : '') + (v.addr ? ' addr' : ''));
 		r.dataset.i = i;
+		if (v.addr) {
+			// an address of a "??" row: its own samples, under the row's symbol
+			const a = v.addr;
+			if (F.children) r.appendChild(el('span', 'pct', ''));
+			r.appendChild(el('span', 'pct', pct(a.self, A.total)));
+			r.appendChild(el('span', 'num', fmtW(a.self)));
+			r.appendChild(el('span', 'num', String(a.samples)));
+			F.keys.forEach((k) => {
+				const c = el('span', k === 'sym' ? 'name' : 'key k-' + k, '');
+				if (k === 'sym') {
+					c.style.paddingLeft = '28px';
+					c.textContent = addrText(a.insn);
+				}
+				r.appendChild(c);
+			});
+			return r;
+		}
 		if (F.children) r.appendChild(el('span', 'pct', pct(x.total, A.total)));
 		r.appendChild(el('span', 'pct', pct(x.self, A.total)));
 		r.appendChild(el('span', 'num', fmtW(x.self)));
 		r.appendChild(el('span', 'num', String(x.samples)));
-		F.keys.forEach((k, j) => r.appendChild(el('span', k === 'sym' ? 'name' : 'key k-' + k, x.texts[j])));
+		F.keys.forEach((k, j) => {
+			const c = el('span', k === 'sym' ? 'name' : 'key k-' + k, '');
+			if (k === 'sym' && unnamedRow(x))
+				c.appendChild(el('span', 'tw', x.self > 0 ? (F.open.has(x) ? '\u25BE' : '\u25B8') : ''));
+			c.appendChild(document.createTextNode(x.texts[j]));
+			r.appendChild(c);
+		});
 		return r;
 	};
-	fstate.draw = vlist($('funcs'), () => F.rows.length, rowOf);
+	fstate.draw = vlist($('funcs'), () => F.view.length, rowOf);
 }
 
 function funcsEvents() {
@@ -753,8 +821,8 @@ function funcsEvents() {
 	}
 	const box = $('funcs');
 	const pick = (i) => {
-		fstate.cur = Math.max(0, Math.min(F.rows.length - 1, i));
-		if (F.rows[fstate.cur]) S.func = F.rows[fstate.cur].func;
+		fstate.cur = Math.max(0, Math.min(F.view.length - 1, i));
+		if (F.view[fstate.cur]) S.func = F.view[fstate.cur].row.func;
 		ensureVisible(box, fstate.cur);
 		fstate.draw();
 	};
@@ -762,14 +830,27 @@ function funcsEvents() {
 	box.addEventListener('click', (ev) => {
 		const r = ev.target.closest('.row');
 		if (!r) return;
-		pick(+r.dataset.i);
+		const i = +r.dataset.i;
+		pick(i);
 		box.focus();
-		if (dbl(F.rows[+r.dataset.i] && F.rows[+r.dataset.i].func, ev)) showTab('source');
+		// the twisty of a "??" row opens it to its addresses
+		if (ev.target.classList.contains('tw')) {
+			funcsToggle(i, !F.open.has(F.view[i].row));
+			return;
+		}
+		if (dbl(F.view[i] && F.view[i].row.func, ev)) showTab('source');
 	});
 	box.addEventListener('keydown', (ev) => {
 		const k = ev.key;
 		if (k === 'ArrowDown') pick(fstate.cur + 1);
 		else if (k === 'ArrowUp') pick(fstate.cur - 1);
+		else if (k === 'ArrowRight') funcsToggle(fstate.cur, true);
+		else if (k === 'ArrowLeft') {
+			// on an address, back to its row; on an open row, close it
+			const v = F.view[fstate.cur];
+			if (v && v.addr) pick(F.view.findIndex((w) => w.row === v.row && !w.addr));
+			else funcsToggle(fstate.cur, false);
+		}
 		else if (k === 'PageDown') pick(fstate.cur + 20);
 		else if (k === 'PageUp') pick(fstate.cur - 20);
 		else if (k === 'Enter') showTab('source');
@@ -841,6 +922,34 @@ function drawDis(f) {
 	}
 }
 
+// A file's unnamed code ("?? (file)"): no symbol says where its functions
+// begin, so no listing; the addresses its samples hit, heaviest first.
+function drawAddresses(f) {
+	const by = new Map();
+	eachSample((t, i) => {
+		if (E.frame[t.stack[i]] !== f || !t.insn[i]) return;
+		by.set(t.insn[i], (by.get(t.insn[i]) || 0) + weightOf(t, i));
+	});
+	const rows = Array.from(by.entries()).sort((a, b) => b[1] - a[1] || E.ioff[a[0]] - E.ioff[b[0]]);
+	$('src-why').textContent = rows.length ? libName(f) + ' has no symbol for this code: its ' + rows.length +
+		(rows.length === 1 ? ' address' : ' addresses') + ' by their samples (prof report --sort sym,srcline lists them too)'
+		: 'No sample has this code as its leaf in what is shown.';
+	$('src-dis-why').textContent = 'No disassembly: no symbol says where this code\'s functions begin.';
+	if (!rows.length) return;
+	const tab = el('table');
+	const h = el('tr');
+	for (const [c, cls] of [['Self', 'r'], [unit(), 'r'], ['Address', '']]) h.appendChild(el('th', cls, c));
+	tab.appendChild(h);
+	for (const [k, w] of rows) {
+		const tr = el('tr', 'hl');
+		tr.appendChild(el('td', 'r', pct(w, A.total)));
+		tr.appendChild(el('td', 'r', fmtW(w)));
+		tr.appendChild(el('td', '', addrText(k)));
+		tab.appendChild(tr);
+	}
+	$('src-lines').appendChild(tab);
+}
+
 function drawSource() {
 	const title = $('src-title'), lines = $('src-lines'), why = $('src-why'), text = $('src-text');
 	lines.textContent = '';
@@ -866,6 +975,10 @@ function drawSource() {
 	title.appendChild(el('b', '', name(f)));
 	title.appendChild(el('span', 'lib', libName(f)));
 	title.appendChild(el('span', '', 'self ' + pct(self, A.total) + ' (' + fmtW(self) + ')'));
+	if ((E.fkind[f] & K_NONAME) && E.flib[f]) {
+		drawAddresses(f);
+		return;
+	}
 	drawDis(f);
 	const hot = Array.from(byLine.entries()).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 	if (!hot.length) {
@@ -1499,7 +1612,10 @@ async function main() {
 		tracks: () => TL.tracks.map((t) => ({ pid: t.pid, tid: t.tid, comm: t.comm })),
 		depth: (node) => E.depth[node],
 		frameName: (node) => name(E.frame[node]),
-		funcRow: (fn) => (F ? F.rows.findIndex((r) => r.func >= 0 && name(r.func) === fn) : -1),
+		funcRow: (fn) => (F ? F.view.findIndex((v) => !v.addr && v.row.func >= 0 && name(v.row.func) === fn) : -1),
+		// the function list as shown: a row's texts, an address row's address and self samples
+		funcList: () => (F ? F.view.map((v) => v.addr ? { addr: addrText(v.addr.insn), samples: v.addr.samples }
+			: { texts: v.row.texts, samples: v.row.samples, open: F.open.has(v.row) }) : []),
 	};
 }
 

@@ -144,6 +144,9 @@ static void collect_add(void *state, const struct rsample *s)
 	for (int i = s->nframes - 1; i >= 0; i--) {
 		/* frames[i] inlined: into frames[i + 1], at the same address */
 		depth = i < s->nframes - 1 && s->frames[i].inlined ? depth + 1 : 0;
+		/* a run of a file's unnamed frames: one "??" (by address: each its own) */
+		if (!c->by_addr && i < s->nframes - 1 && frame_run(&s->frames[i], &s->frames[i + 1]))
+			continue;
 		at = node_of(c, at, frame_of(c, &s->frames[i], depth));
 	}
 	if (!at)

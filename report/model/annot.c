@@ -59,14 +59,14 @@ struct annot_func *annot_functions(const struct addr_count *counts, size_t ncoun
 	for (size_t i = 0; i < ncounts; i++) {
 		const struct addr_count *c = &counts[i];
 
-		if (!c->func || !c->dso) {
+		if (!c->dso || (!c->func && dso_unknown(c->dso))) {
 			*unnamed_samples += c->samples;
 			*unnamed_period += c->period;
 			continue;
 		}
 		k[nk].dso = (struct dso *)c->dso;
-		k[nk].name = c->func;
-		k[nk].start = c->addr - c->sym_offset;
+		k[nk].name = c->func;	/* NULL: the file's unnamed code, one "??" */
+		k[nk].start = c->func ? c->addr - c->sym_offset : 0;
 		k[nk].kernel = c->kernel;
 		k[nk].samples = c->samples;
 		k[nk].period = c->period;
@@ -90,6 +90,17 @@ struct annot_func *annot_functions(const struct addr_count *counts, size_t ncoun
 		nf++;
 	}
 	free(k);
+	/* a file's unnamed code: named as prof report's row */
+	for (size_t i = 0; i < nf; i++)
+		if (!f[i].name) {
+			const char *dn = dso_short_name(f[i].dso);
+			size_t len = strlen(dn) + 6;
+
+			f[i].unnamed = 1;
+			f[i].own_name = xmalloc(len);
+			snprintf(f[i].own_name, len, "?? (%s)", dn);
+			f[i].name = f[i].own_name;
+		}
 	qsort(f, nf, sizeof(*f), by_period);
 	*n = nf;
 	return f;
@@ -101,6 +112,7 @@ void annot_free_list(struct annot_func *f, size_t n)
 		free(f[i].insn);
 		free(f[i].lines);
 		free(f[i].inl_names);
+		free(f[i].own_name);
 	}
 	free(f);
 }
@@ -150,7 +162,7 @@ static void name_target(struct annot_func *f, struct annot_insn *in)
 	const char *sec;
 	int n;
 
-	if (in->target - f->where.vaddr < f->where.size) {
+	if (!f->unnamed && in->target - f->where.vaddr < f->where.size) {
 		snprintf(in->target_name, sizeof(in->target_name), "%s+0x%llx", f->name,
 			 (unsigned long long)(in->target - f->where.vaddr));
 		return;
@@ -165,7 +177,7 @@ static void name_target(struct annot_func *f, struct annot_insn *in)
 		return;
 	}
 	/* .plt entries and the like have no symbol: the section and the offset */
-	sec = section_of(f->where.file->elf, in->target, &sstart);
+	sec = f->where.file ? section_of(f->where.file->elf, in->target, &sstart) : NULL;
 	if (sec && sec[0])
 		snprintf(in->target_name, sizeof(in->target_name), "%s+0x%llx", sec,
 			 (unsigned long long)(in->target - sstart));
@@ -448,6 +460,87 @@ static int line_by_period(const void *pa, const void *pb)
 
 static void annot_lines(struct annot_func *f);
 
+/*
+ * f unnamed: the instructions its samples hit, each decoded where it is
+ * (no symbol says where the functions around it begin, so nothing between
+ * them), in address order.
+ */
+static int disassemble_unnamed(struct annot_func *f, const struct addr_count *counts,
+			       size_t ncounts, enum annot_syntax syntax)
+{
+	struct dso_func seg = { 0 };
+	struct disasm d;
+	size_t cap = 0;
+	int open = 0;
+	const char *why = NULL;
+
+	for (size_t i = 0; i < ncounts && f->ninsn < ANNOT_MAX_INSNS; i++) {
+		const struct addr_count *c = &counts[i];
+		struct annot_insn *in;
+		uint64_t vaddr;
+		size_t left;
+
+		if (c->dso != f->dso || c->func)
+			continue;
+		/* counts come by address: a new segment only where one ends */
+		if (!open || c->addr - seg.off >= seg.size) {
+			if (open)
+				d.lib->free_target(&d.di);
+			open = 0;
+			if (!dso_code_at(f->dso, c->addr, &seg) || seg.nobits) {
+				f->outside += c->samples;
+				continue;
+			}
+			if (open_disasm(seg.file->elf, syntax, seg.file->image + seg.off, seg.size,
+					seg.vaddr, &d, &why)) {
+				f->no_code = why;
+				return -1;
+			}
+			open = 1;
+			f->where.file = seg.file;
+		}
+		vaddr = seg.vaddr + (c->addr - seg.off);
+		left = seg.size - (c->addr - seg.off);
+		f->insn = xgrow(f->insn, &cap, f->ninsn + 1, sizeof(*f->insn));
+		in = &f->insn[f->ninsn++];
+		memset(in, 0, sizeof(*in));
+		if (disasm_one(&d, vaddr, in) <= 0 || in->nbytes > left) {
+			memset(in, 0, sizeof(*in));
+			in->vaddr = vaddr;
+			in->nbytes = left < d.step ? (unsigned)left : d.step;
+			memcpy(in->bytes, seg.file->image + c->addr, in->nbytes);
+			snprintf(in->text, sizeof(in->text), "(bad)");
+		}
+		in->off = c->addr;
+		in->samples = c->samples;
+		in->period = c->period;
+	}
+	if (open)
+		d.lib->free_target(&d.di);
+	if (!f->ninsn) {
+		f->no_code = "its file is not here, or holds no code where its samples are";
+		return 0;
+	}
+	f->where.vaddr = f->insn[0].vaddr;
+	f->where.size = f->insn[f->ninsn - 1].vaddr + f->insn[f->ninsn - 1].nbytes - f->insn[0].vaddr;
+	f->where.off = f->insn[0].off;
+	for (size_t i = 0; i < f->ninsn; i++) {
+		struct annot_insn *in = &f->insn[i];
+		struct frame_info fi[1];
+
+		if (dso_resolve(f->dso, in->off, fi, 1) > 0 && fi[0].file && fi[0].line > 0) {
+			in->file = fi[0].file;
+			in->line = fi[0].line;
+			if (in->file[0] != '/')
+				in->comp_dir = dso_comp_dir(f->dso, in->off);
+		}
+		if (in->branch)
+			name_target(f, in);
+	}
+	annot_lines(f);
+	return 0;
+}
+
 int annot_disassemble(struct annot_func *f, const struct addr_count *counts, size_t ncounts,
 		      enum annot_syntax syntax)
 {
@@ -463,6 +556,8 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 			     "kernel's image is not one here";
 		return 0;
 	}
+	if (f->unnamed)
+		return disassemble_unnamed(f, counts, ncounts, syntax);
 	if (!dso_function_at(f->dso, start, &f->where)) {
 		f->no_code = dso_is_jit(f->dso) ? "JIT code: its bytes are not in a file"
 						 : "its file is not here, or has no symbol for it";

@@ -61,6 +61,10 @@ struct annot_func {
 	/* annot_focus(): the function f->name is inlined in; else NULL */
 	const char *inlined_in;
 	uint64_t own_samples, own_period;	/* ... the samples where it is the innermost */
+	/* code of dso no symbol names: name is "?? (dso)", as prof report's
+	 * row; its listing the instructions its samples hit, one each */
+	int unnamed;
+	char *own_name;			/* name, when unnamed; freed with the list */
 };
 
 enum annot_syntax { ANNOT_ATT, ANNOT_INTEL };
@@ -68,8 +72,9 @@ enum annot_syntax { ANNOT_ATT, ANNOT_INTEL };
 /*
  * The functions the counts hit (addrs_sorted()), the hottest first, each
  * with its samples; not yet disassembled. *n is how many; free with
- * annot_free_list(). Addresses no function names are left out; their
- * samples and period are added to *unnamed_samples and *unnamed_period.
+ * annot_free_list(). A file's code no symbol names is one function, "??
+ * (file)" (unnamed). Addresses in no file are left out; their samples and
+ * period are added to *unnamed_samples and *unnamed_period.
  */
 struct annot_func *annot_functions(const struct addr_count *counts, size_t ncounts, size_t *n,
 				   uint64_t *unnamed_samples, uint64_t *unnamed_period);

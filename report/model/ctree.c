@@ -143,19 +143,29 @@ const char *frame_name(struct strpool *pool, const struct rframe *f, int merge,
 	if ((f->dso && dso_unknown(f->dso)) || (!f->dso && merge))
 		return strpool_intern(pool, "[unknown]");
 	/*
-	 * "dso+0x1a2b", or "0x7f.." outside any map: made by hand, not by
-	 * snprintf() (a system-wide -g file named 240K addresses so, each
-	 * once: a third of what naming the call tree's frames cost)
+	 * Code of a file with no symbol there: "?? (file)", one entry a file
+	 * (as hotspot's "??"), its addresses one level down (frame_address(),
+	 * --sort sym,srcline); made by hand, not by snprintf(): a system-wide
+	 * -g file has 240K such frames.
 	 */
 	if (f->dso) {
 		const char *dn = dso_short_name(f->dso);
 
-		len = strnlen(dn, sizeof(buf) - 20);
-		memcpy(buf, dn, len);
-		buf[len++] = '+';
+		memcpy(buf, "?? (", 4);
+		len = 4 + strnlen(dn, sizeof(buf) - 8);
+		memcpy(buf + 4, dn, len - 4);
+		buf[len++] = ')';
+		return strpool_intern_len(pool, buf, len);
 	}
+	/* "0x7f.." outside any file, as perf report shows it */
 	len += put_hex(buf + len, f->addr);
 	return strpool_intern_len(pool, buf, len);
+}
+
+int frame_run(const struct rframe *f, const struct rframe *prev)
+{
+	return !f->name && !prev->name && f->dso && f->dso == prev->dso && !dso_unknown(f->dso) &&
+	       f->kernel == prev->kernel;
 }
 
 struct ctree *ctree_new(struct strpool *pool, int merge)
@@ -357,10 +367,17 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 		same = at == t->path_start;
 	}
 	t->path_start = at;
-	for (int i = from; i >= 0 && i < s->nframes; i += step, k++) {
+	for (int i = from; i >= 0 && i < s->nframes; i += step) {
 		unsigned flags;
 		const char *name = tree_frame_name(t, &s->frames[i], &flags);
 
+		/* a run of a file's unnamed frames is one "??" node */
+		if (i - step >= 0 && i - step < s->nframes &&
+		    frame_run(&s->frames[i], &s->frames[i - step])) {
+			if (i == 0)
+				self = at;
+			continue;
+		}
 		if (same && k < t->path_len && t->path_name[k] == name &&
 		    t->path_flags[k] == flags) {
 			at = t->path_node[k];
@@ -376,6 +393,7 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 		count(t, at, s);
 		if (i == 0)
 			self = at;
+		k++;
 	}
 	t->path_len = k < t->path_cap ? k : t->path_cap;
 	node_at(t, self)->self_samples += s->count;

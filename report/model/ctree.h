@@ -20,7 +20,7 @@ struct strpool;
 enum {
 	FRAME_KERNEL = 1,	/* in the kernel */
 	FRAME_INLINED = 2,	/* a function inlined into the frame below it */
-	FRAME_NONAME = 4,	/* no symbol: "[unknown]", "dso+0x1f", "0x7f.." */
+	FRAME_NONAME = 4,	/* no symbol: "[unknown]", "?? (dso)", "0x7f.." */
 	FRAME_COMM = 8,		/* not a frame: the command, atop the stacks */
 	FRAME_ROOT = 16,	/* not a frame: a tree's root */
 };
@@ -38,13 +38,20 @@ static inline enum frame_kind frame_kind(unsigned flags)
 }
 
 /*
- * The name and flags of frame f, interned in pool. With merge set (flame
- * graphs), frames without a name lose FRAME_KERNEL and those outside any
- * file are one "[unknown]"; without, an address outside any file is
- * its own "0x7f..", as perf report shows it.
+ * The name and flags of frame f, interned in pool. Code of a file with no
+ * symbol there is "?? (file)", one entry for the file's unnamed code. With
+ * merge set (flame graphs), frames without a name lose FRAME_KERNEL and
+ * those outside any file are one "[unknown]"; without, an address outside
+ * any file is its own "0x7f..", as perf report shows it.
  */
 const char *frame_name(struct strpool *pool, const struct rframe *f, int merge,
 		       unsigned *flags);
+/*
+ * Whether f continues a run of unnamed frames in one file with prev (the
+ * frame beside it in a stack): views that name functions show the run as
+ * one "?? (file)", as a recursion is not.
+ */
+int frame_run(const struct rframe *f, const struct rframe *prev);
 
 struct ctree_node {
 	const char *name;	/* interned */

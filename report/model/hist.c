@@ -24,7 +24,7 @@
 struct entry_memo {
 	const char *comm, *name, *inl_in;
 	const struct dso *dso;
-	uint64_t addr;		/* an unnamed frame's (name NULL): its text is dso+0xADDR */
+	uint64_t addr;		/* an unnamed frame's (name NULL): its srcline text is dso+0xADDR */
 	unsigned flags;
 	struct hist_entry *e;
 };

@@ -603,11 +603,12 @@ void sy_dso_check(struct dso *d)
 		     other ? "is another build" : "is gone", alt->where);
 		return;
 	}
-	/* No file anywhere: offsets into the file, as perf shows them. */
+	/* No file anywhere: its code unnamed, "?? (file)", by offsets into the file. */
 	d->dead = 1;
 	if (other)
 		sy_warn(s, "build id of %s differs from the recorded one, and no file has it; its "
-			"frames show as offsets into it", obj->where);
+			"code shows as ?? (%s), by offsets into it with --sort sym,srcline",
+			obj->where, dso_short_name(d));
 }
 
 /*

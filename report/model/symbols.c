@@ -765,6 +765,26 @@ static struct elfobj *dso_open_obj(struct dso *d)
 	return d->res->state == OBJ_READY ? d->res : NULL;
 }
 
+/*
+ * Whether the file has no bytes for out's code: a separate debug file keeps
+ * the program headers, not the code; or out ends past the file.
+ */
+static void code_nobits(const struct elfobj *obj, struct dso_func *out)
+{
+	Elf *elf = obj->file->elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+		    out->vaddr - sh.sh_addr < sh.sh_size) {
+			out->nobits = sh.sh_type == SHT_NOBITS;
+			break;
+		}
+	if (out->off + out->size > obj->file->size || out->off + out->size < out->off)
+		out->nobits = 1;
+}
+
 int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
 {
 	struct elfobj *obj = dso_open_obj(d);
@@ -787,22 +807,28 @@ int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
 	/* the segment's file bytes end where the function may not */
 	if (out->size > l->size - (out->vaddr - l->vaddr))
 		out->size = l->size - (out->vaddr - l->vaddr);
-	/* a separate debug file keeps the program headers, not the code */
-	{
-		Elf *elf = obj->file->elf;
-		Elf_Scn *scn = NULL;
-		GElf_Shdr sh;
-
-		while (elf && (scn = elf_nextscn(elf, scn)))
-			if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
-			    out->vaddr - sh.sh_addr < sh.sh_size) {
-				out->nobits = sh.sh_type == SHT_NOBITS;
-				break;
-			}
-	}
-	if (out->off + out->size > obj->file->size || out->off + out->size < out->off)
-		out->nobits = 1;
+	code_nobits(obj, out);
 	return 1;
+}
+
+int dso_code_at(struct dso *d, uint64_t off, struct dso_func *out)
+{
+	struct elfobj *obj = dso_open_obj(d);
+
+	for (size_t i = 0; obj && i < obj->nloads; i++) {
+		const struct load *l = &obj->loads[i];
+
+		if (off - l->off < l->size) {
+			memset(out, 0, sizeof(*out));
+			out->off = l->off;
+			out->size = l->size;
+			out->vaddr = l->vaddr;
+			out->file = obj->file;
+			code_nobits(obj, out);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 const char *dso_comp_dir(struct dso *d, uint64_t off)

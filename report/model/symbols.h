@@ -122,6 +122,12 @@ struct dso_func {
  */
 int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out);
 /*
+ * The loadable segment of file dso d holding file offset off, as a
+ * dso_func with no name (its code, whatever symbols say): 1, or 0 when
+ * none holds it or the file is not here. For code no symbol names.
+ */
+int dso_code_at(struct dso *d, uint64_t off, struct dso_func *out);
+/*
  * The directory file offset off of d was compiled in (its CU's
  * DW_AT_comp_dir), which a relative source path of its line is under;
  * NULL when not known. Owned by s.

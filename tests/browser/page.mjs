@@ -10,6 +10,8 @@
 // Steps, in order:
 //   funcs[:N]          the function list: "funcrows N", then "func SELF% CHILDREN% SAMPLES KEY..."
 //                      for each of its first N rows (2000)
+//   open:NAME          NAME's row ("?? (file)") opened by a click on its twisty: "addr ADDRESS SELF%
+//                      SAMPLES" per address row under it
 //   keys:K1,K2         the function list's sort keys set by their checkboxes
 //   flame              the flame graph: "frame DEPTH WIDTH/ROOT NAME" per frame drawn
 //   zoom:NAME          click the first frame called NAME, then "zoom ROOT-WIDTH NAME-WIDTH"
@@ -85,8 +87,34 @@ try {
 			}
 			const head = await p.evaluate(() => Array.from(document.querySelectorAll('#funcs-head span')).map((s) => s.textContent));
 			const ci = head.indexOf('Children'), si = head.indexOf('Self'), ni = head.indexOf('Samples');
+			// (a "??" row's twisty is not its text)
 			for (const [, r] of Array.from(seen).sort((a, b) => a[0] - b[0]))
-				say('func', r[si], ci >= 0 ? r[ci] : '-', r[ni], ...r.slice(ni + 1));
+				say('func', r[si], ci >= 0 ? r[ci] : '-', r[ni], ...r.slice(ni + 1).map((t) => t.replace(/^[\u25B8\u25BE]/, '')));
+		} else if (cmd === 'open') {
+			// a "??" row of the function list opened by a click on its twisty:
+			// "addr ADDRESS SELF% SAMPLES" per row under it, as the list shows them
+			await tab('funcs');
+			const i = await p.evaluate((n) => window.profPage.funcRow(n), arg);
+			if (i < 0) {
+				say('error', 'no function ' + arg);
+				continue;
+			}
+			await p.evaluate((i) => { const f = document.getElementById('funcs'); f.scrollTop = i * 20; f.onscroll(); }, i);
+			const tw = await p.$(`#funcs .row[data-i="${i}"] .tw`);
+			if (!tw) {
+				say('error', 'no twisty on ' + arg);
+				continue;
+			}
+			await tw.click();
+			await sleep(50);
+			const head = await p.evaluate(() => Array.from(document.querySelectorAll('#funcs-head span')).map((s) => s.textContent));
+			const si = head.indexOf('Self'), ni = head.indexOf('Samples'), yi = head.indexOf('Symbol');
+			for (const r of await p.evaluate((i) => Array.from(document.querySelectorAll('#funcs .row'))
+				.filter((r) => +r.dataset.i > i).sort((a, b) => a.offsetTop - b.offsetTop)
+				.map((r) => [r.classList.contains('addr'), Array.from(r.children).map((c) => c.textContent)]), i)) {
+				if (!r[0]) break;
+				say('addr', r[1][yi], r[1][si], r[1][ni]);
+			}
 		} else if (cmd === 'keys') {
 			await tab('funcs');
 			const want = arg.split(',');
