@@ -50,16 +50,20 @@ busy() {
 }
 
 # --- the file of a program that exited is let go ------------------------------------
+# (it runs until it is killed, once the agent is seen holding its file: a
+# run of fixed length could end first on a loaded machine)
 cp "$WORKLOADS/shape" relprog || fail "cannot copy shape"
+mkfifo fifo || fail "cannot make a FIFO"
 start_agent relprog
-./relprog -s 4 -w 1:0:0 > /dev/null &
+./relprog -s 600 -w 1:0:0 -r fifo > /dev/null &
 a=$!
 bg_add $a
-sleep 0.5
+wait_ready fifo
 scrape exit
 s=$(share exit leaf_a)
 expect_range "relprog's leaf_a share while it runs" "$s" 90 100
 holds "$PWD/relprog" || fail "the agent does not hold relprog while it runs: the test shows nothing"
+kill $a
 wait_gone $a 300 || fail "relprog did not end"
 i=0
 while holds "$PWD/relprog" && [ $i -lt 20 ]; do
@@ -71,19 +75,20 @@ $(ls -l /proc/$agent_pid/fd | grep relprog) $(grep relprog /proc/$agent_pid/maps
 note "relprog let go of within ${i} s of its exit"
 
 # --- rebuilt at its path while it runs: each process named from its own file -------
-./relprog -s 30 -w 1:0:0 > /dev/null &
+./relprog -s 600 -w 1:0:0 -r fifo > /dev/null &
 a=$!
 bg_add $a
-sleep 0.5
+wait_ready fifo
 scrape old
 s=$(share old leaf_a)
 expect_range "the old relprog's leaf_a share" "$s" 90 100
 rm -f relprog
 cp "$WORKLOADS/inline" relprog || fail "cannot copy inline"
-./relprog -s 30 > /dev/null &
+./relprog -s 600 > /dev/null &
 b=$!
 bg_add $b
-sleep 0.5
+# (inline says no ready: it runs once it has exec'd, its exe the new relprog)
+wait_until "the new relprog's exec" sh -c '[ "$(readlink /proc/$1/exe)" = "$2" ]' sh $b "$PWD/relprog"
 scrape both
 sa=$(share both leaf_a)
 sb=$(share both inl_leaf)
@@ -99,10 +104,10 @@ grep -q "warning" agent.err && fail "the agent warned: $(grep warning agent.err)
 
 # --- deleted and replaced before the agent started -------------------------------
 cp "$WORKLOADS/shape" relprog2 || fail "cannot copy shape"
-./relprog2 -s 30 -w 1:0:0 > /dev/null &
+./relprog2 -s 600 -w 1:0:0 -r fifo > /dev/null &
 a=$!
 bg_add $a
-sleep 0.3
+wait_ready fifo
 rm -f relprog2
 cp "$WORKLOADS/inline" relprog2 || fail "cannot copy inline"
 grep -q "relprog2 (deleted)" /proc/$a/maps || fail "relprog2's map does not say (deleted)"

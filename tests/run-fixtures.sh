@@ -67,7 +67,10 @@ try_cuts() {
 		for (i = 0; i < 200; i++) print int(rand() * size)
 	}' > cuts
 	bad=0
+	runs=0
 	while read -r at; do
+		runs=$((runs + 1))
+		leak_check_some "$runs"
 		head -c "$at" "$1" > cut.data
 		timeout -k 2 "$prof_timeout" "$PROF" script -i cut.data > out 2> err
 		rc=$?

@@ -12,7 +12,10 @@ need_recordings
 # check FILE [report]: prof script (or prof report) exits 0 or 1 (never a
 # signal, never 64), and an error is one line naming the file.
 crashes=0
+runs=0
 check() {
+	runs=$((runs + 1))
+	leak_check_some "$runs"
 	timeout -k 2 180 "$PROF" ${2:-script} -i "$1" > out 2> err
 	rc=$?
 	case $rc in
