@@ -231,12 +231,10 @@ run_prof annotate -i stripped.data $(symfs_opt) --percent-limit 10
 expect_rc 0 "prof annotate of a stripped program"
 grep -q '^?? (shape-stripped)  \[shape-stripped\]  cpu-clock: [0-9]* samples' out ||
 	fail "stripped: no listing of ?? (shape-stripped): $(head -5 out)"
-awk '$2 == ":" && $3 ~ /^[0-9a-f]+:$/ && $1 + 0 > 0 { a = $3; sub(/:$/, "", a); t = $0
-	sub(/^[^:]*: +[0-9a-f]+: +/, "", t); gsub(/ +/, " ", t); print $1, a, t }' out | sort -rn | sed -n 1,3p > hot.insns
+annot_hot 3 > hot.insns
 [ "$(wc -l < hot.insns)" -ge 2 ] || fail "stripped: $(wc -l < hot.insns) sampled instructions listed: $(head -12 out)"
 while read -r pct a text; do
-	o=$(objdump -d --no-show-raw-insn --start-address=0x"$a" --stop-address=$((0x$a + 16)) "$WORKLOADS/shape" |
-		awk '/^ +[0-9a-f]+:/ { sub(/^ +[0-9a-f]+:[ \t]+/, ""); gsub(/[ \t]+/, " "); print; exit }')
+	o=$(objdump_at "$WORKLOADS/shape" "$a")
 	fn=$(addr2line -f -e "$WORKLOADS/shape" 0x"$a" | sed -n 1p)
 	[ "$o" = "$text" ] || fail "stripped: at $a ($pct%) '$text', objdump of shape: '$o'"
 	case $fn in leaf_[abc]) ;; *) fail "stripped: the hottest instruction at $a ($pct%) is in $fn, not a leaf" ;; esac

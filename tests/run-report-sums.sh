@@ -27,6 +27,7 @@ rows=0
 same() {
 	_f=$1
 	shift
+	leak_check_some "$runs"
 	timeout -k 5 300 "$PROF" report -i "$_f" "$@" > sum.out 2> sum.err
 	_a=$?
 	PROF_NO_SUMS=1 timeout -k 5 300 "$PROF" report -i "$_f" "$@" > each.out 2> each.err

@@ -126,12 +126,10 @@ grep -q "^?? ($lib)  \[$lib\]  cpu-clock: $want_s samples" out ||
 	fail "annotate '?? ($lib)' does not hold the report's $want_s samples: $(sed -n 2p out)"
 path=$(awk -v l="$lib" '$0 ~ "instructions of .*/" l " its samples hit" { for (i = 1; i <= NF; i++) if ($i ~ "/" l "$") print $i; exit }' out)
 [ -f "$path" ] || fail "annotate '?? ($lib)' names no file: $(grep instructions out)"
-awk '$2 == ":" && $3 ~ /^[0-9a-f]+:$/ && $1 + 0 > 0 { a = $3; sub(/:$/, "", a); t = $0
-	sub(/^[^:]*: +[0-9a-f]+: +/, "", t); gsub(/ +/, " ", t); print $1, a, t }' out | sort -rn | sed -n 1,5p > hot.insns
+annot_hot 5 > hot.insns
 [ "$(wc -l < hot.insns)" -ge 3 ] || fail "annotate '?? ($lib)' lists $(wc -l < hot.insns) sampled instructions"
 while read -r pct a text; do
-	o=$(objdump -d --no-show-raw-insn --start-address=0x"$a" --stop-address=$((0x$a + 16)) "$path" |
-		awk '/^ +[0-9a-f]+:/ { sub(/^ +[0-9a-f]+:[ \t]+/, ""); gsub(/[ \t]+/, " "); print; exit }')
+	o=$(objdump_at "$path" "$a")
 	[ "$o" = "$text" ] || fail "annotate '?? ($lib)' at $a ($pct%): '$text', objdump: '$o'"
 done < hot.insns
 run_prof report -i xz.data -F folded --no-comm

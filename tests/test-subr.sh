@@ -93,6 +93,21 @@ leak_check_some() {
 	export ASAN_OPTIONS
 }
 
+# annot_hot N: from prof annotate's listing in ./out, its N hottest
+# instructions, "PERCENT ADDRESS TEXT" a line (spaces squeezed).
+annot_hot() {
+	awk '$2 == ":" && $3 ~ /^[0-9a-f]+:$/ && $1 + 0 > 0 { a = $3; sub(/:$/, "", a); t = $0
+		sub(/^[^:]*: +[0-9a-f]+: +/, "", t); gsub(/ +/, " ", t); print $1, a, t }' out |
+		sort -rn | sed -n "1,$1p"
+}
+
+# objdump_at FILE ADDRESS: the instruction objdump -d decodes at ADDRESS
+# (hex, no 0x) of FILE, decoding from there, its spaces squeezed.
+objdump_at() {
+	objdump -d --no-show-raw-insn --start-address=0x"$2" --stop-address=$((0x$2 + 16)) "$1" |
+		awk '/^ +[0-9a-f]+:/ { sub(/^ +[0-9a-f]+:[ \t]+/, ""); gsub(/[ \t]+/, " "); print; exit }'
+}
+
 # skip REASON: the test cannot run here.
 skip() {
 	echo "SKIP: $*"

@@ -223,8 +223,8 @@ static void test_shape(const char *shape, const char *tmp)
 		n = dso_resolve(bad, off, f, 8);
 		n += dso_resolve(bad, off + 1, f, 8);
 		snprintf(msg, sizeof(msg),
-			 "build id of %s differs from the recorded one, and no file has it; its frames "
-			 "show as offsets into it", shape);
+			 "build id of %s differs from the recorded one, and no file has it; its code "
+			 "shows as ?? (shape), by offsets into it with --sort sym,srcline", shape);
 		ok(n == 0 && nwarnings(s) == 1 && !strcmp(last_warning(s), msg) && !dso_unknown(bad),
 		   "another build id: nothing, offsets, and one warning (%s)", last_warning(s));
 		ok(dso_resolve(d, off, f, 8) == 1, "the dso without a build id still resolves");
