@@ -15,7 +15,7 @@ perf_report() {
 	perf report -i "$1" --stdio --sort sym -n > "$1.rep" 2> "$1.rep.err"
 	prc=$?
 	[ "$prc" = 0 ] || fail "perf report -i $1 exited $prc: $(sed -n 1,5p "$1.rep.err")"
-	grep -q '^# Samples: [0-9.]*[KMG]* of event ' "$1.rep" ||
+	grep -q '^# Samples: [0-9.]*[KMG ]* of event ' "$1.rep" ||
 		fail "perf report -i $1: no '# Samples:' header line"
 	awk '/^#/ || NF < 3 { next }
 	$1 ~ /%$/ && $2 ~ /^[0-9]+$/ {
@@ -25,7 +25,7 @@ perf_report() {
 	END { print total + 0, c["leaf_a"] + 0, c["leaf_b"] + 0, c["leaf_c"] + 0 }' "$1.rep" > "$1.counts"
 	read psamples pa pb pc < "$1.counts"
 	# The header's rounded count must agree with the exact one.
-	header=$(sed -n 's/^# Samples: \([0-9.]*[KMG]*\) of event .*/\1/p' "$1.rep" | head -n 1)
+	header=$(sed -n 's/^# Samples: \([0-9.]*[KMG]*\) *of event .*/\1/p' "$1.rep" | head -n 1)
 	awk -v h="$header" -v n="$psamples" 'BEGIN {
 		m = 1
 		if (h ~ /K$/) m = 1000
