@@ -935,19 +935,24 @@ function drawAddresses(f) {
 		(rows.length === 1 ? ' address' : ' addresses') + ' by their samples (prof report --sort sym,srcline lists them too)'
 		: 'No sample has this code as its leaf in what is shown.';
 	$('src-dis-why').textContent = 'No disassembly: no symbol says where this code\'s functions begin.';
-	if (!rows.length) return;
+	if (rows.length) $('src-lines').appendChild(sharesTable('Address', rows, addrText));
+}
+
+// A table of [key, weight] rows, the heaviest first: Self, the weight, and
+// the column named col, each key's text(key).
+function sharesTable(col, rows, text) {
 	const tab = el('table');
 	const h = el('tr');
-	for (const [c, cls] of [['Self', 'r'], [unit(), 'r'], ['Address', '']]) h.appendChild(el('th', cls, c));
+	for (const [c, cls] of [['Self', 'r'], [unit(), 'r'], [col, '']]) h.appendChild(el('th', cls, c));
 	tab.appendChild(h);
 	for (const [k, w] of rows) {
 		const tr = el('tr', 'hl');
 		tr.appendChild(el('td', 'r', pct(w, A.total)));
 		tr.appendChild(el('td', 'r', fmtW(w)));
-		tr.appendChild(el('td', '', addrText(k)));
+		tr.appendChild(el('td', '', text(k)));
 		tab.appendChild(tr);
 	}
-	$('src-lines').appendChild(tab);
+	return tab;
 }
 
 function drawSource() {
@@ -985,18 +990,8 @@ function drawSource() {
 		why.textContent = 'No sample has this function as its leaf in what is shown.';
 		return;
 	}
-	const tab = el('table');
-	const h = el('tr');
-	for (const [c, cls] of [['Self', 'r'], [unit(), 'r'], ['Line', '']]) h.appendChild(el('th', cls, c));
-	tab.appendChild(h);
-	for (const [l, w] of hot) {
-		const tr = el('tr', 'hl');
-		tr.appendChild(el('td', 'r', pct(w, A.total)));
-		tr.appendChild(el('td', 'r', fmtW(w)));
-		tr.appendChild(el('td', '', l ? P.strings[E.lfile[l]] + ':' + E.lline[l] : '(no line information)'));
-		tab.appendChild(tr);
-	}
-	lines.appendChild(tab);
+	lines.appendChild(sharesTable('Line', hot,
+		(l) => l ? P.strings[E.lfile[l]] + ':' + E.lline[l] : '(no line information)'));
 	// the hottest line's file, around the function's sampled lines in it
 	const top = hot.find(([l]) => l);
 	if (!top) return;
