@@ -38,7 +38,13 @@ check_attached() {
 	note "$2: shape used $cpu_used s of CPU while recorded: at least $floor samples"
 	[ "$n" -ge "$floor" ] || fail "$2: $n samples of pid $wpid, expected at least $floor ($cpu_used s of CPU at 4000 Hz)"
 	[ "$other" = 0 ] || fail "$2: $other samples of other processes"
-	[ "$leaves" -ge $((n * 8 / 10)) ] || fail "$2: only $leaves of $n samples symbolize to shape's leaves"
+	# of its samples in user space: the kernel's (interrupts, a preempted
+	# return to user space) grow with the machine's load (21% once, beside
+	# another suite under ASan)
+	user=$(awk -v pid="$wpid" "$awk_lib"'$1 == "SAMPLE" && field("pid") == pid && field("ip") !~ /^0xffff/ { n++ }
+		END { print n + 0 }' "$1.txt")
+	[ "$leaves" -ge $((user * 8 / 10)) ] ||
+		fail "$2: only $leaves of $user samples in user space symbolize to shape's leaves ($n in all)"
 	expect_range "$2: leaf_a's share" "$a" 45 75
 }
 
