@@ -861,18 +861,23 @@ function funcsEvents() {
 
 // --- the source view ---------------------------------------------------------------
 
+// The weight of the shown samples whose leaf is frame f, by the instruction they hit.
+function insnWeights(f) {
+	const by = new Map();
+	eachSample((t, i) => {
+		if (E.frame[t.stack[i]] !== f || !t.insn[i]) return;
+		by.set(t.insn[i], (by.get(t.insn[i]) || 0) + weightOf(t, i));
+	});
+	return by;
+}
+
 // The function's code, from the listing its samples' instructions are in, each
 // instruction with its share of what is shown, under the source line it is from.
 function drawDis(f) {
 	const dis = $('src-dis'), why = $('src-dis-why');
 	dis.textContent = '';
 	why.textContent = '';
-	const byInsn = new Map();
-	eachSample((t, i) => {
-		if (E.frame[t.stack[i]] !== f || !t.insn[i]) return;
-		const k = t.insn[i];
-		byInsn.set(k, (byInsn.get(k) || 0) + weightOf(t, i));
-	});
+	const byInsn = insnWeights(f);
 	if (!byInsn.size) {
 		why.textContent = E.fkind[f] & K_KERNEL ? 'Kernel code: no disassembly.' : '';
 		return;
@@ -925,12 +930,7 @@ function drawDis(f) {
 // A file's unnamed code ("?? (file)"): no symbol says where its functions
 // begin, so no listing; the addresses its samples hit, heaviest first.
 function drawAddresses(f) {
-	const by = new Map();
-	eachSample((t, i) => {
-		if (E.frame[t.stack[i]] !== f || !t.insn[i]) return;
-		by.set(t.insn[i], (by.get(t.insn[i]) || 0) + weightOf(t, i));
-	});
-	const rows = Array.from(by.entries()).sort((a, b) => b[1] - a[1] || E.ioff[a[0]] - E.ioff[b[0]]);
+	const rows = Array.from(insnWeights(f).entries()).sort((a, b) => b[1] - a[1] || E.ioff[a[0]] - E.ioff[b[0]]);
 	$('src-why').textContent = rows.length ? libName(f) + ' has no symbol for this code: its ' + rows.length +
 		(rows.length === 1 ? ' address' : ' addresses') + ' by their samples (prof report --sort sym,srcline lists them too)'
 		: 'No sample has this code as its leaf in what is shown.';

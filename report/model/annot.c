@@ -460,6 +460,18 @@ static int line_by_period(const void *pa, const void *pb)
 
 static void annot_lines(struct annot_func *f);
 
+/* in's source line: the innermost of its n frames fi (n <= 0: none). */
+static void insn_line(const struct annot_func *f, struct annot_insn *in,
+		      const struct frame_info *fi, int n)
+{
+	if (n > 0 && fi[0].file && fi[0].line > 0) {
+		in->file = fi[0].file;
+		in->line = fi[0].line;
+		if (in->file[0] != '/')
+			in->comp_dir = dso_comp_dir(f->dso, in->off);
+	}
+}
+
 /*
  * f unnamed: the instructions its samples hit, each decoded where it is
  * (no symbol says where the functions around it begin, so nothing between
@@ -528,12 +540,7 @@ static int disassemble_unnamed(struct annot_func *f, const struct addr_count *co
 		struct annot_insn *in = &f->insn[i];
 		struct frame_info fi[1];
 
-		if (dso_resolve(f->dso, in->off, fi, 1) > 0 && fi[0].file && fi[0].line > 0) {
-			in->file = fi[0].file;
-			in->line = fi[0].line;
-			if (in->file[0] != '/')
-				in->comp_dir = dso_comp_dir(f->dso, in->off);
-		}
+		insn_line(f, in, fi, dso_resolve(f->dso, in->off, fi, 1));
 		if (in->branch)
 			name_target(f, in);
 	}
@@ -623,12 +630,7 @@ int annot_disassemble(struct annot_func *f, const struct addr_count *counts, siz
 		struct frame_info fi[64];
 		int n = dso_resolve(f->dso, in->off, fi, 64);
 
-		if (n > 0 && fi[0].file && fi[0].line > 0) {
-			in->file = fi[0].file;
-			in->line = fi[0].line;
-			if (in->file[0] != '/')
-				in->comp_dir = dso_comp_dir(f->dso, in->off);
-		}
+		insn_line(f, in, fi, n);
 		if (n > 1) {
 			/* fi[0..n-1): inlined, innermost first; fi[n-1]: f itself */
 			in->inl_at = (uint32_t)f->ninl_names;

@@ -144,8 +144,8 @@ const char *frame_name(struct strpool *pool, const struct rframe *f, int merge,
 		return strpool_intern(pool, "[unknown]");
 	/*
 	 * Code of a file with no symbol there: "?? (file)", one entry a file
-	 * (as hotspot's "??"), its addresses one level down (frame_address(),
-	 * --sort sym,srcline); made by hand, not by snprintf(): a system-wide
+	 * (as hotspot's "??"), its addresses one level down (--sort
+	 * sym,srcline); made by hand, not by snprintf(): a system-wide
 	 * -g file has 240K such frames.
 	 */
 	if (f->dso) {
@@ -369,7 +369,7 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 	t->path_start = at;
 	for (int i = from; i >= 0 && i < s->nframes; i += step) {
 		unsigned flags;
-		const char *name = tree_frame_name(t, &s->frames[i], &flags);
+		const char *name;
 
 		/* a run of a file's unnamed frames is one "??" node */
 		if (i - step >= 0 && i - step < s->nframes &&
@@ -378,6 +378,7 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 				self = at;
 			continue;
 		}
+		name = tree_frame_name(t, &s->frames[i], &flags);
 		if (same && k < t->path_len && t->path_name[k] == name &&
 		    t->path_flags[k] == flags) {
 			at = t->path_node[k];

@@ -279,17 +279,23 @@ void sy_cache_drop(struct symbols *s, const void **keys, size_t n)
 }
 
 /* The module address of file offset off of obj: 1, or 0 when no segment holds it. */
+/* The loadable segment of obj holding file offset off, or NULL. */
+static const struct load *load_of_off(const struct elfobj *obj, uint64_t off)
+{
+	for (size_t i = 0; i < obj->nloads; i++)
+		if (off - obj->loads[i].off < obj->loads[i].size)
+			return &obj->loads[i];
+	return NULL;
+}
+
 static int module_addr(const struct elfobj *obj, uint64_t off, uint64_t *a)
 {
-	for (size_t i = 0; i < obj->nloads; i++) {
-		const struct load *l = &obj->loads[i];
+	const struct load *l = load_of_off(obj, off);
 
-		if (off - l->off < l->size) {
-			*a = off - l->off + l->vaddr + obj->bias;
-			return 1;
-		}
-	}
-	return 0;
+	if (!l)
+		return 0;
+	*a = off - l->off + l->vaddr + obj->bias;
+	return 1;
 }
 
 /* The frames of module address a, appended to s->frames; their count. */
@@ -814,21 +820,17 @@ int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
 int dso_code_at(struct dso *d, uint64_t off, struct dso_func *out)
 {
 	struct elfobj *obj = dso_open_obj(d);
+	const struct load *l = obj ? load_of_off(obj, off) : NULL;
 
-	for (size_t i = 0; obj && i < obj->nloads; i++) {
-		const struct load *l = &obj->loads[i];
-
-		if (off - l->off < l->size) {
-			memset(out, 0, sizeof(*out));
-			out->off = l->off;
-			out->size = l->size;
-			out->vaddr = l->vaddr;
-			out->file = obj->file;
-			code_nobits(obj, out);
-			return 1;
-		}
-	}
-	return 0;
+	if (!l)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->off = l->off;
+	out->size = l->size;
+	out->vaddr = l->vaddr;
+	out->file = obj->file;
+	code_nobits(obj, out);
+	return 1;
 }
 
 const char *dso_comp_dir(struct dso *d, uint64_t off)
