@@ -25,7 +25,7 @@ struct reader *cli_open_input(const char *path)
 
 FILE *cli_create_output(const char *path, char **tmp)
 {
-	int err, fd = file_create(path, 0644, tmp, &err);
+	int err, fd = file_create(path, 0600, tmp, &err);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (!f) {

@@ -168,7 +168,7 @@ int cmd_report(int argc, char **argv)
 			"the trees hold only the sampled functions\n", r.input);
 	if (r.output) {
 		/* a temporary file renamed into place at the end: see file_create() */
-		int fd = file_create(r.output, 0666, &out_tmp, &err);
+		int fd = file_create(r.output, 0600, &out_tmp, &err);
 
 		if (fd < 0) {
 			fprintf(stderr, "prof: cannot write '%s': %s\n", r.output,

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -308,6 +309,9 @@ static int parse_events(struct stat_opts *o, const char *arg, char *err, size_t 
 		o->nev = 0;
 		o->default_events = 0;
 	}
+	if (!*p)
+		return bad(err, len, "-e: an empty list of events; give one or more, as -e "
+			   "task-clock,page-faults (prof stat --help)");
 	while (*p) {
 		if (*p == '{') {
 			const char *close = strchr(p, '}'), *q = p + 1, *gm = "";
@@ -1420,7 +1424,13 @@ int cmd_stat(int argc, char **argv)
 		}
 	}
 	if (o.output) {
-		raw = fopen(o.output, o.append ? "a" : "w");
+		/* 0600, as perf.data is: counts of a program are its owner's to read */
+		int fd = open(o.output, O_WRONLY | O_CREAT | O_CLOEXEC | (o.append ? O_APPEND : O_TRUNC),
+			      0600);
+
+		raw = fd >= 0 ? fdopen(fd, o.append ? "a" : "w") : NULL;
+		if (!raw && fd >= 0)
+			close(fd);
 		if (!raw) {
 			fprintf(stderr, "prof: cannot write '%s': %s\n", o.output, strerror(errno));
 			goto out;

@@ -127,10 +127,14 @@ static int copy_to(int in, const char *dest)
 	char tmp[PATH_MAX + 16], buf[1 << 16];
 	ssize_t n;
 	int out;
+	struct stat st;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", dest, (int)getpid()) >= sizeof(tmp))
 		return -1;
-	out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* readable by whom the original is, no more: a copy of a file others cannot read is not theirs */
+	if (fstat(in, &st))
+		return -1;
+	out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 0644);
 	if (out < 0)
 		return -1;
 	while ((n = read(in, buf, sizeof(buf))) > 0)

@@ -26,6 +26,8 @@ usage -e 'cycles:z' -- true
 usage -e '{task-clock,page-faults' -- true
 usage -e 'task-clock}' -- true
 usage -e '{}' -- true
+usage -e '' -- true
+usage -e 'task-clock,' -- true
 usage -e 'mem:xyz' -- true
 usage -e 'mem:0x1000/3:x' -- true
 usage -r 0 -- true
