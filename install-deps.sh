@@ -9,7 +9,7 @@ set -eu
 
 packages="build-essential autoconf automake libtool pkg-config make
 libelf-dev libdw-dev libzstd-dev zlib1g-dev linux-libc-dev libiberty-dev
-libdebuginfod-dev debuginfod libcurl4-openssl-dev libmicrohttpd-dev binutils-dev binutils-aarch64-linux-gnu python3-protobuf
+libdebuginfod-dev debuginfod libcurl4-openssl-dev binutils-dev binutils-aarch64-linux-gnu python3-protobuf
 linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev lld rustc
 chromium python3-jsonschema golang-go libc6-dbg
@@ -23,7 +23,7 @@ case ${1:-} in
 	dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
 	packages="$packages gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
 libdw-dev:arm64 libelf-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64 libiberty-dev:arm64
-libcurl4-openssl-dev:arm64 libmicrohttpd-dev:arm64"
+libcurl4-openssl-dev:arm64"
 	;;
 "") ;;
 *)

@@ -45,7 +45,6 @@ struct pinfo {
 struct collect {
 	struct collect_opts o;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;		/* delivered moved */
 	int64_t off;			/* realtime - monotonic */
 	uint64_t delivered;		/* the latest sample time seen */
 	uint64_t started;		/* realtime of the first window's start */
@@ -65,7 +64,6 @@ struct collect *collect_new(const struct collect_opts *o)
 
 	c->o = *o;
 	pthread_mutex_init(&c->mu, NULL);
-	pthread_cond_init(&c->cv, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &m);
 	clock_gettime(CLOCK_REALTIME, &r);
 	c->off = ((int64_t)r.tv_sec - m.tv_sec) * 1000000000 + (r.tv_nsec - m.tv_nsec);
@@ -114,7 +112,6 @@ void collect_free(struct collect *c)
 		pinfo_free(c->ptab[i]);
 	free(c->ptab);
 	pthread_mutex_destroy(&c->mu);
-	pthread_cond_destroy(&c->cv);
 	free(c);
 }
 
@@ -476,10 +473,8 @@ int collect_filter(void *ctx, const struct rsample *s)
 	int keep = 1;
 
 	pthread_mutex_lock(&c->mu);
-	if (s->time > c->delivered) {
+	if (s->time > c->delivered)
 		c->delivered = s->time;
-		pthread_cond_broadcast(&c->cv);
-	}
 	if (!s->pid && !s->tid && !c->o.idle)
 		keep = 0;
 	else if (c->o.ncomms && !comm_matches(c, s->comm))
@@ -605,48 +600,52 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
 	pthread_mutex_unlock(&c->mu);
 }
 
-int collect_scrape(struct collect *c, double seconds, int max, unsigned char **data, size_t *len)
+struct span *collect_scrape_start(struct collect *c, double seconds, int max)
 {
-	struct span *sp = xcalloc(1, sizeof(*sp)), **pp;
-	uint64_t now = mono_ns(), dur = (uint64_t)(seconds * 1e9);
-	struct timespec until;
-	size_t pick = 0;
-	int ret = 0;
+	struct span *sp, **pp;
+	uint64_t now = mono_ns();
 
-	sp->scrape = 1;
-	sp->start = now;
-	sp->end = now + dur;
 	pthread_mutex_lock(&c->mu);
 	if (c->nscrapes >= max) {
 		pthread_mutex_unlock(&c->mu);
-		free(sp);
-		return -EBUSY;
+		return NULL;
 	}
+	sp = xcalloc(1, sizeof(*sp));
+	sp->scrape = 1;
+	sp->start = now;
+	sp->end = now + (uint64_t)(seconds * 1e9);
 	c->nscrapes++;
 	c->scrapes++;
 	for (pp = &c->spans; *pp; pp = &(*pp)->next)
 		;
 	*pp = sp;
-	/* until the samples of its end are in, or a grace after it at most */
-	for (;;) {
-		uint64_t t = mono_ns(), limit = sp->end + c->o.grace_ns;
+	pthread_mutex_unlock(&c->mu);
+	return sp;
+}
 
-		if (c->delivered >= sp->end || t >= limit)
-			break;
-		clock_gettime(CLOCK_REALTIME, &until);
-		{
-			uint64_t left = limit - t, step = left < 200000000 ? left : 200000000;
-			uint64_t ns = (uint64_t)until.tv_nsec + step;
+/* Take sp out of the spans. Under c->mu. */
+static void scrape_unlink(struct collect *c, struct span *sp)
+{
+	struct span **pp;
 
-			until.tv_sec += (time_t)(ns / 1000000000);
-			until.tv_nsec = (long)(ns % 1000000000);
-		}
-		pthread_cond_timedwait(&c->cv, &c->mu, &until);
-	}
 	for (pp = &c->spans; *pp != sp; pp = &(*pp)->next)
 		;
 	*pp = sp->next;
 	c->nscrapes--;
+}
+
+int collect_scrape_poll(struct collect *c, struct span *sp, unsigned char **data, size_t *len)
+{
+	size_t pick = 0;
+	int ret = 1;
+
+	pthread_mutex_lock(&c->mu);
+	/* until the samples of its end are in, or a grace after it at most */
+	if (c->delivered < sp->end && mono_ns() < sp->end + c->o.grace_ns) {
+		pthread_mutex_unlock(&c->mu);
+		return 0;
+	}
+	scrape_unlink(c, sp);
 	/* CPU time: the clock event, as Go's /debug/pprof/profile is */
 	for (size_t i = 0; i < sp->nev; i++)
 		if (profile_clock_event(sp->ev[i])) {
@@ -661,7 +660,7 @@ int collect_scrape(struct collect *c, double seconds, int max, unsigned char **d
 	{
 		struct pprof_window pw = {
 			.time_ns = (uint64_t)((int64_t)sp->start + c->off),
-			.duration_ns = dur,
+			.duration_ns = sp->end - sp->start,
 			.period = c->o.period_ns,
 		};
 
@@ -671,6 +670,14 @@ int collect_scrape(struct collect *c, double seconds, int max, unsigned char **d
 	pthread_mutex_unlock(&c->mu);
 	span_free(sp);
 	return ret;
+}
+
+void collect_scrape_cancel(struct collect *c, struct span *sp)
+{
+	pthread_mutex_lock(&c->mu);
+	scrape_unlink(c, sp);
+	pthread_mutex_unlock(&c->mu);
+	span_free(sp);
 }
 
 void collect_stats(struct collect *c, struct collect_stats *st)

@@ -5,8 +5,8 @@
  * scrape in progress (/debug/pprof/profile?seconds=N), each sample
  * labelled with its process, thread and container. Fed by the session's
  * delivery thread (collect_filter(), collect_sample()); windows closed
- * by collect_tick() on the agent's main thread; scrapes waited for on
- * the HTTP server's threads. One mutex guards it all.
+ * by collect_tick() on the agent's main thread; scrapes polled by the
+ * HTTP server's thread. One mutex guards it all.
  *
  * Memory is what the open windows and scrapes hold, and a line per live
  * process: each window's pprof is freed once encoded.
@@ -83,10 +83,18 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
 
 /*
  * A scrape: the pprof of event kind cpu (the first event when no clock
- * is sampled) from now for seconds, waited for. 0 and *data (malloc'd),
- * or -ENOMEM, or -EBUSY when max scrapes are already waiting.
+ * is sampled) from now for seconds. NULL when max scrapes are already in
+ * progress. Polled until done (collect_scrape_poll()) or cancelled.
  */
-int collect_scrape(struct collect *c, double seconds, int max, unsigned char **data, size_t *len);
+struct span;
+struct span *collect_scrape_start(struct collect *c, double seconds, int max);
+/*
+ * Whether sp is done (its end's samples in, or its grace past): 1 with
+ * *data (malloc'd) and sp gone, -ENOMEM and sp gone, or 0 while it goes on.
+ */
+int collect_scrape_poll(struct collect *c, struct span *sp, unsigned char **data, size_t *len);
+/* Drop sp: its client went away. */
+void collect_scrape_cancel(struct collect *c, struct span *sp);
 
 /* Counters for the agent's summary. */
 struct collect_stats {

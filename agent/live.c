@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -79,8 +80,11 @@ static int start_child(struct live *l)
 	while (environ[n])
 		n++;
 	envp = xcalloc(n + 2, sizeof(*envp));
+	/* and no push credentials: the recorder sends nothing */
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], LIVE_HOLD_ENV "=", sizeof(LIVE_HOLD_ENV)))
+		if (strncmp(environ[i], LIVE_HOLD_ENV "=", sizeof(LIVE_HOLD_ENV)) &&
+		    strncmp(environ[i], "PROF_PUSH_TOKEN=", 16) &&
+		    strncmp(environ[i], "PROF_PUSH_PASSWORD=", 19))
 			envp[k++] = environ[i];
 	make_hold_dir(l);
 	if (l->hold_dir[0]) {
@@ -223,9 +227,21 @@ int live_end(struct live *l)
 	int status = 0;
 
 	if (l->child) {
+		/* a second for it to drain its rings and end; then it is killed */
+		double until = mono_s() + 1;
+		pid_t got;
+
 		kill(l->child, SIGTERM);
-		while (waitpid(l->child, &status, 0) < 0 && errno == EINTR)
-			;
+		while ((got = waitpid(l->child, &status, WNOHANG)) == 0 && mono_s() < until) {
+			struct timespec ms10 = { 0, 10000000 };
+
+			nanosleep(&ms10, NULL);
+		}
+		if (got == 0) {
+			kill(l->child, SIGKILL);
+			while (waitpid(l->child, &status, 0) < 0 && errno == EINTR)
+				;
+		}
 		join_reader(l);
 		l->child = 0;
 	}

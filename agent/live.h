@@ -72,7 +72,7 @@ void live_child_opts(struct record_opts *o);
 int live_start(struct live *l);
 /* Whether the recorder has exited on its own: 1 with its wait status and the reader joined. */
 int live_reap(struct live *l, int *status);
-/* Stop the recorder (SIGTERM): its wait status, the reader joined; the hold directory removed. */
+/* Stop the recorder (SIGTERM; SIGKILL a second later): its wait status, the reader joined; the hold directory removed. */
 int live_end(struct live *l);
 
 #endif

@@ -116,49 +116,47 @@ static void say(const struct pusher *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Where a URL's password (or a user-only token) is: its offset and length; 0 when none. */
-static size_t secret_of(const char *url, size_t *at)
+/* Whether url's authority holds a password (user:password@). */
+static int has_password(const char *url)
 {
-	const char *a = strstr(url, "://"), *e, *u, *c;
+	const char *a = strstr(url, "://"), *e, *u;
 
 	if (!a)
 		return 0;
 	a += 3;
 	e = a + strcspn(a, "/?#");
 	u = memchr(a, '@', (size_t)(e - a));
-	if (!u)
+	return u && memchr(a, ':', (size_t)(u - a));
+}
+
+int push_has_user(const char *url)
+{
+	const char *a = strstr(url, "://"), *e;
+
+	if (!a)
 		return 0;
-	/* user:password@, or a token alone as the user */
-	c = memchr(a, ':', (size_t)(u - a));
-	*at = (size_t)((c ? c + 1 : a) - url);
-	return (size_t)(u - url) - *at;
+	a += 3;
+	e = a + strcspn(a, "/?#");
+	return memchr(a, '@', (size_t)(e - a)) != NULL;
 }
 
-char *push_redacted(const char *url)
-{
-	size_t at, n = secret_of(url, &at);
-	char *r;
-
-	if (!n)
-		return xstrdup(url);
-	r = xmalloc(strlen(url) - n + 4);
-	memcpy(r, url, at);
-	memcpy(r + at, "***", 3);
-	strcpy(r + at + 3, url + at + n);
-	return r;
-}
-
-void push_scrub(char *url)
-{
-	size_t at, n = secret_of(url, &at);
-
-	memset(url + at, '*', n);
-}
-
-static int push_kind_url(const char *url, const char *shown, char *err, size_t errlen)
+int push_kind_of(const char *url, char *err, size_t errlen)
 {
 	const char *path;
 	size_t n;
+	char shown[256];
+
+	snprintf(shown, sizeof(shown), "%.*s%s", 200, url, strlen(url) > 200 ? "..." : "");
+	if (has_password(url)) {
+		/* said without it */
+		const char *a = strstr(url, "://") + 3, *c = strchr(a, ':');
+
+		snprintf(err, errlen, "--push: '%.*s:***%s': a password in the URL is in every "
+			 "process list and log; keep the user there and give the password in "
+			 "--push-password-file FILE (mode 600) or $PROF_PUSH_PASSWORD",
+			 (int)(c - url), url, strchr(a, '@'));
+		return -1;
+	}
 
 	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
 		snprintf(err, errlen, "--push: '%s' is not an http:// or https:// URL", shown);
@@ -202,15 +200,6 @@ static int push_kind_url(const char *url, const char *shown, char *err, size_t e
 	if (n >= 23 && !strncmp(path + n - 23, "/v1development/profiles", 23))
 		return PUSH_OTLP;
 	return PUSH_PYROSCOPE;
-}
-
-int push_kind_of(const char *url, char *err, size_t errlen)
-{
-	char *shown = push_redacted(url);	/* what a message may say of it */
-	int kind = push_kind_url(url, shown, err, errlen);
-
-	free(shown);
-	return kind;
 }
 
 /* --- the spool ---------------------------------------------------------------- */
@@ -724,7 +713,11 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		snprintf(line, sizeof(line), "X-Scope-OrgID: %s", p->o.tenant);
 		hdr = cu.slist_append(hdr, line);
 	}
-	if (p->o.token) {
+	/* a URL with a user: basic authentication, with the password; else the token */
+	if (push_has_user(t->endpoint)) {
+		if (p->o.password)
+			cu.easy_setopt(c, CURLOPT_PASSWORD, p->o.password);
+	} else if (p->o.token) {
 		snprintf(line, sizeof(line), "Authorization: Bearer %s", p->o.token);
 		hdr = cu.slist_append(hdr, line);
 	}
@@ -920,16 +913,10 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 		while (n && u[n - 1] == '/')
 			u[--n] = '\0';
 		t->p = p;
-		t->url = push_redacted(o->urls[i]);	/* said in messages: no password */
+		t->url = xstrdup(o->urls[i]);	/* said in messages: it holds no password */
 		t->endpoint = u;
 		t->kind = (enum push_kind)kind;
-		{
-			/* named by the URL without its password: a secret must not name a file */
-			char *shown = push_redacted(u);
-
-			h = htab_hash_bytes(shown, strlen(shown));
-			free(shown);
-		}
+		h = htab_hash_bytes(u, strlen(u));
 		snprintf(t->dir, sizeof(t->dir), "%s/%s-%016llx", o->spool,
 			 kind == PUSH_PARCA ? "parca" : kind == PUSH_OTLP ? "otlp" : "pyroscope",
 			 (unsigned long long)h);
@@ -941,9 +928,9 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 		}
 		{
 			/*
-			 * For people: which backend the directory is for, without
-			 * its password; the agent's alone, and never through a link
-			 * another user put there.
+			 * For people: which backend the directory is for; the
+			 * agent's alone, and never through a link another user
+			 * put there.
 			 */
 			char path[8192];
 			int fd;

@@ -33,7 +33,8 @@ struct push_opts {
 	uint64_t spool_bytes;		/* --spool-size, per backend */
 	const char *app;		/* --app: Pyroscope's application name */
 	const char *tenant;		/* --tenant: X-Scope-OrgID */
-	const char *token;		/* --push-token-file's token: Authorization: Bearer */
+	const char *token;		/* --push-token-file's token: Authorization: Bearer (URLs without a user) */
+	const char *password;		/* --push-password-file's: basic authentication's, for URLs with a user */
 	const char *host;		/* the host label */
 	char **labels;			/* --label K=V, each */
 	size_t nlabels;
@@ -54,11 +55,9 @@ void pusher_window(struct pusher *p, const struct window *w);
 /* Stop the threads: a request in flight is given up to wait_ms to end. */
 void pusher_free(struct pusher *p, int wait_ms);
 
-/* The kind of backend url names; -1 for a URL prof cannot send to, with why (no password). */
+/* The kind of backend url names; -1 for a URL prof cannot send to (or with a password), with why. */
 int push_kind_of(const char *url, char *err, size_t errlen);
-/* url as messages and files may show it: its password (or a token as its user) as ***; malloc'd. */
-char *push_redacted(const char *url);
-/* Overwrite url's password in place with '*' (the command line ps shows). */
-void push_scrub(char *url);
+/* Whether url names a user (USER@host): basic authentication, with push_opts' password. */
+int push_has_user(const char *url);
 
 #endif

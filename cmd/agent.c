@@ -58,11 +58,14 @@ struct agent_opts {
 	struct record_opts rec;
 	const char *listen;
 	const char *token_file;
+	char **hosts;			/* --allow-host */
+	size_t nhosts;
 	char **push;
 	size_t npush;
 	const char *spool;
 	uint64_t spool_bytes;
 	const char *push_token_file;
+	const char *push_password_file;
 	const char *tenant;
 	const char *app;
 	char **labels;
@@ -84,7 +87,7 @@ struct agent_opts {
 
 enum {
 	A_PUSH, A_WINDOW, A_SPOOL_SIZE, A_LABEL, A_COMM, A_CGROUP, A_SAMPLE_LABELS, A_DURATION,
-	A_SYMBOLS_IDLE, A_HEAP_BUDGET,
+	A_SYMBOLS_IDLE, A_HEAP_BUDGET, A_ALLOW_HOST,
 };
 
 /* "64M", "1G", "512K" or bytes: 0, or -1 when it is no size. */
@@ -193,6 +196,13 @@ static int agent_cb(struct opt_state *st, const struct opt *o, const char *arg)
 	}
 	case A_COMM:
 		return push_list(st, &a->comms, &a->ncomms, arg);
+	case A_ALLOW_HOST:
+		if (!arg[0] || strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789-.") != strlen(arg))
+			return opt_error(st, "--allow-host: '%s' is not a host name (letters, digits, "
+					 "- and .)", arg);
+		push_word(&a->hosts, &a->nhosts, arg);
+		return 0;
 	case A_CGROUP:
 		if (arg[0] != '/')
 			return opt_error(st, "--cgroup: '%s' is not a cgroup path (/system.slice/x."
@@ -241,11 +251,15 @@ static int agent_cb(struct opt_state *st, const struct opt *o, const char *arg)
 static const struct opt agent_options[] = {
 	OPT_STRING(0, "listen", "ADDR:PORT", AO, listen,
 		   "serve /debug/pprof/profile here (default\n"
-		   DEFAULT_LISTEN "; none: do not); an address\n"
-		   "other than loopback needs --token-file"),
+		   DEFAULT_LISTEN "; unix:PATH a Unix socket;\n"
+		   "none: do not); without --token-file only the\n"
+		   "agent's own user is served, and only loopback"),
 	OPT_STRING(0, "token-file", "FILE", AO, token_file,
-		   "requests must carry this token:\n"
+		   "serve whoever sends this token:\n"
 		   "Authorization: Bearer TOKEN"),
+	OPT_CALL(0, "allow-host", "NAME", agent_cb, A_ALLOW_HOST,
+		 "a name requests may give as Host, besides\n"
+		 "IP addresses, localhost and this host's name"),
 	OPT_CALL(0, "push", "URL", agent_cb, A_PUSH,
 		 "send each window to this backend (repeatable):\n"
 		 "Pyroscope at URL/ingest, Parca where the URL\n"
@@ -259,7 +273,11 @@ static const struct opt agent_options[] = {
 	OPT_CALL(0, "spool-size", "SIZE", agent_cb, A_SPOOL_SIZE,
 		 "spool bytes per backend (default 64M)"),
 	OPT_STRING(0, "push-token-file", "FILE", AO, push_token_file,
-		   "send Authorization: Bearer with this token"),
+		   "send Authorization: Bearer with this token\n"
+		   "(else $PROF_PUSH_TOKEN's)"),
+	OPT_STRING(0, "push-password-file", "FILE", AO, push_password_file,
+		   "the password for a --push URL's user\n"
+		   "(https://USER@HOST; else $PROF_PUSH_PASSWORD)"),
 	OPT_STRING(0, "tenant", "ID", AO, tenant, "X-Scope-OrgID, for a multi-tenant Pyroscope"),
 	OPT_STRING(0, "app", "NAME", AO, app, "Pyroscope's application name (default prof)"),
 	OPT_CALL(0, "label", "KEY=VALUE", agent_cb, A_LABEL,
@@ -303,10 +321,10 @@ static void agent_usage(FILE *out)
 
 static void opts_release(struct agent_opts *a)
 {
-	char **lists[] = { a->push, a->labels, a->comms, a->cgroups };
-	size_t ns[] = { a->npush, a->nlabels, a->ncomms, a->ncgroups };
+	char **lists[] = { a->push, a->labels, a->comms, a->cgroups, a->hosts };
+	size_t ns[] = { a->npush, a->nlabels, a->ncomms, a->ncgroups, a->nhosts };
 
-	for (int l = 0; l < 4; l++) {
+	for (int l = 0; l < 5; l++) {
 		for (size_t i = 0; i < ns[l]; i++)
 			free(lists[l][i]);
 		free(lists[l]);
@@ -314,8 +332,13 @@ static void opts_release(struct agent_opts *a)
 	record_opts_release(&a->rec);
 }
 
-/* A token from a file: its first line, which must not be empty. NULL after a message. */
-static char *read_token(const char *opt, const char *path)
+/*
+ * A secret from a file: its first line, which must not be empty, of
+ * token characters (a bearer token) or of any printable ones (a
+ * password); the file readable by its owner alone, as ssh wants its
+ * keys. NULL after a message.
+ */
+static char *read_secret(const char *opt, const char *path, int token)
 {
 	size_t len;
 	int err;
@@ -330,20 +353,52 @@ static char *read_token(const char *opt, const char *path)
 	b = xreallocarray(b, len + 1, 1);
 	b[len] = '\0';
 	b[strcspn(b, "\r\n")] = '\0';
-	t = b + strspn(b, " \t");
-	if (!*t || strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-			  "-._~+/=") != strlen(t)) {
-		fprintf(stderr, "prof: %s: '%s' holds no token on its first line (letters, "
-			"digits and -._~+/=)\n", opt, path);
+	t = token ? b + strspn(b, " \t") : b;
+	if (!*t || (token && strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+				   "-._~+/=") != strlen(t))) {
+		fprintf(stderr, "prof: %s: '%s' holds no %s on its first line%s\n", opt, path,
+			token ? "token" : "password", token ? " (letters, digits and -._~+/=)" : "");
+		free(b);
+		return NULL;
+	}
+	for (const char *c = t; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			fprintf(stderr, "prof: %s: '%s' has a control character on its first line\n",
+				opt, path);
+			free(b);
+			return NULL;
+		}
+	if (stat(path, &st) == 0 && (st.st_mode & 0077)) {
+		fprintf(stderr, "prof: %s: '%s' can be read by others (mode %03o); chmod 600 it\n",
+			opt, path, (unsigned)(st.st_mode & 0777));
 		free(b);
 		return NULL;
 	}
 	t = xstrdup(t);
 	free(b);
-	if (stat(path, &st) == 0 && (st.st_mode & 0044))
-		fprintf(stderr, "prof: warning: %s: '%s' can be read by others; chmod 600 it\n", opt,
-			path);
 	return t;
+}
+
+/* A secret from --OPT's file, else from the environment variable env; NULL with *bad when wrong. */
+static char *secret_of(const char *opt, const char *path, const char *env, int token, int *bad)
+{
+	const char *v = getenv(env);
+
+	if (path) {
+		char *t = read_secret(opt, path, token);
+
+		*bad = !t;
+		return t;
+	}
+	if (!v || !*v)
+		return NULL;
+	if (token && strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			   "-._~+/=") != strlen(v)) {
+		fprintf(stderr, "prof: $%s is not a token (letters, digits and -._~+/=)\n", env);
+		*bad = 1;
+		return NULL;
+	}
+	return xstrdup(v);
 }
 
 /* --- the recorder and its reader ------------------------------------------------- */
@@ -388,19 +443,20 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	struct collect_opts co = { 0 };
 	struct symbols_opts so = { .demangle = 1, .inline_frames = 1, .srcline = 1 };
 	struct serve *srv = NULL;
-	char err[512], *token = NULL, *push_token = NULL, *spool = NULL;
+	char err[512], *token = NULL, *push_token = NULL, *push_password = NULL, *spool = NULL;
 	const char **resource = NULL;
 	struct utsname u;
 	sigset_t mask;
-	int sfd = -1, status = 1, loopback;
+	int sfd = -1, status = 1, loopback, signalled = 0;
 	double end = 0, backoff = 1, restart_at = 0;
 	struct pollfd pfd;
 
 	if (strcmp(o->listen, "none")) {
 		loopback = serve_is_loopback(o->listen);
 		if (loopback < 0) {
-			fprintf(stderr, "prof: --listen: '%s' is not HOST:PORT (127.0.0.1:6061, "
-				"[::1]:6061, 0.0.0.0:6061); see 'prof agent --help'\n", o->listen);
+			fprintf(stderr, "prof: --listen: '%s' is not HOST:PORT with a port from 0 to "
+				"65535, or unix:PATH (127.0.0.1:6061, [::1]:6061, 0.0.0.0:6061); see "
+				"'prof agent --help'\n", o->listen);
 			return EXIT_USAGE;
 		}
 		if (!loopback && !o->token_file) {
@@ -414,11 +470,34 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			"see 'prof agent --help'\n");
 		return EXIT_USAGE;
 	}
-	if (o->token_file && !(token = read_token("--token-file", o->token_file)))
+	if (o->token_file && !(token = read_secret("--token-file", o->token_file, 1)))
 		return EXIT_USAGE;
-	if (o->push_token_file && !(push_token = read_token("--push-token-file", o->push_token_file))) {
-		free(token);
-		return EXIT_USAGE;
+	{
+		int bad = 0;
+
+		push_token = secret_of("--push-token-file", o->push_token_file, "PROF_PUSH_TOKEN", 1,
+				       &bad);
+		if (!bad)
+			push_password = secret_of("--push-password-file", o->push_password_file,
+						  "PROF_PUSH_PASSWORD", 0, &bad);
+		if (!bad && push_password) {
+			size_t users = 0;
+
+			for (size_t i = 0; i < o->npush; i++)
+				users += (size_t)push_has_user(o->push[i]);
+			if (!users) {
+				fprintf(stderr, "prof: a push password (%s) but no --push URL names its "
+					"user: give it as https://USER@HOST\n", o->push_password_file ?
+					"--push-password-file" : "$PROF_PUSH_PASSWORD");
+				bad = 1;
+			}
+		}
+		if (bad) {
+			free(token);
+			free(push_token);
+			free(push_password);
+			return EXIT_USAGE;
+		}
 	}
 	if (uname(&u))
 		snprintf(u.nodename, sizeof(u.nodename), "unknown");
@@ -478,6 +557,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			.urls = o->push, .nurls = o->npush,
 			.spool_bytes = o->spool_bytes,
 			.app = o->app, .tenant = o->tenant, .token = push_token,
+			.password = push_password,
 			.host = u.nodename, .labels = o->labels, .nlabels = o->nlabels,
 			.freq = o->rec.freq, .quiet = o->quiet,
 		};
@@ -492,15 +572,26 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 		}
 	}
 	if (strcmp(o->listen, "none")) {
-		srv = serve_start(o->listen, token, ag.coll, err, sizeof(err));
+		srv = serve_start(o->listen, token, (const char *const *)o->hosts, o->nhosts, ag.coll, err,
+				  sizeof(err));
 		if (!srv) {
-			fprintf(stderr, "prof: %s\n", err);
+			fprintf(stderr, "prof: --listen: %s\n", err);
 			status = EXIT_USAGE;
 			goto out;
 		}
-		if (!o->quiet)
-			fprintf(stderr, "prof: agent: serving http://%s/debug/pprof/profile%s\n",
-				serve_address(srv), token ? " (with the bearer token)" : "");
+		{
+			const char *a = serve_address(srv), *who = token ?
+				" to whoever sends the bearer token" :
+				" to this user only (--token-file serves others)";
+
+			if (!o->quiet && !strncmp(a, "unix:", 5))
+				fprintf(stderr, "prof: agent: serving /debug/pprof/profile on %s%s "
+					"; curl --unix-socket %s http://localhost/debug/pprof/profile\n",
+					a, who, a + 5);
+			else if (!o->quiet)
+				fprintf(stderr, "prof: agent: serving http://%s/debug/pprof/profile%s\n",
+					a, who);
+		}
 	}
 	ag.live = (struct live){ .cmd = "agent", .argv = argv, .argc = argc, .sym = ag.sym,
 				 .fn = collect_sample, .filter = collect_filter, .ctx = ag.coll,
@@ -526,7 +617,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 
 			while (read(sfd, &si, sizeof(si)) == sizeof(si))
 				if (si.ssi_signo != SIGCHLD)
-					stop = 1;
+					stop = signalled = 1;
 		}
 		if (end && mono_s() >= end)
 			stop = 1;
@@ -586,13 +677,19 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 out:
 	live_end(&ag.live);
 	serve_stop(srv);
-	pusher_free(ag.push, 5000);
+	/*
+	 * At the end of --duration, a request in flight has 5 s to end; told
+	 * to stop, 0.5 s: the agent is gone within 2 s of SIGTERM, and what
+	 * was not sent waits in the spool for the next run.
+	 */
+	pusher_free(ag.push, signalled ? 500 : 5000);
 	collect_free(ag.coll);
 	symbols_free(ag.sym);
 	if (sfd >= 0)
 		close(sfd);
 	free(token);
 	free(push_token);
+	free(push_password);
 	free(spool);
 	for (size_t i = 0; resource && i < o->nlabels; i++)
 		free((char *)resource[4 + 2 * i]);
@@ -625,14 +722,6 @@ int cmd_agent(int argc, char **argv)
 		opts_release(&o);
 		return opt_say("agent", ret, err);
 	}
-	/*
-	 * A --push URL's password, copied by the parse, is blanked in our
-	 * command line, which every user reads in ps, and so in the
-	 * recorder's, which is made from it.
-	 */
-	for (int i = 1; i < argc; i++)
-		if (strstr(argv[i], "://"))
-			push_scrub(argv[i]);
 	if (!o.rec.freq_given && !o.rec.period)
 		o.rec.freq = DEFAULT_FREQ;
 	if (!o.rec.nr_pids && !o.rec.nr_tids && !o.rec.has_cpus)

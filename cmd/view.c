@@ -9,9 +9,8 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <spawn.h>
@@ -19,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "file.h"
+#include "httpd.h"
 #include "opt.h"
 #include "report.h"
 #include "view.h"
@@ -33,14 +32,6 @@ extern char **environ;
 
 #define PORT_FIRST 3000		/* tried in turn when no --port is given, as samply does */
 #define PORT_TRIES 100
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage_out(FILE *out)
 {
@@ -88,150 +79,103 @@ static int open_browser(const char *page, char *why, size_t len)
 	return 0;
 }
 
-static void put_all(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
+struct page {
+	const char *token;
+	const char *html;
+	size_t len;
+};
 
-		if (w < 0 && errno == EINTR && !stop)
-			continue;
-		if (w <= 0)
-			return;	/* the browser went away: its loss */
-		b += w;
-		n -= (size_t)w;
+/* The page at /TOKEN/ (and /TOKEN/profile.html), 404 for anything else. */
+static int on_request(void *ctx, const struct httpd_req *r, const struct httpd_peer *peer,
+		      struct httpd_reply *rep, void **job)
+{
+	static const char missing[] = "not found: open the URL prof view printed\n";
+	const struct page *pg = ctx;
+	size_t t = strlen(pg->token);
+	int head = !strcmp(r->method, "HEAD");
+
+	(void)peer;
+	(void)job;
+	if (strcmp(r->method, "GET") && !head) {
+		*rep = (struct httpd_reply){ .status = 405, .data = "only GET\n", .len = 9 };
+		return 0;
 	}
+	if (r->path[0] == '/' && !strncmp(r->path + 1, pg->token, t) && r->path[t + 1] == '/' &&
+	    (!r->path[t + 2] || !strcmp(r->path + t + 2, "profile.html"))) {
+		*rep = (struct httpd_reply){ .status = 200, .type = "text/html; charset=utf-8",
+					     .data = pg->html, .len = pg->len, .no_body = head };
+		return 0;
+	}
+	*rep = (struct httpd_reply){ .status = 404, .data = missing, .len = sizeof(missing) - 1 };
+	return 0;
 }
 
-/* One request on c: the page at /TOKEN/, 404 for anything else. */
-static void answer(int c, const char *token, const char *page, size_t n)
+static int no_poll(void *ctx, void *job, struct httpd_reply *rep)
 {
-	char req[8192], head[512], path[64];
-	size_t got = 0;
-	struct timeval tv = { .tv_sec = 5 };
-	int get, ok;
-
-	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	while (got < sizeof(req) - 1) {
-		ssize_t r = read(c, req + got, sizeof(req) - 1 - got);
-
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-		req[got] = '\0';
-		if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n"))
-			break;
-	}
-	req[got] = '\0';
-	get = !strncmp(req, "GET ", 4);
-	if (!get && strncmp(req, "HEAD ", 5))
-		ok = -1;
-	else {
-		const char *p = req + (get ? 4 : 5);
-		size_t len = strcspn(p, " ?\r\n");
-
-		snprintf(path, sizeof(path), "/%s/", token);
-		ok = (len == strlen(path) && !strncmp(p, path, len)) ||
-		     (len == strlen(path) + 12 && !strncmp(p, path, strlen(path)) &&
-		      !strncmp(p + strlen(path), "profile.html", 12));
-	}
-	if (ok > 0) {
-		snprintf(head, sizeof(head), "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
-			 "Content-Length: %zu\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n", n);
-		put_all(c, head, strlen(head));
-		if (get)
-			put_all(c, page, n);
-	} else {
-		static const char body[] = "not found: open the URL prof view printed\n";
-
-		snprintf(head, sizeof(head), "HTTP/1.1 %s\r\nContent-Type: text/plain\r\n"
-			 "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-			 ok < 0 ? "405 Method Not Allowed" : "404 Not Found", sizeof(body) - 1);
-		put_all(c, head, strlen(head));
-		put_all(c, body, sizeof(body) - 1);
-	}
-	close(c);
+	(void)ctx;
+	(void)job;
+	(void)rep;
+	return 1;
 }
 
-/* A listening socket on 127.0.0.1: port, or the first free from PORT_FIRST; -1 after a line. */
-static int listen_on(int port, int *bound)
+static void no_cancel(void *ctx, void *job)
 {
-	int first = port ? port : PORT_FIRST, last = port ? port : PORT_FIRST + PORT_TRIES - 1;
-
-	for (int p = first; p <= last; p++) {
-		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p) };
-		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-
-		if (s < 0) {
-			fprintf(stderr, "prof: cannot serve the page: %s\n", strerror(errno));
-			return -1;
-		}
-		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(s, (struct sockaddr *)&a, sizeof(a)) && !listen(s, 16)) {
-			*bound = p;
-			return s;
-		}
-		if (errno != EADDRINUSE || p == last) {
-			fprintf(stderr, "prof: cannot serve on 127.0.0.1:%d: %s%s\n", p, strerror(errno),
-				port ? "; give another --port" : "");
-			close(s);
-			return -1;
-		}
-		close(s);
-	}
-	return -1;
+	(void)ctx;
+	(void)job;
 }
 
 /* Serve page until SIGINT or SIGTERM. */
 static int serve(const char *file, int port)
 {
 	size_t n;
-	int err;
-	char *page = file_read_regular(file, SIZE_MAX, &n, &err);
-	unsigned char r[12];
-	char token[2 * sizeof(r) + 1];
-	struct sigaction sa = { .sa_handler = on_signal };
-	int s, bound = 0;
+	int err, sig;
+	char *html = file_read_regular(file, SIZE_MAX, &n, &err);
+	unsigned char r[16];
+	char token[2 * sizeof(r) + 1], addr[32], why[512];
+	struct page pg = { .token = token };
+	struct httpd_handler h = { .ctx = &pg, .request = on_request, .poll = no_poll,
+				   .cancel = no_cancel };
+	struct httpd_opts o = { .listen = addr, .port_tries = port ? 0 : PORT_TRIES - 1 };
+	struct httpd *srv;
+	sigset_t mask, old;
 
-	if (!page) {
+	if (!html) {
 		fprintf(stderr, "prof: cannot read the page '%s': %s\n", file, strerror(err));
 		return 1;
 	}
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
 		fprintf(stderr, "prof: cannot make the page's URL: %s\n", strerror(errno));
-		free(page);
+		free(html);
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(r); i++)
 		snprintf(token + 2 * i, 3, "%02x", r[i]);
-	s = listen_on(port, &bound);
-	if (s < 0) {
-		free(page);
+	pg.html = html;
+	pg.len = n;
+	snprintf(addr, sizeof(addr), "127.0.0.1:%d", port ? port : PORT_FIRST);
+	/* the server's thread leaves the signals to this one */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &mask, &old);
+	srv = httpd_start(&o, &h, why, sizeof(why));
+	if (!srv) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		fprintf(stderr, "prof: %s%s\n", why,
+			port ? "; give another --port" : "");
+		free(html);
 		return 1;
 	}
-	/* no SA_RESTART: the signal ends accept() */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	printf("http://127.0.0.1:%d/%s/\n", bound, token);
+	printf("http://127.0.0.1:%u/%s/\n", httpd_port(srv), token);
 	fflush(stdout);
 	fprintf(stderr, "prof: serving the page at the URL above until interrupted (Ctrl-C); "
-		"from another machine: ssh -L %d:127.0.0.1:%d HOST, then open it there\n", bound,
-		bound);
-	while (!stop) {
-		int c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
-
-		if (c < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
-			fprintf(stderr, "prof: cannot serve the page: %s\n", strerror(errno));
-			break;
-		}
-		answer(c, token, page, n);
-	}
-	close(s);
-	free(page);
-	return stop ? 0 : 1;
+		"from another machine: ssh -L %u:127.0.0.1:%u HOST, then open it there\n",
+		httpd_port(srv), httpd_port(srv));
+	sigwait(&mask, &sig);
+	httpd_stop(srv);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(html);
+	return 0;
 }
 
 int cmd_view(int argc, char **argv)

@@ -34,4 +34,10 @@ for t in reader report; do
 	[ "$rc" = 0 ] || fail "replay-$t exited $rc on one of $count inputs: $(tail -n 20 err)"
 	grep -q "^replayed $count inputs" out || fail "replay-$t: $(cat out)"
 done
-note "$count inputs through the reader's and the whole report's fuzz targets"
+# the HTTP server's request parsing, on its seeds and what broke it
+n=$(ls "$srcdir/tests/data/http" | wc -l)
+timeout -k 5 300 "$builddir/tests/fuzz/replay-http" "$srcdir/tests/data/http" > out 2> err
+rc=$?
+[ "$rc" = 0 ] || fail "replay-http exited $rc on one of $n inputs: $(tail -n 20 err)"
+grep -q "^replayed $n inputs" out || fail "replay-http: $(cat out)"
+note "$count inputs through the reader's and the whole report's fuzz targets, $n through the HTTP parser's"

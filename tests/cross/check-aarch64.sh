@@ -24,9 +24,8 @@ skip() {
 }
 command -v $triplet-gcc > /dev/null 2>&1 || skip "no $triplet-gcc (./install-deps.sh --aarch64)"
 command -v qemu-aarch64 > /dev/null 2>&1 || skip "no qemu-aarch64 (./install-deps.sh --aarch64)"
-[ -f "$pc/libdw.pc" ] && [ -f "$pc/libzstd.pc" ] && [ -f "$pc/libcurl.pc" ] &&
-	[ -f "$pc/libmicrohttpd.pc" ] ||
-	skip "no arm64 libdw, libzstd, libcurl or libmicrohttpd in $pc (./install-deps.sh --aarch64)"
+[ -f "$pc/libdw.pc" ] && [ -f "$pc/libzstd.pc" ] && [ -f "$pc/libcurl.pc" ] ||
+	skip "no arm64 libdw, libzstd or libcurl in $pc (./install-deps.sh --aarch64)"
 
 rm -rf "$dir"
 mkdir -p "$dir" && cd "$dir" || exit 1

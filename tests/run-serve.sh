@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What prof serves and writes, against other users and hostile clients,
+# with no kernel (prof view's server; the agent's is in run-agent.sh):
+#   - prof view's page, report's and convert's -o outputs are mode 0600,
+#     and another user (nobody) cannot read them;
+#   - beside 100 half-sent requests, a client that reads nothing and one
+#     that trickles a byte every 4 s, the page is answered whole, and the
+#     trickler is cut before its request is in; with 150 connections open
+#     (past the cap of 128) it is answered too;
+#   - foreign Host names (DNS rebinding) get 421; the server's own do not;
+#   - SIGTERM ends it, status 0, its page gone, with those clients open.
+test_timeout=600
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+
+py=python3
+command -v $py > /dev/null 2>&1 || skip "no python3 for the clients"
+hostile=$srcdir/tests/tools/http-hostile.py
+golden_profile
+mkdir tmp
+
+# --- files: 0600, whatever the umask ---------------------------------------------
+umask 022
+# shellcheck disable=SC2086  # $gopts is an option list
+run_prof report -i golden.data $gopts -F html -o page.html
+expect_rc 0 "prof report -F html -o page.html"
+run_prof report -i golden.data $gopts -F folded -o page.folded
+expect_rc 0 "prof report -F folded -o page.folded"
+run_prof convert -i golden.data -o golden.pb.gz
+expect_rc 0 "prof convert -o golden.pb.gz"
+for f in page.html page.folded golden.pb.gz; do
+	[ "$(stat -c %a "$f")" = 600 ] || fail "$f is mode $(stat -c %a "$f"), not 600"
+done
+# another user: nobody, where this directory lets it look at all
+other=
+if command -v setpriv > /dev/null 2>&1 && id nobody > /dev/null 2>&1; then
+	other="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	chmod 755 . tmp
+	if $other test -e page.html 2> /dev/null; then
+		$other cat page.html > /dev/null 2>&1 && fail "nobody read page.html"
+	else
+		note "nobody cannot reach this directory; the modes alone are checked"
+		other=
+	fi
+else
+	note "no setpriv or no user nobody; the modes alone are checked"
+fi
+
+# --- prof view's server ----------------------------------------------------------
+env -u DISPLAY -u WAYLAND_DISPLAY TMPDIR="$PWD/tmp" "$PROF" view golden.data $gopts \
+	> url.out 2> view.err &
+pid=$!
+bg_add $pid
+url=
+_i=0
+while [ $_i -lt 3000 ] && [ -z "$url" ]; do
+	sleep 0.1
+	url=$(head -n 1 url.out)
+	kill -0 $pid 2> /dev/null || break
+	_i=$((_i + 1))
+done
+[ -n "$url" ] || fail "prof view printed no URL: $(cat view.err)"
+page=$(ls tmp/prof-view-*.html)
+[ "$(stat -c %a "$page")" = 600 ] || fail "the served page $page is mode $(stat -c %a "$page")"
+[ -n "$other" ] && $other cat "$page" > /dev/null 2>&1 && fail "nobody read the served page"
+
+$py "$hostile" "$url" slow 100 > slow.out 2>&1 || fail "slow clients: $(tail -n 3 slow.out)"
+cmp -s good.out "$page" || fail "the page answered beside slow clients is not the page"
+note "prof view: $(sed 's/^held: //' slow.out)"
+$py "$hostile" "$url" host > host.out 2>&1 || fail "Host: $(tail -n 3 host.out)"
+$py "$hostile" "$url" flood 150 > flood.out 2>&1 || fail "flood: $(tail -n 3 flood.out)"
+note "prof view: $(sed 's/^held: //' flood.out)"
+
+# SIGTERM with hostile clients open: ends, 0, the page gone
+$py - "$url" > held.out 2>&1 << 'EOF' &
+import socket, sys, time, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+held = []
+for _ in range(50):
+    s = socket.create_connection((u.hostname, u.port)); s.sendall(b"GET / HTTP/1.1\r\n"); held.append(s)
+print("open", flush=True)
+time.sleep(600)
+EOF
+holder=$!
+bg_add $holder
+wait_until "the holder's 50 connections" grep -q open held.out
+t0=$(date +%s%N)
+kill -TERM $pid
+wait_gone $pid 300 || fail "prof view did not end on SIGTERM with 50 clients open"
+wait $pid
+rc=$?
+[ "$rc" = 0 ] || fail "prof view exited $rc on SIGTERM: $(cat view.err)"
+note "prof view ended $((($(date +%s%N) - t0) / 1000000)) ms after SIGTERM, 50 clients open"
+kill $holder 2> /dev/null
+[ -e "$page" ] && fail "the temporary page is left after SIGTERM"
+finish
