@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <curl/curl.h>
 
-#include "base64.h"
 #include "dynlib.h"
 #include "file.h"
 #include "htab.h"
@@ -35,7 +35,7 @@ static struct {
 	__typeof__(curl_mime_name) *mime_name;
 	__typeof__(curl_mime_filename) *mime_filename;
 	__typeof__(curl_mime_type) *mime_type;
-	__typeof__(curl_mime_data) *mime_data;
+	__typeof__(curl_mime_data_cb) *mime_data_cb;
 	__typeof__(curl_slist_append) *slist_append;
 	__typeof__(curl_easy_perform) *easy_perform;
 	__typeof__(curl_easy_getinfo) *easy_getinfo;
@@ -55,7 +55,7 @@ static const char *const cu_names[] = {
 	"curl_mime_name",
 	"curl_mime_filename",
 	"curl_mime_type",
-	"curl_mime_data",
+	"curl_mime_data_cb",
 	"curl_slist_append",
 	"curl_easy_perform",
 	"curl_easy_getinfo",
@@ -77,16 +77,29 @@ struct spool_head {
 	uint64_t len;
 };
 
+/* A window's file name: 20 digits of its start, '-', its event's 2, ".win" */
+#define WIN_NAME 48
+
+struct queued {
+	char name[WIN_NAME];
+	uint64_t bytes;			/* on disk */
+};
+
 struct target {
 	struct pusher *p;
 	char *url;			/* as given */
 	char *endpoint;			/* where the POST goes */
 	enum push_kind kind;
-	char dir[4096];
+	char dir[4096];			/* for messages; files are reached through dfd */
+	int dfd;			/* the directory, opened once, checked as the agent's */
+	struct queued *q;		/* the windows waiting, oldest first */
+	size_t nq, qcap;
 	pthread_t thread;
 	int started;
 	uint64_t bytes;			/* in the spool */
 	uint64_t sent, dropped, rejected, failures;
+	unsigned undeletable;		/* windows sent that could not be deleted */
+	unsigned spool_failing;		/* windows not spooled since one last was */
 	int down;			/* the last request failed */
 };
 
@@ -97,6 +110,7 @@ struct pusher {
 	int stopping;
 	struct target *t;
 	size_t nt;
+	int spool_fd;			/* --spool, opened once and checked (open_own_dir()) */
 	uint64_t full_drops;		/* windows dropped for a full disk, all backends */
 	int full_said;			/* ... and said so, since a window was last spooled freely */
 };
@@ -203,28 +217,14 @@ int push_kind_of(const char *url, char *err, size_t errlen)
 }
 
 /* --- the spool ---------------------------------------------------------------- */
-
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int is_window(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return n > 4 && !strcmp(d->d_name + n - 4, ".win");
-}
-
-/* The windows in t's spool, oldest first: how many; *names malloc'd (free each). */
-static int list(struct target *t, struct dirent ***names)
-{
-	int n = scandir(t->dir, names, is_window, by_name);
-
-	if (n < 0)
-		*names = NULL;
-	return n < 0 ? 0 : n;
-}
+/*
+ * Each backend's directory is opened once (O_NOFOLLOW, checked as the
+ * agent's own) and every file in it reached through that descriptor
+ * (openat and friends): nothing on the way can be swapped for a link
+ * another user made. The windows waiting are a sorted list in memory,
+ * read from the directory once at start: spooling, dropping and sending
+ * one cost the same whatever else the spool holds.
+ */
 
 /* What a file of n bytes takes on disk, as the spool's bound counts it: whole 4 KiB blocks. */
 static uint64_t on_disk(uint64_t n)
@@ -232,48 +232,72 @@ static uint64_t on_disk(uint64_t n)
 	return (n + 4095) & ~(uint64_t)4095;
 }
 
-static uint64_t size_of(const char *dir, const char *name)
+static int is_window_name(const char *name)
 {
-	char path[8192];
-	struct stat st;
+	size_t n = strlen(name);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return stat(path, &st) == 0 ? on_disk((uint64_t)st.st_size) : 0;
+	return n > 4 && name[0] != '.' && !strcmp(name + n - 4, ".win");
 }
 
-/* How many windows wait in t's spool; the oldest's path into path (when there is one). */
-static int oldest(struct target *t, char *path, size_t len)
+/* Insert name in t's queue, in order (a new window's name is nearly always the last). */
+static void q_insert(struct target *t, const char *name, uint64_t bytes)
 {
-	struct dirent **names;
-	int n = list(t, &names);
+	size_t i = t->nq;
 
-	if (n > 0)
-		snprintf(path, len, "%s/%s", t->dir, names[0]->d_name);
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return n;
+	if (t->nq == t->qcap) {
+		t->qcap = t->qcap ? 2 * t->qcap : 64;
+		t->q = xreallocarray(t->q, t->qcap, sizeof(*t->q));
+	}
+	while (i > 0 && strcmp(t->q[i - 1].name, name) > 0)
+		i--;
+	memmove(t->q + i + 1, t->q + i, (t->nq - i) * sizeof(*t->q));
+	snprintf(t->q[i].name, sizeof(t->q[i].name), "%s", name);
+	t->q[i].bytes = bytes;
+	t->nq++;
+	t->bytes += bytes;
 }
 
-/* Delete the window at path from t's spool, and its bytes from t's count: 0, or -1. */
-static int unspool(struct target *t, const char *path)
+/* Take the window at index i out of t's queue (its bytes with it when gone from disk). */
+static void q_remove(struct target *t, size_t i, int gone)
 {
-	struct stat st;
-	uint64_t sz = stat(path, &st) == 0 ? on_disk((uint64_t)st.st_size) : 0;
+	if (gone)
+		t->bytes = t->bytes > t->q[i].bytes ? t->bytes - t->q[i].bytes : 0;
+	memmove(t->q + i, t->q + i + 1, (t->nq - i - 1) * sizeof(*t->q));
+	t->nq--;
+}
 
-	if (unlink(path))
-		return -1;
-	t->bytes = t->bytes > sz ? t->bytes - sz : 0;
-	return 0;
+/* Where name is in t's queue, or -1. */
+static long q_find(const struct target *t, const char *name)
+{
+	for (size_t i = 0; i < t->nq; i++)
+		if (!strcmp(t->q[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Delete t's window at index i, and take it out of the queue whatever
+ * happens: a window that cannot be deleted is never tried again in this
+ * run (it would be sent again and again), said once. 0, or -1.
+ */
+static int unspool(struct target *t, size_t i)
+{
+	int gone = !unlinkat(t->dfd, t->q[i].name, 0) || errno == ENOENT;
+
+	if (!gone && !t->undeletable++)
+		say(t->p, "cannot delete '%s' in %s: %s; a window is not sent twice by this "
+		    "agent, but one left there is sent again by the next", t->q[i].name, t->dir,
+		    strerror(errno));
+	q_remove(t, i, gone);
+	return gone ? 0 : -1;
 }
 
 /* Delete the oldest window of t: 1 when there was one. Under p->mu. */
 static int drop_oldest(struct target *t)
 {
-	char path[8192];
-
-	if (!oldest(t, path, sizeof(path)) || unspool(t, path))
+	if (!t->nq)
 		return 0;
+	unspool(t, 0);
 	t->dropped++;
 	return 1;
 }
@@ -287,20 +311,16 @@ static int drop_oldest(struct target *t)
 static int drop_oldest_any(struct pusher *p)
 {
 	struct target *pick = NULL;
-	char best[8192] = "", path[8192];
 
 	for (size_t i = 0; i < p->nt; i++) {
 		struct target *t = &p->t[i];
 
-		if (oldest(t, path, sizeof(path)) &&
-		    (!pick || strcmp(strrchr(path, '/'), strrchr(best, '/')) < 0)) {
+		if (t->nq && (!pick || strcmp(t->q[0].name, pick->q[0].name) < 0))
 			pick = t;
-			snprintf(best, sizeof(best), "%s", path);
-		}
 	}
-	if (!pick || unspool(pick, best))
+	if (!pick)
 		return 0;
-	pick->dropped++;
+	drop_oldest(pick);
 	p->full_drops++;
 	return 1;
 }
@@ -320,13 +340,32 @@ static struct timespec deadline_in(unsigned ms)
 	return t;
 }
 
+/* Write all of b: 0, or -1 (errno; ENOSPC for a short write). */
+static int write_all(int fd, const void *b, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = ENOSPC;
+			return -1;
+		}
+		b = (const char *)b + w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 /* Write one window event into t's spool, making room as its bound says. Under p->mu. */
 static void spool_one(struct target *t, const struct window *w, const struct window_event *e,
 		      size_t idx)
 {
 	struct pusher *p = t->p;
 	struct spool_head h;
-	char name[128], path[8192], tmp[8300];
+	char name[WIN_NAME], tmp[WIN_NAME + 8];
 	const unsigned char *data = t->kind == PUSH_OTLP ? e->otlp : e->pprof;
 	size_t len = t->kind == PUSH_OTLP ? e->otlp_len : e->len;
 	uint64_t need = on_disk(sizeof(h) + len), dropped = t->dropped, full = p->full_drops;
@@ -348,8 +387,7 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 	h.len = len;
 	/* names sort by time: the window's start, then its event */
 	snprintf(name, sizeof(name), "%020llu-%02zu.win", (unsigned long long)w->start_ns, idx);
-	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", t->dir, name);
+	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
 	while (t->bytes + need > p->o.spool_bytes && drop_oldest(t))
 		;
 	if (t->dropped > dropped)
@@ -358,31 +396,33 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 		    (unsigned long long)p->o.spool_bytes,
 		    (unsigned long long)(t->dropped - dropped), (unsigned long long)t->dropped);
 	for (;;) {
-		ssize_t a, b;
-
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+		fd = openat(t->dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd >= 0) {
-			a = write(fd, &h, sizeof(h));
-			b = a == (ssize_t)sizeof(h) ? write(fd, data, len) : -1;
-			if (a == (ssize_t)sizeof(h) && b == (ssize_t)len && fdatasync(fd) == 0 &&
-			    close(fd) == 0 && rename(tmp, path) == 0) {
-				t->bytes += need;
+			if (!write_all(fd, &h, sizeof(h)) && !write_all(fd, data, len) && !fdatasync(fd) &&
+			    !close(fd) && !renameat(t->dfd, tmp, t->dfd, name)) {
+				long at = q_find(t, name);
+
+				if (at >= 0)
+					q_remove(t, (size_t)at, 1);	/* replaced: counted once */
+				q_insert(t, name, need);
+				t->spool_failing = 0;
 				break;
 			}
 			err = errno ? errno : EIO;
-			if (a >= 0 && b >= 0 && (a != (ssize_t)sizeof(h) || b != (ssize_t)len))
-				err = ENOSPC;	/* a short write: the disk is full */
 			close(fd);
-			unlink(tmp);
+			unlinkat(t->dfd, tmp, 0);
 		} else {
 			err = errno;
 		}
 		/* a full disk: the oldest windows of all backends make room, up to 16 */
 		if ((err == ENOSPC || err == EDQUOT) && tries++ < 16 && drop_oldest_any(p))
 			continue;
-		say(p, "cannot spool a window for %s in %s: %s%s; it is lost", t->url, t->dir,
-		    strerror(err), err == ENOSPC || err == EDQUOT ?
-		    " (the disk, not --spool-size: free space there, or give --spool elsewhere)" : "");
+		/* said once while it lasts; the last line counts them */
+		if (!t->spool_failing++)
+			say(p, "cannot spool a window for %s in %s: %s%s; it is lost, as are the next "
+			    "until it can", t->url, t->dir, strerror(err), err == ENOSPC || err == EDQUOT ?
+			    " (the disk, not --spool-size: free space there, or give --spool elsewhere)" :
+			    "");
 		t->dropped++;
 		break;
 	}
@@ -624,6 +664,85 @@ static int success_of(enum push_kind kind, const char *ctype, char *why, size_t 
 }
 
 /*
+ * A request's body read from the spooled window where it lies (mapped),
+ * never copied whole: Pyroscope's form part as it is, Parca's JSON with
+ * the window in base64 made as libcurl asks for it.
+ */
+struct body_src {
+	const char *head;		/* before the data (Parca's JSON up to the base64) */
+	size_t head_len;
+	const unsigned char *data;
+	size_t len;
+	int base64;			/* the data as base64 */
+	const char *tail;
+	size_t tail_len;
+	uint64_t off;			/* bytes of the body given so far */
+};
+
+static uint64_t body_len(const struct body_src *b)
+{
+	return b->head_len + (b->base64 ? (b->len + 2) / 3 * 4 : b->len) + b->tail_len;
+}
+
+static size_t body_read(char *out, size_t size, size_t n, void *arg)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	struct body_src *b = arg;
+	size_t room = size * n, k = 0;
+	uint64_t dlen = b->base64 ? (b->len + 2) / 3 * 4 : b->len;
+
+	while (k < room) {
+		uint64_t at = b->off;
+
+		if (at < b->head_len) {
+			out[k++] = b->head[at];
+		} else if ((at -= b->head_len) < dlen) {
+			if (!b->base64) {
+				size_t take = room - k < dlen - at ? room - k : (size_t)(dlen - at);
+
+				memcpy(out + k, b->data + at, take);
+				k += take;
+				b->off += take;
+				continue;
+			} else {
+				uint64_t g = at / 4 * 3;
+				unsigned v = (unsigned)b->data[g] << 16;
+				int pos = (int)(at % 4);
+
+				if (g + 1 < b->len)
+					v |= (unsigned)b->data[g + 1] << 8;
+				if (g + 2 < b->len)
+					v |= b->data[g + 2];
+				out[k++] = pos > 1 && g + (uint64_t)pos - 1 >= b->len ? '=' :
+					   b64[(v >> (18 - 6 * pos)) & 63];
+			}
+		} else if ((at -= dlen) < b->tail_len) {
+			out[k++] = b->tail[at];
+		} else {
+			break;
+		}
+		b->off++;
+	}
+	return k;
+}
+
+/* Pyroscope's form part: the data from where it is mapped. */
+static size_t part_read(char *out, size_t size, size_t n, void *arg)
+{
+	return body_read(out, size, n, arg);
+}
+
+static int part_seek(void *arg, curl_off_t off, int origin)
+{
+	struct body_src *b = arg;
+
+	if (origin != SEEK_SET || off < 0 || (uint64_t)off > body_len(b))
+		return CURL_SEEKFUNC_CANTSEEK;
+	b->off = (uint64_t)off;
+	return CURL_SEEKFUNC_OK;
+}
+
+/*
  * Send one spooled window. 0: sent; 1: refused for good (a 4xx but 408
  * and 429: sending it again would be refused again); -1: try again later.
  * *why says what went wrong.
@@ -638,6 +757,7 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 	struct buf reply = { 0 };
 	char *url = NULL, *body = NULL, *name = NULL, line[512];
 	size_t urllen = 0, bodylen = 0, namelen = 0;
+	struct body_src src = { .data = data, .len = (size_t)h->len };
 	long status = 0;
 	char *ctype = NULL;	/* libcurl's, valid until cleanup */
 	CURLcode cr;
@@ -678,7 +798,7 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 			cu.mime_name(part, "profile");
 			cu.mime_filename(part, "profile.pprof");
 			cu.mime_type(part, "application/octet-stream");
-			cu.mime_data(part, (const char *)data, (size_t)h->len);
+			cu.mime_data_cb(part, (curl_off_t)h->len, part_read, part_seek, NULL, &src);
 		}
 		cu.easy_setopt(c, CURLOPT_MIMEPOST, mime);
 	} else if (t->kind == PUSH_OTLP) {
@@ -701,13 +821,21 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 		fputc('}', f);
 		labels_each(p, parca_label, &pl);
 		fputs("]},\"samples\":[{\"rawProfile\":\"", f);
-		base64_write(data, (size_t)h->len, 0, f);
-		fputs("\"}]}],\"normalized\":false}", f);
 		fclose(f);
+		/* the window in base64 as libcurl takes the body: never all at once */
+		src.head = body;
+		src.head_len = bodylen;
+		src.base64 = 1;
+		src.tail = "\"}]}],\"normalized\":false}";
+		src.tail_len = strlen(src.tail);
 		url = xstrdup(t->endpoint);
 		hdr = cu.slist_append(hdr, "Content-Type: application/json");
-		cu.easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		cu.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)bodylen);
+		cu.easy_setopt(c, CURLOPT_POST, 1L);
+		cu.easy_setopt(c, CURLOPT_READFUNCTION, body_read);
+		cu.easy_setopt(c, CURLOPT_READDATA, &src);
+		cu.easy_setopt(c, CURLOPT_SEEKFUNCTION, part_seek);
+		cu.easy_setopt(c, CURLOPT_SEEKDATA, &src);
+		cu.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len(&src));
 	}
 	if (p->o.tenant) {
 		snprintf(line, sizeof(line), "X-Scope-OrgID: %s", p->o.tenant);
@@ -769,27 +897,37 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 	return ret;
 }
 
-/* Read a spooled window: 0, or -1 for a file that is not one (it is deleted). */
-static int read_window(const char *path, struct spool_head *h, unsigned char **data)
+/*
+ * Map a spooled window of t: 0 with its header, its data (within the
+ * mapping *map of *maplen bytes, munmap'd by the caller); -1 when it is
+ * not one (not a regular file, cut short, another format).
+ */
+static int read_window(struct target *t, const char *name, struct spool_head *h,
+		       const unsigned char **data, void **map, size_t *maplen)
 {
-	size_t len;
-	int err;
-	unsigned char *b = file_read_regular(path, 256u << 20, &len, &err);
+	int fd = openat(t->dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	void *m;
 
-	if (!b)
+	if (fd < 0)
 		return -1;
-	if (len < sizeof(*h) || memcmp(b, SPOOL_MAGIC, 8)) {
-		free(b);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(*h)) {
+		close(fd);
 		return -1;
 	}
-	memcpy(h, b, sizeof(*h));
-	if (h->len != len - sizeof(*h)) {
-		free(b);
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	memcpy(h, m, sizeof(*h));
+	if (memcmp(h->magic, SPOOL_MAGIC, 8) || h->len != (uint64_t)st.st_size - sizeof(*h)) {
+		munmap(m, (size_t)st.st_size);
 		return -1;
 	}
 	h->event[sizeof(h->event) - 1] = '\0';
-	memmove(b, b + sizeof(*h), len - sizeof(*h));
-	*data = b;
+	*data = (const unsigned char *)m + sizeof(*h);
+	*map = m;
+	*maplen = (size_t)st.st_size;
 	return 0;
 }
 
@@ -802,29 +940,37 @@ static void *sender(void *arg)
 	pthread_mutex_lock(&p->mu);
 	/* stopping: what is spooled is sent while the backend answers, then the thread ends */
 	while (p->stopping < 2) {
-		char path[8192], why[256];
+		char name[WIN_NAME], why[256];
 		struct spool_head h;
-		unsigned char *data = NULL;
+		const unsigned char *data = NULL;
+		void *map = NULL;
+		size_t maplen = 0;
+		long at;
 		int ret;
 
-		if (!oldest(t, path, sizeof(path))) {
+		if (!t->nq) {
 			if (p->stopping)
 				break;
 			pthread_cond_wait(&p->cv, &p->mu);
 			continue;
 		}
+		memcpy(name, t->q[0].name, sizeof(name));
 		pthread_mutex_unlock(&p->mu);
-		if (read_window(path, &h, &data)) {
+		if (read_window(t, name, &h, &data, &map, &maplen)) {
 			pthread_mutex_lock(&p->mu);
-			say(p, "'%s' is not a window prof agent spooled; deleted", path);
-			unspool(t, path);
+			if ((at = q_find(t, name)) >= 0) {
+				say(p, "'%s' in %s is not a window prof agent spooled; deleted", name, t->dir);
+				unspool(t, (size_t)at);
+			}
 			continue;
 		}
 		ret = send_one(t, &h, data, why, sizeof(why));
-		free(data);
+		munmap(map, maplen);
 		pthread_mutex_lock(&p->mu);
 		if (ret >= 0) {
-			unspool(t, path);	/* fails when the spool was full and dropped it */
+			/* gone from the queue already when the spool was full and dropped it */
+			if ((at = q_find(t, name)) >= 0)
+				unspool(t, (size_t)at);
 			if (ret == 0) {
 				t->sent++;
 			} else {
@@ -860,24 +1006,153 @@ static void *sender(void *arg)
 	return NULL;
 }
 
-/* mkdir -p, mode 0700 for what it makes. 0 or an errno. */
-static int make_dirs(const char *path)
+/*
+ * Open dir, which must be the agent's own: reached through no link but
+ * root's or the agent's user's, every directory on the way owned by root
+ * or that user and writable by no one else unless sticky (/tmp), and dir
+ * itself that user's and no one else's (made 0700 where missing; mode
+ * 0700 set when it is wider). Its descriptor, or -1 with why in err.
+ */
+static int open_own_dir(const char *dir, char *err, size_t errlen)
 {
-	char buf[4096];
-	size_t n = strlen(path);
+	char buf[4096], cwd[4096], *comp, *save = NULL;
+	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	uid_t me = geteuid();
 
-	if (n >= sizeof(buf))
-		return ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0700) && errno != EEXIST)
-			return errno;
-		buf[i] = path[i];
+	/* a relative one is checked from / too: the directories above it count */
+	if ((dir[0] != '/' && !getcwd(cwd, sizeof(cwd))) ||
+	    (size_t)snprintf(buf, sizeof(buf), "%s/%s", dir[0] == '/' ? "" : cwd, dir) >= sizeof(buf)) {
+		snprintf(err, errlen, "--spool: '%s': the path is too long", dir);
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
-	return 0;
+	for (comp = strtok_r(buf, "/", &save); fd >= 0 && comp; comp = strtok_r(NULL, "/", &save)) {
+		int last = !save || !*save || !save[strspn(save, "/")], next;
+		struct stat st;
+
+		if (!strcmp(comp, "."))
+			continue;
+		if (mkdirat(fd, comp, 0700) && errno != EEXIST)
+			goto bad;
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (next < 0 && (errno == ELOOP || errno == ENOTDIR) &&
+		    !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
+			/* a link: followed when root or this user made it (/var/run) */
+			if (st.st_uid != 0 && st.st_uid != me) {
+				snprintf(err, errlen, "--spool: '%s': '%s' on the way is a link of uid %u's, "
+					 "who could point it anywhere; give a directory of this user's",
+					 dir, comp, (unsigned)st.st_uid);
+				close(fd);
+				return -1;
+			}
+			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		}
+		if (next < 0)
+			goto bad;
+		close(fd);
+		fd = next;
+		if (fstat(fd, &st))
+			goto bad;
+		if (last) {
+			if (st.st_uid != me) {
+				snprintf(err, errlen, "--spool: '%s' is uid %u's, not this agent's (uid %u): "
+					 "its owner could swap what it holds; give a directory of this "
+					 "user's", dir, (unsigned)st.st_uid, (unsigned)me);
+				close(fd);
+				return -1;
+			}
+			if ((st.st_mode & 077) && fchmod(fd, 0700))
+				goto bad;
+		} else if ((st.st_uid != 0 && st.st_uid != me) ||
+			   ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))) {
+			snprintf(err, errlen, "--spool: '%s': '%s' on the way is %s; another user could "
+				 "swap what is under it; give a directory of this user's", dir, comp,
+				 st.st_uid != 0 && st.st_uid != me ? "another user's" :
+				 "writable by others and not sticky");
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+bad:
+	snprintf(err, errlen, "--spool: cannot make or open '%s': %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* A backend's directory in the spool: made 0700, or checked as the agent's own. */
+static int open_target_dir(int spool, const char *name, char *err, size_t errlen, const char *shown)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdirat(spool, name, 0700) && errno != EEXIST) {
+		snprintf(err, errlen, "--spool: cannot make '%s': %s", shown, strerror(errno));
+		return -1;
+	}
+	fd = openat(spool, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "--spool: cannot open '%s': %s", shown, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		snprintf(err, errlen, "--spool: '%s' is uid %u's, not this agent's; remove it",
+			 shown, (unsigned)st.st_uid);
+		close(fd);
+		return -1;
+	}
+	if (st.st_mode & 077)
+		fchmod(fd, 0700);
+	return fd;
+}
+
+/*
+ * What an earlier run left in t's directory: windows queued; a killed
+ * writer's unfinished files removed (how many into *cleared); anything
+ * else said once and left alone.
+ */
+static void scan_dir(struct target *t, unsigned *cleared)
+{
+	int dup_fd = dup(t->dfd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *e;
+	unsigned other = 0;
+	char first[256] = "";
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		size_t n = strlen(e->d_name);
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "backend"))
+			continue;
+		if (fstatat(t->dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISREG(st.st_mode) && e->d_name[0] == '.' && n > 4 &&
+		    !strcmp(e->d_name + n - 4, ".tmp")) {
+			if (!unlinkat(t->dfd, e->d_name, 0))
+				(*cleared)++;
+			continue;
+		}
+		if (S_ISREG(st.st_mode) && is_window_name(e->d_name) && n < WIN_NAME) {
+			q_insert(t, e->d_name, on_disk((uint64_t)st.st_size));
+			continue;
+		}
+		if (!other++)
+			snprintf(first, sizeof(first), "%s", e->d_name);
+	}
+	closedir(d);
+	if (other)
+		say(t->p, "%u files in %s are not windows prof agent spooled ('%s'%s); left alone",
+		    other, t->dir, first, other > 1 ? ", ..." : "");
 }
 
 struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
@@ -897,12 +1172,18 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	p->t = xcalloc(o->nurls ? o->nurls : 1, sizeof(*p->t));
+	p->spool_fd = o->nurls ? open_own_dir(o->spool, err, errlen) : -1;
+	if (o->nurls && p->spool_fd < 0) {
+		pusher_free(p, 0);
+		return NULL;
+	}
 	for (size_t i = 0; i < o->nurls; i++) {
 		struct target *t = &p->t[p->nt];
 		char *u = xstrdup(o->urls[i]);
 		size_t n = strlen(u);
-		struct dirent **names;
-		int kind = push_kind_of(u, err, errlen), e, k;
+		int kind = push_kind_of(u, err, errlen);
+		unsigned cleared = 0;
+		char dname[64];
 		uint64_t h;
 
 		if (kind < 0) {
@@ -913,16 +1194,18 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 		while (n && u[n - 1] == '/')
 			u[--n] = '\0';
 		t->p = p;
+		t->dfd = -1;
 		t->url = xstrdup(o->urls[i]);	/* said in messages: it holds no password */
 		t->endpoint = u;
 		t->kind = (enum push_kind)kind;
 		h = htab_hash_bytes(u, strlen(u));
-		snprintf(t->dir, sizeof(t->dir), "%s/%s-%016llx", o->spool,
+		snprintf(dname, sizeof(dname), "%s-%016llx",
 			 kind == PUSH_PARCA ? "parca" : kind == PUSH_OTLP ? "otlp" : "pyroscope",
 			 (unsigned long long)h);
+		snprintf(t->dir, sizeof(t->dir), "%s/%s", o->spool, dname);
 		p->nt++;
-		if ((e = make_dirs(t->dir)) != 0) {
-			snprintf(err, errlen, "--spool: cannot make '%s': %s", t->dir, strerror(e));
+		t->dfd = open_target_dir(p->spool_fd, dname, err, errlen, t->dir);
+		if (t->dfd < 0) {
 			pusher_free(p, 0);
 			return NULL;
 		}
@@ -932,30 +1215,25 @@ struct pusher *pusher_new(const struct push_opts *o, char *err, size_t errlen)
 			 * agent's alone, and never through a link another user
 			 * put there.
 			 */
-			char path[8192];
-			int fd;
+			int fd = openat(t->dfd, "backend", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+					O_CLOEXEC, 0600);
 
-			snprintf(path, sizeof(path), "%s/backend", t->dir);
-			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 			if (fd >= 0) {
 				char *line = NULL;
 				int len = asprintf(&line, "%s\n", t->url);
 
 				if (len > 0 && write(fd, line, (size_t)len) != len)
-					say(p, "cannot write %s: %s", path, strerror(errno));
+					say(p, "cannot write %s/backend: %s", t->dir, strerror(errno));
 				free(line);
 				fchmod(fd, 0600);	/* one an older agent left readable */
 				close(fd);
 			}
 		}
-		k = list(t, &names);
-		for (int j = 0; j < k; j++) {
-			t->bytes += size_of(t->dir, names[j]->d_name);
-			free(names[j]);
-		}
-		free(names);
-		if (k && !o->quiet)
-			say(p, "%d windows an earlier run left for %s: sending them first", k, t->url);
+		scan_dir(t, &cleared);
+		if (cleared)
+			say(p, "removed %u unfinished windows a stopped agent left in %s", cleared, t->dir);
+		if (t->nq && !o->quiet)
+			say(p, "%zu windows an earlier run left for %s: sending them first", t->nq, t->url);
 	}
 	for (size_t i = 0; i < p->nt; i++) {
 		if (pthread_create(&p->t[i].thread, NULL, sender, &p->t[i])) {
@@ -992,17 +1270,20 @@ void pusher_free(struct pusher *p, int wait_ms)
 	}
 	for (size_t i = 0; i < p->nt; i++) {
 		struct target *t = &p->t[i];
-		char path[8192];
-		int n = t->started ? oldest(t, path, sizeof(path)) : 0;
 
 		if (t->started)
-			say(p, "%s: %llu windows sent, %d waiting in %s, %llu dropped, %llu refused",
-			    t->url, (unsigned long long)t->sent, n, t->dir,
+			say(p, "%s: %llu windows sent, %zu waiting in %s, %llu dropped, %llu refused",
+			    t->url, (unsigned long long)t->sent, t->nq, t->dir,
 			    (unsigned long long)t->dropped, (unsigned long long)t->rejected);
 		free(t->url);
 		free(t->endpoint);
+		free(t->q);
+		if (t->dfd >= 0)
+			close(t->dfd);
 	}
 	free(p->t);
+	if (p->spool_fd >= 0)
+		close(p->spool_fd);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
 	free(p);

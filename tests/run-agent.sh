@@ -462,6 +462,57 @@ wait_agent
 [ "$(cat "$victim")" = "keep me" ] || fail "the agent wrote through a link in its spool: $(cat "$victim")"
 note "credentials: from a 0600 file and the environment, sent as basic authentication and as a bearer token ($(cut -d' ' -f1 cred.out) and $(cut -d' ' -f2 cred.out) requests); not in ps, the recorder's environment, messages or the spool; backend files 600; a link there not followed"
 
+# --- the spool is the agent's own; what is not a window is left alone, once ---------
+mkdir -m 755 others
+chown nobody others 2> /dev/null && bad "another user's" --push "http://127.0.0.1:1" --spool "$PWD/others/spool"
+mkdir -m 777 open
+bad "writable by others" --push "http://127.0.0.1:1" --spool "$PWD/open/spool"
+# spool_down DIR: windows spooled with the backend at $port down; their count in $left
+spool_down() {
+	start_agent --listen none -F 99 --comm shape --window 1 --duration 3 --spool spoolj \
+		--push "http://127.0.0.1:$port"
+	wait_agent
+	left=$(find spoolj -type f -name '*.win' | wc -l)
+	[ "$left" -ge 2 ] || fail "the backend down: $left windows spooled"
+}
+# an earlier run's leftovers: a killed writer's .tmp, a directory named like
+# a window, junk: the .tmp removed, the others said once and left alone
+start_rx rx2j pyroscope
+stop_rx
+spool_down
+d=$(ls -d spoolj/pyroscope-*)
+mkdir "$d/00000000000000000000-00.win"
+: > "$d/.00000000000000000001-00.win.tmp"
+: > "$d/junk"
+start_rx rx2j pyroscope --port "$port"
+start_agent --listen none -F 99 --comm shape --window 1 --duration 2 --spool spoolj \
+	--push "http://127.0.0.1:$port"
+wait_agent
+stop_rx
+grep -q "2 files in .* are not windows prof agent spooled" agent.err ||
+	fail "the directory and junk were not said once: $(cat agent.err)"
+grep -q "removed 1 unfinished windows" agent.err && [ ! -e "$d/.00000000000000000001-00.win.tmp" ] ||
+	fail "the .tmp was not removed: $(cat agent.err)"
+[ -d "$d/00000000000000000000-00.win" ] && [ -e "$d/junk" ] || fail "what is not a window was removed"
+[ "$(pushed "http://127.0.0.1:$port" waiting)" = 0 ] || fail "windows left waiting: $(tail -n 2 agent.err)"
+# windows in a spool that cannot be written (read-only): each sent once,
+# none again and again; the spool's failure said once
+if command -v unshare > /dev/null 2>&1 && unshare -m true 2> /dev/null; then
+	spool_down
+	start_rx rx2r pyroscope --port "$port"
+	unshare -m sh -c "mount --bind -o ro '$PWD/$d' '$PWD/$d' && exec '$PROF' agent --listen none -F 99 \
+		--comm shape --window 1 --duration 3 --spool spoolj --push 'http://127.0.0.1:$port'" 2> agent.err
+	stop_rx
+	got=$(ls rx2r/*/*.json 2> /dev/null | wc -l)
+	note "a read-only spool of $left windows: $got requests"
+	[ "$got" = "$left" ] || fail "a read-only spool of $left windows: $got requests: $(cat agent.err)"
+	[ "$(grep -c 'cannot spool a window' agent.err)" = 1 ] ||
+		fail "the read-only spool was not said once: $(cat agent.err)"
+	find "$d" -type f -name '*.win' -delete
+else
+	note "no private mount namespace: a read-only spool is not tried"
+fi
+
 # --- faults: kill -9, then a new agent on the same spool --------------------------------
 start_rx rx3 pyroscope
 stop_rx
