@@ -402,7 +402,8 @@ static int labels_of(struct collect *c, const struct rsample *s, struct pinfo *p
 
 /* --- spans -------------------------------------------------------------------- */
 
-static void span_add(struct span *sp, const struct rsample *s, const char *const *l, int nl)
+static void span_add(const struct collect *c, struct span *sp, const struct rsample *s,
+		     const char *const *l, int nl)
 {
 	size_t i = 0;
 
@@ -415,6 +416,7 @@ static void span_add(struct span *sp, const struct rsample *s, const char *const
 			return;
 		snprintf(sp->ev[i], sizeof(sp->ev[i]), "%s", s->ev->name);
 		sp->pp[i] = pprof_new(sp->ev[i], clock ? 1 : format_time_event(s->ev) ? 2 : 0);
+		pprof_kernel_names_only(sp->pp[i], !c->o.kernel_addresses);
 		sp->nev++;
 	}
 	pprof_add(sp->pp[i], s, l, nl);
@@ -508,10 +510,10 @@ int collect_sample(void *ctx, const struct rsample *s)
 		k = c->closed;
 	}
 	w = window_k(c, k);
-	span_add(w, s, l, nl);
+	span_add(c, w, s, l, nl);
 	for (struct span *sp = c->spans; sp; sp = sp->next)
 		if (sp->scrape && s->time >= sp->start && s->time < sp->end)
-			span_add(sp, s, l, nl);
+			span_add(c, sp, s, l, nl);
 	pthread_mutex_unlock(&c->mu);
 	return 0;
 }

@@ -33,6 +33,7 @@ struct collect_opts {
 	uint64_t grace_ns;		/* how long after its end a window waits for late samples */
 	unsigned labels;		/* LABEL_* */
 	int idle;			/* keep the idle task's samples (pid 0) */
+	int kernel_addresses;		/* keep kernel frames' addresses (else names alone) */
 	char **comms;			/* --comm: only threads of these names (NULL: all) */
 	size_t ncomms;
 	char **cgroups;			/* --cgroup: only processes in these cgroups (prefixes) */

@@ -81,6 +81,7 @@ struct agent_opts {
 	double symbols_idle;	/* --symbols-idle: 0 keeps files open */
 	uint64_t heap_budget;	/* --heap-budget: 0 no bound */
 	int idle;
+	int kernel_addresses;
 	int quiet;
 	int record_child;
 };
@@ -292,6 +293,9 @@ static const struct opt agent_options[] = {
 		 "only processes in this cgroup or under it,\n"
 		 "or matching it as a glob (repeatable)"),
 	OPT_SET(0, "idle", AO, idle, 1, "keep the idle task's samples (swapper)"),
+	OPT_SET(0, "kernel-addresses", AO, kernel_addresses, 1,
+		"send kernel frames' addresses too (by default\n"
+		"their names alone leave the host)"),
 	OPT_CALL(0, "duration", "SECONDS", agent_cb, A_DURATION, "stop after SECONDS"),
 	OPT_CALL(0, "symbols-idle", "SECONDS", agent_cb, A_SYMBOLS_IDLE,
 		 "close a file's debug info when no new address has needed it for\n"
@@ -506,6 +510,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	co.grace_ns = 2000000000;
 	co.labels = o->sample_labels;
 	co.idle = o->idle;
+	co.kernel_addresses = o->kernel_addresses;
 	co.comms = o->comms;
 	co.ncomms = o->ncomms;
 	co.cgroups = o->cgroups;

@@ -144,6 +144,7 @@ struct pprof {
 	size_t nsval, cap_sval;
 	char vtype[64];		/* the value's sample type: cpu, or the event's name */
 	int time_unit;
+	int kernel_names_only;	/* kernel frames by name alone: no address (pprof_kernel_names_only()) */
 	uint64_t count, value;	/* samples added, and their periods */
 };
 
@@ -177,6 +178,11 @@ static uint64_t str_index(struct pprof *p, const char *s)
 		p->str[p->nstr++] = key;
 	}
 	return e->val;
+}
+
+void pprof_kernel_names_only(struct pprof *p, int on)
+{
+	p->kernel_names_only = on;
 }
 
 struct pprof *pprof_new(const char *event, int time_unit)
@@ -328,8 +334,10 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 	int symbolize = !f[0].name && n == 1 && f[0].dso && !f[0].kernel && !dso_unknown(f[0].dso) &&
 			!dso_is_jit(f[0].dso) && !dso_is_anon(f[0].dso);
 
+	int hide = f[0].kernel && p->kernel_names_only;
+
 	w[k++] = (uint64_t)(uintptr_t)f[0].dso;
-	w[k++] = f[0].addr << 1 | f[0].kernel;
+	w[k++] = (hide ? 0 : f[0].addr << 1) | f[0].kernel;
 	for (int i = 0; i < n && i < 64 && !symbolize; i++) {
 		w[k++] = func_id(p, &f[i]);
 		w[k++] = (uint64_t)f[i].line;
@@ -343,7 +351,10 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 		l->dso = f[0].dso;
 		l->addr = f[0].addr;
 		l->kernel = f[0].kernel;
-		l->mapping = f[0].dso ? mapping_id(p, f[0].dso, f[0].addr, f[0].kernel, &l->addr) : 0;
+		l->mapping = !f[0].dso ? 0 : hide ? mapping_of(p, f[0].dso, NULL, NO_SEGMENT) :
+			     mapping_id(p, f[0].dso, f[0].addr, f[0].kernel, &l->addr);
+		if (hide)
+			l->addr = 0;	/* the kernel's layout (KASLR) stays on the host */
 		if (symbolize)
 			p->map[l->mapping - 1].unnamed++;
 		l->first = p->nline;

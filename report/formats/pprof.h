@@ -24,6 +24,12 @@ struct pprof;
  */
 struct pprof *pprof_new(const char *event, int time_unit);
 void pprof_free(struct pprof *p);
+/*
+ * on: kernel frames by their names alone, with no address and a Mapping
+ * of none (what the agent sends off the host: the kernel's addresses
+ * say where KASLR put it, which perf_event_paranoid keeps from users).
+ */
+void pprof_kernel_names_only(struct pprof *p, int on);
 
 /* Add s with its labels: nlabels pairs, key then value, in labels[0 .. 2 * nlabels). */
 void pprof_add(struct pprof *p, const struct rsample *s, const char *const *labels, int nlabels);

@@ -169,7 +169,13 @@ def main():
         if not 0 <= loc.mapping_index < len(d.mapping_table):
             fail("mapping index out of range")
         m = d.mapping_table[loc.mapping_index]
-        if loc.mapping_index and not m.memory_start <= loc.address < m.memory_limit:
+        if loc.mapping_index and not loc.address:
+            # no address (prof agent's kernel frames): a function, then
+            if not loc.lines:
+                fail("a location with neither an address nor a function")
+            if m.memory_start >= 0xffff800000000000 or m.memory_limit >= 0xffff800000000000:
+                fail("a mapping [0x%x, 0x%x) says where the kernel is" % (m.memory_start, m.memory_limit))
+        elif loc.mapping_index and not m.memory_start <= loc.address < m.memory_limit:
             fail("a location at 0x%x lies outside its mapping [0x%x, 0x%x)"
                  % (loc.address, m.memory_start, m.memory_limit))
         for ln in loc.lines:

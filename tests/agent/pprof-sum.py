@@ -5,7 +5,10 @@ per file: FILE SAMPLES VALUE TIME_NANOS DURATION_NANOS LABELS, where
 SAMPLES sums the first value of every Sample, VALUE the second, and
 LABELS is key=value,... of the label keys seen (sorted, distinct values
 joined by |). Exits 1 on anything that is not a well-formed profile,
-and on a location whose address lies outside its mapping."""
+on a location whose address lies outside its mapping, and on one with
+address 0 (pprof's "not available": prof agent's kernel frames) that
+names no function. --no-kernel-addresses: exit 1 on any address or
+mapping bound in the kernel's half of the address space as well."""
 import gzip
 import os
 import sys
@@ -30,6 +33,11 @@ named_in = None
 if sys.argv[1:2] == ["--named-in"]:
     named_in = sys.argv[2]
     del sys.argv[1:3]
+no_kernel = False
+if sys.argv[1:2] == ["--no-kernel-addresses"]:
+    no_kernel = True
+    del sys.argv[1:2]
+KERNEL = 0xffff800000000000
 
 for path in sys.argv[1:]:
     b = gzip.open(path).read()
@@ -57,8 +65,18 @@ for path in sys.argv[1:]:
             d = v
     # every location in its mapping, so that its file offset is
     # address - memory_start + file_offset, as pprof and the backends take it
+    if no_kernel:
+        for m, (lo, hi) in maps.items():
+            if lo >= KERNEL or hi >= KERNEL:
+                sys.exit("%s: mapping %d [0x%x, 0x%x) says where the kernel is" % (path, m, lo, hi))
+        for loc in locs:
+            if loc.get(3, 0) >= KERNEL:
+                sys.exit("%s: location %d at 0x%x: a kernel address" % (path, loc.get(1, 0), loc[3]))
     for loc in locs:
-        if loc.get(2):
+        if loc.get(2) and not loc.get(3, 0):
+            if not loc["lines"]:
+                sys.exit("%s: location %d has neither an address nor a function" % (path, loc.get(1, 0)))
+        elif loc.get(2):
             lo, hi = maps.get(loc[2], (0, 0))
             a = loc.get(3, 0)
             if not lo <= a < hi:
