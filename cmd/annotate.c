@@ -130,6 +130,7 @@ static const struct opt annotate_options[] = {
 struct source {
 	const char *key;		/* the path as the line table gives it (interned) */
 	const char *dir;		/* ... and its CU's directory (interned, or NULL) */
+	uid_t owner;			/* the user whose program names it; (uid_t)-1 none to check */
 	char path[4096];		/* the path looked for: both, "." and ".." resolved */
 	char *text;			/* NULL: not found */
 	char **line;			/* line[i]: the start of line i + 1, in text */
@@ -212,7 +213,21 @@ static void normalize(const char *path, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-static struct source *source_get(struct sources *ss, const char *path, const char *dir)
+/*
+ * What path is readable as for the user of the program whose line table
+ * names it (owner): 0 and the file read, or -1 (errno; EACCES when that
+ * user could not read it: root shows another user nothing more).
+ */
+static int read_as(const char *path, uid_t owner, char **text, size_t *len)
+{
+	if (owner != (uid_t)-1 && !file_readable_by(path, owner)) {
+		errno = access(path, F_OK) ? ENOENT : EACCES;
+		return -1;
+	}
+	return read_regular(path, text, len);
+}
+
+static struct source *source_get(struct sources *ss, const char *path, const char *dir, uid_t owner)
 {
 	char *norm;
 	struct source *s;
@@ -221,13 +236,14 @@ static struct source *source_get(struct sources *ss, const char *path, const cha
 	int found = -1, err = ENOENT;
 
 	for (size_t i = 0; i < ss->n; i++)
-		if (ss->v[i].key == path && ss->v[i].dir == dir)
+		if (ss->v[i].key == path && ss->v[i].dir == dir && ss->v[i].owner == owner)
 			return &ss->v[i];
 	ss->v = xgrow(ss->v, &ss->cap, ss->n + 1, sizeof(*ss->v));
 	s = &ss->v[ss->n++];
 	memset(s, 0, sizeof(*s));
 	s->key = path;
 	s->dir = dir;
+	s->owner = owner;
 	norm = s->path;
 	if (path[0] != '/' && (!dir || dir[0] != '/')) {
 		snprintf(s->path, sizeof(s->path), "%s", path);
@@ -243,15 +259,19 @@ static struct source *source_get(struct sources *ss, const char *path, const cha
 	}
 	if (ss->symfs) {
 		snprintf(buf, sizeof(buf), "%s%s", ss->symfs, norm);
-		found = read_regular(buf, &s->text, &len);
+		found = read_as(buf, owner, &s->text, &len);
 		err = errno;
 	}
 	if (found && !ss->strict) {
-		found = read_regular(norm, &s->text, &len);
+		found = read_as(norm, owner, &s->text, &len);
 		err = errno;
 	}
 	if (found) {
-		snprintf(buf, sizeof(buf), "%s", strerror(err));
+		if (err == EACCES && owner != (uid_t)-1)
+			snprintf(buf, sizeof(buf), "left out: uid %u, whose program names it, could not "
+				 "read it", (unsigned)owner);
+		else
+			snprintf(buf, sizeof(buf), "%s", strerror(err));
 		s->why = xstrdup(buf);
 		s->text = NULL;
 		return s;
@@ -264,6 +284,14 @@ static struct source *source_get(struct sources *ss, const char *path, const cha
 			s->line[s->nlines++] = s->text + i;
 		}
 	return s;
+}
+
+/* The user to read f's sources as: its file's owner, but for root's and ours ((uid_t)-1). */
+static uid_t owner_of(const struct annot_func *f)
+{
+	uid_t u = f->dso && !f->kernel ? symbols_dso_owner(f->dso) : (uid_t)-1;
+
+	return u == 0 || u == geteuid() ? (uid_t)-1 : u;
 }
 
 /* Line n's text (without its newline) into *len; NULL when not there. */
@@ -419,7 +447,7 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 		for (size_t i = 0; i < f->nlines && i < HOT_LINES && f->lines[i].period; i++) {
 			const struct annot_line *l = &f->lines[i];
 			size_t len = 0;
-			const char *t = l->file ? source_line(source_get(ss, l->file, l->comp_dir),
+			const char *t = l->file ? source_line(source_get(ss, l->file, l->comp_dir, owner_of(f)),
 							      l->line, &len) : NULL;
 
 			fprintf(out, "   ");
@@ -468,7 +496,7 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 			last_line = -1;
 		}
 		if (!a->no_source && in->file && (in->file != last_file || in->line != last_line)) {
-			const struct source *src = source_get(ss, in->file, in->comp_dir);
+			const struct source *src = source_get(ss, in->file, in->comp_dir, owner_of(f));
 			uint64_t ls, lp = line_period(f, in->file, in->line, &ls);
 			size_t len = 0;
 			const char *t = source_line(src, in->line, &len);
@@ -555,7 +583,7 @@ static void json_function(FILE *out, const struct annotate *a, struct sources *s
 	for (size_t i = 0; i < f->nlines; i++) {
 		const struct annot_line *l = &f->lines[i];
 		const struct source *src = l->file && !a->no_source ?
-					   source_get(ss, l->file, l->comp_dir) : NULL;
+					   source_get(ss, l->file, l->comp_dir, owner_of(f)) : NULL;
 		size_t len = 0;
 		const char *t = source_line(src, l->line, &len);
 

@@ -4,6 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,4 +318,53 @@ out:
 	free(e);
 	close(fd);
 	return done;
+}
+
+/* Whether user uid (of primary group gid and groups g[0 .. ng)) has permission bit r|w|x (4, 2, 1) on st. */
+static int may(const struct stat *st, uid_t uid, gid_t gid, const gid_t *g, int ng, unsigned bit)
+{
+	if (st->st_uid == uid)
+		return !!(st->st_mode & (bit << 6));
+	if (st->st_gid == gid)
+		return !!(st->st_mode & (bit << 3));
+	for (int i = 0; i < ng; i++)
+		if (g[i] == st->st_gid)
+			return !!(st->st_mode & (bit << 3));
+	return !!(st->st_mode & bit);
+}
+
+int file_readable_by(const char *path, uid_t uid)
+{
+	char buf[4096], real[PATH_MAX];
+	struct passwd pw, *res = NULL;
+	char pwbuf[4096];
+	gid_t groups[256], gid;
+	int ng = 256;
+	struct stat st;
+
+	if (uid == 0 || uid == geteuid())
+		return 1;	/* root may read anything; our own user, what the kernel lets us */
+	/* the file as the kernel would reach it: links resolved */
+	if (!realpath(path, real) || stat(real, &st))
+		return 0;
+	if (getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &res) || !res) {
+		gid = (gid_t)-1;	/* a user of no name: its own and others' bits only */
+		ng = 0;
+	} else {
+		gid = pw.pw_gid;
+		if (getgrouplist(pw.pw_name, pw.pw_gid, groups, &ng) < 0)
+			ng = 0;
+	}
+	if (!may(&st, uid, gid, groups, ng, 4))
+		return 0;
+	/* and every directory on the way searchable by it */
+	snprintf(buf, sizeof(buf), "%s", real);
+	for (char *slash = strrchr(buf, '/'); slash; slash = strrchr(buf, '/')) {
+		*slash = '\0';
+		if (stat(buf[0] ? buf : "/", &st) || !may(&st, uid, gid, groups, ng, 1))
+			return 0;
+		if (!buf[0])
+			break;
+	}
+	return 1;
 }

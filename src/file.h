@@ -3,6 +3,9 @@
 #ifndef PROF_FILE_H
 #define PROF_FILE_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 /*
  * Open path read-only if it is a regular file. O_NONBLOCK, so that a FIFO
  * planted at a recorded path cannot hang the report. Returns the fd, or
@@ -73,5 +76,15 @@ int file_temp_abandoned(const char *name, const struct stat *st);
  * keep were resident, or when pagemap cannot say.
  */
 size_t file_pages_release(const void *p, size_t len, size_t keep);
+
+/*
+ * Whether user uid could read path: the file readable by it, and every
+ * directory on the way searchable, by owner, group (its groups, as the
+ * system's database says) or others' bits. Always 1 for root and for our
+ * own user (the kernel checks what we read). For a source file a
+ * profile's line table names: prof, run by root, must not show another
+ * user what that user could not read.
+ */
+int file_readable_by(const char *path, uid_t uid);
 
 #endif

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "file.h"
@@ -111,7 +112,38 @@ static uint32_t lib_id(struct ts_libs *l, const struct dso *d)
 struct src {
 	const char *file;
 	uint64_t weight;	/* of the samples whose leaf is in it */
+	uid_t owner[4];		/* the users (not root, not us) whose programs' line tables name it */
+	int nowner;
 };
+
+/* Note that a program of uid's names s's file (root's and ours need no note). */
+static void src_owner(struct src *s, uid_t uid)
+{
+	if (uid == (uid_t)-1 || uid == 0 || uid == geteuid())
+		return;
+	for (int i = 0; i < s->nowner; i++)
+		if (s->owner[i] == uid)
+			return;
+	if (s->nowner < 4)
+		s->owner[s->nowner++] = uid;
+	else
+		s->owner[3] = (uid_t)-2;	/* more than we keep: read for none of them */
+}
+
+/*
+ * Whether every user whose program names s's file could read it: prof,
+ * run by root on another user's profile, shows that user nothing more
+ * (a line table may name /etc/shadow). 0 with who in *uid when not.
+ */
+static int src_allowed(const struct src *s, uid_t *uid)
+{
+	for (int i = 0; i < s->nowner; i++)
+		if (s->owner[i] == (uid_t)-2 || !file_readable_by(s->file, s->owner[i])) {
+			*uid = s->owner[i];
+			return 0;
+		}
+	return 1;
+}
 
 static int src_cmp(const void *a, const void *b)
 {
@@ -175,10 +207,12 @@ static void put_sources(struct tsamples *const *c, size_t n, struct strs *st, FI
 				s = xgrow(s, &cap, ns + 1, sizeof(*s));
 				s[ns].file = file;
 				s[ns].weight = 0;
+				s[ns].nowner = 0;
 				k = (uint32_t)ns++;
 				u64map_add(&at, key, k);
 			}
 			fidx[i] = k;
+			src_owner(&s[k], c[e]->line[i].owner);
 		}
 		for (size_t t = 0; t < c[e]->nthread; t++) {
 			const struct ts_thread *th = &c[e]->thread[t];
@@ -196,11 +230,14 @@ static void put_sources(struct tsamples *const *c, size_t n, struct strs *st, FI
 	for (size_t i = 0; i < ns; i++) {
 		const char *why = "over the page's budget for sources";
 		size_t len = 0;
-		char *text = total < SOURCES_MAX
-				     ? read_source(s[i].file, SOURCE_MAX < SOURCES_MAX - total
-								      ? SOURCE_MAX
-								      : SOURCES_MAX - total, &len, &why)
-				     : NULL;
+		uid_t who;
+		char *text = NULL;
+
+		if (!src_allowed(&s[i], &who))
+			why = "left out: the user of the program that names it could not read it";
+		else if (total < SOURCES_MAX)
+			text = read_source(s[i].file, SOURCE_MAX < SOURCES_MAX - total ? SOURCE_MAX :
+					   SOURCES_MAX - total, &len, &why);
 
 		fprintf(j, "%s{\"file\":%" PRIu32 ",", i ? ",\n" : "", str_id(st, s[i].file));
 		if (text) {

@@ -73,6 +73,7 @@ static uint32_t line_of(struct tsamples *c, const struct rframe *f)
 	c->line = xgrow(c->line, &c->cap_line, c->nline + 1, sizeof(*c->line));
 	c->line[c->nline].file = f->file;
 	c->line[c->nline].line = f->line;
+	c->line[c->nline].owner = f->dso ? symbols_dso_owner(f->dso) : (uid_t)-1;
 	htab_put(&c->ltab, &p, (uint32_t)c->nline);
 	return (uint32_t)c->nline++;
 }

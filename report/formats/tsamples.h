@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "addrs.h"
 #include "htab.h"
@@ -58,6 +59,7 @@ struct ts_thread {
 struct ts_line {
 	const char *file;
 	int line;
+	uid_t owner;		/* of the file whose line table named it ((uid_t)-1: unknown) */
 };
 
 struct tsamples {

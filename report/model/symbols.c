@@ -863,3 +863,13 @@ const char *const *symbols_warnings(const struct symbols *s, size_t *more)
 	*more = s->warnings_dropped;
 	return (const char *const *)s->warnings;
 }
+
+uid_t symbols_dso_owner(const struct dso *d)
+{
+	const struct objfile *f = symbols_dso_file(d);
+	struct stat st;
+
+	if (!f || f->fd < 0 || fstat(f->fd, &st))
+		return (uid_t)-1;
+	return st.st_uid;
+}

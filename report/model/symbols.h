@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct symbols;
 struct dso;
@@ -176,6 +177,8 @@ const char *dso_path(const struct dso *d);
  * build, [vdso] and the like).
  */
 const struct objfile *symbols_dso_file(const struct dso *d);
+/* The owner of d's file, as opened here; (uid_t)-1 when it is not (the kernel, a file not here). */
+uid_t symbols_dso_owner(const struct dso *d);
 /*
  * Open d's file now and settle which file resolves it (its path's, or one
  * found by its build id), as its first dso_resolve() would; for callers
