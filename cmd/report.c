@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ctree.h"
 #include "file.h"
 #include "format.h"
 #include "profile.h"
@@ -166,6 +167,15 @@ int cmd_report(int argc, char **argv)
 	    !p->chains)
 		fprintf(stderr, "prof: warning: '%s' has no call chains (record with -g); "
 			"the trees hold only the sampled functions\n", r.input);
+	if (!r.va.quiet && profile_tree_cut(p))
+		fprintf(stderr, "prof: warning: the call trees reached their budget of %zu nodes: "
+			"%llu samples' deeper frames are left out, each counted at the deepest frame "
+			"kept; show fewer stacks at once (--comm, --pid, --tid, --time)\n",
+			CTREE_MAX_NODES, (unsigned long long)profile_tree_cut(p));
+	if (!r.va.quiet && profile_hist_folded(p))
+		fprintf(stderr, "prof: warning: the report reached its budget of %zu entries: what "
+			"would be more is counted in one, '[more than the report holds]'; show fewer "
+			"at once (--comm, --pid, --tid, --time, fewer --sort keys)\n", HIST_MAX_ENTRIES);
 	if (r.output) {
 		/* a temporary file renamed into place at the end: see file_create() */
 		int fd = file_create(r.output, 0600, &out_tmp, &err);

@@ -136,6 +136,39 @@ for how in "-g caller" "--children" "--format pprof -o distinct.pb.gz" "--format
 	under_mib 256
 done
 
+# ... and 36 million samples in 130 KB (no run of one stack to merge): the
+#     exports that keep each sample (the page, the Firefox Profiler's and
+#     speedscope's files) keep 1 in a few, each weighing those it stands
+#     for, say so, and stay bounded (they took 2 GB).
+"$CRAFT" many || fail "craft many"
+[ "$(wc -c < many.data)" -lt 1048576 ] || fail "many.data is over 1 MiB"
+for how in "--format html -o many.html" "--format firefox -o many.json" "--format speedscope -o many.ss"; do
+	# shellcheck disable=SC2086
+	run_report many $how
+	expect_rc 0 "many ($how)"
+	under_mib 256
+	grep -q "^prof: warning: .*cpu-clock has 37748700 samples, more than .* keeps one by one" err ||
+		fail "many ($how): the thinning is not said: $(cat err)"
+done
+# ... and 8,000 threads of 8,100-frame stacks in 270 KB (65 million frames):
+#     the call trees stop at their node budget and the --children histogram
+#     at its entries', each said, bounded (they took 574 MB and 1.4 GB).
+"$CRAFT" threads || fail "craft threads"
+[ "$(wc -c < threads.data)" -lt 1048576 ] || fail "threads.data is over 1 MiB"
+for how in "-g" "--format folded -o threads.folded" "--format svg -o threads.svg" \
+	"--format json -o threads.json" "--children"; do
+	# shellcheck disable=SC2086
+	run_report threads $how
+	expect_rc 0 "threads ($how)"
+	under_mib 256
+	grep -q "^prof: warning: the \(call trees\|report\) reached \(its\|their\) budget" err ||
+		fail "threads ($how): the budget is not said: $(cat err)"
+done
+# the self column stays whole: every thread's own sample is its row
+run_report threads --children
+n=$(grep -c ' t[0-9]* .*0x100010$' out)
+[ "$n" = 8000 ] || fail "threads --children: $n of 8000 threads' own rows"
+
 # 7. 80,000 maps in random order: the maps were copied at every MMAP.
 "$CRAFT" maps 80000 || fail "craft maps"
 run_report maps --sort dso

@@ -609,6 +609,7 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 	int cpu = 0;
 
 	(void)v;
+	tsamples_say_thinned(c, n, "the Firefox Profiler's file");
 	t.pool = strpool_new();
 	u64map_init(&t.sidx);
 	u64map_init(&t.srcidx);

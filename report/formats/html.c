@@ -439,6 +439,13 @@ static int make_blob(const struct profile *p, const struct format_view *v, struc
 	htab_init(&st.tab);
 	ts_libs_init(&libs);
 	fputs("{\"prof\":\"" PACKAGE_VERSION "\",\"format\":1", j);
+	if (tsamples_say_thinned(c, n, "the page")) {
+		unsigned most = 1;
+
+		for (size_t e = 0; e < n; e++)
+			most = c[e]->stride > most ? c[e]->stride : most;
+		fprintf(j, ",\"thinned\":%u", most);
+	}
 	put_key(j, "input", p->input);
 	put_key(j, "cmdline", p->info.cmdline);
 	put_key(j, "host", p->info.hostname);

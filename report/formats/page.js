@@ -1315,6 +1315,7 @@ function facts() {
 	f.push(P.samples + ' samples');
 	if (TL.t1 > TL.t0) f.push(((TL.t1 - TL.t0) / 1e9).toFixed(3) + ' s');
 	if (P.lost) f.push(P.lost + ' records lost');
+	if (P.thinned) f.push('1 in ' + P.thinned + ' samples kept, each weighing those it stands for (too many for the page)');
 	if (P.latency) f.push('weighed by latency');
 	$('facts').textContent = clean(f.join(' \u00B7 '));
 }

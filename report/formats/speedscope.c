@@ -127,6 +127,7 @@ static int write_speedscope(const struct profile *p, const struct format_view *v
 	uint32_t **map;
 
 	(void)v;
+	tsamples_say_thinned(c, n, "the speedscope file");
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n", out);
 	fputs("\"exporter\":\"prof " PACKAGE_VERSION "\",\"name\":", out);
 	json_put_string(out, p->input);

@@ -2,6 +2,7 @@
 /* Each thread's samples in time order (tsamples.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,7 @@ static void *begin(const struct evdesc *ev, int merge, int full)
 	c->ev = ev;
 	c->merge = merge;
 	c->full = full;
+	c->stride = 1;
 	c->nline = 1;
 	if (full)
 		c->leaves = addrs_new();
@@ -131,6 +133,48 @@ static void *begin(const struct evdesc *ev, int merge, int full)
 	u64map_init(&c->ntab);
 	u64map_init(&c->ttab);
 	return c;
+}
+
+/*
+ * Keep half: each thread's samples in pairs, the first kept, weighing
+ * both; what comes next keeps 1 in the doubled stride. Totals stay exact.
+ */
+static void thin(struct tsamples *c)
+{
+	c->stride *= 2;
+	c->kept = 0;
+	for (size_t k = 0; k < c->nthread; k++) {
+		struct ts_thread *t = &c->thread[k];
+		size_t j = 0;
+
+		for (size_t i = 0; i < t->n; i += 2, j++) {
+			t->stack[j] = t->stack[i];
+			t->time[j] = t->time[i];
+			t->weight[j] = t->weight[i] + (i + 1 < t->n ? t->weight[i + 1] : 0);
+			if (c->full) {
+				t->cpu[j] = t->cpu[i];
+				t->line[j] = t->line[i];
+				t->par[j] = t->par[i];
+				t->insn[j] = t->insn[i];
+			}
+		}
+		t->n = j;
+		c->kept += j;
+	}
+}
+
+int tsamples_say_thinned(struct tsamples *const *c, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i]->stride > 1) {
+			fprintf(stderr, "prof: warning: %s: %s has %llu samples, more than %s keeps one "
+				"by one (%zu): each thread keeps 1 in %u, weighing those it stands for; "
+				"totals are exact, the sequence coarser (--time or --pid shows all of a part)\n",
+				what, c[i]->ev->name, (unsigned long long)c[i]->seen, what, TS_MAX_KEPT,
+				c[i]->stride);
+			return 1;
+		}
+	return 0;
 }
 
 static void collect_add(void *state, const struct rsample *s)
@@ -154,7 +198,11 @@ static void collect_add(void *state, const struct rsample *s)
 		return;		/* no frame: nothing to show */
 	t = thread_of(c, s);
 	t->comm = s->comm;	/* the thread is named as it was last: after its exec (full: it is) */
+	c->seen++;
 	if (c->merge && t->n && t->stack[t->n - 1] == at) {
+		t->weight[t->n - 1] += s->period;
+	} else if (t->skip && t->n) {
+		t->skip--;	/* thinned: this one's weight goes to the one kept before it */
 		t->weight[t->n - 1] += s->period;
 	} else {
 		if (t->n == t->cap) {
@@ -178,6 +226,9 @@ static void collect_add(void *state, const struct rsample *s)
 		t->stack[t->n] = at;
 		t->time[t->n] = s->time;
 		t->weight[t->n++] = s->period;
+		t->skip = c->stride > 1 ? c->stride - 1 : 0;
+		if (++c->kept > TS_MAX_KEPT)
+			thin(c);
 	}
 	t->total += s->period;
 }

@@ -53,6 +53,7 @@ struct ts_thread {
 	uint32_t *cpu, *line, *par, *insn;
 	size_t n, cap;
 	uint64_t total;
+	unsigned skip;		/* samples to fold into the last kept before keeping one (thinned) */
 };
 
 /* A source line: file (interned; NULL: none) and line. */
@@ -82,7 +83,18 @@ struct tsamples {
 	size_t nline, cap_line;
 	struct htab ltab;
 	struct addrs *leaves;	/* with full: the samples by the address they hit */
+	/*
+	 * Bounded: past TS_MAX_KEPT samples kept, each thread keeps 1 in
+	 * stride, each kept one weighing the samples it stands for (folded
+	 * into it): totals stay exact, the sequence coarser, memory bounded
+	 * whatever a small file describes (36M samples in 890 KB compressed).
+	 */
+	size_t kept;
+	unsigned stride;	/* 1: every sample kept */
+	uint64_t seen;		/* samples added */
 };
+
+#define TS_MAX_KEPT ((size_t)1 << 20)
 
 /*
  * The objects the frames of a file are in, each numbered once as first
@@ -113,5 +125,10 @@ struct tsamples **tsamples_of(const struct profile *p, size_t *n);
 const struct ts_thread **tsamples_threads(const struct tsamples *c);
 /* 1 when c's weights are nanoseconds (clocks, off-CPU and wall time), else counts. */
 int tsamples_in_ns(const struct tsamples *c);
+/*
+ * When any of c[0 .. n) was thinned (TS_MAX_KEPT), one line on stderr
+ * saying so, for what (an export's name): 1, else 0.
+ */
+int tsamples_say_thinned(struct tsamples *const *c, size_t n, const char *what);
 
 #endif

@@ -80,6 +80,7 @@ struct ctree {
 	unsigned *path_flags;
 	size_t *path_node;
 	struct name_memo *names;	/* NAME_MEMO of them, or NULL */
+	uint64_t cut;			/* samples whose deeper frames the node budget left out */
 };
 
 /* Node id: in a doubling chunk (the first SMALL_NODES), or in one of 2^CHUNK_MAX_BITS. */
@@ -384,7 +385,20 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 			at = t->path_node[k];
 		} else {
 			same = 0;
-			at = ctree_child(t, at, name, flags);
+			if (t->nnodes >= CTREE_MAX_NODES) {
+				/* past the budget: a path already there is followed, none made */
+				size_t known = ctree_find(t, at, name, flags);
+
+				if (!known) {
+					t->cut += s->count;
+					if (step < 0)
+						self = at;	/* the deepest it reached; callee-first has its leaf */
+					break;
+				}
+				at = known;
+			} else {
+				at = ctree_child(t, at, name, flags);
+			}
 			if (k < t->path_cap) {
 				t->path_name[k] = name;
 				t->path_flags[k] = flags;
@@ -399,6 +413,11 @@ void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, in
 	t->path_len = k < t->path_cap ? k : t->path_cap;
 	node_at(t, self)->self_samples += s->count;
 	node_at(t, self)->self_period += s->period;
+}
+
+uint64_t ctree_cut(const struct ctree *t)
+{
+	return t ? t->cut : 0;
 }
 
 const struct ctree_node *ctree_node(const struct ctree *t, size_t i)

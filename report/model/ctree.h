@@ -93,6 +93,16 @@ void ctree_graft(struct ctree *dst, size_t at, const struct ctree *src, size_t f
 void ctree_add(struct ctree *t, size_t at, const struct rsample *s, int from, int step,
 	       int with_comm);
 
+/*
+ * A tree holds CTREE_MAX_NODES at most, whatever a small file describes
+ * (8,000 threads of 8,100-frame stacks are 65 million frames in 130 KB):
+ * past them, a sample follows the nodes already there and its deeper
+ * frames are left out, the deepest node it reached counting it as its
+ * own; how many samples were cut so.
+ */
+#define CTREE_MAX_NODES ((size_t)1 << 21)
+uint64_t ctree_cut(const struct ctree *t);
+
 /* Node i; NULL for 0 and past the end. */
 const struct ctree_node *ctree_node(const struct ctree *t, size_t i);
 /* Nodes in the tree, roots included. */

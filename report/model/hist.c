@@ -45,6 +45,8 @@ struct hist {
 	int sym_key;			/* sym is one of the keys */
 	struct hist_entry **ents;	/* the htab's items */
 	size_t nents, cap_ents;
+	struct hist_entry *over;	/* past HIST_MAX_ENTRIES: the one entry for all that follow */
+	uint64_t folded;		/* look-ups that found no entry and got over */
 	struct htab etab;
 	struct hist_entry **sorted;
 	struct ctree *tree;		/* the call graphs, made at the first */
@@ -132,7 +134,7 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 
 /* The entry with these key texts (unused keys NULL), made when new. */
 static struct hist_entry *entry(struct hist *h, const char *const *text, unsigned flags,
-				const char *inl_in)
+				const char *inl_in, size_t budget)
 {
 	uint64_t w[HIST_NKEYS + 2];
 	struct htab_probe p;
@@ -148,6 +150,27 @@ static struct hist_entry *entry(struct hist *h, const char *const *text, unsigne
 		if (h->ents[i]->flags == flags && h->ents[i]->inl_in == inl_in &&
 		    !memcmp(h->ents[i]->text, text, sizeof(h->ents[i]->text)))
 			return h->ents[i];
+	if (h->nents >= budget) {
+		/* a small file can name millions of distinct stacks' frames: one row for the rest */
+		h->folded++;
+		if (!h->over) {
+			const char *rest = strpool_intern(h->pool, "[more than the report holds]");
+			const char *t[HIST_NKEYS];
+
+			for (int k = 0; k < HIST_NKEYS; k++)
+				t[k] = text[k] ? rest : NULL;
+			h->over = xcalloc(1, sizeof(*h->over));
+			memcpy(h->over->text, t, sizeof(h->over->text));
+			h->over->flags = 0;
+			if (h->nents == h->cap_ents) {
+				h->cap_ents = 2 * h->cap_ents;
+				h->ents = xreallocarray(h->ents, h->cap_ents, sizeof(*h->ents));
+			}
+			h->ents[h->nents++] = h->over;	/* listed, not hashed */
+			h->sorted_ok = 0;
+		}
+		return h->over;
+	}
 	if (h->nents == h->cap_ents) {
 		h->cap_ents = h->cap_ents ? 2 * h->cap_ents : 16;
 		h->ents = xreallocarray(h->ents, h->cap_ents, sizeof(*h->ents));
@@ -172,7 +195,7 @@ static void key_of(struct hist *h, const struct rsample *s, const struct rframe 
 
 /* The entry of sample s at frame f, made when new. */
 static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
-				   const struct rframe *f)
+				   const struct rframe *f, size_t budget)
 {
 	const char *text[HIST_NKEYS];
 	struct entry_memo *m = NULL;
@@ -204,8 +227,8 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 			return m->e;
 	}
 	key_of(h, s, f, text, &kflags);
-	e = entry(h, text, kflags, inl_in);
-	if (m) {
+	e = entry(h, text, kflags, inl_in, budget);
+	if (m && e != h->over) {	/* the catch-all answers no later look-up of its own */
 		m->comm = s->comm;
 		m->name = f->name;
 		m->addr = addr;
@@ -232,7 +255,8 @@ void hist_add(struct hist *h, const struct rsample *s)
 
 	h->total += s->period;
 	h->samples += s->count;
-	e = entry_of(h, s, leaf);
+	/* a sample's own entry first: the callers' (--children) give way before it */
+	e = entry_of(h, s, leaf, 2 * HIST_MAX_ENTRIES);
 	e->self += s->period;
 	e->samples += s->count;
 	if (h->o.children) {
@@ -244,7 +268,7 @@ void hist_add(struct hist *h, const struct rsample *s)
 			struct hist_entry *c;
 			int dup = 0;
 
-			c = entry_of(h, s, &s->frames[i]);
+			c = entry_of(h, s, &s->frames[i], HIST_MAX_ENTRIES);
 			for (int j = 0; j < nseen && !dup; j++)
 				dup = seen[j] == c;
 			if (dup)
@@ -346,4 +370,14 @@ const struct ctree *hist_tree(const struct hist *h)
 size_t hist_tree_root(struct hist *h)
 {
 	return h->root;
+}
+
+uint64_t hist_tree_cut(const struct hist *h)
+{
+	return ctree_cut(h->tree);
+}
+
+uint64_t hist_folded(const struct hist *h)
+{
+	return h->folded;
 }

@@ -59,6 +59,16 @@ uint64_t hist_total(const struct hist *h);	/* summed period */
 uint64_t hist_samples(const struct hist *h);
 /* The call graphs and the whole-program tree; NULL when none was asked for. */
 const struct ctree *hist_tree(const struct hist *h);
+/*
+ * A histogram holds HIST_MAX_ENTRIES at most, whatever a small file
+ * describes (--children of 8,000 threads' 8,100-frame stacks: 65 million
+ * entries in 130 KB): past them, what would be a new entry is counted in
+ * one, "[more than the report holds]"; how many times that was.
+ */
+#define HIST_MAX_ENTRIES ((size_t)1 << 19)
+uint64_t hist_folded(const struct hist *h);
+/* Samples whose deeper frames h's trees left out (ctree_cut()). */
+uint64_t hist_tree_cut(const struct hist *h);
 /* The root of the whole-program tree (--tree) in hist_tree(). */
 size_t hist_tree_root(struct hist *h);
 

@@ -822,3 +822,25 @@ const struct profile_event *profile_first_event(const struct profile *p, size_t 
 		}
 	return first;
 }
+
+uint64_t profile_tree_cut(const struct profile *p)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < p->nev; i++) {
+		n += ctree_cut(p->ev[i].tree);
+		if (p->ev[i].hist)
+			n += hist_tree_cut(p->ev[i].hist);
+	}
+	return n;
+}
+
+uint64_t profile_hist_folded(const struct profile *p)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < p->nev; i++)
+		if (p->ev[i].hist)
+			n += hist_folded(p->ev[i].hist);
+	return n;
+}

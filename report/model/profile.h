@@ -230,4 +230,9 @@ int profile_ns_event(const char *name, uint64_t config);
 /* The first event with samples, and how many others have some; NULL when none. */
 const struct profile_event *profile_first_event(const struct profile *p, size_t *others);
 
+/* Samples whose deeper frames p's call trees left out (their node budget: ctree.h). */
+uint64_t profile_tree_cut(const struct profile *p);
+/* Look-ups past the histograms' budget of entries, counted in one (hist.h). */
+uint64_t profile_hist_folded(const struct profile *p);
+
 #endif

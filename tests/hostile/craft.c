@@ -474,6 +474,80 @@ static void bomb(struct buf *b)
 }
 
 /*
+ * many [ROUNDS]: ROUNDS (default 30) compressed records of 48 MiB of
+ * samples each, a FINISHED_ROUND after each: some 36 million samples in
+ * under 1 MB, alternating between two addresses so that no run of one
+ * stack merges. What an export keeps of each sample must stay bounded.
+ */
+static void many(struct buf *b, int rounds)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE);
+	struct buf two = { 0 };
+	size_t len = 48u << 20;
+	unsigned char *big;
+
+	sample_rec(&two, 1, 5, 0x1000, NULL, NULL, 0);
+	sample_rec(&two, 1, 5, 0x2000, NULL, NULL, 0);
+	len -= len % two.n;
+	big = malloc(len);
+	for (size_t i = 0; i < len; i += two.n)
+		memcpy(big + i, two.p, two.n);
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	for (int r = 0; r < rounds; r++) {
+		compressed_rec(b, big, len, 19);
+		round_rec(b);
+	}
+	free(big);
+	free(two.p);
+}
+
+/*
+ * threads [N [DEPTH]]: N threads (8000), each of its own name, with one
+ * sample whose call chain is DEPTH frames (8100: a record's most), the
+ * same addresses in each, compressed: 65 million frames in 130 KB. A
+ * tree by thread (or a thread's stacks kept whole) grows with N * DEPTH.
+ */
+static void threads(struct buf *b, int n, int depth)
+{
+	struct perf_event_attr a = make_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					     ST_BASE | PERF_SAMPLE_CALLCHAIN);
+	struct buf all = { 0 };
+	uint64_t *w = calloc((size_t)depth + 8, 8);
+
+	if (depth > 8180)
+		depth = 8180;
+	pipe_header(b);
+	attr_rec(b, &a, NULL, 0);
+	compressed_feature(b, 64u << 20);
+	for (int t = 0; t < n; t++) {
+		char name[16];
+		uint32_t pt[2] = { (uint32_t)(1000 + t), (uint32_t)(1000 + t) };
+		size_t k = 0;
+
+		snprintf(name, sizeof(name), "t%d", t);
+		comm_rec(&all, pt[0], name);
+		w[k++] = 0x1000;
+		memcpy(&w[k++], pt, 8);
+		w[k++] = 10 + (uint64_t)t;
+		w[k++] = 1000000;
+		w[k++] = (uint64_t)depth;
+		w[k++] = PERF_CONTEXT_USER;
+		for (int d = 1; d < depth; d++)
+			w[k++] = 0x100000 + (uint64_t)d * 16;
+		rec(&all, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 8 * k);
+		if (all.n > (40u << 20) || t == n - 1) {
+			compressed_rec(b, all.p, all.n, 19);
+			all.n = 0;
+		}
+	}
+	round_rec(b);
+	free(all.p);
+	free(w);
+}
+
+/*
  * norounds: 192 MiB of samples in compressed records within their
  * mmap_len, and no FINISHED_ROUND: all of it would be queued.
  */
@@ -1292,6 +1366,10 @@ int main(int argc, char **argv)
 		bomb(&b);
 	else if (!strcmp(what, "norounds"))
 		norounds(&b);
+	else if (!strcmp(what, "threads"))
+		threads(&b, argc > 2 ? atoi(argv[2]) : 8000, argc > 3 ? atoi(argv[3]) : 8100);
+	else if (!strcmp(what, "many"))
+		many(&b, argc > 2 ? atoi(argv[2]) : 30);
 	else if (!strcmp(what, "maps"))
 		maps(&b, argc > 2 ? atoi(argv[2]) : 80000);
 	else if (!strcmp(what, "utf8"))
