@@ -101,15 +101,7 @@ env -u DISPLAY -u WAYLAND_DISPLAY TMPDIR="$PWD/tmp" "$PROF" view golden.data $go
 	> url.out 2> view.err &
 pid=$!
 bg_add $pid
-url=
-_i=0
-while [ $_i -lt 3000 ] && [ -z "$url" ]; do
-	sleep 0.1
-	url=$(head -n 1 url.out)
-	kill -0 $pid 2> /dev/null || break
-	_i=$((_i + 1))
-done
-[ -n "$url" ] || fail "prof view printed no URL: $(cat view.err)"
+view_url $pid
 page=$(ls tmp/prof-view-*.html)
 [ "$(stat -c %a "$page")" = 600 ] || fail "the served page $page is mode $(stat -c %a "$page")"
 [ -n "$other" ] && $other cat "$page" > /dev/null 2>&1 && fail "nobody read the served page"

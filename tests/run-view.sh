@@ -20,18 +20,9 @@ mkdir tmp bin
 run_prof report -i golden.data $gopts --comm golden,worker -F html -o want.html
 expect_rc 0 "prof report -F html"
 
-# wait_url: the URL prof view ($pid) prints in url.out, in $url (30 s at most:
-# the machine may be loaded)
+# wait_url: the URL prof view ($pid) prints in url.out, in $url
 wait_url() {
-	url=
-	_i=0
-	while [ $_i -lt 300 ] && [ -z "$url" ]; do
-		sleep 0.1
-		url=$(head -n 1 url.out)
-		kill -0 $pid 2> /dev/null || break
-		_i=$((_i + 1))
-	done
-	[ -n "$url" ] || fail "prof view printed no URL: $(cat view.err)"
+	view_url $pid
 	# its last words come just after the URL
 	sleep 0.2
 }

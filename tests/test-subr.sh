@@ -174,6 +174,20 @@ wait_until() {
 	done
 }
 
+# view_url PID: the URL prof view (PID; its standard output in url.out, its
+# stderr in view.err) prints, in $url; fails when it ends, or after 3000 looks, without one.
+view_url() {
+	url=
+	_i=0
+	while [ $_i -lt 3000 ] && [ -z "$url" ]; do
+		sleep 0.1
+		url=$(head -n 1 url.out)
+		kill -0 "$1" 2> /dev/null || break
+		_i=$((_i + 1))
+	done
+	[ -n "$url" ] || fail "prof view printed no URL: $(cat view.err)"
+}
+
 # agent_url [ERRFILE]: the endpoint prof agent said it serves (its stderr
 # in ERRFILE, agent.err by default), in $url; fails after 3000 looks without one.
 agent_url() {
