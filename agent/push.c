@@ -398,8 +398,16 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 	for (;;) {
 		fd = openat(t->dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd >= 0) {
-			if (!write_all(fd, &h, sizeof(h)) && !write_all(fd, data, len) && !fdatasync(fd) &&
-			    !close(fd) && !renameat(t->dfd, tmp, t->dfd, name)) {
+			int ok = !write_all(fd, &h, sizeof(h)) && !write_all(fd, data, len) &&
+				 !fdatasync(fd);
+
+			err = ok ? 0 : errno ? errno : EIO;
+			/* closed once, whatever it says: the number may be another thread's next */
+			if (close(fd) && ok) {
+				ok = 0;
+				err = errno ? errno : EIO;	/* NFS says ENOSPC here */
+			}
+			if (ok && !renameat(t->dfd, tmp, t->dfd, name)) {
 				long at = q_find(t, name);
 
 				if (at >= 0)
@@ -408,8 +416,8 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 				t->spool_failing = 0;
 				break;
 			}
-			err = errno ? errno : EIO;
-			close(fd);
+			if (ok)
+				err = errno;
 			unlinkat(t->dfd, tmp, 0);
 		} else {
 			err = errno;
@@ -900,7 +908,8 @@ static int send_one(struct target *t, const struct spool_head *h, const unsigned
 /*
  * Map a spooled window of t: 0 with its header, its data (within the
  * mapping *map of *maplen bytes, munmap'd by the caller); -1 when it is
- * not one (not a regular file, cut short, another format).
+ * not one (not a regular file, cut short, another format); -2 when it
+ * cannot be read now (no file descriptor or memory left): tried again.
  */
 static int read_window(struct target *t, const char *name, struct spool_head *h,
 		       const unsigned char **data, void **map, size_t *maplen)
@@ -910,15 +919,19 @@ static int read_window(struct target *t, const char *name, struct spool_head *h,
 	void *m;
 
 	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(*h)) {
+		return errno == ELOOP || errno == ENOENT ? -1 : -2;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -2;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(*h)) {
 		close(fd);
 		return -1;
 	}
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)
-		return -1;
+		return -2;
 	memcpy(h, m, sizeof(*h));
 	if (memcmp(h->magic, SPOOL_MAGIC, 8) || h->len != (uint64_t)st.st_size - sizeof(*h)) {
 		munmap(m, (size_t)st.st_size);
@@ -956,7 +969,8 @@ static void *sender(void *arg)
 		}
 		memcpy(name, t->q[0].name, sizeof(name));
 		pthread_mutex_unlock(&p->mu);
-		if (read_window(t, name, &h, &data, &map, &maplen)) {
+		ret = read_window(t, name, &h, &data, &map, &maplen);
+		if (ret == -1) {
 			pthread_mutex_lock(&p->mu);
 			if ((at = q_find(t, name)) >= 0) {
 				say(p, "'%s' in %s is not a window prof agent spooled; deleted", name, t->dir);
@@ -964,8 +978,13 @@ static void *sender(void *arg)
 			}
 			continue;
 		}
-		ret = send_one(t, &h, data, why, sizeof(why));
-		munmap(map, maplen);
+		if (ret == 0) {
+			ret = send_one(t, &h, data, why, sizeof(why));
+			munmap(map, maplen);
+		} else {
+			snprintf(why, sizeof(why), "cannot read '%s' now: %s", name, strerror(errno));
+			ret = -1;	/* kept, and tried again after the backoff */
+		}
 		pthread_mutex_lock(&p->mu);
 		if (ret >= 0) {
 			/* gone from the queue already when the spool was full and dropped it */

@@ -130,7 +130,7 @@ static const struct opt annotate_options[] = {
 struct source {
 	const char *key;		/* the path as the line table gives it (interned) */
 	const char *dir;		/* ... and its CU's directory (interned, or NULL) */
-	uid_t owner;			/* the user whose program names it; (uid_t)-1 none to check */
+	uid_t owner;			/* the user whose program names it; (uid_t)-1 not known */
 	char path[4096];		/* the path looked for: both, "." and ".." resolved */
 	char *text;			/* NULL: not found */
 	char **line;			/* line[i]: the start of line i + 1, in text */
@@ -144,36 +144,6 @@ struct sources {
 	struct source *v;
 	size_t n, cap;
 };
-
-/* A regular file's bytes (none over SOURCE_MAX): 0, or -1 and errno. */
-static int read_regular(const char *path, char **text, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	size_t got = 0;
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)SOURCE_MAX) {
-		int e = S_ISREG(st.st_mode) ? EFBIG : ENODEV;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	*text = xmalloc((size_t)st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, *text + got, (size_t)st.st_size - got);
-
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	(*text)[got] = '\0';
-	*len = got;
-	return 0;
-}
 
 /*
  * path with "." and ".." resolved as text (a line table's "/build/dir/../src/a.c":
@@ -214,17 +184,23 @@ static void normalize(const char *path, char *buf, size_t size)
 }
 
 /*
- * What path is readable as for the user of the program whose line table
- * names it (owner): 0 and the file read, or -1 (errno; EACCES when that
- * user could not read it: root shows another user nothing more).
+ * path read as the user of the program whose line table names it
+ * (owner; (uid_t)-1 not known) could: 0 and its bytes, or -1 (errno;
+ * EACCES when that user could not read it: root shows another user
+ * nothing more).
  */
 static int read_as(const char *path, uid_t owner, char **text, size_t *len)
 {
-	if (owner != (uid_t)-1 && !file_readable_by(path, owner)) {
-		errno = access(path, F_OK) ? ENOENT : EACCES;
+	int err;
+
+	*text = file_read_as(path, owner, SOURCE_MAX + 1, len, &err);
+	if (!*text) {
+		errno = err == EFBIG ? EFBIG : err;
 		return -1;
 	}
-	return read_regular(path, text, len);
+	*text = xreallocarray(*text, *len + 1, 1);
+	(*text)[*len] = '\0';
+	return 0;
 }
 
 static struct source *source_get(struct sources *ss, const char *path, const char *dir, uid_t owner)
@@ -267,7 +243,10 @@ static struct source *source_get(struct sources *ss, const char *path, const cha
 		err = errno;
 	}
 	if (found) {
-		if (err == EACCES && owner != (uid_t)-1)
+		if (err == EACCES && !geteuid() && owner == (uid_t)-1)
+			snprintf(buf, sizeof(buf), "left out: not readable by all, and whose program "
+				 "names it is not known");
+		else if (err == EACCES && !geteuid())
 			snprintf(buf, sizeof(buf), "left out: uid %u, whose program names it, could not "
 				 "read it", (unsigned)owner);
 		else
@@ -286,12 +265,10 @@ static struct source *source_get(struct sources *ss, const char *path, const cha
 	return s;
 }
 
-/* The user to read f's sources as: its file's owner, but for root's and ours ((uid_t)-1). */
+/* The user to read f's sources as: its file's owner ((uid_t)-1: not known, as for JIT code). */
 static uid_t owner_of(const struct annot_func *f)
 {
-	uid_t u = f->dso && !f->kernel ? symbols_dso_owner(f->dso) : (uid_t)-1;
-
-	return u == 0 || u == geteuid() ? (uid_t)-1 : u;
+	return f->dso && !f->kernel ? symbols_dso_owner(f->dso) : (uid_t)-1;
 }
 
 /* Line n's text (without its newline) into *len; NULL when not there. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 
 #include "file.h"
 #include "xalloc.h"
@@ -333,38 +334,84 @@ static int may(const struct stat *st, uid_t uid, gid_t gid, const gid_t *g, int 
 	return !!(st->st_mode & bit);
 }
 
-int file_readable_by(const char *path, uid_t uid)
+/* Whether path has a POSIX ACL, which its mode bits do not tell all of. */
+static int has_acl(const char *path)
 {
-	char buf[4096], real[PATH_MAX];
+	return lgetxattr(path, "system.posix_acl_access", NULL, 0) > 0;
+}
+
+/*
+ * Whether uid could read real (a path with no link in it), into *st the
+ * file checked. (uid_t)-1: any user at all (others' bits alone).
+ */
+static int readable_as(const char *real, uid_t uid, struct stat *checked)
+{
+	char buf[PATH_MAX], pwbuf[4096];
 	struct passwd pw, *res = NULL;
-	char pwbuf[4096];
-	gid_t groups[256], gid;
-	int ng = 256;
+	gid_t groups[256], gid = (gid_t)-1;
+	int ng = 0;
 	struct stat st;
 
-	if (uid == 0 || uid == geteuid())
-		return 1;	/* root may read anything; our own user, what the kernel lets us */
-	/* the file as the kernel would reach it: links resolved */
-	if (!realpath(path, real) || stat(real, &st))
-		return 0;
-	if (getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &res) || !res) {
-		gid = (gid_t)-1;	/* a user of no name: its own and others' bits only */
-		ng = 0;
-	} else {
+	if (uid != (uid_t)-1 && !getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &res) && res) {
+		ng = 256;
 		gid = pw.pw_gid;
 		if (getgrouplist(pw.pw_name, pw.pw_gid, groups, &ng) < 0)
 			ng = 0;
 	}
-	if (!may(&st, uid, gid, groups, ng, 4))
+	/* an ACL may take away what the bits give: not read for another */
+	if (stat(real, checked) || has_acl(real) || !may(checked, uid, gid, groups, ng, 4))
 		return 0;
 	/* and every directory on the way searchable by it */
 	snprintf(buf, sizeof(buf), "%s", real);
 	for (char *slash = strrchr(buf, '/'); slash; slash = strrchr(buf, '/')) {
 		*slash = '\0';
-		if (stat(buf[0] ? buf : "/", &st) || !may(&st, uid, gid, groups, ng, 1))
+		if (stat(buf[0] ? buf : "/", &st) || has_acl(buf[0] ? buf : "/") ||
+		    !may(&st, uid, gid, groups, ng, 1))
 			return 0;
 		if (!buf[0])
 			break;
 	}
 	return 1;
+}
+
+int file_readable_by(const char *path, uid_t uid)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	/* only root reads what others cannot; root's own files are root's to show */
+	if (geteuid() != 0 || uid == 0)
+		return 1;
+	return realpath(path, real) && readable_as(real, uid, &st);
+}
+
+void *file_read_as(const char *path, uid_t uid, size_t max, size_t *len, int *err)
+{
+	char real[PATH_MAX];
+	struct stat checked, st;
+	void *b;
+	int fd;
+
+	if (geteuid() != 0 || uid == 0)
+		return file_read_regular(path, max, len, err);
+	if (!realpath(path, real)) {
+		*err = errno;
+		return NULL;
+	}
+	if (!readable_as(real, uid, &checked)) {
+		*err = EACCES;
+		return NULL;
+	}
+	fd = file_open_regular(real, err);
+	if (fd < 0)
+		return NULL;
+	/* the file read is the one checked: not one a link swapped in since */
+	if (fstat(fd, &st) || st.st_dev != checked.st_dev || st.st_ino != checked.st_ino) {
+		close(fd);
+		*err = EACCES;
+		return NULL;
+	}
+	b = file_read_fd(fd, max, len, err);
+	close(fd);
+	return b;
 }

@@ -80,11 +80,20 @@ size_t file_pages_release(const void *p, size_t len, size_t keep);
 /*
  * Whether user uid could read path: the file readable by it, and every
  * directory on the way searchable, by owner, group (its groups, as the
- * system's database says) or others' bits. Always 1 for root and for our
- * own user (the kernel checks what we read). For a source file a
- * profile's line table names: prof, run by root, must not show another
- * user what that user could not read.
+ * system's database says) or others' bits, with no ACL on the way (its
+ * entries are not weighed: such a file is not read for another);
+ * (uid_t)-1 for a user not known: others' bits alone. Always 1 unless we
+ * are root, and for root's files: only root reads what others cannot. For
+ * a source file a profile's line table names: prof, run by root, must
+ * not show another user what that user could not read.
  */
 int file_readable_by(const char *path, uid_t uid);
+/*
+ * path's bytes (file_read_regular()) when uid could read it
+ * (file_readable_by()); else NULL with *err EACCES. The file read is the
+ * one checked (device and inode): a link swapped in between serves no
+ * other.
+ */
+void *file_read_as(const char *path, uid_t uid, size_t max, size_t *len, int *err);
 
 #endif

@@ -117,6 +117,8 @@ int httpd_parse(char *buf, size_t len, struct httpd_req *r)
 	r->query = "";
 	if (!end)
 		return len >= HTTPD_HEAD_MAX ? -431 : 0;
+	if (memchr(buf, '\0', end))
+		return -400;	/* a NUL would end the head early: the rest read as a request */
 	/* RFC 9112 2.2: empty lines before the request line are skipped */
 	line = buf;
 	while (line < buf + end && (*line == '\r' || *line == '\n'))
@@ -444,8 +446,16 @@ static int tcp_peer_uid(int fd, uid_t *uid)
 			    h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct inet_diag_msg))) {
 				const struct inet_diag_msg *m = NLMSG_DATA(h);
 
-				*uid = m->idiag_uid;
-				ret = 0;
+				/*
+				 * a connected socket of that four-tuple, not a listener
+				 * or a closed one's remains (which say uid 0)
+				 */
+				if (m->idiag_state == 1 /* TCP_ESTABLISHED */ &&
+				    m->id.idiag_sport == req.r.id.idiag_sport &&
+				    m->id.idiag_dport == req.r.id.idiag_dport) {
+					*uid = m->idiag_uid;
+					ret = 0;
+				}
 			}
 			break;
 		}
@@ -492,6 +502,7 @@ struct httpd {
 	pthread_t thread;
 	struct conn **c;
 	size_t nc;
+	uint64_t rest_until;		/* the listener not polled until then (no fd left) */
 };
 
 static const char *reason(unsigned status)
@@ -710,8 +721,12 @@ static void on_accept(struct httpd *s)
 		int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		struct conn *c;
 
-		if (fd < 0)
+		if (fd < 0) {
+			/* no descriptor left: the listener rests a while, not the loop spinning */
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				s->rest_until = mono_ns() + SEC / 10;
 			return;
+		}
 		if (s->nc >= s->o.max_conns && evict(s)) {
 			close(fd);	/* every one is busy answering: this one waits for none */
 			continue;
@@ -748,7 +763,10 @@ static void *run(void *arg)
 		size_t n = s->nc;
 
 		pf[0] = (struct pollfd){ .fd = s->wake[0], .events = POLLIN };
-		pf[1] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
+		/* a negative fd is not polled: the listener resting */
+		pf[1] = (struct pollfd){ .fd = now < s->rest_until ? -1 : s->lfd, .events = POLLIN };
+		if (now < s->rest_until && s->rest_until < next)
+			next = s->rest_until;
 		for (size_t i = 0; i < n; i++) {
 			struct conn *c = s->c[i];
 			short ev = c->state == C_SEND ? POLLOUT : c->state == C_JOB ? POLLRDHUP : POLLIN;

@@ -116,10 +116,13 @@ struct src {
 	int nowner;
 };
 
-/* Note that a program of uid's names s's file (root's and ours need no note). */
+/*
+ * Note that a program of uid's ((uid_t)-1: not known) names s's file
+ * (root's and ours need no note).
+ */
 static void src_owner(struct src *s, uid_t uid)
 {
-	if (uid == (uid_t)-1 || uid == 0 || uid == geteuid())
+	if (uid == 0 || uid == geteuid())
 		return;
 	for (int i = 0; i < s->nowner; i++)
 		if (s->owner[i] == uid)
@@ -131,13 +134,14 @@ static void src_owner(struct src *s, uid_t uid)
 }
 
 /*
- * Whether every user whose program names s's file could read it: prof,
- * run by root on another user's profile, shows that user nothing more
- * (a line table may name /etc/shadow). 0 with who in *uid when not.
+ * Whether every user but the first whose program names s's file could
+ * read it (the first is read as: read_source()): prof, run by root on
+ * another user's profile, shows that user nothing more (a line table may
+ * name /etc/shadow). 0 with who in *uid when not.
  */
 static int src_allowed(const struct src *s, uid_t *uid)
 {
-	for (int i = 0; i < s->nowner; i++)
+	for (int i = 1; i < s->nowner; i++)
 		if (s->owner[i] == (uid_t)-2 || !file_readable_by(s->file, s->owner[i])) {
 			*uid = s->owner[i];
 			return 0;
@@ -159,7 +163,7 @@ static int src_cmp(const void *a, const void *b)
  * regular file (opened without blocking: a FIFO cannot hang the export),
  * is larger than max, or holds a NUL (not text) is not read.
  */
-static char *read_source(const char *path, size_t max, size_t *n, const char **why)
+static char *read_source(const char *path, uid_t as, size_t max, size_t *n, const char **why)
 {
 	char *text;
 	int err;
@@ -169,9 +173,11 @@ static char *read_source(const char *path, size_t max, size_t *n, const char **w
 		return NULL;
 	}
 	/* file_read_regular() refuses a file of max bytes or more: max + 1 */
-	text = file_read_regular(path, max + 1, n, &err);
+	text = file_read_as(path, as, max + 1, n, &err);
 	if (!text) {
-		*why = err == ENOENT			? "not found at export time"
+		*why = err == EACCES && !geteuid()	? "left out: the user of the program that names it "
+							  "could not read it"
+		       : err == ENOENT			? "not found at export time"
 		       : err == EFBIG			? "too large to embed"
 		       : err == EISDIR || err == ENODEV ? "not a regular file"
 							: "not readable at export time";
@@ -236,7 +242,8 @@ static void put_sources(struct tsamples *const *c, size_t n, struct strs *st, FI
 		if (!src_allowed(&s[i], &who))
 			why = "left out: the user of the program that names it could not read it";
 		else if (total < SOURCES_MAX)
-			text = read_source(s[i].file, SOURCE_MAX < SOURCES_MAX - total ? SOURCE_MAX :
+			text = read_source(s[i].file, s[i].nowner ? s[i].owner[0] : geteuid(),
+					   SOURCE_MAX < SOURCES_MAX - total ? SOURCE_MAX :
 					   SOURCES_MAX - total, &len, &why);
 
 		fprintf(j, "%s{\"file\":%" PRIu32 ",", i ? ",\n" : "", str_id(st, s[i].file));

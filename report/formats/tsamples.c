@@ -120,6 +120,7 @@ static void *begin(const struct evdesc *ev, int merge, int full)
 	c->merge = merge;
 	c->full = full;
 	c->stride = 1;
+	c->next_thin = TS_MAX_KEPT;
 	c->nline = 1;
 	if (full)
 		c->leaves = addrs_new();
@@ -141,7 +142,8 @@ static void *begin(const struct evdesc *ev, int merge, int full)
  */
 static void thin(struct tsamples *c)
 {
-	c->stride *= 2;
+	if (c->stride < (1u << 30))
+		c->stride *= 2;
 	c->kept = 0;
 	for (size_t k = 0; k < c->nthread; k++) {
 		struct ts_thread *t = &c->thread[k];
@@ -161,6 +163,12 @@ static void thin(struct tsamples *c)
 		t->n = j;
 		c->kept += j;
 	}
+	/*
+	 * A thread keeps one sample at least: with more threads than the
+	 * budget, thinning again would gain nothing, so the next is put off
+	 * until there are twice as many kept (never once per sample).
+	 */
+	c->next_thin = c->kept > TS_MAX_KEPT / 2 ? 2 * c->kept : TS_MAX_KEPT;
 }
 
 int tsamples_say_thinned(struct tsamples *const *c, size_t n, const char *what)
@@ -206,7 +214,7 @@ static void collect_add(void *state, const struct rsample *s)
 		t->weight[t->n - 1] += s->period;
 	} else {
 		if (t->n == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 64;
+			t->cap = t->cap ? 2 * t->cap : 4;
 			t->stack = xreallocarray(t->stack, t->cap, sizeof(*t->stack));
 			t->weight = xreallocarray(t->weight, t->cap, sizeof(*t->weight));
 			t->time = xreallocarray(t->time, t->cap, sizeof(*t->time));
@@ -227,7 +235,7 @@ static void collect_add(void *state, const struct rsample *s)
 		t->time[t->n] = s->time;
 		t->weight[t->n++] = s->period;
 		t->skip = c->stride > 1 ? c->stride - 1 : 0;
-		if (++c->kept > TS_MAX_KEPT)
+		if (++c->kept > c->next_thin)
 			thin(c);
 	}
 	t->total += s->period;

@@ -89,7 +89,7 @@ struct tsamples {
 	 * into it): totals stay exact, the sequence coarser, memory bounded
 	 * whatever a small file describes (36M samples in 890 KB compressed).
 	 */
-	size_t kept;
+	size_t kept, next_thin;	/* thinned again past next_thin */
 	unsigned stride;	/* 1: every sample kept */
 	uint64_t seen;		/* samples added */
 };

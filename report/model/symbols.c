@@ -869,7 +869,19 @@ uid_t symbols_dso_owner(const struct dso *d)
 	const struct objfile *f = symbols_dso_file(d);
 	struct stat st;
 
-	if (!f || f->fd < 0 || fstat(f->fd, &st))
+	if (!f || f->fd < 0)
 		return (uid_t)-1;
-	return st.st_uid;
+	/*
+	 * The file at the path the process mapped (or that path under
+	 * --symfs, a tree the user gave) is whose program it is; a copy found
+	 * by build id (the cache's, which root's perf made, debuginfod's) is
+	 * not: then the file still at that path, else not known.
+	 */
+	{
+		size_t n = strlen(f->path), m = strlen(dso_path(d));
+
+		if (n >= m && !strcmp(f->path + n - m, dso_path(d)))
+			return fstat(f->fd, &st) ? (uid_t)-1 : st.st_uid;
+	}
+	return stat(dso_path(d), &st) ? (uid_t)-1 : st.st_uid;
 }

@@ -177,7 +177,11 @@ const char *dso_path(const struct dso *d);
  * build, [vdso] and the like).
  */
 const struct objfile *symbols_dso_file(const struct dso *d);
-/* The owner of d's file, as opened here; (uid_t)-1 when it is not (the kernel, a file not here). */
+/*
+ * Whose program d is: the owner of the file the process mapped, as opened
+ * here (or at its path, when what was opened is a copy: the build-id
+ * cache's); (uid_t)-1 when not known (the kernel, JIT code, a file gone).
+ */
 uid_t symbols_dso_owner(const struct dso *d);
 /*
  * Open d's file now and settle which file resolves it (its path's, or one

@@ -93,6 +93,13 @@ static void t_parse(void)
 	ok(parse("GET / HTTP/1.1\r\nHost: a\x01\r\n\r\n", &r, buf, sizeof(buf)) == -400,
 	   "a control byte in a value: 400");
 	{
+		static const char nul[] = "GET / HTTP/1.1\r\nHost: a\r\nX: a\0b\r\nContent-Length: 5\r\n\r\n";
+
+		memcpy(buf, nul, sizeof(nul));
+		ok(httpd_parse(buf, sizeof(nul) - 1, &r) == -400,
+		   "a NUL in the head (that would hide the rest of it): 400");
+	}
+	{
 		size_t k = 0;
 
 		k += (size_t)snprintf(buf, sizeof(buf), "GET / HTTP/1.1\r\nHost: a\r\n");
