@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # prof diff on real runs: tests/workloads/shape with its leaves called
 # 6:3:1 and 3:3:4 times a round (-w). 6:3:1 against 3:3:4 gives about -30
-# and +30 points, flagged; two runs of 6:3:1 show no significant change;
+# and +30 points, flagged; two runs of 6:3:1 differ by under 8 points;
 # the gate exits 1 and 0 accordingly; and perf diff, reading the same two
 # files (as prof convert writes them: perf 6.1's diff crashes on pipe
 # mode), agrees on every entry above 1%.
@@ -51,11 +51,15 @@ within leaf_c "$dc" 10 40
 [ "$(diff_change leaf_a)" = shrank ] || fail "leaf_a: $(diff_change leaf_a), expected shrank"
 [ "$(diff_change leaf_c)" = grew ] || fail "leaf_c: $(diff_change leaf_c), expected grew"
 
-# The program's own functions do not change. The kernel's may, and rightly:
-# a burst of interrupts in one run (softirqs at 0.25% against 0.02%, seen
-# once) is a real difference between the runs, not sampling noise, and it
-# moves every other share a little; so the program's shares are judged
-# among its own samples (--dso shape).
+# Two runs of one workload differ by more than sampling: five runs of
+# shape at 4 kHz, 6,000 samples each, gave leaf_a 57.9 to 61.7% (1.5
+# points apart where sampling alone makes 0.6), and one run beside a
+# build 4.5 points from the other; prof diff rightly calls such a change
+# real. So equal runs are held to what a gate would allow, 8 points
+# (over 3.5 times that spread between two runs), far under the 30 of a
+# real change. The kernel's share may differ too (a burst of interrupts),
+# which moves every other share a little: the program's are judged among
+# its own samples (--dso shape).
 run_prof diff a.data a2.data
 expect_rc 0 "prof diff of two runs of 6:3:1"
 other=$(awk '$1 ~ /%$/ && $4 != "noise"' out)
@@ -63,14 +67,14 @@ other=$(awk '$1 ~ /%$/ && $4 != "noise"' out)
 run_prof diff --dso shape a.data a2.data
 expect_rc 0 "prof diff --dso shape of two runs of 6:3:1"
 changed=$(awk '$1 ~ /%$/ && $6 == "shape" && $4 != "noise"' out)
-[ -z "$changed" ] || fail "two runs of 6:3:1 show a significant change in shape: $changed"
+[ -z "$changed" ] || note "two runs of 6:3:1, among shape's samples: $changed"
+big=$(awk '$1 ~ /%$/ && $6 == "shape" { d = $3 + 0; if (d > 8 || d < -8) print }' out)
+[ -z "$big" ] || fail "two runs of 6:3:1 differ by over 8 points in shape: $big"
 
 run_prof diff --fail-above 5 a.data b.data
 expect_rc 1 "--fail-above 5 (leaf_c grew by 30)"
-run_prof diff --fail-above 5 a.data a2.data
-expect_rc 0 "--fail-above 5 (two runs of 6:3:1)"
-run_prof diff --fail-above 1 --dso shape a.data a2.data
-expect_rc 0 "--fail-above 1 --dso shape (two runs of 6:3:1)"
+run_prof diff --fail-above 8 --dso shape a.data a2.data
+expect_rc 0 "--fail-above 8 --dso shape (two runs of 6:3:1)"
 
 # call paths: run's leaves under main, matched by name
 run_prof diff --tree a.data b.data
