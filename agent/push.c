@@ -401,7 +401,8 @@ static void spool_one(struct target *t, const struct window *w, const struct win
 			int ok = !write_all(fd, &h, sizeof(h)) && !write_all(fd, data, len) &&
 				 !fdatasync(fd);
 
-			err = ok ? 0 : errno ? errno : EIO;
+			if (!ok)
+				err = errno ? errno : EIO;
 			/* closed once, whatever it says: the number may be another thread's next */
 			if (close(fd) && ok) {
 				ok = 0;

@@ -19,8 +19,11 @@
 require_perf_event
 command -v go > /dev/null 2>&1 || skip "no go: the scrapes are read by go tool pprof"
 
+# (user space only: what is held and let go is the program's file, and on a
+# loaded machine the kernel's share of a busy loop's samples, interrupts
+# enabled again after a preemption, reached 15%)
 start_agent() {
-	"$PROF" agent --listen 127.0.0.1:0 -F 199 --comm "$1" --symbols-idle 1 \
+	"$PROF" agent --listen 127.0.0.1:0 -F 199 -e cpu-clock:u --comm "$1" --symbols-idle 1 \
 		--duration 120 2> agent.err &
 	agent_pid=$!
 	bg_add $agent_pid
