@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // shape: a workload with a known profile. main -> run() -> leaf_a, leaf_b,
-// leaf_c, called 6:3:1 times a round (in an order drawn anew each round)
-// with one fixed cost per call, so they
+// leaf_c, called 6:3:1 times a round with one fixed cost per call, so they
 // take about 60%, 30% and 10% of the CPU time; -w A:B:C gives other
 // counts (3:3:4 for 30%, 30%, 40%), for tests of what changed.
 //   shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C]
@@ -60,36 +59,15 @@ __attribute__((noinline)) void run(double seconds, const char *ready);
 __attribute__((noinline)) void run(double seconds, const char *ready)
 {
 	double end = now() + seconds;
-	unsigned long x = (unsigned long)getpid() * 2654435761UL ^ (unsigned long)(now() * 1e9);
+	int i;
 
 	do {
-		/*
-		 * The round's calls in an order of their own each round: in
-		 * one fixed order a round of about 1 ms beats with a sampling
-		 * clock of 4 kHz, and the samples keep landing in the same
-		 * leaves (two runs of 6:3:1 differed by 4.5 points for it).
-		 */
-		int left[3] = { weights[0], weights[1], weights[2] };
-		int n = left[0] + left[1] + left[2];
-
-		for (; n > 0; n--) {
-			int r;
-
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			r = (int)(x % (unsigned long)n);
-			if (r < left[0]) {
-				left[0]--;
-				leaf_a();
-			} else if (r < left[0] + left[1]) {
-				left[1]--;
-				leaf_b();
-			} else {
-				left[2]--;
-				leaf_c();
-			}
-		}
+		for (i = 0; i < weights[0]; i++)
+			leaf_a();
+		for (i = 0; i < weights[1]; i++)
+			leaf_b();
+		for (i = 0; i < weights[2]; i++)
+			leaf_c();
 		if (ready) {
 			say_ready("shape", ready);
 			ready = NULL;
