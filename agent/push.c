@@ -130,28 +130,36 @@ static void say(const struct pusher *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Whether url's authority holds a password (user:password@). */
-static int has_password(const char *url)
+/* The user information of url's authority (before '@'): its start and length; NULL when none. */
+static const char *userinfo(const char *url, size_t *len)
 {
 	const char *a = strstr(url, "://"), *e, *u;
 
 	if (!a)
-		return 0;
+		return NULL;
 	a += 3;
 	e = a + strcspn(a, "/?#");
 	u = memchr(a, '@', (size_t)(e - a));
-	return u && memchr(a, ':', (size_t)(u - a));
+	if (!u)
+		return NULL;
+	*len = (size_t)(u - a);
+	return a;
+}
+
+/* Whether url's authority holds a password (user:password@). */
+static int has_password(const char *url)
+{
+	size_t n;
+	const char *u = userinfo(url, &n);
+
+	return u && memchr(u, ':', n);
 }
 
 int push_has_user(const char *url)
 {
-	const char *a = strstr(url, "://"), *e;
+	size_t n;
 
-	if (!a)
-		return 0;
-	a += 3;
-	e = a + strcspn(a, "/?#");
-	return memchr(a, '@', (size_t)(e - a)) != NULL;
+	return userinfo(url, &n) != NULL;
 }
 
 int push_kind_of(const char *url, char *err, size_t errlen)
@@ -278,9 +286,9 @@ static long q_find(const struct target *t, const char *name)
 /*
  * Delete t's window at index i, and take it out of the queue whatever
  * happens: a window that cannot be deleted is never tried again in this
- * run (it would be sent again and again), said once. 0, or -1.
+ * run (it would be sent again and again), said once.
  */
-static int unspool(struct target *t, size_t i)
+static void unspool(struct target *t, size_t i)
 {
 	int gone = !unlinkat(t->dfd, t->q[i].name, 0) || errno == ENOENT;
 
@@ -289,7 +297,6 @@ static int unspool(struct target *t, size_t i)
 		    "agent, but one left there is sent again by the next", t->q[i].name, t->dir,
 		    strerror(errno));
 	q_remove(t, i, gone);
-	return gone ? 0 : -1;
 }
 
 /* Delete the oldest window of t: 1 when there was one. Under p->mu. */

@@ -336,6 +336,13 @@ static void opts_release(struct agent_opts *a)
 	record_opts_release(&a->rec);
 }
 
+/* Whether t is all a bearer token's characters (RFC 6750's b64token). */
+static int is_token(const char *t)
+{
+	return strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=") ==
+	       strlen(t);
+}
+
 /*
  * A secret from a file: its first line, which must not be empty, of
  * token characters (a bearer token) or of any printable ones (a
@@ -358,8 +365,7 @@ static char *read_secret(const char *opt, const char *path, int token)
 	b[len] = '\0';
 	b[strcspn(b, "\r\n")] = '\0';
 	t = token ? b + strspn(b, " \t") : b;
-	if (!*t || (token && strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-				   "-._~+/=") != strlen(t))) {
+	if (!*t || (token && !is_token(t))) {
 		fprintf(stderr, "prof: %s: '%s' holds no %s on its first line%s\n", opt, path,
 			token ? "token" : "password", token ? " (letters, digits and -._~+/=)" : "");
 		free(b);
@@ -396,8 +402,7 @@ static char *secret_of(const char *opt, const char *path, const char *env, int t
 	}
 	if (!v || !*v)
 		return NULL;
-	if (token && strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-			   "-._~+/=") != strlen(v)) {
+	if (token && !is_token(v)) {
 		fprintf(stderr, "prof: $%s is not a token (letters, digits and -._~+/=)\n", env);
 		*bad = 1;
 		return NULL;

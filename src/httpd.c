@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -38,19 +39,6 @@
 
 /* --- parsing -------------------------------------------------------------------- */
 
-static int lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
-static int same_word(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (lower((unsigned char)*a) != lower((unsigned char)*b))
-			return 0;
-	return !*a && !*b;
-}
-
 /* tchar of RFC 9110: what a method or a header's name is made of */
 static int tchar(int c)
 {
@@ -64,24 +52,14 @@ static int has_token(const char *v, const char *word)
 	size_t n = strlen(word);
 
 	while (*v) {
-		size_t k;
+		size_t k, e;
 
 		v += strspn(v, " \t,");
 		k = strcspn(v, ",");
-		{
-			size_t e = k;
-
-			while (e && (v[e - 1] == ' ' || v[e - 1] == '\t'))
-				e--;
-			if (e == n) {
-				size_t i = 0;
-
-				while (i < n && lower((unsigned char)v[i]) == lower((unsigned char)word[i]))
-					i++;
-				if (i == n)
-					return 1;
-			}
-		}
+		for (e = k; e && (v[e - 1] == ' ' || v[e - 1] == '\t'); e--)
+			;
+		if (e == n && !strncasecmp(v, word, n))
+			return 1;
 		v += k;
 	}
 	return 0;
@@ -206,24 +184,24 @@ int httpd_parse(char *buf, size_t len, struct httpd_req *r)
 		for (const char *c = v; *c; c++)
 			if ((unsigned char)*c < 0x20 && *c != '\t')
 				return -400;
-		if (same_word(line, "host")) {
+		if (!strcasecmp(line, "host")) {
 			if (r->host)
 				return -400;	/* two Hosts: RFC 9112 3.2 */
 			r->host = v;
-		} else if (same_word(line, "authorization")) {
+		} else if (!strcasecmp(line, "authorization")) {
 			if (r->authorization)
 				return -400;
 			r->authorization = v;
-		} else if (same_word(line, "connection")) {
+		} else if (!strcasecmp(line, "connection")) {
 			conn = v;
-		} else if (same_word(line, "transfer-encoding")) {
+		} else if (!strcasecmp(line, "transfer-encoding")) {
 			te = v;
-		} else if (same_word(line, "content-length")) {
+		} else if (!strcasecmp(line, "content-length")) {
 			if (cl && strcmp(cl, v))
 				return -400;
 			cl = v;
-		} else if (same_word(line, "expect")) {
-			r->expect_continue = same_word(v, "100-continue");
+		} else if (!strcasecmp(line, "expect")) {
+			r->expect_continue = !strcasecmp(v, "100-continue");
 		}
 	}
 	if (te)
@@ -321,12 +299,12 @@ int httpd_host_ok(const char *host, const char *const *names, size_t nnames)
 	h[n] = '\0';
 	if (n && h[n - 1] == '.')
 		h[--n] = '\0';	/* the root's dot: "localhost." is localhost */
-	if (inet_pton(AF_INET, h, &a4) == 1 || same_word(h, "localhost"))
+	if (inet_pton(AF_INET, h, &a4) == 1 || !strcasecmp(h, "localhost"))
 		return 1;
-	if (!uname(&u) && same_word(h, u.nodename))
+	if (!uname(&u) && !strcasecmp(h, u.nodename))
 		return 1;
 	for (size_t i = 0; i < nnames; i++)
-		if (same_word(h, names[i]))
+		if (!strcasecmp(h, names[i]))
 			return 1;
 	return 0;
 }

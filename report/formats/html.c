@@ -137,15 +137,13 @@ static void src_owner(struct src *s, uid_t uid)
  * Whether every user but the first whose program names s's file could
  * read it (the first is read as: read_source()): prof, run by root on
  * another user's profile, shows that user nothing more (a line table may
- * name /etc/shadow). 0 with who in *uid when not.
+ * name /etc/shadow).
  */
-static int src_allowed(const struct src *s, uid_t *uid)
+static int src_allowed(const struct src *s)
 {
 	for (int i = 1; i < s->nowner; i++)
-		if (s->owner[i] == (uid_t)-2 || !file_readable_by(s->file, s->owner[i])) {
-			*uid = s->owner[i];
+		if (s->owner[i] == (uid_t)-2 || !file_readable_by(s->file, s->owner[i]))
 			return 0;
-		}
 	return 1;
 }
 
@@ -236,10 +234,9 @@ static void put_sources(struct tsamples *const *c, size_t n, struct strs *st, FI
 	for (size_t i = 0; i < ns; i++) {
 		const char *why = "over the page's budget for sources";
 		size_t len = 0;
-		uid_t who;
 		char *text = NULL;
 
-		if (!src_allowed(&s[i], &who))
+		if (!src_allowed(&s[i]))
 			why = "left out: the user of the program that names it could not read it";
 		else if (total < SOURCES_MAX)
 			text = read_source(s[i].file, s[i].nowner ? s[i].owner[0] : geteuid(),

@@ -74,7 +74,12 @@ static uint32_t line_of(struct tsamples *c, const struct rframe *f)
 	c->line = xgrow(c->line, &c->cap_line, c->nline + 1, sizeof(*c->line));
 	c->line[c->nline].file = f->file;
 	c->line[c->nline].line = f->line;
-	c->line[c->nline].owner = f->dso ? symbols_dso_owner(f->dso) : (uid_t)-1;
+	/* a file's lines come together: its owner looked up once for them (a stat) */
+	if (f->dso != c->owner_dso) {
+		c->owner_dso = f->dso;
+		c->owner = f->dso ? symbols_dso_owner(f->dso) : (uid_t)-1;
+	}
+	c->line[c->nline].owner = c->owner;
 	htab_put(&c->ltab, &p, (uint32_t)c->nline);
 	return (uint32_t)c->nline++;
 }
@@ -121,6 +126,7 @@ static void *begin(const struct evdesc *ev, int merge, int full)
 	c->full = full;
 	c->stride = 1;
 	c->next_thin = TS_MAX_KEPT;
+	c->owner = (uid_t)-1;
 	c->nline = 1;
 	if (full)
 		c->leaves = addrs_new();

@@ -83,6 +83,8 @@ struct tsamples {
 	size_t nline, cap_line;
 	struct htab ltab;
 	struct addrs *leaves;	/* with full: the samples by the address they hit */
+	const struct dso *owner_dso;	/* the last line's dso, and its owner (line_of()) */
+	uid_t owner;
 	/*
 	 * Bounded: past TS_MAX_KEPT samples kept, each thread keeps 1 in
 	 * stride, each kept one weighing the samples it stands for (folded
