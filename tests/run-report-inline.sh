@@ -58,4 +58,5 @@ in_body=$(awk -v lo="$first" -v hi="$last" '/^#/ { next }
 		if (n + 0 >= lo && n + 0 <= hi) { sub("%", "", $1); s += $1 } }
 	END { print s + 0 }' out)
 note "srcline: $in_body% on inl_leaf's lines $first-$last of inline.c"
-expect_range "share on inl_leaf's source lines" "$in_body" 80 100
+# each row is rounded to 0.01, so their sum may pass 100 by a little
+expect_range "share on inl_leaf's source lines" "$in_body" 80 101
