@@ -334,20 +334,27 @@ struct symscript {
 static void print_symbolized(void *ctx, const struct rsample *s)
 {
 	struct symscript *x = ctx;
+	char mods[16], name[96];
 
 	if (!x->name_width) {
 		const struct evtab *t = session_evtab(x->p->session);
 
-		for (size_t i = 0; i < t->nr; i++)
-			if (t->ev[i] && (int)strlen(t->ev[i]->name) > x->name_width)
-				x->name_width = (int)strlen(t->ev[i]->name);
+		for (size_t i = 0; i < t->nr; i++) {
+			if (!t->ev[i])
+				continue;
+			evtab_modifiers(&t->ev[i]->attr, mods, sizeof(mods));
+			if ((int)(strlen(t->ev[i]->name) + strlen(mods)) > x->name_width)
+				x->name_width = (int)(strlen(t->ev[i]->name) + strlen(mods));
+		}
 	}
+	/* the name as perf prints it, with its modifiers: cycles:u */
+	evtab_modifiers(&s->ev->attr, mods, sizeof(mods));
+	snprintf(name, sizeof(name), "%s%s", s->ev->name, mods);
 	fprintf(x->out, "%s %5u ", s->comm, s->tid);
 	if (s->ev->attr.sample_type & PERF_SAMPLE_CPU)
 		fprintf(x->out, "[%03u] ", s->cpu);
 	fprintf(x->out, "%5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %*s: \n",
-		s->time / 1000000000, s->time % 1000000000 / 1000, s->period, x->name_width,
-		s->ev->name);
+		s->time / 1000000000, s->time % 1000000000 / 1000, s->period, x->name_width, name);
 	for (int i = 0; i < s->nframes; i++) {
 		const struct rframe *f = &s->frames[i];
 		const char *dso = !f->dso ? "[unknown]" : f->kernel ? dso_short_name(f->dso)

@@ -22,6 +22,18 @@
 /* --- samples ------------------------------------------------------------ */
 
 /* Whether user address a of pr can be code: in a mapping of it, or JIT code its runtime named. */
+/*
+ * A sample's weight: its period, or, where the samples carry none (-c
+ * without PERF_SAMPLE_PERIOD), the event's fixed one, as perf reads it
+ * (evsel__parse_sample() starts from attr.sample_period); 1 where neither.
+ */
+static uint64_t sample_period_of(const struct evdesc *e, const struct sample *smp)
+{
+	if (smp->present & PERF_SAMPLE_PERIOD)
+		return smp->period;
+	return !e->attr.freq && e->attr.sample_period ? e->attr.sample_period : 1;
+}
+
 static int code_address(struct session *s, const struct proc *pr, uint64_t a)
 {
 	struct rawf r;
@@ -39,7 +51,8 @@ static int code_address(struct session *s, const struct proc *pr, uint64_t a)
  * unwound from a stack copy, or the sampled ip when that gives nothing or
  * chains are not wanted. Stops at fn's -1.
  */
-static int each_address(struct session *s, const struct sample *smp, int kernel,
+static int each_address(struct session *s, const struct evdesc *e, const struct sample *smp,
+			int kernel,
 			int (*fn)(struct session *s, void *arg, uint64_t a, int kernel, int caller),
 			void *arg)
 {
@@ -93,7 +106,7 @@ static int each_address(struct session *s, const struct sample *smp, int kernel,
 			if (first_user) {
 				/* frameless functions' callers, which the chain skips: from the stack */
 				uint64_t ras[8], next = i + 1 < smp->nr_chain ? smp->chain[i + 1] : 0;
-				int k = resolver_leaf_returns(s->res, s->cur_pr, smp, a, ras, 8);
+				int k = resolver_leaf_returns(s->res, s->cur_pr, e, smp, a, ras, 8);
 
 				first_user = 0;
 				for (int j = 0; j < k && ras[j] != next; j++) {
@@ -172,13 +185,13 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
 	p->tid = smp->tid;
 	p->cpu = smp->cpu;
 	p->time = smp->time;
-	p->period = (smp->present & PERF_SAMPLE_PERIOD) ? smp->period : 1;
+	p->period = sample_period_of(e, smp);
 	p->comm = comm;
 	p->exe = pr ? pr->exe : NULL;
 	p->parallelism = parallelism;
 	p->first = s->npraw;
 	s->cur_pr = pr;
-	each_address(s, smp, kernel, park_one, (void *)pr);
+	each_address(s, e, smp, kernel, park_one, (void *)pr);
 	p->repaired = s->repaired;
 	p->cut = s->cut;
 	p->n = s->npraw - p->first;
@@ -681,7 +694,7 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 	rs.cpu = smp.cpu;
 	rs.time = rs.first = smp.time;
 	rs.count = 1;
-	rs.period = (smp.present & PERF_SAMPLE_PERIOD) ? smp.period : 1;
+	rs.period = sample_period_of(e, &smp);
 	rs.comm = t->comm;
 	rs.exe = b.pr ? b.pr->exe : NULL;
 	rs.parallelism = 1;
@@ -715,13 +728,13 @@ int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample 
 	if (s->sum) {
 		/* added up now, named once a sum (session_sum()) */
 		s->nswork = 0;
-		if (each_address(s, &smp, kernel, sum_one, (void *)b.pr) >= 0) {
+		if (each_address(s, e, &smp, kernel, sum_one, (void *)b.pr) >= 0) {
 			rs.unwind_end = s->nupcs ? s->ustop.end : 0;
 			rs.unwind_at = s->ustop_frame;	/* as a raw frame's index */
 			return sum_add(s, &rs);
 		}
 	}
-	if (each_address(s, &smp, kernel, build_one, &b) < 0) {
+	if (each_address(s, e, &smp, kernel, build_one, &b) < 0) {
 		park(s, e, &smp, b.pr, t->comm, kernel, rs.parallelism);
 		return 0;
 	}
