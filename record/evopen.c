@@ -37,7 +37,19 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->callchain == CALLCHAIN_FP) {
+	if (o->callchain == CALLCHAIN_FP && regs_leaf_mask()) {
+		/*
+		 * aarch64: a function that makes no calls sets up no frame
+		 * record (gcc's -momit-leaf-frame-pointer, on by default), and
+		 * its return address stays in the link register, where the
+		 * kernel's walk of frame records never looks: the caller drops
+		 * out of every such chain. The link register alone puts it back
+		 * (unwind_leaf_returns()), as perf records it since 5.19: perf
+		 * reads these samples as its own.
+		 */
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = regs_leaf_mask();
+	} else if (o->callchain == CALLCHAIN_FP) {
 		/*
 		 * A function that sets up no frame (gcc -O2's leaves, libc's
 		 * syscall wrappers) keeps its return address on the stack,

@@ -21,6 +21,7 @@ static const int dwarf_of[] = {
 };
 #define REG_PC	PERF_REG_X86_IP
 #define REG_SP	PERF_REG_X86_SP
+#define REG_LR	(-1)		/* none: call pushes the return address */
 
 uint64_t regs_user_mask(void)
 {
@@ -37,6 +38,7 @@ static const int dwarf_of[] = {
 };
 #define REG_PC	PERF_REG_ARM64_PC
 #define REG_SP	PERF_REG_ARM64_SP
+#define REG_LR	PERF_REG_ARM64_LR
 
 uint64_t regs_user_mask(void)
 {
@@ -46,6 +48,7 @@ uint64_t regs_user_mask(void)
 static const int dwarf_of[] = { 0 };
 #define REG_PC	0
 #define REG_SP	0
+#define REG_LR	(-1)
 
 uint64_t regs_user_mask(void)
 {
@@ -65,6 +68,18 @@ static int reg(const uint64_t *regs, size_t nr, uint64_t mask, int r, uint64_t *
 		return -1;
 	*out = regs[at];
 	return 0;
+}
+
+uint64_t regs_leaf_mask(void)
+{
+	const int r = REG_LR;
+
+	return r >= 0 && r < 64 ? 1ULL << (r & 63) : 0;
+}
+
+int regs_link(const uint64_t *regs, size_t nr, uint64_t mask, uint64_t *lr)
+{
+	return REG_LR >= 0 && regs ? reg(regs, nr, mask, REG_LR, lr) : -1;
 }
 
 int regs_dwarf_count(void)

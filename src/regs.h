@@ -13,6 +13,20 @@
 /* attr.sample_regs_user for DWARF unwinding; 0 on a machine we cannot unwind. */
 uint64_t regs_user_mask(void);
 
+/*
+ * attr.sample_regs_user for -g: the link register on aarch64, where a
+ * function that makes no calls keeps its return address, so that the
+ * frame-pointer chain's missing caller can be put back (as perf records
+ * since 5.19); 0 elsewhere.
+ */
+uint64_t regs_leaf_mask(void);
+
+/*
+ * The link register of a sample's registers (nr values, one per bit of
+ * mask): 0, or -1 where the machine has none or the sample lacks it.
+ */
+int regs_link(const uint64_t *regs, size_t nr, uint64_t mask, uint64_t *lr);
+
 /* DWARF registers of the machine: what regs_to_dwarf fills. */
 #define REGS_DWARF_MAX	33
 

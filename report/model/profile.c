@@ -17,6 +17,7 @@
 #include "pdata.h"
 #include "profile.h"
 #include "reader.h"
+#include "regs.h"
 #include "strpool.h"
 #include "unwind.h"
 #include "xalloc.h"
@@ -322,11 +323,18 @@ static int on_sample(void *ctx, const struct rsample *s)
 		p->chains += count;	/* counted only when chains are resolved: for the trees */
 	if (s->cut)
 		p->chains_cut += count;
-	if (l->o->chains && s->nframes > 1 && (s->ev->attr.sample_type & PERF_SAMPLE_STACK_USER)) {
-		if (s->ev->attr.sample_type & PERF_SAMPLE_REGS_USER) {
+	if (l->o->chains && s->nframes > 1) {
+		uint64_t st = s->ev->attr.sample_type;
+
+		if ((st & PERF_SAMPLE_STACK_USER) && (st & PERF_SAMPLE_REGS_USER)) {
 			stack_quality(&p->uw, s);
-		} else {
-			/* -g with a few bytes of stack: chains whose frameless leaf was mended */
+		} else if ((st & PERF_SAMPLE_STACK_USER) ||
+			   ((st & PERF_SAMPLE_REGS_USER) && regs_leaf_mask() &&
+			    s->ev->attr.sample_regs_user == regs_leaf_mask())) {
+			/*
+			 * -g with a few bytes of stack, or aarch64's with the link
+			 * register: chains whose frameless leaf was mended
+			 */
 			p->leaf_checked += count;
 			p->leaf_repaired += s->repaired ? count : 0;
 		}

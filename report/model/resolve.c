@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "jitdump.h"
+#include "regs.h"
 #include "resolve-int.h"
 #include "xalloc.h"
 
@@ -282,14 +283,22 @@ int resolver_unwind(struct resolver *r, const struct proc *pr, const struct evde
 	return n;
 }
 
-int resolver_leaf_returns(struct resolver *r, const struct proc *pr, const struct sample *smp,
-			  uint64_t a, uint64_t *ras, int max)
+int resolver_leaf_returns(struct resolver *r, const struct proc *pr, const struct evdesc *e,
+			  const struct sample *smp, uint64_t a, uint64_t *ras, int max)
 {
 	struct ufind uf = { r, pr };
+	uint64_t lr;
+	int link = 0;
 
-	if (!smp->stack || !smp->stack_dyn_size || smp->nr_user_regs || !pr)
+	if (!pr)
+		return 0;
+	/* the link register alone (aarch64's -g, perf's too); never --call-graph dwarf's set */
+	if (smp->nr_user_regs && e->attr.sample_regs_user == regs_leaf_mask() &&
+	    !regs_link(smp->user_regs, (size_t)smp->nr_user_regs, e->attr.sample_regs_user, &lr))
+		link = 1;
+	else if (smp->nr_user_regs || !smp->stack || !smp->stack_dyn_size)
 		return 0;
 	/* a proc's gen is unique in the session: it names these maps */
 	return unwind_leaf_returns(unwinder(r), find_umap, &uf, pr->gen, a, smp->stack,
-				   smp->stack_dyn_size, ras, max);
+				   smp->stack ? smp->stack_dyn_size : 0, link ? &lr : NULL, ras, max);
 }

@@ -100,12 +100,13 @@ int resolver_unwind(struct resolver *r, const struct proc *pr, const struct evde
 		    const struct sample *smp, uint64_t *pcs, unsigned char *flags, int max,
 		    struct unwind_stop *stop);
 /*
- * -g samples with a few bytes of the user stack (and no registers): the
+ * -g samples with a few bytes of the user stack (and no registers), or
+ * with the link register alone (aarch64, e's sample_regs_user): the
  * return addresses of the frameless functions from user pc a on, which
  * the chain skips (unwind_leaf_returns()).
  */
-int resolver_leaf_returns(struct resolver *r, const struct proc *pr, const struct sample *smp,
-			  uint64_t a, uint64_t *ras, int max);
+int resolver_leaf_returns(struct resolver *r, const struct proc *pr, const struct evdesc *e,
+			  const struct sample *smp, uint64_t a, uint64_t *ras, int max);
 
 /* --- JIT code (resolve-jit.c) ---------------------------------------------------- */
 

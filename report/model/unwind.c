@@ -131,7 +131,7 @@ struct memo {
  */
 #define LMEMO	4096
 
-enum { LM_NONE, LM_STEP, LM_STOP, LM_CODE };
+enum { LM_NONE, LM_STEP, LM_STOP, LM_CODE, LM_LINK };
 
 struct lmemo {
 	uint64_t space, pc;
@@ -760,8 +760,10 @@ static struct lmemo *lmemo_of(struct unwind *u, uint64_t space, uint64_t pc, int
 
 /*
  * What the repair does with pc (LM_STEP, with the CFA's offset and the
- * return address's from sp; or LM_STOP): from the memo, or found and
- * kept when the answer is the maps' and the file's alone.
+ * return address's from sp; LM_LINK, the return address still in the
+ * link register, with the CFA's offset from sp; or LM_STOP): from the
+ * memo, or found and kept when the answer is the maps' and the file's
+ * alone.
  */
 static int leaf_rule(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
 		     uint64_t look, int64_t *cfa_off, int64_t *ra_at)
@@ -791,13 +793,20 @@ static int leaf_rule(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t 
 			*cfa_off = r->cfa.off;
 			/* wrapping, not overflowing, on a crafted file's offsets */
 			*ra_at = (int64_t)((uint64_t)r->cfa.off + (uint64_t)r->reg[r->ra].off);
+		} else if (r != &no_rule && !r->signal && r->cfa.kind == R_REG_OFF &&
+			   r->cfa.reg == DW_SP && r->cfa.off >= 0 && r->ra != DW_SP &&
+			   r->reg[r->ra].kind == R_SAME) {
+			/* aarch64's leaf, or any function before it saves x30 */
+			kind = LM_LINK;
+			*cfa_off = r->cfa.off;
+			*ra_at = 0;
 		}
 	}
 	if (lm && keep) {
 		lm->space = space;
 		lm->pc = look;
 		lm->kind = kind;
-		lm->cfa_off = kind == LM_STEP ? *cfa_off : 0;
+		lm->cfa_off = kind == LM_STEP || kind == LM_LINK ? *cfa_off : 0;
 		lm->ra_at = kind == LM_STEP ? *ra_at : 0;
 	}
 	return kind;
@@ -824,7 +833,8 @@ static int mapped_code(struct unwind *u, unwind_find_fn find, void *ctx, uint64_
 }
 
 int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
-			uint64_t pc, const unsigned char *stack, size_t len, uint64_t *ras, int max)
+			uint64_t pc, const unsigned char *stack, size_t len, const uint64_t *lr,
+			uint64_t *ras, int max)
 {
 	uint64_t look = pc, off = 0;
 	int n = 0;
@@ -836,8 +846,18 @@ int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64
 	while (n < max) {
 		int64_t cfa_off = 0, ra_at = 0, at;
 		uint64_t ra;
+		int kind = leaf_rule(u, find, ctx, space, look, &cfa_off, &ra_at);
 
-		if (leaf_rule(u, find, ctx, space, look, &cfa_off, &ra_at) != LM_STEP)
+		/* the link register holds the interrupted function's return address alone */
+		if (kind == LM_LINK && n == 0 && lr) {
+			if (!*lr || !mapped_code(u, find, ctx, space, *lr - 1))
+				break;
+			ras[n++] = *lr;
+			off += (uint64_t)cfa_off;
+			look = *lr - 1;
+			continue;
+		}
+		if (kind != LM_STEP)
 			break;
 		at = (int64_t)(off + (uint64_t)ra_at);
 		if (at < 0 || (uint64_t)at > len || len - (uint64_t)at < 8)

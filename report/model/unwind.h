@@ -88,9 +88,13 @@ int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct s
  * from (a process's maps as they stand: the session's unique generation
  * of them), so that what find() and the CFI say of a pc is looked up once
  * for the run, not per sample; 0 when they have no such name (no memo).
+ * With lr, the sample's link register (aarch64): where pc's CFI says the
+ * return address is still there (a function that makes no calls, or one
+ * before it saves x30), it is the first; stack may then be empty.
  */
 int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
-			uint64_t pc, const unsigned char *stack, size_t len, uint64_t *ras, int max);
+			uint64_t pc, const unsigned char *stack, size_t len, const uint64_t *lr,
+			uint64_t *ras, int max);
 
 /* found by following the frame pointer: no CFI covered the frame below */
 #define UNWIND_FP	1

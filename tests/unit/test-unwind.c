@@ -257,6 +257,34 @@ static int unwind(struct unwind *u, const struct unwind_map *m, size_t n, const 
 	return unwind_user(u, find_map, &p, &s, regs_user_mask(), pcs, flags, max, &stop);
 }
 
+/*
+ * -g's leaf repair at tip, which sets up no frame: its caller (ra_tip) from
+ * the stack copy on x86_64; on aarch64 from the link register alone, with
+ * no stack at all (what -g records there), and nothing without it.
+ */
+static void leaf_repair(struct unwind *u)
+{
+	struct maps_of p = { maps, nmaps };
+	uint64_t ras[8], pc = perf_regs[REG_PC];
+	int n;
+#if defined(__aarch64__)
+	uint64_t lr = perf_regs[PERF_REG_ARM64_LR], mask = regs_leaf_mask(), got = 0;
+
+	n = unwind_leaf_returns(u, find_map, &p, 0, pc, NULL, 0, &lr, ras, 8);
+	ok(n == 1 && ras[0] == ra_tip, "-g's repair at tip, the link register alone: its caller "
+	   "(%d, %#" PRIx64 ", ra_tip %#" PRIx64 ")", n, n > 0 ? ras[0] : 0, ra_tip);
+	n = unwind_leaf_returns(u, find_map, &p, 0, pc, NULL, 0, NULL, ras, 8);
+	ok(n == 0, "without the link register nor a stack: nothing (%d)", n);
+	ok(mask == 1ULL << PERF_REG_ARM64_LR && !regs_link(&lr, 1, mask, &got) && got == lr,
+	   "-g's register mask is LR alone, read back from a sample");
+#else
+	n = unwind_leaf_returns(u, find_map, &p, 0, pc, stack_copy, stack_len, NULL, ras, 8);
+	ok(n >= 1 && ras[0] == ra_tip, "-g's repair at tip, from the stack copy: its caller "
+	   "(%d, %#" PRIx64 ", ra_tip %#" PRIx64 ")", n, n > 0 ? ras[0] : 0, ra_tip);
+	ok(regs_leaf_mask() == 0, "-g records no registers on x86_64");
+#endif
+}
+
 /* The undamaged sample: tip, leaf, mid, outer, main ... _start, all by CFI. */
 static void whole_chain(struct unwind *u, const uint64_t *regs, size_t nregs)
 {
@@ -737,6 +765,7 @@ int main(int argc, char **argv)
 	nregs = sample_regs(perf_regs, regs);
 	u = unwind_new(NULL, 0);
 	whole_chain(u, regs, nregs);
+	leaf_repair(u);
 	damaged_samples(u, regs, nregs, rounds);
 	/* and the undamaged one still unwinds whole after all that */
 	whole_chain(u, regs, nregs);
