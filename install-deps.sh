@@ -3,8 +3,11 @@
 # Installs what building and testing prof needs on Debian 12, with apt-get.
 # Idempotent: packages already there are left alone. Run as root (or it uses sudo).
 #   ./install-deps.sh [--aarch64]
-# --aarch64 also installs what `make check-aarch64` needs: a cross compiler,
-# arm64 libraries (it adds arm64 to dpkg's architectures) and qemu-user.
+# --aarch64 also installs what `make check-aarch64` and `make check-guest`
+# need: a cross compiler, arm64 libraries (it adds arm64 to dpkg's
+# architectures), qemu-user, and qemu-system-arm and cpio for the arm64
+# guest (whose kernel and busybox check-guest.sh downloads from Debian's
+# archive itself, installing nothing).
 set -eu
 
 packages="build-essential autoconf automake libtool pkg-config make
@@ -21,7 +24,7 @@ sudo=
 case ${1:-} in
 --aarch64)
 	dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
-	packages="$packages gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
+	packages="$packages gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user qemu-system-arm cpio
 libdw-dev:arm64 libelf-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64 libiberty-dev:arm64
 libcurl4-openssl-dev:arm64"
 	;;
