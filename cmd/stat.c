@@ -116,61 +116,6 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-/*
- * Modifiers after ':', as perf's parser applies them: u, k and h keep
- * only those privilege levels (the first of them excludes all three);
- * u also leaves guests out; G and H count only in the guest or the host;
- * p raises precise_ip; D pins the event (or group) to the PMU.
- */
-static int apply_mods(struct perf_event_attr *a, const char *m)
-{
-	int excl = 0, gh = 0;
-
-	for (; *m; m++) {
-		switch (*m) {
-		case 'u':
-		case 'k':
-		case 'h':
-			if (!excl) {
-				a->exclude_user = a->exclude_kernel = a->exclude_hv = 1;
-				excl = 1;
-			}
-			if (*m == 'u') {
-				a->exclude_user = 0;
-				if (!gh)
-					a->exclude_guest = 1;
-			} else if (*m == 'k') {
-				a->exclude_kernel = 0;
-			} else {
-				a->exclude_hv = 0;
-			}
-			break;
-		case 'G':
-		case 'H':
-			if (!gh) {
-				a->exclude_guest = a->exclude_host = 1;
-				gh = 1;
-			}
-			if (*m == 'G')
-				a->exclude_guest = 0;
-			else
-				a->exclude_host = 0;
-			break;
-		case 'p':
-			if (a->precise_ip >= 3)
-				return -1;
-			a->precise_ip++;
-			break;
-		case 'D':
-			a->pinned = 1;
-			break;
-		default:
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* mem:ADDR[/LEN][:ACCESS]: a hardware breakpoint, as perf spells it. */
 static int parse_mem(const char *spec, struct perf_event_attr *a, const char **mods,
 		     char *err, size_t len)
@@ -259,7 +204,7 @@ static int parse_one(const char *spec, struct perf_event_attr *a, char *err, siz
 	}
 	mods = colon ? colon + 1 : "";
 modifiers:
-	if (apply_mods(a, mods))
+	if (evname_apply_mods(a, mods))
 		return bad(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
 			   "(hypervisor), G (guest), H (host), p (precise), D (pinned)", spec, mods);
 	return 0;
@@ -282,7 +227,7 @@ static int add_event(struct stat_opts *o, const char *spec, size_t n, const char
 		free(s);
 		return -1;
 	}
-	if (gmods && gmods[0] && apply_mods(&e->attr, gmods)) {
+	if (gmods && gmods[0] && evname_apply_mods(&e->attr, gmods)) {
 		free(s);
 		return bad(err, len, "-e: unknown group modifier '%s'", gmods);
 	}

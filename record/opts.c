@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "evname.h"
 #include "opt.h"
@@ -31,22 +32,18 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 }
 
 /*
- * An event's modifiers after its ':', as perf takes them: u (user space
- * only), k (kernel only), p, pp, ppp (precise_ip 1-3). 0, or -1.
+ * An event's modifiers after its ':', as perf takes them (evname.h's
+ * evname_apply_mods(): u, k, h, G, H, p, pp, ppp, D), kept as text. 0, or -1.
  */
 static int parse_mods(const char *m, struct event_mods *out)
 {
+	struct perf_event_attr a;
+
 	memset(out, 0, sizeof(*out));
-	for (; *m; m++) {
-		if (*m == 'u')
-			out->user = 1;
-		else if (*m == 'k')
-			out->kernel = 1;
-		else if (*m == 'p' && out->precise < 3)
-			out->precise++;
-		else
-			return -1;
-	}
+	memset(&a, 0, sizeof(a));
+	if (strlen(m) >= sizeof(out->text) || evname_apply_mods(&a, m))
+		return -1;
+	strcpy(out->text, m);
 	return 0;
 }
 
@@ -57,7 +54,7 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 	for (;;) {
 		size_t n = strcspn(p, ",");
 		char *name = xmalloc(n + 1), *colon;
-		struct event_mods mods = { 0, 0, 0, 0 };
+		struct event_mods mods = { "", 0 };
 
 		memcpy(name, p, n);
 		name[n] = '\0';
@@ -66,7 +63,8 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 			*colon = '\0';
 			if (evname_lookup(name) && parse_mods(colon + 1, &mods)) {
 				bad(err, len, "-e: unknown modifier in '%s:%s'; modifiers are u (user "
-				    "space), k (kernel), p, pp, ppp (precise)", name, colon + 1);
+				    "space), k (kernel), h (hypervisor), G (guest), H (host), p, pp, "
+				    "ppp (precise), D (pinned)", name, colon + 1);
 				free(name);
 				return -EINVAL;
 			}
@@ -483,13 +481,6 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 		o->events[0] = xstrdup(default_event);
 		o->nr_events = 1;
 		o->default_event = 1;
-	}
-	/* perf's --all-user, --all-kernel: as :u or :k on every event but a tracepoint */
-	for (size_t i = 0; i < o->nr_events && (o->all_user || o->all_kernel); i++) {
-		if (o->mods[i].tracepoint)
-			continue;
-		o->mods[i].user = o->all_user;
-		o->mods[i].kernel = o->all_kernel;
 	}
 	if (!o->argv && !o->nr_pids && !o->nr_tids && !o->all_cpus && !o->has_cpus)
 		return bad(err, len, "no command to run: give one, or -p PID, -t TID or -a");

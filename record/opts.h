@@ -38,10 +38,9 @@
 
 enum record_callchain { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };
 
-/* An event's modifiers (-e cpu-clock:u, cycles:ppp). */
+/* An event's modifiers (-e cpu-clock:u, cycles:ppp), evname_apply_mods()'s. */
 struct event_mods {
-	int user, kernel;	/* :u, :k (both or neither: both spaces) */
-	int precise;		/* :p, :pp, :ppp: attr.precise_ip */
+	char text[16];		/* the letters after ':', "" for none */
 	int tracepoint;		/* the name is a tracepoint's, SYSTEM:NAME */
 };
 
@@ -71,7 +70,7 @@ struct record_opts {
 	int no_buildid_mmap;	/* --no-buildid-mmap: MMAP2 without build ids (attr.build_id 0) */
 	int keep_leaf_stacks;	/* --keep-leaf-stacks: -g's stacks stored, not mended (mend.h) */
 	int kernel_build_ids;	/* record_main()'s choice: the kernel puts them in MMAP2 */
-	int all_user, all_kernel;	/* --all-user, --all-kernel: put in mods */
+	int all_user, all_kernel;	/* --all-user, --all-kernel: on every attr */
 	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */
 	int off_cpu;		/* --off-cpu: context switches, and stacks at switch-out */
 	int no_carry;		/* carry no JIT files (prof agent's recorder: its reader is live) */

@@ -346,13 +346,15 @@ static int open_events(struct recorder *rc)
 			rc->ev[i].attr.freq = 0;
 			rc->ev[i].attr.sample_period = 1;
 		}
-		if (m->user && !m->kernel) {
+		/* checked when parsed: u, k, h, G, H, p and D as perf applies them */
+		(void)evname_apply_mods(&rc->ev[i].attr, m->text);
+		/* perf's --all-user, --all-kernel, on every event but a tracepoint (evsel.c) */
+		if (rc->o.all_user && !m->tracepoint) {
 			rc->ev[i].attr.exclude_kernel = 1;
 			rc->ev[i].attr.exclude_hv = 1;
-		} else if (m->kernel && !m->user) {
+		} else if (rc->o.all_kernel && !m->tracepoint) {
 			rc->ev[i].attr.exclude_user = 1;
 		}
-		rc->ev[i].attr.precise_ip = (unsigned)m->precise;
 	}
 	if (rc->o.off_cpu)
 		off_cpu_events(rc);

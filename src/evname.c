@@ -116,3 +116,58 @@ const char *evname_cache_of(uint64_t config, char *buf, size_t size)
 		 res ? "-misses" : op == PERF_COUNT_HW_CACHE_OP_PREFETCH ? "es" : "s");
 	return buf;
 }
+
+/*
+ * Modifiers after ':', as perf's parser applies them: u, k and h keep
+ * only those privilege levels (the first of them excludes all three);
+ * u also leaves guests out; G and H count only in the guest or the host;
+ * p raises precise_ip; D pins the event (or group) to the PMU.
+ */
+int evname_apply_mods(struct perf_event_attr *a, const char *m)
+{
+	int excl = 0, gh = 0;
+
+	for (; *m; m++) {
+		switch (*m) {
+		case 'u':
+		case 'k':
+		case 'h':
+			if (!excl) {
+				a->exclude_user = a->exclude_kernel = a->exclude_hv = 1;
+				excl = 1;
+			}
+			if (*m == 'u') {
+				a->exclude_user = 0;
+				if (!gh)
+					a->exclude_guest = 1;
+			} else if (*m == 'k') {
+				a->exclude_kernel = 0;
+			} else {
+				a->exclude_hv = 0;
+			}
+			break;
+		case 'G':
+		case 'H':
+			if (!gh) {
+				a->exclude_guest = a->exclude_host = 1;
+				gh = 1;
+			}
+			if (*m == 'G')
+				a->exclude_guest = 0;
+			else
+				a->exclude_host = 0;
+			break;
+		case 'p':
+			if (a->precise_ip >= 3)
+				return -1;
+			a->precise_ip++;
+			break;
+		case 'D':
+			a->pinned = 1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -175,6 +175,11 @@ void evtab_modifiers(const struct perf_event_attr *a, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, ":u");
 	else if (a->exclude_user && !a->exclude_kernel)
 		n += (size_t)snprintf(buf + n, len - n, ":k");
-	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+	else if (a->exclude_user && a->exclude_kernel && !a->exclude_hv)
+		n += (size_t)snprintf(buf + n, len - n, ":h");
+	/* a guest's alone (:G); the host, the default, is not said */
+	if (a->exclude_host && !a->exclude_guest)
+		n += (size_t)snprintf(buf + n, len - n, "%s", n ? "G" : ":G");
+	for (unsigned i = 0; i < a->precise_ip && i < 3 && n + 2 < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s", n ? "p" : ":p");
 }

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "cpulist.h"
+#include "evname.h"
 #include "opts.h"
 #include "parse.h"
 #include "tap.h"
@@ -140,13 +142,31 @@ int main(void)
 	ok(ret == 0 && o.freq > 0 && o.freq_given, "-F max: %llu", (unsigned long long)o.freq);
 	record_opts_release(&o);
 	ret = PARSE("-e", "cpu-clock,task-clock:k", "--all-user", "true");
-	ok(ret == 0 && o.mods[0].user && !o.mods[0].kernel && o.mods[1].user && !o.mods[1].kernel,
-	   "--all-user puts :u on every event");
+	ok(ret == 0 && o.all_user && !o.mods[0].text[0] && !strcmp(o.mods[1].text, "k"),
+	   "--all-user is taken, each event's own modifiers kept beside it");
 	record_opts_release(&o);
 	ret = PARSE("-e", "cpu-clock,sched:sched_switch", "--all-kernel", "true");
-	ok(ret == 0 && o.mods[0].kernel && !o.mods[0].user && !o.mods[1].kernel &&
-	   o.mods[1].tracepoint, "--all-kernel: :k on every event but a tracepoint");
+	ok(ret == 0 && o.all_kernel && o.mods[1].tracepoint, "--all-kernel, and a tracepoint");
 	record_opts_release(&o);
+	ret = PARSE("-e", "cycles:uhGHppp,instructions:kD", "true");
+	ok(ret == 0 && !strcmp(o.mods[0].text, "uhGHppp") && !strcmp(o.mods[1].text, "kD"),
+	   "-e takes perf's modifiers u k h G H p D");
+	record_opts_release(&o);
+	ret = PARSE("-e", "cycles:pppp", "true");
+	ok(ret != 0, "-e cycles:pppp is refused");
+	record_opts_release(&o);
+	{
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		ok(!evname_apply_mods(&a, "k") && a.exclude_user && a.exclude_hv && !a.exclude_kernel,
+		   ":k leaves out user space and the hypervisor (EL2 on arm64 without VHE), as perf's");
+		memset(&a, 0, sizeof(a));
+		ok(!evname_apply_mods(&a, "u") && a.exclude_kernel && a.exclude_hv && a.exclude_guest &&
+		   !a.exclude_user, ":u leaves out the kernel, the hypervisor and guests");
+		memset(&a, 0, sizeof(a));
+		ok(!evname_apply_mods(&a, "G") && a.exclude_host && !a.exclude_guest, ":G: the guest alone");
+	}
 	ret = PARSE("--no-inherit", "-T", "--sample-cpu", "-P", "-R", "-B", "-k", "mono",
 		    "--clockid=CLOCK_MONOTONIC", "true");
 	ok(ret == 0 && o.no_inherit && o.argc == 1,
