@@ -592,6 +592,16 @@ static int unsupported_errno(int err, const struct perf_event_attr *a)
 	return err == EINVAL && (a->type == PERF_TYPE_RAW || a->type == PERF_TYPE_HW_CACHE);
 }
 
+/* the events of the group leader leads */
+static int group_size(const struct stat_opts *o, int leader)
+{
+	int n = 0;
+
+	for (int i = 0; i < o->nev; i++)
+		n += o->ev[i].leader == leader;
+	return n;
+}
+
 static void open_fail(struct stat_run *r, struct sev *e, struct unit *u, int err)
 {
 	if (err == EACCES || err == EPERM)
@@ -608,6 +618,11 @@ static void open_fail(struct stat_run *r, struct sev *e, struct unit *u, int err
 		fprintf(stderr, "prof: cannot count '%s': the kernel refused the breakpoint "
 			"(an address it may not watch, or a length or alignment it does not take)\n",
 			e->name);
+	else if (err == EINVAL && e->leader != (int)(e - r->o->ev) && group_size(r->o, e->leader) > 1)
+		/* the PMU driver's validate_group(): the group would never fit */
+		fprintf(stderr, "prof: cannot count the group led by '%s': its %d events do not fit "
+			"on the PMU's counters at once; split it, or drop the braces to count them "
+			"in turn\n", r->o->ev[e->leader].name, group_size(r->o, e->leader));
 	else if (u->cpu >= 0)
 		fprintf(stderr, "prof: cannot count '%s' on cpu %d: %s\n", e->name, u->cpu,
 			strerror(err));

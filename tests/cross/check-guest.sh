@@ -79,6 +79,8 @@ build_loop() {
 build_loop userloop -DTURNS=2000000
 build_loop userloop8m -DTURNS=8000000
 build_loop sysloop -DTURNS=200000 -DSYSCALL
+# the smallest KVM virtual machine, for exclude_host and exclude_guest
+$cc -O2 -static -o "$r/w/kvmloop" "$src/tests/cross/guest/kvmloop.c" || fail "cannot build kvmloop"
 cp "$src/tests/cross/guest/tests.sh" "$r/tests.sh" || exit 1
 
 # the libraries the programs need, and theirs, from the arm64 packages
