@@ -15,7 +15,7 @@ libelf-dev libdw-dev libzstd-dev zlib1g-dev linux-libc-dev libiberty-dev
 libdebuginfod-dev debuginfod libcurl4-openssl-dev binutils-dev binutils-aarch64-linux-gnu python3-protobuf
 linux-perf libxml2-utils man-db groff-base
 clang libclang-rt-14-dev lld rustc
-chromium python3-jsonschema golang-go libc6-dbg
+chromium python3-jsonschema golang-go libc6-dbg libtraceevent1
 nodejs openjdk-17-jdk-headless
 jq time tmux less strace"
 
@@ -64,4 +64,30 @@ if [ -f "$browser/package-lock.json" ] && { [ ! -d "$browser/node_modules/speeds
 	else
 		echo "install-deps: warning: npm ci in tests/browser failed; the tests in a browser will skip" >&2
 	fi
+fi
+
+# perf 6.12, a second oracle beside Debian 12's perf 6.1 (its files carry
+# what 6.1's do not): bookworm-backports' linux-perf, fetched with a
+# private apt configuration (the system's sources are left alone) and
+# unpacked with dpkg -x under $PERF612_DIR; nothing is installed but its
+# libraries (libtraceevent1, above). tests/test-subr.sh finds it there;
+# without it those comparisons skip, saying so.
+PERF612_DIR=${PERF612_DIR:-/usr/local/lib/prof-deps/perf-6.12}
+if [ ! -x "$PERF612_DIR/usr/bin/perf" ]; then
+	bpo=$(mktemp -d)
+	mkdir -p "$bpo/lists/partial" "$bpo/cache/archives/partial"
+	echo "deb http://deb.debian.org/debian bookworm-backports main" > "$bpo/sources.list"
+	apt_bpo="-o Dir::Etc::sourcelist=$bpo/sources.list -o Dir::Etc::sourceparts=- \
+-o Dir::State::Lists=$bpo/lists -o Dir::Cache=$bpo/cache -o Debug::NoLocking=1"
+	# shellcheck disable=SC2086  # apt_bpo is a word list
+	if apt-get -q $apt_bpo update > "$bpo/log" 2>&1 &&
+		(cd "$bpo" && apt-get -q $apt_bpo download linux-perf >> "$bpo/log" 2>&1) &&
+		deb=$(ls "$bpo"/linux-perf_6.12*.deb 2> /dev/null) && [ -n "$deb" ] &&
+		$sudo mkdir -p "$PERF612_DIR" && $sudo dpkg -x "$deb" "$PERF612_DIR" &&
+		"$PERF612_DIR/usr/bin/perf" --version > /dev/null 2>&1; then
+		echo "install-deps: perf 6.12 from bookworm-backports in $PERF612_DIR"
+	else
+		echo "install-deps: warning: no perf 6.12 from bookworm-backports ($(tail -n 1 "$bpo/log")); its comparisons will skip" >&2
+	fi
+	rm -rf "$bpo"
 fi

@@ -49,6 +49,22 @@ perf() {
 	fi
 }
 
+# perf 6.12, the second oracle (install-deps.sh unpacks bookworm-backports'
+# linux-perf there): perf612 runs it as perf() runs perf; have_perf612
+# says whether it is there.
+PERF612=${PERF612:-/usr/local/lib/prof-deps/perf-6.12/usr/bin/perf}
+have_perf612() {
+	[ -x "$PERF612" ] && "$PERF612" --version > /dev/null 2>&1
+}
+perf612() {
+	if [ "${1:-}" = record ]; then
+		shift
+		"$PERF612" record -B -N "$@"
+	else
+		"$PERF612" "$@"
+	fi
+}
+
 # Processes started in the background: killed on exit, whatever happens.
 bg_pids=
 # Functions run on exit, after those are killed: on_exit FUNCTION
@@ -304,8 +320,8 @@ record_or_replay() {
 	_tool=$2
 	shift 2
 	if ! replaying; then
-		if [ "$_tool" = perf ]; then
-			perf "$@" < /dev/null > perf.out 2> perf.err
+		if [ "$_tool" = perf ] || [ "$_tool" = perf612 ]; then
+			"$_tool" "$@" < /dev/null > perf.out 2> perf.err
 			rc=$?
 		else
 			run_prof "$@"

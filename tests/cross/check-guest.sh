@@ -13,6 +13,8 @@
 # (the host kernel at EL2), then with kvm-arm.mode=nvhe (the host kernel
 # at EL1, KVM's hypervisor code alone at EL2).
 # Exits 77, saying why, when QEMU, cpio or the archive is missing.
+# For trying things by hand: GUEST_TESTS=FILE runs FILE in the guest
+# instead of tests.sh, GUEST_BOOTS="vhe" boots only those hosts.
 set -u
 src=$(cd "${1:?usage: check-guest.sh SRCDIR AARCH64-BUILDDIR [WORKDIR]}" && pwd)
 build=$(cd "${2:?usage: check-guest.sh SRCDIR AARCH64-BUILDDIR [WORKDIR]}" && pwd)
@@ -81,7 +83,7 @@ build_loop userloop8m -DTURNS=8000000
 build_loop sysloop -DTURNS=200000 -DSYSCALL
 # the smallest KVM virtual machine, for exclude_host and exclude_guest
 $cc -O2 -static -o "$r/w/kvmloop" "$src/tests/cross/guest/kvmloop.c" || fail "cannot build kvmloop"
-cp "$src/tests/cross/guest/tests.sh" "$r/tests.sh" || exit 1
+cp "${GUEST_TESTS:-$src/tests/cross/guest/tests.sh}" "$r/tests.sh" || exit 1
 
 # the libraries the programs need, and theirs, from the arm64 packages
 libdirs="/lib/$triplet /usr/lib/$triplet"
@@ -154,6 +156,11 @@ boot() {
 		echo "check-guest: PASS: the $name host ($pass checks)"
 	fi
 }
-boot vhe ""
-boot nvhe "kvm-arm.mode=nvhe"
+for b in ${GUEST_BOOTS:-vhe nvhe}; do
+	case $b in
+	vhe) boot vhe "" ;;
+	nvhe) boot nvhe "kvm-arm.mode=nvhe" ;;
+	*) fail "GUEST_BOOTS: '$b' is not vhe or nvhe" ;;
+	esac
+done
 exit $status
