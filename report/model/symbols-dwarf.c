@@ -263,6 +263,50 @@ int sy_clamp_line(Dwarf_Word v)
 	return v > INT_MAX ? 0 : (int)v;
 }
 
+const char *sy_src_path(struct symbols *s, const char *src, const char *comp_dir)
+{
+	char *buf, *out;
+	size_t n, len, k = 0;
+	const char *p;
+	const char *r;
+
+	if (!src)
+		return NULL;
+	if (src[0] == '/' || !comp_dir || comp_dir[0] != '/')
+		return strpool_intern_text(s->pool, src, strlen(src));
+	n = strlen(comp_dir) + 1 + strlen(src);
+	buf = xmalloc(n + 1);
+	snprintf(buf, n + 1, "%s/%s", comp_dir, src);
+	/* lexically: "." and empty parts dropped, ".." takes the part before it */
+	out = xmalloc(n + 2);
+	for (p = buf; *p;) {
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (!len)
+			break;
+		if (len == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (k > 0 && out[k - 1] != '/')
+				k--;
+			if (k > 0)
+				k--;
+		} else {
+			out[k++] = '/';
+			memcpy(out + k, p, len);
+			k += len;
+		}
+		p += len;
+	}
+	if (!k)
+		out[k++] = '/';
+	r = strpool_intern_text(s->pool, out, k);
+	free(buf);
+	free(out);
+	return r;
+}
+
 /*
  * The scopes holding pc below the function DIE top, innermost first, top
  * last, into chain[CHAIN_MAX]. A DIE budget bounds the walk: the tree is

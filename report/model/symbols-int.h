@@ -259,6 +259,13 @@ const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
 
 /* symbols-dwarf.c */
 int sy_clamp_line(Dwarf_Word v);
+/*
+ * A line table's file name src, interned: where it is relative (a tree
+ * configured as ../configure names ../src/x.c), joined to the unit's
+ * compilation directory and cleaned of "." and ".." lexically, so that
+ * what exports and pages read is the file wherever prof runs.
+ */
+const char *sy_src_path(struct symbols *s, const char *src, const char *comp_dir);
 const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die);
 void sy_free_cuidx(struct elfobj *obj);
 void sy_free_scopes(struct elfobj *obj);

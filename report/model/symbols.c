@@ -345,7 +345,7 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 		Dwfl_Line *l = dwfl_module_getsrc(obj->mod, a);
 		const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 
-		file = src ? strpool_intern_text(s->pool, src, strlen(src)) : NULL;
+		file = sy_src_path(s, src, l ? dwfl_line_comp_dir(l) : NULL);
 		if (!file || line < 0)
 			line = 0;
 		if (s->o.inline_frames && nchain && dwarf_diecu(&chain[0], &cudie, NULL, NULL) &&
@@ -374,8 +374,9 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 		line = 0;
 		if (files && dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_file, &attr), &v) == 0) {
 			const char *src = dwarf_filesrc(files, v, NULL, NULL);
+			Dwarf_Attribute ca;
 
-			file = src ? strpool_intern_text(s->pool, src, strlen(src)) : NULL;
+			file = sy_src_path(s, src, dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &ca)));
 		}
 		if (file && dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &v) == 0)
 			line = sy_clamp_line(v);
