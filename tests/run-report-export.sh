@@ -226,4 +226,26 @@ fi
 run_prof report -i s.data --format folded -o "$tmpdir/no/such/dir/x"
 expect_rc 1 "-o into a missing directory"
 one_error_line "-o into a missing directory"
+
+# --- a program built with a relative source path (a tree configured as
+# ../configure): the line table names ../shape.c against the build
+# directory; pprof's Function.filename is the file itself, whatever
+# directory the report runs in
+if replaying || ! command -v cc > /dev/null 2>&1; then
+	note "a relative build not checked: no live recording here"
+	finish
+fi
+mkdir -p rel/b
+cp "$srcdir/tests/workloads/shape.c" "$srcdir/tests/workloads/workload.h" rel/
+(cd rel/b && cc -g -O1 -fno-omit-frame-pointer -fno-inline -o shape ../shape.c) 2> cc.err ||
+	fail "cannot build shape from a relative path: $(cat cc.err)"
+run_prof record -q -e cpu-clock -o rel.data -- rel/b/shape -s 0.3
+expect_rc 0 "prof record of a relative build"
+mkdir elsewhere
+(cd elsewhere && "$PROF" report -i ../rel.data --format pprof -o ../rel.pb.gz) 2> err ||
+	fail "prof report --format pprof of a relative build: $(cat err)"
+zcat rel.pb.gz | tr -c '[:print:]' '\n' > rel.strings
+grep -q -F "$tmpdir/rel/shape.c" rel.strings ||
+	fail "pprof names shape.c not as $tmpdir/rel/shape.c: $(grep shape.c rel.strings | head -n 3)"
+grep -q -F "../shape.c" rel.strings && fail "pprof names shape.c by its relative path"
 finish
