@@ -206,7 +206,8 @@ static int parse_one(const char *spec, struct perf_event_attr *a, char *err, siz
 modifiers:
 	if (evname_apply_mods(a, mods))
 		return bad(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
-			   "(hypervisor), G (guest), H (host), p (precise), D (pinned)", spec, mods);
+			   "(hypervisor), G (guest), H (host), p (precise), D (pinned), I (not the idle "
+			   "task)", spec, mods);
 	return 0;
 }
 

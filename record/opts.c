@@ -64,7 +64,7 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 			if (evname_lookup(name) && parse_mods(colon + 1, &mods)) {
 				bad(err, len, "-e: unknown modifier in '%s:%s'; modifiers are u (user "
 				    "space), k (kernel), h (hypervisor), G (guest), H (host), p, pp, "
-				    "ppp (precise), D (pinned)", name, colon + 1);
+				    "ppp (precise), D (pinned), I (not the idle task)", name, colon + 1);
 				free(name);
 				return -EINVAL;
 			}

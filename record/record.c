@@ -174,12 +174,28 @@ static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cp
  */
 static int open_first(struct recorder *rc, struct rec_event *e)
 {
-	int ret, dropped_kernel = 0;
+	int ret, dropped_kernel = 0, dropped_idle = 0;
+	unsigned asked_precise = e->attr.precise_ip;
 
 	for (;;) {
 		ret = open_one(rc, e, rc->threads[0], 0);
 		if (!ret)
 			break;
+		/*
+		 * What a PMU may not do (EOPNOTSUPP): leave out the idle task
+		 * (arm64's armv8_pmuv3), or sample at the precision asked (x86
+		 * without PEBS at that level). Dropped, and said, as the
+		 * header's name of the event then says.
+		 */
+		if (ret == -EOPNOTSUPP && e->attr.exclude_idle) {
+			e->attr.exclude_idle = 0;
+			dropped_idle = 1;
+			continue;
+		}
+		if ((ret == -EOPNOTSUPP || ret == -EINVAL) && e->attr.precise_ip > 0) {
+			e->attr.precise_ip--;
+			continue;
+		}
 		if (e->attr.type == PERF_TYPE_HARDWARE &&
 		    e->attr.config == PERF_COUNT_HW_CPU_CYCLES && evopen_no_hardware(-ret)) {
 			/* ENOENT or EOPNOTSUPP: no PMU (a virtual machine); not an error of the user's */
@@ -204,6 +220,12 @@ static int open_first(struct recorder *rc, struct rec_event *e)
 	if (dropped_kernel)
 		notice(rc, "kernel samples not allowed (perf_event_paranoid is %d); "
 		       "recording user space only", evopen_paranoid());
+	if (dropped_idle)
+		notice(rc, "'%s': the PMU cannot leave out the idle task (exclude_idle, :I); "
+		       "recording it too", e->name);
+	if (e->attr.precise_ip != asked_precise)
+		notice(rc, "'%s': the PMU takes precise_ip %u at most, not %u; recording at %u",
+		       e->name, e->attr.precise_ip, asked_precise, e->attr.precise_ip);
 	return 0;
 }
 

@@ -121,7 +121,8 @@ const char *evname_cache_of(uint64_t config, char *buf, size_t size)
  * Modifiers after ':', as perf's parser applies them: u, k and h keep
  * only those privilege levels (the first of them excludes all three);
  * u also leaves guests out; G and H count only in the guest or the host;
- * p raises precise_ip; D pins the event (or group) to the PMU.
+ * p raises precise_ip; D pins the event (or group) to the PMU; I leaves
+ * the idle task out (exclude_idle).
  */
 int evname_apply_mods(struct perf_event_attr *a, const char *m)
 {
@@ -164,6 +165,9 @@ int evname_apply_mods(struct perf_event_attr *a, const char *m)
 			break;
 		case 'D':
 			a->pinned = 1;
+			break;
+		case 'I':
+			a->exclude_idle = 1;
 			break;
 		default:
 			return -1;

@@ -182,4 +182,6 @@ void evtab_modifiers(const struct perf_event_attr *a, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%s", n ? "G" : ":G");
 	for (unsigned i = 0; i < a->precise_ip && i < 3 && n + 2 < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s", n ? "p" : ":p");
+	if (a->exclude_idle && n + 2 < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s", n ? "I" : ":I");
 }

@@ -166,6 +166,9 @@ int main(void)
 		   !a.exclude_user, ":u leaves out the kernel, the hypervisor and guests");
 		memset(&a, 0, sizeof(a));
 		ok(!evname_apply_mods(&a, "G") && a.exclude_host && !a.exclude_guest, ":G: the guest alone");
+		memset(&a, 0, sizeof(a));
+		ok(!evname_apply_mods(&a, "uI") && a.exclude_idle && a.exclude_kernel,
+		   ":uI: user space, not the idle task");
 	}
 	ret = PARSE("--no-inherit", "-T", "--sample-cpu", "-P", "-R", "-B", "-k", "mono",
 		    "--clockid=CLOCK_MONOTONIC", "true");

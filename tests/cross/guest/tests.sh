@@ -166,6 +166,28 @@ else
 	not_ok "prof record -e cycles:u -c 100000: $(tail -n 2 record.err report.err)"
 fi
 
+# what the PMU cannot do is dropped, said in a line, and the file names the
+# event as opened: armv8_pmuv3 cannot leave out the idle task (:I)
+if prof record -e cycles:uI -c 100000 -o idle.data /w/userloop8m 2> record.err &&
+	prof report -i idle.data --sort sym > report.txt 2> report.err; then
+	if [ "$(grep -c 'cannot leave out the idle task' record.err)" = 1 ]; then
+		ok "cycles:uI: one line says exclude_idle was dropped: $(grep idle record.err)"
+	else
+		not_ok "cycles:uI: no line says exclude_idle was dropped: $(cat record.err)"
+	fi
+	eq "the event as opened, in the report" "$(sed -n 's/^# event: *//p' report.txt)" cycles:u
+	eq "samples of cycles:u without exclude_idle" "$(header samples)" 400
+else
+	not_ok "prof record -e cycles:uI: $(tail -n 2 record.err report.err)"
+fi
+
+# prof stat says the same of it as perf stat: <not supported>, the rest counted
+prof stat -x, -e cycles:uI,cycles:u /w/userloop > stat.out 2> stat.csv
+rc=$?
+eq "prof stat -e cycles:uI,cycles:u: exit status" "$rc" 0
+eq "cycles:uI on a PMU that cannot leave out idle" "$(awk -F, '$3 == "cycles:uI" { print $1 }' stat.csv)" "<not supported>"
+eq "cycles:u beside it" "$(count cycles:u)" 10000005
+
 # sampling the KVM guest from the host: cycles:G at a period of 100,000 over
 # kvmloop's 30,000,003 guest instructions (10,000,000 turns): 300 samples
 if prof record -q -e cycles:G -c 100000 -o guest.data /w/kvmloop 10000000 2> record.err &&
