@@ -54,6 +54,7 @@ struct fmemo {
 
 struct resolver {
 	struct symbols *sym;
+	int guest;		/* the sample being resolved ran in a KVM guest (resolver_guest()) */
 	uint64_t now;		/* the time of the record being resolved */
 	struct fmemo fmemo[FMEMO];
 	struct unwind *unwind;	/* made at the first sample with a stack copy */

@@ -104,7 +104,11 @@ void resolver_locate(struct resolver *rv, const struct proc *pr, uint64_t addr, 
 	r->kernel = kernel;
 	r->caller = caller;
 	r->by_fp = 0;
-	if (kernel) {
+	if (rv->guest) {
+		/* a guest's address, kernel or user: none of the host's files or symbols */
+		r->dso = symbols_guest(rv->sym);
+		r->kernel = 1;
+	} else if (kernel) {
 		r->dso = symbols_kernel(rv->sym);
 	} else {
 		const struct map *mp = pr ? maps_find(&pr->maps, addr) : NULL;
@@ -121,6 +125,11 @@ void resolver_locate(struct resolver *rv, const struct proc *pr, uint64_t addr, 
 void resolver_names(struct resolver *r, int on)
 {
 	r->no_names = !on;
+}
+
+void resolver_guest(struct resolver *r, int on)
+{
+	r->guest = on;
 }
 
 /* The frames of r: a caller's address is where the call returns to, so look up the call. */
@@ -158,8 +167,8 @@ int resolver_frames(struct resolver *rv, struct rframe *frames, int n, const str
 		    uint64_t addr, int kernel, int caller, int nowait)
 {
 	struct frame_info fi[INLINE_MAX];
-	unsigned flags = (unsigned)kernel | (unsigned)caller << 1;
-	const struct proc *key = kernel ? NULL : pr;
+	unsigned flags = (unsigned)kernel | (unsigned)caller << 1 | (unsigned)rv->guest << 2;
+	const struct proc *key = kernel || rv->guest ? NULL : pr;
 	struct fmemo *m = &rv->fmemo[(size_t)((addr >> 1) ^ (addr >> 13) ^
 					      ((uintptr_t)key >> 4) ^ flags) & (FMEMO - 1)];
 	struct rawf r;
@@ -167,7 +176,7 @@ int resolver_frames(struct resolver *rv, struct rframe *frames, int n, const str
 
 	if (m->addr == addr && m->pr == key && m->flags == flags &&
 	    (!key || m->gen == key->gen) && m->k >= 0)
-		return append_frames(frames, n, m->dso, m->a, kernel, m->fi, m->k);
+		return append_frames(frames, n, m->dso, m->a, kernel || rv->guest, m->fi, m->k);
 	resolver_locate(rv, pr, addr, kernel, caller, &r);
 	if (nowait && r.dso && !dso_ready(r.dso))
 		return -1;
@@ -184,7 +193,7 @@ int resolver_frames(struct resolver *rv, struct rframe *frames, int n, const str
 		memcpy(m->fi, fi, (size_t)k * sizeof(*fi));
 		m->k = k;
 	}
-	return append_frames(frames, n, r.dso, r.a, kernel, fi, k);
+	return append_frames(frames, n, r.dso, r.a, r.kernel, fi, k);
 }
 
 int resolver_raw_frames(struct resolver *rv, struct rframe *frames, int n, const struct rawf *raw)

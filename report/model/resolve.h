@@ -79,6 +79,13 @@ void resolver_at(struct resolver *r, uint64_t now);
 void resolver_names(struct resolver *r, int on);
 
 /*
+ * on: the sample about to be resolved ran in a KVM guest (its cpumode
+ * GUEST_KERNEL or GUEST_USER): its addresses are the guest's, placed in
+ * symbols_guest(), never in the host's kernel or the VMM's maps.
+ */
+void resolver_guest(struct resolver *r, int on);
+
+/*
  * Append the frames of addr (of pr, or the kernel's) to frames[0..n):
  * one, or more where functions were inlined. caller: a return address,
  * looked up at the call. Returns the new count, or -1 when nowait and

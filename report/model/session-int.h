@@ -291,6 +291,14 @@ static inline int ss_is_kernel_mode(uint16_t misc)
 	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
+/* A sample taken while a KVM guest ran (cycles:G): its addresses are the guest's. */
+static inline int ss_is_guest_mode(uint16_t misc)
+{
+	int cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER;
+}
+
 /* The context-switches event that --off-cpu adds: a sample at every switch-out. */
 static inline int ss_is_switch_event(const struct evdesc *e)
 {

@@ -765,7 +765,10 @@ int ss_deliver_sample(struct session *s, const struct evdesc *e,
 		}
 	}
 	s->mended = (h->misc & PDATA_MISC_SAMPLE_MENDED) != 0;
+	/* a guest's addresses name nothing of the host's: its kernel, the VMM's maps */
+	resolver_guest(s->res, ss_is_guest_mode(h->misc));
 	ret = ss_sample_go(s, e, &smp, ss_is_kernel_mode(h->misc), NULL);
+	resolver_guest(s->res, 0);
 	s->mended = 0;
 	if (!ret && ss_is_switch_event(e) && (h->misc & PDATA_MISC_SAMPLE_SWITCH_OUT)) {
 		/* prof record folded the thread's SWITCH out record into it */

@@ -136,6 +136,7 @@ struct dso {
 	int dead;		/* resolves nothing */
 	int unknown;		/* ... because its file is missing or another build */
 	const char *kname;	/* a kernel module's: "[ext4]"; NULL otherwise */
+	int guest;		/* a KVM guest's code, seen from the host: resolves nothing */
 };
 
 /* A resolved address: frames[first .. first + n) of struct symbols. */
@@ -166,6 +167,7 @@ struct symbols {
 	struct htab dtab;
 
 	struct dso kernel;
+	struct dso guest;	/* "[guest]": what a sample in a KVM guest ran */
 	int kloaded;
 	pthread_t kthread;	/* parsing /proc/kallsyms ahead of need */
 	int kthread_on;

@@ -446,6 +446,9 @@ struct symbols *symbols_new(const struct symbols_opts *o)
 	s->files = objfiles_new();
 	s->warnings = xcalloc(1, sizeof(*s->warnings));
 	s->kernel.s = s;
+	s->guest.s = s;
+	s->guest.kname = "[guest]";
+	s->guest.guest = 1;
 	/* Another file than the running kernel's is read as it is, never cached. */
 	s->kpath = s->o.kallsyms ? s->o.kallsyms : "/proc/kallsyms";
 	s->kcache_dir = s->o.kallsyms ? NULL : kallsyms_cache_dir();
@@ -608,6 +611,11 @@ struct dso *symbols_kernel(struct symbols *s)
 	return &s->kernel;
 }
 
+struct dso *symbols_guest(struct symbols *s)
+{
+	return &s->guest;
+}
+
 const char *dso_short_name(const struct dso *d)
 {
 	return d->obj ? d->obj->short_name : d->kname ? d->kname : "[kernel.kallsyms]";
@@ -698,7 +706,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 	uint32_t i;
 	int n;
 
-	if (max < 1)
+	if (max < 1 || d->guest)
 		return 0;
 	if (d->obj) {
 		dso_settle(d);

@@ -144,6 +144,12 @@ int dso_offset_of(struct dso *d, uint64_t vaddr, uint64_t *off);
  */
 struct dso *symbols_kernel(struct symbols *s);
 /*
+ * The dso of a KVM guest's code, sampled from the host (cycles:G): the
+ * host knows none of the guest's files or symbols, so it names nothing;
+ * "[guest]", where perf says [guest.kernel.kallsyms] and [guest.user].
+ */
+struct dso *symbols_guest(struct symbols *s);
+/*
  * The profile's kernel map ("[kernel.kallsyms]_text"), [start, start +
  * len): symbol ref ("_text" or "_stext") was at addr when it was
  * recorded. When this machine's kallsyms has it elsewhere (another boot:

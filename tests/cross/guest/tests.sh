@@ -198,6 +198,13 @@ if prof record -q -e cycles:G -c 100000 -o guest.data /w/kvmloop 10000000 2> rec
 	cycles:G) ok "the report names the event cycles:G" ;;
 	*) not_ok "the report names the event '$(sed -n 's/^# event: *//p' report.txt)', not cycles:G" ;;
 	esac
+	# the guest's addresses are none of the host's: not its kernel, not kvmloop's
+	if prof report -i guest.data --sort dso > dso.txt 2> report.err; then
+		eq "the share of cycles:G in [guest]" \
+			"$(awk '!/^#/ && $NF == "[guest]" { print $1 }' dso.txt)" 100.00%
+	else
+		not_ok "prof report --sort dso of cycles:G: $(tail -n 2 report.err)"
+	fi
 else
 	not_ok "prof record -e cycles:G: $(tail -n 2 record.err report.err)"
 fi
