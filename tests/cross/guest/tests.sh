@@ -166,6 +166,16 @@ else
 	not_ok "prof record -e cycles:u -c 100000: $(tail -n 2 record.err report.err)"
 fi
 
+# :ppp, which armv8_pmuv3 takes (and ignores): the same 400 samples, the
+# event named as asked
+if prof record -q -e cycles:uppp -c 100000 -o ppp.data /w/userloop8m 2> record.err &&
+	prof report -i ppp.data --sort sym > report.txt 2> report.err; then
+	eq "samples of cycles:uppp, -c 100000" "$(header samples)" 400
+	eq "the event, in the report" "$(sed -n 's/^# event: *//p' report.txt)" cycles:uppp
+else
+	not_ok "prof record -e cycles:uppp: $(tail -n 2 record.err report.err)"
+fi
+
 # what the PMU cannot do is dropped, said in a line, and the file names the
 # event as opened: armv8_pmuv3 cannot leave out the idle task (:I)
 if prof record -e cycles:uI -c 100000 -o idle.data /w/userloop8m 2> record.err &&
