@@ -33,7 +33,8 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 
 /*
  * An event's modifiers after its ':', as perf takes them (evname.h's
- * evname_apply_mods(): u, k, h, G, H, p, pp, ppp, D), kept as text. 0, or -1.
+ * evname_apply_mods(): u, k, h, G, H, p, pp, ppp, D, I), kept as text. 0,
+ * or -1.
  */
 static int parse_mods(const char *m, struct event_mods *out)
 {

@@ -206,6 +206,9 @@ static int open_first(struct recorder *rc, struct rec_event *e)
 			e->attr.type = PERF_TYPE_SOFTWARE;
 			e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
 			e->name = "cpu-clock";
+			/* a timer's samples have no precision to ask for, nor to say was lowered */
+			e->attr.precise_ip = 0;
+			asked_precise = 0;
 			continue;
 		}
 		if ((ret == -EACCES || ret == -EPERM) && !rc->system_wide &&
