@@ -21,7 +21,6 @@
 
 /* --- samples ------------------------------------------------------------ */
 
-/* Whether user address a of pr can be code: in a mapping of it, or JIT code its runtime named. */
 /*
  * A sample's weight: its period, or, where the samples carry none (-c
  * without PERF_SAMPLE_PERIOD), the event's fixed one, as perf reads it
@@ -34,6 +33,7 @@ static uint64_t sample_period_of(const struct evdesc *e, const struct sample *sm
 	return !e->attr.freq && e->attr.sample_period ? e->attr.sample_period : 1;
 }
 
+/* Whether user address a of pr can be code: in a mapping of it, or JIT code its runtime named. */
 static int code_address(struct session *s, const struct proc *pr, uint64_t a)
 {
 	struct rawf r;
