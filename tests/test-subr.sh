@@ -103,11 +103,13 @@ cd "$tmpdir" || exit 99
 # of each run's time) on one run in 8, by the loop's counter I: the leaks
 # of the error paths are still found, for a sixth of the cost. ASan and
 # UBSan check every run. Nothing in a build without sanitizers.
+# run_prof does the same on one run in 4, its first of the test among them.
 asan_options=${ASAN_OPTIONS:-}
 leak_check_some() {
-	ASAN_OPTIONS="${asan_options:+$asan_options:}detect_leaks=$(($1 % 8 == 0))"
+	ASAN_OPTIONS="${asan_options:+$asan_options:}detect_leaks=$(($1 % ${2:-8} == 0))"
 	export ASAN_OPTIONS
 }
+prof_runs=0
 
 # annot_hot N: from prof annotate's listing in ./out, its N hottest
 # instructions, "PERCENT ADDRESS TEXT" a line (spaces squeezed).
@@ -390,6 +392,8 @@ run_prof() {
 		shift
 		set -- annotate --kallsyms=/dev/null "$@"
 	fi
+	leak_check_some "$prof_runs" 4
+	prof_runs=$((prof_runs + 1))
 	timeout -k 5 "${prof_timeout:-${test_timeout:-600}}" "$PROF" "$@" > out 2> err
 	rc=$?
 	if [ "$rc" = 124 ]; then
