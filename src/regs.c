@@ -77,6 +77,11 @@ uint64_t regs_leaf_mask(void)
 	return r >= 0 && r < 64 ? 1ULL << (r & 63) : 0;
 }
 
+int regs_is_leaf_mask(uint64_t mask)
+{
+	return mask && mask == regs_leaf_mask();
+}
+
 int regs_link(const uint64_t *regs, size_t nr, uint64_t mask, uint64_t *lr)
 {
 	return REG_LR >= 0 && regs ? reg(regs, nr, mask, REG_LR, lr) : -1;

@@ -21,6 +21,9 @@ uint64_t regs_user_mask(void);
  */
 uint64_t regs_leaf_mask(void);
 
+/* Whether an event's sample_regs_user is -g's (regs_leaf_mask()), not --call-graph dwarf's. */
+int regs_is_leaf_mask(uint64_t mask);
+
 /*
  * The link register of a sample's registers (nr values, one per bit of
  * mask): 0, or -1 where the machine has none or the sample lacks it.

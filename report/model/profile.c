@@ -329,8 +329,8 @@ static int on_sample(void *ctx, const struct rsample *s)
 		if ((st & PERF_SAMPLE_STACK_USER) && (st & PERF_SAMPLE_REGS_USER)) {
 			stack_quality(&p->uw, s);
 		} else if ((st & PERF_SAMPLE_STACK_USER) ||
-			   ((st & PERF_SAMPLE_REGS_USER) && regs_leaf_mask() &&
-			    s->ev->attr.sample_regs_user == regs_leaf_mask())) {
+			   ((st & PERF_SAMPLE_REGS_USER) &&
+			    regs_is_leaf_mask(s->ev->attr.sample_regs_user))) {
 			/*
 			 * -g with a few bytes of stack, or aarch64's with the link
 			 * register: chains whose frameless leaf was mended

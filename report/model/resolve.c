@@ -302,7 +302,7 @@ int resolver_leaf_returns(struct resolver *r, const struct proc *pr, const struc
 	if (!pr)
 		return 0;
 	/* the link register alone (aarch64's -g, perf's too); never --call-graph dwarf's set */
-	if (smp->nr_user_regs && e->attr.sample_regs_user == regs_leaf_mask() &&
+	if (smp->nr_user_regs && regs_is_leaf_mask(e->attr.sample_regs_user) &&
 	    !regs_link(smp->user_regs, (size_t)smp->nr_user_regs, e->attr.sample_regs_user, &lr))
 		link = 1;
 	else if (smp->nr_user_regs || !smp->stack || !smp->stack_dyn_size)
