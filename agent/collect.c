@@ -446,14 +446,6 @@ static uint64_t k_of(const struct collect *c, uint64_t mono)
 	return (uint64_t)((int64_t)mono + c->off) / c->o.window_ns;
 }
 
-static int comm_matches(const struct collect *c, const char *comm)
-{
-	for (size_t i = 0; i < c->o.ncomms; i++)
-		if (comm && !strcmp(comm, c->o.comms[i]))
-			return 1;
-	return 0;
-}
-
 static int cgroup_matches(const struct collect *c, const char *cg)
 {
 	for (size_t i = 0; cg && i < c->o.ncgroups; i++) {
@@ -469,7 +461,7 @@ static int cgroup_matches(const struct collect *c, const char *cg)
 	return 0;
 }
 
-int collect_filter(void *ctx, const struct rsample *s)
+static int collect_filter(void *ctx, const struct rsample *s)
 {
 	struct collect *c = ctx;
 	int keep = 1;
@@ -477,19 +469,27 @@ int collect_filter(void *ctx, const struct rsample *s)
 	pthread_mutex_lock(&c->mu);
 	if (s->time > c->delivered)
 		c->delivered = s->time;
-	if (!s->pid && !s->tid && !c->o.idle)
-		keep = 0;
-	else if (c->o.ncomms && !comm_matches(c, s->comm))
-		keep = 0;
-	else if (c->o.ncgroups)
+	if (c->o.ncgroups)
 		keep = cgroup_matches(c, pinfo_of(c, s, k_of(c, s->time))->cgroup);
 	pthread_mutex_unlock(&c->mu);
 	return keep;
 }
 
-int collect_sample(void *ctx, const struct rsample *s)
+/* Each event's state is the collect itself: a span keeps a pprof per event of its own. */
+static void *collect_begin(void *ctx, const struct evdesc *ev)
 {
-	struct collect *c = ctx;
+	(void)ev;
+	return ctx;
+}
+
+static void collect_end(void *state)
+{
+	(void)state;
+}
+
+static void collect_sample(void *state, const struct rsample *s)
+{
+	struct collect *c = state;
 	const char *l[2 * 8];
 	char pidbuf[16];
 	struct pinfo *p;
@@ -515,8 +515,14 @@ int collect_sample(void *ctx, const struct rsample *s)
 		if (sp->scrape && s->time >= sp->start && s->time < sp->end)
 			span_add(c, sp, s, l, nl);
 	pthread_mutex_unlock(&c->mu);
-	return 0;
 }
+
+const struct profile_collector collect_collector = {
+	.filter = collect_filter,
+	.begin = collect_begin,
+	.add = collect_sample,
+	.free = collect_end,
+};
 
 static void encode_event(struct collect *c, struct span *sp, size_t i, uint64_t start_real,
 			 uint64_t duration, struct window_event *we)

@@ -3,10 +3,11 @@
  * What prof agent samples, aggregated while it goes: a pprof per event
  * for each window (aligned to the wall clock, --window long) and for each
  * scrape in progress (/debug/pprof/profile?seconds=N), each sample
- * labelled with its process, thread and container. Fed by the session's
- * delivery thread (collect_filter(), collect_sample()); windows closed
- * by collect_tick() on the agent's main thread; scrapes polled by the
- * HTTP server's thread. One mutex guards it all.
+ * labelled with its process, thread and container: the collector of the
+ * agent's profile (collect_collector), fed by its delivery thread after
+ * the profile's own filters (the idle task, --comm); windows closed by
+ * collect_tick() on the agent's main thread; scrapes polled by the HTTP
+ * server's thread. One mutex guards it all.
  *
  * Memory is what the open windows and scrapes hold, and a line per live
  * process: each window's pprof is freed once encoded.
@@ -17,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "session.h"
+#include "profile.h"
 
 /* The labels a sample can carry (--sample-labels). */
 enum {
@@ -32,10 +33,7 @@ struct collect_opts {
 	uint64_t window_ns;		/* --window */
 	uint64_t grace_ns;		/* how long after its end a window waits for late samples */
 	unsigned labels;		/* LABEL_* */
-	int idle;			/* keep the idle task's samples (pid 0) */
 	int kernel_addresses;		/* keep kernel frames' addresses (else names alone) */
-	char **comms;			/* --comm: only threads of these names (NULL: all) */
-	size_t ncomms;
 	char **cgroups;			/* --cgroup: only processes in these cgroups (prefixes) */
 	size_t ncgroups;
 	uint64_t period_ns;		/* between samples of a clock event, for pprof's period */
@@ -69,9 +67,13 @@ struct collect;
 struct collect *collect_new(const struct collect_opts *o);
 void collect_free(struct collect *c);
 
-/* The session's filter and callback (ctx: the collect). */
-int collect_filter(void *ctx, const struct rsample *s);
-int collect_sample(void *ctx, const struct rsample *s);
+/*
+ * The profile's collector, the collect its collector_ctx: it sees every
+ * sample's time (a window ends when the samples of its end are in,
+ * whichever are kept), keeps those of the --cgroup given, and adds up
+ * what the profile kept, whatever its event.
+ */
+extern const struct profile_collector collect_collector;
 
 /*
  * Close the windows whose end is grace past now (CLOCK_MONOTONIC, ns),

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "child.h"
 #include "clock.h"
 #include "collect.h"
 #include "file.h"
@@ -417,7 +418,8 @@ struct agent {
 	struct collect *coll;
 	struct symbols *sym;
 	struct pusher *push;
-	struct live live;		/* the recorder and its reader */
+	struct profile_opts po;		/* its profile's */
+	struct live live;		/* the recorder, feeding a profile */
 	int restarts;
 };
 
@@ -514,10 +516,7 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	co.window_ns = (uint64_t)o->window * 1000000000;
 	co.grace_ns = 2000000000;
 	co.labels = o->sample_labels;
-	co.idle = o->idle;
 	co.kernel_addresses = o->kernel_addresses;
-	co.comms = o->comms;
-	co.ncomms = o->ncomms;
 	co.cgroups = o->cgroups;
 	co.ncgroups = o->ncgroups;
 	co.period_ns = o->rec.freq ? 1000000000 / o->rec.freq : 0;
@@ -603,11 +602,26 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 					a, who);
 		}
 	}
-	ag.live = (struct live){ .cmd = "agent", .argv = argv, .argc = argc, .sym = ag.sym,
-				 .fn = collect_sample, .filter = collect_filter, .ctx = ag.coll,
-				 .err_fd = -1, .child_fd = -1,
-				 .trim_idle = o->symbols_idle > 0 ? (uint64_t)(o->symbols_idle * 1e9) : 0,
-				 .trim_budget = (size_t)o->heap_budget };
+	/*
+	 * Its profile: every sample resolved whole, in time order (a window
+	 * ends when the samples of its end are in), handed to the collector
+	 * once the filters kept it; threads and files let go as they go
+	 */
+	ag.po = (struct profile_opts){
+		.input = "the recorder's stream",
+		.sym = ag.sym,
+		.chains = 1,
+		.ordered = 1,
+		.collector = &collect_collector,
+		.collector_ctx = ag.coll,
+		.f = { .comm = (const char *const *)o->comms, .ncomm = o->ncomms,
+		       .no_idle = !o->idle, .t_start = -1, .t_end = -1 },
+		.forget_exited = 1,
+		.trim_idle = o->symbols_idle > 0 ? (uint64_t)(o->symbols_idle * 1e9) : 0,
+		.trim_budget = (size_t)o->heap_budget,
+	};
+	ag.live = (struct live){ .cmd = "agent", .argv = argv, .argc = argc, .po = &ag.po,
+				 .err_fd = -1, .child_fd = -1 };
 	if (live_start(&ag.live))
 		goto out;
 	if (!o->quiet)
@@ -680,12 +694,15 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 			"closed, %llu opened again; %llu files of exited processes let go\n",
 			(unsigned long long)st.windows, (unsigned long long)st.empty,
 			(unsigned long long)st.samples, (unsigned long long)st.late,
-			(unsigned long long)ag.live.lost, (unsigned long long)st.scrapes,
+			(unsigned long long)live_lost(&ag.live), (unsigned long long)st.scrapes,
 			(unsigned long long)closed, (unsigned long long)reopened,
 			(unsigned long long)symbols_released(ag.sym));
 	}
 out:
 	live_end(&ag.live);
+	if (ag.live.err[0])
+		fprintf(stderr, "prof: agent: %s\n", ag.live.err);
+	live_free(&ag.live);
 	serve_stop(srv);
 	/*
 	 * At the end of --duration, a request in flight has 5 s to end; told

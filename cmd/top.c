@@ -5,10 +5,14 @@
  * window (each refresh keeps 7/8 of what was counted, as perf top does),
  * on a full screen with keys, or as one table per interval on a pipe.
  *
- * The samples come as the agent's do (agent/live.c): prof's recorder as a
- * child writing into a pipe, read by a session that resolves each frame;
- * here each sample is counted in three tables at once (by function, by
- * file, by process), so that a key switches between them at no cost.
+ * The samples come as the agent's do, from the live source
+ * (report/model/live.h): prof's recorder as a child writing into a pipe,
+ * its records fed to a profile, which resolves, filters and adds them up
+ * as prof report's does, in a histogram by process, file and function
+ * (and, zoomed into a function's callers, the graph of its callers). Each
+ * refresh takes the profile's sums of the interval and resets it; here
+ * they are added to three decaying tables at once (by function, by file,
+ * by process), so that a key switches between them at no cost.
  */
 #include "config.h"
 
@@ -26,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "clock.h"
 #include "htab.h"
 #include "live.h"
@@ -57,10 +62,14 @@ struct top_opts {
 	int record_child;	/* the recorder, run by prof top itself */
 };
 
-/* A row: what it counts (by view), and its decayed weight. */
+/*
+ * A row: what it counts (by view; texts in the top's pool, as the
+ * profile's histogram names them), and its decayed weight.
+ */
 struct ent {
-	const void *a, *b;	/* SYM, CALLERS: name, dso; DSO: dso; PROC: comm */
-	uint64_t c;		/* SYM, CALLERS: kernel (fkey()); DSO: kernel; PROC: pid */
+	const char *a, *b;	/* SYM: function, file; CALLERS: the caller (NULL: none);
+				 * DSO: file; PROC: command */
+	uint64_t c;		/* SYM, CALLERS, DSO: kernel (FRAME_KERNEL); PROC: pid */
 	double w;
 };
 
@@ -72,17 +81,18 @@ struct tab {
 
 struct top {
 	struct top_opts *o;
-	pthread_mutex_t mu;
+	struct profile_opts po;		/* the live profile's */
+	struct live live;
 	struct tab t[NVIEW];
-	struct strpool *pool;	/* comms: the session's go with it */
-	const char *last_comm, *last_copy;
+	struct strpool *pool;	/* the rows' texts: the profile's go at each reset */
 	uint64_t interval_samples, samples;
-	/* zoom: what is counted */
-	int zpid;		/* 0: every process */
+	uint64_t lost;		/* as of the last refresh */
+	/* zoom: what is counted (the profile's filters, po.f) */
+	long zpid;		/* 0: every process */
 	const char *zcomm;
-	const struct dso *zdso;	/* NULL: every file */
+	const char *zdso;	/* NULL: every file */
 	const char *zname;	/* V_CALLERS: the function whose callers are counted */
-	const struct dso *zname_dso;
+	const char *zname_dso;
 	int view;
 };
 
@@ -102,6 +112,7 @@ static uint64_t row_hash(const void *ctx, size_t i)
 	return ent_hash(e->a, e->b, e->c);
 }
 
+/* Add w to the row of a, b, c (texts interned in the top's pool), made when new. */
 static void tab_add(struct tab *t, const void *a, const void *b, uint64_t c, double w)
 {
 	struct htab_probe p;
@@ -148,66 +159,72 @@ static void tabs_reset(struct top *tp)
 	}
 }
 
-/* The session's comm, copied: its strings end with it. */
-static const char *comm_copy(struct top *tp, const char *comm)
+static const char *text(struct top *tp, const char *s)
 {
-	if (!comm)
-		comm = "";
-	if (comm != tp->last_comm) {
-		tp->last_comm = comm;
-		tp->last_copy = strpool_intern_text(tp->pool, comm, strlen(comm));
-	}
-	return tp->last_copy;
+	return s ? strpool_intern_text(tp->pool, s, strlen(s)) : NULL;
 }
 
-static int top_filter(void *ctx, const struct rsample *s)
+/* The callers of the zoomed function in hist h's entry e: its graph's first level. */
+static void add_callers(struct top *tp, const struct hist *h, const struct hist_entry *e)
 {
-	struct top *tp = ctx;
+	const struct ctree *t = hist_tree(h);
+	const struct ctree_node *root = t ? ctree_node(t, e->tree) : NULL;
 
-	/* a zoomed process: the others cost no resolving */
-	return !__atomic_load_n(&tp->zpid, __ATOMIC_RELAXED) ||
-	       (int)s->pid == __atomic_load_n(&tp->zpid, __ATOMIC_RELAXED);
+	if (!root)
+		return;
+	if (root->self_period)
+		tab_add(&tp->t[V_CALLERS], NULL, NULL, 0, (double)root->self_period);
+	for (uint32_t k = root->first_child; k; k = ctree_node(t, k)->next_sibling) {
+		const struct ctree_node *n = ctree_node(t, k);
+
+		tab_add(&tp->t[V_CALLERS], text(tp, n->name), NULL, n->flags & FRAME_KERNEL,
+			(double)n->period);
+	}
+}
+
+/* The interval's sums, from the profile's histograms, into the tables. */
+static void add_interval(struct top *tp, const struct profile *p)
+{
+	for (size_t i = 0; i < p->nev; i++) {
+		struct hist *h = p->ev[i].hist;
+		const struct hist_entry *const *ents;
+		size_t n;
+
+		if (!h)
+			continue;
+		ents = hist_sorted(h, &n);
+		for (size_t k = 0; k < n; k++) {
+			const struct hist_entry *e = ents[k];
+			const char *sym = text(tp, e->text[HIST_SYM]), *dso = text(tp, e->text[HIST_DSO]);
+			uint64_t kernel = e->flags & FRAME_KERNEL;
+			double w = (double)e->self;
+
+			if (!e->self)
+				continue;
+			tab_add(&tp->t[V_SYM], sym, dso, kernel, w);
+			tab_add(&tp->t[V_DSO], dso, NULL, kernel, w);
+			tab_add(&tp->t[V_PROC], text(tp, e->text[HIST_COMM]), NULL,
+				strtoull(e->text[HIST_PID], NULL, 10), w);
+			if (tp->zname && sym == tp->zname && dso == tp->zname_dso)
+				add_callers(tp, h, e);
+		}
+	}
 }
 
 /*
- * A frame's third key word: kernel or not. Code no symbol names is one
- * row a file, "?? (libfoo.so)", as prof report shows it.
+ * What the profile counts, as the zoom says: its filters, and the graph
+ * of callers while they are shown. With the profile held (live_snapshot()).
  */
-static uint64_t fkey(const struct rframe *f)
+static void set_counting(struct top *tp, struct profile *p)
 {
-	if (!f)
-		return 0;
-	return (uint64_t)f->kernel;
-}
+	struct profile_filters *f = &tp->po.f;
 
-static int top_sample(void *ctx, const struct rsample *s)
-{
-	struct top *tp = ctx;
-	const struct rframe *leaf = s->nframes ? &s->frames[0] : NULL;
-	int kernel = leaf && leaf->kernel;
-	double w = s->period ? (double)s->period : 1;
-
-	if ((kernel && tp->o->hide_kernel) || (leaf && !kernel && tp->o->hide_user))
-		return 0;
-	pthread_mutex_lock(&tp->mu);
-	if ((tp->zpid && (int)s->pid != tp->zpid) ||
-	    (tp->zdso && (!leaf || leaf->dso != tp->zdso))) {
-		pthread_mutex_unlock(&tp->mu);
-		return 0;
-	}
-	tp->interval_samples++;
-	tp->samples++;
-	tab_add(&tp->t[V_SYM], leaf ? leaf->name : NULL, leaf ? leaf->dso : NULL,
-		fkey(leaf), w);
-	tab_add(&tp->t[V_DSO], leaf ? leaf->dso : NULL, NULL, (uint64_t)kernel, w);
-	tab_add(&tp->t[V_PROC], comm_copy(tp, s->comm), NULL, s->pid, w);
-	if (tp->zname && leaf && leaf->name == tp->zname && leaf->dso == tp->zname_dso) {
-		const struct rframe *up = s->nframes > 1 ? &s->frames[1] : NULL;
-
-		tab_add(&tp->t[V_CALLERS], up ? up->name : NULL, up ? up->dso : NULL, fkey(up), w);
-	}
-	pthread_mutex_unlock(&tp->mu);
-	return 0;
+	f->pid = &tp->zpid;
+	f->npid = tp->zpid ? 1 : 0;
+	f->dso = &tp->zdso;
+	f->ndso = tp->zdso ? 1 : 0;
+	tp->po.ho.graph = tp->zname ? HIST_GRAPH_CALLEE : HIST_GRAPH_NONE;
+	profile_refilter(p);
 }
 
 /* --- the table ----------------------------------------------------------------------------- */
@@ -227,12 +244,46 @@ static int by_weight(const void *x, const void *y)
 	return a->w < b->w ? 1 : a->w > b->w ? -1 : 0;
 }
 
-/* The current view's rows, heaviest first; then the window decays and the interval restarts. */
-static void take_snapshot(struct top *tp, struct snap *sn, int decay)
+/*
+ * An interval ends: the window decays, the profile's sums of the interval
+ * are added, and the profile starts the next one afresh.
+ */
+static void end_interval(struct top *tp)
+{
+	char err[512];
+	struct profile *p;
+
+	for (int v = 0; v < NVIEW; v++)
+		tab_decay(&tp->t[v], tp->o->zero);
+	p = live_snapshot(&tp->live, err, sizeof(err));
+	if (!p)
+		return;
+	add_interval(tp, p);
+	tp->interval_samples = p->kept;
+	tp->samples += p->kept;
+	tp->lost = tp->live.lost + (tp->live.ended ? 0 : p->info.lost);
+	live_release(&tp->live, 1);
+}
+
+/* Samples the profile has taken in (the filters' or not) since the last refresh. */
+static uint64_t pending(struct top *tp)
+{
+	char err[512];
+	struct profile *p = live_snapshot(&tp->live, err, sizeof(err));
+	uint64_t n;
+
+	if (!p)
+		return 0;
+	n = p->samples;
+	live_release(&tp->live, 0);
+	return n;
+}
+
+/* The current view's rows, heaviest first. */
+static void take_snapshot(struct top *tp, struct snap *sn)
 {
 	const struct tab *t;
 
-	pthread_mutex_lock(&tp->mu);
 	sn->view = tp->view;
 	t = &tp->t[sn->view];
 	free(sn->e);
@@ -241,12 +292,6 @@ static void take_snapshot(struct top *tp, struct snap *sn, int decay)
 		memcpy(sn->e, t->e, t->n * sizeof(*t->e));
 	sn->n = t->n;
 	sn->samples = tp->interval_samples;
-	if (decay) {
-		tp->interval_samples = 0;
-		for (int v = 0; v < NVIEW; v++)
-			tab_decay(&tp->t[v], tp->o->zero);
-	}
-	pthread_mutex_unlock(&tp->mu);
 	sn->total = 0;
 	for (size_t i = 0; i < sn->n; i++)
 		sn->total += sn->e[i].w;
@@ -285,11 +330,8 @@ static void put_row(FILE *out, const struct snap *sn, const struct ent *e, int c
 	if (left <= 0)
 		return;
 	switch (sn->view) {
-	case V_SYM:
-	case V_CALLERS: {
-		const struct dso *d = e->b;
-		const char *dn = d ? dso_short_name(d) : "[unknown]";
-		int w = put_text(out, dn, left < 20 ? left : 20);
+	case V_SYM: {
+		int w = put_text(out, e->b ? e->b : "[unknown]", left < 20 ? left : 20);
 
 		/* the shared object in 20 columns, cut where longer */
 		for (; w < 22 && w < left; w++)
@@ -297,21 +339,16 @@ static void put_row(FILE *out, const struct snap *sn, const struct ent *e, int c
 		left -= 22;
 		if (left <= 4)
 			return;
-		fputs(e->c & 1 ? "[k] " : "[.] ", out);
-		if (e->a) {
-			put_text(out, e->a, left - 4);
-		} else if (e->b) {
-			char at[300];
-
-			snprintf(at, sizeof(at), "?? (%s)", dso_short_name(d));
-			put_text(out, at, left - 4);
-		} else {
-			put_text(out, sn->view == V_SYM ? "[unknown]" : "[no caller]", left - 4);
-		}
-		break;
 	}
+		/* fall through */
+	case V_CALLERS:
+		if (left <= 4)
+			return;
+		fputs(e->c & FRAME_KERNEL ? "[k] " : "[.] ", out);
+		put_text(out, e->a ? e->a : sn->view == V_SYM ? "[unknown]" : "[no caller]", left - 4);
+		break;
 	case V_DSO:
-		put_text(out, e->a ? dso_short_name(e->a) : "[unknown]", left);
+		put_text(out, e->a ? e->a : "[unknown]", left);
 		break;
 	case V_PROC: {
 		char pid[16];
@@ -333,6 +370,8 @@ static const char *column_heads(int view)
 		return "Overhead  Shared Object";
 	case V_PROC:
 		return "Overhead      Pid  Command";
+	case V_CALLERS:
+		return "Overhead  Caller";
 	default:
 		return "Overhead  Shared Object         Symbol";
 	}
@@ -344,11 +383,11 @@ static void zoom_text(struct top *tp, int view, char *buf, size_t len)
 	buf[0] = '\0';
 	if (view == V_CALLERS && tp->zname)
 		snprintf(buf, len, "; callers of %s (%s)", tp->zname,
-			 tp->zname_dso ? dso_short_name(tp->zname_dso) : "[unknown]");
+			 tp->zname_dso ? tp->zname_dso : "[unknown]");
 	else if (tp->zpid)
-		snprintf(buf, len, "; process %d (%s)", tp->zpid, tp->zcomm);
+		snprintf(buf, len, "; process %ld (%s)", tp->zpid, tp->zcomm);
 	else if (tp->zdso)
-		snprintf(buf, len, "; only %s", dso_short_name(tp->zdso));
+		snprintf(buf, len, "; only %s", tp->zdso);
 }
 
 static void put_header(FILE *out, struct top *tp, const struct snap *sn, double secs,
@@ -469,36 +508,46 @@ static int key_of(const char *b, ssize_t n)
 	return K_NONE;
 }
 
+/*
+ * What the profile counts changed: the interval so far, counted the old
+ * way, is dropped, and the next is counted the new.
+ */
+static void recount(struct top *tp)
+{
+	char err[512];
+	struct profile *p = live_snapshot(&tp->live, err, sizeof(err));
+
+	if (!p)
+		return;
+	set_counting(tp, p);
+	live_release(&tp->live, 1);
+}
+
 /* Zoom into the selected row, or out: what is counted changes, and counting starts again. */
 static void zoom(struct top *tp, const struct snap *sn, int sel, int in)
 {
-	pthread_mutex_lock(&tp->mu);
 	if (!in) {
 		if (tp->view == V_CALLERS) {
 			tp->view = V_SYM;	/* the functions were counted all along */
 			tp->zname = NULL;
-			pthread_mutex_unlock(&tp->mu);
+			recount(tp);
 			return;
 		}
-		if (!tp->zpid && !tp->zdso) {
-			pthread_mutex_unlock(&tp->mu);
+		if (!tp->zpid && !tp->zdso)
 			return;
-		}
-		__atomic_store_n(&tp->zpid, 0, __ATOMIC_RELAXED);
+		tp->zpid = 0;
 		tp->zdso = NULL;
 		tp->view = V_SYM;
 		tabs_reset(tp);
-		pthread_mutex_unlock(&tp->mu);
+		recount(tp);
 		return;
 	}
-	if (sel < 0 || (size_t)sel >= sn->n || sn->view != tp->view) {
-		pthread_mutex_unlock(&tp->mu);
+	if (sel < 0 || (size_t)sel >= sn->n || sn->view != tp->view)
 		return;
-	}
 	switch (tp->view) {
 	case V_SYM:
 		if (!sn->e[sel].a)
-			break;
+			return;
 		tp->zname = sn->e[sel].a;
 		tp->zname_dso = sn->e[sel].b;
 		tp->t[V_CALLERS].n = 0;
@@ -506,20 +555,22 @@ static void zoom(struct top *tp, const struct snap *sn, int sel, int in)
 		tp->view = V_CALLERS;
 		break;
 	case V_PROC:
-		__atomic_store_n(&tp->zpid, (int)sn->e[sel].c, __ATOMIC_RELAXED);
+		tp->zpid = (long)sn->e[sel].c;
 		tp->zcomm = sn->e[sel].a;
 		tp->view = V_SYM;
 		tabs_reset(tp);
 		break;
 	case V_DSO:
 		if (!sn->e[sel].a)
-			break;
+			return;
 		tp->zdso = sn->e[sel].a;
 		tp->view = V_SYM;
 		tabs_reset(tp);
 		break;
+	default:
+		return;
 	}
-	pthread_mutex_unlock(&tp->mu);
+	recount(tp);
 }
 
 /* --- options --------------------------------------------------------------------------------- */
@@ -634,8 +685,7 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 	struct top tp = { .o = o, .view = o->sort };
 	/* functions as their symbols have them, as perf top shows them: no inline frames */
 	struct symbols_opts so = { .demangle = 1 };
-	struct live live = { .cmd = "top", .argv = argv, .argc = argc, .err_fd = -1,
-			     .child_fd = -1, .trim_idle = 60 * 1000000000ULL };
+	struct live *live = &tp.live;
 	struct snap sn = { 0 };
 	FILE *errf = NULL;
 	sigset_t mask;
@@ -643,18 +693,32 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 	double start, last, end = 0;
 
 	tui = !o->stdio && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	pthread_mutex_init(&tp.mu, NULL);
 	tp.pool = strpool_new();
 	for (int v = 0; v < NVIEW; v++)
 		htab_init(&tp.t[v].h);
-	live.sym = symbols_new(&so);
-	if (!live.sym) {
+	/*
+	 * The profile: every sample's stack resolved (for the callers of a
+	 * function), added up by process, file and function, in any order;
+	 * threads and files let go as they go
+	 */
+	tp.po = (struct profile_opts){
+		.input = "the recorder's stream",
+		.so = so,
+		.chains = 1,
+		.flat = 1,
+		.ho = { .keys = { HIST_PID, HIST_COMM, HIST_DSO, HIST_SYM }, .nkeys = 4 },
+		.f = { .t_start = -1, .t_end = -1, .hide_kernel = o->hide_kernel,
+		       .hide_user = o->hide_user },
+		.forget_exited = 1,
+		.trim_idle = 60 * 1000000000ULL,
+	};
+	tp.po.sym = symbols_new(&so);
+	if (!tp.po.sym) {
 		fprintf(stderr, "prof: top: cannot start the symbolizer: %s\n", strerror(errno));
 		return 1;
 	}
-	live.fn = top_sample;
-	live.filter = top_filter;
-	live.ctx = &tp;
+	*live = (struct live){ .cmd = "top", .argv = argv, .argc = argc, .po = &tp.po,
+			       .err_fd = -1, .child_fd = -1 };
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -667,9 +731,9 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 	if (tui) {
 		/* the recorder's messages would draw over the screen: kept, and said at the end */
 		errf = tmpfile();
-		live.err_fd = errf ? fileno(errf) : -1;
+		live->err_fd = errf ? fileno(errf) : -1;
 	}
-	if (live_start(&live)) {
+	if (live_start(live)) {
 		status = 1;
 		goto out;
 	}
@@ -690,9 +754,7 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 		 * host): the first table was made of 2 samples
 		 */
 		if (!sampling) {
-			pthread_mutex_lock(&tp.mu);
-			sampling = tp.samples > 0;
-			pthread_mutex_unlock(&tp.mu);
+			sampling = pending(&tp) > 0;
 			if (sampling)
 				last = now;
 		}
@@ -719,10 +781,13 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 				switch (key_of(b, n)) {
 				case K_QUIT: quit = 1; break;
 				case K_SORT:
-					pthread_mutex_lock(&tp.mu);
-					tp.view = tp.view == V_CALLERS ? V_SYM : (tp.view + 1) % V_CALLERS;
-					tp.zname = NULL;
-					pthread_mutex_unlock(&tp.mu);
+					if (tp.view == V_CALLERS) {
+						tp.view = V_SYM;
+						tp.zname = NULL;
+						recount(&tp);
+					} else {
+						tp.view = (tp.view + 1) % V_CALLERS;
+					}
 					sel = 0;
 					redraw = 1;
 					break;
@@ -737,36 +802,36 @@ static int run_top(struct top_opts *o, int argc, char **argv)
 		}
 		if (quit)
 			break;
-		if (live_reap(&live, &status)) {
+		if (live_reap(live, &status)) {
 			ended = 1;
 			/* it could not start (no such process, no such command): it said why */
 			if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
-			    !tp.samples)	/* the reader is joined */
+			    !tp.samples && !pending(&tp))	/* the stream is read */
 				break;
 		}
 		now = mono_s();
 		if (end && now >= end)
 			ended = 2;
 		if (now >= next || ended) {
-			/* the interval ends: its table, then the window decays */
-			take_snapshot(&tp, &sn, 1);
+			/* the interval ends: the window decays, the interval's samples join it */
+			end_interval(&tp);
+			take_snapshot(&tp, &sn);
 			if (tui && !paused)
-				draw(&tp, &sn, now - last, __atomic_load_n(&live.lost, __ATOMIC_RELAXED), sel, paused);
+				draw(&tp, &sn, now - last, tp.lost, sel, paused);
 			else if (!tui)
-				print_table(stdout, &tp, &sn, now - last,
-					    __atomic_load_n(&live.lost, __ATOMIC_RELAXED));
+				print_table(stdout, &tp, &sn, now - last, tp.lost);
 			last = now;
 		} else if (redraw && tui) {
-			take_snapshot(&tp, &sn, 0);
+			take_snapshot(&tp, &sn);
 			if ((size_t)sel >= sn.n)
 				sel = sn.n ? (int)sn.n - 1 : 0;
-			draw(&tp, &sn, now - last, __atomic_load_n(&live.lost, __ATOMIC_RELAXED), sel, paused);
+			draw(&tp, &sn, now - last, tp.lost, sel, paused);
 		}
 		if (ended)
 			break;
 	}
-	if (live.child)
-		status = live_end(&live);
+	if (live->child)
+		status = live_end(live);
 out:
 	screen_end();
 	if (errf) {
@@ -784,7 +849,7 @@ out:
 		if (tp.samples || !code)
 			fprintf(stderr, "prof: top: %s; %llu samples, %llu lost records\n",
 				o->rec.argv ? "the command ended" : "the processes it watched ended",
-				(unsigned long long)tp.samples, (unsigned long long)live.lost);
+				(unsigned long long)tp.samples, (unsigned long long)live_lost(live));
 		status = code;
 	} else {
 		status = 0;
@@ -796,9 +861,12 @@ out:
 		free(tp.t[v].e);
 		htab_release(&tp.t[v].h);
 	}
+	if (live->err[0])
+		fprintf(stderr, "prof: top: %s\n", live->err);
+	live_end(live);
+	live_free(live);
 	strpool_free(tp.pool);
-	symbols_free(live.sym);
-	pthread_mutex_destroy(&tp.mu);
+	symbols_free(tp.po.sym);
 	return status;
 }
 

@@ -737,6 +737,8 @@ int reader_next(struct reader *r, struct reader_record *rec)
 {
 	if (r->pending)
 		return r->pending;
+	rec->data = NULL;
+	rec->data_len = 0;
 	for (;;) {
 		struct perf_event_header h;
 		const unsigned char *p;
@@ -817,6 +819,7 @@ int reader_next(struct reader *r, struct reader_record *rec)
 			ret = keep_tracing(r, ((uint64_t)size + 7) & ~7ULL);
 			if (ret <= 0)
 				return ret;
+			rec->data = reader_tracing_data(r, &rec->data_len);
 		}
 		r->done = in_offset(r);
 		return 1;

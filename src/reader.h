@@ -21,6 +21,13 @@ struct reader_record {
 	uint64_t offset;
 	/* Non-zero when it came out of a compressed record. */
 	int compressed;
+	/*
+	 * What followed the record outside its size, for whoever takes the
+	 * record alone (profile_feed()): a pipe's TRACING_DATA's tracing
+	 * data (reader_tracing_data()); NULL and 0 for every other record.
+	 */
+	const unsigned char *data;
+	size_t data_len;
 };
 
 /*

@@ -119,12 +119,17 @@ static int prefilter(void *ctx, const struct rsample *s)
 {
 	struct loader *l = ctx;
 	const struct profile_filters *f = &l->o->f;
+	const struct profile_collector *c = l->o->collector;
 	double t;
 
 	l->p->samples++;
 	if (s->time > l->p->last_time)
 		l->p->last_time = s->time;	/* the profile's span, whatever is kept */
+	if (c && c->filter && !c->filter(l->o->collector_ctx, s))
+		return 0;
 	if (l->o->wall ? wall_kind(s->ev) < 0 : f->event && strcmp(s->ev->name, f->event))
+		return 0;
+	if (f->no_idle && !s->pid && !s->tid)
 		return 0;
 	if (!in_ids(f->pid, f->npid, s->pid) || !in_ids(f->tid, f->ntid, s->tid) ||
 	    !in_ids(f->cpu, f->ncpu, s->cpu))
@@ -144,6 +149,8 @@ static int postfilter(const struct profile_filters *f, const struct rsample *s)
 {
 	const struct rframe *leaf = s->nframes ? &s->frames[0] : NULL;
 
+	if (leaf && (leaf->kernel ? f->hide_kernel : f->hide_user))
+		return 0;
 	if (f->ndso && !in_names(f->dso, f->ndso,
 				  leaf && leaf->dso ? dso_short_name(leaf->dso) : "[unknown]"))
 		return 0;
@@ -444,12 +451,13 @@ void profile_free(struct profile *p)
 	free(p->ev);
 	free(p->task);
 	u64map_release(&p->task_index);
-	free(p->ld);
 	free(p->tt);
 	htab_release(&p->tt_index);
 	strpool_free(p->pool);
-	symbols_free(p->sym);
+	if (p->sym != p->ld->o->sym)
+		symbols_free(p->sym);
 	reader_free(p->rd);
+	free(p->ld);
 	free(p);
 }
 
@@ -504,10 +512,27 @@ static int check_events(const struct profile_opts *o, const struct profile *p, i
 	return 0;
 }
 
+/* Which of the filters the samples meet, before and after they are resolved. */
+static void set_filters(struct loader *l)
+{
+	const struct profile_opts *o = l->o;
+	const struct profile_filters *f = &o->f;
+
+	l->pre_filter = f->npid || f->ntid || f->ncpu || f->ncomm || f->t_start >= 0 ||
+			f->t_end >= 0 || f->event || o->wall || f->no_idle ||
+			(o->collector && o->collector->filter);
+	l->post_filter = f->ndso || f->symbol || f->hide_kernel || f->hide_user;
+	session_filter(l->p->session, l->pre_filter ? prefilter : NULL);
+}
+
+void profile_refilter(struct profile *p)
+{
+	set_filters(p->ld);
+}
+
 struct profile *profile_open(const struct profile_opts *o, struct reader *rd, char *err,
 			     size_t errlen)
 {
-	const struct profile_filters *f = &o->f;
 	struct profile *p = xcalloc(1, sizeof(*p));
 	struct loader *l = xcalloc(1, sizeof(*l));
 	unsigned keys;
@@ -516,9 +541,6 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	p->rd = rd;
 	l->o = o;
 	l->p = p;
-	l->pre_filter = f->npid || f->ntid || f->ncpu || f->ncomm || f->t_start >= 0 ||
-			f->t_end >= 0 || f->event || o->wall;
-	l->post_filter = f->ndso || f->symbol;
 	p->input = o->input;
 	p->collector = o->collector;
 	snprintf(p->wall_ev.name, sizeof(p->wall_ev.name), "wall");
@@ -527,7 +549,7 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	p->wall_ev.attr.config = ~0ULL;
 	htab_init(&p->tt_index);
 	p->pool = strpool_new();
-	p->sym = symbols_new(&o->so);
+	p->sym = o->sym ? o->sym : symbols_new(&o->so);
 	if (!p->sym) {
 		snprintf(err, errlen, "cannot set up the symbolizer: %s", strerror(errno));
 		profile_free(p);
@@ -537,8 +559,11 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	u64map_init(&p->task_index);
 	if (o->tasks)
 		session_on_task(p->session, on_task, p);
-	if (l->pre_filter)
-		session_filter(p->session, prefilter);
+	set_filters(l);
+	session_forget_exited(p->session, o->forget_exited);
+	if (o->trim_idle || o->trim_budget)
+		session_trim_symbols(p->session, o->trim_idle ? o->trim_idle : UINT64_MAX,
+				     o->trim_budget);
 	session_leaf_only(p->session, !o->chains);
 	if (nameless(o))
 		session_names(p->session, 0);
@@ -568,14 +593,10 @@ int profile_feed(struct profile *p, const struct reader_record *rec, char *err, 
 		if (check_events(o, p, 1, err, errlen))
 			goto fail;
 	}
-	if (rec->hdr->type == PDATA_HEADER_EVENT_TYPE && p->rd)	/* a pipe's carried JIT code */
-		session_carried_budget(p->session, reader_offset(p->rd));
-	if (rec->hdr->type == PDATA_HEADER_TRACING_DATA && p->rd) {
-		size_t tlen;
-		const unsigned char *td = reader_tracing_data(p->rd, &tlen);
-
-		session_tracing_data(p->session, td, tlen);
-	}
+	if (rec->hdr->type == PDATA_HEADER_EVENT_TYPE)	/* a pipe's carried JIT code */
+		session_carried_budget(p->session, rec->offset + rec->hdr->size);
+	if (rec->hdr->type == PDATA_HEADER_TRACING_DATA)
+		session_tracing_data(p->session, rec->data, rec->data_len);
 	ret = session_record(p->session, rec);
 	if (!ret)
 		return 0;

@@ -42,6 +42,9 @@ struct profile_filters {
 	const regex_t *symbol;		/* the sampled frame's function; NULL for all */
 	double t_start, t_end;		/* seconds from the first sample; < 0: open */
 	const char *event;		/* only this event's samples; NULL for all */
+	int no_idle;			/* leave out the idle task's samples (pid and tid 0) */
+	/* leave out the samples whose sampled frame is in the kernel, in user space */
+	int hide_kernel, hide_user;
 };
 
 /*
@@ -51,6 +54,11 @@ struct profile_filters {
  * it (in time order with ordered); free() ends it.
  */
 struct profile_collector {
+	/*
+	 * NULL, or called for every sample before the profile's filters,
+	 * with no frames and the options' collector_ctx: 0 drops it.
+	 */
+	int (*filter)(void *ctx, const struct rsample *s);
 	void *(*begin)(void *ctx, const struct evdesc *ev);
 	void (*add)(void *state, const struct rsample *s);
 	void (*free)(void *state);
@@ -59,6 +67,12 @@ struct profile_collector {
 struct profile_opts {
 	const char *input;		/* a file, or "-" for standard input */
 	struct symbols_opts so;
+	/*
+	 * A symbolizer the caller keeps, which outlives the profile (so
+	 * unused): what one profile after another shares (prof agent's, one
+	 * for each run of its recorder). NULL: the profile makes its own.
+	 */
+	struct symbols *sym;
 	struct hist_opts ho;
 	int flat;			/* fill the flat histogram (else count samples only) */
 	int stacks;			/* a ctree of whole stacks per event */
@@ -90,6 +104,16 @@ struct profile_opts {
 	int ordered;
 	/* samples counted by the address they hit (addrs.h), per event: for annotate */
 	int addresses;
+	/*
+	 * A profile that runs for days (prof agent's, prof top's): threads
+	 * and processes forgotten after they exit (session_forget_exited()),
+	 * and the symbolizer's files closed after trim_idle ns unused, more
+	 * past trim_budget bytes of heap (session_trim_symbols(); 0 and 0:
+	 * never).
+	 */
+	int forget_exited;
+	uint64_t trim_idle;
+	size_t trim_budget;
 };
 
 /* What the recording says of itself, for headers: NULL or 0 where it does not say. */
@@ -196,6 +220,11 @@ const struct profile *profile_snapshot(struct profile *p, char *err, size_t errl
  * names, symbols) stays. Right after a snapshot.
  */
 void profile_reset(struct profile *p);
+/*
+ * The options' filters (o->f) changed: from the next record on, they
+ * decide. Right after a snapshot, while nothing is fed (prof top's zoom).
+ */
+void profile_refilter(struct profile *p);
 /* The end of the input: the rest delivered, the options' checks made. 0, or -1 and err. */
 int profile_close(struct profile *p, char *err, size_t errlen);
 

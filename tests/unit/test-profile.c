@@ -4,7 +4,11 @@
  * record by record with snapshots on the way, it ends where profile_load()
  * does; a reset starts a window whose sums are the rest; ordered, a
  * collector gets every sample in time order; by address, every sample is
- * counted at the instruction it hit.
+ * counted at the instruction it hit; the filters on the sampled frame's
+ * side (kernel or user) split the samples in two, the idle task's are
+ * left out, a collector's filter sees every sample and drops what it
+ * says, and filters changed halfway (profile_refilter()) decide from then
+ * on.
  */
 #include "config.h"
 
@@ -76,8 +80,60 @@ static void order_free(void *state)
 }
 
 static const struct profile_collector order_collector = {
-	order_begin, order_add, order_free,
+	.begin = order_begin, .add = order_add, .free = order_free,
 };
+
+/* A collector whose filter counts every sample and keeps those of even tids. */
+struct even {
+	uint64_t seen, kept_even, added, odd;
+};
+
+static int even_filter(void *ctx, const struct rsample *s)
+{
+	struct even *e = ctx;
+
+	e->seen++;
+	e->kept_even += !(s->tid & 1);
+	return !(s->tid & 1);
+}
+
+static void even_add(void *state, const struct rsample *s)
+{
+	struct even *e = state;
+
+	e->added++;
+	e->odd += s->tid & 1;
+}
+
+static const struct profile_collector even_collector = {
+	.filter = even_filter, .begin = order_begin, .add = even_add, .free = order_free,
+};
+
+/* A collector counting the idle task's samples (pid and tid 0). */
+static void idle_add(void *state, const struct rsample *s)
+{
+	((struct order *)state)->n += !s->pid && !s->tid;
+}
+
+static const struct profile_collector idle_collector = {
+	.begin = order_begin, .add = idle_add, .free = order_free,
+};
+
+/* Load with o, and the samples kept; 0 after a failed check. */
+static uint64_t kept_with(const struct profile_opts *o, const char *what)
+{
+	struct profile *p;
+	char err[1024];
+	uint64_t k;
+
+	if (profile_load(o, &p, err, sizeof(err))) {
+		ok(0, "%s: %s", what, err);
+		return 0;
+	}
+	k = p->kept;
+	profile_free(p);
+	return k;
+}
 
 int main(void)
 {
@@ -201,6 +257,70 @@ int main(void)
 		   (unsigned long long)spin, (unsigned long long)sum);
 		ok(order == 0, "sorted by dso and address");
 	}
+	profile_free(p);
+
+	/* the sampled frame's side: the kernel's and user space's samples are every sample */
+	{
+		uint64_t user, kernel, idle_left, other;
+		struct order idle = { 0, 0, 0 };
+		struct even ev = { 0, 0, 0, 0 };
+
+		opts(&o);
+		o.f.hide_kernel = 1;
+		user = kept_with(&o, "-K");
+		opts(&o);
+		o.f.hide_user = 1;
+		kernel = kept_with(&o, "-U");
+		ok(user > 0 && user + kernel == whole->kept,
+		   "user %llu + kernel %llu samples are the %llu kept", (unsigned long long)user,
+		   (unsigned long long)kernel, (unsigned long long)whole->kept);
+
+		/* the idle task's samples, counted, then left out */
+		opts(&o);
+		o.collector = &idle_collector;
+		o.collector_ctx = &idle;
+		kept_with(&o, "idle counted");
+		opts(&o);
+		o.f.no_idle = 1;
+		idle_left = kept_with(&o, "no idle");
+		ok(idle_left + idle.n == whole->kept,
+		   "without the idle task's %llu samples, %llu of %llu kept",
+		   (unsigned long long)idle.n, (unsigned long long)idle_left,
+		   (unsigned long long)whole->kept);
+
+		/* a collector's filter: it sees every sample, and its drops are not added */
+		opts(&o);
+		o.collector = &even_collector;
+		o.collector_ctx = &ev;
+		other = kept_with(&o, "a collector's filter");
+		ok(ev.seen == whole->samples && ev.added == ev.kept_even && ev.odd == 0 &&
+		   other == ev.kept_even && ev.kept_even < whole->kept,
+		   "the collector's filter saw %llu of %llu samples and kept %llu, all added",
+		   (unsigned long long)ev.seen, (unsigned long long)whole->samples,
+		   (unsigned long long)ev.kept_even);
+	}
+
+	/* filters changed halfway decide from then on */
+	opts(&o);
+	p = profile_open(&o, reader_open(input), err, sizeof(err));
+	n = 0;
+	s_half = 0;
+	while (p && reader_next(p->rd, &rec) > 0) {
+		if (profile_feed(p, &rec, err, sizeof(err)))
+			break;
+		if (++n == records / 2) {
+			snap = profile_snapshot(p, err, sizeof(err));
+			s_half = snap ? snap->kept : 0;
+			o.f.hide_kernel = o.f.hide_user = 1;	/* nothing with a frame is kept */
+			profile_refilter(p);
+			profile_reset(p);
+		}
+	}
+	ok(p && profile_close(p, err, sizeof(err)) == 0, "closed after a refilter: %s", err);
+	ok(p && s_half > 0 && p->samples > 0 && p->kept == 0,
+	   "kept %llu before the refilter, then %llu of %llu",
+	   (unsigned long long)s_half, (unsigned long long)(p ? p->kept : 0),
+	   (unsigned long long)(p ? p->samples : 0));
 	profile_free(p);
 	profile_free(whole);
 	return tap_done();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A live profile: the recorder as a child, read through a session. See live.h. */
+/* A live source: the recorder as a child, its records fed to a profile. See live.h. */
 #include "config.h"
 
 #include <dirent.h>
@@ -17,10 +17,7 @@
 
 #include "clock.h"
 #include "live.h"
-#include "opts.h"
-#include "pdata.h"
 #include "reader.h"
-#include "session.h"
 #include "symbols.h"
 #include "xalloc.h"
 
@@ -43,7 +40,7 @@ static void make_hold_dir(struct live *l)
 		l->hold_dir[0] = '\0';
 		return;
 	}
-	symbols_hold_dir(l->sym, l->hold_dir);
+	symbols_hold_dir(l->po->sym, l->hold_dir);
 }
 
 /* Remove the hold directory and what a recorder left in it. */
@@ -54,7 +51,7 @@ static void remove_hold_dir(struct live *l)
 
 	if (!l->hold_dir[0])
 		return;
-	symbols_hold_dir(l->sym, NULL);
+	symbols_hold_dir(l->po->sym, NULL);
 	d = opendir(l->hold_dir);
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.')
@@ -135,63 +132,71 @@ static int start_child(struct live *l)
 	return 0;
 }
 
+/* The end of a stream: the rest delivered, the profile closed. Under l->mu. */
+static void end_stream(struct live *l)
+{
+	char err[512];
+
+	if (!l->p || l->ended)
+		return;
+	if (profile_close(l->p, err, sizeof(err)) && !l->err[0])
+		snprintf(l->err, sizeof(l->err), "%s", err);
+	l->lost += l->p->info.lost;
+	l->ended = 1;
+}
+
+/* The reading thread: each record of the pipe fed to the profile, under the lock. */
 static void *read_records(void *arg)
 {
 	struct live *l = arg;
 	struct reader *rd = reader_fdopen(l->child_fd);
-	struct session *s;
 	struct reader_record rec;
+	int ret = 0;
 
-	if (!rd)
-		return NULL;	/* the recorder said why, or died: live_reap() sees it */
-	s = session_new(l->sym, l->fn, l->ctx);
-	if (!s) {
-		reader_free(rd);
-		return NULL;
-	}
-	if (l->filter)
-		session_filter(s, l->filter);
-	session_forget_exited(s, 1);
-	if (l->trim_idle || l->trim_budget)
-		session_trim_symbols(s, l->trim_idle ? l->trim_idle : UINT64_MAX, l->trim_budget);
-	while (reader_next(rd, &rec) > 0) {
-		uint64_t lost = 0;
+	/* without a reader, the recorder said why, or died: live_reap() sees it */
+	while (rd && (ret = reader_next(rd, &rec)) > 0) {
+		char err[512];
+		int bad;
 
-		/* counted here, as they come, for whoever shows them live */
-		if (rec.hdr->type == PERF_RECORD_LOST && rec.hdr->size >= 24)
-			memcpy(&lost, (const char *)rec.hdr + 16, 8);
-		else if (rec.hdr->type == PERF_RECORD_LOST_SAMPLES && rec.hdr->size >= 16)
-			memcpy(&lost, (const char *)rec.hdr + 8, 8);
-		if (lost)
-			__atomic_add_fetch(&l->lost, lost, __ATOMIC_RELAXED);
-		if (rec.hdr->type == PDATA_HEADER_TRACING_DATA) {
-			size_t tlen;
-			const unsigned char *td = reader_tracing_data(rd, &tlen);
-
-			session_tracing_data(s, td, tlen);
-		}
-		if (session_record(s, &rec))
+		pthread_mutex_lock(&l->mu);
+		bad = profile_feed(l->p, &rec, err, sizeof(err));
+		if (bad)
+			snprintf(l->err, sizeof(l->err), "%s", err);
+		pthread_mutex_unlock(&l->mu);
+		if (bad)
 			break;
 	}
-	session_finish(s);
-	session_free(s);
+	pthread_mutex_lock(&l->mu);
+	if (ret < 0 && !l->err[0])
+		snprintf(l->err, sizeof(l->err), "the recorder's stream is corrupt: %s",
+			 reader_error(rd));
+	end_stream(l);
+	pthread_mutex_unlock(&l->mu);
 	reader_free(rd);
 	return NULL;
 }
 
-void live_child_opts(struct record_opts *o)
-{
-	o->hold_dir = getenv(LIVE_HOLD_ENV);
-	o->output = "-";
-	o->no_compress = 1;
-	o->quiet = 1;
-	o->no_buildid_cache = 1;
-	o->no_carry = 1;
-	o->no_buildid_mmap = 1;
-}
-
 int live_start(struct live *l)
 {
+	char err[512];
+
+	if (!l->mu_made) {
+		pthread_mutex_init(&l->mu, NULL);
+		l->mu_made = 1;
+	}
+	/* a profile for this run of the recorder: its stream starts anew */
+	if (l->p && !l->ended) {
+		pthread_mutex_lock(&l->mu);
+		end_stream(l);
+		pthread_mutex_unlock(&l->mu);
+	}
+	profile_free(l->p);
+	l->ended = 0;
+	l->p = profile_open(l->po, NULL, err, sizeof(err));
+	if (!l->p) {
+		fprintf(stderr, "prof: %s: %s\n", l->cmd, err);
+		return -1;
+	}
 	if (start_child(l))
 		return -1;
 	if (pthread_create(&l->reader, NULL, read_records, l)) {
@@ -247,4 +252,44 @@ int live_end(struct live *l)
 	}
 	remove_hold_dir(l);
 	return status;
+}
+
+struct profile *live_snapshot(struct live *l, char *err, size_t errlen)
+{
+	if (!l->p)
+		return NULL;
+	pthread_mutex_lock(&l->mu);
+	if (!profile_snapshot(l->p, err, errlen)) {
+		pthread_mutex_unlock(&l->mu);
+		return NULL;
+	}
+	return l->p;
+}
+
+void live_release(struct live *l, int reset)
+{
+	if (reset)
+		profile_reset(l->p);
+	pthread_mutex_unlock(&l->mu);
+}
+
+uint64_t live_lost(struct live *l)
+{
+	uint64_t n;
+
+	if (!l->mu_made)
+		return 0;
+	pthread_mutex_lock(&l->mu);
+	n = l->lost + (l->p && !l->ended ? l->p->info.lost : 0);
+	pthread_mutex_unlock(&l->mu);
+	return n;
+}
+
+void live_free(struct live *l)
+{
+	profile_free(l->p);
+	l->p = NULL;
+	if (l->mu_made)
+		pthread_mutex_destroy(&l->mu);
+	l->mu_made = 0;
 }
