@@ -3,7 +3,10 @@
 # The fuzz targets' own code, without libFuzzer, on every input that once
 # broke prof (tests/data/bad), the fixtures and the crafted files: each
 # target must run through them all (under ASan and UBSan in CI's second
-# build). Needs no perf_event_open.
+# build); and the smaller targets (the writer -> reader round trip, the
+# decoders, jitdumps, the option parser, the pprof and OTLP encoders) on
+# their seeds and what broke them (tests/data/fuzz/TARGET). Needs no
+# perf_event_open.
 # before test-subr.sh, which reads it to bound the whole test
 test_timeout=600
 . "$srcdir/tests/test-subr.sh"
@@ -40,4 +43,14 @@ timeout -k 5 300 "$builddir/tests/fuzz/replay-http" "$srcdir/tests/data/http" > 
 rc=$?
 [ "$rc" = 0 ] || fail "replay-http exited $rc on one of $n inputs: $(tail -n 20 err)"
 grep -q "^replayed $n inputs" out || fail "replay-http: $(cat out)"
-note "$count inputs through the reader's and the whole report's fuzz targets, $n through the HTTP parser's"
+small=
+for t in roundtrip decode jitdump opt pprof; do
+	m=$(ls "$srcdir/tests/data/fuzz/$t" | wc -l)
+	[ "$m" -gt 0 ] || fail "no seeds for fuzz-$t in tests/data/fuzz/$t"
+	timeout -k 5 300 "$builddir/tests/fuzz/replay-$t" "$srcdir/tests/data/fuzz/$t" > out 2> err
+	rc=$?
+	[ "$rc" = 0 ] || fail "replay-$t exited $rc on one of $m inputs: $(tail -n 20 err)"
+	grep -q "^replayed $m inputs" out || fail "replay-$t: $(cat out)"
+	small="$small, $m through $t's"
+done
+note "$count inputs through the reader's and the whole report's fuzz targets, $n through the HTTP parser's$small"
