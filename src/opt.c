@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "opt.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* The column --help's texts begin at. */
@@ -205,6 +206,33 @@ static int short_options(const struct opt *table, void *ctx, int *i, int argc, c
 	return 0;
 }
 
+/*
+ * A reason quotes what it refuses, which may hold anything: one line of
+ * valid UTF-8 with no control character ('?' for each), in place.
+ */
+static void printable(char *err, size_t errlen)
+{
+	char *fixed = utf8_fix(err);
+	size_t k = 0;
+
+	for (const char *p = fixed; *p && k + 1 < errlen;) {
+		int len = utf8_len(p);
+		int c1 = len == 2 && (unsigned char)p[0] == 0xc2 && (unsigned char)p[1] < 0xa0;
+
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || c1) {
+			err[k++] = '?';	/* C0, DEL and C1 */
+		} else {
+			if (k + (size_t)len >= errlen)
+				break;
+			memcpy(err + k, p, (size_t)len);
+			k += (size_t)len;
+		}
+		p += len;
+	}
+	err[k] = '\0';
+	free(fixed);
+}
+
 int opt_parse(const struct opt *table, void *ctx, unsigned flags, int argc, char **argv,
 	      int *first, char *err, size_t errlen)
 {
@@ -242,6 +270,8 @@ int opt_parse(const struct opt *table, void *ctx, unsigned flags, int argc, char
 		memcpy(argv + argc - n, words, (size_t)n * sizeof(*words));
 		*first = argc - n;
 	}
+	if (ret < 0)
+		printable(err, errlen);
 	free(words);
 	return ret;
 }
