@@ -20,18 +20,11 @@
 #include "format.h"
 #include "profile.h"
 #include "report.h"
+#include "report-run.h"
 #include "utf8.h"
 #include "viewopts.h"
 #include "warn.h"
 
-
-struct report {
-	const char *input;
-	const struct format *format;
-	const char *output;	/* -o; NULL for standard output */
-	int header_only;	/* --header-only (perf's): the text format's header */
-	struct view_args va;
-};
 
 /* perf report's -F (--fields) names the columns: prof's -F names a format. */
 static const char *const perf_fields[] = {
@@ -67,7 +60,7 @@ static int output_cb(struct opt_state *st, const struct opt *o, const char *arg)
 	return 0;
 }
 
-static const struct opt report_options[] = {
+const struct opt report_options[] = {
 	OPT_STRING('i', "input", "FILE", struct report, input,
 		   "profile to read (default prof.data, - for stdin)"),
 	OPT_TABLE(view_options, struct report, va),
@@ -89,6 +82,33 @@ static void usage_out(FILE *out)
 		fprintf(out, "  %-26s  %s\n", formats[i]->name, formats[i]->help);
 }
 
+void report_init(struct report *r, const char *cmd, const struct format *format)
+{
+	memset(r, 0, sizeof(*r));
+	r->input = "prof.data";
+	r->format = format ? format : formats[0];
+	view_args_init(&r->va, cmd);
+}
+
+void report_release(struct report *r)
+{
+	view_args_release(&r->va);
+}
+
+int report_ready(struct report *r, char *err, size_t errlen)
+{
+	if (r->header_only && strcmp(r->format->name, "text")) {
+		snprintf(err, errlen, "--header-only: the text format's header; --format %s "
+			 "has none of its own", r->format->name);
+		return -1;
+	}
+	view_args_done(&r->va);
+	if (r->format->needs & FORMAT_SRCLINE)
+		r->va.so.srcline = 1;
+	return 0;
+}
+
+/* -1 to go on, or the exit status: --help, or bad options. */
 static int parse_options(struct report *r, int argc, char **argv)
 {
 	char err[512];
@@ -99,16 +119,10 @@ static int parse_options(struct report *r, int argc, char **argv)
 		usage_out(stdout);
 		return 0;
 	}
-	if (!ret && r->header_only && strcmp(r->format->name, "text")) {
-		snprintf(err, sizeof(err), "--header-only: the text format's header; --format %s "
-			 "has none of its own", r->format->name);
-		ret = -1;
-	}
+	if (!ret)
+		ret = report_ready(r, err, sizeof(err));
 	if (ret)
 		return opt_say("report", ret, err);
-	view_args_done(&r->va);
-	if (r->format->needs & FORMAT_SRCLINE)
-		r->va.so.srcline = 1;
 	return -1;
 }
 
@@ -133,7 +147,20 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report r = { .input = "prof.data" };
+	struct report r;
+	int ret;
+
+	report_init(&r, "report", NULL);
+	ret = parse_options(&r, argc, argv);
+	if (ret < 0)
+		ret = report_write(&r);
+	report_release(&r);
+	return ret;
+}
+
+int report_write(struct report *rp)
+{
+	struct report r = *rp;
 	struct profile_opts po;
 	struct profile *p = NULL;
 	struct format_view view;
@@ -142,17 +169,9 @@ int cmd_report(int argc, char **argv)
 	static char obuf[1 << 16];
 	FILE *out = stdout;
 
-	view_args_init(&r.va, "report");
-	r.format = formats[0];
-	ret = parse_options(&r, argc, argv);
-	if (ret >= 0) {
-		view_args_release(&r.va);
-		return ret;
-	}
 	if ((r.format->needs & FORMAT_BINARY) && !r.output && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "prof: --format %s writes binary data: give -o FILE, "
 			"or redirect standard output\n", r.format->name);
-		view_args_release(&r.va);
 		return EXIT_USAGE;
 	}
 	load_opts(&r, &po);
@@ -239,6 +258,5 @@ out:
 	status = cli_commit_output(out_tmp, r.output, status);
 	free(out_tmp);
 	profile_free(p);
-	view_args_release(&r.va);
 	return status;
 }

@@ -3,9 +3,10 @@
  * `prof view [FILE]`: the profile as prof report's HTML page, opened in
  * the user's browser (xdg-open) where there is a display; with none (an
  * ssh session), or with --serve, served on a loopback port at a URL with
- * a random token, printed, until interrupted, as samply does. The page is
- * made by prof report -F html: every option of prof report's views and
- * filters applies.
+ * a random token, printed, until interrupted, as samply does. It is prof
+ * report with the HTML page for its format: report's option table joined
+ * into its own, the report written by report_write(), so that every
+ * option of prof report's views and filters applies.
  */
 #include "config.h"
 
@@ -23,8 +24,10 @@
 
 #include "file.h"
 #include "httpd.h"
+#include "format.h"
 #include "opt.h"
 #include "report.h"
+#include "report-run.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -33,18 +36,41 @@ extern char **environ;
 #define PORT_FIRST 3000		/* tried in turn when no --port is given, as samply does */
 #define PORT_TRIES 100
 
+struct viewcmd {
+	struct report r;
+	int serve;		/* --serve */
+	int port;		/* --port; 0: the first free from PORT_FIRST */
+};
+
+static int port_cb(struct opt_state *st, const struct opt *o, const char *arg)
+{
+	char *end;
+	long p = strtol(arg, &end, 10);
+
+	(void)o;
+	if (!*arg || *end || p < 1 || p > 65535)
+		return opt_error(st, "--port: give a port from 1 to 65535");
+	((struct viewcmd *)st->ctx)->port = (int)p;
+	return 0;
+}
+
+static const struct opt view_cmd_options[] = {
+	OPT_SET(0, "serve", struct viewcmd, serve, 1,
+		"serve the page even where there is a display"),
+	OPT_CALL(0, "port", "N", port_cb, 0, "serve on port N (default: the first free from 3000)"),
+	OPT_TABLE(report_options, struct viewcmd, r),
+	OPT_END(),
+};
+
 static void usage_out(FILE *out)
 {
 	fputs("usage: prof view [FILE] [--serve] [--port N] [-o PAGE] [prof report's options]\n\n"
 	      "Writes the profile (FILE, or -i FILE; default prof.data) as prof report --format html\n"
 	      "does and opens the page in the browser (xdg-open). With no display, or --serve,\n"
-	      "serves it on 127.0.0.1 instead and prints its URL until interrupted.\n\n"
-	      "  --serve            serve the page even where there is a display\n"
-	      "  --port N           serve on port N (default: the first free from 3000)\n"
-	      "  -o, --output PAGE  keep the page as PAGE (default: a temporary file)\n"
-	      "  -h, --help         show this help\n\n"
-	      "Every option of prof report's views and filters applies (see prof report --help):\n"
-	      "  --comm, --pid, --tid, --cpu, --time, --sort, --children, --latency, ...\n", out);
+	      "serves it on 127.0.0.1 instead and prints its URL until interrupted; -o PAGE keeps\n"
+	      "the page (default: a temporary file). Every option of prof report's views and\n"
+	      "filters applies.\n\n", out);
+	opt_usage(out, view_cmd_options);
 }
 
 /* Whether the session has a display xdg-open can open a browser on. */
@@ -178,58 +204,48 @@ static int serve(const char *file, int port)
 	return 0;
 }
 
+/* Parse into v: -1 to go on, or the exit status (--help, bad options). */
+static int parse_options(struct viewcmd *v, int argc, char **argv)
+{
+	const struct format *html = format_find("html");
+	char err[512];
+	int first, ret = opt_parse(view_cmd_options, v, OPT_PERMUTE, argc, argv, &first, err,
+				   sizeof(err));
+
+	if (ret == 1) {
+		usage_out(stdout);
+		return 0;
+	}
+	if (!ret && v->r.format != html) {
+		fprintf(stderr, "prof: -F: prof view writes the HTML page; prof report -F FORMAT "
+			"writes the others\n");
+		return EXIT_USAGE;
+	}
+	if (!ret && argc - first > 1) {
+		snprintf(err, sizeof(err), "unexpected argument '%s': one profile at most",
+			 argv[first + 1]);
+		ret = -1;
+	}
+	if (!ret && first < argc)
+		v->r.input = argv[first];	/* prof view FILE, as -i FILE */
+	if (!ret)
+		ret = report_ready(&v->r, err, sizeof(err));
+	return ret ? opt_say("view", ret, err) : -1;
+}
+
 int cmd_view(int argc, char **argv)
 {
-	const char *output = NULL, *input = NULL;
-	int serve_it = 0, port = 0, status;
-	char **rargv = xcalloc((size_t)argc + 8, sizeof(*rargv));
-	int rargc = 0;
+	struct viewcmd v = { .port = 0 };
+	int status;
 	char tmp[4096], why[512];
 
-	rargv[rargc++] = (char *)"report";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (i == 1 && a[0] != '-') {
-			input = a;
-		} else if (!strcmp(a, "--")) {
-			break;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage_out(stdout);
-			free(rargv);
-			return 0;
-		} else if (!strcmp(a, "--serve")) {
-			serve_it = 1;
-		} else if (!strcmp(a, "--port") || !strncmp(a, "--port=", 7)) {
-			const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
-			char *end;
-			long p = v ? strtol(v, &end, 10) : 0;
-
-			if (!v || !*v || *end || p < 1 || p > 65535) {
-				fprintf(stderr, "prof: --port: give a port from 1 to 65535; "
-					"see 'prof view --help'\n");
-				free(rargv);
-				return EXIT_USAGE;
-			}
-			port = (int)p;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strncmp(a, "--output=", 9)) {
-			output = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
-			if (!output || !*output) {
-				fprintf(stderr, "prof: --output: give a file name; see 'prof view --help'\n");
-				free(rargv);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "-F") || !strncmp(a, "--format", 8) ||
-			   (a[0] == '-' && a[1] == 'F')) {
-			fprintf(stderr, "prof: %s: prof view writes the HTML page; prof report -F FORMAT "
-				"writes the others\n", a);
-			free(rargv);
-			return EXIT_USAGE;
-		} else {
-			rargv[rargc++] = argv[i];
-		}
+	report_init(&v.r, "view", format_find("html"));
+	status = parse_options(&v, argc, argv);
+	if (status >= 0) {
+		report_release(&v.r);
+		return status;
 	}
-	if (!output) {
+	if (!v.r.output) {
 		const char *dir = getenv("TMPDIR");
 		int fd;
 
@@ -238,36 +254,28 @@ int cmd_view(int argc, char **argv)
 		if (fd < 0) {
 			fprintf(stderr, "prof: cannot make a temporary file for the page in '%s': %s\n",
 				dir && *dir ? dir : "/tmp", strerror(errno));
-			free(rargv);
+			report_release(&v.r);
 			return 1;
 		}
 		close(fd);
-		output = tmp;
+		v.r.output = tmp;
 	}
-	rargv[rargc++] = (char *)"-F";
-	rargv[rargc++] = (char *)"html";
-	rargv[rargc++] = (char *)"-o";
-	rargv[rargc++] = (char *)output;
-	if (input) {
-		rargv[rargc++] = (char *)"-i";
-		rargv[rargc++] = (char *)input;
-	}
-	status = cmd_report(rargc, rargv);
-	free(rargv);
+	status = report_write(&v.r);
+	report_release(&v.r);
 	if (status) {
-		if (output == tmp)
+		if (v.r.output == tmp)
 			unlink(tmp);
 		return status;
 	}
-	if (!serve_it && have_display()) {
-		if (!open_browser(output, why, sizeof(why))) {
-			fprintf(stderr, "prof: opened %s in the browser\n", output);
+	if (!v.serve && have_display()) {
+		if (!open_browser(v.r.output, why, sizeof(why))) {
+			fprintf(stderr, "prof: opened %s in the browser\n", v.r.output);
 			return 0;
 		}
 		fprintf(stderr, "prof: warning: %s; serving the page instead\n", why);
 	}
-	status = serve(output, port);
-	if (output == tmp)
+	status = serve(v.r.output, v.port);
+	if (v.r.output == tmp)
 		unlink(tmp);
 	return status;
 }
