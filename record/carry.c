@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "carry.h"
+#include "drain.h"
 #include "file.h"
 #include "htab.h"
 #include "jitdump.h"
@@ -380,4 +382,33 @@ uint64_t carry_files(const struct carry *c, uint64_t *bytes, uint64_t *procs)
 		*procs += j == i;
 	}
 	return c->nb;
+}
+
+int carry_filter(void *ctx, struct rec *r)
+{
+	const struct kevent *k = &r->k;
+	uint64_t time = (r->s.present & PERF_SAMPLE_TIME) ? r->s.time : 0;
+
+	if (!r->ok)
+		return REC_KEEP;
+	switch (r->h.type) {
+	case PERF_RECORD_MMAP2:
+		if (k->mmap.prot & PROT_EXEC)
+			carry_mmap(ctx, (int)k->mmap.pid, k->mmap.start, k->mmap.len, k->mmap.name,
+				   k->mmap.name_len, time);
+		break;
+	case PERF_RECORD_FORK:
+		if (k->pid != k->ppid)
+			carry_fork(ctx, (int)k->pid, k->time);
+		break;
+	case PERF_RECORD_COMM:
+		if (r->h.misc & PERF_RECORD_MISC_COMM_EXEC)
+			carry_exec(ctx, (int)k->pid, time);
+		break;
+	case PERF_RECORD_EXIT:
+		if (k->pid == k->tid)
+			carry_exit(ctx, (int)k->pid, k->time);
+		break;
+	}
+	return REC_KEEP;
 }

@@ -54,4 +54,12 @@ int carry_write_again(struct carry *c, struct writer *w);
 /* Files carried (after carry_write()), their bytes, and of how many processes. */
 uint64_t carry_files(const struct carry *c, uint64_t *bytes, uint64_t *procs);
 
+struct rec;
+/*
+ * What carrying learns from the records as they go, as a record filter
+ * (record/drain.h): MMAP2 of code, FORK, COMM (an exec) and EXIT tie JIT
+ * runtimes' files to their processes. ctx: the carry.
+ */
+int carry_filter(void *ctx, struct rec *r);
+
 #endif

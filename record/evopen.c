@@ -108,7 +108,7 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 		 * 5.12; seen on 6.18). perf then cannot read their files ("assertion failed
 		 * at util/build-id.c"). So a system-wide recording, whose
 		 * CPU-wide events come first, reads build ids itself
-		 * (record.c: fill_build_id()), and --no-buildid-mmap (prof
+		 * (record/fillbid.c), and --no-buildid-mmap (prof
 		 * agent's recorder) asks for none.
 		 */
 		a->build_id = o->kernel_build_ids;

@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "drain.h"
 #include "hold.h"
 #include "mapfile.h"
 #include "xalloc.h"
@@ -116,4 +119,14 @@ void hold_expire(struct hold *h, uint64_t now)
 		else if (h->v[i].until < h->next_expiry)
 			h->next_expiry = h->v[i].until;
 	}
+}
+
+int hold_filter(void *ctx, struct rec *r)
+{
+	const struct mmap_event *m = &r->k.mmap;
+
+	if (r->ok && (m->prot & PROT_EXEC))
+		hold_mapping(ctx, (int)m->pid, m->start, m->len, m->name, m->name_len, m->maj,
+			     m->min, m->ino, mono_ns());
+	return REC_KEEP;
 }

@@ -36,4 +36,8 @@ void hold_mapping(struct hold *h, int pid, uint64_t start, uint64_t len, const c
 /* Let go of the files held longer than HOLD_NS. */
 void hold_expire(struct hold *h, uint64_t now);
 
+struct rec;
+/* hold_mapping() as a record filter (record/drain.h), for MMAP2 of code. ctx: the hold. */
+int hold_filter(void *ctx, struct rec *r);
+
 #endif

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "buildid.h"
+#include "drain.h"
 #include "keep.h"
 #include "mapfile.h"
 #include "xalloc.h"
@@ -231,4 +233,14 @@ void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const c
 		return;
 	}
 	queue_copy(k, fd, dest);	/* the worker's now */
+}
+
+int keep_filter(void *ctx, struct rec *r)
+{
+	const struct mmap_event *m = &r->k.mmap;
+
+	if (r->ok && (m->prot & PROT_EXEC) && (r->h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		keep_mapping(ctx, (int)m->pid, m->start, m->len, m->name, m->name_len,
+			     m->build_id, m->build_id_len);
+	return REC_KEEP;
 }

@@ -40,4 +40,11 @@ void keep_finish(struct keep *k);
 uint64_t keep_count(struct keep *k);
 const char *keep_dir(const struct keep *k);
 
+struct rec;
+/*
+ * keep_mapping() as a record filter (record/drain.h), for MMAP2: a map of
+ * code with its build id, while its process lives. ctx: the keep.
+ */
+int keep_filter(void *ctx, struct rec *r);
+
 #endif

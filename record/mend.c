@@ -26,6 +26,7 @@
 
 #include "codemap.h"
 #include "decode.h"
+#include "drain.h"
 #include "mapfile.h"
 #include "mend.h"
 #include "pdata.h"
@@ -760,4 +761,16 @@ size_t mend_sample(struct mend *m, unsigned char *rec, size_t size, const struct
 	}
 	memcpy(rec, &h, sizeof(h));
 	return new_size;
+}
+
+int mend_filter(void *ctx, struct rec *r)
+{
+	size_t size;
+
+	if (!r->ok || !r->s.stack)
+		return REC_KEEP;
+	size = mend_sample(ctx, r->p, r->h.size, &r->s);
+	if (size != r->h.size)
+		rec_decode(r);	/* mended: the stack is gone, nothing left to trim */
+	return REC_KEEP;
 }

@@ -66,6 +66,10 @@ void mend_pass(struct mend *m);
  */
 size_t mend_sample(struct mend *m, unsigned char *rec, size_t size, const struct sample *s);
 
+struct rec;
+/* mend_sample() as a record filter (drain.h), for SAMPLE; ctx: the mend. */
+int mend_filter(void *ctx, struct rec *r);
+
 struct mend_stats {
 	uint64_t mended;	/* samples with callers put back */
 	uint64_t dropped;	/* samples whose stack went with nothing to put back */

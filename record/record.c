@@ -28,9 +28,12 @@
 #include "clock.h"
 #include "codemap.h"
 #include "decode.h"
+#include "drain.h"
 #include "evname.h"
 #include "evopen.h"
 #include "file.h"
+#include "fillbid.h"
+#include "fold.h"
 #include "carry.h"
 #include "hold.h"
 #include "keep.h"
@@ -43,6 +46,7 @@
 #include "ring.h"
 #include "synth.h"
 #include "target.h"
+#include "trim.h"
 #include "tracefs.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -62,7 +66,7 @@ struct recorder {
 	struct cpulist cpus;
 	int system_wide;
 	int fill_build_ids;		/* MMAP2s of code without one get their file's build id */
-	struct mapfile_bids bids;	/* build ids read, once a file: fill_build_id() and synth */
+	struct mapfile_bids bids;	/* build ids read, once a file: fillbid.c and synth */
 	struct rec_event *ev;
 	size_t nr_ev;
 	int *threads;			/* what events are opened on: tids, or -1 */
@@ -90,7 +94,8 @@ struct recorder {
 	uint64_t done_samples, done_in, done_out;	/* in the files before this one */
 	struct writer *w;
 	int sfd;
-	uint64_t samples, lost, throttled;
+	struct drain drain;		/* the record filters, and the counts of samples and losses */
+	struct fold fold;		/* --off-cpu's switch-outs into their samples */
 	struct timespec start;
 	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
 	struct hold *hold;		/* executables held open for a live reader (hold.h) */
@@ -689,268 +694,38 @@ static int synthesize(struct recorder *rc, int again)
 }
 
 /*
- * -g's few bytes of stack (no registers), kept for the report's leaf
- * repair (unwind_leaf_returns()) where mend.c could not do it, serve it
- * alone: it reads return addresses there and stops at a word that is not
- * in code the process maps, as it stops at a 0. A word that cannot be one
- * (codemap_may_return()) is stored as 0. Locals, heap and stack pointers,
- * canaries and doubles are most of these bytes, and they compressed worst.
+ * The record filters the drained records go through (drain.h), in order:
+ * a switch-out folded into its sample first (it drops records, and must
+ * see every one), then a sample's leaf repair and its stack copy cut, an
+ * MMAP2's build id put in, and what the maps and processes tell the
+ * files kept, held and carried.
  */
-static void zero_non_code(const struct codemap *code, unsigned char *data, uint64_t len)
-{
-	for (uint64_t i = 0; i + 8 <= len; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, data + i, 8);
-		if (w && !codemap_may_return(code, w))
-			memset(data + i, 0, 8);
-	}
-}
-
-/*
- * Cut a sample's stack copy (PERF_SAMPLE_STACK_USER) to what the kernel
- * copied. The record always has room for the whole size asked, but only
- * dyn_size bytes of it are the stack; the rest is whatever the ring held
- * before: compressing it cost CPU, and storing it bytes. The record says
- * its own size, which perf reads too. code: -g's stack (no registers),
- * whose words that cannot be return addresses go too (zero_non_code());
- * NULL for --call-graph dwarf's. Returns the record's new size.
- */
-static size_t trim_stack(const struct perf_event_attr *attr, const struct codemap *code,
-			 struct mend *mend, unsigned char *rec, size_t size)
-{
-	struct perf_event_header h;
-	struct sample s;
-	unsigned char *data, *after;
-	uint64_t keep;
-
-	memcpy(&h, rec, sizeof(h));
-	if (decode_sample(attr, (const struct perf_event_header *)rec, &s) || !s.stack)
-		return size;
-	if (mend) {
-		/* the callers the chain skips put back here, and the stack gone */
-		size_t mended = mend_sample(mend, rec, size, &s);
-
-		if (mended != size)
-			return mended;
-	}
-	if (code)
-		zero_non_code(code, rec + (s.stack - rec), s.stack_dyn_size);
-	keep = (s.stack_dyn_size + 7) & ~7ULL;
-	if (keep < 8)
-		keep = 8;	/* a size of 0 would drop dyn_size too */
-	if (keep >= s.stack_size)
-		return size;
-	data = rec + (s.stack - rec);
-	after = data + s.stack_size;	/* dyn_size, then any later fields */
-	memmove(data + keep, after, (size_t)(rec + size - after));
-	memset(data + s.stack_dyn_size, 0, (size_t)(keep - s.stack_dyn_size));
-	memcpy(data - 8, &keep, 8);
-	size -= (size_t)(s.stack_size - keep);
-	h.size = (uint16_t)size;
-	memcpy(rec, &h, sizeof(h));
-	return size;
-}
-
-/*
- * An MMAP2 of code that came without a build id (a system-wide recording
- * asks the kernel for none: evopen.c; kernels before 5.12 give none): its
- * file's, read here, put where the kernel puts it (PERF_RECORD_MISC_MMAP_BUILD_ID,
- * the size byte and 20 bytes over maj, min, ino and ino_generation), so
- * that reports, perf's too, and keep_mapping() see it as the kernel's.
- * Read on the drain loop, while the process most likely still maps it:
- * once a file, a few syscalls.
- */
-static void fill_build_id(struct recorder *rc, unsigned char *r)
-{
-	struct perf_event_header h;
-	struct kevent k;
-	struct sample id;
-	const struct mapfile_bid *b;
-	char path[PATH_MAX];
-	uint32_t mm[2];
-	uint64_t ig[2];
-
-	memcpy(&h, r, sizeof(h));
-	if ((h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) || h.size < 72 ||
-	    decode_kernel(&rc->ev[0].attr, (const struct perf_event_header *)r, &k, &id))
-		return;
-	if (!(k.mmap.prot & PROT_EXEC) || (int32_t)k.mmap.pid == -1 || !k.mmap.name_len ||
-	    k.mmap.name[0] != '/' || !strncmp(k.mmap.name, "//", 2) ||
-	    !strncmp(k.mmap.name, "/memfd:", 7) || k.mmap.name_len >= sizeof(path))
-		return;
-	memcpy(path, k.mmap.name, k.mmap.name_len);
-	path[k.mmap.name_len] = '\0';
-	memcpy(mm, r + 40, 8);
-	memcpy(ig, r + 48, 16);
-	b = mapfile_bid_of(&rc->bids, (int)k.mmap.pid, k.mmap.start, k.mmap.start + k.mmap.len,
-			   path, mm[0], mm[1], ig[0], ig[1]);
-	if (!b->len)
-		return;
-	h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
-	memcpy(r, &h, sizeof(h));
-	mapfile_bid_put(b, r + 40);
-}
-
-/*
- * What the recorder learns from the records of processes as they go:
- * files to keep while they can be read (deleted binaries, containers'),
- * and JIT runtimes' files to carry, tied to their process.
- */
-static void track(struct recorder *rc, const struct perf_event_header *h)
-{
-	struct kevent k;
-	struct sample id;
-
-	if (decode_kernel(&rc->ev[0].attr, h, &k, &id))
-		return;
-	switch (h->type) {
-	case PERF_RECORD_MMAP2:
-		if (!(k.mmap.prot & PROT_EXEC))
-			break;
-		/* while the process lives, its file can be read */
-		if (rc->keep && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
-			keep_mapping(rc->keep, (int)k.mmap.pid, k.mmap.start, k.mmap.len,
-				     k.mmap.name, k.mmap.name_len, k.mmap.build_id,
-				     k.mmap.build_id_len);
-		if (rc->hold)
-			hold_mapping(rc->hold, (int)k.mmap.pid, k.mmap.start, k.mmap.len,
-				     k.mmap.name, k.mmap.name_len, k.mmap.maj, k.mmap.min,
-				     k.mmap.ino, mono_ns());
-		carry_mmap(rc->carry, (int)k.mmap.pid, k.mmap.start, k.mmap.len, k.mmap.name,
-			   k.mmap.name_len, (id.present & PERF_SAMPLE_TIME) ? id.time : 0);
-		break;
-	case PERF_RECORD_FORK:
-		if (k.pid != k.ppid)
-			carry_fork(rc->carry, (int)k.pid, k.time);
-		break;
-	case PERF_RECORD_COMM:
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
-			carry_exec(rc->carry, (int)k.pid,
-				   (id.present & PERF_SAMPLE_TIME) ? id.time : 0);
-		break;
-	case PERF_RECORD_EXIT:
-		if (k.pid == k.tid)
-			carry_exit(rc->carry, (int)k.pid, k.time);
-		break;
-	}
-}
-
-/* Whether a sample (IDENTIFIER first) is of the --off-cpu context-switches event. */
-static int switch_sample(const struct recorder *rc, const unsigned char *rec, size_t size)
-{
-	const struct rec_event *e = &rc->ev[rc->nr_ev - 1];
-	uint64_t id;
-
-	if (!rc->cs_event || size < 16)
-		return 0;
-	memcpy(&id, rec + 8, 8);
-	for (size_t i = 0; i < e->nr_ids; i++)
-		if (e->ids[i] == id)
-			return 1;
-	return 0;
-}
-
-/*
- * A SWITCH (or SWITCH_CPU_WIDE) out record right after its thread's
- * context-switches sample says what the sample says (who, when: the
- * kernel writes both in one call) and one bit more, preempted or not:
- * that bit goes into the sample's misc (PDATA_MISC_SAMPLE_*), and the
- * record goes. Of --off-cpu's bytes a switch, the two SWITCH records were
- * most: their times do not compress. 1 when folded.
- */
-static int fold_switch_out(const struct perf_event_attr *attr, unsigned char *smp,
-			   const unsigned char *rec)
-{
-	const struct perf_event_header *h = (const struct perf_event_header *)rec;
-	struct perf_event_header sh;
-	struct kevent k;
-	struct sample id;
-	uint32_t pt[2];
-
-	if ((h->type != PERF_RECORD_SWITCH && h->type != PERF_RECORD_SWITCH_CPU_WIDE) ||
-	    !(h->misc & PERF_RECORD_MISC_SWITCH_OUT) || decode_kernel(attr, h, &k, &id) ||
-	    !(id.present & PERF_SAMPLE_TID))
-		return 0;
-	memcpy(&sh, smp, sizeof(sh));
-	/* IDENTIFIER, IP, then TID: the thread the sample is of */
-	if (sh.size < 32 || (sh.misc & (PDATA_MISC_SAMPLE_SWITCH_OUT | PDATA_MISC_SAMPLE_PREEMPT)))
-		return 0;
-	memcpy(pt, smp + 24, 8);
-	if (pt[0] != id.pid || pt[1] != id.tid)
-		return 0;
-	sh.misc |= PDATA_MISC_SAMPLE_SWITCH_OUT;
-	if (k.preempt)
-		sh.misc |= PDATA_MISC_SAMPLE_PREEMPT;
-	memcpy(smp, &sh, sizeof(sh));
-	return 1;
-}
-
-/*
- * Check the records the kernel gave us, count samples and losses, cut
- * stack copies to their used part, and fold switch-outs into their
- * samples (fold_switch_out()), moving the records down over the room
- * that frees. *used is the length of the valid prefix (all of it, but for
- * a kernel bug); returns the length of what it holds now.
- */
-static size_t account(struct recorder *rc, unsigned char *p, size_t len, size_t *used)
+static void drain_setup(struct recorder *rc)
 {
 	const struct perf_event_attr *attr = &rc->ev[0].attr;	/* all alike in layout */
-	int trim = (attr->sample_type & PERF_SAMPLE_STACK_USER) != 0;
-	size_t off = 0, w = 0, cs = SIZE_MAX;	/* where the record before went, a switch sample */
+	struct drain *d = &rc->drain;
 
-	while (off + sizeof(struct perf_event_header) <= len) {
-		struct perf_event_header h;
-		size_t keep, prev = cs;
+	drain_init(d, attr);
+	if (rc->cs_event) {
+		const struct rec_event *e = &rc->ev[rc->nr_ev - 1];
 
-		memcpy(&h, p + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > len - off)
-			break;
-		keep = h.size;
-		cs = SIZE_MAX;
-		if (prev != SIZE_MAX && fold_switch_out(attr, p + prev, p + off)) {
-			off += h.size;
-			continue;
-		}
-		switch (h.type) {
-		case PERF_RECORD_SAMPLE:
-			rc->samples++;
-			if (trim)
-				keep = trim_stack(attr, rc->leaf_code, rc->mend, p + off, h.size);
-			if (switch_sample(rc, p + off, keep))
-				cs = w;	/* where the memmove below puts it */
-			break;
-		case PERF_RECORD_LOST:
-		case PERF_RECORD_LOST_SAMPLES: {
-			struct kevent k;
-			struct sample id;
-
-			/* records are 8-aligned in the writer's buffer, as in the ring */
-			if (!decode_kernel(attr, (const struct perf_event_header *)(p + off), &k, &id))
-				rc->lost += k.lost;
-			break;
-		}
-		case PERF_RECORD_THROTTLE:
-			rc->throttled++;
-			break;
-		case PERF_RECORD_MMAP2:
-			if (rc->fill_build_ids)
-				fill_build_id(rc, p + off);
-			track(rc, (const struct perf_event_header *)(p + off));
-			break;
-		case PERF_RECORD_FORK:
-		case PERF_RECORD_COMM:
-		case PERF_RECORD_EXIT:
-			track(rc, (const struct perf_event_header *)(p + off));
-			break;
-		}
-		if (w != off)
-			memmove(p + w, p + off, keep);
-		w += keep;
-		off += h.size;
+		fold_init(&rc->fold, e->ids, e->nr_ids);
+		drain_add(d, "fold", REC_ALL, fold_filter, &rc->fold);
 	}
-	*used = off;
-	return w;
+	if (rc->mend)
+		drain_add(d, "mend", REC_TYPE(PERF_RECORD_SAMPLE), mend_filter, rc->mend);
+	if (attr->sample_type & PERF_SAMPLE_STACK_USER)
+		drain_add(d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, rc->leaf_code);
+	if (rc->fill_build_ids)
+		drain_add(d, "build id", REC_TYPE(PERF_RECORD_MMAP2), fillbid_filter, &rc->bids);
+	if (rc->keep)
+		drain_add(d, "keep", REC_TYPE(PERF_RECORD_MMAP2), keep_filter, rc->keep);
+	if (rc->hold)
+		drain_add(d, "hold", REC_TYPE(PERF_RECORD_MMAP2), hold_filter, rc->hold);
+	if (rc->carry)
+		drain_add(d, "carry", REC_TYPE(PERF_RECORD_MMAP2) | REC_TYPE(PERF_RECORD_FORK) |
+			  REC_TYPE(PERF_RECORD_COMM) | REC_TYPE(PERF_RECORD_EXIT), carry_filter,
+			  rc->carry);
 }
 
 /*
@@ -1015,7 +790,7 @@ static long drain(struct recorder *rc)
 	 * ring, drained after it. So first every ring's head is taken and the
 	 * maps before it are read; the samples drained are those before the
 	 * heads, whose maps (written earlier) have all been seen then. This
-	 * is where the codemap learns the kernel's maps: account() drains no
+	 * is where the codemap learns the kernel's maps: drain_chunk() takes no
 	 * record this scan has not read.
 	 */
 	if (rc->mend)
@@ -1042,7 +817,7 @@ static long drain(struct recorder *rc)
 		if (ret)
 			return write_error(rc, ret);
 		n = rc->leaf_code ? ring_read_to(r, dst, rc->heads[c]) : ring_read(r, dst);
-		kept = account(rc, dst, n, &ok);
+		kept = drain_chunk(&rc->drain, dst, n, &ok);
 		writer_commit(rc->w, kept);
 		if (ok != n) {
 			fprintf(stderr, "prof: malformed record in the ring of cpu %d; "
@@ -1288,7 +1063,8 @@ static void summary(const struct recorder *rc)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	secs = (double)(t.tv_sec - rc->start.tv_sec) + (t.tv_nsec - rc->start.tv_nsec) / 1e9;
-	pct = rc->samples + rc->lost ? 100.0 * (double)rc->lost / (double)(rc->samples + rc->lost) : 0;
+	pct = rc->drain.samples + rc->drain.lost ?
+	      100.0 * (double)rc->drain.lost / (double)(rc->drain.samples + rc->drain.lost) : 0;
 	if (rc->o.level && out)
 		snprintf(ratio, sizeof(ratio), "%.1fx compressed", (double)in / (double)out);
 	else
@@ -1301,7 +1077,7 @@ static void summary(const struct recorder *rc)
 	/* After a failed write (a full disk), only what reached the file counts. */
 	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes %s "
 		"(%s), %.3f s%s\n", (unsigned long long)samples,
-		(unsigned long long)rc->lost, pct, (unsigned long long)out, where, ratio,
+		(unsigned long long)rc->drain.lost, pct, (unsigned long long)out, where, ratio,
 		secs, pct > 1.0 ? "; use a bigger -m or a lower -F" : "");
 	{
 		uint64_t bytes, procs, n = carry_files(rc->carry, &bytes, &procs);
@@ -1516,6 +1292,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 			goto out;
 		}
 	}
+	drain_setup(&rc);
 	ret = run(&rc);
 	keep_finish(rc.keep);	/* the files being copied, copied */
 	if (!ret && ((ret = carry_write(rc.carry, rc.w)) != 0 || (ret = writer_end_frame(rc.w)) != 0))

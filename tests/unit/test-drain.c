@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The recorder's drain (record/drain.h) on a hand-made chunk of records:
+ * each decoded once and run through the filters; the stack copy of a
+ * sample cut to what the kernel copied (trim.c); a switch-out right after
+ * its thread's context-switches sample folded into it, with its preempted
+ * bit (fold.c), where another thread's switch-out, one after a sample of
+ * another event and one that begins the next chunk stay; samples and
+ * lost records counted; the records kept moved down over the room freed.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "drain.h"
+#include "fold.h"
+#include "pdata.h"
+#include "tap.h"
+#include "trim.h"
+
+static unsigned char buf[4096];
+static size_t len;
+
+static void put(const void *p, size_t n)
+{
+	memcpy(buf + len, p, n);
+	len += n;
+}
+
+static void u64(uint64_t v)
+{
+	put(&v, 8);
+}
+
+static void hdr(uint32_t type, uint16_t misc, uint16_t size)
+{
+	struct perf_event_header h = { type, misc, size };
+
+	put(&h, sizeof(h));
+}
+
+/* IDENTIFIER, IP, TID, TIME, then a stack copy of 64 bytes of which dyn are the stack's. */
+static void sample(uint64_t id, uint32_t pid, uint32_t tid, uint64_t dyn)
+{
+	hdr(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 4 * 8 + 8 + 64 + 8);
+	u64(id);
+	u64(0x401000);
+	u64((uint64_t)tid << 32 | pid);
+	u64(1000);
+	u64(64);
+	for (int i = 0; i < 8; i++)
+		u64(i < (int)(dyn / 8) ? 0x402000 + (uint64_t)i : 0xdeadbeef);
+	u64(dyn);
+}
+
+/* A SWITCH out of pid/tid, its trailer TID, TIME, IDENTIFIER. */
+static void switch_out(uint32_t pid, uint32_t tid, int preempt)
+{
+	hdr(PERF_RECORD_SWITCH,
+	    PERF_RECORD_MISC_SWITCH_OUT | (preempt ? PERF_RECORD_MISC_SWITCH_OUT_PREEMPT : 0), 32);
+	u64((uint64_t)tid << 32 | pid);
+	u64(1001);
+	u64(5);
+}
+
+static void lost(uint64_t n)
+{
+	hdr(PERF_RECORD_LOST, 0, 8 + 16 + 24);
+	u64(5);
+	u64(n);
+	u64(0);
+	u64(1002);
+	u64(5);
+}
+
+/* The record at off: its header. */
+static struct perf_event_header at(size_t off)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, buf + off, sizeof(h));
+	return h;
+}
+
+int main(void)
+{
+	struct perf_event_attr attr;
+	struct drain d;
+	struct fold f;
+	uint64_t cs_ids[1] = { 5 }, v;
+	size_t used, kept, off;
+	struct perf_event_header h;
+	uint32_t pt[2];
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_STACK_USER;
+	attr.sample_stack_user = 64;
+	attr.sample_id_all = 1;
+	drain_init(&d, &attr);
+	fold_init(&f, cs_ids, 1);
+	drain_add(&d, "fold", REC_ALL, fold_filter, &f);
+	drain_add(&d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, NULL);
+
+	sample(5, 10, 11, 16);		/* a context-switches sample: 16 bytes of stack */
+	switch_out(10, 11, 1);		/* its switch-out, preempted: folded */
+	switch_out(12, 13, 0);		/* another thread's: kept */
+	lost(7);
+	sample(6, 10, 11, 64);		/* another event's sample, its stack whole */
+	switch_out(10, 11, 0);		/* after it: kept */
+	sample(5, 20, 21, 0);		/* a context-switches sample ending the chunk */
+	kept = drain_chunk(&d, buf, len, &used);
+	ok(used == len, "the chunk read whole: %zu of %zu bytes", used, len);
+	ok(d.samples == 3 && d.lost == 7, "3 samples and 7 lost records counted: %llu, %llu",
+	   (unsigned long long)d.samples, (unsigned long long)d.lost);
+
+	off = 0;
+	h = at(off);
+	memcpy(&v, buf + off + 40, 8);
+	ok(h.type == PERF_RECORD_SAMPLE && h.size == 8 + 32 + 8 + 16 + 8 && v == 16,
+	   "the first sample's stack cut to its 16 bytes: size %u, copy %llu", h.size,
+	   (unsigned long long)v);
+	memcpy(&v, buf + off + 8 + 32 + 8 + 16, 8);
+	ok(v == 16, "dyn_size kept after the cut copy");
+	ok((h.misc & PDATA_MISC_SAMPLE_SWITCH_OUT) && (h.misc & PDATA_MISC_SAMPLE_PREEMPT),
+	   "its switch-out folded into it, preempted (misc %#x)", h.misc);
+	off += h.size;
+	h = at(off);
+	memcpy(pt, buf + off + 8, 8);
+	ok(h.type == PERF_RECORD_SWITCH && pt[0] == 12 && pt[1] == 13,
+	   "another thread's switch-out stays, next");
+	off += h.size;
+	h = at(off);
+	ok(h.type == PERF_RECORD_LOST && h.size == 48, "the lost record stays");
+	off += h.size;
+	h = at(off);
+	memcpy(&v, buf + off + 40, 8);
+	ok(h.type == PERF_RECORD_SAMPLE && h.size == 8 + 32 + 8 + 64 + 8 && v == 64 &&
+	   !(h.misc & PDATA_MISC_SAMPLE_SWITCH_OUT), "a whole stack stays whole, and unfolded");
+	off += h.size;
+	h = at(off);
+	ok(h.type == PERF_RECORD_SWITCH, "the switch-out after another event's sample stays");
+	off += h.size;
+	h = at(off);
+	memcpy(&v, buf + off + 40, 8);
+	ok(h.type == PERF_RECORD_SAMPLE && v == 8, "an empty copy kept at 8 bytes: %llu",
+	   (unsigned long long)v);
+	off += h.size;
+	ok(off == kept, "the kept records end where the drain said: %zu, %zu", off, kept);
+
+	/* the next chunk begins with a switch-out: the sample that ended the last is not its */
+	len = 0;
+	switch_out(20, 21, 0);
+	kept = drain_chunk(&d, buf, len, &used);
+	ok(kept == 32 && at(0).type == PERF_RECORD_SWITCH,
+	   "a switch-out beginning a chunk is not folded into the last chunk's sample");
+
+	/* a record cut short ends the chunk where it begins */
+	len = 0;
+	lost(1);
+	hdr(PERF_RECORD_SAMPLE, 0, 200);
+	kept = drain_chunk(&d, buf, len, &used);
+	ok(used == 48 && kept == 48, "a record past the chunk's end is left: used %zu", used);
+	return tap_done();
+}
