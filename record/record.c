@@ -1136,26 +1136,6 @@ static void recorder_release(struct recorder *rc)
 	record_opts_release(&rc->o);
 }
 
-int cmd_record(int argc, char **argv)
-{
-	struct record_opts o;
-	char err[512];
-	int ret;
-
-	ret = record_opts_parse(&o, argc, argv, err, sizeof(err));
-	if (ret == 1) {
-		record_usage(stdout);
-		record_opts_release(&o);
-		return 0;
-	}
-	if (ret) {
-		fprintf(stderr, "prof: %s; see 'prof record --help'\n", err);
-		record_opts_release(&o);
-		return EXIT_USAGE;
-	}
-	return record_main(&o, argc, argv);
-}
-
 int record_main(struct record_opts *opts, int argc, char **argv)
 {
 	struct recorder rc = { .out_fd = -1, .sfd = -1, .launch = { .pid = 0, .go_fd = -1, .err_fd = -1 } };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `prof record`: the command. */
+/* `prof record`: the command (cmd/record.c), and the recorder it runs. */
 #ifndef PROF_RECORD_RECORD_H
 #define PROF_RECORD_RECORD_H
 
