@@ -410,7 +410,7 @@ static void span_add(const struct collect *c, struct span *sp, const struct rsam
 	while (i < sp->nev && strcmp(sp->ev[i], s->ev->name))
 		i++;
 	if (i == sp->nev) {
-		int clock = profile_clock_event(s->ev->name);
+		int clock = evkind_clock(s->ev->name);
 
 		if (i == COLLECT_MAX_EVENTS)
 			return;
@@ -527,7 +527,7 @@ const struct profile_collector collect_collector = {
 static void encode_event(struct collect *c, struct span *sp, size_t i, uint64_t start_real,
 			 uint64_t duration, struct window_event *we)
 {
-	int clock = profile_clock_event(sp->ev[i]);
+	int clock = evkind_clock(sp->ev[i]);
 	struct pprof_window pw = {
 		.time_ns = start_real,
 		.duration_ns = duration,
@@ -656,7 +656,7 @@ int collect_scrape_poll(struct collect *c, struct span *sp, unsigned char **data
 	scrape_unlink(c, sp);
 	/* CPU time: the clock event, as Go's /debug/pprof/profile is */
 	for (size_t i = 0; i < sp->nev; i++)
-		if (profile_clock_event(sp->ev[i])) {
+		if (evkind_clock(sp->ev[i])) {
 			pick = i;
 			break;
 		}

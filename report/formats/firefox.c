@@ -469,7 +469,7 @@ static void put_thread(const struct profile *p, uint64_t base, const struct tsam
 		       size_t sbase, uint32_t marker_name, FILE *out)
 {
 	int ns = tsamples_in_ns(c);
-	int offcpu = format_time_event(c->ev), clock = profile_clock_event(c->ev->name);
+	int offcpu = format_time_event(c->ev), clock = evkind_clock(c->ev->name);
 	struct life l = life_of(p, c, t);
 	uint32_t k = 0;
 	const char *process = NULL;
@@ -575,7 +575,7 @@ static double interval_ms(const struct evdesc *e)
 	if (e->attr.freq && e->attr.sample_freq)
 		return 1000.0 / (double)e->attr.sample_freq;
 	if (!e->attr.freq && e->attr.sample_period &&
-	    profile_clock_event(e->name))
+	    evkind_clock(e->name))
 		return (double)e->attr.sample_period / 1e6;
 	return 1;
 }
@@ -622,7 +622,7 @@ static int write_firefox(const struct profile *p, const struct format_view *v, F
 	 * it ends, with the time it began, before samples delivered earlier.
 	 */
 	for (size_t e = 0; e < n; e++) {
-		if (profile_clock_event(c[e]->ev->name) || format_time_event(c[e]->ev))
+		if (evkind_clock(c[e]->ev->name) || format_time_event(c[e]->ev))
 			cpu = 1;
 		for (size_t i = 0; i < c[e]->nthread; i++) {
 			const struct ts_thread *th = &c[e]->thread[i];

@@ -131,7 +131,7 @@ static int write_folded_diff(const struct diff *d, const struct format_view *v, 
 	unsigned flags[MAX_DEPTH];
 
 	(void)v;
-	diff_walk(d, &root, names, flags, 0, profile_time_event(d->event, d->event_config), out);
+	diff_walk(d, &root, names, flags, 0, evkind_time(d->event, d->event_config), out);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -134,7 +134,7 @@ int format_thread_time_cmp(const void *a, const void *b)
 
 int format_time_event(const struct evdesc *e)
 {
-	return profile_time_event(e->name, e->attr.config);
+	return evkind_time(e->name, e->attr.config);
 }
 
 const struct profile_event *format_one_event(const struct profile *p, const struct format_view *v,

@@ -649,7 +649,7 @@ static int write_html_diff(const struct diff *d, const struct format_view *v, FI
 	put_key(j, "event", d->event);
 	fprintf(j, ",\"ns\":%s,\"abs\":%s,\"level\":%g,\"min_delta\":%g,\"dispersion\":%g,"
 		"\"compared\":%zu,\"tested\":%zu,\"nodes_tested\":%zu",
-		profile_ns_event(d->event, d->event_config) ? "true" : "false", d->abs ? "true" : "false",
+		evkind_ns(d->event, d->event_config) ? "true" : "false", d->abs ? "true" : "false",
 		d->level, d->min_delta, d->dispersion, d->compared, d->tested, d->nodes_tested);
 	fputs(",\"keys\":[", j);
 	for (int k = 0; k < v->ho->nkeys; k++)

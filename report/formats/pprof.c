@@ -1114,7 +1114,7 @@ static int write_encoded(const struct profile *p, const struct format_view *v, F
 static void *collect_begin(void *ctx, const struct evdesc *ev)
 {
 	/* time: "cpu" for the clocks; off-cpu, preempted and wall (--wall) by their names */
-	int clock = profile_clock_event(ev->name);
+	int clock = evkind_clock(ev->name);
 
 	(void)ctx;
 	return pprof_new(ev->name, clock ? 1 : format_time_event(ev) ? 2 : 0);

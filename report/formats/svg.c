@@ -467,7 +467,7 @@ static int write_svg_diff(const struct diff *d, const struct format_view *v, FIL
 	c.by_new = xcalloc(c.n, sizeof(*c.by_new));
 	diff_collect(&c, &root);
 	ctree_sort(d->side[1].tree);
-	fo.by_period = profile_time_event(d->event, d->event_config);
+	fo.by_period = evkind_time(d->event, d->event_config);
 	snprintf(sub, sizeof(sub), "%s: NEW %s%s (%" PRIu64 " samples) against BASE %s%s (%" PRIu64
 		 " samples)", d->event, v->inputs[1][0], v->ninputs[1] > 1 ? " and more" : "",
 		 d->side[1].samples, v->inputs[0][0], v->ninputs[0] > 1 ? " and more" : "",

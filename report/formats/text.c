@@ -668,7 +668,7 @@ static const char *const side_names[2] = { "BASE", "NEW" };
 /* Periods in nanoseconds (clock events and off-CPU time), shown as seconds. */
 static int in_ns(const struct diff *d)
 {
-	return profile_ns_event(d->event, d->event_config);
+	return evkind_ns(d->event, d->event_config);
 }
 
 /* An amount of the event, or with sign the difference of two: seconds or a count. */

@@ -389,6 +389,6 @@ const struct ts_thread **tsamples_threads(const struct tsamples *c)
 
 int tsamples_in_ns(const struct tsamples *c)
 {
-	return profile_ns_event(c->ev->name, c->ev->attr.config);
+	return evkind_ns(c->ev->name, c->ev->attr.config);
 }
 

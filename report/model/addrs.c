@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "addrs.h"
-#include "profile.h"
+#include "evkind.h"
 #include "xalloc.h"
 
 struct addrs *addrs_new(void)
@@ -88,7 +88,7 @@ void addrs_add(struct addrs *t, const struct rsample *s)
 	 * function once, so that a function's lines hold the time it waited
 	 * in what it called, and the caller's own line says which call.
 	 */
-	if (s->ev && profile_time_event(s->ev->name, s->ev->attr.config)) {
+	if (s->ev && evkind_time(s->ev->name, s->ev->attr.config)) {
 		const char *seen[16];
 		int nseen = 0, any = 0;
 

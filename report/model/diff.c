@@ -207,7 +207,7 @@ static int load_file(struct loading *l, int s, const char *input, char *err, siz
 		return 0;	/* nothing of the event: the side's totals say so */
 	}
 	d->event_config = e->ev->attr.config;
-	if (profile_time_event(e->ev->name, e->ev->attr.config) && !side->clock_ns)
+	if (evkind_time(e->ev->name, e->ev->attr.config) && !side->clock_ns)
 		side->clock_ns = clock_period(p);
 	if (p->last_time > p->first_time)
 		side->seconds += (double)(p->last_time - p->first_time) / 1e9;

@@ -54,30 +54,10 @@ static int in_names(const char *const *l, size_t n, const char *s)
 	return 0;
 }
 
-/*
- * The filters that need no frame: the session asks before it resolves
- * and unwinds a sample, so that what they drop costs nothing.
- */
 /* What an event counts of wall-clock time: 0 running, 1 preempted, 2 blocked; -1 none. */
-int profile_time_event(const char *name, uint64_t config)
-{
-	return config == ~0ULL && (!strcmp(name, "off-cpu") || !strcmp(name, "preempted") ||
-				   !strcmp(name, "wall"));
-}
-
-int profile_clock_event(const char *name)
-{
-	return !strcmp(name, "cpu-clock") || !strcmp(name, "task-clock");
-}
-
-int profile_ns_event(const char *name, uint64_t config)
-{
-	return profile_clock_event(name) || profile_time_event(name, config);
-}
-
 static int wall_kind(const struct evdesc *e)
 {
-	if (profile_clock_event(e->name))
+	if (evkind_clock(e->name))
 		return 0;
 	if (e->attr.config == ~0ULL && !strcmp(e->name, "preempted"))
 		return 1;
@@ -115,6 +95,10 @@ static void thread_time(struct profile *p, const struct rsample *s)
 	}
 }
 
+/*
+ * The filters that need no frame: the session asks before it resolves
+ * and unwinds a sample, so that what they drop costs nothing.
+ */
 static int prefilter(void *ctx, const struct rsample *s)
 {
 	struct loader *l = ctx;
@@ -482,7 +466,7 @@ static int check_events(const struct profile_opts *o, const struct profile *p, i
 	}
 	for (int i = 0; i < n; i++) {
 		found |= o->f.event && !strcmp(names[i], o->f.event);
-		time |= profile_clock_event(names[i]);
+		time |= evkind_clock(names[i]);
 		if (len < sizeof(list))
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
 						names[i]);

@@ -22,6 +22,7 @@
 
 #include "addrs.h"
 #include "ctree.h"
+#include "evkind.h"
 #include "htab.h"
 #include "hist.h"
 #include "session.h"
@@ -245,16 +246,6 @@ int profile_read(struct profile *p, char *err, size_t errlen);
 int profile_load(const struct profile_opts *o, struct profile **out, char *err, size_t errlen);
 void profile_free(struct profile *p);
 
-/*
- * 1 for an event whose samples weigh time of their own, named name with
- * attr.config config: the session's off-cpu and preempted, and --wall's
- * wall (nanoseconds each, and not sampled: every interval is there).
- */
-int profile_time_event(const char *name, uint64_t config);
-/* 1 for the clocks, cpu-clock and task-clock: their periods are nanoseconds on the CPU. */
-int profile_clock_event(const char *name);
-/* 1 when an event's periods are nanoseconds: a clock's, or a time event's. */
-int profile_ns_event(const char *name, uint64_t config);
 
 /* The first event with samples, and how many others have some; NULL when none. */
 const struct profile_event *profile_first_event(const struct profile *p, size_t *others);
