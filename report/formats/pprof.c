@@ -9,10 +9,8 @@
  * "cpu"/"nanoseconds" for cpu-clock and task-clock, else the event's
  * name in "count".
  *
- * profile.proto by hand: the message is a handful of varints and
- * length-delimited fields, less code than a protobuf dependency; gzip
- * through zlib, whose framing and deflate are not worth writing again.
- * Field numbers from pprof's proto/profile.proto.
+ * profile.proto by hand (pb.h); field numbers from pprof's
+ * proto/profile.proto.
  */
 #include "config.h"
 
@@ -25,78 +23,15 @@
 #include <zlib.h>
 
 #include "buildid.h"
-#include "htab.h"
 #include "format.h"
+#include "pb.h"
 #include "pprof.h"
 #include "strpool.h"
+#include "umap.h"
 #include "objfile.h"
 #include "symbols.h"
 #include "utf8.h"
 #include "xalloc.h"
-
-/* --- a map from arrays of u64 to indices ------------------------------------ */
-
-struct ukey {
-	size_t off, len;	/* in keys */
-	uint64_t val;
-};
-
-struct umap {
-	uint64_t *keys;
-	size_t nkeys, cap_keys;
-	struct ukey *ents;	/* the htab's items */
-	size_t n, cap;
-	struct htab t;
-};
-
-/* The entry of key w[0..n), or NULL with *p where it would go. */
-static struct ukey *umap_probe(struct umap *m, const uint64_t *w, size_t n, struct htab_probe *p)
-{
-	uint32_t j;
-
-	htab_probe(&m->t, htab_hash_words(w, n) ^ n, p);
-	while (htab_next(&m->t, p, &j)) {
-		struct ukey *e = &m->ents[j];
-
-		if (e->len == n && !memcmp(m->keys + e->off, w, n * sizeof(*w)))
-			return e;
-	}
-	return NULL;
-}
-
-/* The entry of key w[0..n), made with val when new (*made set). */
-static struct ukey *umap_get(struct umap *m, const uint64_t *w, size_t n, uint64_t val, int *made)
-{
-	struct htab_probe p;
-	struct ukey *e = umap_probe(m, w, n, &p);
-
-	*made = 0;
-	if (e)
-		return e;
-	if (m->nkeys + n > m->cap_keys) {
-		m->cap_keys = (m->cap_keys + n) * 2;
-		m->keys = xreallocarray(m->keys, m->cap_keys, sizeof(*m->keys));
-	}
-	memcpy(m->keys + m->nkeys, w, n * sizeof(*w));
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 16;	/* small: a pprof per event */
-		m->ents = xreallocarray(m->ents, m->cap, sizeof(*m->ents));
-	}
-	m->ents[m->n].off = m->nkeys;
-	m->ents[m->n].len = n;
-	m->ents[m->n].val = val;
-	m->nkeys += n;
-	htab_put(&m->t, &p, (uint32_t)m->n++);
-	*made = 1;
-	return &m->ents[m->n - 1];
-}
-
-static void umap_release(struct umap *m)
-{
-	free(m->keys);
-	free(m->ents);
-	htab_release(&m->t);
-}
 
 /* --- the profile ------------------------------------------------------------ */
 
@@ -418,60 +353,6 @@ uint64_t pprof_count(const struct pprof *p, uint64_t *value)
 	return p->count;
 }
 
-/* --- protobuf ----------------------------------------------------------------- */
-
-struct pb {
-	unsigned char *b;
-	size_t n, cap;
-};
-
-static void pb_raw(struct pb *b, const void *d, size_t n)
-{
-	if (!n)
-		return;
-	if (b->n + n > b->cap) {
-		b->cap = (b->n + n) * 2;
-		b->b = xreallocarray(b->b, b->cap, 1);
-	}
-	memcpy(b->b + b->n, d, n);
-	b->n += n;
-}
-
-static void pb_varint(struct pb *b, uint64_t v)
-{
-	unsigned char t[10];
-	size_t n = 0;
-
-	do {
-		t[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	pb_raw(b, t, n);
-}
-
-/* A varint field; zeros are left out, as proto3 does. */
-static void pb_u64(struct pb *b, unsigned field, uint64_t v)
-{
-	if (!v)
-		return;
-	pb_varint(b, (uint64_t)field << 3);
-	pb_varint(b, v);
-}
-
-static void pb_bytes(struct pb *b, unsigned field, const void *d, size_t n)
-{
-	pb_varint(b, (uint64_t)field << 3 | 2);
-	pb_varint(b, n);
-	pb_raw(b, d, n);
-}
-
-/* A nested message from its own buffer, which is then emptied. */
-static void pb_msg(struct pb *b, unsigned field, struct pb *m)
-{
-	pb_bytes(b, field, m->b, m->n);
-	m->n = 0;
-}
-
 static void value_type(struct pb *b, unsigned field, uint64_t type, uint64_t unit)
 {
 	struct pb m = { 0 };
@@ -606,50 +487,6 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 	free(packed.b);
 }
 
-/* raw, gzipped, into *data (malloc'd) and *len; raw is freed. 0, or -ENOMEM or -EIO. */
-static int gzip_pb(struct pb *raw, unsigned char **data, size_t *len)
-{
-	struct pb gz = { 0 };
-	z_stream z;
-	unsigned char buf[1 << 16];
-	int ret = 0, zr;
-
-	memset(&z, 0, sizeof(z));
-	/* 15 + 16: a gzip wrapper, which pprof expects */
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(raw->b);
-		return -ENOMEM;
-	}
-	z.next_in = raw->b;
-	do {
-		/* avail_in is a uInt: feed a profile over 4 GiB in pieces */
-		if (!z.avail_in) {
-			size_t left = raw->n - (size_t)(z.next_in - raw->b);
-
-			z.avail_in = left > UINT_MAX ? UINT_MAX : (uInt)left;
-		}
-		z.next_out = buf;
-		z.avail_out = sizeof(buf);
-		zr = deflate(&z, (size_t)(z.next_in - raw->b) + z.avail_in < raw->n ? Z_NO_FLUSH
-										      : Z_FINISH);
-		if (zr == Z_STREAM_ERROR) {
-			ret = -EIO;
-			break;
-		}
-		pb_raw(&gz, buf, sizeof(buf) - z.avail_out);
-	} while (zr != Z_STREAM_END);
-	deflateEnd(&z);
-	free(raw->b);
-	if (ret) {
-		free(gz.b);
-		return ret;
-	}
-	*data = gz.b ? gz.b : xcalloc(1, 1);
-	*len = gz.n;
-	return 0;
-}
-
 /* Every string the encoders name, in the table before it is written. */
 static void intern_names(struct pprof *p)
 {
@@ -676,7 +513,7 @@ int pprof_encode(struct pprof *p, const struct pprof_window *win, unsigned char 
 
 	intern_names(p);
 	encode(p, win, &raw);
-	return gzip_pb(&raw, data, len);
+	return pb_gzip(&raw, data, len);
 }
 
 /* --- OTLP ------------------------------------------------------------------- */
@@ -723,28 +560,6 @@ static void key_value(struct pb *b, unsigned field, const char *k, const char *v
 	any_value(&m, 2, v, 0);
 	pb_bytes(b, field, m.b, m.n);
 	free(m.b);
-}
-
-static void pb_fixed64(struct pb *b, unsigned field, uint64_t v)
-{
-	unsigned char t[8];
-
-	if (!v)
-		return;
-	for (int i = 0; i < 8; i++)
-		t[i] = (unsigned char)(v >> (8 * i));
-	pb_varint(b, (uint64_t)field << 3 | 1);
-	pb_raw(b, t, 8);
-}
-
-/* A packed repeated varint field of v[0 .. n). */
-static void pb_packed(struct pb *b, unsigned field, const uint64_t *v, size_t n, struct pb *tmp)
-{
-	if (!n)
-		return;
-	for (size_t i = 0; i < n; i++)
-		pb_varint(tmp, v[i]);
-	pb_msg(b, field, tmp);
 }
 
 /* One Profile of the window: the sample counts (which 0) or their values (which 1). */
@@ -1085,7 +900,7 @@ int pprof_encode_otlp(struct pprof *p, const struct pprof_window *win,
 	free(m.b);
 	free(t.b);
 	free(line.b);
-	return gzip_pb(&req, data, len);
+	return pb_gzip(&req, data, len);
 }
 
 /* The first event's profile to out: pprof, or OTLP with otlp. */
