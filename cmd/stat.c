@@ -33,6 +33,7 @@
 
 #include "clock.h"
 #include "cpulist.h"
+#include "evlist.h"
 #include "evname.h"
 #include "evopen.h"
 #include "opt.h"
@@ -116,201 +117,41 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-/* mem:ADDR[/LEN][:ACCESS]: a hardware breakpoint, as perf spells it. */
-static int parse_mem(const char *spec, struct perf_event_attr *a, const char **mods,
-		     char *err, size_t len)
+/* The events of list (evlist.h) after those there are. */
+static int append_events(struct stat_opts *o, const char *list, char *err, size_t len)
 {
-	const char *p = spec + 4;
-	char *end;
-	unsigned long long addr, blen = 0;
+	struct evlist *l = xcalloc(1, sizeof(*l));
+	int ret = evlist_parse(l, list, err, len);
 
-	errno = 0;
-	addr = strtoull(p, &end, 0);
-	if (errno || end == p)
-		return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
-	p = end;
-	if (*p == '/') {
-		blen = strtoull(p + 1, &end, 0);
-		if (end == p + 1 || (blen != 1 && blen != 2 && blen != 4 && blen != 8))
-			return bad(err, len, "-e %s: a breakpoint's length is 1, 2, 4 or 8", spec);
-		p = end;
-	}
-	a->type = PERF_TYPE_BREAKPOINT;
-	a->bp_addr = addr;
-	a->bp_type = HW_BREAKPOINT_RW;
-	*mods = "";
-	if (*p == ':') {
-		size_t n = strspn(p + 1, "rwx");
+	for (int i = 0; !ret && i < l->n; i++)
+		if (o->nev + i >= MAX_EVENTS)
+			ret = bad(err, len, "-e: more than %d events", MAX_EVENTS);
+	for (int i = 0; !ret && i < l->n; i++) {
+		struct sev *e = &o->ev[o->nev + i];
 
-		if (n && (p[1 + n] == '\0' || p[1 + n] == ':')) {
-			a->bp_type = 0;
-			for (size_t i = 1; i <= n; i++)
-				a->bp_type |= p[i] == 'r' ? HW_BREAKPOINT_R : p[i] == 'w' ? HW_BREAKPOINT_W
-					      : HW_BREAKPOINT_X;
-			p += 1 + n;
-		}
-		if (*p == ':')
-			*mods = p + 1;
-		else if (*p)
-			return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
-	} else if (*p) {
-		return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
+		memset(e, 0, sizeof(*e));
+		e->name = l->ev[i].name;
+		l->ev[i].name = NULL;
+		e->attr = l->ev[i].attr;
+		e->leader = o->nev + l->ev[i].leader;
 	}
-	if ((a->bp_type & HW_BREAKPOINT_X) && a->bp_type != HW_BREAKPOINT_X)
-		return bad(err, len, "-e %s: an execute breakpoint (x) cannot also be r or w", spec);
-	a->bp_len = blen ? blen : a->bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
-	return 0;
+	if (!ret)
+		o->nev += l->n;
+	evlist_release(l);
+	free(l);
+	return ret;
 }
 
-/* One event (no braces, no commas) into a. */
-static int parse_one(const char *spec, struct perf_event_attr *a, char *err, size_t len)
-{
-	char name[256];
-	const char *colon, *mods = "";
-	const struct evname *ev;
-	uint64_t config;
-
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->exclude_guest = 1;	/* perf's default: the host's counts */
-	if (!strncmp(spec, "mem:", 4)) {
-		if (parse_mem(spec, a, &mods, err, len))
-			return -1;
-		goto modifiers;
-	}
-	colon = strchr(spec, ':');
-	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
-	if ((ev = evname_lookup(name))) {
-		a->type = ev->type;
-		a->config = ev->config;
-	} else if (evname_cache(name, &config) == 0) {
-		a->type = PERF_TYPE_HW_CACHE;
-		a->config = config;
-	} else if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") ==
-		   strlen(name + 1) && strlen(name + 1) <= 16) {
-		a->type = PERF_TYPE_RAW;
-		a->config = strtoull(name + 1, NULL, 16);
-	} else if (colon) {
-		/* SYSTEM:NAME, a tracepoint */
-		if (tracefs_event_id(spec, &config, err, len))
-			return -1;
-		a->type = PERF_TYPE_TRACEPOINT;
-		a->config = config;
-		return 0;
-	} else {
-		return bad(err, len, "-e: unknown event '%s'; known: %s; the cache events "
-			   "(L1-dcache-load-misses...), rNNN, mem:ADDR, SYSTEM:TRACEPOINT", name,
-			   evname_list());
-	}
-	mods = colon ? colon + 1 : "";
-modifiers:
-	if (evname_apply_mods(a, mods))
-		return bad(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
-			   "(hypervisor), G (guest), H (host), p (precise), D (pinned), I (not the idle "
-			   "task)", spec, mods);
-	return 0;
-}
-
-static int add_event(struct stat_opts *o, const char *spec, size_t n, const char *gmods,
-		     int leader, char *err, size_t len)
-{
-	struct sev *e;
-	char *s;
-
-	if (o->nev >= MAX_EVENTS)
-		return bad(err, len, "-e: more than %d events", MAX_EVENTS);
-	s = xmalloc(n + 1);
-	memcpy(s, spec, n);
-	s[n] = '\0';
-	e = &o->ev[o->nev];
-	memset(e, 0, sizeof(*e));
-	if (parse_one(s, &e->attr, err, len)) {
-		free(s);
-		return -1;
-	}
-	if (gmods && gmods[0] && evname_apply_mods(&e->attr, gmods)) {
-		free(s);
-		return bad(err, len, "-e: unknown group modifier '%s'", gmods);
-	}
-	if (gmods && gmods[0]) {
-		e->name = xmalloc(n + strlen(gmods) + 2);
-		sprintf(e->name, "%s:%s", s, gmods);
-		free(s);
-	} else {
-		e->name = s;
-	}
-	e->leader = leader < 0 ? o->nev : leader;
-	o->nev++;
-	return 0;
-}
-
-/* -e LIST: events and {groups}[:modifiers], comma-separated. */
+/* -e LIST: the events as written, in place of the default ones, after those of an -e before. */
 static int parse_events(struct stat_opts *o, const char *arg, char *err, size_t len)
 {
-	const char *p = arg;
-
 	if (o->default_events) {
 		for (int i = 0; i < o->nev; i++)
 			free(o->ev[i].name);
 		o->nev = 0;
 		o->default_events = 0;
 	}
-	if (!*p)
-		return bad(err, len, "-e: an empty list of events; give one or more, as -e "
-			   "task-clock,page-faults (prof stat --help)");
-	while (*p) {
-		if (*p == '{') {
-			const char *close = strchr(p, '}'), *q = p + 1, *gm = "";
-			char gmods[32] = "";
-			int leader = o->nev;
-
-			if (!close)
-				return bad(err, len, "-e %s: a '{' without its '}'", arg);
-			if (close == q)
-				return bad(err, len, "-e %s: an empty group", arg);
-			if (close[1] == ':') {
-				size_t m = strcspn(close + 2, ",");
-
-				if (m >= sizeof(gmods))
-					return bad(err, len, "-e %s: group modifiers too long", arg);
-				memcpy(gmods, close + 2, m);
-				gmods[m] = '\0';
-				gm = gmods;
-			}
-			while (q < close) {
-				size_t n = strcspn(q, ",}");
-
-				if (!n || q + n > close)
-					return bad(err, len, "-e %s: an empty event in a group", arg);
-				if (memchr(q, '{', n))
-					return bad(err, len, "-e %s: groups do not nest", arg);
-				if (add_event(o, q, n, gm, leader, err, len))
-					return -1;
-				q += n + (q[n] == ',');
-			}
-			p = close + 1;
-			if (*p == ':')
-				p += 1 + strcspn(p + 1, ",");
-		} else {
-			size_t n = strcspn(p, ",");
-
-			if (!n)
-				return bad(err, len, "-e %s: an empty event", arg);
-			if (memchr(p, '}', n))
-				return bad(err, len, "-e %s: a '}' without its '{'", arg);
-			if (add_event(o, p, n, NULL, -1, err, len))
-				return -1;
-			p += n;
-		}
-		if (*p == ',') {
-			p++;
-			if (!*p)
-				return bad(err, len, "-e %s: an empty event", arg);
-		} else if (*p) {
-			return bad(err, len, "-e %s: expected ',' after a group", arg);
-		}
-	}
-	return 0;
+	return append_events(o, arg, err, len);
 }
 
 /* --- options ---------------------------------------------------------------- */
@@ -482,8 +323,7 @@ static int check_opts(struct stat_opts *o, int have_cmd, char *err, size_t len)
 	}
 	if (o->detailed)
 		for (size_t i = 0; i < sizeof(detailed_events) / sizeof(detailed_events[0]); i++)
-			if (add_event(o, detailed_events[i], strlen(detailed_events[i]), NULL, -1, err,
-				      len))
+			if (append_events(o, detailed_events[i], err, len))
 				return -1;
 	for (int i = 0; i < o->nev; i++) {
 		struct perf_event_attr *a = &o->ev[i].attr;
@@ -1342,8 +1182,7 @@ int cmd_stat(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));
 	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
-		if (add_event(&o, default_events[i], strlen(default_events[i]), NULL, -1, err,
-			      sizeof(err)))
+		if (append_events(&o, default_events[i], err, sizeof(err)))
 			return opt_say("stat", -1, err);
 	o.default_events = 1;
 	ret = opt_parse(stat_options, &o, OPT_STOP_AT_WORD, argc, argv, &first, err, sizeof(err));
