@@ -17,7 +17,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,17 +105,6 @@ struct stat_opts {
 
 /* --- the event list ----------------------------------------------------------- */
 
-static int bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The events of list (evlist.h) after those there are. */
 static int append_events(struct stat_opts *o, const char *list, char *err, size_t len)
 {
@@ -125,7 +113,7 @@ static int append_events(struct stat_opts *o, const char *list, char *err, size_
 
 	for (int i = 0; !ret && i < l->n; i++)
 		if (o->nev + i >= MAX_EVENTS)
-			ret = bad(err, len, "-e: more than %d events", MAX_EVENTS);
+			ret = opt_fail(err, len, "-e: more than %d events", MAX_EVENTS);
 	for (int i = 0; !ret && i < l->n; i++) {
 		struct sev *e = &o->ev[o->nev + i];
 
@@ -291,31 +279,31 @@ static int check_opts(struct stat_opts *o, int have_cmd, char *err, size_t len)
 	if (o->has_cpus)
 		o->all_cpus = 1;
 	if (targets > 1)
-		return bad(err, len, "give one of -p, -t, and -a/-C");
+		return opt_fail(err, len, "give one of -p, -t, and -a/-C");
 	if (!targets && !have_cmd)
-		return bad(err, len, "give a command to count, or -p, -t, -a or -C");
+		return opt_fail(err, len, "give a command to count, or -p, -t, -a or -C");
 	if (o->sep && o->json)
-		return bad(err, len, "-x and --json are two output formats: give one");
+		return opt_fail(err, len, "-x and --json are two output formats: give one");
 	if (o->per_thread && !o->nr_pids && !o->nr_tids)
-		return bad(err, len, "--per-thread needs -p or -t: a command's threads and children "
-			   "are counted together, through inheritance");
+		return opt_fail(err, len, "--per-thread needs -p or -t: a command's threads and children "
+			        "are counted together, through inheritance");
 	if (o->per_cpu && !o->all_cpus)
-		return bad(err, len, "-A/--per-cpu needs -a or -C: a row per CPU counts whatever ran "
-			   "there");
+		return opt_fail(err, len, "-A/--per-cpu needs -a or -C: a row per CPU counts whatever ran "
+			        "there");
 	if (o->per_cpu && o->per_thread)
-		return bad(err, len, "--per-thread and -A/--per-cpu: give one");
+		return opt_fail(err, len, "--per-thread and -A/--per-cpu: give one");
 	if (o->repeat > 1 && !have_cmd)
-		return bad(err, len, "-r repeats a command: give one");
+		return opt_fail(err, len, "-r repeats a command: give one");
 	if (o->repeat > 1 && o->interval_ms)
-		return bad(err, len, "-r and -I: give one (perf stat refuses both together too)");
+		return opt_fail(err, len, "-r and -I: give one (perf stat refuses both together too)");
 	if (o->interval_count && !o->interval_ms)
-		return bad(err, len, "--interval-count counts the intervals of -I: give -I");
+		return opt_fail(err, len, "--interval-count counts the intervals of -I: give -I");
 	if (o->append && !o->output)
-		return bad(err, len, "--append appends to the file of -o: give -o");
+		return opt_fail(err, len, "--append appends to the file of -o: give -o");
 	if (o->null_run && o->nev && !o->default_events)
-		return bad(err, len, "-n counts nothing: give no -e with it");
+		return opt_fail(err, len, "-n counts nothing: give no -e with it");
 	if (o->all_user && o->all_kernel)
-		return bad(err, len, "--all-user and --all-kernel: give one");
+		return opt_fail(err, len, "--all-user and --all-kernel: give one");
 	if (o->null_run) {
 		for (int i = 0; i < o->nev; i++)
 			free(o->ev[i].name);

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +10,9 @@
 
 #include "evlist.h"
 #include "evname.h"
+#include "opt.h"
 #include "tracefs.h"
 #include "xalloc.h"
-
-static int bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* mem:ADDR[/LEN][:ACCESS]: a hardware breakpoint, as perf spells it. */
 static int parse_mem(const char *spec, struct perf_event_attr *a, const char **mods,
@@ -36,12 +25,12 @@ static int parse_mem(const char *spec, struct perf_event_attr *a, const char **m
 	errno = 0;
 	addr = strtoull(p, &end, 0);
 	if (errno || end == p)
-		return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
+		return opt_fail(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
 	p = end;
 	if (*p == '/') {
 		blen = strtoull(p + 1, &end, 0);
 		if (end == p + 1 || (blen != 1 && blen != 2 && blen != 4 && blen != 8))
-			return bad(err, len, "-e %s: a breakpoint's length is 1, 2, 4 or 8", spec);
+			return opt_fail(err, len, "-e %s: a breakpoint's length is 1, 2, 4 or 8", spec);
 		p = end;
 	}
 	a->type = PERF_TYPE_BREAKPOINT;
@@ -61,12 +50,12 @@ static int parse_mem(const char *spec, struct perf_event_attr *a, const char **m
 		if (*p == ':')
 			*mods = p + 1;
 		else if (*p)
-			return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
+			return opt_fail(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
 	} else if (*p) {
-		return bad(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
+		return opt_fail(err, len, "-e %s: give mem:ADDRESS[/LENGTH][:rwx]", spec);
 	}
 	if ((a->bp_type & HW_BREAKPOINT_X) && a->bp_type != HW_BREAKPOINT_X)
-		return bad(err, len, "-e %s: an execute breakpoint (x) cannot also be r or w", spec);
+		return opt_fail(err, len, "-e %s: an execute breakpoint (x) cannot also be r or w", spec);
 	a->bp_len = blen ? blen : a->bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
 	return 0;
 }
@@ -107,16 +96,16 @@ static int parse_one(const char *spec, struct perf_event_attr *a, char *err, siz
 		a->config = config;
 		return 0;
 	} else {
-		return bad(err, len, "-e: unknown event '%s'; known: %s; the cache events "
-			   "(L1-dcache-load-misses...), rNNN, mem:ADDR, SYSTEM:TRACEPOINT", name,
-			   evname_list());
+		return opt_fail(err, len, "-e: unknown event '%s'; known: %s; the cache events "
+			        "(L1-dcache-load-misses...), rNNN, mem:ADDR, SYSTEM:TRACEPOINT", name,
+			        evname_list());
 	}
 	mods = colon ? colon + 1 : "";
 modifiers:
 	if (evname_apply_mods(a, mods))
-		return bad(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
-			   "(hypervisor), G (guest), H (host), p (precise), D (pinned), I (not the idle "
-			   "task)", spec, mods);
+		return opt_fail(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
+			        "(hypervisor), G (guest), H (host), p (precise), D (pinned), I (not the idle "
+			        "task)", spec, mods);
 	return 0;
 }
 
@@ -127,7 +116,7 @@ static int add_event(struct evlist *o, const char *spec, size_t n, const char *g
 	char *s;
 
 	if (o->n >= EVLIST_MAX)
-		return bad(err, len, "-e: more than %d events", EVLIST_MAX);
+		return opt_fail(err, len, "-e: more than %d events", EVLIST_MAX);
 	s = xmalloc(n + 1);
 	memcpy(s, spec, n);
 	s[n] = '\0';
@@ -139,7 +128,7 @@ static int add_event(struct evlist *o, const char *spec, size_t n, const char *g
 	}
 	if (gmods && gmods[0] && evname_apply_mods(&e->attr, gmods)) {
 		free(s);
-		return bad(err, len, "-e: unknown group modifier '%s'", gmods);
+		return opt_fail(err, len, "-e: unknown group modifier '%s'", gmods);
 	}
 	if (gmods && gmods[0]) {
 		e->name = xmalloc(n + strlen(gmods) + 2);
@@ -158,8 +147,8 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 	const char *p = arg;
 
 	if (!*p)
-		return bad(err, len, "-e: an empty list of events; give one or more, as -e "
-			   "task-clock,page-faults (prof stat --help)");
+		return opt_fail(err, len, "-e: an empty list of events; give one or more, as -e "
+			        "task-clock,page-faults (prof stat --help)");
 	while (*p) {
 		if (*p == '{') {
 			const char *close = strchr(p, '}'), *q = p + 1, *gm = "";
@@ -167,14 +156,14 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 			int leader = o->n;
 
 			if (!close)
-				return bad(err, len, "-e %s: a '{' without its '}'", arg);
+				return opt_fail(err, len, "-e %s: a '{' without its '}'", arg);
 			if (close == q)
-				return bad(err, len, "-e %s: an empty group", arg);
+				return opt_fail(err, len, "-e %s: an empty group", arg);
 			if (close[1] == ':') {
 				size_t m = strcspn(close + 2, ",");
 
 				if (m >= sizeof(gmods))
-					return bad(err, len, "-e %s: group modifiers too long", arg);
+					return opt_fail(err, len, "-e %s: group modifiers too long", arg);
 				memcpy(gmods, close + 2, m);
 				gmods[m] = '\0';
 				gm = gmods;
@@ -183,9 +172,9 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 				size_t n = strcspn(q, ",}");
 
 				if (!n || q + n > close)
-					return bad(err, len, "-e %s: an empty event in a group", arg);
+					return opt_fail(err, len, "-e %s: an empty event in a group", arg);
 				if (memchr(q, '{', n))
-					return bad(err, len, "-e %s: groups do not nest", arg);
+					return opt_fail(err, len, "-e %s: groups do not nest", arg);
 				if (add_event(o, q, n, gm, leader, err, len))
 					return -1;
 				q += n + (q[n] == ',');
@@ -197,9 +186,9 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 			size_t n = strcspn(p, ",");
 
 			if (!n)
-				return bad(err, len, "-e %s: an empty event", arg);
+				return opt_fail(err, len, "-e %s: an empty event", arg);
 			if (memchr(p, '}', n))
-				return bad(err, len, "-e %s: a '}' without its '{'", arg);
+				return opt_fail(err, len, "-e %s: a '}' without its '{'", arg);
 			if (add_event(o, p, n, NULL, -1, err, len))
 				return -1;
 			p += n;
@@ -207,9 +196,9 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 		if (*p == ',') {
 			p++;
 			if (!*p)
-				return bad(err, len, "-e %s: an empty event", arg);
+				return opt_fail(err, len, "-e %s: an empty event", arg);
 		} else if (*p) {
-			return bad(err, len, "-e %s: expected ',' after a group", arg);
+			return opt_fail(err, len, "-e %s: expected ',' after a group", arg);
 		}
 	}
 	return 0;

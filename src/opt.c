@@ -25,6 +25,16 @@ int opt_error(struct opt_state *st, const char *fmt, ...)
 	return -1;
 }
 
+int opt_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 int opt_noop(struct opt_state *st, const struct opt *o, const char *arg)
 {
 	(void)st;

@@ -137,6 +137,9 @@ void opt_usage(FILE *out, const struct opt *table);
 /* For callbacks: the reason into st->err; returns -1. */
 int opt_error(struct opt_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A one-line reason into err (errlen bytes), for checks outside a parse: returns -1. */
+int opt_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A callback that takes its option and does nothing. */
 int opt_noop(struct opt_state *st, const struct opt *o, const char *arg);
 
