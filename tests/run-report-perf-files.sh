@@ -67,9 +67,13 @@ for f in file.data file-z-g.data pipe.data pipe-z-g.data; do
 	cpu_load "$f"
 	expect_samples "prof report -i $f" "$n" 4000
 	grep -q '^# event: *cpu-clock$' out || fail "prof report -i $f: event line $(grep '^# event:' out)"
-	expect_range "$f: leaf_a's share" "$a" 45 75
-	expect_range "$f: leaf_b's share" "$b" 18 42
-	expect_range "$f: leaf_c's share" "$c" 4 18
+	# each leaf's share of the three: what else ran (the kernel's ticks,
+	# a busy machine's preemptions) is not shape's to say
+	t=$(awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { print a + b + c }')
+	expect_range "$f: the leaves' share of the samples" "$t" 25 100
+	expect_range "$f: leaf_a's share of the leaves" "$(awk -v x="$a" -v t="$t" 'BEGIN { print 100 * x / t }')" 52 68
+	expect_range "$f: leaf_b's share of the leaves" "$(awk -v x="$b" -v t="$t" 'BEGIN { print 100 * x / t }')" 23 37
+	expect_range "$f: leaf_c's share of the leaves" "$(awk -v x="$c" -v t="$t" 'BEGIN { print 100 * x / t }')" 5 15
 	# -g: the call chains are read too.
 	case $f in
 	*-g.data)
