@@ -262,8 +262,8 @@ static void end_interval(struct top *tp)
 	add_interval(tp, p);
 	tp->interval_samples = p->kept;
 	tp->samples += p->kept;
-	tp->lost = tp->live.lost + (tp->live.ended ? 0 : p->info.lost);
 	live_release(&tp->live, 1);
+	tp->lost = live_lost(&tp->live);
 }
 
 /* Samples the profile has taken in (the filters' or not) since the last refresh. */

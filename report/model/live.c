@@ -4,7 +4,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
