@@ -161,4 +161,20 @@ void decode_feature_payload(uint64_t id, const void *data, size_t len, struct fe
 int feature_string(const struct feature *f, size_t *off, uint32_t *i, const char **s,
 		   size_t *n);
 
+/* A record of the kernel's mode (its cpumode in misc), the host's or a KVM guest's. */
+static inline int decode_misc_kernel(uint16_t misc)
+{
+	int cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/* A sample taken while a KVM guest ran (cycles:G): its addresses are the guest's. */
+static inline int decode_misc_guest(uint16_t misc)
+{
+	int cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER;
+}
+
 #endif

@@ -19,6 +19,7 @@
 #include "decode.h"
 #include "evtab.h"
 #include "jit.h"
+#include "machine.h"
 #include "maps.h"
 #include "session.h"
 #include "symbols.h"
@@ -34,17 +35,6 @@ struct pjit {
 	int own;		/* t was read from its files, not carried: free it */
 	struct dso *dso;	/* "[JIT] tid PID", as perf calls it */
 	char *dump;		/* its jitdump's path, from the MMAP of it */
-};
-
-/* A process: its maps and JIT code, which the resolver reads, and what the session counts. */
-struct proc {
-	int pid;
-	unsigned gen;		/* changes whenever maps do */
-	struct maps maps;
-	uint64_t start;		/* the time of the FORK or exec that began it; 0: before */
-	struct pjit *jit;	/* (not const when the proc is) */
-	int running;		/* its threads on a CPU now (switch records) */
-	struct dso *exe;	/* its program: the first file it mapped since its exec */
 };
 
 /* An address placed in its dso, not resolved yet: a parked sample's frame. */

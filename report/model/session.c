@@ -1,51 +1,104 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The report's session: what a profile's records say, followed in time
- * order into resolved samples. This file is its interface: making and
- * freeing one, feeding records (session_record(): the reading thread's
- * side), the records the reading thread acts on itself (attrs, features),
- * and the dispatch of a record by type on the delivery thread (deliver()).
- * The rest, by concern:
- *   session-order.c    the queue: time order (perf's FINISHED_ROUND rule)
- *                      and the delivery thread it hands sorted rounds to;
- *   session-threads.c  processes, threads and their maps;
- *   session-resolve.c  a sample's addresses handed to the resolver
- *                      (resolve.h: maps, symbols, unwinding, JIT names),
- *                      and samples put aside;
- *   session-switch.c   the events the session makes of context switches:
- *                      off-CPU and preempted intervals, parallelism.
- * session-int.h holds the state they share.
+ * order into resolved samples. It wires a pipeline of stages, each of
+ * which owns its state behind its own header, as perf's session does:
+ *   order.h     records put back in time order, handed to a delivery
+ *               thread a sorted round at a time;
+ *   machine.h   processes, threads, their maps and programs, perf's
+ *               build-id table;
+ *   walk.h      a sample's addresses, and their frames through the
+ *               resolver (resolve.h: symbols, unwinding, JIT code);
+ *   stacks.h    samples held as placed addresses: summed, or parked
+ *               while their files open, named when handed on;
+ *   switches.h  off-CPU and preempted intervals and parallelism, made
+ *               of context switches.
+ * This file is the session's interface: making and freeing one, feeding
+ * records (session_record(): the reading thread's side), the records the
+ * reading thread acts on itself (attrs, features, build ids), and on the
+ * delivery thread the dispatch of a record by type (deliver()) and a
+ * sample's way through the stages (sample_go()).
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
+#include "clock.h"
 #include "decode.h"
-#include "file.h"
-#include "htab.h"
-#include "jit.h"
-#include "jitdump.h"
-#include "maps.h"
+#include "machine.h"
+#include "order.h"
 #include "pdata.h"
+#include "resolve.h"
 #include "session.h"
+#include "stacks.h"
 #include "strpool.h"
+#include "switches.h"
 #include "symbols.h"
 #include "tpfmt.h"
-#include "unwind.h"
+#include "walk.h"
 #include "xalloc.h"
 
-#include "session-int.h"
+/* Records the session could not use, skipped; the first one's offset and why. */
+struct skipped {
+	uint64_t n, first;
+	char why[96];
+};
+
+struct session {
+	struct symbols *sym;
+	struct resolver *res;	/* addresses into frames: symbols, unwinding, JIT code */
+	session_sample_fn fn;
+	void *ctx;
+	session_task_fn task_fn;	/* FORK and EXIT, or NULL */
+	void *task_ctx;
+	session_filter_fn filter;
+	struct evtab ev;
+	struct strpool *fpool;	/* reading thread: features */
+	/* the stages */
+	struct order *order;
+	struct machine *mach;
+	struct walk *walk;
+	struct stacks *stacks;
+	struct switches *sw;
+
+	uint64_t lost;
+	const char *feat[4];	/* hostname, osrelease, arch, cmdline */
+	/* CLOCK_DATA: the wall clock (ns) when the records' clock read clock_ns; 0: unknown */
+	uint64_t tod_ns, clock_ns;
+	int sum;		/* session_sum() */
+	int unordered;		/* session_unordered() */
+	int forget;		/* session_forget_exited() */
+	uint64_t trim_idle;	/* session_trim_symbols(): 0 off */
+	size_t trim_budget;
+	uint64_t release_last;	/* when files of exited processes were last let go (sy_now()) */
+	int more_files;		/* session_next_file(): an event already known is merged */
+	uint64_t first_time;	/* of the first sample in time order */
+	int have_first;
+	/* records skipped as malformed: by the reading thread, by the delivery thread */
+	struct skipped skq, skd;
+	uint64_t now;		/* the time of the record being delivered */
+	int mended;		/* the sample's: prof record put them back (PDATA_MISC_SAMPLE_MENDED) */
+	struct rframe pseudo;	/* the one frame of a sample without a stack */
+};
+
+static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff);
+static void round_done(void *ctx);
+static int release(void *ctx);
+
+static const struct order_ops order_ops = { deliver, round_done, release };
 
 static const char *const feat_names[4] = { "hostname", "osrelease", "arch", "cmdline" };
+
+static void forgot(void *ctx, int pid, int tid)
+{
+	struct session *s = ctx;
+
+	(void)pid;
+	switches_forget(s->sw, tid);
+}
 
 struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx)
 {
@@ -54,21 +107,20 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 	s->sym = sym;
 	s->fn = fn;
 	s->ctx = ctx;
-	s->swork = s->swbuf[0];
-	s->pool = strpool_new();
 	s->fpool = strpool_new();
 	s->res = resolver_new(sym);
-	s->no_switch_samples = strpool_intern(s->pool, "[no stack: switch-out not sampled]");
 	evtab_init(&s->ev);
-	pthread_mutex_init(&s->mu, NULL);
-	pthread_cond_init(&s->work, NULL);
-	pthread_cond_init(&s->done, NULL);
+	s->order = order_new(&order_ops, s);
+	s->mach = machine_new(sym, s->res);
+	s->walk = walk_new(s->res);
+	s->stacks = stacks_new(s->res, fn, ctx);
+	s->sw = switches_new(&s->ev, machine_intern(s->mach, "[no stack: switch-out not sampled]"));
 	return s;
 }
 
 void session_leaf_only(struct session *s, int on)
 {
-	s->leaf_only = on;
+	walk_leaf_only(s->walk, on);
 }
 
 void session_names(struct session *s, int on)
@@ -79,7 +131,7 @@ void session_names(struct session *s, int on)
 void session_sum(struct session *s, int on, unsigned keys)
 {
 	s->sum = on;
-	s->sum_keys = keys;
+	stacks_keys(s->stacks, keys);
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -95,6 +147,7 @@ void session_unordered(struct session *s, int on)
 void session_forget_exited(struct session *s, int on)
 {
 	s->forget = on;
+	machine_forget_exited(s->mach, on, forgot, s);
 }
 
 void session_trim_symbols(struct session *s, uint64_t idle_ns, size_t budget)
@@ -112,58 +165,22 @@ void session_free(struct session *s)
 {
 	if (!s)
 		return;
-	ss_stop_thread(s, 1);
-	for (size_t i = 0; i < s->nbids; i++)
-		free((char *)s->bids[i].path);
-	free(s->bids);
-	htab_release(&s->bidtab);
-	while (s->head) {	/* batches the aborted thread left */
-		struct batch *b = s->head;
-
-		s->head = b->next;
-		ss_free_batch(b);
-	}
-	while (s->free_batches) {
-		struct batch *b = s->free_batches;
-
-		s->free_batches = b->next;
-		ss_free_batch(b);
-	}
-	while (s->chunks) {
-		struct chunk *c = s->chunks;
-
-		s->chunks = c->all;
-		free(c);
-	}
-	free(s->pex);
-	ss_free_itab(&s->threads, 0);
-	ss_free_itab(&s->procs, 1);
-	free(s->q);
-	free(s->qtmp);
-	free(s->pk);
-	free(s->praw);
-	free(s->sums);
-	htab_release(&s->sumtab);
-	free(s->swords);
-	free(s->skeys);
-	free(s->skeys2);
-	free(s->scomms);
-	htab_release(&s->scommtab);
+	order_free(s->order);	/* the delivery thread first: it uses the rest */
+	switches_free(s->sw);
+	stacks_free(s->stacks);
+	walk_free(s->walk);
+	machine_free(s->mach);
 	resolver_free(s->res);
 	evtab_release(&s->ev);
-	strpool_free(s->pool);
 	strpool_free(s->fpool);
-	pthread_mutex_destroy(&s->mu);
-	pthread_cond_destroy(&s->work);
-	pthread_cond_destroy(&s->done);
 	free(s);
 }
 
-int ss_skip(struct skipped *k, uint64_t off, const char *fmt, ...)
+/* A record that cannot be used is skipped and counted: never fatal. */
+static int skip(struct skipped *k, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* A record that cannot be used is skipped and counted: never fatal. */
-int ss_skip(struct skipped *k, uint64_t off, const char *fmt, ...)
+static int skip(struct skipped *k, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -178,7 +195,7 @@ int ss_skip(struct skipped *k, uint64_t off, const char *fmt, ...)
 
 uint64_t session_unrounded(const struct session *s)
 {
-	return s->forced;
+	return order_forced(s->order);
 }
 
 uint64_t session_skipped(const struct session *s, uint64_t *first, const char **why)
@@ -199,15 +216,15 @@ int session_event_names(const struct session *s, const char **names, int max)
 
 	for (size_t i = 0; i < s->ev.nr && n < max; i++)
 		names[n++] = s->ev.ev[i]->name;
-	for (int k = 0; k < 2 && s->swset && n < max; k++)
-		if (s->swev[k].name[0])
-			names[n++] = s->swev[k].name;
+	for (int k = 0; k < 2 && n < max; k++)
+		if (switches_event(s->sw, k))
+			names[n++] = switches_event(s->sw, k)->name;
 	return n;
 }
 
 int session_switches(const struct session *s)
 {
-	return s->swset;
+	return switches_made(s->sw);
 }
 
 void session_tracing_data(struct session *s, const unsigned char *data, size_t len)
@@ -216,20 +233,20 @@ void session_tracing_data(struct session *s, const unsigned char *data, size_t l
 
 	if (!f)
 		return;
-	ss_drain(s);	/* the delivery thread reads the names */
+	order_drain(s->order);	/* the delivery thread reads the names */
 	evtab_name_tracepoints(&s->ev, f);
 	tpfmts_free(f);
 }
 
 int session_records_switches(const struct session *s)
 {
-	return s->has_switches;
+	return switches_recorded(s->sw);
 }
 
 int session_switch_stacks(const struct session *s)
 {
 	for (size_t i = 0; i < s->ev.nr; i++)
-		if (ss_is_switch_event(s->ev.ev[i]))
+		if (switches_is_switch_event(s->ev.ev[i]))
 			return 1;
 	return 0;
 }
@@ -265,60 +282,229 @@ const char *session_feature(const struct session *s, const char *name)
 	return NULL;
 }
 
-/* Act on one kernel record, in time order. */
-int ss_deliver(struct session *s, const struct perf_event_header *h, uint64_t foff)
+/* --- the delivery thread: the stages a record goes through ----------------- */
+
+/*
+ * A sample's weight: its period, or, where the samples carry none (-c
+ * without PERF_SAMPLE_PERIOD), the event's fixed one, as perf reads it
+ * (evsel__parse_sample() starts from attr.sample_period); 1 where neither.
+ */
+static uint64_t sample_period_of(const struct evdesc *e, const struct sample *smp)
 {
+	if (smp->present & PERF_SAMPLE_PERIOD)
+		return smp->period;
+	return !e->attr.freq && e->attr.sample_period ? e->attr.sample_period : 1;
+}
+
+/*
+ * A decoded sample of event e (or one made of it: an off-CPU interval)
+ * through the stages: its thread and process (the machine), its
+ * parallelism (the switches), the filter, its walk, then summed, parked
+ * or handed to the callback with its frames. pseudo: a sample with no
+ * stack, whose one frame is named so.
+ */
+static int sample_go(struct session *s, const struct evdesc *e, const struct sample *smp,
+		     int kernel, const char *pseudo)
+{
+	struct rsample rs;
+	const struct rframe *frames;
+	const struct walk_marks *mk;
+	const struct proc *pr;
+	struct thread *t;
+	int n;
+
+	if (!s->have_first) {
+		s->first_time = smp->time;
+		s->have_first = 1;
+	}
+	s->now = smp->time;
+	resolver_at(s->res, smp->time);
+	pr = machine_proc(s->mach, (int)smp->pid);
+	t = machine_thread(s->mach, (int)smp->pid, (int)smp->tid);
+	rs.ev = e;
+	rs.pid = smp->pid;
+	rs.tid = smp->tid;
+	rs.cpu = smp->cpu;
+	rs.time = rs.first = smp->time;
+	rs.count = 1;
+	rs.period = sample_period_of(e, smp);
+	rs.comm = t->comm;
+	rs.exe = pr ? pr->exe : NULL;
+	rs.parallelism = 1;
+	if (switches_recorded(s->sw) && !pseudo && !switches_is_made_event(e))
+		rs.parallelism = switches_running(s->sw, t->pid, t->tid);
+	rs.nframes = 0;
+	rs.frames = NULL;
+	rs.unwind_end = 0;
+	rs.unwind_at = -1;
+	rs.repaired = 0;
+	rs.cut = 0;
+	if (s->filter && !s->filter(s->ctx, &rs))
+		return 0;
+	if (pseudo) {
+		memset(&s->pseudo, 0, sizeof(s->pseudo));
+		s->pseudo.name = pseudo;
+		rs.nframes = 1;
+		rs.frames = &s->pseudo;
+		return s->fn(s->ctx, &rs);
+	}
+	walk_start(s->walk, pr, e, smp, kernel, s->mended);
+	if (s->sum) {
+		/* added up now, named once a sum (session_sum()) */
+		stacks_sum_begin(s->stacks, pr);
+		if (walk_each(s->walk, stacks_sum_frame, s->stacks) >= 0)
+			return stacks_sum_add(s->stacks, &rs, walk_marks(s->walk),
+					      s->mended && !walk_is_leaf_only(s->walk));
+	}
+	n = walk_frames(s->walk, s->unordered && stacks_can_park(s->stacks), &frames);
+	if (n < 0) {
+		/* a file is still being opened: put aside, its addresses placed now */
+		stacks_park_begin(s->stacks, &rs, pr);
+		walk_each(s->walk, stacks_park_frame, s->stacks);
+		stacks_park_end(s->stacks, walk_marks(s->walk));
+		return 0;
+	}
+	mk = walk_marks(s->walk);
+	rs.nframes = n;
+	rs.frames = frames;
+	rs.unwind_end = mk->unwind_end;
+	rs.unwind_at = mk->unwind_at;
+	rs.repaired = mk->repaired;
+	rs.cut = mk->cut;
+	return s->fn(s->ctx, &rs);
+}
+
+/* A switch record, or a switch-out folded into its sample: an interval off the CPU may end. */
+static int do_switch(struct session *s, const struct kevent *k, const struct sample *id)
+{
+	struct switch_sample out;
+	int ret;
+
+	if (!switches_record(s->sw, k, id, &out))
+		return 0;
+	ret = sample_go(s, out.ev, &out.smp, out.kernel, out.pseudo);
+	switches_done(s->sw, &out);
+	return ret;
+}
+
+static int deliver_sample(struct session *s, const struct evdesc *e,
+			  const struct perf_event_header *h, uint64_t foff)
+{
+	struct sample smp;
+	int ret;
+
+	if (decode_sample(&e->attr, h, &smp))
+		return skip(&s->skd, foff, "malformed SAMPLE record");
+	if (switches_is_switch_event(e))
+		/* where the thread is as it switches out: the stack of its wait */
+		switches_keep(s->sw, e, h, &smp);
+	s->mended = (h->misc & PDATA_MISC_SAMPLE_MENDED) != 0;
+	/* a guest's addresses name nothing of the host's: its kernel, the VMM's maps */
+	resolver_guest(s->res, decode_misc_guest(h->misc));
+	ret = sample_go(s, e, &smp, decode_misc_kernel(h->misc), NULL);
+	resolver_guest(s->res, 0);
+	s->mended = 0;
+	if (!ret && switches_is_switch_event(e) && (h->misc & PDATA_MISC_SAMPLE_SWITCH_OUT)) {
+		/* prof record folded the thread's SWITCH out record into it */
+		struct kevent k;
+
+		memset(&k, 0, sizeof(k));
+		k.type = PERF_RECORD_SWITCH;
+		k.switch_out = 1;
+		k.preempt = (h->misc & PDATA_MISC_SAMPLE_PREEMPT) != 0;
+		ret = do_switch(s, &k, &smp);
+	}
+	return ret;
+}
+
+/* Act on one kernel record, in time order: order.h's deliver. */
+static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff)
+{
+	struct session *s = ctx;
 	const struct evdesc *e = evtab_find(&s->ev, h);
 	struct kevent k;
 	struct sample id;
 
 	if (!e)
-		return ss_skip(&s->skd, foff, "%s record of an unknown event",
+		return skip(&s->skd, foff, "%s record of an unknown event",
 			    pdata_record_name(h->type) ? pdata_record_name(h->type) : "a");
 	if (h->type == PERF_RECORD_SAMPLE)
-		return ss_deliver_sample(s, e, h, foff);
+		return deliver_sample(s, e, h, foff);
 	if (decode_kernel(&e->attr, h, &k, &id))
-		return ss_skip(&s->skd, foff, "malformed %s record",
+		return skip(&s->skd, foff, "malformed %s record",
 			    pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
 	s->now = (id.present & PERF_SAMPLE_TIME) ? id.time : 0;
-	if (s->npex > s->pex_head)
-		ss_forget_due(s);
+	machine_due(s->mach, s->now);
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		ss_do_mmap(s, &k);
+		machine_mmap(s->mach, &k);
 		break;
 	case PERF_RECORD_COMM:
-		ss_do_comm(s, &k);
+		machine_comm(s->mach, &k, s->now);
 		break;
 	case PERF_RECORD_FORK:
-		ss_do_fork(s, &k);
+		machine_fork(s->mach, &k);
+		switches_fork(s->sw, (int)k.pid, (int)k.tid);
 		if (s->task_fn)
 			s->task_fn(s->task_ctx, SESSION_TASK_FORK, (int)k.pid, (int)k.tid,
 				   k.time ? k.time : s->now);
 		break;
-	case PERF_RECORD_EXIT: {
-		struct thread *t = ss_itab_get(&s->threads, (int)k.tid);
-
+	case PERF_RECORD_EXIT:
 		if (s->task_fn)
 			s->task_fn(s->task_ctx, SESSION_TASK_EXIT, (int)k.pid, (int)k.tid,
 				   k.time ? k.time : s->now);
-		if (t)
-			ss_set_on_cpu(s, t, 0);
-		if (s->forget)
-			ss_forget_later(s, (int)k.pid, (int)k.tid);
+		switches_exit(s->sw, (int)k.tid);
+		machine_exit(s->mach, (int)k.pid, (int)k.tid, s->now);
 		break;
-	}
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
 		s->lost += k.lost;
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		return ss_do_switch(s, &k, &id);
+		return do_switch(s, &k, &id);
 	}
 	return 0;
 }
+
+/*
+ * Let go of the files no live process maps, nor a held sample names,
+ * and no new address has needed for idle_ns (session_trim_symbols()),
+ * every few seconds. With session_forget_exited() only: a report keeps
+ * every process, and every file is mapped.
+ */
+#define RELEASE_EVERY_NS (5 * 1000000000ULL)
+
+/* After each round, on the thread that resolves, between samples: nothing is in the files. */
+static void round_done(void *ctx)
+{
+	struct session *s = ctx;
+	uint64_t now;
+
+	if (!s->trim_idle)
+		return;
+	symbols_trim(s->sym, s->trim_idle, s->trim_budget);
+	now = mono_coarse_ns();
+	if (!s->forget || now - s->release_last < RELEASE_EVERY_NS)
+		return;
+	s->release_last = now;
+	symbols_mark_begin(s->sym);
+	machine_mark_live(s->mach);
+	stacks_mark_live(s->stacks);
+	if (symbols_release(s->sym, s->trim_idle, resolver_forget_file, s->res))
+		resolver_forget_memo(s->res);
+}
+
+/* What the stacks hold goes out: at the end, and at a sync. */
+static int release(void *ctx)
+{
+	struct session *s = ctx;
+
+	return stacks_held(s->stacks) ? stacks_release(s->stacks) : 0;
+}
+
+/* --- the reading thread ----------------------------------------------------- */
 
 static void do_feature(struct session *s, const struct perf_event_header *h)
 {
@@ -347,7 +533,7 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 		s->feat[slot] = strpool_intern_text(s->fpool, f.text, f.text_len);
 		if (slot == 1) {
 			/* the symbolizer is the delivery thread's: let it finish first */
-			ss_drain(s);
+			order_drain(s->order);
 			symbols_kernel_release(s->sym, s->feat[1]);
 		}
 		return;
@@ -367,16 +553,13 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 /*
  * An entry of perf's build-id table: the build id of a file its samples
  * hit, which its MMAP2 records did not carry (perf asks the kernel for
- * none by default). Kept by path, for ss_do_mmap(); the kernel's and its
+ * none by default), for the machine; the kernel's and its
  * modules' are named from kallsyms.
  */
 static void do_build_id(struct session *s, const struct perf_event_header *h)
 {
 	const unsigned char *b = (const unsigned char *)(h + 1);
 	size_t body = h->size - sizeof(*h), len = 20, plen;
-	const char *path;
-	struct htab_probe p;
-	uint32_t i;
 
 	if (body < 4 + 24 + 1)
 		return;
@@ -389,62 +572,59 @@ static void do_build_id(struct session *s, const struct perf_event_header *h)
 	if (!plen || b[28] != '/')
 		return;
 	/* the delivery thread reads the table: let it finish first (pipe mode has it last) */
-	ss_drain(s);
-	path = (const char *)b + 28;
-	htab_probe(&s->bidtab, htab_hash_bytes(path, plen), &p);
-	while (htab_next(&s->bidtab, &p, &i))
-		if (!strncmp(s->bids[i].path, path, plen) && !s->bids[i].path[plen])
-			return;	/* the first of a path: one file a path in one recording */
-	s->bids = xgrow(s->bids, &s->bids_cap, s->nbids + 1, sizeof(*s->bids));
-	{
-		char *copy = xmalloc(plen + 1);
-
-		memcpy(copy, path, plen);
-		copy[plen] = '\0';
-		s->bids[s->nbids].path = copy;
-	}
-	memcpy(s->bids[s->nbids].id, b + 4, len);
-	s->bids[s->nbids].len = len;
-	htab_put(&s->bidtab, &p, (uint32_t)s->nbids++);
+	order_drain(s->order);
+	machine_add_build_id(s->mach, (const char *)b + 28, plen, b + 4, len);
 }
 
-const unsigned char *ss_build_id_of(struct session *s, const char *path, size_t len,
-				    size_t *idlen)
+/* A record into the order stage, at its time. */
+static int queue(struct session *s, const struct perf_event_header *h, uint64_t foff)
 {
-	struct htab_probe p;
-	uint32_t i;
+	const struct evdesc *e = evtab_find(&s->ev, h);
+	struct sample smp;
+	uint64_t time = 0;
 
-	if (!s->nbids)
-		return NULL;
-	htab_probe(&s->bidtab, htab_hash_bytes(path, len), &p);
-	while (htab_next(&s->bidtab, &p, &i))
-		if (!strncmp(s->bids[i].path, path, len) && !s->bids[i].path[len]) {
-			*idlen = s->bids[i].len;
-			return s->bids[i].id;
+	if (e && h->type == PERF_RECORD_SAMPLE && (e->attr.sample_type & PERF_SAMPLE_TIME)) {
+		/* Only fixed-size fields come before TIME: read it where it is. */
+		uint64_t st = e->attr.sample_type;
+		size_t at = sizeof(*h) + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) +
+					      !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
+
+		if (h->size < at + 8)
+			return skip(&s->skq, foff, "malformed SAMPLE record");
+		memcpy(&time, (const unsigned char *)h + at, 8);
+	} else if (e) {
+		if (h->type == PERF_RECORD_SAMPLE) {
+			if (decode_sample(&e->attr, h, &smp))
+				return skip(&s->skq, foff, "malformed SAMPLE record");
+		} else if (decode_id(&e->attr, h, &smp)) {
+			return skip(&s->skq, foff, "%s record too short",
+				    pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
 		}
-	return NULL;
+		if (smp.present & PERF_SAMPLE_TIME)
+			time = smp.time;
+	}
+	return order_queue(s->order, h, foff, time);
 }
 
 int session_record(struct session *s, const struct reader_record *rec)
 {
 	const struct perf_event_header *h = rec->hdr;
-	int ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
+	int ret = order_result(s->order);
 
 	if (ret)
 		return ret;
 	switch (h->type) {
 	case PDATA_HEADER_ATTR:
 		/* The delivery thread looks events up: let it finish first. */
-		ss_drain(s);
+		order_drain(s->order);
 		if (s->more_files && evtab_merge_record(&s->ev, h))
 			return 0;	/* an event of an earlier file */
-		if (s->swset && !(h->misc & READER_ATTR_MORE_IDS))
+		if (switches_made(s->sw) && !(h->misc & READER_ATTR_MORE_IDS))
 			/* off-cpu and preempted took the next indexes */
-			return ss_skip(&s->skq, rec->offset, "an ATTR record after the samples");
+			return skip(&s->skq, rec->offset, "an ATTR record after the samples");
 		if (evtab_add_record(&s->ev, h))
-			return ss_skip(&s->skq, rec->offset, "malformed ATTR record");
-		if (s->ev.ev[s->ev.nr - 1]->attr.context_switch)
-			s->has_switches = 1;
+			return skip(&s->skq, rec->offset, "malformed ATTR record");
+		switches_attr(s->sw, s->ev.ev[s->ev.nr - 1]);
 		return 0;
 	case PDATA_HEADER_FEATURE:
 		do_feature(s, h);
@@ -458,48 +638,31 @@ int session_record(struct session *s, const struct reader_record *rec)
 	case PDATA_HEADER_EVENT_TYPE:
 		/* JIT code prof carries, when it was not read ahead: tables the delivery thread reads */
 		if (!resolver_carried_read(s->res)) {
-			ss_drain(s);
+			order_drain(s->order);
 			return resolver_carried(s->res, h);
 		}
 		return 0;
 	case PDATA_FINISHED_ROUND:
-		ret = ss_flush(s, s->round_limit);
-		s->round_limit = s->max_time;
-		return ret;
+		return order_round(s->order);
 	}
 	if (h->type >= 64)
 		return 0;	/* perf's own bookkeeping: nothing for a report */
-	return ss_enqueue(s, h, rec->offset);
+	return queue(s, h, rec->offset);
 }
 
 int session_sync(struct session *s)
 {
-	int ret;
-
-	ss_drain(s);
-	ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
-	if (!ret && ss_held(s)) {
-		/* the thread is idle (drained): what it put aside goes out here */
-		ret = ss_unpark(s);
-		if (ret)
-			__atomic_store_n(&s->ret, ret, __ATOMIC_RELEASE);
-	}
-	return ret;
+	return order_sync(s->order);
 }
 
 void session_abort(struct session *s)
 {
-	ss_stop_thread(s, 1);
+	order_abort(s->order);
 }
 
 int session_finish(struct session *s)
 {
-	int ret = ss_flush(s, UINT64_MAX);
-
-	ss_stop_thread(s, 0);
-	if (!ret && !s->ret && ss_held(s))
-		s->ret = ss_unpark(s);	/* parked without a thread: none could be made */
-	return ret ? ret : s->ret;
+	return order_finish(s->order);
 }
 
 /* JIT code the profile carries: the resolver's (resolve-jit.c). */
@@ -511,7 +674,7 @@ void session_read_ahead(struct session *s, const char *path)
 
 size_t session_next_file(struct session *s, const char *path)
 {
-	ss_drain(s);	/* the resolver's tables are the delivery thread's */
+	order_drain(s->order);	/* the resolver's tables are the delivery thread's */
 	s->more_files = 1;
 	if (path && resolver_carried_read(s->res))
 		resolver_read_ahead(s->res, path);

@@ -1,203 +1,196 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A sample into frames: its addresses walked (the call chain, the
- * frameless callers -g's leaf repair puts back, the user stack unwound
- * with --call-graph dwarf), each handed to the resolver (resolve.h) with
- * the process and the time; and, for callers that only add up, samples
- * whose file is still being opened put aside to be delivered at the end.
- * On the delivery thread.
+ * The stacks stage (stacks.h): samples held as raw frames, summed or
+ * parked, and named when they are handed on.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
-#include "pdata.h"
-#include "session.h"
+#include "htab.h"
+#include "machine.h"
+#include "resolve.h"
+#include "stacks.h"
 #include "xalloc.h"
 
-#include "session-int.h"
-
-/* --- samples ------------------------------------------------------------ */
-
-/*
- * A sample's weight: its period, or, where the samples carry none (-c
- * without PERF_SAMPLE_PERIOD), the event's fixed one, as perf reads it
- * (evsel__parse_sample() starts from attr.sample_period); 1 where neither.
- */
-static uint64_t sample_period_of(const struct evdesc *e, const struct sample *smp)
-{
-	if (smp->present & PERF_SAMPLE_PERIOD)
-		return smp->period;
-	return !e->attr.freq && e->attr.sample_period ? e->attr.sample_period : 1;
-}
-
-/* Whether user address a of pr can be code: in a mapping of it, or JIT code its runtime named. */
-static int code_address(struct session *s, const struct proc *pr, uint64_t a)
-{
-	struct rawf r;
-
-	if (maps_find(&pr->maps, a))
-		return 1;
-	/* JIT code runs in anonymous mappings, which MMAP records name; or a runtime's map names it */
-	resolver_locate(s->res, pr, a, 0, 1, &r);
-	return r.jit != NULL;
-}
+/* Parked samples, and their frames, at most; past that, a sample waits for its file. */
+#define PARK_MAX 65536
+#define PRAW_MAX (1u << 20)
 
 /*
- * Call fn for each address of a sample, innermost first: the call chain
- * (kernel and user parts, context markers followed), then the user frames
- * unwound from a stack copy, or the sampled ip when that gives nothing or
- * chains are not wanted. Stops at fn's -1.
+ * A sample whose file is still being opened, put aside with its frames
+ * placed in the maps of its time.
  */
-static int each_address(struct session *s, const struct evdesc *e, const struct sample *smp,
-			int kernel,
-			int (*fn)(struct session *s, void *arg, uint64_t a, int kernel, int caller),
-			void *arg)
-{
-	int n = 0, got = 0;
-	const struct proc *pr = s->cur_pr;
-	/* the chain's return addresses are checked against the process's maps, where it has some */
-	int check = pr && pr->maps.nr;
-
-	s->repaired = 0;
-	s->put_back = 0;
-	s->cut = 0;
-	if (smp->nr_chain && !s->leaf_only) {
-		int ctx_kernel = kernel, first = 1, first_user = 0, user_n = 0;
-
-		for (uint64_t i = 0; i < smp->nr_chain && got < MAX_FRAMES; i++) {
-			uint64_t a = smp->chain[i];
-
-			if (a >= PERF_CONTEXT_MAX) {
-				ctx_kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_GUEST_KERNEL;
-				first_user = a == PERF_CONTEXT_USER;
-				continue;
-			}
-			/*
-			 * A return address in the first 64 KiB is where the kernel's
-			 * walk of frame pointers ran off the stack (an outermost
-			 * frame's 0, a frameless function's data: curl's 0x1000),
-			 * never code: Linux maps nothing below vm.mmap_min_addr, 65536
-			 * by default on x86 (32768 on arm64), and no program is linked
-			 * there.
-			 */
-			if (!ctx_kernel && !first && a < 0x10000)
-				continue;
-			/*
-			 * A return address in no mapping of the process is where the
-			 * kernel's walk of frame pointers went through a function
-			 * built without them (lua -O2, xz): the saved rbp it followed
-			 * was data, and everything from here on is garbage
-			 * (0x64904f6a09002404 is not even a user address). The chain
-			 * ends here; the sample says so (rsample.cut). The first user
-			 * address is the interrupted pc: no return address, kept.
-			 */
-			if (!ctx_kernel && user_n++ && check && !code_address(s, pr, a)) {
-				s->cut = 1;
-				break;
-			}
-			n = fn(s, arg, a, ctx_kernel, !first);
-			if (n < 0)
-				return -1;
-			got = n;
-			first = 0;
-			if (first_user) {
-				/* frameless functions' callers, which the chain skips: from the stack */
-				uint64_t ras[8], next = i + 1 < smp->nr_chain ? smp->chain[i + 1] : 0;
-				int k = resolver_leaf_returns(s->res, s->cur_pr, e, smp, a, ras, 8);
-
-				first_user = 0;
-				for (int j = 0; j < k && ras[j] != next; j++) {
-					n = fn(s, arg, ras[j], 0, 1);
-					if (n < 0)
-						return -1;
-					got = n;
-					s->put_back = 1;
-				}
-			}
-		}
-		/* here, or by the recorder: then the callers are in the chain */
-		s->repaired = s->put_back || (s->mended && got > 1);
-	}
-	s->ustop_frame = -1;
-	if (s->nupcs && !s->leaf_only) {
-		for (int i = 0; i < s->nupcs; i++) {
-			if (i == s->ustop.at)
-				s->ustop_frame = got;
-			/* the interrupted pcs are no return addresses; the rest are */
-			s->cur_fp = (s->upcs_fl[i] & UNWIND_FP) != 0;
-			n = fn(s, arg, s->upcs[i], 0, !(s->upcs_fl[i] & UNWIND_EXACT));
-			s->cur_fp = 0;
-			if (n < 0)
-				return -1;
-			got = n;
-		}
-	}
-	if (got == 0)
-		n = fn(s, arg, smp->ip, kernel, 0);
-	return n;
-}
-
-struct build {
-	const struct proc *pr;
-	int n, nowait;
+struct parked {
+	const struct evdesc *ev;
+	uint32_t pid, tid, cpu;
+	uint64_t time, period;
+	const char *comm;
+	const struct dso *exe;
+	uint32_t parallelism;
+	int repaired, cut;
+	size_t first, n;	/* its frames: praw[first .. first + n) */
+	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
 };
 
-static int build_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
-{
-	struct build *b = arg;
-	int n = resolver_frames(s->res, s->frames, b->n, b->pr, a, kernel, caller, b->nowait);
+/* Samples summed by what names them: 72 bytes. */
+struct stacksum {
+	uint64_t leaf[2];	/* the first raw frame's words */
+	const struct evdesc *ev;
+	const char *comm;
+	uint64_t count, period;
+	uint32_t n;		/* raw frames: leaf, then swords[first .. first + 2(n - 1)) */
+	uint32_t first;
+	uint32_t pid, tid, cpu;	/* 0 unless the keys ask for them */
+	int16_t unwind_at;	/* as in struct rsample, a raw frame's index */
+	uint8_t unwind_end;	/* as in struct rsample */
+	uint8_t bits;		/* SUM_PUT_BACK, SUM_MENDED, SUM_CUT */
+};
 
-	for (int i = b->n; s->cur_fp && i < n; i++)
-		s->frames[i].by_fp = 1;
-	b->n = n;
-	return n;
+/* A sample summed, not yet added to its sum */
+struct sumpend {
+	struct stacksum key;	/* count 1, the sample's period */
+	uint64_t hash, time;
+	const uint64_t *rest;	/* its frames past the leaf: in a swbuf */
+	size_t nrest;
+};
+
+/*
+ * Samples summed and not yet added, at most (2 or more): a sample's index
+ * slot is fetched as it comes, its sum SUM_PEND / 2 samples later, and it
+ * is added SUM_PEND samples later (stacks_sum_add()).
+ */
+#define SUM_PEND 4
+
+/* A sum's place in the order sums are delivered in */
+struct sumkey {
+	uint64_t k;	/* the command's rank, then the sampled address */
+	uint32_t k2;	/* the outermost frame's address, low half */
+	uint32_t i;	/* the sum */
+};
+
+struct stacks {
+	struct resolver *res;
+	session_sample_fn fn;
+	void *ctx;
+	struct rframe frames[MAX_FRAMES];	/* of the sample being handed on */
+	/* parked samples, and their frames */
+	struct parked *pk;
+	size_t npk, pk_cap;
+	struct rawf *praw;
+	size_t npraw, praw_cap;
+	const struct proc *pr;	/* of the sample being summed or parked */
+	/* sums */
+	unsigned sum_keys;
+	struct stacksum *sums;
+	size_t nsums, sums_cap;
+	uint64_t *swords;	/* their frames, two words each */
+	size_t nswords, swords_cap;
+	struct htab sumtab;
+	uint64_t sum_first, sum_last;	/* the times of the samples summed since the last delivery */
+	uint64_t *swork;	/* the frames of the sample being summed: one of swbuf */
+	size_t nswork;
+	unsigned swi;		/* swork's swbuf */
+	uint64_t swbuf[SUM_PEND + 1][2 * MAX_FRAMES];
+	/* the last samples summed, not yet added: pend0 the oldest */
+	struct sumpend pend[SUM_PEND];
+	unsigned npend, pend0;
+	struct sumkey *skeys, *skeys2;	/* the order sums are delivered in, and a sort's scratch */
+	size_t skeys_cap;
+	const char **scomms;	/* the commands of the sums being ordered, by rank */
+	size_t nscomms, scomms_cap;
+	struct htab scommtab;
+};
+
+struct stacks *stacks_new(struct resolver *res, session_sample_fn fn, void *ctx)
+{
+	struct stacks *st = xcalloc(1, sizeof(*st));
+
+	st->res = res;
+	st->fn = fn;
+	st->ctx = ctx;
+	st->swork = st->swbuf[0];
+	return st;
 }
 
-static int park_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
+void stacks_free(struct stacks *st)
 {
-	const struct proc *pr = arg;
-
-	if (s->npraw == s->praw_cap) {
-		s->praw_cap = s->praw_cap ? 2 * s->praw_cap : 4096;
-		s->praw = xreallocarray(s->praw, s->praw_cap, sizeof(*s->praw));
-	}
-	resolver_locate(s->res, pr, a, kernel, caller, &s->praw[s->npraw]);
-	s->praw[s->npraw++].by_fp = (unsigned)s->cur_fp;
-	return (int)(s->npraw - s->pk[s->npk].first);
+	if (!st)
+		return;
+	free(st->pk);
+	free(st->praw);
+	free(st->sums);
+	htab_release(&st->sumtab);
+	free(st->swords);
+	free(st->skeys);
+	free(st->skeys2);
+	free(st->scomms);
+	htab_release(&st->scommtab);
+	free(st);
 }
 
-/* Put a sample aside until its files are open, its addresses placed now. */
-static void park(struct session *s, const struct evdesc *e, const struct sample *smp,
-		 const struct proc *pr, const char *comm, int kernel, uint32_t parallelism)
+void stacks_keys(struct stacks *st, unsigned keys)
+{
+	st->sum_keys = keys;
+}
+
+int stacks_held(const struct stacks *st)
+{
+	return st->npk || st->nsums || st->npend;
+}
+
+/* --- parked ------------------------------------------------------------- */
+
+int stacks_can_park(const struct stacks *st)
+{
+	return st->npk < PARK_MAX && st->npraw < PRAW_MAX;
+}
+
+void stacks_park_begin(struct stacks *st, const struct rsample *rs, const struct proc *pr)
 {
 	struct parked *p;
 
-	if (s->npk == s->pk_cap) {
-		s->pk_cap = s->pk_cap ? 2 * s->pk_cap : 256;
-		s->pk = xreallocarray(s->pk, s->pk_cap, sizeof(*s->pk));
+	if (st->npk == st->pk_cap) {
+		st->pk_cap = st->pk_cap ? 2 * st->pk_cap : 256;
+		st->pk = xreallocarray(st->pk, st->pk_cap, sizeof(*st->pk));
 	}
-	p = &s->pk[s->npk];
-	p->ev = e;
-	p->pid = smp->pid;
-	p->tid = smp->tid;
-	p->cpu = smp->cpu;
-	p->time = smp->time;
-	p->period = sample_period_of(e, smp);
-	p->comm = comm;
-	p->exe = pr ? pr->exe : NULL;
-	p->parallelism = parallelism;
-	p->first = s->npraw;
-	s->cur_pr = pr;
-	each_address(s, e, smp, kernel, park_one, (void *)pr);
-	p->repaired = s->repaired;
-	p->cut = s->cut;
-	p->n = s->npraw - p->first;
-	p->unwind_end = s->nupcs ? s->ustop.end : 0;
-	p->unwind_at = s->ustop_frame;	/* praw entries are one an address */
-	s->npk++;
+	p = &st->pk[st->npk];
+	p->ev = rs->ev;
+	p->pid = rs->pid;
+	p->tid = rs->tid;
+	p->cpu = rs->cpu;
+	p->time = rs->time;
+	p->period = rs->period;
+	p->comm = rs->comm;
+	p->exe = rs->exe;
+	p->parallelism = rs->parallelism;
+	p->first = st->npraw;
+	st->pr = pr;
+}
+
+int stacks_park_frame(void *arg, uint64_t a, int kernel, int caller, int by_fp)
+{
+	struct stacks *st = arg;
+
+	if (st->npraw == st->praw_cap) {
+		st->praw_cap = st->praw_cap ? 2 * st->praw_cap : 4096;
+		st->praw = xreallocarray(st->praw, st->praw_cap, sizeof(*st->praw));
+	}
+	resolver_locate(st->res, st->pr, a, kernel, caller, &st->praw[st->npraw]);
+	st->praw[st->npraw++].by_fp = (unsigned)by_fp;
+	return (int)(st->npraw - st->pk[st->npk].first);
+}
+
+void stacks_park_end(struct stacks *st, const struct walk_marks *mk)
+{
+	struct parked *p = &st->pk[st->npk++];
+
+	p->repaired = mk->repaired;
+	p->cut = mk->cut;
+	p->n = st->npraw - p->first;
+	p->unwind_end = mk->unwind_end;
+	p->unwind_at = mk->unwind_at;	/* praw entries are one an address */
 }
 
 /* --- sums (session_sum()) --------------------------------------------------- */
@@ -217,15 +210,21 @@ static void park(struct session *s, const struct evdesc *e, const struct sample 
  */
 #define SUM_BYTES_MAX ((size_t)8 << 20)
 
-/* each_address()'s fn while summing: the address placed, its words in s->swork; -1 in JIT code */
-static int sum_one(struct session *s, void *arg, uint64_t a, int kernel, int caller)
+void stacks_sum_begin(struct stacks *s, const struct proc *pr)
 {
-	const struct proc *pr = arg;
+	s->pr = pr;
+	s->nswork = 0;
+}
+
+/* A walk's fn while summing: the address placed, its words in s->swork; -1 in JIT code */
+int stacks_sum_frame(void *arg, uint64_t a, int kernel, int caller, int by_fp)
+{
+	struct stacks *s = arg;
 	struct rawf r;
 
 	if (s->nswork == 2 * MAX_FRAMES)
 		return MAX_FRAMES;
-	resolver_locate(s->res, pr, a, kernel, caller, &r);
+	resolver_locate(s->res, s->pr, a, kernel, caller, &r);
 	/*
 	 * JIT code is named by tables that change in time, and go: at once.
 	 * An address in none (jitc alone) is named the same at any time.
@@ -233,19 +232,19 @@ static int sum_one(struct session *s, void *arg, uint64_t a, int kernel, int cal
 	if (r.jit)
 		return -1;
 	s->swork[s->nswork++] = (uint64_t)(uintptr_t)r.dso | (kernel ? SUM_KERNEL : 0) |
-				(caller ? SUM_CALLER : 0) | (s->cur_fp ? SUM_FP : 0);
+				(caller ? SUM_CALLER : 0) | (by_fp ? SUM_FP : 0);
 	s->swork[s->nswork++] = r.a;
 	return (int)(s->nswork / 2);
 }
 
-static int sums_deliver(struct session *s);
+static int sums_deliver(struct stacks *s);
 
 #define SUM_PUT_BACK 1u
 #define SUM_MENDED 2u
 #define SUM_CUT 4u
 
 /* The two words of raw frame j of sum m. */
-static const uint64_t *sum_frame(const struct session *s, const struct stacksum *m, uint32_t j)
+static const uint64_t *sum_frame(const struct stacks *s, const struct stacksum *m, uint32_t j)
 {
 	return j ? s->swords + m->first + 2 * (size_t)(j - 1) : m->leaf;
 }
@@ -289,10 +288,10 @@ static uint64_t sum_hash(const struct stacksum *m, const uint64_t *rest, size_t 
 }
 
 /*
- * Add pending sample p (sum_add()'s) to its sum. 0, or the callback's
+ * Add pending sample p (stacks_sum_add()'s) to its sum. 0, or the callback's
  * non-zero when the sums were full and handed on.
  */
-static int sum_settle(struct session *s, struct sumpend *p)
+static int sum_settle(struct stacks *s, struct sumpend *p)
 {
 	const struct stacksum *k = &p->key;
 	const uint64_t *rest = p->rest;
@@ -334,7 +333,7 @@ static int sum_settle(struct session *s, struct sumpend *p)
 }
 
 /* Add the oldest pending sample to its sum: sum_settle()'s answer. */
-static int sum_settle_older(struct session *s)
+static int sum_settle_older(struct stacks *s)
 {
 	int ret = sum_settle(s, &s->pend[s->pend0]);
 
@@ -344,7 +343,7 @@ static int sum_settle_older(struct session *s)
 }
 
 /* Add the samples still pending to their sums, the oldest first. */
-static int sums_settle(struct session *s)
+static int sums_settle(struct stacks *s)
 {
 	int ret = 0;
 
@@ -355,7 +354,7 @@ static int sums_settle(struct session *s)
 }
 
 /*
- * Sum sample rs, whose frames each_address() placed in s->swork. A sum
+ * Sum sample rs, whose frames a walk placed in s->swork. A sum
  * is found in two reads that miss, an index's slot and then the sum,
  * which waited were a fifth of a system-wide flat report: so a sample's
  * slot is fetched now, its sum (the slot read) SUM_PEND / 2 samples
@@ -363,7 +362,8 @@ static int sums_settle(struct session *s)
  * under the work of decoding and placing SUM_PEND / 2 samples.
  * 0, or the callback's non-zero when the sums were full and handed on.
  */
-static int sum_add(struct session *s, const struct rsample *rs)
+int stacks_sum_add(struct stacks *s, const struct rsample *rs, const struct walk_marks *mk,
+		   int mended)
 {
 	uint32_t n = (uint32_t)(s->nswork / 2);
 	struct sumpend *p;
@@ -388,12 +388,10 @@ static int sum_add(struct session *s, const struct rsample *rs)
 		.pid = s->sum_keys & (SESSION_SUM_PID | SESSION_SUM_TID) ? rs->pid : 0,
 		.tid = s->sum_keys & SESSION_SUM_TID ? rs->tid : 0,
 		.cpu = s->sum_keys & SESSION_SUM_CPU ? rs->cpu : 0,
-		.unwind_at = (int16_t)rs->unwind_at,	/* -1 to MAX_FRAMES */
-		.unwind_end = (uint8_t)rs->unwind_end,	/* UNWIND_END_* */
-		/* the recorder's mending counts only in a chain (each_address()) */
-		.bits = (uint8_t)((s->put_back ? SUM_PUT_BACK : 0) |
-				  (s->mended && !s->leaf_only ? SUM_MENDED : 0) |
-				  (s->cut ? SUM_CUT : 0)),
+		.unwind_at = (int16_t)mk->unwind_at,	/* -1 to MAX_FRAMES */
+		.unwind_end = (uint8_t)mk->unwind_end,	/* UNWIND_END_* */
+		.bits = (uint8_t)((mk->put_back ? SUM_PUT_BACK : 0) | (mended ? SUM_MENDED : 0) |
+				  (mk->cut ? SUM_CUT : 0)),
 	};
 	p->rest = s->swork + 2;
 	p->nrest = n ? s->nswork - 2 : 0;
@@ -415,7 +413,7 @@ static int sum_add(struct session *s, const struct rsample *rs)
  * each other and the trees' path memo (ctree.c) finds their nodes.
  * What sums_sort()'s keys do not tell apart is compared here.
  */
-static int sum_order(const struct session *s, const struct stacksum *x,
+static int sum_order(const struct stacks *s, const struct stacksum *x,
 		     const struct stacksum *y)
 {
 	uint32_t i, j;
@@ -440,7 +438,7 @@ static int sum_order(const struct session *s, const struct stacksum *x,
 /* Within a run of one key: the outermost frames' low halves, then sum_order(). */
 static int sumkey_order(const void *a, const void *b, void *arg)
 {
-	const struct session *s = arg;
+	const struct stacks *s = arg;
 	const struct sumkey *x = a, *y = b;
 
 	if (x->k2 != y->k2)
@@ -449,7 +447,7 @@ static int sumkey_order(const void *a, const void *b, void *arg)
 }
 
 /* The rank of command c among the sums being ordered: in the order they were first summed. */
-static uint64_t comm_rank(struct session *s, const char *c)
+static uint64_t comm_rank(struct stacks *s, const char *c)
 {
 	uint64_t hash = htab_mix((uint64_t)(uintptr_t)c);
 	struct htab_probe p;
@@ -476,7 +474,7 @@ static uint64_t comm_rank(struct session *s, const char *c)
  * outermost frame and sum_order(). Sorting indices with sum_order()
  * alone read two scattered sums a compare: 9% of a -g caller report.
  */
-static void sums_sort(struct session *s)
+static void sums_sort(struct stacks *s)
 {
 	size_t n = s->nsums, cnt[8][256];
 	struct sumkey *a, *b, *t;
@@ -534,7 +532,7 @@ static void sums_sort(struct session *s)
  * empty. A sum's time and first are those of all the samples summed
  * since the last delivery: what a caller makes of them is the span.
  */
-static int sums_deliver(struct session *s)
+static int sums_deliver(struct stacks *s)
 {
 	int ret = 0;
 
@@ -577,7 +575,7 @@ static int sums_deliver(struct session *s)
 		rs.period = m->period;
 		rs.comm = m->comm;
 		rs.parallelism = 1;
-		/* as each_address() says of the frames: the recorder's callers count when there are two */
+		/* as the walk says of the frames: the recorder's callers count when there are two */
 		rs.repaired = (m->bits & SUM_PUT_BACK) || ((m->bits & SUM_MENDED) && n > 1);
 		rs.cut = (m->bits & SUM_CUT) != 0;
 		rs.unwind_end = m->unwind_end;
@@ -593,7 +591,7 @@ static int sums_deliver(struct session *s)
 	return ret;
 }
 
-void ss_sums_mark_live(struct session *s)
+static void sums_mark_live(struct stacks *s)
 {
 	for (size_t i = 0; i < s->nsums; i++)
 		for (uint32_t j = 0; j < s->sums[i].n; j++)
@@ -608,10 +606,10 @@ void ss_sums_mark_live(struct session *s)
 	}
 }
 
-/* --- samples put aside ------------------------------------------------------ */
+/* --- handing on ---------------------------------------------------------- */
 
 /* Resolve and deliver the parked samples, waiting for their files, then the sums. */
-int ss_unpark(struct session *s)
+int stacks_release(struct stacks *s)
 {
 	int ret = 0;
 
@@ -654,131 +652,11 @@ int ss_unpark(struct session *s)
 	return ret;
 }
 
-/*
- * A decoded sample of event e (or one made of it: an off-CPU interval),
- * resolved and handed to the callback. pseudo: a sample with no stack,
- * whose one frame is named so.
- */
-int ss_sample_go(struct session *s, const struct evdesc *e, const struct sample *sp,
-		 int kernel, const char *pseudo)
+void stacks_mark_live(struct stacks *s)
 {
-	struct sample smp = *sp;
-	struct rsample rs;
-	struct build b;
-	struct thread *t;
-
-	if (!s->have_first) {
-		s->first_time = smp.time;
-		s->have_first = 1;
-	}
-	s->now = smp.time;
-	resolver_at(s->res, smp.time);
-	/* Processes live as long as the session; a thread until a FORK reuses its tid. */
-	if (!s->last_proc || s->last_proc->pid != (int)smp.pid)
-		s->last_proc = ss_itab_get(&s->procs, (int)smp.pid);
-	b.pr = s->last_proc;
-	b.n = 0;
-	b.nowait = s->unordered && s->npk < PARK_MAX && s->npraw < PRAW_MAX;
-	t = s->last_thread;
-	if (!t || t->tid != (int)smp.tid) {
-		struct thread **slot = &s->tmemo[smp.tid & (TMEMO - 1)];
-
-		t = *slot;
-		if (!t || t->tid != (int)smp.tid)
-			t = *slot = ss_get_thread(s, (int)smp.pid, (int)smp.tid);
-		s->last_thread = t;
-	}
-	rs.ev = e;
-	rs.pid = smp.pid;
-	rs.tid = smp.tid;
-	rs.cpu = smp.cpu;
-	rs.time = rs.first = smp.time;
-	rs.count = 1;
-	rs.period = sample_period_of(e, &smp);
-	rs.comm = t->comm;
-	rs.exe = b.pr ? b.pr->exe : NULL;
-	rs.parallelism = 1;
-	if (s->has_switches && !pseudo && !(e->attr.config == ~0ULL && e->attr.type == PERF_TYPE_SOFTWARE)) {
-		/* a thread sampled is on a CPU, whatever record said so first */
-		ss_set_on_cpu(s, t, 1);
-		rs.parallelism = (uint32_t)ss_get_proc(s, t->pid)->running;
-		if (!rs.parallelism)
-			rs.parallelism = 1;
-	}
-	rs.nframes = 0;
-	rs.frames = NULL;
-	rs.unwind_end = 0;
-	rs.unwind_at = -1;
-	rs.repaired = 0;
-	rs.cut = 0;
-	if (s->filter && !s->filter(s->ctx, &rs))
-		return 0;
-	if (pseudo) {
-		struct rframe *f = &s->frames[0];
-
-		memset(f, 0, sizeof(*f));
-		f->name = pseudo;
-		rs.nframes = 1;
-		rs.frames = s->frames;
-		return s->fn(s->ctx, &rs);
-	}
-	s->nupcs = s->leaf_only ? 0 : resolver_unwind(s->res, b.pr, e, &smp, s->upcs, s->upcs_fl,
-						      MAX_FRAMES, &s->ustop);
-	s->cur_pr = b.pr;
-	if (s->sum) {
-		/* added up now, named once a sum (session_sum()) */
-		s->nswork = 0;
-		if (each_address(s, e, &smp, kernel, sum_one, (void *)b.pr) >= 0) {
-			rs.unwind_end = s->nupcs ? s->ustop.end : 0;
-			rs.unwind_at = s->ustop_frame;	/* as a raw frame's index */
-			return sum_add(s, &rs);
-		}
-	}
-	if (each_address(s, e, &smp, kernel, build_one, &b) < 0) {
-		park(s, e, &smp, b.pr, t->comm, kernel, rs.parallelism);
-		return 0;
-	}
-	rs.nframes = b.n;
-	rs.frames = s->frames;
-	rs.unwind_end = s->nupcs ? s->ustop.end : 0;
-	rs.unwind_at = s->ustop_frame < b.n ? s->ustop_frame : -1;
-	rs.repaired = s->repaired;
-	rs.cut = s->cut;
-	return s->fn(s->ctx, &rs);
-}
-
-int ss_deliver_sample(struct session *s, const struct evdesc *e,
-		      const struct perf_event_header *h, uint64_t foff)
-{
-	struct sample smp;
-	int ret;
-
-	if (decode_sample(&e->attr, h, &smp))
-		return ss_skip(&s->skd, foff, "malformed SAMPLE record");
-	if (ss_is_switch_event(e) && (smp.present & PERF_SAMPLE_TID)) {
-		/* where the thread is as it switches out: the stack of its wait */
-		struct thread *t = ss_get_thread(s, (int)smp.pid, (int)smp.tid);
-
-		if (!ss_cs_keep(s, t, h)) {
-			t->cs_ev = e;
-			t->cs_time = smp.time;
-		}
-	}
-	s->mended = (h->misc & PDATA_MISC_SAMPLE_MENDED) != 0;
-	/* a guest's addresses name nothing of the host's: its kernel, the VMM's maps */
-	resolver_guest(s->res, ss_is_guest_mode(h->misc));
-	ret = ss_sample_go(s, e, &smp, ss_is_kernel_mode(h->misc), NULL);
-	resolver_guest(s->res, 0);
-	s->mended = 0;
-	if (!ret && ss_is_switch_event(e) && (h->misc & PDATA_MISC_SAMPLE_SWITCH_OUT)) {
-		/* prof record folded the thread's SWITCH out record into it */
-		struct kevent k;
-
-		memset(&k, 0, sizeof(k));
-		k.type = PERF_RECORD_SWITCH;
-		k.switch_out = 1;
-		k.preempt = (h->misc & PDATA_MISC_SAMPLE_PREEMPT) != 0;
-		ret = ss_do_switch(s, &k, &smp);
-	}
-	return ret;
+	for (size_t i = 0; i < s->npraw; i++)
+		dso_mark_live(s->praw[i].dso);
+	for (size_t i = 0; i < s->npk; i++)
+		dso_mark_live((struct dso *)s->pk[i].exe);
+	sums_mark_live(s);
 }

@@ -1,48 +1,99 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The session's ordering and delivery. Records are queued and handed on
- * in time order (perf's FINISHED_ROUND rule: when a round ends,
- * everything up to the newest time seen before the previous round ended
- * is safe to process, because every ring has been drained past it).
+ * The order stage (order.h). Records are queued and handed on in time
+ * order (perf's FINISHED_ROUND rule: when a round ends, everything up to
+ * the newest time seen before the previous round ended is safe to
+ * process, because every ring has been drained past it).
  *
- * Two stages on two threads: the caller's thread reads, queues and sorts
- * (session_record), and a delivery thread of the session's own follows
- * threads and maps, resolves symbols and calls the sample callback, one
- * sorted round (a batch) at a time. Decompressing and sorting the next
- * round so overlaps resolving the last one. Records are copied once, into
- * chunks that are recycled when no queued or delivered record needs them.
+ * Two threads: the caller's reads, queues and sorts (order_queue()), and
+ * a delivery thread of the order's own hands each record of one sorted
+ * round (a batch) at a time to ops->deliver. Decompressing and sorting
+ * the next round so overlaps delivering the last one. Records are copied
+ * once, into chunks that are recycled when no queued or delivered record
+ * needs them.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
-#include "clock.h"
-#include "decode.h"
-#include "file.h"
-#include "htab.h"
-#include "jit.h"
-#include "jitdump.h"
-#include "maps.h"
-#include "pdata.h"
-#include "session.h"
-#include "strpool.h"
-#include "symbols.h"
-#include "tpfmt.h"
-#include "unwind.h"
+#include "order.h"
 #include "xalloc.h"
 
-#include "session-int.h"
+/*
+ * Records are queued in chunks, aligned to their size so that a record's
+ * address gives its chunk; a record never spans two. Each record is kept
+ * behind its file offset (a u64), for messages. A quarter MiB: a small
+ * report has three or four chunks in flight, and 1 MiB ones were 3 MB of
+ * its peak; records are at most 64 KiB, so one always fits.
+ */
+#define CHUNK_BYTES	(1u << 18)
+#define CHUNK_OF(h)	((struct chunk *)((uintptr_t)(h) & ~(uintptr_t)(CHUNK_BYTES - 1)))
+/* Sorted rounds waiting for the delivery thread: bounds the memory in flight. */
+#define MAX_BATCHES	4
+/*
+ * Bytes of records queued at most. A file without FINISHED_ROUND records
+ * (or with rounds far apart) would otherwise be held whole in memory,
+ * however much its compressed records expand to: past this the older
+ * half, by time, is handed on, as perf's ordered events do at their
+ * memory limit.
+ */
+#define QUEUE_MAX	(32u << 20)
 
-void ss_free_batch(struct batch *b)
+struct chunk {
+	struct chunk *next;	/* in the free list */
+	struct chunk *all;	/* every chunk, freed with the order */
+	size_t len;		/* bytes used in data */
+	size_t queued;		/* queue entries in it (reading thread only) */
+	uint64_t stamp;		/* last batch that took a record of it (reading thread) */
+	int refs;		/* atomic: the reading thread's hold, plus one per
+				 * batch holding its records */
+	int held;		/* the reading thread's hold is still on it */
+	uint64_t data[];	/* 8-aligned records */
+};
+
+/* 16 bytes: the queue is sorted and copied by the million. */
+struct qent {
+	uint64_t time;
+	const struct perf_event_header *h;	/* in a chunk, after its file offset */
+};
+
+/* One sorted round, handed to the delivery thread. */
+struct batch {
+	struct batch *next;
+	struct qent *e;
+	size_t n, cap;
+	struct chunk **c;	/* the chunks its records are in, each once */
+	size_t nc, ccap;
+};
+
+struct order {
+	struct order_ops ops;
+	void *ctx;
+
+	/* the reading thread's queue */
+	struct chunk *cur;	/* being filled */
+	struct chunk *chunks;	/* all of them, through ->all */
+	struct qent *q, *qtmp;	/* queue and merge buffer, qcap entries each */
+	size_t qn, qcap;
+	uint64_t max_time, round_limit, nbatch;
+	size_t qbytes;		/* bytes the queued records hold, with their offsets */
+	uint64_t forced;	/* flushes QUEUE_MAX forced */
+
+	/* the hand-over, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	pthread_t thread;
+	int started, sync;
+	struct batch *head, *tail, *free_batches;
+	size_t nbatches;
+	struct chunk *free_chunks;
+	int busy, stop, abort;
+	int ret;		/* the delivery thread's first non-zero result; atomic */
+};
+
+static void free_batch(struct batch *b)
 {
 	if (b) {
 		free(b->e);
@@ -64,7 +115,7 @@ static inline int qless(const struct qent *x, const struct qent *y)
  * ring the recorder drained, so merging neighbouring runs until one is
  * left costs O(n log runs), where a general sort pays O(n log n).
  */
-static void sort_queue(struct session *s)
+static void sort_queue(struct order *s)
 {
 	size_t n = s->qn;
 
@@ -104,7 +155,7 @@ static void sort_queue(struct session *s)
 }
 
 /* A chunk no record needs any more goes back to the free list. */
-static void chunk_put(struct session *s, struct chunk *c)
+static void chunk_put(struct order *s, struct chunk *c)
 {
 	if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -115,7 +166,7 @@ static void chunk_put(struct session *s, struct chunk *c)
 }
 
 /* The reading thread lets go of a chunk it no longer fills nor queues from. */
-static void chunk_unhold(struct session *s, struct chunk *c)
+static void chunk_unhold(struct order *s, struct chunk *c)
 {
 	if (c->held && !c->queued && c != s->cur) {
 		c->held = 0;
@@ -124,7 +175,7 @@ static void chunk_unhold(struct session *s, struct chunk *c)
 }
 
 /* Room for size more bytes: a recycled chunk, or a new one. */
-static void chunk_room(struct session *s, size_t size)
+static void chunk_room(struct order *s, size_t size)
 {
 	struct chunk *c, *old = s->cur;
 
@@ -153,25 +204,22 @@ static void chunk_room(struct session *s, size_t size)
 /* --- the delivery thread -------------------------------------------------- */
 
 /* Deliver a batch (unless skip), then let go of its chunks. */
-static int run_batch(struct session *s, struct batch *b, int skip)
+static int run_batch(struct order *s, struct batch *b, int skip)
 {
 	int ret = 0;
 
 	for (size_t i = 0; i < b->n && !ret && !skip; i++)
-		ret = ss_deliver(s, b->e[i].h, ((const uint64_t *)b->e[i].h)[-1]);
+		ret = s->ops.deliver(s->ctx, b->e[i].h, ((const uint64_t *)b->e[i].h)[-1]);
 	for (size_t i = 0; i < b->nc; i++)
 		chunk_put(s, b->c[i]);
-	/* on the thread that resolves, between samples: nothing is in the files */
-	if (s->trim_idle) {
-		symbols_trim(s->sym, s->trim_idle, s->trim_budget);
-		ss_release_files(s, mono_coarse_ns());
-	}
+	if (s->ops.round_done)
+		s->ops.round_done(s->ctx);
 	return ret;
 }
 
 static void *deliver_main(void *arg)
 {
-	struct session *s = arg;
+	struct order *s = arg;
 
 	pthread_setname_np(pthread_self(), "prof-resolve");
 	pthread_mutex_lock(&s->mu);
@@ -184,11 +232,11 @@ static void *deliver_main(void *arg)
 		b = s->head;
 		if (!b) {
 			/* The end: what was parked goes out last. */
-			if (!s->abort && !s->ret && ss_held(s)) {
+			if (!s->abort && !s->ret && s->ops.release) {
 				int err;
 
 				pthread_mutex_unlock(&s->mu);
-				err = ss_unpark(s);
+				err = s->ops.release(s->ctx);
 				pthread_mutex_lock(&s->mu);
 				if (err)
 					__atomic_store_n(&s->ret, err, __ATOMIC_RELEASE);
@@ -219,7 +267,7 @@ static void *deliver_main(void *arg)
 }
 
 /* Wait until the delivery thread has delivered every batch it was given. */
-void ss_drain(struct session *s)
+void order_drain(struct order *s)
 {
 	pthread_mutex_lock(&s->mu);
 	while (s->head || s->busy)
@@ -228,7 +276,7 @@ void ss_drain(struct session *s)
 }
 
 /* Let the delivery thread finish (or, with abort, skip) its batches and join it. */
-void ss_stop_thread(struct session *s, int abort)
+static void stop_thread(struct order *s, int abort)
 {
 	if (!s->started)
 		return;
@@ -246,7 +294,7 @@ void ss_stop_thread(struct session *s, int abort)
  * delivery thread; keep the rest for the next round. 0, or the delivery
  * thread's non-zero result (it stops at the first).
  */
-int ss_flush(struct session *s, uint64_t limit)
+static int flush(struct order *s, uint64_t limit)
 {
 	struct batch *b;
 	size_t n, keep = 0;
@@ -325,34 +373,15 @@ int ss_flush(struct session *s, uint64_t limit)
 	return 0;
 }
 
-int ss_enqueue(struct session *s, const struct perf_event_header *h, uint64_t foff)
+int order_queue(struct order *s, const struct perf_event_header *h, uint64_t foff,
+		uint64_t time)
 {
-	const struct evdesc *e = evtab_find(&s->ev, h);
-	struct sample smp;
 	size_t sz = (h->size + 7) & ~(size_t)7;
-	uint64_t time = 0;
 	struct qent *q;
+	int ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
 
-	if (e && h->type == PERF_RECORD_SAMPLE && (e->attr.sample_type & PERF_SAMPLE_TIME)) {
-		/* Only fixed-size fields come before TIME: read it where it is. */
-		uint64_t st = e->attr.sample_type;
-		size_t at = sizeof(*h) + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) +
-					      !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
-
-		if (h->size < at + 8)
-			return ss_skip(&s->skq, foff, "malformed SAMPLE record");
-		memcpy(&time, (const unsigned char *)h + at, 8);
-	} else if (e) {
-		if (h->type == PERF_RECORD_SAMPLE) {
-			if (decode_sample(&e->attr, h, &smp))
-				return ss_skip(&s->skq, foff, "malformed SAMPLE record");
-		} else if (decode_id(&e->attr, h, &smp)) {
-			return ss_skip(&s->skq, foff, "%s record too short",
-				    pdata_record_name(h->type) ? pdata_record_name(h->type) : "kernel");
-		}
-		if (smp.present & PERF_SAMPLE_TIME)
-			time = smp.time;
-	}
+	if (ret)
+		return ret;
 	chunk_room(s, 8 + sz);
 	if (s->qn == s->qcap) {
 		s->qcap = s->qcap ? s->qcap * 2 : 4096;
@@ -374,14 +403,104 @@ int ss_enqueue(struct session *s, const struct perf_event_header *h, uint64_t fo
 	if (time > s->max_time)
 		s->max_time = time;
 	if (s->qbytes > QUEUE_MAX) {
-		int ret;
-
 		sort_queue(s);
 		s->forced++;
-		ret = ss_flush(s, s->q[s->qn / 2].time);
+		ret = flush(s, s->q[s->qn / 2].time);
 		/* and no more batches in flight than this one: the bound is on all of it */
-		ss_drain(s);
+		order_drain(s);
 		return ret ? ret : __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
 	}
 	return 0;
+}
+
+struct order *order_new(const struct order_ops *ops, void *ctx)
+{
+	struct order *s = xcalloc(1, sizeof(*s));
+
+	s->ops = *ops;
+	s->ctx = ctx;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->work, NULL);
+	pthread_cond_init(&s->done, NULL);
+	return s;
+}
+
+void order_free(struct order *s)
+{
+	if (!s)
+		return;
+	stop_thread(s, 1);
+	while (s->head) {	/* batches the aborted thread left */
+		struct batch *b = s->head;
+
+		s->head = b->next;
+		free_batch(b);
+	}
+	while (s->free_batches) {
+		struct batch *b = s->free_batches;
+
+		s->free_batches = b->next;
+		free_batch(b);
+	}
+	while (s->chunks) {
+		struct chunk *c = s->chunks;
+
+		s->chunks = c->all;
+		free(c);
+	}
+	free(s->q);
+	free(s->qtmp);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->work);
+	pthread_cond_destroy(&s->done);
+	free(s);
+}
+
+int order_round(struct order *s)
+{
+	int ret = flush(s, s->round_limit);
+
+	s->round_limit = s->max_time;
+	return ret;
+}
+
+int order_finish(struct order *s)
+{
+	int ret = flush(s, UINT64_MAX);
+
+	stop_thread(s, 0);
+	/* what was put aside, without a thread (none could be made, or none was needed) */
+	if (!ret && !s->ret && s->ops.release)
+		s->ret = s->ops.release(s->ctx);
+	return ret ? ret : s->ret;
+}
+
+int order_sync(struct order *s)
+{
+	int ret;
+
+	order_drain(s);
+	ret = __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
+	if (!ret && s->ops.release) {
+		/* the thread is idle (drained): what was put aside goes out here */
+		ret = s->ops.release(s->ctx);
+		if (ret)
+			__atomic_store_n(&s->ret, ret, __ATOMIC_RELEASE);
+	}
+	return ret;
+}
+
+void order_abort(struct order *s)
+{
+	stop_thread(s, 1);
+}
+
+int order_result(const struct order *s)
+{
+	return __atomic_load_n(&s->ret, __ATOMIC_ACQUIRE);
+}
+
+uint64_t order_forced(const struct order *s)
+{
+	return s->forced;
 }
