@@ -62,7 +62,7 @@ struct reader {
 
 	/* file mode: the attrs section, handed out as HEADER_ATTR records */
 	unsigned char *attrs;
-	size_t attrs_len, attrs_pos;
+	size_t attrs_len, attrs_pos, attrs_cap;
 
 	/* compressed records */
 	ZSTD_DStream *zds;
@@ -243,7 +243,8 @@ static unsigned char *new_record(struct reader *r, size_t out, uint32_t type, ui
 	if (body > PDATA_RECORD_MAX - sizeof(h))
 		return NULL;	/* header.size is a u16: it would wrap */
 
-	r->attrs = xreallocarray(r->attrs, out + sizeof(h) + body, 1);
+	/* grown by half at least: thousands of attrs must not cost a copy each */
+	r->attrs = xgrow(r->attrs, &r->attrs_cap, out + sizeof(h) + body, 1);
 	memset(r->attrs + out, 0, sizeof(h) + body);
 	memcpy(r->attrs + out, &h, sizeof(h));
 	return r->attrs + out + sizeof(h);

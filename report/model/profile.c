@@ -208,7 +208,8 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 	size_t i = ev->index;
 
 	if (i >= p->nev) {
-		p->ev = xreallocarray(p->ev, i + 1, sizeof(*p->ev));
+		/* grown by half at least: a file may declare thousands of events */
+		p->ev = xgrow(p->ev, &p->ev_cap, i + 1, sizeof(*p->ev));
 		memset(p->ev + p->nev, 0, (i + 1 - p->nev) * sizeof(*p->ev));
 		p->nev = i + 1;
 	}

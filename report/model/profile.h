@@ -161,7 +161,7 @@ struct profile {
 	struct strpool *pool;		/* the trees' names */
 	const struct profile_collector *collector;
 	struct profile_event *ev;	/* by event index; ev[i].hist NULL: no samples */
-	size_t nev;
+	size_t nev, ev_cap;
 	/*
 	 * What follows is written by the resolving thread for every sample:
 	 * a cache line apart from what the reading thread reads per record
