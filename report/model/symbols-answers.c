@@ -213,7 +213,7 @@ int sy_answers_try(struct dso *d)
 {
 	struct symbols *s = d->s;
 	struct elfobj *obj = d->obj;
-	size_t len = sy_build_id_len(d->build_id, d->build_id_len);
+	size_t len = finders_build_id_len(d->build_id, d->build_id_len);
 	struct answers *a;
 
 	if (!ans_on(s) || !obj || obj->anon || obj->state != OBJ_NEW || obj->closed || len < 2 ||
@@ -289,7 +289,7 @@ static int ans_deps(struct symbols *s, struct elfobj *obj, struct ansdep_new *de
 		return 2;
 	}
 	/* a debug file was read and is gone, or is there and was not read */
-	if (debug || sy_debug_by_id(s, obj->build_id, obj->build_id_len, deps[1].path,
+	if (debug || finders_debug_by_id(s->find, obj->build_id, obj->build_id_len, deps[1].path,
 				    sizeof(deps[1].path)) ||
 	    file_id_of(deps[1].path, &deps[1].id) == 0)
 		return 0;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Which file answers for a recorded path: under --symfs, at the path, or
- * by the build id the profile recorded (perf's build-id cache, the debug
- * directory, debuginfod); and the loader thread that opens files and
+ * Which file answers for a recorded path: where the finders (finders.h)
+ * locate it, or the file of the build id the profile recorded, when it is
+ * gone or another build; and the loader thread that opens files and
  * inflates their DWARF while the session goes on.
  */
 #include "config.h"
@@ -15,9 +15,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libiberty/demangle.h>
-#ifdef HAVE_DEBUGINFOD
-#include <elfutils/debuginfod.h>
-#endif
 #include <limits.h>
 #include <malloc.h>
 #if defined(__SANITIZE_ADDRESS__)
@@ -96,20 +93,11 @@ static int dwarf_heavy(const struct symbols *s, const struct elfobj *obj)
 		return sh.sh_size > DWARF_HEAVY;
 	if (!obj->build_id || obj->build_id_len < 2)
 		return 0;
-	if (sy_debug_by_id(s, obj->build_id, obj->build_id_len, path, sizeof(path)) == 0 &&
+	if (finders_debug_by_id(s->find, obj->build_id, obj->build_id_len, path, sizeof(path)) == 0 &&
 	    stat(path, &st) == 0)
 		return st.st_size > DWARF_HEAVY;
 	/* Not here: libdwfl may ask debuginfod, over the network. */
 	return dynlib_debuginfod_wanted();
-}
-
-int sy_debug_by_id(const struct symbols *s, const unsigned char *bid, size_t len, char *path,
-		   size_t size)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%s/usr/lib/debug", s->symfs ? s->symfs : "");
-	return buildid_path(path, size, dir, bid, len, ".debug");
 }
 
 /* Make obj opened (or broken) and loaded: wait for the loader, or do it here. */
@@ -450,133 +438,21 @@ static struct elfobj *obj_get_where(struct symbols *s, const char *path, const c
 static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char *where,
 				 const struct file_id *id);
 
-/* Whether path is a regular file (through links). */
-static int is_file(const char *path)
+/* finders_by_build_id()'s try: the file at path, opened, is of d's build id. */
+static int try_build_id(void *ctx, const char *path)
 {
-	struct stat st;
+	struct dso *d = ctx;
+	struct elfobj *alt = obj_get_where(d->s, path, path);
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-#ifdef HAVE_DEBUGINFOD
-/*
- * libdebuginfod, opened when DEBUGINFOD_URLS first asks for it (dynlib.h):
- * linked, it brings libcurl-gnutls and 25 more libraries to every start
- * of prof, for a server few set. libdw opens it too, and is refused it
- * the same way until DEBUGINFOD_URLS is set (dynlib.c).
- */
-struct dfd {
-	__typeof__(debuginfod_begin) *begin;
-	__typeof__(debuginfod_find_executable) *find_executable;
-	__typeof__(debuginfod_end) *end;
-};
-
-static struct dfd dfd;
-static const char *const dfd_names[] = {
-	"debuginfod_begin", "debuginfod_find_executable", "debuginfod_end",
-};
-_Static_assert(sizeof(dfd) == sizeof(dfd_names) / sizeof(dfd_names[0]) * sizeof(void *),
-	       "a name for each of libdebuginfod's functions");
-static int dfd_ok;
-static pthread_once_t dfd_once = PTHREAD_ONCE_INIT;
-
-/* Once: a missing library is said once, not for every file it would look for. */
-static void dfd_open(void)
-{
-	char err[256];
-
-	dfd_ok = dynlib_open("libdebuginfod.so.1", "libdebuginfod1", dfd_names, &dfd,
-			     sizeof(dfd_names) / sizeof(dfd_names[0]), err, sizeof(err)) == 0;
-	if (!dfd_ok)
-		fprintf(stderr, "prof: DEBUGINFOD_URLS is set, but %s\n", err);
-}
-
-static const struct dfd *dfd_lib(void)
-{
-	pthread_once(&dfd_once, dfd_open);
-	return dfd_ok ? &dfd : NULL;
-}
-#endif
-
-/*
- * The file of d's recorded build id, elsewhere than its recorded path:
- * perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug: .build-id/ab/
- * cdef.../elf, or the older .build-id/ab/cdef... itself), then the debug
- * directory (/usr/lib/debug/.build-id/ab/cdef....debug, which names
- * functions though it holds no code); each under --symfs first, and with
- * --strict-symfs only there. NULL when none has that build id.
- */
-static struct elfobj *by_build_id(struct symbols *s, const struct dso *d)
-{
-	char path[PATH_MAX], cache[PATH_MAX], dir[2 * PATH_MAX];
-	const char *roots[2] = { s->symfs, s->o.strict_symfs ? NULL : "" };
-	size_t len = sy_build_id_len(d->build_id, d->build_id_len);
-
-	if (len < 2)
-		return NULL;
-	if (buildid_cache_dir(cache, sizeof(cache)))
-		cache[0] = '\0';
-	for (int r = 0; r < 2; r++) {
-		const char *root = roots[r];
-		static const char *const tails[3] = { "/elf", "", ".debug" };
-
-		if (!root)
-			continue;
-		for (int k = 0; k < 3; k++) {
-			struct elfobj *alt;
-
-			if (k < 2 && !cache[0])
-				continue;
-			snprintf(dir, sizeof(dir), "%s%s", root, k < 2 ? cache : "/usr/lib/debug");
-			if (buildid_path(path, sizeof(path), dir, d->build_id, len, tails[k]) ||
-			    !is_file(path))
-				continue;
-			alt = obj_get_where(s, path, path);
-			sy_obj_settle(s, alt);
-			if (alt->warning) {	/* a file that does not open is no answer */
-				free(alt->warning);
-				alt->warning = NULL;
-			}
-			if (alt->state == OBJ_READY && sy_build_id_matches(d, alt))
-				return alt;
-		}
+	sy_obj_settle(d->s, alt);
+	if (alt->warning) {	/* a file that does not open is no answer */
+		free(alt->warning);
+		alt->warning = NULL;
 	}
-#ifdef HAVE_DEBUGINFOD
-	/* the servers of $DEBUGINFOD_URLS, as perf and gdb ask them; not with --strict-symfs */
-	{
-		const struct dfd *f;
-		debuginfod_client *c;
-		char *got = NULL;
-		int fd;
-
-		if (s->o.strict_symfs || !dynlib_debuginfod_wanted() || !(f = dfd_lib()) || !(c = f->begin()))
-			return NULL;
-		fd = f->find_executable(c, d->build_id, (int)len, &got);
-		f->end(c);
-		if (fd >= 0) {
-			struct elfobj *alt;
-
-			close(fd);
-			alt = obj_get_where(s, got, got);
-			free(got);
-			sy_obj_settle(s, alt);
-			if (alt->warning) {
-				free(alt->warning);
-				alt->warning = NULL;
-			}
-			if (alt->state == OBJ_READY && sy_build_id_matches(d, alt))
-				return alt;
-		}
-	}
-#endif
-	return NULL;
-}
-
-size_t sy_build_id_len(const unsigned char *id, size_t len)
-{
-	while (len > 20 && !id[len - 1])
-		len--;
-	return len;
+	if (alt->state != OBJ_READY || !sy_build_id_matches(d, alt))
+		return 0;
+	d->res = alt;
+	return 1;
 }
 
 void sy_dso_check(struct dso *d)
@@ -596,9 +472,11 @@ void sy_dso_check(struct dso *d)
 	}
 	/* Missing, deleted, or a different build: its names would be wrong. */
 	other = obj->state == OBJ_READY;
-	alt = d->build_id_len ? by_build_id(s, d) : NULL;
+	/* the file of its build id elsewhere than its recorded path: the finders say where */
+	alt = d->build_id_len &&
+	      finders_by_build_id(s->find, d->build_id, d->build_id_len, try_build_id, d)
+	      ? d->res : NULL;
 	if (alt) {
-		d->res = alt;
 		sy_warn(s, "%s %s; its frames are named from %s, of the recorded build id", obj->path,
 		     other ? "is another build" : "is gone", alt->where);
 		return;
@@ -609,46 +487,6 @@ void sy_dso_check(struct dso *d)
 		sy_warn(s, "build id of %s differs from the recorded one, and no file has it; its "
 			"code shows as ?? (%s), by offsets into it with --sort sym,srcline",
 			obj->where, dso_short_name(d));
-}
-
-/*
- * The file to open for a recorded path: under --symfs when it is there,
- * else (unless --strict-symfs) the path itself, as perf does. With
- * --strict-symfs nothing outside the symfs is read: not the host's path,
- * and not a path whose "..", or a link on it, leads out (realpath decides).
- * Symbols and unwinding both open what this says.
- */
-char *sy_locate(const struct symbols *s, const char *path)
-{
-	size_t n, len;
-	char *under, *real;
-	struct stat st;
-
-	if (!s->symfs)
-		return xstrdup(path);
-	n = strlen(s->symfs) + strlen(path) + 1;
-	under = xmalloc(n);
-	snprintf(under, n, "%s%s", s->symfs, path);
-	if (!s->o.strict_symfs) {
-		if (stat(under, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-			free(under);
-			return xstrdup(path);
-		}
-		return under;
-	}
-	real = realpath(under, NULL);
-	len = strlen(s->symfs);
-	if (real && !(strncmp(real, s->symfs, len) == 0 && real[len] == '/')) {
-		/* out of the symfs: a name that cannot be opened, said as such */
-		free(real);
-		n = strlen(under) + sizeof(" (outside --symfs)");
-		real = xmalloc(n);
-		snprintf(real, n, "%s (outside --symfs)", under);
-		free(under);
-		return real;
-	}
-	free(real);
-	return under;
 }
 
 /* Names that are no file to open: resolve nothing, and say nothing. */
@@ -669,16 +507,13 @@ struct elfobj *sy_obj_get(struct symbols *s, const char *path)
 static int held_file(const struct symbols *s, const struct live_map *m, char *link, size_t len,
 		     struct file_id *id)
 {
-	if (!s->hold_dir || !m->ino)
-		return -1;
-	snprintf(link, len, "%s/%u-%u-%" PRIu64, s->hold_dir, m->maj, m->min, m->ino);
-	return file_id_of(link, id) == 0 && id->ino == m->ino ? 0 : -1;
+	return finders_held(s->find, m->maj, m->min, m->ino, link, len, id);
 }
 
 /* obj's file opened now, while it is there (a live session with a hold directory). */
 static struct elfobj *open_now(struct symbols *s, struct elfobj *obj)
 {
-	if (s->hold_dir && obj->state == OBJ_NEW && !obj->file)
+	if (finders_holding(s->find) && obj->state == OBJ_NEW && !obj->file)
 		sy_obj_file(s, obj);
 	return obj;
 }
@@ -747,7 +582,7 @@ const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj)
 	return obj->file;
 }
 
-/* The object of path, made when new, to be opened at where (NULL: sy_locate(path)). */
+/* The object of path, made when new, to be opened at where (NULL: where the finders locate path). */
 
 static struct elfobj *obj_get_where(struct symbols *s, const char *path, const char *where)
 {
@@ -780,7 +615,7 @@ static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char
 		obj->id = *id;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;
 	obj->anon = pdata_anon_name(key, strlen(key));	/* asked of every frame outside files: once */
-	obj->where = obj->state != OBJ_NEW ? NULL : where ? xstrdup(where) : sy_locate(s, key);
+	obj->where = obj->state != OBJ_NEW ? NULL : where ? xstrdup(where) : finders_locate(s->find, key);
 	{
 		const char *slash = strrchr(key, '/');
 

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "finders.h"
 #include "htab.h"
 #include "kallsyms.h"
 #include "objfile.h"
@@ -152,9 +153,10 @@ struct dent {
 
 struct symbols {
 	struct symbols_opts o;
-	char *symfs;		/* absolute, no trailing '/'; NULL for / */
-	char *hold_dir;		/* symbols_hold_dir(); NULL: none */
-	char *debuginfo_path;	/* libdwfl's search path, with the symfs */
+	struct finders *find;	/* where files are found */
+	int own_find;		/* made here (no opts.finders): freed here */
+	const char *symfs;	/* the finders': absolute, no trailing '/'; NULL for / */
+	char *debuginfo_path;	/* libdwfl's search path (the finders'), a copy */
 	Dwfl_Callbacks cb;
 	struct strpool *pool;
 	struct objfiles *files;	/* every file opened, once */
@@ -240,21 +242,11 @@ void sy_obj_open(struct symbols *s, struct elfobj *obj);
 Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
 
 /* symbols-files.c */
-/* The length of a recorded build id as files are named by it: perf pads 20-byte ids with zeros. */
-size_t sy_build_id_len(const unsigned char *id, size_t len);
-/*
- * Where the debug file of build id bid is looked for first: the debug
- * directory's .build-id/ab/cdef....debug (under --symfs). 0, or -1 when
- * the path does not fit.
- */
-int sy_debug_by_id(const struct symbols *s, const unsigned char *bid, size_t len, char *path,
-		   size_t size);
 /* Say obj's warning (sy_obj_warn()), once. */
 void sy_obj_say(struct symbols *s, struct elfobj *obj);
 void sy_dso_check(struct dso *d);
 void sy_obj_settle(struct symbols *s, struct elfobj *obj);
 uint64_t sy_now(void);
-char *sy_locate(const struct symbols *s, const char *path);
 struct elfobj *sy_obj_get(struct symbols *s, const char *path);
 struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m);
 const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);

@@ -394,43 +394,22 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 struct symbols *symbols_new(const struct symbols_opts *o)
 {
 	struct symbols *s = xcalloc(1, sizeof(*s));
-	struct stat st;
 
 	if (o)
 		s->o = *o;
-	if (s->o.symfs && s->o.symfs[0]) {
-		s->symfs = realpath(s->o.symfs, NULL);
-		if (!s->symfs)
+	if (s->o.finders) {
+		s->find = s->o.finders;
+	} else {
+		s->find = finders_new(s->o.symfs, s->o.strict_symfs);
+		if (!s->find)
 			goto fail;
-		if (stat(s->symfs, &st) < 0)
-			goto fail;
-		if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			goto fail;
-		}
-		if (!strcmp(s->symfs, "/")) {
-			free(s->symfs);
-			s->symfs = NULL;
-		}
+		s->own_find = 1;
 	}
+	s->symfs = finders_symfs(s->find);
 	s->o.symfs = s->symfs;
-	/*
-	 * libdwfl's default path, with the symfs's debug directory first. An
-	 * absolute element is searched by build id, and by debug link with
-	 * the file's directory and each of its suffixes below it, so
-	 * SYMFS/usr/lib/debug/usr/lib serves SYMFS/usr/lib. ':' separates
-	 * elements, so a symfs holding one cannot be an element. With
-	 * --strict-symfs, the host's /usr/lib/debug is no element either.
-	 */
-	if (s->symfs && !strchr(s->symfs, ':')) {
-		size_t n = strlen(s->symfs) + sizeof(":.debug:/usr/lib/debug:/usr/lib/debug");
-
-		s->debuginfo_path = xmalloc(n);
-		snprintf(s->debuginfo_path, n, ":.debug:%s/usr/lib/debug%s", s->symfs,
-			 s->o.strict_symfs ? "" : ":/usr/lib/debug");
-	} else if (s->symfs && s->o.strict_symfs) {
-		s->debuginfo_path = xstrdup(":.debug");
-	}
+	s->o.strict_symfs = finders_strict(s->find);
+	if (finders_debuginfo_path(s->find))
+		s->debuginfo_path = xstrdup(finders_debuginfo_path(s->find));
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	/*
 	 * Build id, debug link, then debuginfod when DEBUGINFOD_URLS is set;
@@ -463,7 +442,6 @@ fail:
 	{
 		int e = errno;
 
-		free(s->symfs);
 		free(s);
 		errno = e;
 	}
@@ -534,8 +512,8 @@ void symbols_free(struct symbols *s)
 	htab_release(&s->dmtab);
 	strpool_free(s->pool);
 	free(s->debuginfo_path);
-	free(s->symfs);
-	free(s->hold_dir);
+	if (s->own_find)
+		finders_free(s->find);
 	free(s);
 }
 
@@ -556,8 +534,7 @@ struct dso *symbols_dso_live(struct symbols *s, const char *path, const unsigned
 
 void symbols_hold_dir(struct symbols *s, const char *dir)
 {
-	free(s->hold_dir);
-	s->hold_dir = dir ? xstrdup(dir) : NULL;
+	finders_hold_dir(s->find, dir);
 }
 
 static struct dso *dso_of(struct symbols *s, struct elfobj *obj,
@@ -638,7 +615,7 @@ const struct objfile *symbols_dso_file(const struct dso *d)
 
 char *symbols_locate(const struct symbols *s, const char *path)
 {
-	return sy_locate(s, path);
+	return finders_locate(s->find, path);
 }
 
 int dso_is_anon(const struct dso *d)
@@ -663,7 +640,7 @@ const char *symbols_debuginfo_path(const struct symbols *s)
 
 int symbols_debug_cache(const struct symbols *s)
 {
-	return !s->o.strict_symfs;
+	return finders_debug_cache(s->find);
 }
 
 const char *symbols_symfs(const struct symbols *s)

@@ -28,6 +28,10 @@ struct symbols_opts {
 	int srcline;		/* fill in source files and lines (costs time) */
 	const char *kallsyms;	/* the kernel's symbols: NULL for /proc/kallsyms (and
 				 * its cache); another file is read as it is */
+	struct finders *finders;	/* where files are found (finders.h), borrowed: it
+				 * outlives the symbolizer, and symfs and
+				 * strict_symfs are its; NULL: finders_new(symfs,
+				 * strict_symfs), the symbolizer's own */
 };
 
 /*
