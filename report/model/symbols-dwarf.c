@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * DWARF: the scopes that qualify a function's name (namespaces, classes),
- * the chain of inlined functions at an address, and source lines.
+ * DWARF: the function holding an address (by CU, or by the object's index
+ * kept in the debug cache) and the chain of inlined functions in it, with
+ * the scope trees of functions met again, kept in the cache too.
  */
 #include "config.h"
 
@@ -38,211 +39,6 @@
 
 #include "symbols-int.h"
 
-/* A function's scope in its CU: "geo::Grid::" for a DIE offset (cu set: the CU itself, indexed). */
-struct scope_ent {
-	const void *dw;
-	uint64_t off;
-	const char *prefix;	/* interned; "" at top level */
-};
-
-#define SCOPE_CU (1ULL << 63)	/* marks a CU's own entry: its scopes are indexed */
-
-static int is_container(int tag);
-static void die_origin(Dwarf_Die *die, Dwarf_Die *out);
-
-static struct scope_ent *scope_find(struct elfobj *obj, const void *dw, uint64_t off,
-				    struct htab_probe *p)
-{
-	uint32_t i;
-
-	htab_probe(&obj->stab, off ^ (uint64_t)(uintptr_t)dw, p);
-	while (htab_next(&obj->stab, p, &i))
-		if (obj->scopes[i].dw == dw && obj->scopes[i].off == off)
-			return &obj->scopes[i];
-	return NULL;
-}
-
-static void scope_add(struct elfobj *obj, const void *dw, uint64_t off, const char *prefix)
-{
-	struct htab_probe p;
-
-	if (scope_find(obj, dw, off, &p))
-		return;
-	if (obj->nscopes == obj->scopes_cap) {
-		obj->scopes_cap = obj->scopes_cap ? 2 * obj->scopes_cap : 64;
-		obj->scopes = xreallocarray(obj->scopes, obj->scopes_cap, sizeof(*obj->scopes));
-	}
-	obj->scopes[obj->nscopes].dw = dw;
-	obj->scopes[obj->nscopes].off = off;
-	obj->scopes[obj->nscopes].prefix = prefix;
-	htab_put(&obj->stab, &p, (uint32_t)obj->nscopes++);
-}
-
-/* Whether the class die has an operator(): a closure, as C++ lambdas are. */
-static int has_call_operator(Dwarf_Die *die)
-{
-	Dwarf_Die c;
-
-	if (dwarf_child(die, &c) != 0)
-		return 0;
-	do {
-		const char *n = dwarf_diename(&c);
-
-		if (dwarf_tag(&c) == DW_TAG_subprogram && n && !strcmp(n, "operator()"))
-			return 1;
-	} while (dwarf_siblingof(&c, &c) == 0);
-	return 0;
-}
-
-/*
- * One walk of a CU: the scope of every subprogram in it, from the names
- * of the namespaces, classes and functions around it (a lambda's
- * operator() is in its closure's class, in the function that made it).
- */
-static void index_scopes(struct symbols *s, struct elfobj *obj, Dwarf_Die *parent, char *buf,
-			 size_t len, size_t cap, int depth, long *budget)
-{
-	Dwarf_Die c;
-
-	if (depth > 24 || dwarf_child(parent, &c) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&c);
-		const char *n;
-		size_t l;
-		char saved[1024];
-		size_t saved_len = len;
-
-		memcpy(saved, buf, len + 1);
-		l = len;
-		if (tag == DW_TAG_subprogram)
-			scope_add(obj, dwarf_cu_getdwarf(c.cu), dwarf_dieoffset(&c),
-				  strpool_intern_len(s->pool, buf, len));
-		if (!dwarf_haschildren(&c))
-			continue;
-		if (is_container(tag) || tag == DW_TAG_subprogram) {
-			n = dwarf_diename(&c);
-			/*
-			 * A function defined out of its class or namespace: its scope
-			 * is its declaration's, met earlier in the walk.
-			 */
-			if (tag == DW_TAG_subprogram && n) {
-				Dwarf_Die decl;
-				struct htab_probe p;
-				const struct scope_ent *e;
-
-				die_origin(&c, &decl);
-				if (dwarf_dieoffset(&decl) != dwarf_dieoffset(&c) &&
-				    (e = scope_find(obj, dwarf_cu_getdwarf(decl.cu),
-						    dwarf_dieoffset(&decl), &p)) &&
-				    strlen(e->prefix) < cap) {
-					len = strlen(e->prefix);
-					memcpy(buf, e->prefix, len + 1);
-				}
-			}
-			if (!n && tag == DW_TAG_namespace)
-				n = "(anonymous namespace)";
-			if (!n && (tag == DW_TAG_class_type || tag == DW_TAG_structure_type))
-				n = has_call_operator(&c) ? "{lambda}" : "{unnamed type}";
-			l = len;
-			if (n && len + strlen(n) + 3 < cap) {
-				memcpy(buf + len, n, strlen(n));
-				memcpy(buf + len + strlen(n), "::", 3);
-				l = len + strlen(n) + 2;
-			}
-			index_scopes(s, obj, &c, buf, l, cap, depth + 1, budget);
-			memcpy(buf, saved, saved_len + 1);
-			len = saved_len;
-		} else if (tag == DW_TAG_lexical_block) {
-			index_scopes(s, obj, &c, buf, len, cap, depth + 1, budget);
-		}
-	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
-}
-
-/*
- * The declaration a DIE stands for, through abstract origins (an inlined
- * call's function) and specifications (a member defined out of its class).
- */
-static void die_origin(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-	Dwarf_Die tmp;
-
-	*out = *die;
-	for (int k = 0; k < 4; k++) {
-		if ((dwarf_attr(out, DW_AT_abstract_origin, &a) ||
-		     dwarf_attr(out, DW_AT_specification, &a)) && dwarf_formref_die(&a, &tmp))
-			*out = tmp;
-		else
-			break;
-	}
-}
-
-/* name within the scopes around die's declaration: "geo::Grid::cell". */
-static const char *qualified(struct symbols *s, struct elfobj *obj, Dwarf_Die *die,
-			     const char *name)
-{
-	Dwarf_Die decl, cudie;
-	struct htab_probe p;
-	struct scope_ent *e;
-	const void *dw;
-	uint64_t off;
-	char buf[1024];
-
-	die_origin(die, &decl);
-	if (!dwarf_diecu(&decl, &cudie, NULL, NULL))
-		return sy_intern_name(s, name);
-	/* C has no scopes to name: its functions are what the symbols say */
-	switch (dwarf_srclang(&cudie)) {
-	case DW_LANG_C_plus_plus:
-	case DW_LANG_C_plus_plus_03:
-	case DW_LANG_C_plus_plus_11:
-	case DW_LANG_C_plus_plus_14:
-	case DW_LANG_Rust:
-		break;
-	default:
-		return sy_intern_name(s, name);
-	}
-	dw = dwarf_cu_getdwarf(decl.cu);
-	off = dwarf_dieoffset(&decl);
-	e = scope_find(obj, dw, off, &p);
-	if (!e) {
-		uint64_t cu = dwarf_dieoffset(&cudie) | SCOPE_CU;
-
-		if (!scope_find(obj, dw, cu, &p)) {
-			long budget = 1L << 20;	/* DWARF is input: its walk is bounded */
-
-			buf[0] = '\0';
-			index_scopes(s, obj, &cudie, buf, 0, sizeof(buf), 0, &budget);
-			scope_add(obj, dw, cu, "");
-			e = scope_find(obj, dw, off, &p);
-		}
-	}
-	if (!e || !e->prefix[0])
-		return sy_intern_name(s, name);
-	snprintf(buf, sizeof(buf), "%s%s", e->prefix, name);
-	return sy_intern_name(s, buf);
-}
-
-/*
- * Function name of a DIE: the linkage name when there is one, so that it
- * reads as the symbol table's does, through abstract origins; else its
- * name within the namespaces and classes around its declaration, as the
- * demangled linkage name would read.
- */
-const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	const char *name;
-
-	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
-	if (!name)
-		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
-	if (name && name[0])
-		return sy_intern_name(s, name);
-	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
-	return name && name[0] ? qualified(s, obj, die, name) : NULL;
-}
 
 static int is_function(int tag)
 {
@@ -256,55 +52,6 @@ static int is_inner_scope(int tag)
 {
 	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
 	       tag == DW_TAG_try_block || tag == DW_TAG_catch_block || tag == DW_TAG_with_stmt;
-}
-
-int sy_clamp_line(Dwarf_Word v)
-{
-	return v > INT_MAX ? 0 : (int)v;
-}
-
-const char *sy_src_path(struct symbols *s, const char *src, const char *comp_dir)
-{
-	char *buf, *out;
-	size_t n, len, k = 0;
-	const char *p;
-	const char *r;
-
-	if (!src)
-		return NULL;
-	if (src[0] == '/' || !comp_dir || comp_dir[0] != '/')
-		return strpool_intern_text(s->pool, src, strlen(src));
-	n = strlen(comp_dir) + 1 + strlen(src);
-	buf = xmalloc(n + 1);
-	snprintf(buf, n + 1, "%s/%s", comp_dir, src);
-	/* lexically: "." and empty parts dropped, ".." takes the part before it */
-	out = xmalloc(n + 2);
-	for (p = buf; *p;) {
-		while (*p == '/')
-			p++;
-		len = strcspn(p, "/");
-		if (!len)
-			break;
-		if (len == 1 && p[0] == '.') {
-			/* nothing */
-		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
-			while (k > 0 && out[k - 1] != '/')
-				k--;
-			if (k > 0)
-				k--;
-		} else {
-			out[k++] = '/';
-			memcpy(out + k, p, len);
-			k += len;
-		}
-		p += len;
-	}
-	if (!k)
-		out[k++] = '/';
-	r = strpool_intern_text(s->pool, out, k);
-	free(buf);
-	free(out);
-	return r;
 }
 
 /*
@@ -496,13 +243,6 @@ static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_D
 	return n;
 }
 
-/* DIEs that hold functions without being one: C++ namespaces and classes. */
-static int is_container(int tag)
-{
-	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_class_type ||
-	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_interface_type;
-}
 
 /*
  * The concrete functions of a CU by address: a libc6-dbg or CPython CU
@@ -552,7 +292,7 @@ static void walk_functions(Dwarf_Die *parent, int depth, int nested, fn_sink *ad
 				if (hi > lo)
 					add(arg, lo, hi, &c);
 		}
-		if ((is_container(tag) || (nested && (fn || tag == DW_TAG_lexical_block))) &&
+		if ((sy_is_container(tag) || (nested && (fn || tag == DW_TAG_lexical_block))) &&
 		    dwarf_haschildren(&c))
 			walk_functions(&c, depth + 1, nested, add, arg, budget);
 	} while (--*budget > 0 && dwarf_siblingof(&c, &c) == 0);
@@ -642,11 +382,6 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 	return 1;
 }
 
-void sy_free_scopes(struct elfobj *obj)
-{
-	free(obj->scopes);
-	htab_release(&obj->stab);
-}
 
 /*
  * The functions of the whole object by address, kept in the cache of
@@ -788,49 +523,6 @@ static void fnx_write(const char *path, uint64_t info, const struct fnindex *x)
 	free(buf);
 }
 
-void sy_release_one(struct release_clock *c, int due, const void *p, size_t len)
-{
-	if (due)
-		release_next(c, p && file_pages_release(p, len, RELEASE_KEEP) > 0);
-}
-
-void sy_release_pages(struct elfobj *obj)
-{
-	int due[3] = { release_due(&obj->rel[0]), release_due(&obj->rel[1]),
-		       release_due(&obj->rel[2]) };
-	Dwarf_Addr b;
-	Dwarf *dw;
-	Elf *e;
-	const char *image, *raw = NULL, *dwraw = NULL;
-	size_t len = 0, dwlen = 0;
-
-	if (!due[0] && !due[1] && !due[2])
-		return;
-	dw = obj->dwarf_read && obj->mod ? dwfl_module_getdwarf(obj->mod, &b) : NULL;
-	e = obj->mod ? dwfl_module_getelf(obj->mod, &b) : NULL;
-	image = obj->file ? (const char *)obj->file->image : NULL;
-	if (e && (raw = elf_rawfile(e, &len)) == image)
-		raw = NULL;
-	e = dw ? dwarf_getelf(dw) : NULL;
-	if (e && ((dwraw = elf_rawfile(e, &dwlen)) == raw || dwraw == image))
-		dwraw = NULL;
-	sy_release_one(&obj->rel[0], due[0], image, image ? obj->file->size : 0);
-	sy_release_one(&obj->rel[1], due[1], raw, len);
-	sy_release_one(&obj->rel[2], due[2], dwraw, dwlen);
-}
-
-/*
- * libdw finds the unit of a DIE offset by reading the header of every unit
- * before it (__libdw_findcu), and a small unit's header is a page of
- * .debug_info to itself: the index's first look-up deep into the file made
- * most of .debug_info resident (4.4 MB of libc6-dbg's, 6.8 MB of a
- * CPython built with -g) for the few hundred functions a report reads.
- * Read the headers now, a stretch at a time, letting each stretch's pages
- * go once read (as kallsyms.c does with its cache): those used come back
- * from the page cache (file_pages_release(): a page a write copied stays).
- */
-#define RELEASE_STRETCH	((uint64_t)1 << 20)
-
 /* By the uint64_t first in each item: DIE offsets, and the .sc records led by one. */
 static int off_cmp(const void *a, const void *b)
 {
@@ -839,47 +531,6 @@ static int off_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void read_units_and_release(Dwarf *dw, const struct fnindex *x)
-{
-	Elf *elf = dwarf_getelf(dw);
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), base, done;
-	GElf_Shdr sh;
-	const char *raw;
-	size_t rawlen;
-	uint64_t *offs, next;
-
-	if (!elf || x->n < 2 || page - 1 >= 1 << 20 || (page & (page - 1)))
-		return;
-	raw = elf_rawfile(elf, &rawlen);
-	if (!raw || !sy_section_named(elf, ".debug_info", &sh) || sh.sh_type == SHT_NOBITS ||
-	    (sh.sh_flags & SHF_COMPRESSED) || sh.sh_offset > rawlen ||
-	    sh.sh_size > rawlen - sh.sh_offset || sh.sh_size < 2 * RELEASE_STRETCH)
-		return;
-	base = (uintptr_t)raw + sh.sh_offset;
-	done = (base + page - 1) & ~(page - 1);	/* released up to here */
-	offs = xreallocarray(NULL, x->n, sizeof(*offs));
-	for (size_t i = 0; i < x->n; i++)
-		offs[i] = x->v[i].off;
-	qsort(offs, x->n, sizeof(*offs), off_cmp);
-	next = offs[0] + RELEASE_STRETCH;
-	for (size_t i = 0; i < x->n; i++) {
-		Dwarf_Die d;
-		uintptr_t upto;
-
-		if (offs[i] < next && i + 1 < x->n)
-			continue;
-		if (offs[i] >= sh.sh_size || !dwarf_offdie(dw, offs[i], &d))
-			break;
-		/* the unit holding offs[i] is read: what lies before it was only headers */
-		upto = (base + (uintptr_t)offs[i]) & ~(page - 1);
-		if (upto > done) {
-			file_pages_release((const void *)done, upto - done, 0);
-			done = upto;
-		}
-		next = offs[i] + RELEASE_STRETCH;
-	}
-	free(offs);
-}
 
 /*
  * The scope trees of the object's functions (struct fnscopes), kept in
@@ -1148,7 +799,15 @@ static struct fnindex *fnx_of(struct elfobj *obj, Dwarf *dw)
 		}
 		fnx_write(path, info, &x);
 	}
-	read_units_and_release(dw, &x);
+	{
+		/* the units' headers read now, their pages let go (sy_release_units()) */
+		uint64_t *offs = xreallocarray(NULL, x.n ? x.n : 1, sizeof(*offs));
+
+		for (size_t i = 0; i < x.n; i++)
+			offs[i] = x.v[i].off;
+		sy_release_units(dw, offs, x.n);
+		free(offs);
+	}
 	obj->fnx = xmalloc(sizeof(*obj->fnx));
 	*obj->fnx = x;
 	obj->fnx_state = 1;

@@ -246,23 +246,6 @@ Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
 void sy_obj_say(struct symbols *s, struct elfobj *obj);
 void sy_dso_check(struct dso *d);
 void sy_obj_settle(struct symbols *s, struct elfobj *obj);
-uint64_t sy_now(void);
-struct elfobj *sy_obj_get(struct symbols *s, const char *path);
-struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m);
-const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
-
-/* symbols-dwarf.c */
-int sy_clamp_line(Dwarf_Word v);
-/*
- * A line table's file name src, interned: where it is relative (a tree
- * configured as ../configure names ../src/x.c), joined to the unit's
- * compilation directory and cleaned of "." and ".." lexically, so that
- * what exports and pages read is the file wherever prof runs.
- */
-const char *sy_src_path(struct symbols *s, const char *src, const char *comp_dir);
-const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die);
-void sy_free_cuidx(struct elfobj *obj);
-void sy_free_scopes(struct elfobj *obj);
 /*
  * Count a look-up in obj, and let go of the pages that resolving read of
  * each of its mappings whose release_clock says so, where more than
@@ -283,6 +266,32 @@ void sy_free_scopes(struct elfobj *obj);
 void sy_release_pages(struct elfobj *obj);
 /* When due (release_due() said so), mapping [p, p + len)'s pages, as above; the clock's next. */
 void sy_release_one(struct release_clock *c, int due, const void *p, size_t len);
+/*
+ * Read the headers of the units holding the n DIE offsets offs (sorted
+ * here) of dw, a stretch at a time, letting each stretch's pages go.
+ */
+void sy_release_units(Dwarf *dw, uint64_t *offs, size_t n);
+uint64_t sy_now(void);
+struct elfobj *sy_obj_get(struct symbols *s, const char *path);
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m);
+const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
+
+/* symbols-names.c */
+/* DIEs that hold functions without being one: C++ namespaces and classes. */
+int sy_is_container(int tag);
+int sy_clamp_line(Dwarf_Word v);
+/*
+ * A line table's file name src, interned: where it is relative (a tree
+ * configured as ../configure names ../src/x.c), joined to the unit's
+ * compilation directory and cleaned of "." and ".." lexically, so that
+ * what exports and pages read is the file wherever prof runs.
+ */
+const char *sy_src_path(struct symbols *s, const char *src, const char *comp_dir);
+const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die);
+void sy_free_scopes(struct elfobj *obj);
+
+/* symbols-dwarf.c */
+void sy_free_cuidx(struct elfobj *obj);
 int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die *chain,
 		   Dwarf_Addr *dbias, int cache);
 

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The recorder's state, shared by its files: record.c (the output, the
+ * loop, the end) and record-open.c (opening the events on the target).
+ * Not for use outside record/record*.c.
+ */
+#ifndef PROF_RECORD_RECORD_INT_H
+#define PROF_RECORD_RECORD_INT_H
+
+#include <stdint.h>
+#include <time.h>
+#include <linux/perf_event.h>
+
+#include "carry.h"
+#include "codemap.h"
+#include "cpulist.h"
+#include "drain.h"
+#include "fold.h"
+#include "hold.h"
+#include "keep.h"
+#include "mapfile.h"
+#include "mend.h"
+#include "opts.h"
+#include "ring.h"
+#include "target.h"
+#include "writer.h"
+
+struct rec_event {
+	struct perf_event_attr attr;
+	const char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+struct recorder {
+	struct record_opts o;
+	char **argv;			/* prof's own, for the CMDLINE feature */
+	int argc;
+	struct cpulist cpus;
+	int system_wide;
+	int fill_build_ids;		/* MMAP2s of code without one get their file's build id */
+	struct mapfile_bids bids;	/* build ids read, once a file: fillbid.c and synth */
+	struct rec_event *ev;
+	size_t nr_ev;
+	int *threads;			/* what events are opened on: tids, or -1 */
+	int nr_threads;
+	int *fds;
+	size_t nr_fds;
+	struct ring *rings;		/* one per entry of cpus */
+	uint64_t *heads;		/* drain()'s: each ring's head as a pass began */
+	struct codemap code;		/* where code may be (zero_non_code()) */
+	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
+	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
+	unsigned char *scan_buf;	/* drain()'s copy of a record that changes maps */
+	struct launch launch;
+	int launched;			/* a command was started */
+	int profile_command;		/* ... and it is the target */
+	int child_done, child_status, child_killed;
+	char launch_comm[16];		/* the command's name after its exec */
+	int out_fd;
+	const char *out_name;
+	char *out_path;			/* --switch-output: the file being written */
+	char **files;			/* --switch-output: the files this run wrote, oldest first */
+	size_t nfiles;
+	double file_start;		/* when the file being written began (mono_s()) */
+	int switch_asked;		/* SIGUSR2 with --switch-output (signal) */
+	uint64_t done_samples, done_in, done_out;	/* in the files before this one */
+	struct writer *w;
+	int sfd;
+	struct drain drain;		/* the record filters, and the counts of samples and losses */
+	struct fold fold;		/* --off-cpu's switch-outs into their samples */
+	struct timespec start;
+	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
+	struct hold *hold;		/* executables held open for a live reader (hold.h) */
+	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
+	int tracepoints;		/* an event is a tracepoint: its formats go in the file */
+	int cs_event;			/* the last event is --off-cpu's context-switches */
+};
+
+/* A line on stderr, "prof: ..." (not with -q). */
+void rec_notice(const struct recorder *rc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* record-open.c */
+/* Every event on every thread or CPU of the target, wired to the rings: 0, or -1 said. */
+int rec_open_events(struct recorder *rc);
+/* --switch-output's next file: the events opened again where they were. 0, or -1 said. */
+int rec_open_switched(struct recorder *rc);
+
+#endif

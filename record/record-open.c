@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The recorder's events opened on its target: each event on each thread
+ * (a command, -p, -t) or CPU (-a, -C), its first open tried as perf tries
+ * it (precise levels, exclude_guest, sample id), the context-switches
+ * event --off-cpu adds, the rings they write to, and the same again for
+ * --switch-output's next file.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "codemap.h"
+#include "decode.h"
+#include "drain.h"
+#include "evname.h"
+#include "evopen.h"
+#include "file.h"
+#include "fillbid.h"
+#include "fold.h"
+#include "carry.h"
+#include "hold.h"
+#include "keep.h"
+#include "mapfile.h"
+#include "mend.h"
+#include "opt.h"
+#include "opts.h"
+#include "pdata.h"
+#include "record.h"
+#include "ring.h"
+#include "synth.h"
+#include "target.h"
+#include "trim.h"
+#include "tracefs.h"
+#include "writer.h"
+#include "xalloc.h"
+
+
+#include "record-int.h"
+
+/* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */
+static int open_one(struct recorder *rc, struct rec_event *e, int tid, size_t c)
+{
+	int cpu = rc->cpus.cpus[c];
+	int fd = evopen_fd(&e->attr, tid, cpu);
+	uint64_t id;
+
+	if (fd < 0)
+		return fd;
+	rc->fds = xreallocarray(rc->fds, rc->nr_fds + 1, sizeof(*rc->fds));
+	rc->fds[rc->nr_fds++] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return -errno;
+	e->ids = xreallocarray(e->ids, e->nr_ids + 1, sizeof(*e->ids));
+	e->ids[e->nr_ids++] = id;
+	if (!rc->rings[c].base) {
+		int ret = ring_init(&rc->rings[c], fd, cpu, rc->o.mmap_pages);
+
+		if (ret)
+			return ret == -EPERM || ret == -ENOMEM ? -ENOBUFS : ret;
+		return 0;
+	}
+	/* One ring per CPU: every other event of that CPU writes into it. */
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rc->rings[c].fd) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Explain a failed open in one line. */
+static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cpu, int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		evopen_refused(rc->system_wide, -err);
+	else if (err == -ESRCH)
+		fprintf(stderr, "prof: no such process: %d\n", tid);
+	else if (err == -EMFILE || err == -ENFILE)
+		fprintf(stderr, "prof: out of file descriptors opening %zu events; raise the "
+			"limit with 'ulimit -n'\n", rc->nr_fds);
+	else if (err == -ENOBUFS)
+		fprintf(stderr, "prof: cannot map a ring of %u pages for cpu %d: past "
+			"/proc/sys/kernel/perf_event_mlock_kb for this user; use a smaller -m\n",
+			rc->o.mmap_pages, cpu);
+	else if (evopen_no_hardware(-err) && e->attr.type == PERF_TYPE_HARDWARE)
+		fprintf(stderr, "prof: event '%s' is not supported here (%s): no hardware "
+			"PMU, as in most VMs; use a software event such as -e cpu-clock\n",
+			e->name, strerror(-err));
+	else
+		fprintf(stderr, "prof: cannot open event '%s' on cpu %d: %s\n", e->name, cpu,
+			strerror(-err));
+}
+
+/*
+ * Open event e on the first thread and CPU, falling back while a fallback
+ * applies: cycles becomes cpu-clock without a PMU; kernel samples are
+ * dropped when the paranoid level forbids them. Either may be what the
+ * kernel complains of first, so try until neither helps.
+ */
+static int open_first(struct recorder *rc, struct rec_event *e)
+{
+	int ret, dropped_kernel = 0, dropped_idle = 0;
+	unsigned asked_precise = e->attr.precise_ip;
+
+	for (;;) {
+		ret = open_one(rc, e, rc->threads[0], 0);
+		if (!ret)
+			break;
+		/*
+		 * What a PMU may not do (EOPNOTSUPP): leave out the idle task
+		 * (arm64's armv8_pmuv3), or sample at the precision asked (x86
+		 * without PEBS at that level). Dropped, and said, as the
+		 * header's name of the event then says.
+		 */
+		if (ret == -EOPNOTSUPP && e->attr.exclude_idle) {
+			e->attr.exclude_idle = 0;
+			dropped_idle = 1;
+			continue;
+		}
+		if ((ret == -EOPNOTSUPP || ret == -EINVAL) && e->attr.precise_ip > 0) {
+			e->attr.precise_ip--;
+			continue;
+		}
+		if (e->attr.type == PERF_TYPE_HARDWARE &&
+		    e->attr.config == PERF_COUNT_HW_CPU_CYCLES && evopen_no_hardware(-ret)) {
+			/* ENOENT or EOPNOTSUPP: no PMU (a virtual machine); not an error of the user's */
+			rec_notice(rc, "this machine has no hardware cycle counter (no PMU, as in most "
+			       "virtual machines); sampling cpu-clock instead%s",
+			       e->attr.exclude_kernel && !e->attr.exclude_user ? " (user space only, "
+			       "as asked)" : "");
+			e->attr.type = PERF_TYPE_SOFTWARE;
+			e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+			e->name = "cpu-clock";
+			/* a timer's samples have no precision to ask for, nor to say was lowered */
+			e->attr.precise_ip = 0;
+			asked_precise = 0;
+			continue;
+		}
+		if ((ret == -EACCES || ret == -EPERM) && !rc->system_wide &&
+		    !e->attr.exclude_kernel) {
+			e->attr.exclude_kernel = 1;
+			e->attr.exclude_hv = 1;
+			dropped_kernel = 1;
+			continue;
+		}
+		return ret;
+	}
+	if (dropped_kernel)
+		rec_notice(rc, "kernel samples not allowed (perf_event_paranoid is %d); "
+		       "recording user space only", evopen_paranoid());
+	if (dropped_idle)
+		rec_notice(rc, "'%s': the PMU cannot leave out the idle task (exclude_idle, :I); "
+		       "recording it too", e->name);
+	if (e->attr.precise_ip != asked_precise)
+		rec_notice(rc, "'%s': the PMU takes precise_ip %u at most, not %u; recording at %u",
+		       e->name, e->attr.precise_ip, asked_precise, e->attr.precise_ip);
+	return 0;
+}
+
+/* Open event e on every thread from first_thread and every CPU. */
+static int open_event(struct recorder *rc, struct rec_event *e, int first_thread)
+{
+	for (int t = first_thread; t < rc->nr_threads; t++) {
+		for (size_t c = 0; c < (size_t)rc->cpus.nr; c++) {
+			int ret = t == 0 && c == 0 ? open_first(rc, e)
+						   : open_one(rc, e, rc->threads[t], c);
+
+			/* A thread of a -p process may exit while we open: skip it. */
+			if (ret == -ESRCH && rc->o.nr_pids && !rc->o.nr_tids && t > 0)
+				break;
+			if (ret) {
+				open_error(rc, e, rc->threads[t], rc->cpus.cpus[c], ret);
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+static int has_thread(const struct recorder *rc, int tid)
+{
+	for (int i = 0; i < rc->nr_threads; i++)
+		if (rc->threads[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* The threads of the -p processes; 1 when new ones were added, -errno. */
+static int scan_pids(struct recorder *rc)
+{
+	int added = 0;
+
+	for (int i = 0; i < rc->o.nr_pids; i++) {
+		int *tids, nr, ret = target_threads(rc->o.pids[i], &tids, &nr);
+
+		if (ret) {
+			if (rc->nr_threads == 0 || ret != -ESRCH)
+				fprintf(stderr, "prof: no such process: %d\n", rc->o.pids[i]);
+			return ret;
+		}
+		for (int j = 0; j < nr; j++) {
+			if (has_thread(rc, tids[j]))
+				continue;
+			rc->threads = xreallocarray(rc->threads, rc->nr_threads + 1, sizeof(int));
+			rc->threads[rc->nr_threads++] = tids[j];
+			added = 1;
+		}
+		free(tids);
+	}
+	return added;
+}
+
+/*
+ * Whether the kernel samples a task as it switches out: it does for root,
+ * CAP_PERFMON (or CAP_SYS_ADMIN), and perf_event_paranoid 1 or less. At 2
+ * the context-switches event opens but never fires for a normal user.
+ */
+static int switch_samples_allowed(void)
+{
+	char line[256];
+	unsigned long long cap = 0;
+	FILE *f;
+
+	if (geteuid() == 0 || evopen_paranoid() <= 1)
+		return 1;
+	f = fopen("/proc/self/status", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &cap) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (cap >> 38 & 1) || (cap >> 21 & 1);	/* CAP_PERFMON, CAP_SYS_ADMIN */
+}
+
+/*
+ * --off-cpu: the first event also records every switch of the target
+ * threads (PERF_RECORD_SWITCH, or SWITCH_CPU_WIDE with -a), which any
+ * user may have of their own tasks; and, where the kernel allows it, a
+ * sample of each switch-out with its call chain (context-switches, period
+ * 1), so that prof report knows where each wait began.
+ */
+static void off_cpu_events(struct recorder *rc)
+{
+	struct rec_event *e = &rc->ev[rc->nr_ev];
+
+	rc->ev[0].attr.context_switch = 1;
+	if (!switch_samples_allowed()) {
+		rec_notice(rc, "--off-cpu: no stacks at switch-out as a normal user with "
+		       "/proc/sys/kernel/perf_event_paranoid at %d; recording the switches only "
+		       "(off-CPU time per thread). For stacks: sysctl kernel.perf_event_paranoid=1, "
+		       "or setcap cap_perfmon+ep on prof", evopen_paranoid());
+		return;
+	}
+	e->name = "context-switches";
+	evopen_attr(&e->attr, evname_lookup("context-switches"), &rc->o, 0,
+		    rc->launched && rc->profile_command);
+	e->attr.freq = 0;
+	e->attr.sample_period = 1;
+	e->attr.exclude_kernel = rc->ev[0].attr.exclude_kernel;
+	rc->nr_ev++;
+	rc->cs_event = 1;
+}
+
+int rec_open_events(struct recorder *rc)
+{
+	unsigned long max = evopen_max_rate();
+	int ret;
+
+	if (rc->o.freq && max && rc->o.freq > max) {
+		rec_notice(rc, "-F %llu is above the kernel's limit, "
+		       "/proc/sys/kernel/perf_event_max_sample_rate = %lu; using %lu",
+		       (unsigned long long)rc->o.freq, max, max);
+		rc->o.freq = max;
+	}
+	rc->nr_ev = rc->o.nr_events;
+	rc->ev = xcalloc(rc->nr_ev + 1, sizeof(*rc->ev));
+	for (size_t i = 0; i < rc->nr_ev; i++) {
+		const struct event_mods *m = &rc->o.mods[i];
+		struct evname tp = { rc->o.events[i], PERF_TYPE_TRACEPOINT, 0 };
+		const struct evname *en = m->tracepoint ? &tp : evname_lookup(rc->o.events[i]);
+
+		if (m->tracepoint) {
+			char err[512];
+
+			if (tracefs_event_id(rc->o.events[i], &tp.config, err, sizeof(err))) {
+				fprintf(stderr, "prof: %s\n", err);
+				return -EINVAL;
+			}
+			rc->tracepoints = 1;
+		}
+		rc->ev[i].name = en->name;
+		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
+			    rc->launched && rc->profile_command);
+		if (m->tracepoint) {
+			/* every hit, with its raw fields */
+			rc->ev[i].attr.freq = 0;
+			rc->ev[i].attr.sample_period = 1;
+		}
+		/* checked when parsed: u, k, h, G, H, p and D as perf applies them */
+		(void)evname_apply_mods(&rc->ev[i].attr, m->text);
+		/* perf's --all-user, --all-kernel, on every event but a tracepoint (evsel.c) */
+		if (rc->o.all_user && !m->tracepoint) {
+			rc->ev[i].attr.exclude_kernel = 1;
+			rc->ev[i].attr.exclude_hv = 1;
+		} else if (rc->o.all_kernel && !m->tracepoint) {
+			rc->ev[i].attr.exclude_user = 1;
+		}
+	}
+	if (rc->o.off_cpu)
+		off_cpu_events(rc);
+	/*
+	 * One event: a reader finds it without an id (as in perf's files of
+	 * one event), and the id first in every sample was 5% of a
+	 * system-wide -g file at zstd level 3. Set before mend_new() copies
+	 * the attr.
+	 */
+	if (rc->nr_ev == 1)
+		rc->ev[0].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_IDENTIFIER;
+	/* raw fields: in every event's samples, so that all stay alike in layout */
+	for (size_t i = 0; rc->tracepoints && i < rc->nr_ev; i++)
+		rc->ev[i].attr.sample_type |= PERF_SAMPLE_RAW;
+	rc->rings = xcalloc(rc->cpus.nr, sizeof(*rc->rings));
+	rc->heads = xcalloc(rc->cpus.nr, sizeof(*rc->heads));
+	codemap_init(&rc->code);
+	/* -g's few bytes of stack serve the leaf repair alone: no registers */
+	if ((rc->ev[0].attr.sample_type & PERF_SAMPLE_STACK_USER) &&
+	    !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER)) {
+		rc->leaf_code = &rc->code;
+		if (!rc->o.keep_leaf_stacks)
+			rc->mend = mend_new(&rc->ev[0].attr, NULL, &rc->code);
+		rc->scan_buf = xmalloc(1 << 16);
+	}
+	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
+		return ret;
+	for (size_t i = 0; i < rc->nr_ev; i++)
+		if ((ret = open_event(rc, &rc->ev[i], 0)))
+			return ret;
+	/* Threads born between the scan and the opens have no inherited events. */
+	for (int round = 0; rc->o.nr_pids && round < 16; round++) {
+		int first = rc->nr_threads;
+
+		ret = scan_pids(rc);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			break;
+		for (size_t i = 0; i < rc->nr_ev; i++)
+			if ((ret = open_event(rc, &rc->ev[i], first)))
+				return ret;
+	}
+	return 0;
+}
+
+/*
+ * --switch-output: the next file, OUTPUT.YYYYMMDDhhmmssSSS (local time,
+ * as perf names them), so that a glob lists them in time order.
+ */
+int rec_open_switched(struct recorder *rc)
+{
+	int err = EEXIST;
+
+	for (int tries = 0; tries < 1000 && err == EEXIST; tries++) {
+		struct timespec ts;
+		struct tm tm;
+		char stamp[32];
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+		free(rc->out_path);
+		rc->out_path = xmalloc(strlen(rc->o.output) + 40);
+		sprintf(rc->out_path, "%s.%s%03ld", rc->o.output, stamp, ts.tv_nsec / 1000000);
+		rc->out_fd = file_create(rc->out_path, 0600, NULL, &err);
+		if (rc->out_fd >= 0) {
+			rc->out_name = rc->out_path;
+			rc->file_start = mono_s();
+			rc->files = xreallocarray(rc->files, rc->nfiles + 1, sizeof(*rc->files));
+			rc->files[rc->nfiles++] = xstrdup(rc->out_path);
+			return 0;
+		}
+		if (err == EEXIST)
+			usleep(1000);	/* two files in one millisecond: the next one */
+	}
+	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->out_path, file_create_strerror(err));
+	return -1;
+}
+
