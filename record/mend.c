@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * -g's leaf repair while recording (mend.h). The rules are the report's
- * (report/model/unwind.c, unwind_leaf_returns()), which this must agree
- * with wherever it mends: from the sampled pc, while the .eh_frame row of
- * the function holding it finds its frame from the stack pointer alone
- * (CFA = sp + n, the return address saved at CFA + m, no signal frame),
- * the return address is read from the stack copy there, and taken while
- * it is in a map of the process; each one's caller (its address less 1)
- * is the next pc. What it finds goes into the chain up to the first one
- * the chain has already (the frame its frame pointer found).
+ * -g's leaf repair while recording (mend.h). The rule and the walk are
+ * src/leaf.h's, which the report's repair (report/model/unwind.c,
+ * unwind_leaf_returns()) runs too: this side reads the .eh_frame rows
+ * (libdw's) and the maps as the recorder knows them, and gives up on a
+ * sample (keeping its stack for the report) wherever it cannot be sure
+ * of the report's answer. What it finds goes into the chain up to the
+ * first one the chain has already (the frame its frame pointer found).
  */
 #include "config.h"
 
@@ -26,6 +24,7 @@
 
 #include "codemap.h"
 #include "decode.h"
+#include "leaf.h"
 #include "drain.h"
 #include "mapfile.h"
 #include "mend.h"
@@ -603,12 +602,19 @@ static int row_of(const struct mend *m, struct mfile *f, uint64_t a, int64_t *cf
 		off = (int64_t)ops[0].number;
 	}
 	/* the return address's rule: at CFA + n (DW_OP_call_frame_cfa, DW_OP_plus_uconst n) */
-	if (!signal && reg == DW_SP && off > 0 && dwarf_frame_register(fr, ra, mem, &rops, &rn) >= 0 &&
-	    rn >= 1 && rn <= 2 && rops[rn - 1].atom != DW_OP_stack_value &&
-	    rops[0].atom == DW_OP_call_frame_cfa && (rn == 1 || rops[1].atom == DW_OP_plus_uconst)) {
-		kind = R_STEP;
-		*cfa_off = off;
-		*ra_at = (int64_t)((uint64_t)off + (rn == 2 ? (uint64_t)rops[1].number : 0));
+	{
+		struct leaf_row row = { .signal = signal, .cfa_sp = reg == DW_SP, .cfa_off = off,
+					.ra = LEAF_RA_OTHER };
+
+		if (dwarf_frame_register(fr, ra, mem, &rops, &rn) >= 0 && rn >= 1 && rn <= 2 &&
+		    rops[rn - 1].atom != DW_OP_stack_value && rops[0].atom == DW_OP_call_frame_cfa &&
+		    (rn == 1 || rops[1].atom == DW_OP_plus_uconst)) {
+			row.ra = LEAF_RA_AT_CFA;
+			row.ra_off = rn == 2 ? (int64_t)rops[1].number : 0;
+		}
+		/* the rule is leaf.h's, the report's too; no link register here */
+		if (leaf_classify(&row, cfa_off, ra_at) == LEAF_STEP)
+			kind = R_STEP;
 	}
 	free(fr);
 	return kind;
@@ -665,6 +671,41 @@ static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t 
 
 /* --- samples --------------------------------------------------------------- */
 
+/* leaf_walk()'s side of the recorder: a sample of process p, the chain's next address. */
+struct leafctx {
+	struct mend *m;
+	const struct mproc *p;
+	uint64_t time, next;
+};
+
+static int leaf_rule_of(void *arg, uint64_t look, int64_t *cfa_off, int64_t *ra_at)
+{
+	struct leafctx *l = arg;
+
+	switch (rule_at(l->m, l->p, look, l->time, cfa_off, ra_at)) {
+	case R_STEP: return LEAF_STEP;
+	case R_STOP: return LEAF_STOP;
+	default: return LEAF_UNSURE;
+	}
+}
+
+static int leaf_take(void *arg, uint64_t ra)
+{
+	struct leafctx *l = arg;
+
+	if (l->m->code && !codemap_may_return(l->m->code, ra))
+		return 0;	/* stored as 0 if the stack is kept */
+	if (ra == l->next)
+		return 0;	/* the frame pointer's frame: the chain has it */
+	if (!find_map(l->p, ra - 1, l->time))
+		return -1;	/* the report's maps may hold it */
+	if (ra < 0x10000)
+		return -1;	/* a report skips such chain entries */
+	return 1;
+}
+
+static const struct leaf_ops leaf_ops = { leaf_rule_of, leaf_take };
+
 /*
  * The return addresses the report's repair would put after the chain's
  * user pc (at index at), up to the one the chain has next: how many, or
@@ -673,36 +714,10 @@ static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t 
 static int leaf_returns(struct mend *m, const struct mproc *p, const struct sample *s, size_t at,
 			uint64_t *ras)
 {
-	uint64_t look = s->chain[at], off = 0;
-	uint64_t next = at + 1 < s->nr_chain ? s->chain[at + 1] : 0;
-	int n = 0;
+	struct leafctx l = { m, p, s->time, at + 1 < s->nr_chain ? s->chain[at + 1] : 0 };
 
-	while (n < MAX_RAS) {
-		int64_t cfa_off = 0, ra_at = 0, w;
-		uint64_t ra;
-		int kind = rule_at(m, p, look, s->time, &cfa_off, &ra_at);
-
-		if (kind == R_UNSURE)
-			return -1;
-		if (kind == R_STOP)
-			break;
-		w = (int64_t)(off + (uint64_t)ra_at);
-		if (w < 0 || (uint64_t)w > s->stack_dyn_size || s->stack_dyn_size - (uint64_t)w < 8)
-			break;
-		memcpy(&ra, s->stack + w, 8);
-		if (!ra || (m->code && !codemap_may_return(m->code, ra)))
-			break;		/* 0, or stored as 0 if the stack is kept */
-		if (ra == next)
-			break;		/* the frame pointer's frame: the chain has it */
-		if (!find_map(p, ra - 1, s->time))
-			return -1;	/* the report's maps may hold it */
-		if (ra < 0x10000)
-			return -1;	/* a report skips such chain entries */
-		ras[n++] = ra;
-		off += (uint64_t)cfa_off;
-		look = ra - 1;
-	}
-	return n;
+	return leaf_walk(&leaf_ops, &l, s->chain[at], s->stack, s->stack_dyn_size, NULL, ras,
+			 MAX_RAS);
 }
 
 size_t mend_sample(struct mend *m, unsigned char *rec, size_t size, const struct sample *sp)

@@ -41,6 +41,7 @@
 #include "objfile.h"
 #include "regs.h"
 #include "symbols.h"
+#include "leaf.h"
 #include "unwind.h"
 #include "xalloc.h"
 
@@ -631,20 +632,23 @@ static int leaf_rule(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t 
 	    !make_pmap(u, &um, &m) && m.f && !file_addr(&m, look, &fa)) {
 		keep = 1;	/* a file's code: no JIT table had a say */
 		r = rule_for(u, m.f, fa);
-		/* a frame found from sp, not from a frame pointer of its own */
-		if (r != &no_rule && !r->signal && r->cfa.kind == R_REG_OFF && r->cfa.reg == DW_SP &&
-		    r->reg[r->ra].kind == R_AT_CFA && r->cfa.off > 0) {
-			kind = LM_STEP;
-			*cfa_off = r->cfa.off;
-			/* wrapping, not overflowing, on a crafted file's offsets */
-			*ra_at = (int64_t)((uint64_t)r->cfa.off + (uint64_t)r->reg[r->ra].off);
-		} else if (r != &no_rule && !r->signal && r->cfa.kind == R_REG_OFF &&
-			   r->cfa.reg == DW_SP && r->cfa.off >= 0 && r->ra != DW_SP &&
-			   r->reg[r->ra].kind == R_SAME) {
-			/* aarch64's leaf, or any function before it saves x30 */
-			kind = LM_LINK;
-			*cfa_off = r->cfa.off;
-			*ra_at = 0;
+		if (r != &no_rule) {
+			/* the row as the repair reads it: its rule is leaf.h's, the recorder's too */
+			struct leaf_row row = {
+				.signal = r->signal,
+				.cfa_sp = r->cfa.kind == R_REG_OFF && r->cfa.reg == DW_SP,
+				.cfa_off = r->cfa.off,
+				.ra = r->reg[r->ra].kind == R_AT_CFA ? LEAF_RA_AT_CFA
+				      : r->reg[r->ra].kind == R_SAME ? LEAF_RA_SAME : LEAF_RA_OTHER,
+				.ra_off = r->reg[r->ra].off,
+				.ra_is_sp = r->ra == DW_SP,
+			};
+
+			switch (leaf_classify(&row, cfa_off, ra_at)) {
+			case LEAF_STEP: kind = LM_STEP; break;
+			case LEAF_LINK: kind = LM_LINK; break;
+			default: break;
+			}
 		}
 	}
 	if (lm && keep) {
@@ -677,45 +681,46 @@ static int mapped_code(struct unwind *u, unwind_find_fn find, void *ctx, uint64_
 	return 1;
 }
 
+/* leaf_walk()'s side of the report: its rows and maps, memoized by space. */
+struct leafctx {
+	struct unwind *u;
+	unwind_find_fn find;
+	void *ctx;
+	uint64_t space;
+};
+
+static int leaf_rule_of(void *arg, uint64_t look, int64_t *cfa_off, int64_t *ra_at)
+{
+	struct leafctx *l = arg;
+
+	switch (leaf_rule(l->u, l->find, l->ctx, l->space, look, cfa_off, ra_at)) {
+	case LM_STEP: return LEAF_STEP;
+	case LM_LINK: return LEAF_LINK;
+	default: return LEAF_STOP;
+	}
+}
+
+/* a return address is in code the process maps; else not one (data, 0x1000) */
+static int leaf_take(void *arg, uint64_t ra)
+{
+	struct leafctx *l = arg;
+
+	return mapped_code(l->u, l->find, l->ctx, l->space, ra - 1);
+}
+
+static const struct leaf_ops leaf_ops = { leaf_rule_of, leaf_take };
+
 int unwind_leaf_returns(struct unwind *u, unwind_find_fn find, void *ctx, uint64_t space,
 			uint64_t pc, const unsigned char *stack, size_t len, const uint64_t *lr,
 			uint64_t *ras, int max)
 {
-	uint64_t look = pc, off = 0;
-	int n = 0;
+	struct leafctx l = { u, find, ctx, space };
 
 	if (!u->nreg)
 		u->nreg = regs_dwarf_count();
 	if (!u->nreg)
 		return 0;
-	while (n < max) {
-		int64_t cfa_off = 0, ra_at = 0, at;
-		uint64_t ra;
-		int kind = leaf_rule(u, find, ctx, space, look, &cfa_off, &ra_at);
-
-		/* the link register holds the interrupted function's return address alone */
-		if (kind == LM_LINK && n == 0 && lr) {
-			if (!*lr || !mapped_code(u, find, ctx, space, *lr - 1))
-				break;
-			ras[n++] = *lr;
-			off += (uint64_t)cfa_off;
-			look = *lr - 1;
-			continue;
-		}
-		if (kind != LM_STEP)
-			break;
-		at = (int64_t)(off + (uint64_t)ra_at);
-		if (at < 0 || (uint64_t)at > len || len - (uint64_t)at < 8)
-			break;
-		memcpy(&ra, stack + at, 8);
-		/* a return address is in code the process maps; else not one (data, 0x1000) */
-		if (!ra || !mapped_code(u, find, ctx, space, ra - 1))
-			break;
-		ras[n++] = ra;
-		off += (uint64_t)cfa_off;	/* the caller's sp is the CFA */
-		look = ra - 1;
-	}
-	return n;
+	return leaf_walk(&leaf_ops, &l, pc, stack, len, lr, ras, max);
 }
 
 int unwind_user(struct unwind *u, unwind_find_fn find, void *ctx, const struct sample *s,
