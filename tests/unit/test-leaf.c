@@ -74,7 +74,8 @@ int main(void)
 	r.cfa_off = 16;
 	r.ra = LEAF_RA_AT_CFA;
 	r.ra_off = -8;
-	ok(leaf_classify(&r, &co, &ra) == LEAF_STEP && co == 16 && ra == 8,
+	n = leaf_classify(&r, &co, &ra);
+	ok(n == LEAF_STEP && co == 16 && ra == 8,
 	   "CFA = sp + 16, RA at CFA - 8: a step, the RA at sp + 8 (%lld)", (long long)ra);
 	r.signal = 1;
 	ok(leaf_classify(&r, &co, &ra) == LEAF_STOP, "a signal frame: no step");
