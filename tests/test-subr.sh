@@ -731,11 +731,16 @@ idle_enough() {
 	return 1
 }
 
+# sanitized: true when prof is built with the sanitizers (ASan's runtime in it)
+sanitized() {
+	nm "$PROF" 2> /dev/null | grep -q __asan_init
+}
+
 # peak_memory_measured: "1" where a test can measure prof's peak memory:
 # GNU time is there, and prof is not built with the sanitizers (their
 # shadow memory is no measure of prof's); "" elsewhere.
 peak_memory_measured() {
-	if [ -x /usr/bin/time ] && ! nm "$PROF" 2> /dev/null | grep -q __asan_init; then
+	if [ -x /usr/bin/time ] && ! sanitized; then
 		echo 1
 	fi
 }
