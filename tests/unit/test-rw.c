@@ -397,6 +397,9 @@ static int numbered_samples(const unsigned char *buf, size_t len, size_t size)
 	return same ? n : -1;
 }
 
+/* Frames of the test of the way up: the trial of 6 may come at the second or the third. */
+#define UP_FRAMES 5
+
 /*
  * writer_adapt(): the levels it takes, and that it moves. Compressing as
  * fast as the test can takes the whole CPU, far over the budget, so the
@@ -407,7 +410,7 @@ static void test_adapt(const char *path)
 {
 	static uint64_t rec[64];
 	struct writer *w;
-	int fd, ret = 0, n, seen = 0, up[4];
+	int fd, ret = 0, n, seen = 0, up[UP_FRAMES];
 	unsigned char *pool;
 	uint64_t pause;
 	size_t size;
@@ -487,7 +490,7 @@ static void test_adapt(const char *path)
 	ret = writer_adapt(w, 6);
 	ret |= writer_header(w);
 	ret |= writer_end_features(w);
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < UP_FRAMES; k++) {
 		struct timespec ts = { (time_t)(pause / 1000000000), (long)(pause % 1000000000) };
 
 		for (int j = 0; j < 8000; j++) {
@@ -501,12 +504,28 @@ static void test_adapt(const char *path)
 		up[k] = writer_level(w);
 	}
 	free(pool);
-	ok(ret == 0 && up[0] == 3 && up[1] == 6 && up[2] == 3 && up[3] == 3,
-	   "a frame a second: up to 3, which saved; up to 6, which did not, and back (%d %d %d %d)",
-	   up[0], up[1], up[2], up[3]);
+	/*
+	 * The trial of 6 comes at the first window whose share of a CPU
+	 * allows it: the second frame on an idle machine, the third once
+	 * beside a sanitized suite and a cross build (the CPU a frame takes
+	 * grows with the load). Once, then 3 to the end.
+	 */
+	{
+		int at6 = -1, good = ret == 0 && up[0] == 3;
+
+		for (int k = 1; k < UP_FRAMES; k++) {
+			if (up[k] == 6 && at6 < 0)
+				at6 = k;
+			else if (up[k] != 3)
+				good = 0;
+		}
+		good = good && at6 >= 1 && at6 <= UP_FRAMES - 2;
+		ok(good, "a frame a second: up to 3, which saved; up to 6 once, which did not, and "
+		   "back (%d %d %d %d %d)", up[0], up[1], up[2], up[3], up[4]);
+	}
 	buf = finish(w, fd, &size);
 	n = numbered_samples(buf, size, 72);
-	ok(n == 32000, "and its records read back (%d)", n);
+	ok(n == UP_FRAMES * 8000, "and its records read back (%d)", n);
 	free(buf);
 }
 
