@@ -397,7 +397,7 @@ static int numbered_samples(const unsigned char *buf, size_t len, size_t size)
 	return same ? n : -1;
 }
 
-/* Frames of the test of the way up: the trial of 6 may come at the second or the third. */
+/* Frames of the test of the way up: the trial of 6 may come at the second frame or later. */
 #define UP_FRAMES 5
 
 /*
