@@ -7,7 +7,9 @@
 #ifndef PROF_RECORD_RECORD_INT_H
 #define PROF_RECORD_RECORD_INT_H
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #include <linux/perf_event.h>
 
@@ -77,9 +79,24 @@ struct recorder {
 	int cs_event;			/* the last event is --off-cpu's context-switches */
 };
 
-/* A line on stderr, "prof: ..." (not with -q). */
-void rec_notice(const struct recorder *rc, const char *fmt, ...)
+/*
+ * A line on stderr, "prof: ..." (not with -q): here, so that the files
+ * share it without calling each other.
+ */
+static inline void rec_notice(const struct recorder *rc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+static inline void rec_notice(const struct recorder *rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rc->o.quiet)
+		return;
+	va_start(ap, fmt);
+	fputs("prof: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
 
 /* record-open.c */
 /* Every event on every thread or CPU of the target, wired to the rings: 0, or -1 said. */

@@ -54,18 +54,6 @@
 
 #include "record-int.h"
 
-void rec_notice(const struct recorder *rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rc->o.quiet)
-		return;
-	va_start(ap, fmt);
-	fputs("prof: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 static int open_output(struct recorder *rc)
 {
