@@ -13,9 +13,9 @@
 #include "clock.h"
 #include "collect.h"
 #include "format.h"
+#include "module.h"
 #include "pprof.h"
 #include "profile.h"
-#include "symbols.h"
 #include "utf8.h"
 #include "xalloc.h"
 

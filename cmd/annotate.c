@@ -268,7 +268,7 @@ static struct source *source_get(struct sources *ss, const char *path, const cha
 /* The user to read f's sources as: its file's owner ((uid_t)-1: not known, as for JIT code). */
 static uid_t owner_of(const struct annot_func *f)
 {
-	return f->dso && !f->kernel ? symbols_dso_owner(f->dso) : (uid_t)-1;
+	return f->dso && !f->kernel ? dso_owner(f->dso) : (uid_t)-1;
 }
 
 /* Line n's text (without its newline) into *len; NULL when not there. */

@@ -231,7 +231,7 @@ int cmd_archive(int argc, char **argv)
 			free(path);
 		}
 		dso_settle(d);
-		f = symbols_dso_file(d);
+		f = dso_file(d);
 		if (!f || f->fd < 0) {
 			missing++;
 			continue;

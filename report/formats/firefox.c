@@ -38,9 +38,9 @@
 
 #include "format.h"
 #include "json.h"
+#include "module.h"
 #include "objfile.h"
 #include "strpool.h"
-#include "symbols.h"
 #include "tsamples.h"
 #include "u64map.h"
 #include "xalloc.h"
@@ -196,7 +196,7 @@ static uint32_t func_of(struct shared *t, const char *name, uint32_t res, const 
  */
 static int relative_address(const struct dso *d, uint64_t off, uint64_t *rel)
 {
-	const struct objfile *o = d ? symbols_dso_file(d) : NULL;
+	const struct objfile *o = d ? dso_file(d) : NULL;
 	uint64_t vaddr;
 
 	if (!o || !objfile_vaddr(o, off, &vaddr, NULL))

@@ -38,7 +38,7 @@
 #include "htab.h"
 #include "json.h"
 #include "session.h"
-#include "symbols.h"
+#include "module.h"
 #include "tsamples.h"
 #include "u64map.h"
 #include "xalloc.h"

@@ -29,7 +29,7 @@
 #include "strpool.h"
 #include "umap.h"
 #include "objfile.h"
-#include "symbols.h"
+#include "module.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -234,7 +234,7 @@ static uint64_t mapping_of(struct pprof *p, const struct dso *d, const struct ob
 static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t off, int kernel,
 			   uint64_t *addr)
 {
-	const struct objfile *f = kernel ? NULL : symbols_dso_file(d);
+	const struct objfile *f = kernel ? NULL : dso_file(d);
 	const GElf_Phdr *ph;
 	uint64_t va, id;
 

@@ -23,8 +23,8 @@
 #include "format.h"
 #include "htab.h"
 #include "json.h"
+#include "module.h"
 #include "strpool.h"
-#include "symbols.h"
 #include "tsamples.h"
 #include "xalloc.h"
 

@@ -77,7 +77,7 @@ static uint32_t line_of(struct tsamples *c, const struct rframe *f)
 	/* a file's lines come together: its owner looked up once for them (a stat) */
 	if (f->dso != c->owner_dso) {
 		c->owner_dso = f->dso;
-		c->owner = f->dso ? symbols_dso_owner(f->dso) : (uid_t)-1;
+		c->owner = f->dso ? dso_owner(f->dso) : (uid_t)-1;
 	}
 	c->line[c->nline].owner = c->owner;
 	htab_put(&c->ltab, &p, (uint32_t)c->nline);

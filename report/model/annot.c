@@ -13,6 +13,7 @@
 #include "annot.h"
 #include "dynlib.h"
 #include "objfile.h"
+#include "symbols.h"
 #include "xalloc.h"
 
 /* --- the functions hit ------------------------------------------------------ */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "addrs.h"
-#include "symbols.h"
+#include "module.h"
 
 struct annot_insn {
 	uint64_t vaddr;			/* in the ELF file, as objdump shows it */

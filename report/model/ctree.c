@@ -13,8 +13,8 @@
 
 #include "ctree.h"
 #include "htab.h"
+#include "module.h"
 #include "strpool.h"
-#include "symbols.h"
 #include "xalloc.h"
 
 /*

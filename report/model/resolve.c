@@ -262,7 +262,7 @@ static int find_umap(void *ctx, uint64_t pc, struct unwind_map *u)
 	 */
 	if (m->dso)
 		dso_settle(m->dso);
-	u->file = m->dso ? symbols_dso_file(m->dso) : NULL;
+	u->file = m->dso ? dso_file(m->dso) : NULL;
 	u->build_id_len = u->file ? dso_build_id(m->dso, &u->build_id) : 0;
 	u->trampoline = 0;
 	return 1;

@@ -237,99 +237,6 @@ int dso_ready(struct dso *d)
 
 /* --- closing what no new address needs (symbols_trim) ------------------- */
 
-void sy_release_one(struct release_clock *c, int due, const void *p, size_t len)
-{
-	if (due)
-		release_next(c, p && file_pages_release(p, len, RELEASE_KEEP) > 0);
-}
-
-void sy_release_pages(struct elfobj *obj)
-{
-	int due[3] = { release_due(&obj->rel[0]), release_due(&obj->rel[1]),
-		       release_due(&obj->rel[2]) };
-	Dwarf_Addr b;
-	Dwarf *dw;
-	Elf *e;
-	const char *image, *raw = NULL, *dwraw = NULL;
-	size_t len = 0, dwlen = 0;
-
-	if (!due[0] && !due[1] && !due[2])
-		return;
-	dw = obj->dwarf_read && obj->mod ? dwfl_module_getdwarf(obj->mod, &b) : NULL;
-	e = obj->mod ? dwfl_module_getelf(obj->mod, &b) : NULL;
-	image = obj->file ? (const char *)obj->file->image : NULL;
-	if (e && (raw = elf_rawfile(e, &len)) == image)
-		raw = NULL;
-	e = dw ? dwarf_getelf(dw) : NULL;
-	if (e && ((dwraw = elf_rawfile(e, &dwlen)) == raw || dwraw == image))
-		dwraw = NULL;
-	sy_release_one(&obj->rel[0], due[0], image, image ? obj->file->size : 0);
-	sy_release_one(&obj->rel[1], due[1], raw, len);
-	sy_release_one(&obj->rel[2], due[2], dwraw, dwlen);
-}
-
-/*
- * libdw finds the unit of a DIE offset by reading the header of every unit
- * before it (__libdw_findcu), and a small unit's header is a page of
- * .debug_info to itself: the index's first look-up deep into the file made
- * most of .debug_info resident (4.4 MB of libc6-dbg's, 6.8 MB of a
- * CPython built with -g) for the few hundred functions a report reads.
- * Read the headers now, a stretch at a time, letting each stretch's pages
- * go once read (as kallsyms.c does with its cache): those used come back
- * from the page cache (file_pages_release(): a page a write copied stays).
- */
-#define RELEASE_STRETCH	((uint64_t)1 << 20)
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-void sy_release_units(Dwarf *dw, uint64_t *offs, size_t n)
-{
-	Elf *elf = dwarf_getelf(dw);
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), base, done;
-	GElf_Shdr sh;
-	const char *raw;
-	size_t rawlen;
-	uint64_t next;
-
-	if (!elf || n < 2 || page - 1 >= 1 << 20 || (page & (page - 1)))
-		return;
-	raw = elf_rawfile(elf, &rawlen);
-	if (!raw || !sy_section_named(elf, ".debug_info", &sh) || sh.sh_type == SHT_NOBITS ||
-	    (sh.sh_flags & SHF_COMPRESSED) || sh.sh_offset > rawlen ||
-	    sh.sh_size > rawlen - sh.sh_offset || sh.sh_size < 2 * RELEASE_STRETCH)
-		return;
-	base = (uintptr_t)raw + sh.sh_offset;
-	done = (base + page - 1) & ~(page - 1);	/* released up to here */
-	qsort(offs, n, sizeof(*offs), u64_cmp);
-	next = offs[0] + RELEASE_STRETCH;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Die d;
-		uintptr_t upto;
-
-		if (offs[i] < next && i + 1 < n)
-			continue;
-		if (offs[i] >= sh.sh_size || !dwarf_offdie(dw, offs[i], &d))
-			break;
-		/* the unit holding offs[i] is read: what lies before it was only headers */
-		upto = (base + (uintptr_t)offs[i]) & ~(page - 1);
-		if (upto > done) {
-			file_pages_release((const void *)done, upto - done, 0);
-			done = upto;
-		}
-		next = offs[i] + RELEASE_STRETCH;
-	}
-}
-
-uint64_t sy_now(void)
-{
-	return mono_coarse_ns();
-}
-
 /* Whether obj is open and no thread but the caller's can be in it. */
 static int obj_loading(struct symbols *s, struct elfobj *obj);
 
@@ -574,7 +481,7 @@ void sy_dso_check(struct dso *d)
 	if (other)
 		sy_warn(s, "build id of %s differs from the recorded one, and no file has it; its "
 			"code shows as ?? (%s), by offsets into it with --sort sym,srcline",
-			obj->where, dso_short_name(d));
+			obj->where, d->obj->short_name);
 }
 
 /* Names that are no file to open: resolve nothing, and say nothing. */
@@ -660,14 +567,6 @@ struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct
 		sy_obj_file(s, obj);	/* now, while pid lives to lend its link */
 	}
 	return obj;
-}
-
-/* obj's file, opened when it is not: the file its id names, or what its where names now. */
-const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj)
-{
-	if (!obj->file)
-		obj->file = objfiles_get_id(s->files, obj->where, &obj->id);
-	return obj->file;
 }
 
 /* The object of path, made when new, to be opened at where (NULL: where the finders locate path). */

@@ -224,28 +224,55 @@ struct symbols {
 	int ans_off;			/* answers are not kept (sy_answers_stop()) */
 };
 
-/* symbols.c */
+/*
+ * What each file offers those above it, from the bottom up; symbols-core.c
+ * lists the order. A file calls only those below it.
+ */
+
+/* symbols-core.c */
 void sy_add_warning(struct symbols *s, char *msg);
-int sy_ends_with(const char *str, const char *suffix);
-const char *sy_intern_name(struct symbols *s, const char *raw);
-void sy_obj_warn(struct elfobj *obj, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-struct frame_info *sy_push_frame(struct symbols *s);
-void sy_cache_drop(struct symbols *s, const void **keys, size_t n);
 void sy_warn(struct symbols *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void sy_obj_warn(struct elfobj *obj, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Say obj's warning (sy_obj_warn()), once. */
+void sy_obj_say(struct symbols *s, struct elfobj *obj);
+int sy_ends_with(const char *str, const char *suffix);
+/* A symbol's name interned: demangled when asked, as text. */
+const char *sy_intern_name(struct symbols *s, const char *raw);
+const char *sy_intern_name_len(struct symbols *s, const char *raw, size_t len);
+/* A frame more at the end of s->frames, zeroed. */
+struct frame_info *sy_push_frame(struct symbols *s);
+/* The answers cache's entry for (key, addr), or NULL, and where to add it (p). */
+const struct cent *sy_cache_find(struct symbols *s, const void *key, uint64_t addr,
+				 struct htab_probe *p);
+/* Add the entry: frames [first, first + n) of s->frames, at p from sy_cache_find(). */
+const struct cent *sy_cache_add(struct symbols *s, struct htab_probe *p, const void *key,
+				uint64_t addr, size_t first, int n);
+void sy_cache_drop(struct symbols *s, const void **keys, size_t n);
+/* When due (release_due() said so), mapping [p, p + len)'s pages, as sy_release_pages(); the clock's next. */
+void sy_release_one(struct release_clock *c, int due, const void *p, size_t len);
+uint64_t sy_now(void);
+int sy_clamp_line(Dwarf_Word v);
+
+/* symbols-kernel.c */
+void *sy_kernel_prefetch(void *arg);
+void sy_kernel_join(struct symbols *s);
+int sy_resolve_kernel(struct symbols *s, uint64_t a);
 
 /* symbols-elf.c */
 int sy_build_id_matches(const struct dso *d, const struct elfobj *obj);
 struct fsym *sy_find_symbol(const struct elfobj *obj, uint64_t a);
 void sy_obj_open(struct symbols *s, struct elfobj *obj);
 Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
-
-/* symbols-files.c */
-/* Say obj's warning (sy_obj_warn()), once. */
-void sy_obj_say(struct symbols *s, struct elfobj *obj);
-void sy_dso_check(struct dso *d);
-void sy_obj_settle(struct symbols *s, struct elfobj *obj);
+/* obj's file, opened when it is not: the file its id names, or what its where names now. */
+const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
+/* The loadable segment of obj holding file offset off, or NULL. */
+const struct load *sy_load_of_off(const struct elfobj *obj, uint64_t off);
+/* The segment holding ELF address vaddr of obj's file, or NULL. */
+const struct load *sy_load_of_vaddr(const struct elfobj *obj, uint64_t vaddr);
+/* The module address of file offset off of obj: 1, or 0 when no segment holds it. */
+int sy_module_addr(const struct elfobj *obj, uint64_t off, uint64_t *a);
 /*
  * Count a look-up in obj, and let go of the pages that resolving read of
  * each of its mappings whose release_clock says so, where more than
@@ -264,22 +291,15 @@ void sy_obj_settle(struct symbols *s, struct elfobj *obj);
  * that stays small is not scanned (pagemap) all the time.
  */
 void sy_release_pages(struct elfobj *obj);
-/* When due (release_due() said so), mapping [p, p + len)'s pages, as above; the clock's next. */
-void sy_release_one(struct release_clock *c, int due, const void *p, size_t len);
 /*
  * Read the headers of the units holding the n DIE offsets offs (sorted
  * here) of dw, a stretch at a time, letting each stretch's pages go.
  */
 void sy_release_units(Dwarf *dw, uint64_t *offs, size_t n);
-uint64_t sy_now(void);
-struct elfobj *sy_obj_get(struct symbols *s, const char *path);
-struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m);
-const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
 
 /* symbols-names.c */
 /* DIEs that hold functions without being one: C++ namespaces and classes. */
 int sy_is_container(int tag);
-int sy_clamp_line(Dwarf_Word v);
 /*
  * A line table's file name src, interned: where it is relative (a tree
  * configured as ../configure names ../src/x.c), joined to the unit's
@@ -315,9 +335,10 @@ void sy_answers_free(struct elfobj *obj);
 /* Keep no new answers from now on: a session that closes files runs for long. */
 void sy_answers_stop(struct symbols *s);
 
-/* symbols-kernel.c */
-void *sy_kernel_prefetch(void *arg);
-void sy_kernel_join(struct symbols *s);
-int sy_resolve_kernel(struct symbols *s, uint64_t a);
+/* symbols-files.c */
+void sy_dso_check(struct dso *d);
+void sy_obj_settle(struct symbols *s, struct elfobj *obj);
+struct elfobj *sy_obj_get(struct symbols *s, const char *path);
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m);
 
 #endif

@@ -252,11 +252,6 @@ const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die)
 	return name && name[0] ? qualified(s, obj, die, name) : NULL;
 }
 
-int sy_clamp_line(Dwarf_Word v)
-{
-	return v > INT_MAX ? 0 : (int)v;
-}
-
 const char *sy_src_path(struct symbols *s, const char *src, const char *comp_dir)
 {
 	char *buf, *out;

@@ -2,18 +2,10 @@
 /*
  * Symbols: file offsets of mapped ELF files and kernel addresses turned into
  * function names, inline chains and source lines, each answer computed once.
- * This file is the interface and the cache of answers; by concern:
- *   symbols-elf.c     an ELF file's function symbols, sorted once, and its
- *                     segments and build id;
- *   symbols-files.c   which file a recorded path or build id leads to
- *                     (--symfs, the build-id cache, debuginfod), and the
- *                     loader thread that opens files and inflates DWARF;
- *   symbols-dwarf.c   DWARF: functions' qualified names, inline chains and
- *                     source lines;
- *   symbols-kernel.c  the kernel and its modules, from kallsyms.
- *   symbols-answers.c what each address of a file resolved to, kept across
- *                     reports in the debug cache.
- * symbols-int.h holds the state they share.
+ * This file is the interface: a dso's address resolved, through the
+ * answers cache, the kernel's or a file's symbols and DWARF. The layers
+ * below it, each calling only those under it, are listed in
+ * symbols-core.c; symbols-int.h holds the state they share.
  */
 #include "config.h"
 
@@ -48,255 +40,7 @@
 
 #include "symbols-int.h"
 
-/* --- small helpers -------------------------------------------------------- */
-
-/*
- * A message. One line per warning: control bytes of a hostile path would
- * break it, so they become '?'.
- */
-__attribute__((format(printf, 1, 0)))
-static char *format_msg(const char *fmt, va_list ap)
-{
-	va_list again;
-	char *msg;
-	int n;
-
-	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	if (n < 0) {
-		va_end(again);
-		return NULL;
-	}
-	msg = xmalloc((size_t)n + 1);
-	vsnprintf(msg, (size_t)n + 1, fmt, again);
-	va_end(again);
-	for (char *p = msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return msg;
-}
-
-#define WARN_MAX 20
-
-/*
- * Warnings are kept sorted: which sample first needs a file can depend on
- * when the loader finished with it (see session_unordered()), and the
- * same profile must give the same messages.
- */
-void sy_add_warning(struct symbols *s, char *msg)
-{
-	size_t i;
-
-	if (!msg)
-		return;
-	/*
-	 * At most WARN_MAX are kept, the first in sort order: a profile of
-	 * thousands of missing files must not print thousands of lines (nor
-	 * sort them in quadratic time); the rest are counted.
-	 */
-	if (s->nwarnings == WARN_MAX) {
-		s->warnings_dropped++;
-		if (strcmp(s->warnings[WARN_MAX - 1], msg) <= 0) {
-			free(msg);
-			return;
-		}
-		free(s->warnings[--s->nwarnings]);
-	}
-	s->warnings = xreallocarray(s->warnings, s->nwarnings + 2, sizeof(*s->warnings));
-	for (i = s->nwarnings; i > 0 && strcmp(s->warnings[i - 1], msg) > 0; i--)
-		s->warnings[i] = s->warnings[i - 1];
-	s->warnings[i] = msg;
-	s->warnings[++s->nwarnings] = NULL;
-}
-
-__attribute__((format(printf, 2, 3)))
-void sy_warn(struct symbols *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sy_add_warning(s, format_msg(fmt, ap));
-	va_end(ap);
-}
-
-/* A file's warning waits in the file: the loader thread may be opening it. */
-__attribute__((format(printf, 2, 3)))
-void sy_obj_warn(struct elfobj *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (obj->warning)
-		return;
-	va_start(ap, fmt);
-	obj->warning = format_msg(fmt, ap);
-	va_end(ap);
-}
-
-void sy_obj_say(struct symbols *s, struct elfobj *obj)
-{
-	if (obj->warning) {
-		sy_add_warning(s, obj->warning);
-		obj->warning = NULL;
-	}
-}
-
-int sy_ends_with(const char *str, const char *suffix)
-{
-	size_t n = strlen(str), m = strlen(suffix);
-
-	return n >= m && !memcmp(str + n - m, suffix, m);
-}
-
-static const char *intern_name_raw(struct symbols *s, const char *raw, size_t len);
-
-/*
- * The name interned, demangled first when asked and it is a C++ name,
- * with no control characters: it goes out as text (strpool_intern_text).
- */
-static const char *intern_name_len(struct symbols *s, const char *raw, size_t len)
-{
-	const char *name = intern_name_raw(s, raw, len);
-
-	return strpool_intern_text(s->pool, name, strlen(name));
-}
-
-static const char *intern_name_raw(struct symbols *s, const char *raw, size_t len)
-{
-	const char *name = strpool_intern_len(s->pool, raw, len);
-	char *plain;
-	struct htab_probe p;
-	uint32_t i;
-
-	/*
-	 * Only mangled names: the Itanium ABI's "_Z" (C++, and Rust's legacy
-	 * scheme inside it) and Rust's v0 "_R"; others would demangle as types.
-	 */
-	if (!s->o.demangle || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
-		return name;
-	htab_probe(&s->dmtab, (uint64_t)(uintptr_t)name, &p);
-	while (htab_next(&s->dmtab, &p, &i))
-		if (s->dm[i].mangled == name)
-			return s->dm[i].plain;
-	/*
-	 * libiberty's demangler, GCC's and binutils': C++, Rust legacy (the
-	 * ::h<hash> dropped, $LT$ and the like decoded) and Rust v0. As perf
-	 * spells names: no parameter lists unless asked.
-	 */
-	{
-		int opts = s->o.params ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
-
-		/*
-		 * Rust first: its legacy names are Itanium names too (what
-		 * cplus_demangle does in its AUTO style, without the part of
-		 * libiberty that wants an xmalloc of the program's).
-		 */
-		plain = rust_demangle(name, opts);
-		if (!plain && name[1] == 'Z')
-			plain = cplus_demangle_v3(name, opts);
-	}
-	if (s->ndm == s->dm_cap) {
-		s->dm_cap = s->dm_cap ? 2 * s->dm_cap : 64;
-		s->dm = xreallocarray(s->dm, s->dm_cap, sizeof(*s->dm));
-	}
-	s->dm[s->ndm].mangled = name;
-	s->dm[s->ndm].plain = plain && plain[0] ? strpool_intern_text(s->pool, plain, strlen(plain))
-					      : name;
-	free(plain);
-	htab_put(&s->dmtab, &p, (uint32_t)s->ndm);
-	return s->dm[s->ndm++].plain;
-}
-
-const char *sy_intern_name(struct symbols *s, const char *raw)
-{
-	return intern_name_len(s, raw, strlen(raw));
-}
-
-/* --- the resolution cache ------------------------------------------------- */
-
-struct frame_info *sy_push_frame(struct symbols *s)
-{
-	struct frame_info *f;
-
-	if (s->nframes == s->frames_cap) {
-		s->frames_cap = s->frames_cap ? 2 * s->frames_cap : 4096;
-		s->frames = xreallocarray(s->frames, s->frames_cap, sizeof(*s->frames));
-	}
-	f = &s->frames[s->nframes++];
-	memset(f, 0, sizeof(*f));
-	return f;
-}
-
-/* What a cache entry is found by (dso_resolve()): its address and key. */
-static uint64_t cent_hash(const void *ctx, size_t i)
-{
-	const struct cent *c = &((const struct symbols *)ctx)->cache[i];
-
-	return c->addr ^ htab_mix((uint64_t)(uintptr_t)c->key);
-}
-
-static int cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Forget the answers cached for keys[0..n) (objects symbols_release() let
- * go of), and the frames only they used: the cache and its frames are
- * made again from what stays, in order.
- */
-void sy_cache_drop(struct symbols *s, const void **keys, size_t n)
-{
-	size_t kept = 0, nf = 0;
-
-	qsort(keys, n, sizeof(*keys), cmp_ptr);
-	for (size_t i = 0; i < s->ncache; i++) {
-		struct cent e = s->cache[i];
-
-		if (bsearch(&e.key, keys, n, sizeof(*keys), cmp_ptr))
-			continue;
-		/* frames go to lower or equal places only: entries are in push order */
-		memmove(s->frames + nf, s->frames + e.first, e.n * sizeof(*s->frames));
-		e.first = (uint32_t)nf;
-		nf += e.n;
-		s->cache[kept++] = e;
-	}
-	if (kept == s->ncache)
-		return;
-	s->ncache = kept;
-	s->nframes = nf;
-	htab_reindex(&s->ctab, kept, cent_hash, s);
-	/* give back what the arrays hold over twice what stays */
-	if (s->cache_cap > 1024 && s->cache_cap > 4 * kept) {
-		s->cache_cap = kept > 512 ? 2 * kept : 1024;
-		s->cache = xreallocarray(s->cache, s->cache_cap, sizeof(*s->cache));
-	}
-	if (s->frames_cap > 4096 && s->frames_cap > 4 * nf) {
-		s->frames_cap = nf > 2048 ? 2 * nf : 4096;
-		s->frames = xreallocarray(s->frames, s->frames_cap, sizeof(*s->frames));
-	}
-}
-
-/* The module address of file offset off of obj: 1, or 0 when no segment holds it. */
-/* The loadable segment of obj holding file offset off, or NULL. */
-static const struct load *load_of_off(const struct elfobj *obj, uint64_t off)
-{
-	for (size_t i = 0; i < obj->nloads; i++)
-		if (off - obj->loads[i].off < obj->loads[i].size)
-			return &obj->loads[i];
-	return NULL;
-}
-
-static int module_addr(const struct elfobj *obj, uint64_t off, uint64_t *a)
-{
-	const struct load *l = load_of_off(obj, off);
-
-	if (!l)
-		return 0;
-	*a = off - l->off + l->vaddr + obj->bias;
-	return 1;
-}
+/* --- resolving a file's address ------------------------------------------- */
 
 /* The frames of module address a, appended to s->frames; their count. */
 static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
@@ -310,11 +54,11 @@ static int resolve_file(struct symbols *s, struct elfobj *obj, uint64_t off)
 	int line = 0, nchain = 0, n = 0;
 	struct frame_info *f;
 
-	if (!module_addr(obj, off, &a))
+	if (!sy_module_addr(obj, off, &a))
 		return 0;
 	sym = sy_find_symbol(obj, a);
 	if (sym) {
-		name = intern_name_len(s, sym->name, sym->name_len);
+		name = sy_intern_name_len(s, sym->name, sym->name_len);
 		sym_offset = a - sym->start;
 	}
 	if (s->o.inline_frames || !name || s->o.srcline)
@@ -593,39 +337,9 @@ struct dso *symbols_guest(struct symbols *s)
 	return &s->guest;
 }
 
-const char *dso_short_name(const struct dso *d)
-{
-	return d->obj ? d->obj->short_name : d->kname ? d->kname : "[kernel.kallsyms]";
-}
-
-const char *dso_path(const struct dso *d)
-{
-	return d->obj ? d->obj->path : d->kname ? d->kname : "[kernel.kallsyms]";
-}
-
-const struct objfile *symbols_dso_file(const struct dso *d)
-{
-	if (!d->res || d->dead)
-		return NULL;
-	/* opened, or still to be: the file the symbolizer reads */
-	if (d->res->state != OBJ_READY && d->res->state != OBJ_NEW)
-		return NULL;
-	return sy_obj_file(d->s, d->res);
-}
-
 char *symbols_locate(const struct symbols *s, const char *path)
 {
 	return finders_locate(s->find, path);
-}
-
-int dso_is_anon(const struct dso *d)
-{
-	return d->obj && d->obj->anon;
-}
-
-int dso_is_jit(const struct dso *d)
-{
-	return dso_is_anon(d) || (d->obj && !strncmp(d->obj->path, "[JIT] tid ", 10));
 }
 
 int symbols_srcline(const struct symbols *s)
@@ -648,39 +362,12 @@ const char *symbols_symfs(const struct symbols *s)
 	return s->symfs;
 }
 
-size_t dso_build_id(const struct dso *d, const unsigned char **id)
-{
-	if (d->build_id_len) {
-		*id = d->build_id;
-		return d->build_id_len;
-	}
-	/* set when the file opened, and kept when symbols_trim() closes it */
-	if (d->obj && d->obj->build_id) {
-		*id = d->obj->build_id;
-		return d->obj->build_id_len;
-	}
-	*id = NULL;
-	return 0;
-}
-
-void dso_settle(struct dso *d)
-{
-	if (d->obj && !d->checked && !sy_answers_try(d))
-		sy_dso_check(d);
-}
-
-int dso_unknown(const struct dso *d)
-{
-	return d->unknown;
-}
-
 int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 {
 	struct symbols *s = d->s;
 	const void *key;
 	struct htab_probe p;
-	const struct cent *c = NULL;
-	uint32_t i;
+	const struct cent *c;
 	int n;
 
 	if (max < 1 || d->guest)
@@ -691,13 +378,9 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 			return 0;
 	}
 	key = d->obj ? (const void *)d->res : (const void *)d;	/* after sy_dso_check() set res */
-	htab_probe(&s->ctab, addr ^ htab_mix((uint64_t)(uintptr_t)key), &p);
-	while (!c && htab_next(&s->ctab, &p, &i))
-		if (s->cache[i].key == key && s->cache[i].addr == addr)
-			c = &s->cache[i];
+	c = sy_cache_find(s, key, addr, &p);
 	if (!c) {
 		size_t first = s->nframes;
-		struct cent *e;
 
 		if (!d->obj) {
 			n = sy_resolve_kernel(s, addr);
@@ -716,17 +399,7 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 			sy_release_pages(d->res);
 			sy_answers_note(s, d->res, addr, first, n);
 		}
-		if (s->ncache == s->cache_cap) {
-			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 1024;
-			s->cache = xreallocarray(s->cache, s->cache_cap, sizeof(*s->cache));
-		}
-		e = &s->cache[s->ncache];
-		e->key = key;
-		e->addr = addr;
-		e->first = (uint32_t)first;
-		e->n = (uint32_t)n;
-		htab_put(&s->ctab, &p, (uint32_t)s->ncache++);
-		c = e;
+		c = sy_cache_add(s, &p, key, addr, first, n);
 	}
 	n = (int)c->n < max ? (int)c->n : max;
 	if (n)
@@ -734,140 +407,8 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max)
 	return n;
 }
 
-/* The segment holding ELF address vaddr of obj's file, or NULL. */
-static const struct load *load_of_vaddr(const struct elfobj *obj, uint64_t vaddr)
-{
-	for (size_t i = 0; i < obj->nloads; i++)
-		if (vaddr - obj->loads[i].vaddr < obj->loads[i].size)
-			return &obj->loads[i];
-	return NULL;
-}
-
-/* d's file, opened: its object, or NULL when it resolves nothing. */
-static struct elfobj *dso_open_obj(struct dso *d)
-{
-	if (!d->obj)
-		return NULL;
-	if (!d->checked)
-		sy_dso_check(d);
-	if (d->dead)
-		return NULL;
-	if (d->res->state == OBJ_NEW || d->s->ncloses || d->s->nreleased)
-		sy_obj_settle(d->s, d->res);
-	return d->res->state == OBJ_READY ? d->res : NULL;
-}
-
-/*
- * Whether the file has no bytes for out's code: a separate debug file keeps
- * the program headers, not the code; or out ends past the file.
- */
-static void code_nobits(const struct elfobj *obj, struct dso_func *out)
-{
-	Elf *elf = obj->file->elf;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while (elf && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
-		    out->vaddr - sh.sh_addr < sh.sh_size) {
-			out->nobits = sh.sh_type == SHT_NOBITS;
-			break;
-		}
-	if (out->off + out->size > obj->file->size || out->off + out->size < out->off)
-		out->nobits = 1;
-}
-
-int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
-{
-	struct elfobj *obj = dso_open_obj(d);
-	const struct fsym *sym;
-	const struct load *l;
-	uint64_t a = 0;
-
-	if (!obj || !module_addr(obj, off, &a) || !(sym = sy_find_symbol(obj, a)) ||
-	    sym->end <= sym->start)
-		return 0;
-	memset(out, 0, sizeof(*out));
-	out->name = intern_name_len(d->s, sym->name, sym->name_len);
-	out->vaddr = sym->start - obj->bias;
-	out->size = sym->end - sym->start;
-	out->file = obj->file;
-	l = load_of_vaddr(obj, out->vaddr);
-	if (!l)
-		return 0;
-	out->off = out->vaddr - l->vaddr + l->off;
-	/* the segment's file bytes end where the function may not */
-	if (out->size > l->size - (out->vaddr - l->vaddr))
-		out->size = l->size - (out->vaddr - l->vaddr);
-	code_nobits(obj, out);
-	return 1;
-}
-
-int dso_code_at(struct dso *d, uint64_t off, struct dso_func *out)
-{
-	struct elfobj *obj = dso_open_obj(d);
-	const struct load *l = obj ? load_of_off(obj, off) : NULL;
-
-	if (!l)
-		return 0;
-	memset(out, 0, sizeof(*out));
-	out->off = l->off;
-	out->size = l->size;
-	out->vaddr = l->vaddr;
-	out->file = obj->file;
-	code_nobits(obj, out);
-	return 1;
-}
-
-const char *dso_comp_dir(struct dso *d, uint64_t off)
-{
-	struct elfobj *obj = dso_open_obj(d);
-	Dwfl_Line *l;
-	const char *dir;
-	uint64_t a;
-
-	if (!obj || !module_addr(obj, off, &a))
-		return NULL;
-	l = dwfl_module_getsrc(obj->mod, a);
-	dir = l ? dwfl_line_comp_dir(l) : NULL;
-	return dir ? strpool_intern(d->s->pool, dir) : NULL;
-}
-
-int dso_offset_of(struct dso *d, uint64_t vaddr, uint64_t *off)
-{
-	struct elfobj *obj = dso_open_obj(d);
-	const struct load *l = obj ? load_of_vaddr(obj, vaddr) : NULL;
-
-	if (!l)
-		return 0;
-	*off = vaddr - l->vaddr + l->off;
-	return 1;
-}
-
 const char *const *symbols_warnings(const struct symbols *s, size_t *more)
 {
 	*more = s->warnings_dropped;
 	return (const char *const *)s->warnings;
-}
-
-uid_t symbols_dso_owner(const struct dso *d)
-{
-	const struct objfile *f = symbols_dso_file(d);
-	struct stat st;
-
-	if (!f || f->fd < 0)
-		return (uid_t)-1;
-	/*
-	 * The file at the path the process mapped (or that path under
-	 * --symfs, a tree the user gave) is whose program it is; a copy found
-	 * by build id (the cache's, which root's perf made, debuginfod's) is
-	 * not: then the file still at that path, else not known.
-	 */
-	{
-		size_t n = strlen(f->path), m = strlen(dso_path(d));
-
-		if (n >= m && !strcmp(f->path + n - m, dso_path(d)))
-			return fstat(f->fd, &st) ? (uid_t)-1 : st.st_uid;
-	}
-	return stat(dso_path(d), &st) ? (uid_t)-1 : st.st_uid;
 }

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "module.h"
+
 struct symbols;
 struct dso;
 struct objfile;
@@ -112,34 +114,6 @@ struct dso *symbols_dso_live(struct symbols *s, const char *path, const unsigned
  * there, not when an address first needs it. NULL: none.
  */
 void symbols_hold_dir(struct symbols *s, const char *dir);
-/* A function of a file, where its code is (dso_function_at()). */
-struct dso_func {
-	const char *name;	/* as dso_resolve() names it; owned by s */
-	uint64_t off;		/* its first byte's offset in the file */
-	uint64_t size;		/* its bytes */
-	uint64_t vaddr;		/* its first byte's address in the ELF file (objdump's) */
-	const struct objfile *file;	/* the file to read its bytes from */
-	int nobits;		/* the file has no bytes for it (a debug file's .text) */
-};
-/*
- * The function of file dso d holding file offset off, by its symbol: 1, or
- * 0 when there is none (no symbol there, the kernel, a file not here).
- */
-int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out);
-/*
- * The loadable segment of file dso d holding file offset off, as a
- * dso_func with no name (its code, whatever symbols say): 1, or 0 when
- * none holds it or the file is not here. For code no symbol names.
- */
-int dso_code_at(struct dso *d, uint64_t off, struct dso_func *out);
-/*
- * The directory file offset off of d was compiled in (its CU's
- * DW_AT_comp_dir), which a relative source path of its line is under;
- * NULL when not known. Owned by s.
- */
-const char *dso_comp_dir(struct dso *d, uint64_t off);
-/* The file offset of ELF address vaddr of d's file (a branch's target): 1, or 0 outside. */
-int dso_offset_of(struct dso *d, uint64_t vaddr, uint64_t *off);
 
 /*
  * The dso of the kernel ("[kernel.kallsyms]") and of kernel modules, from
@@ -175,44 +149,11 @@ void symbols_kernel_module_map(struct symbols *s, const char *path, uint64_t sta
 			       uint64_t len);
 
 /*
- * "libc.so.6", "shape", "[kernel.kallsyms]", "[ext4]" (a kernel module),
- * "[vdso]": what reports show.
- */
-const char *dso_short_name(const struct dso *d);
-const char *dso_path(const struct dso *d);
-/*
- * The file to read d's code from (for unwinding): the very file the
- * symbolizer reads for it (under --symfs when there; objfile.h), opened
- * on the first ask; NULL when d resolves nothing (no file, another
- * build, [vdso] and the like).
- */
-const struct objfile *symbols_dso_file(const struct dso *d);
-/*
- * Whose program d is: the owner of the file the process mapped, as opened
- * here (or at its path, when what was opened is a copy: the build-id
- * cache's); (uid_t)-1 when not known (the kernel, JIT code, a file gone).
- */
-uid_t symbols_dso_owner(const struct dso *d);
-/*
- * Open d's file now and settle which file resolves it (its path's, or one
- * found by its build id), as its first dso_resolve() would; for callers
- * that want the file, not names (prof archive).
- */
-void dso_settle(struct dso *d);
-/*
  * Where to open a file a profile names: under --symfs when it is there
  * (or, with --strict-symfs, always, and a name that cannot be opened when
  * a link leads out); malloc'ed.
  */
 char *symbols_locate(const struct symbols *s, const char *path);
-/*
- * 1 when d is memory no file backs, where JIT runtimes put their code:
- * "//anon", "[anon:...]", "/memfd:...", "[heap]", "/anon_hugepage",
- * "/dev/zero".
- */
-int dso_is_anon(const struct dso *d);
-/* 1 when d is JIT code: anonymous memory (dso_is_anon()), or "[JIT] tid PID". */
-int dso_is_jit(const struct dso *d);
 /* Whether source lines are wanted (symbols_opts.srcline). */
 int symbols_srcline(const struct symbols *s);
 /*
@@ -224,12 +165,6 @@ const char *symbols_debuginfo_path(const struct symbols *s);
 int symbols_debug_cache(const struct symbols *s);
 /* The --symfs directory, absolute; NULL when none (or /). */
 const char *symbols_symfs(const struct symbols *s);
-
-/*
- * The build id of d: the one recorded with its map, else its file's once
- * opened. Its length, 0 when none is known; *id points into d's memory.
- */
-size_t dso_build_id(const struct dso *d, const unsigned char **id);
 
 /*
  * Whether a file's build id is the one recorded: equal, or the recorded
@@ -269,13 +204,6 @@ int dso_resolve(struct dso *d, uint64_t addr, struct frame_info *out, int max);
  * can come back to this address later goes on with other work.
  */
 int dso_ready(struct dso *d);
-
-/*
- * 1 when d resolved nothing because its file is missing, unreadable or of
- * another build than the one recorded (after a dso_resolve() on it): its
- * frames must show as [unknown], not as offsets into some other file.
- */
-int dso_unknown(const struct dso *d);
 
 /*
  * Warnings gathered while resolving (a build id mismatch, a missing file),
