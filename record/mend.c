@@ -27,6 +27,7 @@
 #include "leaf.h"
 #include "drain.h"
 #include "mapfile.h"
+#include "maps.h"
 #include "mend.h"
 #include "pdata.h"
 #include "regs.h"
@@ -67,16 +68,14 @@ struct mfile {
 	size_t nload;
 };
 
-struct mmapent {
-	uint64_t start, end, pgoff;
-	uint64_t since;			/* its record's time */
-	int32_t file;			/* index in files, or MF_ANON, MF_UNSURE */
-};
-
+/*
+ * A process's maps are the report's model of them (maps.h): each map's
+ * since is its record's time, its file an index in files, or MF_ANON,
+ * MF_UNSURE.
+ */
 struct image {
 	uint64_t until;			/* the exec that ended it */
-	struct mmapent *maps;		/* by start, none overlapping */
-	size_t n;
+	struct maps maps;
 };
 
 #define MAX_IMAGES	16		/* images kept a process a pass */
@@ -86,8 +85,7 @@ struct mproc {
 	int known;			/* maps followed from its start, or from /proc */
 	int exited;			/* its EXIT read: gone at the next pass */
 	uint64_t exec;			/* time of its last exec, if one was read */
-	struct mmapent *maps;		/* by start, none overlapping */
-	size_t n, cap;
+	struct maps maps;
 	/*
 	 * The images before the execs read this pass, for the samples before
 	 * them drained after (a fork's child before its exec, a script's
@@ -122,7 +120,7 @@ struct mend {
 static void drop_old(struct mproc *p)
 {
 	for (size_t i = 0; i < p->nold; i++)
-		free(p->old[i].maps);
+		maps_release(&p->old[i].maps);
 	free(p->old);
 	p->old = NULL;
 	p->nold = 0;
@@ -150,7 +148,7 @@ void mend_free(struct mend *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->nprocs; i++) {
-		free(m->procs[i].maps);
+		maps_release(&m->procs[i].maps);
 		drop_old(&m->procs[i]);
 	}
 	for (size_t i = 0; i < m->nfiles; i++) {
@@ -196,47 +194,35 @@ static struct mproc *proc_of(struct mend *m, int pid, int make)
 	m->procs = xgrow(m->procs, &m->cap_procs, m->nprocs + 1, sizeof(*m->procs));
 	memset(&m->procs[m->nprocs], 0, sizeof(m->procs[0]));
 	m->procs[m->nprocs].pid = pid;
+	maps_init(&m->procs[m->nprocs].maps);
 	u64map_add(&m->pids, (uint64_t)(uint32_t)pid, (uint32_t)m->nprocs);
 	return &m->procs[m->nprocs++];
+}
+
+static int since_at_least(void *arg, const struct map *mp)
+{
+	return mp->since >= *(const uint64_t *)arg;
+}
+
+static int since_before(void *arg, const struct map *mp)
+{
+	return mp->since < *(const uint64_t *)arg;
 }
 
 /* Keep only p's maps made at t or later: read ahead of an exec or fork before them. */
 static void keep_since(struct mproc *p, uint64_t t)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->n; i++)
-		if (p->maps[i].since >= t)
-			p->maps[n++] = p->maps[i];
-	p->n = n;
+	maps_keep(&p->maps, since_at_least, &t);
 }
 
 /* Forget p's maps: it is not known until it execs or is made again. */
 static void proc_clear(struct mproc *p, int known)
 {
-	free(p->maps);
+	maps_release(&p->maps);
 	drop_old(p);
-	p->maps = NULL;
-	p->n = p->cap = 0;
 	p->known = known;
 	p->exited = 0;
 	p->exec = 0;
-}
-
-/* The first of the n maps at maps that ends after a, or n. */
-static size_t first_after_in(const struct mmapent *maps, size_t n, uint64_t a)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (maps[mid].end <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /*
@@ -245,54 +231,26 @@ static size_t first_after_in(const struct mmapent *maps, size_t n, uint64_t a)
  * map made after t may have replaced the one a report sees at t. Before
  * p's exec, the image before it.
  */
-static const struct mmapent *find_map(const struct mproc *p, uint64_t a, uint64_t t)
+static const struct map *find_map(const struct mproc *p, uint64_t a, uint64_t t)
 {
-	const struct mmapent *maps = p->maps;
-	size_t n = p->n, i;
+	const struct maps *maps = &p->maps;
+	const struct map *mp;
 
 	for (size_t k = 0; t < p->exec && k < p->nold; k++)
 		if (t < p->old[k].until) {
-			maps = p->old[k].maps;
-			n = p->old[k].n;
+			maps = &p->old[k].maps;
 			break;
 		}
-	if (t < p->exec && maps == p->maps)
+	if (t < p->exec && maps == &p->maps)
 		return NULL;	/* an image before those kept */
-	i = first_after_in(maps, n, a);
-
-	return i < n && maps[i].start <= a && maps[i].since <= t ? &maps[i] : NULL;
+	mp = maps_find(maps, a);
+	return mp && mp->since <= t ? mp : NULL;
 }
 
-/* Put e in p's maps, cutting away what it covers of others: the newer map wins. */
-static void insert_map(struct mproc *p, const struct mmapent *e)
+static int insert_into(void *arg, const struct map *mp)
 {
-	size_t i = first_after_in(p->maps, p->n, e->start), j = i, add = 1;
-	struct mmapent left, right;
-	int has_left = 0, has_right = 0;
-
-	/* the maps e overlaps are i..j-1 */
-	while (j < p->n && p->maps[j].start < e->end)
-		j++;
-	if (i < j && p->maps[i].start < e->start) {
-		left = p->maps[i];
-		left.end = e->start;
-		has_left = 1;
-	}
-	if (i < j && p->maps[j - 1].end > e->end) {
-		right = p->maps[j - 1];
-		right.pgoff += e->end - right.start;
-		right.start = e->end;
-		has_right = 1;
-	}
-	add += (size_t)has_left + (size_t)has_right;
-	p->maps = xgrow(p->maps, &p->cap, p->n - (j - i) + add, sizeof(*p->maps));
-	memmove(&p->maps[i + add], &p->maps[j], (p->n - j) * sizeof(*p->maps));
-	p->n = p->n - (j - i) + add;
-	if (has_left)
-		p->maps[i++] = left;
-	p->maps[i++] = *e;
-	if (has_right)
-		p->maps[i] = right;
+	maps_insert(arg, mp);
+	return 0;
 }
 
 /* The file of an MMAP2 record's map, made once per identity. */
@@ -349,7 +307,7 @@ static void do_mmap(struct mend *m, const struct perf_event_header *h, const str
 {
 	const struct mmap_event *me = &k->mmap;
 	struct mproc *p;
-	struct mmapent e;
+	struct map e = { .since = time };
 
 	if ((int32_t)me->pid == -1 || (h->misc & PERF_RECORD_MISC_MMAP_DATA) || !me->len ||
 	    me->start + me->len < me->start)
@@ -357,9 +315,9 @@ static void do_mmap(struct mend *m, const struct perf_event_header *h, const str
 	if (me->name_len >= 17 && !memcmp(me->name, "[kernel.kallsyms]", 17))
 		return;
 	p = proc_of(m, (int)me->pid, 1);
-	if (!p->known && !p->n)
+	if (!p->known && !p->maps.nr)
 		p->known = 1;	/* maps from its first, or from /proc */
-	if (p->n >= MAX_MAPS) {
+	if (p->maps.nr >= MAX_MAPS) {
 		proc_clear(p, 0);	/* too many to follow: its stacks are kept */
 		return;
 	}
@@ -368,26 +326,24 @@ static void do_mmap(struct mend *m, const struct perf_event_header *h, const str
 	e.start = me->start;
 	e.end = me->start + me->len;
 	e.pgoff = me->pgoff;
-	e.since = time;
 	if (pdata_anon_name(me->name, me->name_len))
 		e.file = MF_ANON;
 	else if (me->name_len && me->name[0] == '/' && h->type == PERF_RECORD_MMAP2)
 		e.file = file_of(m, me);
 	else
 		e.file = MF_UNSURE;
-	insert_map(p, &e);
+	maps_insert(&p->maps, &e);
 }
 
 /*
- * An image of p that an exec at until ended: the n maps at maps made
- * before time t, kept until the next pass. first: the oldest (a fork's,
- * told after the exec that ended it).
+ * An image of p that an exec at until ended: the maps of src made before
+ * time t, kept until the next pass. first: the oldest (a fork's, told
+ * after the exec that ended it).
  */
-static void add_old(struct mend *m, struct mproc *p, const struct mmapent *maps, size_t n,
-		    uint64_t t, uint64_t until, int first)
+static void add_old(struct mend *m, struct mproc *p, const struct maps *src, uint64_t t,
+		    uint64_t until, int first)
 {
 	struct image *im;
-	size_t k = 0;
 
 	if (p->nold >= MAX_IMAGES)
 		return;		/* samples of the images before: unsure */
@@ -401,11 +357,9 @@ static void add_old(struct mend *m, struct mproc *p, const struct mmapent *maps,
 	im = &p->old[first ? 0 : p->nold];
 	p->nold++;
 	im->until = until;
-	im->maps = xreallocarray(NULL, n ? n : 1, sizeof(*im->maps));
-	for (size_t i = 0; i < n; i++)
-		if (maps[i].since < t)
-			im->maps[k++] = maps[i];
-	im->n = k;
+	maps_init(&im->maps);
+	maps_copy(&im->maps, src);	/* shared until the keep below */
+	maps_keep(&im->maps, since_before, &t);
 }
 
 void mend_record(struct mend *m, const unsigned char *rec, size_t len)
@@ -444,24 +398,22 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 		if (p->exec > k.time || !parent || !parent->known) {
 			/* exec'd already: the parent's maps are its image before */
 			if (p->exec > k.time && parent && parent->known)
-				add_old(m, p, parent->maps, parent->n, k.time + 1,
+				add_old(m, p, &parent->maps, k.time + 1,
 					p->nold ? p->old[0].until : p->exec, 1);
 			p->known = p->known || p->exec > k.time;
 			p->exited = 0;
 			break;
 		}
 		{
-			struct mmapent *own = p->maps;
-			size_t nown = p->n;
+			/* the parent's maps (shared, until one changes), then its own over them */
+			struct maps own = p->maps;
+			uint64_t after = k.time + 1;
 
-			p->maps = NULL;
-			p->n = p->cap = 0;
-			for (size_t i = 0; i < parent->n; i++)
-				if (parent->maps[i].since <= k.time)
-					insert_map(p, &parent->maps[i]);
-			for (size_t i = 0; i < nown; i++)
-				insert_map(p, &own[i]);
-			free(own);
+			maps_init(&p->maps);
+			maps_copy(&p->maps, &parent->maps);
+			maps_keep(&p->maps, since_before, &after);
+			maps_each(&own, insert_into, &p->maps);
+			maps_release(&own);
 			p->known = 1;
 			p->exited = 0;
 		}
@@ -472,7 +424,7 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len)
 		/* exec: a new image, whose maps follow (another ring may have told some) */
 		p = proc_of(m, (int)k.pid, 1);
 		if (time > p->exec) {
-			add_old(m, p, p->maps, p->n, time, time, 0);
+			add_old(m, p, &p->maps, time, time, 0);
 			p->exec = time;
 		}
 		keep_since(p, time);
@@ -507,7 +459,7 @@ void mend_pass(struct mend *m)
 /* --- files and their rows ------------------------------------------------ */
 
 /* Open f, the file pid maps at mp, and read its .eh_frame and segments: 0, or -1. */
-static int file_open(struct mend *m, struct mfile *f, int pid, const struct mmapent *mp)
+static int file_open(struct mend *m, struct mfile *f, int pid, const struct map *mp)
 {
 	size_t nph;
 	unsigned char id[20];
@@ -627,7 +579,7 @@ static int row_of(const struct mend *m, struct mfile *f, uint64_t a, int64_t *cf
 static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t t,
 		   int64_t *cfa_off, int64_t *ra_at)
 {
-	const struct mmapent *mp = find_map(p, pc, t);
+	const struct map *mp = find_map(p, pc, t);
 	struct mfile *f;
 	uint64_t fo, a = 0, key;
 	uint32_t v;

@@ -308,7 +308,7 @@ static const unsigned char *build_id_of(struct machine *m, const char *path, siz
 void machine_mmap(struct machine *m, const struct kevent *k)
 {
 	const struct mmap_event *me = &k->mmap;
-	struct map mp;
+	struct map mp = { .since = 0 };
 	char name[4096];
 	size_t namelen;
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A process's maps (report/model/maps.c) against a model that keeps, for each
+ * A process's maps (src/maps.c) against a model that keeps, for each
  * page of a small address space, which map covers it and at what file
  * offset: random inserts that cut each other, forks that share a tree and
- * then change apart, lookups of every page, walks in order, and the
- * count of maps, for several processes at once.
+ * then change apart, the maps made before a time dropped (the recorder's
+ * leaf repair, at an exec read ahead), lookups of every page, walks in
+ * order, and the count of maps, for several processes at once.
  *   test-maps [ROUNDS]
  */
 #include "config.h"
@@ -37,7 +38,9 @@ static struct dso *dso_of(int id)
 
 static void insert(int p, int id, int first, int n)
 {
-	struct map m = { first * PAGE, (first + n) * PAGE, 0x100000ULL * (unsigned)id, dso_of(id) };
+	struct map m = { .start = first * PAGE, .end = (first + n) * PAGE,
+			  .pgoff = 0x100000ULL * (unsigned)id, .since = (uint64_t)id,
+			  .dso = dso_of(id) };
 
 	maps_insert(&procs[p], &m);
 	for (int i = first; i < first + n; i++) {
@@ -51,6 +54,11 @@ struct walk {
 	size_t n;
 	int sorted;
 };
+
+static int since_at_least(void *arg, const struct map *m)
+{
+	return m->since >= *(const uint64_t *)arg;
+}
 
 static int walk_one(void *arg, const struct map *m)
 {
@@ -101,6 +109,24 @@ int main(int argc, char **argv)
 		} else if (rnd() % 40 == 0) {
 			maps_release(&procs[p]);	/* an exec */
 			memset(&models[p], 0, sizeof(models[p]));
+		} else if (rnd() % 30 == 0) {
+			/* only the maps made since a time (a map's since is its id) */
+			uint64_t t = (uint64_t)(id > 1 ? 1 + (int)(rnd() % (unsigned)id) : 1);
+			size_t before = procs[p].nr, gone, want = 0;
+			int last = 0;
+
+			gone = maps_keep(&procs[p], since_at_least, &t);
+			for (int i = 0; i < PAGES; i++) {
+				/* a map's pieces count once each: runs of one id */
+				if (models[p].id[i] && models[p].id[i] != last &&
+				    (uint64_t)models[p].id[i] < t)
+					want++;
+				last = models[p].id[i];
+				if ((uint64_t)models[p].id[i] < t)
+					models[p].id[i] = 0;
+			}
+			if (gone != want || procs[p].nr != before - gone)
+				bad = r;
 		} else {
 			int first = (int)(rnd() % PAGES);
 			int n = 1 + (int)(rnd() % (rnd() % 4 ? 8 : 64));
@@ -113,14 +139,14 @@ int main(int argc, char **argv)
 			if (!same(k))
 				bad = r;
 	}
-	ok(bad < 0, "%d rounds of inserts, forks and execs over %d processes agree with the model%s",
+	ok(bad < 0, "%d rounds of inserts, forks, execs and keeps over %d processes agree with the model%s",
 	   rounds, PROCS, bad < 0 ? "" : " (not at some round)");
 	if (bad >= 0)
 		printf("# first disagreement at round %d\n", bad);
 	{
 		/* a fork of many maps costs nothing until it changes */
 		struct maps a, b;
-		struct map m = { 0, PAGE, 0, dso_of(1) };
+		struct map m = { .start = 0, .end = PAGE, .dso = dso_of(1) };
 
 		maps_init(&a);
 		maps_init(&b);
@@ -138,6 +164,10 @@ int main(int argc, char **argv)
 		ok(a.nr == 100000 && b.nr == 100001 && !maps_find(&a, 1ULL << 40) &&
 		   maps_find(&b, 1ULL << 40) && maps_find(&b, 2 * PAGE) == maps_find(&a, 2 * PAGE),
 		   "1000 forks of 100,000 maps, each changed once: apart, and sharing the rest");
+		/* keeping all changes nothing: still shared */
+		ok(maps_keep(&b, since_at_least, &(uint64_t){ 0 }) == 0 &&
+		   maps_find(&b, 2 * PAGE) == maps_find(&a, 2 * PAGE),
+		   "keeping every map leaves the tree shared");
 		maps_release(&a);
 		maps_release(&b);
 	}

@@ -226,3 +226,45 @@ int maps_each(const struct maps *m, int (*fn)(void *arg, const struct map *mp), 
 {
 	return each(m->root, fn, arg);
 }
+
+struct keeping {
+	int (*keep)(void *arg, const struct map *mp);
+	void *arg;
+	struct map *kept;
+	size_t n, cap;
+	size_t gone;
+};
+
+static int count_gone(void *arg, const struct map *mp)
+{
+	struct keeping *k = arg;
+
+	k->gone += !k->keep(k->arg, mp);
+	return 0;
+}
+
+static int collect(void *arg, const struct map *mp)
+{
+	struct keeping *k = arg;
+
+	if (k->keep(k->arg, mp)) {
+		k->kept = xgrow(k->kept, &k->cap, k->n + 1, sizeof(*k->kept));
+		k->kept[k->n++] = *mp;
+	}
+	return 0;
+}
+
+size_t maps_keep(struct maps *m, int (*keep)(void *arg, const struct map *mp), void *arg)
+{
+	struct keeping k = { keep, arg, NULL, 0, 0, 0 };
+
+	maps_each(m, count_gone, &k);
+	if (!k.gone)
+		return 0;
+	maps_each(m, collect, &k);
+	maps_release(m);
+	for (size_t i = 0; i < k.n; i++)
+		maps_insert(m, &k.kept[i]);
+	free(k.kept);
+	return k.gone;
+}
