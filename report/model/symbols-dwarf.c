@@ -179,6 +179,40 @@ static int fs_has(const struct fnscopes *f, const struct fsnode *n, Dwarf_Addr p
 
 static int scx_find(struct elfobj *obj, struct fnscopes *f);
 
+/*
+ * The index of an object's DWARF, made as addresses need it, and let go of
+ * as a whole (sy_free_cuidx()) when the object is closed.
+ */
+struct dwidx {
+	struct cuidx **cuidx;	/* the functions of each CU met, by address: */
+	size_t ncuidx, cuidx_cap;	/* the items of cutab */
+	struct htab cutab;
+	struct fnindex *fnx;	/* all its functions by address */
+	int fnx_state;		/* 0: not looked for; 1: fnx; -1: none, CU by CU */
+	struct fnscopes **fsc;	/* the scope trees of functions met twice or more: */
+	size_t nfsc, fsc_cap;	/* the items of fsctab */
+	size_t fsc_cells;	/* their nodes and ranges, bounded for the object */
+	struct htab fsctab;
+	char *scx_path;		/* the cache's file of its scope trees (BUILDID.sc); NULL: none */
+	Dwarf *scx_dw;		/* the DWARF they are of */
+	uint64_t scx_info;	/* its .debug_info's size */
+	size_t scx_new;		/* trees made here: the file is written anew */
+	int scx_fd;		/* the file, open (-1: none, or not whole) */
+	size_t scx_len;
+	struct scxidx *scx_idx;	/* its index, by DIE offset */
+	size_t scx_n;
+};
+
+/* obj's index, made when it has none. */
+static struct dwidx *dx_of(struct elfobj *obj)
+{
+	if (!obj->dx) {
+		obj->dx = xcalloc(1, sizeof(*obj->dx));
+		obj->dx->scx_fd = -1;	/* no file of scope trees open */
+	}
+	return obj->dx;
+}
+
 /* The record of function top, made when new (from the cache's tree when it has one). */
 static struct fnscopes *fs_of(struct elfobj *obj, Dwarf_Die *top)
 {
@@ -188,18 +222,18 @@ static struct fnscopes *fs_of(struct elfobj *obj, Dwarf_Die *top)
 	uint32_t j;
 	struct fnscopes *f;
 
-	htab_probe(&obj->fsctab, htab_mix(off) ^ (uint64_t)(uintptr_t)dw, &p);
-	while (htab_next(&obj->fsctab, &p, &j))
-		if (obj->fsc[j]->off == off && obj->fsc[j]->dw == dw)
-			return obj->fsc[j];
+	htab_probe(&obj->dx->fsctab, htab_mix(off) ^ (uint64_t)(uintptr_t)dw, &p);
+	while (htab_next(&obj->dx->fsctab, &p, &j))
+		if (obj->dx->fsc[j]->off == off && obj->dx->fsc[j]->dw == dw)
+			return obj->dx->fsc[j];
 	f = xcalloc(1, sizeof(*f));
 	f->dw = dw;
 	f->off = off;
-	if (dw == obj->scx_dw)
+	if (dw == obj->dx->scx_dw)
 		scx_find(obj, f);
-	obj->fsc = xgrow(obj->fsc, &obj->fsc_cap, obj->nfsc + 1, sizeof(*obj->fsc));
-	obj->fsc[obj->nfsc] = f;
-	htab_put(&obj->fsctab, &p, (uint32_t)obj->nfsc++);
+	obj->dx->fsc = xgrow(obj->dx->fsc, &obj->dx->fsc_cap, obj->dx->nfsc + 1, sizeof(*obj->dx->fsc));
+	obj->dx->fsc[obj->dx->nfsc] = f;
+	htab_put(&obj->dx->fsctab, &p, (uint32_t)obj->dx->nfsc++);
 	return f;
 }
 
@@ -211,11 +245,11 @@ static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_D
 {
 	struct fnscopes *f = fs_of(obj, top);
 	/* with a cache of trees, made at once: the next report reads it there */
-	int kept = obj->scx_path && f->dw == obj->scx_dw;
+	int kept = obj->dx->scx_path && f->dw == obj->dx->scx_dw;
 	uint32_t path[CHAIN_MAX];
 	int n = 0;
 
-	if (!f->made && (++f->seen < (kept ? 1 : 2) || obj->fsc_cells >= FNSCOPES_OBJ_MAX))
+	if (!f->made && (++f->seen < (kept ? 1 : 2) || obj->dx->fsc_cells >= FNSCOPES_OBJ_MAX))
 		return descend(top, pc, chain);
 	if (!f->made) {
 		long budget = 1L << 20;
@@ -223,8 +257,8 @@ static int descend_fn(struct elfobj *obj, Dwarf_Die *top, Dwarf_Addr pc, Dwarf_D
 		f->made = 1;
 		fs_node(f, top);
 		fs_read(f, top, 0, 1, &budget);
-		obj->fsc_cells += f->nn + f->nr;
-		obj->scx_new += kept;
+		obj->dx->fsc_cells += f->nn + f->nr;
+		obj->dx->scx_new += kept;
 	}
 	path[n++] = 0;
 	while (n < CHAIN_MAX) {
@@ -355,10 +389,10 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 	struct htab_probe p;
 	uint32_t j;
 
-	htab_probe(&obj->cutab, off ^ (uint64_t)(uintptr_t)dw, &p);
-	while (!x && htab_next(&obj->cutab, &p, &j))
-		if (obj->cuidx[j]->off == off && obj->cuidx[j]->dw == dw)
-			x = obj->cuidx[j];
+	htab_probe(&obj->dx->cutab, off ^ (uint64_t)(uintptr_t)dw, &p);
+	while (!x && htab_next(&obj->dx->cutab, &p, &j))
+		if (obj->dx->cuidx[j]->off == off && obj->dx->cuidx[j]->dw == dw)
+			x = obj->dx->cuidx[j];
 	if (!x) {
 		long budget = 1L << 20;
 
@@ -368,12 +402,12 @@ static int find_function(struct elfobj *obj, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf
 		walk_functions(cu, 0, 0, cuidx_add, x, &budget);
 		if (x->n > 1) /* a CU without functions leaves x->fn NULL */
 			qsort(x->fn, x->n, sizeof(*x->fn), cufn_cmp);
-		if (obj->ncuidx == obj->cuidx_cap) {
-			obj->cuidx_cap = obj->cuidx_cap ? 2 * obj->cuidx_cap : 16;
-			obj->cuidx = xreallocarray(obj->cuidx, obj->cuidx_cap, sizeof(*obj->cuidx));
+		if (obj->dx->ncuidx == obj->dx->cuidx_cap) {
+			obj->dx->cuidx_cap = obj->dx->cuidx_cap ? 2 * obj->dx->cuidx_cap : 16;
+			obj->dx->cuidx = xreallocarray(obj->dx->cuidx, obj->dx->cuidx_cap, sizeof(*obj->dx->cuidx));
 		}
-		obj->cuidx[obj->ncuidx] = x;
-		htab_put(&obj->cutab, &p, (uint32_t)obj->ncuidx++);
+		obj->dx->cuidx[obj->dx->ncuidx] = x;
+		htab_put(&obj->dx->cutab, &p, (uint32_t)obj->dx->ncuidx++);
 	}
 	i = innermost(x->fn, x->n, sizeof(*x->fn), pc);
 	if (i < 0)
@@ -572,19 +606,19 @@ _Static_assert(sizeof(struct fsnode) == 24 && sizeof(struct scxtree) == 24 &&
 	       "the cache's records are the structs' bytes, 8-aligned");
 _Static_assert(offsetof(struct scxidx, off) == 0, "off_cmp() orders the index");
 
-/* Open the file at obj->scx_path and read its index, when it is whole and of obj's DWARF. */
+/* Open the file at obj->dx->scx_path and read its index, when it is whole and of obj's DWARF. */
 static void scx_open(struct elfobj *obj)
 {
 	struct scxhdr h;
 	struct stat st;
 	struct scxidx *x = NULL;
-	int fd = open(obj->scx_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	int fd = open(obj->dx->scx_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(h) ||
 	    (uint64_t)st.st_size > SCX_FILE_MAX || pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
-	    memcmp(h.magic, SCX_MAGIC, 8) || h.info != obj->scx_info ||
+	    memcmp(h.magic, SCX_MAGIC, 8) || h.info != obj->dx->scx_info ||
 	    h.ntrees > ((size_t)st.st_size - sizeof(h)) / sizeof(*x))
 		goto bad;
 	x = xreallocarray(NULL, h.ntrees ? h.ntrees : 1, sizeof(*x));
@@ -596,10 +630,10 @@ static void scx_open(struct elfobj *obj)
 		    x[i].pos < sizeof(h) + h.ntrees * sizeof(*x) ||
 		    x[i].pos > (uint64_t)st.st_size - sizeof(struct scxtree))
 			goto bad;
-	obj->scx_fd = fd;
-	obj->scx_len = (size_t)st.st_size;
-	obj->scx_idx = x;
-	obj->scx_n = h.ntrees;
+	obj->dx->scx_fd = fd;
+	obj->dx->scx_len = (size_t)st.st_size;
+	obj->dx->scx_idx = x;
+	obj->dx->scx_n = h.ntrees;
 	return;
 bad:
 	free(x);
@@ -614,7 +648,7 @@ bad:
 static void *scx_tree(const struct elfobj *obj, uint64_t off, struct scxtree *t)
 {
 	const struct scxidx key = { off, 0 };
-	const struct scxidx *x = obj->scx_fd >= 0 ? bsearch(&key, obj->scx_idx, obj->scx_n,
+	const struct scxidx *x = obj->dx->scx_fd >= 0 ? bsearch(&key, obj->dx->scx_idx, obj->dx->scx_n,
 							     sizeof(key), off_cmp)
 						   : NULL;
 	const struct fsnode *n;
@@ -630,8 +664,8 @@ static void *scx_tree(const struct elfobj *obj, uint64_t off, struct scxtree *t)
 
 	if (!x)
 		return NULL;
-	room = obj->scx_len - x->pos;
-	r = pread(obj->scx_fd, head.b, room < sizeof(head) ? room : sizeof(head), (off_t)x->pos);
+	room = obj->dx->scx_len - x->pos;
+	r = pread(obj->dx->scx_fd, head.b, room < sizeof(head) ? room : sizeof(head), (off_t)x->pos);
 	if (r < (ssize_t)sizeof(*t))
 		return NULL;
 	*t = head.t;
@@ -643,7 +677,7 @@ static void *scx_tree(const struct elfobj *obj, uint64_t off, struct scxtree *t)
 	body = xmalloc(bytes);
 	got = (size_t)r - sizeof(*t) < bytes ? (size_t)r - sizeof(*t) : bytes;
 	memcpy(body, head.b + sizeof(*t), got);
-	if ((got < bytes && pread(obj->scx_fd, (char *)body + got, bytes - got,
+	if ((got < bytes && pread(obj->dx->scx_fd, (char *)body + got, bytes - got,
 				  (off_t)(x->pos + sizeof(*t) + got)) != (ssize_t)(bytes - got)) ||
 	    htab_hash_chunks(0, body, bytes) != t->sum)
 		goto bad;
@@ -666,11 +700,11 @@ bad:
 static int scx_find(struct elfobj *obj, struct fnscopes *f)
 {
 	struct scxtree t;
-	struct fsnode *body = obj->scx_n ? scx_tree(obj, f->off, &t) : NULL;
+	struct fsnode *body = obj->dx->scx_n ? scx_tree(obj, f->off, &t) : NULL;
 
 	if (!body)
 		return 0;
-	if (obj->fsc_cells + t.nn + t.nr > FNSCOPES_OBJ_MAX) {
+	if (obj->dx->fsc_cells + t.nn + t.nr > FNSCOPES_OBJ_MAX) {
 		free(body);
 		return 0;
 	}
@@ -680,7 +714,7 @@ static int scx_find(struct elfobj *obj, struct fnscopes *f)
 	f->nn = f->ncap = t.nn;
 	f->rng = (void *)(body + t.nn);
 	f->nr = f->rcap = t.nr;
-	obj->fsc_cells += t.nn + t.nr;
+	obj->dx->fsc_cells += t.nn + t.nr;
 	return 1;
 }
 
@@ -697,29 +731,29 @@ struct scxout {
  */
 static void scx_write(struct elfobj *obj)
 {
-	struct scxhdr h = { .info = obj->scx_info };
+	struct scxhdr h = { .info = obj->dx->scx_info };
 	struct scxout *v;
 	size_t n = 0, len, at;
 	char *buf;
 
-	if (!obj->scx_path || !obj->scx_new)
+	if (!obj->dx->scx_path || !obj->dx->scx_new)
 		return;
-	v = xreallocarray(NULL, obj->nfsc + obj->scx_n + 1, sizeof(*v));
-	for (size_t i = 0; i < obj->nfsc; i++) {
-		const struct fnscopes *f = obj->fsc[i];
+	v = xreallocarray(NULL, obj->dx->nfsc + obj->dx->scx_n + 1, sizeof(*v));
+	for (size_t i = 0; i < obj->dx->nfsc; i++) {
+		const struct fnscopes *f = obj->dx->fsc[i];
 
-		if (f->made && f->nn && f->dw == obj->scx_dw)
+		if (f->made && f->nn && f->dw == obj->dx->scx_dw)
 			v[n++] = (struct scxout){ f->off, NULL, f, (uint32_t)f->nn, (uint32_t)f->nr };
 	}
 	qsort(v, n, sizeof(*v), off_cmp);
-	for (size_t i = 0, m = n; i < obj->scx_n; i++) {
-		const struct scxout key = { obj->scx_idx[i].off, NULL, NULL, 0, 0 };
+	for (size_t i = 0, m = n; i < obj->dx->scx_n; i++) {
+		const struct scxout key = { obj->dx->scx_idx[i].off, NULL, NULL, 0, 0 };
 		struct scxtree t;
 		void *body;
 
 		if (bsearch(&key, v, m, sizeof(*v), off_cmp))
 			continue;	/* met here: written from the report's */
-		body = scx_tree(obj, obj->scx_idx[i].off, &t);
+		body = scx_tree(obj, obj->dx->scx_idx[i].off, &t);
 		if (body)
 			v[n++] = (struct scxout){ t.off, body, NULL, t.nn, t.nr };
 	}
@@ -756,7 +790,7 @@ static void scx_write(struct elfobj *obj)
 	h.ntrees = n;
 	h.isum = htab_hash_chunks(0, buf + sizeof(h), n * sizeof(struct scxidx));
 	memcpy(buf, &h, sizeof(h));
-	debugcache_put(obj->scx_path, buf, len);
+	debugcache_put(obj->dx->scx_path, buf, len);
 	free(buf);
 	for (size_t i = 0; i < n; i++)
 		free((void *)v[i].tree);
@@ -766,16 +800,16 @@ static void scx_write(struct elfobj *obj)
 /* Let go of the cache's file of obj's trees. */
 static void scx_close(struct elfobj *obj)
 {
-	if (obj->scx_fd >= 0)
-		close(obj->scx_fd);
-	obj->scx_fd = -1;
-	free(obj->scx_idx);
-	obj->scx_idx = NULL;
-	obj->scx_len = obj->scx_n = 0;
-	free(obj->scx_path);
-	obj->scx_path = NULL;
-	obj->scx_dw = NULL;
-	obj->scx_new = 0;
+	if (obj->dx->scx_fd >= 0)
+		close(obj->dx->scx_fd);
+	obj->dx->scx_fd = -1;
+	free(obj->dx->scx_idx);
+	obj->dx->scx_idx = NULL;
+	obj->dx->scx_len = obj->dx->scx_n = 0;
+	free(obj->dx->scx_path);
+	obj->dx->scx_path = NULL;
+	obj->dx->scx_dw = NULL;
+	obj->dx->scx_new = 0;
 }
 
 /* obj's index of dw's functions: read, or made and kept; NULL to look CU by CU. */
@@ -785,9 +819,9 @@ static struct fnindex *fnx_of(struct elfobj *obj, Dwarf *dw)
 	uint64_t info;
 	char *path;
 
-	if (obj->fnx_state)
-		return obj->fnx_state > 0 ? obj->fnx : NULL;
-	obj->fnx_state = -1;
+	if (obj->dx->fnx_state)
+		return obj->dx->fnx_state > 0 ? obj->dx->fnx : NULL;
+	obj->dx->fnx_state = -1;
 	info = info_size(dw);
 	path = obj->build_id ? debugcache_path(obj->build_id, obj->build_id_len, ".fn") : NULL;
 	if (!path || !info)
@@ -808,19 +842,19 @@ static struct fnindex *fnx_of(struct elfobj *obj, Dwarf *dw)
 		sy_release_units(dw, offs, x.n);
 		free(offs);
 	}
-	obj->fnx = xmalloc(sizeof(*obj->fnx));
-	*obj->fnx = x;
-	obj->fnx_state = 1;
+	obj->dx->fnx = xmalloc(sizeof(*obj->dx->fnx));
+	*obj->dx->fnx = x;
+	obj->dx->fnx_state = 1;
 	/* the trees of its functions, when this DWARF's are in the cache */
 	scx_close(obj);
-	obj->scx_path = debugcache_path(obj->build_id, obj->build_id_len, ".sc");
-	obj->scx_dw = dw;
-	obj->scx_info = info;
-	if (obj->scx_path)
+	obj->dx->scx_path = debugcache_path(obj->build_id, obj->build_id_len, ".sc");
+	obj->dx->scx_dw = dw;
+	obj->dx->scx_info = info;
+	if (obj->dx->scx_path)
 		scx_open(obj);
 out:
 	free(path);
-	return obj->fnx;
+	return obj->dx->fnx;
 }
 
 /* The function DIE holding pc: 1, 0 when none does, -1 when the index is wrong. */
@@ -842,34 +876,36 @@ static int fnx_find(const struct fnindex *x, Dwarf *dw, Dwarf_Addr pc, Dwarf_Die
 /* Forget obj's index; state: 0 to look for it again when next needed, -1 never. */
 static void fnx_drop(struct elfobj *obj, int state)
 {
-	if (obj->fnx)
-		free(obj->fnx->v);
-	free(obj->fnx);
-	obj->fnx = NULL;
-	obj->fnx_state = state;
+	if (obj->dx->fnx)
+		free(obj->dx->fnx->v);
+	free(obj->dx->fnx);
+	obj->dx->fnx = NULL;
+	obj->dx->fnx_state = state;
 }
 
 void sy_free_cuidx(struct elfobj *obj)
 {
+	if (!obj->dx)
+		return;
 	fnx_drop(obj, 0);
-	for (size_t i = 0; i < obj->ncuidx; i++) {
-		free(obj->cuidx[i]->fn);
-		free(obj->cuidx[i]);
+	for (size_t i = 0; i < obj->dx->ncuidx; i++) {
+		free(obj->dx->cuidx[i]->fn);
+		free(obj->dx->cuidx[i]);
 	}
-	free(obj->cuidx);
-	htab_release(&obj->cutab);
+	free(obj->dx->cuidx);
+	htab_release(&obj->dx->cutab);
 	scx_write(obj);
-	for (size_t i = 0; i < obj->nfsc; i++) {
-		free(obj->fsc[i]->n);
-		if (!obj->fsc[i]->cached)
-			free(obj->fsc[i]->rng);
-		free(obj->fsc[i]);
+	for (size_t i = 0; i < obj->dx->nfsc; i++) {
+		free(obj->dx->fsc[i]->n);
+		if (!obj->dx->fsc[i]->cached)
+			free(obj->dx->fsc[i]->rng);
+		free(obj->dx->fsc[i]);
 	}
 	scx_close(obj);
-	free(obj->fsc);
-	obj->fsc = NULL;
-	obj->nfsc = obj->fsc_cap = obj->fsc_cells = 0;
-	htab_release(&obj->fsctab);
+	free(obj->dx->fsc);
+	htab_release(&obj->dx->fsctab);
+	free(obj->dx);
+	obj->dx = NULL;
 }
 
 /*
@@ -890,6 +926,7 @@ int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die
 	Dwarf *dw;
 	int n = 0, nscopes, nfull = 0;
 
+	dx_of(obj);
 	*dbias = 0;
 	if (sym && sym->die == NO_DIE)
 		return 0;
@@ -904,7 +941,7 @@ int sy_scope_chain(struct elfobj *obj, struct fsym *sym, Dwarf_Addr a, Dwarf_Die
 	if (dw && fnx_of(obj, dw)) {
 		Dwarf_Die fn;
 
-		switch (fnx_find(obj->fnx, dw, a - *dbias, &fn)) {
+		switch (fnx_find(obj->dx->fnx, dw, a - *dbias, &fn)) {
 		case 1:
 			if (sym)
 				sym->die = dwarf_dieoffset(&fn);

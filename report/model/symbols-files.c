@@ -266,11 +266,7 @@ static void obj_end(struct elfobj *obj)
 	obj->maxend = NULL;
 	obj->nsyms = 0;
 	sy_free_cuidx(obj);
-	obj->cuidx = NULL;
-	obj->ncuidx = obj->cuidx_cap = 0;
 	sy_free_scopes(obj);
-	obj->scopes = NULL;
-	obj->nscopes = obj->scopes_cap = 0;
 	obj->state = OBJ_NEW;
 }
 
@@ -597,7 +593,6 @@ static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char
 			return s->objs[i];
 	obj = xcalloc(1, sizeof(*obj));
 	obj->path = key;
-	obj->scx_fd = -1;	/* no file of scope trees open */
 	if (id)
 		obj->id = *id;
 	obj->state = is_special(key) ? OBJ_BROKEN : OBJ_NEW;

@@ -96,27 +96,8 @@ struct elfobj {
 	unsigned mark;		/* symbols_mark_begin()'s count when a live map last had it */
 	const char *short_name;	/* what reports show: the base name */
 	int loading;		/* being opened, by the loader or a resolve (under lmu) */
-	/* the scopes ("ns::Class::") of functions named without a linkage name */
-	struct scope_ent *scopes;	/* the items of stab */
-	size_t nscopes, scopes_cap;
-	struct htab stab;
-	struct cuidx **cuidx;	/* the functions of each CU met, by address: */
-	size_t ncuidx, cuidx_cap;	/* the items of cutab */
-	struct htab cutab;
-	struct fnindex *fnx;	/* all its functions by address (symbols-dwarf.c) */
-	int fnx_state;		/* 0: not looked for; 1: fnx; -1: none, CU by CU */
-	struct fnscopes **fsc;	/* the scope trees of functions met twice or more: */
-	size_t nfsc, fsc_cap;	/* the items of fsctab (symbols-dwarf.c) */
-	size_t fsc_cells;	/* their nodes and ranges, bounded for the object */
-	struct htab fsctab;
-	char *scx_path;		/* the cache's file of its scope trees (BUILDID.sc); NULL: none */
-	Dwarf *scx_dw;		/* the DWARF they are of */
-	uint64_t scx_info;	/* its .debug_info's size */
-	size_t scx_new;		/* trees made here: the file is written anew */
-	int scx_fd;		/* the file, open (-1: none, or not whole) */
-	size_t scx_len;
-	struct scxidx *scx_idx;	/* its index, by DIE offset */
-	size_t scx_n;
+	struct scopes *sc;	/* the scopes of its functions' names (symbols-names.c); NULL: none yet */
+	struct dwidx *dx;	/* the index of its DWARF (symbols-dwarf.c); NULL: none yet */
 	char *warning;		/* why it resolves nothing, until a resolve says it */
 	uint64_t used;		/* when a new address last needed it (sy_now()) */
 	uint64_t opened;	/* when it was last opened */

@@ -54,6 +54,13 @@ struct scope_ent {
 	const char *prefix;	/* interned; "" at top level */
 };
 
+/* An object's scopes ("ns::Class::") of functions named without a linkage name. */
+struct scopes {
+	struct scope_ent *scopes;	/* the items of stab */
+	size_t nscopes, scopes_cap;
+	struct htab stab;
+};
+
 #define SCOPE_CU (1ULL << 63)	/* marks a CU's own entry: its scopes are indexed */
 
 static void die_origin(Dwarf_Die *die, Dwarf_Die *out);
@@ -63,10 +70,10 @@ static struct scope_ent *scope_find(struct elfobj *obj, const void *dw, uint64_t
 {
 	uint32_t i;
 
-	htab_probe(&obj->stab, off ^ (uint64_t)(uintptr_t)dw, p);
-	while (htab_next(&obj->stab, p, &i))
-		if (obj->scopes[i].dw == dw && obj->scopes[i].off == off)
-			return &obj->scopes[i];
+	htab_probe(&obj->sc->stab, off ^ (uint64_t)(uintptr_t)dw, p);
+	while (htab_next(&obj->sc->stab, p, &i))
+		if (obj->sc->scopes[i].dw == dw && obj->sc->scopes[i].off == off)
+			return &obj->sc->scopes[i];
 	return NULL;
 }
 
@@ -76,14 +83,14 @@ static void scope_add(struct elfobj *obj, const void *dw, uint64_t off, const ch
 
 	if (scope_find(obj, dw, off, &p))
 		return;
-	if (obj->nscopes == obj->scopes_cap) {
-		obj->scopes_cap = obj->scopes_cap ? 2 * obj->scopes_cap : 64;
-		obj->scopes = xreallocarray(obj->scopes, obj->scopes_cap, sizeof(*obj->scopes));
+	if (obj->sc->nscopes == obj->sc->scopes_cap) {
+		obj->sc->scopes_cap = obj->sc->scopes_cap ? 2 * obj->sc->scopes_cap : 64;
+		obj->sc->scopes = xreallocarray(obj->sc->scopes, obj->sc->scopes_cap, sizeof(*obj->sc->scopes));
 	}
-	obj->scopes[obj->nscopes].dw = dw;
-	obj->scopes[obj->nscopes].off = off;
-	obj->scopes[obj->nscopes].prefix = prefix;
-	htab_put(&obj->stab, &p, (uint32_t)obj->nscopes++);
+	obj->sc->scopes[obj->sc->nscopes].dw = dw;
+	obj->sc->scopes[obj->sc->nscopes].off = off;
+	obj->sc->scopes[obj->sc->nscopes].prefix = prefix;
+	htab_put(&obj->sc->stab, &p, (uint32_t)obj->sc->nscopes++);
 }
 
 /* Whether the class die has an operator(): a closure, as C++ lambdas are. */
@@ -243,6 +250,8 @@ const char *sy_die_name(struct symbols *s, struct elfobj *obj, Dwarf_Die *die)
 	Dwarf_Attribute attr;
 	const char *name;
 
+	if (!obj->sc)
+		obj->sc = xcalloc(1, sizeof(*obj->sc));
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
 	if (!name)
 		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
@@ -298,6 +307,10 @@ const char *sy_src_path(struct symbols *s, const char *src, const char *comp_dir
 
 void sy_free_scopes(struct elfobj *obj)
 {
-	free(obj->scopes);
-	htab_release(&obj->stab);
+	if (!obj->sc)
+		return;
+	free(obj->sc->scopes);
+	htab_release(&obj->sc->stab);
+	free(obj->sc);
+	obj->sc = NULL;
 }
