@@ -70,7 +70,7 @@ start_rx rx1 parca
 aport=$port
 start_rx rx1 otlp
 oport=$port
-"$shape" -s 600 > /dev/null &
+"$shape" -s 600 -d 20 > /dev/null &	# its samples, not a CPU of its own
 bg_add $!
 # prof-agent(1)'s BACKENDS: 'prof agent \-\-push URL ...', its host the backend's
 sed -n '/^\.SH BACKENDS/,/^\.SH /p' "$srcdir/doc/prof-agent.1" |

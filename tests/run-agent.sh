@@ -73,9 +73,11 @@ require_perf_event
 shape=$WORKLOADS/shape
 host=$(uname -n)
 
-# start_shape SECONDS: the workload, 6:3:1, in the background
+# start_shape SECONDS PERCENT: the workload, 6:3:1, in the background,
+# running PERCENT% of the time: the agent needs its samples, not a CPU
+# taken from the tests beside this one for the whole test
 start_shape() {
-	"$shape" -s "$1" > /dev/null &
+	"$shape" -s "$1" -d "$2" > /dev/null &
 	shape_pid=$!
 	bg_add $shape_pid
 }
@@ -106,7 +108,7 @@ pushed() {
 
 # --- pull ------------------------------------------------------------------------
 # (both run until this section stops them: its scrapes take what the machine gives them)
-start_shape 600
+start_shape 600 50
 start_agent --listen 127.0.0.1:0 -F 199 --comm shape --duration 600
 agent_url
 base=${url%/profile}
@@ -152,7 +154,7 @@ if command -v go > /dev/null 2>&1; then
 	for i in 1 2 3 4 5 6; do
 		mkdir -p "strip$i"
 		strip -o "strip$i/shape" "$WORKLOADS/shape" || fail "strip failed"
-		"strip$i/shape" -s 6 > /dev/null &
+		"strip$i/shape" -s 6 -d 20 > /dev/null &
 		bg_add $!
 	done
 	HOME=$PWD GOCACHE=$PWD/gocache GOFLAGS= timeout 300 go tool pprof -top "$url?seconds=3" \
@@ -360,7 +362,7 @@ EOF
 		ranges sums)
 }
 
-start_shape 600	# killed at the end: the sections below take what the machine gives them
+start_shape 600 20	# killed at the end: the sections below take what the machine gives them
 start_rx rx1 pyroscope
 pport=$port
 start_rx rx1 parca

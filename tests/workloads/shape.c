@@ -3,8 +3,11 @@
 // leaf_c, called 6:3:1 times a round with one fixed cost per call, so they
 // take about 60%, 30% and 10% of the CPU time; -w A:B:C gives other
 // counts (3:3:4 for 30%, 30%, 40%), for tests of what changed.
-//   shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C]
+//   shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C] [-d PERCENT]
 // With -r, writes "ready\n" to READY_FIFO once the first round has run.
+// With -d, runs rounds PERCENT% of the time and sleeps the rest, a few
+// ms at a time: a long-running target for tests that need its samples,
+// not a CPU of their own (their shares are those of the time it runs).
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -48,20 +51,37 @@ LEAF(leaf_c)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C]\n");
+	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C] [-d PERCENT]\n");
 	exit(64);
 }
 
 /* Calls a round of leaf_a, leaf_b and leaf_c. */
 static int weights[3] = { 6, 3, 1 };
+static int duty = 100;	/* -d: the percent of the time it runs rounds */
+
+/* After a round: sleep while the rounds ran over duty% of the time since start. */
+static void rest(double start, double *busy, double round_began)
+{
+	double t = now(), owed;
+
+	*busy += t - round_began;
+	owed = *busy * 100 / duty - (t - start);
+	if (owed > 0.001) {
+		struct timespec ts = { (time_t)owed, (long)((owed - (double)(time_t)owed) * 1e9) };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+}
 
 __attribute__((noinline)) void run(double seconds, const char *ready);
 __attribute__((noinline)) void run(double seconds, const char *ready)
 {
-	double end = now() + seconds;
+	double start = now(), end = start + seconds, busy = 0, began;
 	int i;
 
 	do {
+		began = now();
 		for (i = 0; i < weights[0]; i++)
 			leaf_a();
 		for (i = 0; i < weights[1]; i++)
@@ -72,6 +92,8 @@ __attribute__((noinline)) void run(double seconds, const char *ready)
 			say_ready("shape", ready);
 			ready = NULL;
 		}
+		if (duty < 100)
+			rest(start, &busy, began);
 	} while (now() < end);
 }
 
@@ -84,7 +106,7 @@ int main(int argc, char **argv)
 	/* A test that reads the ready line and closes the FIFO must not
 	 * kill us with SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	while ((c = getopt(argc, argv, "s:r:w:")) != -1) {
+	while ((c = getopt(argc, argv, "s:r:w:d:")) != -1) {
 		switch (c) {
 		case 's':
 			seconds = parse_seconds(optarg, usage);
@@ -99,6 +121,13 @@ int main(int argc, char **argv)
 				   &end) != 3 || weights[0] < 0 || weights[1] < 0 || weights[2] < 0 ||
 			    weights[0] > 1000 || weights[1] > 1000 || weights[2] > 1000 ||
 			    weights[0] + weights[1] + weights[2] == 0)
+				usage();
+			break;
+		}
+		case 'd': {
+			char end;
+
+			if (sscanf(optarg, "%d%c", &duty, &end) != 1 || duty < 1 || duty > 100)
 				usage();
 			break;
 		}
