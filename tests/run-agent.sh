@@ -108,7 +108,7 @@ pushed() {
 
 # --- pull ------------------------------------------------------------------------
 # (both run until this section stops them: its scrapes take what the machine gives them)
-start_shape 600 50
+start_shape 600 70
 start_agent --listen 127.0.0.1:0 -F 199 --comm shape --duration 600
 agent_url
 base=${url%/profile}
