@@ -60,24 +60,27 @@ static int parse_mem(const char *spec, struct perf_event_attr *a, const char **m
 	return 0;
 }
 
-/* One event (no braces, no commas) into a. */
-static int parse_one(const char *spec, struct perf_event_attr *a, char *err, size_t len)
+int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
+		const char **mods, char *err, size_t len)
 {
 	char name[256];
-	const char *colon, *mods = "";
+	const char *colon;
 	const struct evname *ev;
 	uint64_t config;
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	a->exclude_guest = 1;	/* perf's default: the host's counts */
+	*mods = "";
 	if (!strncmp(spec, "mem:", 4)) {
-		if (parse_mem(spec, a, &mods, err, len))
+		if (parse_mem(spec, a, mods, err, len))
 			return -1;
-		goto modifiers;
+		/* the name is all before the modifiers' ':' */
+		*name_len = **mods ? (size_t)(*mods - 1 - spec) : strlen(spec);
+		return 0;
 	}
 	colon = strchr(spec, ':');
-	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
+	*name_len = colon ? (size_t)(colon - spec) : strlen(spec);
+	snprintf(name, sizeof(name), "%.*s", (int)*name_len, spec);
 	if ((ev = evname_lookup(name))) {
 		a->type = ev->type;
 		a->config = ev->config;
@@ -89,19 +92,35 @@ static int parse_one(const char *spec, struct perf_event_attr *a, char *err, siz
 		a->type = PERF_TYPE_RAW;
 		a->config = strtoull(name + 1, NULL, 16);
 	} else if (colon) {
-		/* SYSTEM:NAME, a tracepoint */
-		if (tracefs_event_id(spec, &config, err, len))
-			return -1;
-		a->type = PERF_TYPE_TRACEPOINT;
-		a->config = config;
-		return 0;
+		*name_len = strlen(spec);
+		return 1;	/* SYSTEM:NAME, a tracepoint */
 	} else {
 		return opt_fail(err, len, "-e: unknown event '%s'; known: %s; the cache events "
 			        "(L1-dcache-load-misses...), rNNN, mem:ADDR, SYSTEM:TRACEPOINT", name,
 			        evname_list());
 	}
-	mods = colon ? colon + 1 : "";
-modifiers:
+	*mods = colon ? colon + 1 : "";
+	return 0;
+}
+
+/* One event (no braces, no commas) into a. */
+static int parse_one(const char *spec, struct perf_event_attr *a, char *err, size_t len)
+{
+	const char *mods;
+	size_t name_len;
+	uint64_t config;
+	int ret = evlist_base(spec, a, &name_len, &mods, err, len);
+
+	if (ret < 0)
+		return -1;
+	a->exclude_guest = 1;	/* perf's default: the host's counts */
+	if (ret > 0) {
+		if (tracefs_event_id(spec, &config, err, len))
+			return -1;
+		a->type = PERF_TYPE_TRACEPOINT;
+		a->config = config;
+		return 0;
+	}
 	if (evname_apply_mods(a, mods))
 		return opt_fail(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
 			        "(hypervisor), G (guest), H (host), p (precise), D (pinned), I (not the idle "

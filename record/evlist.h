@@ -5,9 +5,8 @@
  * hardware and software events, src/evname.h), a generalized cache event
  * (L1-dcache-load-misses), raw (rNNN), a hardware breakpoint
  * (mem:ADDR[/LEN][:rwx]) or a tracepoint (SYSTEM:NAME), with perf's
- * modifiers (evname_apply_mods()). Issue 55 makes it the one grammar of
- * record, stat, top and the agent; record takes a plainer list today
- * (opts.c).
+ * modifiers (evname_apply_mods()). record, top and the agent take its
+ * events one by one (evlist_base(), record/opts.c), groups not yet.
  */
 #ifndef PROF_RECORD_EVLIST_H
 #define PROF_RECORD_EVLIST_H
@@ -36,5 +35,16 @@ struct evlist {
 int evlist_parse(struct evlist *l, const char *arg, char *err, size_t len);
 /* The names freed; l empty. */
 void evlist_release(struct evlist *l);
+
+/*
+ * One event as written (no braces, no commas), but for its modifiers:
+ * named, cache, raw or mem: (0), its type, config and breakpoint in a
+ * (zeroed first), its name's length in *name_len (a breakpoint's :rwx is
+ * of its name), and *mods where its modifiers' letters begin ("" for
+ * none); or SYSTEM:NAME, a tracepoint, not looked up (1; *name_len the
+ * whole); or -1 with a one-line reason in err.
+ */
+int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
+		const char **mods, char *err, size_t len);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "evlist.h"
 #include "evname.h"
 #include "opt.h"
 #include "opts.h"
@@ -33,14 +34,13 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 
 /*
  * An event's modifiers after its ':', as perf takes them (evname.h's
- * evname_apply_mods(): u, k, h, G, H, p, pp, ppp, D, I), kept as text. 0,
- * or -1.
+ * evname_apply_mods(): u, k, h, G, H, p, pp, ppp, D, I), kept as text in
+ * out. 0, or -1.
  */
 static int parse_mods(const char *m, struct event_mods *out)
 {
 	struct perf_event_attr a;
 
-	memset(out, 0, sizeof(*out));
 	memset(&a, 0, sizeof(a));
 	if (strlen(m) >= sizeof(out->text) || evname_apply_mods(&a, m))
 		return -1;
@@ -48,43 +48,51 @@ static int parse_mods(const char *m, struct event_mods *out)
 	return 0;
 }
 
+/*
+ * -e LIST: perf's grammar (evlist.h), an event at a time: named, cache
+ * (L1-dcache-load-misses), raw (rNNN), a breakpoint (mem:ADDR[/LEN][:rwx])
+ * or a tracepoint (SYSTEM:NAME, looked up when opened), each with its
+ * modifiers.
+ */
 static int parse_events(struct record_opts *o, const char *arg, char *err, size_t len)
 {
 	const char *p = arg;
 
 	for (;;) {
-		size_t n = strcspn(p, ",");
-		char *name = xmalloc(n + 1), *colon;
-		struct event_mods mods = { "", 0 };
+		size_t n = strcspn(p, ","), name_len;
+		char *item = xmalloc(n + 1);
+		const char *mtext;
+		struct event_mods mods;
+		int ret;
 
-		memcpy(name, p, n);
-		name[n] = '\0';
-		colon = strchr(name, ':');
-		if (colon) {
-			*colon = '\0';
-			if (evname_lookup(name) && parse_mods(colon + 1, &mods)) {
-				bad(err, len, "-e: unknown modifier in '%s:%s'; modifiers are u (user "
-				    "space), k (kernel), h (hypervisor), G (guest), H (host), p, pp, "
-				    "ppp (precise), D (pinned), I (not the idle task)", name, colon + 1);
-				free(name);
-				return -EINVAL;
-			}
-			if (!evname_lookup(name)) {
-				/* SYSTEM:NAME, a tracepoint: its id is looked up in tracefs when opened */
-				*colon = ':';
-				mods.tracepoint = 1;
-			}
-		}
-		if (!mods.tracepoint && !evname_lookup(name)) {
-			bad(err, len, "-e: unknown event '%s'; known events: %s", name,
-			    evname_list());
-			free(name);
+		memcpy(item, p, n);
+		item[n] = '\0';
+		memset(&mods, 0, sizeof(mods));
+		if (strchr(item, '{') || strchr(item, '}')) {
+			bad(err, len, "-e %s: event groups ({...}) are prof stat's; prof record takes "
+			    "its events one by one", arg);
+			free(item);
 			return -EINVAL;
 		}
+		ret = evlist_base(item, &mods.attr, &name_len, &mtext, err, len);
+		if (ret < 0) {
+			free(item);
+			return -EINVAL;
+		}
+		if (ret > 0) {
+			mods.tracepoint = 1;	/* its id is looked up in tracefs when opened */
+		} else if (parse_mods(mtext, &mods)) {
+			bad(err, len, "-e: unknown modifier in '%s'; modifiers are u (user "
+			    "space), k (kernel), h (hypervisor), G (guest), H (host), p, pp, "
+			    "ppp (precise), D (pinned), I (not the idle task)", item);
+			free(item);
+			return -EINVAL;
+		}
+		item[name_len] = '\0';
 		o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(*o->events));
 		o->mods = xreallocarray(o->mods, o->nr_events + 1, sizeof(*o->mods));
 		o->mods[o->nr_events] = mods;
-		o->events[o->nr_events++] = name;
+		o->events[o->nr_events++] = item;
 		if (!p[n])
 			return 0;
 		p += n + 1;
@@ -331,7 +339,9 @@ const struct opt record_target_options[] = {
 		 "events to sample (default cycles; cpu-clock\n"
 		 "where there is no hardware PMU), each with\n"
 		 ":u, :k, :p, :pp or :ppp as perf takes them;\n"
-		 "tracepoints as SYSTEM:NAME (sched:sched_switch)"),
+		 "tracepoints as SYSTEM:NAME (sched:sched_switch),\n"
+		 "cache events (L1-dcache-load-misses), raw\n"
+		 "(r1a8), breakpoints (mem:ADDR[/LEN][:rwx])"),
 	OPT_CALL('F', "freq", "HZ", record_cb, R_FREQ,
 		 "samples per second (default 4000; max: the\n"
 		 "kernel's limit)"),
@@ -477,10 +487,10 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 	if (o->all_user && o->all_kernel)
 		return bad(err, len, "--all-user and --all-kernel conflict: give one of them");
 	if (!o->nr_events) {
-		o->events = xcalloc(1, sizeof(*o->events));
-		o->mods = xcalloc(1, sizeof(*o->mods));
-		o->events[0] = xstrdup(default_event);
-		o->nr_events = 1;
+		int ret = parse_events(o, default_event, err, len);
+
+		if (ret)
+			return ret;
 		o->default_event = 1;
 	}
 	if (!o->argv && !o->nr_pids && !o->nr_tids && !o->all_cpus && !o->has_cpus)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <linux/perf_event.h>
 
 #include "cpulist.h"
 #include "opt.h"
@@ -42,6 +43,8 @@ enum record_callchain { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };
 struct event_mods {
 	char text[16];		/* the letters after ':', "" for none */
 	int tracepoint;		/* the name is a tracepoint's, SYSTEM:NAME */
+	struct perf_event_attr attr;	/* but a tracepoint's: its type and config, a
+					 * breakpoint's bp_* (evlist_base()) */
 };
 
 struct record_opts {

@@ -98,7 +98,9 @@ static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cp
 		fprintf(stderr, "prof: cannot map a ring of %u pages for cpu %d: past "
 			"/proc/sys/kernel/perf_event_mlock_kb for this user; use a smaller -m\n",
 			rc->o.mmap_pages, cpu);
-	else if (evopen_no_hardware(-err) && e->attr.type == PERF_TYPE_HARDWARE)
+	else if (evopen_no_hardware(-err) && (e->attr.type == PERF_TYPE_HARDWARE ||
+					      e->attr.type == PERF_TYPE_HW_CACHE ||
+					      e->attr.type == PERF_TYPE_RAW))
 		fprintf(stderr, "prof: event '%s' is not supported here (%s): no hardware "
 			"PMU, as in most VMs; use a software event such as -e cpu-clock\n",
 			e->name, strerror(-err));
@@ -293,7 +295,9 @@ int rec_open_events(struct recorder *rc)
 	for (size_t i = 0; i < rc->nr_ev; i++) {
 		const struct event_mods *m = &rc->o.mods[i];
 		struct evname tp = { rc->o.events[i], PERF_TYPE_TRACEPOINT, 0 };
-		const struct evname *en = m->tracepoint ? &tp : evname_lookup(rc->o.events[i]);
+		/* named, cache, raw or a breakpoint, as the grammar made it (evlist_base()) */
+		struct evname ev = { rc->o.events[i], m->attr.type, m->attr.config };
+		const struct evname *en = m->tracepoint ? &tp : &ev;
 
 		if (m->tracepoint) {
 			char err[512];
@@ -307,8 +311,13 @@ int rec_open_events(struct recorder *rc)
 		rc->ev[i].name = en->name;
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);
-		if (m->tracepoint) {
-			/* every hit, with its raw fields */
+		if (m->attr.type == PERF_TYPE_BREAKPOINT) {
+			rc->ev[i].attr.bp_type = m->attr.bp_type;
+			rc->ev[i].attr.bp_addr = m->attr.bp_addr;
+			rc->ev[i].attr.bp_len = m->attr.bp_len;
+		}
+		if (m->tracepoint || (m->attr.type == PERF_TYPE_BREAKPOINT && !rc->o.period)) {
+			/* every hit (a breakpoint's unless -c, as perf's parse-events.c), with a tracepoint's raw fields */
 			rc->ev[i].attr.freq = 0;
 			rc->ev[i].attr.sample_period = 1;
 		}

@@ -101,34 +101,46 @@ static int write_error(const struct recorder *rc, int err)
 	return -1;
 }
 
+/* Whether an event's name is more than its attr says: a tracepoint's, a cache, raw or breakpoint event's as written. */
+static int named_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_HW_CACHE ||
+	       a->type == PERF_TYPE_RAW || a->type == PERF_TYPE_BREAKPOINT;
+}
+
 /*
- * For tracepoints: the events' names (EVENT_DESC, as perf writes it: a
- * tracepoint's name is not in its attr), and the tracing data with their
- * formats, which a reader needs to decode their raw fields. Both come
- * before anything compressed: perf reads the tracing data that follows
- * its record straight from the stream.
+ * The events' names (EVENT_DESC, as perf writes it) when one is more than
+ * its attr says (named_only()), and for tracepoints the tracing data with
+ * their formats, which a reader needs to decode their raw fields. Both
+ * come before anything compressed: perf reads the tracing data that
+ * follows its record straight from the stream.
  */
-static int write_tracing(struct recorder *rc)
+static int write_names(struct recorder *rc)
 {
 	const char **tps = xcalloc(rc->nr_ev, sizeof(*tps));
-	size_t ntp = 0, len, dlen = 8;
-	unsigned char *data, *desc;
+	size_t ntp = 0, len = 0, dlen = 8;
+	unsigned char *data = NULL, *desc;
 	char err[512];
 	uint32_t v;
-	int ret;
+	int ret, any = 0;
 
 	for (size_t i = 0; i < rc->nr_ev; i++) {
 		if (rc->ev[i].attr.type == PERF_TYPE_TRACEPOINT)
 			tps[ntp++] = rc->ev[i].name;
+		any |= named_only(&rc->ev[i].attr);
 		dlen += PDATA_ATTR_SIZE + 4 + 4 + ((strlen(rc->ev[i].name) + 1 + 63) & ~(size_t)63) +
 			8 * rc->ev[i].nr_ids;
 	}
-	data = tracefs_tracing_data(tps, ntp, &len, err, sizeof(err));
-	free(tps);
-	if (!data) {
+	if (!any) {
+		free(tps);
+		return 0;
+	}
+	if (ntp && !(data = tracefs_tracing_data(tps, ntp, &len, err, sizeof(err)))) {
+		free(tps);
 		fprintf(stderr, "prof: tracepoints: %s\n", err);
 		return -EINVAL;
 	}
+	free(tps);
 	desc = xcalloc(1, dlen);
 	v = (uint32_t)rc->nr_ev;
 	memcpy(desc, &v, 4);
@@ -156,7 +168,7 @@ static int write_tracing(struct recorder *rc)
 	ret = dlen + 16 <= PDATA_RECORD_MAX ? writer_feature(rc->w, PDATA_FEAT_EVENT_DESC, desc, dlen)
 					     : 0;	/* too many ids to name them: perf reads on */
 	free(desc);
-	if (!ret)
+	if (!ret && data)
 		ret = writer_tracing_data(rc->w, data, len);
 	free(data);
 	return ret;
@@ -222,8 +234,8 @@ static int write_head(struct recorder *rc)
 	if (!ret)
 		ret = writer_feature_strings(rc->w, PDATA_FEAT_CMDLINE, cmd, rc->argc + 1);
 	free(cmd);
-	if (!ret && rc->tracepoints)
-		ret = write_tracing(rc);
+	if (!ret)
+		ret = write_names(rc);
 	if (ret == -EINVAL)
 		return -1;
 	if (!ret)

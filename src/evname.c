@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
 #include "evname.h"
@@ -115,6 +116,29 @@ const char *evname_cache_of(uint64_t config, char *buf, size_t size)
 	snprintf(buf, size, "%s-%s%s", cache_names[c], cache_ops[op],
 		 res ? "-misses" : op == PERF_COUNT_HW_CACHE_OP_PREFETCH ? "es" : "s");
 	return buf;
+}
+
+const char *evname_attr(const struct perf_event_attr *a, char *buf, size_t size)
+{
+	const char *name = evname_of(a->type, a->config);
+
+	if (name)
+		return name;
+	switch (a->type) {
+	case PERF_TYPE_HW_CACHE:
+		return evname_cache_of(a->config, buf, size);
+	case PERF_TYPE_RAW:
+		snprintf(buf, size, "r%llx", (unsigned long long)a->config);
+		return buf;
+	case PERF_TYPE_BREAKPOINT:
+		if (!a->bp_type || (a->bp_type & ~(uint32_t)(HW_BREAKPOINT_RW | HW_BREAKPOINT_X)))
+			return NULL;
+		snprintf(buf, size, "mem:0x%llx:%s%s%s", (unsigned long long)a->bp_addr,
+			 a->bp_type & HW_BREAKPOINT_R ? "r" : "", a->bp_type & HW_BREAKPOINT_W ? "w" : "",
+			 a->bp_type & HW_BREAKPOINT_X ? "x" : "");
+		return buf;
+	}
+	return NULL;
 }
 
 /*

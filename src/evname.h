@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct perf_event_attr;
+
 struct evname {
 	const char *name;
 	uint32_t type;		/* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
@@ -24,6 +26,13 @@ const char *evname_of(uint32_t type, uint64_t config);
 int evname_cache(const char *name, uint64_t *config);
 /* The name of a PERF_TYPE_HW_CACHE config, in buf; NULL when it is none. */
 const char *evname_cache_of(uint64_t config, char *buf, size_t size);
+/*
+ * An event's name from its attr, as perf spells it: a named event's, a
+ * cache event's (L1-dcache-load-misses), raw (r1a8) or a breakpoint
+ * (mem:0x404110:w), in buf when made; NULL when none of these (a
+ * tracepoint's is in its format).
+ */
+const char *evname_attr(const struct perf_event_attr *a, char *buf, size_t size);
 /* All canonical names, comma-separated, for messages. */
 const char *evname_list(void);
 

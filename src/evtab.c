@@ -58,12 +58,13 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 	e->attr = ar.attr;
 	e->index = t->nr;
 	add_ids(t, ar.ids, ar.nids, e->index);
-	name = evname_of(e->attr.type, e->attr.config);
-	if (name)
-		snprintf(e->name, sizeof(e->name), "%s", name);
-	else
+	/* named, cache, raw or a breakpoint, as perf names them; a tracepoint's comes with its format */
+	name = evname_attr(&e->attr, e->name, sizeof(e->name));
+	if (!name)
 		snprintf(e->name, sizeof(e->name), "type%u/0x%llx", e->attr.type,
 			 (unsigned long long)e->attr.config);
+	else if (name != e->name)
+		snprintf(e->name, sizeof(e->name), "%s", name);
 	t->ev = xgrow(t->ev, &t->cap, t->nr + 1, sizeof(*t->ev));
 	t->ev[t->nr++] = e;
 	t->last = e->index;

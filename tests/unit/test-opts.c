@@ -89,6 +89,9 @@ int main(void)
 		{ { "-m", "0", "true" }, "out of range" },
 		{ { "-z", "23", "true" }, "out of range" },
 		{ { "-e", "bogus", "true" }, "unknown event" },
+		{ { "-e", "{cpu-clock,page-faults}", "true" }, "groups ({...}) are prof stat's" },
+		{ { "-e", "mem:0x1000/3", "true" }, "length is 1, 2, 4 or 8" },
+		{ { "-e", "L1-dcache-loads:q", "true" }, "unknown modifier" },
 		{ { "-C", "0-", "true" }, "not a CPU list" },
 		{ { "-C", "3-1", "true" }, "not a CPU list" },
 		{ { "-p", "12x" }, "not a list" },
@@ -147,6 +150,27 @@ int main(void)
 	record_opts_release(&o);
 	ret = PARSE("-e", "cpu-clock,sched:sched_switch", "--all-kernel", "true");
 	ok(ret == 0 && o.all_kernel && o.mods[1].tracepoint, "--all-kernel, and a tracepoint");
+	record_opts_release(&o);
+	/* perf's grammar (record/evlist.h): cache, raw and breakpoint events, with modifiers */
+	ret = PARSE("-e", "L1-dcache-load-misses:u,r1a8,mem:0x404110/8:w:k,page-faults:u", "true");
+	ok(ret == 0 && o.nr_events == 4 && !strcmp(o.events[0], "L1-dcache-load-misses") &&
+	   o.mods[0].attr.type == PERF_TYPE_HW_CACHE &&
+	   o.mods[0].attr.config == (PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+				     (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16) &&
+	   !strcmp(o.mods[0].text, "u") && !strcmp(o.events[1], "r1a8") &&
+	   o.mods[1].attr.type == PERF_TYPE_RAW && o.mods[1].attr.config == 0x1a8 &&
+	   !o.mods[1].text[0] && !strcmp(o.events[2], "mem:0x404110/8:w") &&
+	   o.mods[2].attr.type == PERF_TYPE_BREAKPOINT && o.mods[2].attr.bp_addr == 0x404110 &&
+	   o.mods[2].attr.bp_len == 8 && o.mods[2].attr.bp_type == 2 /* HW_BREAKPOINT_W */ &&
+	   !strcmp(o.mods[2].text, "k") && o.mods[3].attr.type == PERF_TYPE_SOFTWARE &&
+	   !strcmp(o.mods[3].text, "u"),
+	   "-e takes cache, raw and breakpoint events, each with its modifiers (%s %s %s)",
+	   o.nr_events > 2 ? o.events[0] : "-", o.nr_events > 2 ? o.events[1] : "-",
+	   o.nr_events > 2 ? o.events[2] : "-");
+	record_opts_release(&o);
+	ret = PARSE("-p", "1");
+	ok(ret == 0 && o.nr_events == 1 && o.default_event && o.mods[0].attr.type == PERF_TYPE_HARDWARE &&
+	   o.mods[0].attr.config == PERF_COUNT_HW_CPU_CYCLES, "the default event is cycles, parsed");
 	record_opts_release(&o);
 	ret = PARSE("-e", "cycles:uhGHppp,instructions:kD", "true");
 	ok(ret == 0 && !strcmp(o.mods[0].text, "uhGHppp") && !strcmp(o.mods[1].text, "kD"),
