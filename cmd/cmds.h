@@ -8,6 +8,7 @@
 #include "archive.h"
 #include "convert.h"
 #include "diffcmd.h"
+#include "list.h"
 #include "record.h"
 #include "report.h"
 #include "script.h"

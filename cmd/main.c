@@ -34,6 +34,7 @@ static const struct cmd cmds[] = {
 	{ "agent", cmd_agent, "profile the host continuously: pprof over HTTP, push to Pyroscope, Parca", 0 },
 	{ "top", cmd_top, "the hottest functions now, live: the host, processes or a command", 0 },
 	{ "stat", cmd_stat, "count events of a command, processes or CPUs, as perf stat does", 0 },
+	{ "list", cmd_list, "the events -e takes: named, cache, PMUs' and tracepoints", 0 },
 	{ "diff", cmd_diff, "what changed between two profiles, beyond sampling noise; a CI gate", 1 },
 	{ "script", cmd_script, "print every record of a profile, one per line", 1 },
 	{ "convert", cmd_convert, "rewrite a profile as perf.data in file mode, for hotspot", 1 },

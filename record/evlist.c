@@ -11,6 +11,7 @@
 #include "evlist.h"
 #include "evname.h"
 #include "opt.h"
+#include "parse.h"
 #include "tracefs.h"
 #include "xalloc.h"
 
@@ -60,6 +61,182 @@ static int parse_mem(const char *spec, struct perf_event_attr *a, const char **m
 	return 0;
 }
 
+/* Where the kernel lists its PMUs; PROF_EVENT_SOURCE names another (tests). */
+const char *evlist_event_source(void)
+{
+	const char *d = getenv("PROF_EVENT_SOURCE");
+
+	return d && *d ? d : "/sys/bus/event_source/devices";
+}
+
+/* The first line of PMU pmu's file rel (type, format/event, events/tsc) in buf: 0, or -1. */
+static int pmu_read(const char *pmu, const char *rel, char *buf, size_t size)
+{
+	char path[512];
+	FILE *f;
+	size_t n;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", evlist_event_source(), pmu, rel) >= sizeof(path) ||
+	    !(f = fopen(path, "re")))
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* A PMU's name: what its directory may be called, no '/' or "..". */
+static int pmu_name_ok(const char *name, size_t n)
+{
+	return n && n < 64 && strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789_-.") >= n && !(n <= 2 && name[0] == '.');
+}
+
+/*
+ * Put value v into a's field as the PMU's format spec fmt says
+ * ("config:0-7,21", "config1:0-63"): bits taken from v's lowest up. 0, or
+ * -1 when fmt is not a format or v does not fit.
+ */
+static int pmu_put(struct perf_event_attr *a, const char *fmt, uint64_t v)
+{
+	__u64 *field;
+	const char *p;
+	unsigned used = 0;
+
+	if (!strncmp(fmt, "config:", 7))
+		field = &a->config, p = fmt + 7;
+	else if (!strncmp(fmt, "config1:", 8))
+		field = &a->config1, p = fmt + 8;
+	else if (!strncmp(fmt, "config2:", 8))
+		field = &a->config2, p = fmt + 8;
+	else
+		return -1;
+	while (*p) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+
+		if (end == p || lo > 63)
+			return -1;
+		p = end;
+		if (*p == '-') {
+			hi = strtoul(p + 1, &end, 10);
+			if (end == p + 1 || hi > 63 || hi < lo)
+				return -1;
+			p = end;
+		}
+		for (unsigned long b = lo; b <= hi; b++, used++)
+			if (used < 64 && (v >> used & 1))
+				*field |= 1ULL << b;
+			else if (used < 64)
+				*field &= ~(1ULL << b);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return used < 64 && v >> used ? -1 : 0;
+}
+
+/* A term's value, decimal or 0x hexadecimal, of 64 bits: 0, or -1. */
+static int term_value(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || *s == '-' ? -1 : 0;
+}
+
+/* Terms "t=v,t,..." of PMU pmu into a; depth: aliases expand once. 0, or -1 with a reason. */
+static int pmu_terms(const char *spec, const char *pmu, const char *terms, size_t n,
+		     struct perf_event_attr *a, int depth, char *err, size_t len)
+{
+	while (n) {
+		size_t t = strcspn(terms, ","), k;
+		char term[128], rel[192], fmt[256];
+		const char *eq;
+		uint64_t v = 1;
+
+		if (t > n)
+			t = n;
+		if (!t || t >= sizeof(term))
+			return opt_fail(err, len, "-e %s: an empty or too long term", spec);
+		memcpy(term, terms, t);
+		term[t] = '\0';
+		eq = strchr(term, '=');
+		k = eq ? (size_t)(eq - term) : t;
+		if (eq && term_value(eq + 1, &v))
+			return opt_fail(err, len, "-e %s: '%s' is not a number of 64 bits", spec, eq + 1);
+		term[k] = '\0';
+		if (!strcmp(term, "config") || !strcmp(term, "config1") || !strcmp(term, "config2")) {
+			*(term[6] == '1' ? &a->config1 : term[6] == '2' ? &a->config2 : &a->config) = v;
+		} else if (!strcmp(term, "period")) {
+			a->sample_period = v;
+		} else if (snprintf(rel, sizeof(rel), "format/%s", term) < (int)sizeof(rel) &&
+			   pmu_name_ok(term, k) && !pmu_read(pmu, rel, fmt, sizeof(fmt))) {
+			if (pmu_put(a, fmt, v))
+				return opt_fail(err, len, "-e %s: %s=%s does not fit the PMU's format %s",
+						spec, term, eq ? eq + 1 : "1", fmt);
+		} else if (!eq && depth == 0 && pmu_name_ok(term, k) &&
+			   snprintf(rel, sizeof(rel), "events/%s", term) < (int)sizeof(rel) &&
+			   !pmu_read(pmu, rel, fmt, sizeof(fmt))) {
+			/* an alias: the terms its events/ file holds ("event=0x3c,umask=0x1") */
+			if (pmu_terms(spec, pmu, fmt, strlen(fmt), a, 1, err, len))
+				return -1;
+		} else {
+			return opt_fail(err, len, "-e %s: PMU %s has no term or event '%s' (%s/%s/format "
+					"and events list them; prof list %s)", spec, pmu, term,
+					evlist_event_source(), pmu, pmu);
+		}
+		terms += t;
+		n -= t;
+		if (n) {
+			terms++;
+			n--;
+		}
+	}
+	return 0;
+}
+
+/* PMU/terms/[:mods]: 0, its name's length and mods set; or -1 with a reason. */
+static int parse_pmu(const char *spec, const char *slash, struct perf_event_attr *a,
+		     size_t *name_len, const char **mods, char *err, size_t len)
+{
+	const char *close = strchr(slash + 1, '/');
+	char pmu[64], buf[32];
+	uint64_t type;
+
+	if (!close)
+		return opt_fail(err, len, "-e %s: a PMU's terms end with '/': PMU/term=value,.../", spec);
+	if (!pmu_name_ok(spec, (size_t)(slash - spec)))
+		return opt_fail(err, len, "-e %s: not a PMU's name", spec);
+	snprintf(pmu, sizeof(pmu), "%.*s", (int)(slash - spec), spec);
+	if (pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, 0, UINT32_MAX, &type))
+		return opt_fail(err, len, "-e %s: no PMU '%s' in %s (prof list pmu)", spec, pmu,
+				evlist_event_source());
+	a->type = (uint32_t)type;
+	if (pmu_terms(spec, pmu, slash + 1, (size_t)(close - slash - 1), a, 0, err, len))
+		return -1;
+	*name_len = (size_t)(close + 1 - spec);
+	/* modifiers right after the '/', as perf takes them (cpu/.../u), or after a ':' */
+	*mods = close[1] == ':' ? close + 2 : close + 1;
+	return 0;
+}
+
+size_t evlist_event_len(const char *p, const char *stops)
+{
+	const char *q = p + strcspn(p, ":/"), *close;
+
+	/* PMU/term,term/: the terms' commas are the event's own (not mem:ADDR/LEN) */
+	if (*q != '/' || (size_t)(q - p) > strcspn(p, stops))
+		return strcspn(p, stops);
+	close = strchr(q + 1, '/');
+	if (!close)
+		return strlen(p);	/* unclosed: the parser says so */
+	return (size_t)(close + 1 - p) + strcspn(close + 1, stops);
+}
+
 int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 		const char **mods, char *err, size_t len)
 {
@@ -79,6 +256,12 @@ int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 		return 0;
 	}
 	colon = strchr(spec, ':');
+	{
+		const char *slash = strchr(spec, '/');
+
+		if (slash && (!colon || slash < colon))
+			return parse_pmu(spec, slash, a, name_len, mods, err, len);
+	}
 	*name_len = colon ? (size_t)(colon - spec) : strlen(spec);
 	snprintf(name, sizeof(name), "%.*s", (int)*name_len, spec);
 	if ((ev = evname_lookup(name))) {
@@ -113,7 +296,8 @@ static int parse_one(const char *spec, struct perf_event_attr *a, char *err, siz
 
 	if (ret < 0)
 		return -1;
-	a->exclude_guest = 1;	/* perf's default: the host's counts */
+	/* perf's default: the host's counts; a PMU of sysfs (msr) may refuse the bit */
+	a->exclude_guest = a->type < PERF_TYPE_MAX;
 	if (ret > 0) {
 		if (tracefs_event_id(spec, &config, err, len))
 			return -1;
@@ -188,7 +372,7 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 				gm = gmods;
 			}
 			while (q < close) {
-				size_t n = strcspn(q, ",}");
+				size_t n = evlist_event_len(q, ",}");
 
 				if (!n || q + n > close)
 					return opt_fail(err, len, "-e %s: an empty event in a group", arg);
@@ -202,7 +386,7 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 			if (*p == ':')
 				p += 1 + strcspn(p + 1, ",");
 		} else {
-			size_t n = strcspn(p, ",");
+			size_t n = evlist_event_len(p, ",");
 
 			if (!n)
 				return opt_fail(err, len, "-e %s: an empty event", arg);

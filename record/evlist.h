@@ -46,5 +46,12 @@ void evlist_release(struct evlist *l);
  */
 int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 		const char **mods, char *err, size_t len);
+/*
+ * The length of the event at p in a list: up to the first of stops
+ * (",", or ",}" in a group), but a PMU's terms (PMU/t=v,t=v/) are whole.
+ */
+size_t evlist_event_len(const char *p, const char *stops);
+/* The directory of the kernel's PMUs, each PMU/type, PMU/format/, PMU/events/. */
+const char *evlist_event_source(void);
 
 #endif

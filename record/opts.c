@@ -59,7 +59,7 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 	const char *p = arg;
 
 	for (;;) {
-		size_t n = strcspn(p, ","), name_len;
+		size_t n = evlist_event_len(p, ","), name_len;
 		char *item = xmalloc(n + 1);
 		const char *mtext;
 		struct event_mods mods;
@@ -341,7 +341,8 @@ const struct opt record_target_options[] = {
 		 ":u, :k, :p, :pp or :ppp as perf takes them;\n"
 		 "tracepoints as SYSTEM:NAME (sched:sched_switch),\n"
 		 "cache events (L1-dcache-load-misses), raw\n"
-		 "(r1a8), breakpoints (mem:ADDR[/LEN][:rwx])"),
+		 "(r1a8), PMUs (msr/tsc/, cpu/event=0x3c/),\n"
+		 "breakpoints (mem:ADDR[/LEN][:rwx]); prof list"),
 	OPT_CALL('F', "freq", "HZ", record_cb, R_FREQ,
 		 "samples per second (default 4000; max: the\n"
 		 "kernel's limit)"),

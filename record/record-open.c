@@ -104,6 +104,10 @@ static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cp
 		fprintf(stderr, "prof: event '%s' is not supported here (%s): no hardware "
 			"PMU, as in most VMs; use a software event such as -e cpu-clock\n",
 			e->name, strerror(-err));
+	else if (err == -EINVAL && e->attr.type >= PERF_TYPE_MAX)
+		fprintf(stderr, "prof: event '%s' cannot be sampled here (%s): its PMU may only "
+			"count (prof stat -e '%s')%s\n", e->name, strerror(-err), e->name,
+			rc->system_wide ? "" : ", or only system-wide (-a)");
 	else
 		fprintf(stderr, "prof: cannot open event '%s' on cpu %d: %s\n", e->name, cpu,
 			strerror(-err));

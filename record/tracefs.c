@@ -45,6 +45,25 @@ static void *read_all(const char *path, size_t *len, int *err)
 	return file_read_regular(path, (size_t)64 << 20, len, err);
 }
 
+char *tracefs_available(size_t *len, char *err, size_t errlen)
+{
+	const char *t = tracefs();
+	char path[128];
+	char *data;
+	int e = 0;
+
+	if (!t) {
+		snprintf(err, errlen, "tracefs is not mounted (/sys/kernel/tracing)");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/available_events", t);
+	data = read_all(path, len, &e);
+	if (!data)
+		snprintf(err, errlen, "cannot read %s: %s%s", path, strerror(e),
+			 e == EACCES ? " (tracefs is root's)" : "");
+	return data;
+}
+
 int tracefs_event_id(const char *name, uint64_t *id, char *err, size_t errlen)
 {
 	const char *t = tracefs();

@@ -18,6 +18,12 @@
 int tracefs_event_id(const char *name, uint64_t *id, char *err, size_t errlen);
 
 /*
+ * tracefs's list of tracepoints (available_events: "sched:sched_switch"
+ * a line), malloc'ed, *len bytes; NULL with a one-line reason in err.
+ */
+char *tracefs_available(size_t *len, char *err, size_t errlen);
+
+/*
  * The tracing data of the n tracepoints names[] ("SYS:NAME"), laid out as
  * perf's trace-event-info writes it (version 0.6): header_page,
  * header_event, no ftrace formats, each system's event formats, no

@@ -31,6 +31,9 @@ static const struct evname table[] = {
 	SW("major-faults", PAGE_FAULTS_MAJ),
 	SW("alignment-faults", ALIGNMENT_FAULTS),
 	SW("emulation-faults", EMULATION_FAULTS),
+	SW("dummy", DUMMY),
+	SW("bpf-output", BPF_OUTPUT),
+	SW("cgroup-switches", CGROUP_SWITCHES),
 	/* aliases */
 	HW("cpu-cycles", CPU_CYCLES),
 	HW("branch-instructions", BRANCH_INSTRUCTIONS),
@@ -55,12 +58,19 @@ const char *evname_of(uint32_t type, uint64_t config)
 	return NULL;
 }
 
+const struct evname *evname_table(size_t *n)
+{
+	*n = sizeof(table) / sizeof(table[0]);
+	return table;
+}
+
 const char *evname_list(void)
 {
 	return "cycles, instructions, cache-references, cache-misses, branches, "
 	       "branch-misses, bus-cycles, ref-cycles, cpu-clock, task-clock, "
 	       "page-faults, context-switches, cpu-migrations, minor-faults, "
-	       "major-faults, alignment-faults, emulation-faults";
+	       "major-faults, alignment-faults, emulation-faults, dummy, bpf-output, "
+	       "cgroup-switches";
 }
 
 /* perf's names of the generalized cache events: CACHE-OP(s|-misses) */
@@ -104,6 +114,30 @@ int evname_cache(const char *name, uint64_t *config)
 		}
 	}
 	return -1;
+}
+
+/*
+ * The ops each cache has, as perf's legacy cache table (evsel.c's
+ * evsel__hw_cache_stat): L1-icache and iTLB have no stores, the branch
+ * unit only loads.
+ */
+static const unsigned cache_ops_of[] = {
+	[PERF_COUNT_HW_CACHE_L1D] = 7, [PERF_COUNT_HW_CACHE_L1I] = 5, [PERF_COUNT_HW_CACHE_LL] = 7,
+	[PERF_COUNT_HW_CACHE_DTLB] = 7, [PERF_COUNT_HW_CACHE_ITLB] = 1, [PERF_COUNT_HW_CACHE_BPU] = 1,
+	[PERF_COUNT_HW_CACHE_NODE] = 7,
+};
+
+size_t evname_caches(uint64_t *configs, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned c = 0; c < sizeof(cache_names) / sizeof(cache_names[0]); c++)
+		for (unsigned op = 0; op < sizeof(cache_ops) / sizeof(cache_ops[0]); op++)
+			for (unsigned res = 0; res < 2; res++)
+				if (c < sizeof(cache_ops_of) / sizeof(cache_ops_of[0]) &&
+				    (cache_ops_of[c] >> op & 1) && n < max)
+					configs[n++] = c | op << 8 | (uint64_t)res << 16;
+	return n;
 }
 
 const char *evname_cache_of(uint64_t config, char *buf, size_t size)

@@ -16,6 +16,10 @@ struct evname {
 
 /* The entry called name (or one of its aliases), or NULL. */
 const struct evname *evname_lookup(const char *name);
+/* The table: canonical names first, then aliases (of an entry before them). */
+const struct evname *evname_table(size_t *n);
+/* The configs of the generalized cache events perf lists (at most max), in order: their count. */
+size_t evname_caches(uint64_t *configs, size_t max);
 /* The canonical name of (type, config), or NULL when it is not in the table. */
 const char *evname_of(uint32_t type, uint64_t config);
 /*

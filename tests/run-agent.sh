@@ -610,6 +610,11 @@ fi
 # sampling goes on while a push waits: the samples are what shape's CPU
 # time in those 8 s makes at 199 Hz (half of it at least), whatever the
 # machine gave it (0.9 s of CPU at load 20)
+# (a shape that runs all the time, from here on: one that sleeps and wakes
+# hundreds of times a second takes 2-3 times its CPU's share of a
+# system-wide cpu-clock's samples on this kind of VM, perf's as well)
+kill "$shape_pid" 2> /dev/null
+start_shape 600 100
 start_rx rx5 pyroscope --delay 4
 c0=$(proc_cpu "$shape_pid")
 start_agent --listen none -F 199 --comm shape --window 1 --duration 8 --spool spool5 --push "http://127.0.0.1:$port"

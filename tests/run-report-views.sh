@@ -113,9 +113,13 @@ a=$(pct leaf_a flat.out)
 b=$(pct leaf_b flat.out)
 c=$(pct leaf_c flat.out)
 note "flat: leaf_a $a%, leaf_b $b%, leaf_c $c%"
-expect_range "flat: leaf_a's share" "$a" 45 75
-expect_range "flat: leaf_b's share" "$b" 18 42
-expect_range "flat: leaf_c's share" "$c" 4 18
+# shares of the three leaves' samples: a loaded machine adds samples
+# elsewhere (the kernel's interrupts and preemptions: 25% at load 6), which
+# shape's 6:3:1 calls do not decide
+expect_range "flat: the leaves' part of the samples" "$(awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { print a + b + c }')" 50 100
+expect_range "flat: leaf_a's share of the leaves" "$(awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { printf "%.1f", 100 * a / (a + b + c) }')" 50 70
+expect_range "flat: leaf_b's share of the leaves" "$(awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { printf "%.1f", 100 * b / (a + b + c) }')" 20 40
+expect_range "flat: leaf_c's share of the leaves" "$(awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { printf "%.1f", 100 * c / (a + b + c) }')" 4 17
 total=$(rows flat.out | awk '{ p = $1; sub(/%$/, "", p); t += p } END { printf "%.2f\n", t }')
 expect_range "flat: the sum of the Overhead column" "$total" 99.5 100.5
 grep -q '^ *[0-9.]*% *[0-9]*  *shape  *shape  *\[\.\] leaf_a *$' flat.out ||

@@ -3,8 +3,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/perf_event.h>
 
 #include "cpulist.h"
@@ -168,6 +171,67 @@ int main(void)
 	   o.nr_events > 2 ? o.events[0] : "-", o.nr_events > 2 ? o.events[1] : "-",
 	   o.nr_events > 2 ? o.events[2] : "-");
 	record_opts_release(&o);
+	{
+		/*
+		 * A PMU by its sysfs name (PROF_EVENT_SOURCE: a tree made here,
+		 * as /sys/bus/event_source/devices lays one out): terms by its
+		 * format/ (bits in order, split ranges too), an alias of its
+		 * events/, config1 and period terms, modifiers after it.
+		 */
+		char dir[] = "/tmp/test-opts.XXXXXX", path[256];
+		static const char *const files[][2] = {
+			{ "fake/type", "42\n" },
+			{ "fake/format/event", "config:0-7\n" },
+			{ "fake/format/umask", "config:8-15\n" },
+			{ "fake/format/split", "config:16-19,32-35\n" },
+			{ "fake/format/ldlat", "config1:0-15\n" },
+			{ "fake/format/edge", "config:18\n" },
+			{ "fake/events/hits", "event=0x3c,umask=0x01\n" },
+		};
+		int made = mkdtemp(dir) != NULL;
+
+		for (size_t i = 0; made && i < sizeof(files) / sizeof(files[0]); i++) {
+			FILE *f;
+			char *slash;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+			for (slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+				*slash = '\0';
+				mkdir(path, 0700);
+				*slash = '/';
+			}
+			made = (f = fopen(path, "w")) && fputs(files[i][1], f) >= 0 && !fclose(f);
+		}
+		setenv("PROF_EVENT_SOURCE", dir, 1);
+		ret = PARSE("-e", "fake/hits,split=0xab,ldlat=3,period=5/u,fake/config=0x1234,edge/:k",
+			    "true");
+		ok(made && ret == 0 && o.nr_events == 2 && !strcmp(o.events[0], "fake/hits,split=0xab,ldlat=3,period=5/") &&
+		   o.mods[0].attr.type == 42 &&
+		   o.mods[0].attr.config == (0x3c | 0x01 << 8 | 0xbULL << 16 | 0xaULL << 32) &&
+		   o.mods[0].attr.config1 == 3 && o.mods[0].attr.sample_period == 5 &&
+		   !strcmp(o.mods[0].text, "u") && o.mods[1].attr.config == (0x1234 | 1 << 18) &&
+		   !strcmp(o.mods[1].text, "k"),
+		   "-e PMU/terms/: by the PMU's format and events (config %#llx, config1 %llu; %#llx)",
+		   o.nr_events ? (unsigned long long)o.mods[0].attr.config : 0ULL,
+		   o.nr_events ? (unsigned long long)o.mods[0].attr.config1 : 0ULL,
+		   o.nr_events > 1 ? (unsigned long long)o.mods[1].attr.config : 0ULL);
+		record_opts_release(&o);
+		refused((const char *const[]){ "-e", "fake/umask=0x100/", "true", NULL }, "does not fit");
+		refused((const char *const[]){ "-e", "fake/bogus=1/", "true", NULL }, "no term or event 'bogus'");
+		refused((const char *const[]){ "-e", "nopmu/event=1/", "true", NULL }, "no PMU 'nopmu'");
+		refused((const char *const[]){ "-e", "fake/event=1", "true", NULL }, "end with '/'");
+		refused((const char *const[]){ "-e", "../x/event=1/", "true", NULL }, "not a PMU's name");
+		unsetenv("PROF_EVENT_SOURCE");
+		for (size_t i = sizeof(files) / sizeof(files[0]); made && i-- > 0;) {
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+			unlink(path);
+		}
+		for (const char *d = "fake/format\0fake/events\0fake\0"; *d; d += strlen(d) + 1) {
+			snprintf(path, sizeof(path), "%s/%s", dir, d);
+			rmdir(path);
+		}
+		rmdir(dir);
+	}
 	ret = PARSE("-p", "1");
 	ok(ret == 0 && o.nr_events == 1 && o.default_event && o.mods[0].attr.type == PERF_TYPE_HARDWARE &&
 	   o.mods[0].attr.config == PERF_COUNT_HW_CPU_CYCLES, "the default event is cycles, parsed");
