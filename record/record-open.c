@@ -315,10 +315,16 @@ int rec_open_events(struct recorder *rc)
 		rc->ev[i].name = en->name;
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);
-		if (m->attr.type == PERF_TYPE_BREAKPOINT) {
+		if (!m->tracepoint) {
+			/* a PMU's terms in config1 and config2 (a breakpoint's address and length) */
+			rc->ev[i].attr.config1 = m->attr.config1;
+			rc->ev[i].attr.config2 = m->attr.config2;
 			rc->ev[i].attr.bp_type = m->attr.bp_type;
-			rc->ev[i].attr.bp_addr = m->attr.bp_addr;
-			rc->ev[i].attr.bp_len = m->attr.bp_len;
+		}
+		if (m->attr.sample_period && !rc->o.period) {
+			/* a PMU's period= term, unless -c says otherwise */
+			rc->ev[i].attr.freq = 0;
+			rc->ev[i].attr.sample_period = m->attr.sample_period;
 		}
 		if (m->tracepoint || (m->attr.type == PERF_TYPE_BREAKPOINT && !rc->o.period)) {
 			/* every hit (a breakpoint's unless -c, as perf's parse-events.c), with a tracepoint's raw fields */
