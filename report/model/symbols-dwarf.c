@@ -179,10 +179,7 @@ static int fs_has(const struct fnscopes *f, const struct fsnode *n, Dwarf_Addr p
 
 static int scx_find(struct elfobj *obj, struct fnscopes *f);
 
-/*
- * The index of an object's DWARF, made as addresses need it, and let go of
- * as a whole (sy_free_cuidx()) when the object is closed.
- */
+/* The index of an object's DWARF, made as addresses need it, freed whole (sy_free_cuidx()). */
 struct dwidx {
 	struct cuidx **cuidx;	/* the functions of each CU met, by address: */
 	size_t ncuidx, cuidx_cap;	/* the items of cutab */
