@@ -173,6 +173,69 @@ static int names_regex(struct view_args *a, const char *list, int whole, char *e
 	return ret ? -1 : 0;
 }
 
+/*
+ * Whether an extended regular expression is one glibc's regcomp() compiles
+ * in bounded memory. A repetition of a group, or of a repetition ("a+++",
+ * "((a+)+)+"), copies the tree under it, so each doubles its size: 90
+ * stacked '+' took regcomp past a gigabyte (found by fuzz-opt). At most
+ * 8 such, a {count} of at most 255, 1024 bytes: more than a function
+ * name's pattern needs.
+ */
+static int regex_bounded(const char *re)
+{
+	enum { ATOM, GROUP_END, REPEAT } prev = ATOM;
+	unsigned doubling = 0;
+
+	if (strlen(re) > 1024)
+		return 0;
+	for (const char *p = re; *p; p++) {
+		switch (*p) {
+		case '\\':
+			if (p[1])
+				p++;
+			prev = ATOM;
+			break;
+		case '[':
+			/* a bracket expression: ']' first is one of its members */
+			p += p[1] == '^';
+			p += p[1] == ']';
+			while (p[1] && p[1] != ']')
+				p++;
+			if (p[1])
+				p++;
+			prev = ATOM;
+			break;
+		case ')':
+			prev = GROUP_END;
+			break;
+		case '{': {
+			char *end;
+			unsigned long m = strtoul(p + 1, &end, 10), n = m;
+
+			if (*end == ',')
+				n = end[1] == '}' ? m : strtoul(end + 1, &end, 10);
+			if (m > 255 || n > 255)
+				return 0;
+			while (*p && *p != '}')
+				p++;
+			if (!*p)
+				return 1;	/* regcomp says what is wrong */
+		}
+			/* fall through */
+		case '*':
+		case '+':
+		case '?':
+			if (prev != ATOM && ++doubling > 8)
+				return 0;
+			prev = REPEAT;
+			break;
+		default:
+			prev = ATOM;
+		}
+	}
+	return 1;
+}
+
 /* The words of perf report's -g, besides numbers: see graph_option(). */
 static const char *const graph_words[] = {
 	"graph", "fractal", "flat", "folded", "none", "caller", "callee", "function", "address",
@@ -350,6 +413,10 @@ static int view_cb(struct opt_state *st, const struct opt *o, const char *arg)
 		if (a->has_symbol)
 			regfree(&a->symbol);
 		a->has_symbol = 0;
+		if (!regex_bounded(arg))
+			return opt_error(st, "--symbol: '%s': more than 8 repetitions of groups or of "
+					 "repetitions, a {count} over 255, or over 1024 bytes: give a "
+					 "simpler pattern", arg);
 		ret = regcomp(&a->symbol, arg, REG_EXTENDED | REG_NOSUB);
 		if (ret) {
 			regerror(ret, &a->symbol, err, sizeof(err));

@@ -5,9 +5,6 @@
 // counts (3:3:4 for 30%, 30%, 40%), for tests of what changed.
 //   shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C] [-d PERCENT]
 // With -r, writes "ready\n" to READY_FIFO once the first round has run.
-// With -d, runs rounds PERCENT% of the time and sleeps the rest, a few
-// ms at a time: a long-running target for tests that need its samples,
-// not a CPU of their own (their shares are those of the time it runs).
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -57,7 +54,14 @@ static void usage(void)
 
 /* Calls a round of leaf_a, leaf_b and leaf_c. */
 static int weights[3] = { 6, 3, 1 };
-static int duty = 100;	/* -d: the percent of the time it runs rounds */
+/*
+ * -d PERCENT: runs rounds that percent of the time and sleeps the rest, a
+ * few ms at a time: a long-running target for tests that need its samples,
+ * not a CPU of their own (their shares are those of the time it runs).
+ * (Said here, not above: the committed recordings' line numbers of the
+ * leaves are the lines above this one.)
+ */
+static int duty = 100;
 
 /* After a round: sleep while the rounds ran over duty% of the time since start. */
 static void rest(double start, double *busy, double round_began)
