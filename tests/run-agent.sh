@@ -578,6 +578,15 @@ note "a 16K spool: $dropped windows dropped, $size bytes left"
 [ "$dropped" -gt 0 ] || fail "a full spool dropped nothing"
 [ "$size" -le 16384 ] || fail "the spool holds $size bytes, over 16K"
 
+# A shape that runs all the time, from here on. The full disk below counts
+# what windows of its samples the spool holds (at 20%, smaller windows
+# filled a 40K disk twice over); the slow backend holds the samples to its
+# CPU time (one that sleeps and wakes hundreds of times a second takes 2-3
+# times its CPU's share of a system-wide cpu-clock's samples on this kind
+# of VM, perf's as well).
+kill "$shape_pid" 2> /dev/null
+start_shape 600 100
+
 # --- faults: the disk full under two backends that are down ---------------------------------
 # The oldest windows of both go, not the newest of the one that writes;
 # the message says it is the disk, not --spool-size.
@@ -610,11 +619,6 @@ fi
 # sampling goes on while a push waits: the samples are what shape's CPU
 # time in those 8 s makes at 199 Hz (half of it at least), whatever the
 # machine gave it (0.9 s of CPU at load 20)
-# (a shape that runs all the time, from here on: one that sleeps and wakes
-# hundreds of times a second takes 2-3 times its CPU's share of a
-# system-wide cpu-clock's samples on this kind of VM, perf's as well)
-kill "$shape_pid" 2> /dev/null
-start_shape 600 100
 start_rx rx5 pyroscope --delay 4
 c0=$(proc_cpu "$shape_pid")
 start_agent --listen none -F 199 --comm shape --window 1 --duration 8 --spool spool5 --push "http://127.0.0.1:$port"
