@@ -21,9 +21,16 @@ share() {
 }
 
 if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]; then
+	# 8 KiB of stack a sample: rings of 4 MiB, so that a loaded machine
+	# that drains late loses little
 	PROF_WORKLOAD_WAITS=$PWD/off.waits run_prof record -q --off-cpu --call-graph dwarf \
-		-e cpu-clock -o off.data -- "$W" -s 2
+		-m 1024 -e cpu-clock -o off.data -- "$W" -s 2
 	expect_rc 0 "prof record --off-cpu"
+	# what it lost all the same (a share of the samples) may all be of one
+	# kind: the shares may move by that much more
+	lp=$(sed -n 's/^prof: warning: [0-9]* records were lost (\([0-9.]*\)% of samples).*/\1/p' err | sed -n 1p)
+	tol=$(awk -v l="${lp:-0}" 'BEGIN { print 6 + l }')
+	[ "${lp:-0}" = 0 ] || note "off-cpu: ${lp}% of the samples lost, the shares are checked within $tol points"
 	# the shares the waits really took, by the workload's clock (60:40 on
 	# an idle machine; a busy one adds the wait for a CPU to each)
 	[ -s off.waits ] || fail "the workload wrote no off.waits"
@@ -32,11 +39,11 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	expect_rc 0 "prof report --event off-cpu"
 	sl=$(share sleep_work)
 	rd=$(share read_work)
-	note "off-cpu: sleep_work ${sl:-0}%, read_work ${rd:-0}% (the workload saw $want:$(awk -v w="$want" 'BEGIN { print 100 - w }'))"
-	expect_range "off-cpu: sleep_work's share" "${sl:-0}" "$(awk -v w="$want" 'BEGIN { print w - 6 }')" \
-		"$(awk -v w="$want" 'BEGIN { print w + 6 }')"
-	expect_range "off-cpu: read_work's share" "${rd:-0}" "$(awk -v w="$want" 'BEGIN { print 100 - w - 6 }')" \
-		"$(awk -v w="$want" 'BEGIN { print 100 - w + 6 }')"
+	note "off-cpu: sleep_work ${sl:-0}%, read_work ${rd:-0}% (the workload saw $want:$(awk -v t="$tol" -v w="$want" 'BEGIN { print 100 - w }'))"
+	expect_range "off-cpu: sleep_work's share" "${sl:-0}" "$(awk -v t="$tol" -v w="$want" 'BEGIN { print w - t }')" \
+		"$(awk -v t="$tol" -v w="$want" 'BEGIN { print w + t }')"
+	expect_range "off-cpu: read_work's share" "${rd:-0}" "$(awk -v t="$tol" -v w="$want" 'BEGIN { print 100 - w - t }')" \
+		"$(awk -v t="$tol" -v w="$want" 'BEGIN { print 100 - w + t }')"
 	q=$(sed -n 's/^# stacks: *\([0-9.]*\)% complete.*/\1/p' out)
 	expect_range "off-cpu: whole stacks (%)" "${q:-0}" 95 100
 
@@ -49,12 +56,12 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
 	set -- $(awk '{ printf "%.1f %.1f %.1f\n", 100 * ($3 - $1 - $2) / $3, 100 * $1 / $3, 100 * $2 / $3 }' off.waits)
 	note "wall: spin_work ${sp:-0}%, sleep_work ${sl:-0}%, read_work ${rd:-0}% (the workload saw $1:$2:$3)"
 	note "$(grep '^# thread:' out | sed -n 1p)"
-	expect_range "wall: spin_work's share" "${sp:-0}" "$(awk -v w="$1" 'BEGIN { print w - 6 }')" \
-		"$(awk -v w="$1" 'BEGIN { print w + 6 }')"
-	expect_range "wall: sleep_work's share" "${sl:-0}" "$(awk -v w="$2" 'BEGIN { print w - 6 }')" \
-		"$(awk -v w="$2" 'BEGIN { print w + 6 }')"
-	expect_range "wall: read_work's share" "${rd:-0}" "$(awk -v w="$3" 'BEGIN { print w - 6 }')" \
-		"$(awk -v w="$3" 'BEGIN { print w + 6 }')"
+	expect_range "wall: spin_work's share" "${sp:-0}" "$(awk -v t="$tol" -v w="$1" 'BEGIN { print w - t }')" \
+		"$(awk -v t="$tol" -v w="$1" 'BEGIN { print w + t }')"
+	expect_range "wall: sleep_work's share" "${sl:-0}" "$(awk -v t="$tol" -v w="$2" 'BEGIN { print w - t }')" \
+		"$(awk -v t="$tol" -v w="$2" 'BEGIN { print w + t }')"
+	expect_range "wall: read_work's share" "${rd:-0}" "$(awk -v t="$tol" -v w="$3" 'BEGIN { print w - t }')" \
+		"$(awk -v t="$tol" -v w="$3" 'BEGIN { print w + t }')"
 	# the thread's time adds up to the run: 2 s, within 10%
 	tot=$(sed -n 's/^# thread: *[0-9]*\/[0-9]* offcpu: \([0-9.]*\) s:.*/\1/p' out | sed -n 1p)
 	expect_range "wall: the thread's total (s)" "${tot:-0}" 1.8 2.2
