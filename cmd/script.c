@@ -506,6 +506,13 @@ int cmd_script(int argc, char **argv)
 			if (tp_formats)
 				evtab_name_tracepoints(&t, tp_formats);
 		}
+		if (rec.hdr->type == PDATA_HEADER_FEATURE) {
+			struct feature f;
+
+			/* the names of events whose attrs say none (a PMU's, a probe's) */
+			if (!decode_feature(rec.hdr, &f) && f.id == PDATA_FEAT_EVENT_DESC)
+				evtab_name_desc(&t, f.data, f.len);
+		}
 		pr = print_record(out, &t, rec.hdr);
 		/* A record that cannot be used is skipped and counted, as in a report. */
 		if (pr && !nskip++) {

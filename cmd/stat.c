@@ -38,6 +38,7 @@
 #include "opt.h"
 #include "opts.h"
 #include "parse.h"
+#include "probe.h"
 #include "stat.h"
 #include "target.h"
 #include "tracefs.h"
@@ -150,7 +151,9 @@ static const struct opt stat_options[] = {
 		 "context-switches, cpu-migrations, page-faults,\n"
 		 "cycles, instructions, branches, branch-misses);\n"
 		 "{a,b} counts a and b as a group; modifiers\n"
-		 ":u :k :h :G :H :p :D as perf takes them"),
+		 ":u :k :h :G :H :p :D as perf takes them; calls\n"
+		 "of a function: uprobe:PATH:FUNCTION,\n"
+		 "kprobe:FUNCTION (and uretprobe:, kretprobe:)"),
 	OPT_CALL('p', "pid", "PIDS", stat_cb, S_PID, "count these processes (all their threads)"),
 	OPT_CALL('t', "tid", "TIDS", stat_cb, S_TID, "count these threads"),
 	OPT_SET('a', "all-cpus", SO, all_cpus, 1, "every process on every CPU"),
@@ -358,7 +361,11 @@ static int group_size(const struct stat_opts *o, int leader)
 
 static void open_fail(struct stat_run *r, struct sev *e, struct unit *u, int err)
 {
-	if (err == EACCES || err == EPERM)
+	char why[512];
+
+	if (probe_attr(&e->attr) && err != EMFILE && err != ENFILE)
+		fprintf(stderr, "prof: %s\n", probe_refused(e->name, err, why, sizeof(why)));
+	else if (err == EACCES || err == EPERM)
 		evopen_refused(r->system_wide, err);
 	else if (err == EMFILE || err == ENFILE)
 		fprintf(stderr, "prof: out of file descriptors opening %d events on %d %s; raise "
@@ -425,7 +432,8 @@ again:
 					break;
 				}
 				if ((err == EACCES || err == EPERM) && !r->system_wide &&
-				    !e->attr.exclude_kernel && evopen_paranoid() >= 2 &&
+				    !e->attr.exclude_kernel && !probe_attr(&e->attr) &&
+				    evopen_paranoid() >= 2 &&
 				    !evopen_privileged()) {
 					/* perf stat's fallback: user space, where the kernel is not allowed */
 					e->attr.exclude_kernel = 1;

@@ -12,6 +12,7 @@
 #include "evname.h"
 #include "opt.h"
 #include "parse.h"
+#include "probe.h"
 #include "tracefs.h"
 #include "xalloc.h"
 
@@ -69,8 +70,7 @@ const char *evlist_event_source(void)
 	return d && *d ? d : "/sys/bus/event_source/devices";
 }
 
-/* The first line of PMU pmu's file rel (type, format/event, events/tsc) in buf: 0, or -1. */
-static int pmu_read(const char *pmu, const char *rel, char *buf, size_t size)
+int evlist_pmu_read(const char *pmu, const char *rel, char *buf, size_t size)
 {
 	char path[512];
 	FILE *f;
@@ -174,13 +174,13 @@ static int pmu_terms(const char *spec, const char *pmu, const char *terms, size_
 		} else if (!strcmp(term, "period")) {
 			a->sample_period = v;
 		} else if (snprintf(rel, sizeof(rel), "format/%s", term) < (int)sizeof(rel) &&
-			   pmu_name_ok(term, k) && !pmu_read(pmu, rel, fmt, sizeof(fmt))) {
+			   pmu_name_ok(term, k) && !evlist_pmu_read(pmu, rel, fmt, sizeof(fmt))) {
 			if (pmu_put(a, fmt, v))
 				return opt_fail(err, len, "-e %s: %s=%s does not fit the PMU's format %s",
 						spec, term, eq ? eq + 1 : "1", fmt);
 		} else if (!eq && depth == 0 && pmu_name_ok(term, k) &&
 			   snprintf(rel, sizeof(rel), "events/%s", term) < (int)sizeof(rel) &&
-			   !pmu_read(pmu, rel, fmt, sizeof(fmt))) {
+			   !evlist_pmu_read(pmu, rel, fmt, sizeof(fmt))) {
 			/* an alias: the terms its events/ file holds ("event=0x3c,umask=0x1") */
 			if (pmu_terms(spec, pmu, fmt, strlen(fmt), a, 1, err, len))
 				return -1;
@@ -212,7 +212,7 @@ static int parse_pmu(const char *spec, const char *slash, struct perf_event_attr
 	if (!pmu_name_ok(spec, (size_t)(slash - spec)))
 		return opt_fail(err, len, "-e %s: not a PMU's name", spec);
 	snprintf(pmu, sizeof(pmu), "%.*s", (int)(slash - spec), spec);
-	if (pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, 0, UINT32_MAX, &type))
+	if (evlist_pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, 0, UINT32_MAX, &type))
 		return opt_fail(err, len, "-e %s: no PMU '%s' in %s (prof list pmu)", spec, pmu,
 				evlist_event_source());
 	a->type = (uint32_t)type;
@@ -248,6 +248,12 @@ int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
 	*mods = "";
+	if (probe_spec(spec)) {
+		if (probe_parse(spec, a, err, len))
+			return -1;
+		*name_len = strlen(spec);
+		return 2;
+	}
 	if (!strncmp(spec, "mem:", 4)) {
 		if (parse_mem(spec, a, mods, err, len))
 			return -1;
@@ -279,7 +285,8 @@ int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 		return 1;	/* SYSTEM:NAME, a tracepoint */
 	} else {
 		return opt_fail(err, len, "-e: unknown event '%s'; known: %s; the cache events "
-			        "(L1-dcache-load-misses...), rNNN, mem:ADDR, SYSTEM:TRACEPOINT", name,
+			        "(L1-dcache-load-misses...), rNNN, mem:ADDR, PMU/TERM=VALUE/, "
+			        "uprobe:PATH:FUNCTION, kprobe:FUNCTION, SYSTEM:TRACEPOINT (prof list)", name,
 			        evname_list());
 	}
 	*mods = colon ? colon + 1 : "";
@@ -296,6 +303,8 @@ static int parse_one(const char *spec, struct perf_event_attr *a, char *err, siz
 
 	if (ret < 0)
 		return -1;
+	if (ret == 2)
+		return 0;	/* a probe: the kernel's, every hit, in whichever level */
 	/* perf's default: the host's counts; a PMU of sysfs (msr) may refuse the bit */
 	a->exclude_guest = a->type < PERF_TYPE_MAX;
 	if (ret > 0) {

@@ -4,8 +4,9 @@
  * {groups}[:modifiers] separated by commas, an event named (perf's
  * hardware and software events, src/evname.h), a generalized cache event
  * (L1-dcache-load-misses), raw (rNNN), a hardware breakpoint
- * (mem:ADDR[/LEN][:rwx]) or a tracepoint (SYSTEM:NAME), with perf's
- * modifiers (evname_apply_mods()). record, top and the agent take its
+ * (mem:ADDR[/LEN][:rwx]), a PMU's (PMU/term=value,.../), a dynamic
+ * probe (probe.h) or a tracepoint (SYSTEM:NAME), with perf's modifiers
+ * (evname_apply_mods()). record, top and the agent take its
  * events one by one (evlist_base(), record/opts.c), groups not yet.
  */
 #ifndef PROF_RECORD_EVLIST_H
@@ -42,7 +43,9 @@ void evlist_release(struct evlist *l);
  * (zeroed first), its name's length in *name_len (a breakpoint's :rwx is
  * of its name), and *mods where its modifiers' letters begin ("" for
  * none); or SYSTEM:NAME, a tracepoint, not looked up (1; *name_len the
- * whole); or -1 with a one-line reason in err.
+ * whole); a dynamic probe (probe.h: uprobe:PATH:FUNCTION...), its attr
+ * whole, its sample_period 1, no modifiers (2; *name_len the whole); or
+ * -1 with a one-line reason in err.
  */
 int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 		const char **mods, char *err, size_t len);
@@ -53,5 +56,7 @@ int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 size_t evlist_event_len(const char *p, const char *stops);
 /* The directory of the kernel's PMUs, each PMU/type, PMU/format/, PMU/events/. */
 const char *evlist_event_source(void);
+/* The first line of PMU pmu's file rel ("type", "format/event") into buf: 0, or -1. */
+int evlist_pmu_read(const char *pmu, const char *rel, char *buf, size_t size);
 
 #endif

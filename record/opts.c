@@ -51,8 +51,9 @@ static int parse_mods(const char *m, struct event_mods *out)
 /*
  * -e LIST: perf's grammar (evlist.h), an event at a time: named, cache
  * (L1-dcache-load-misses), raw (rNNN), a breakpoint (mem:ADDR[/LEN][:rwx])
- * or a tracepoint (SYSTEM:NAME, looked up when opened), each with its
- * modifiers.
+ * a PMU's (PMU/term=value,.../), a dynamic probe (uprobe:PATH:FUNCTION,
+ * kprobe:FUNCTION, probe.h) or a tracepoint (SYSTEM:NAME, looked up when
+ * opened), each with its modifiers.
  */
 static int parse_events(struct record_opts *o, const char *arg, char *err, size_t len)
 {
@@ -79,7 +80,9 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 			free(item);
 			return -EINVAL;
 		}
-		if (ret > 0) {
+		if (ret == 2) {
+			mods.probe = 1;		/* made by the kernel when opened: probe.h */
+		} else if (ret > 0) {
 			mods.tracepoint = 1;	/* its id is looked up in tracefs when opened */
 		} else if (parse_mods(mtext, &mods)) {
 			bad(err, len, "-e: unknown modifier in '%s'; modifiers are u (user "
@@ -342,7 +345,9 @@ const struct opt record_target_options[] = {
 		 "tracepoints as SYSTEM:NAME (sched:sched_switch),\n"
 		 "cache events (L1-dcache-load-misses), raw\n"
 		 "(r1a8), PMUs (msr/tsc/, cpu/event=0x3c/),\n"
-		 "breakpoints (mem:ADDR[/LEN][:rwx]); prof list"),
+		 "breakpoints (mem:ADDR[/LEN][:rwx]), probes\n"
+		 "(uprobe:PATH:FUNCTION[+OFF], uretprobe:...,\n"
+		 "kprobe:FUNCTION[+OFF], kretprobe:...); prof list"),
 	OPT_CALL('F', "freq", "HZ", record_cb, R_FREQ,
 		 "samples per second (default 4000; max: the\n"
 		 "kernel's limit)"),

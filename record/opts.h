@@ -43,6 +43,7 @@ enum record_callchain { CALLCHAIN_NONE, CALLCHAIN_FP, CALLCHAIN_DWARF };
 struct event_mods {
 	char text[16];		/* the letters after ':', "" for none */
 	int tracepoint;		/* the name is a tracepoint's, SYSTEM:NAME */
+	int probe;		/* a dynamic probe's (probe.h), made when opened */
 	struct perf_event_attr attr;	/* but a tracepoint's: its type and config, a
 					 * breakpoint's bp_* (evlist_base()) */
 };

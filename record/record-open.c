@@ -54,6 +54,7 @@
 #include "xalloc.h"
 
 
+#include "probe.h"
 #include "record-int.h"
 
 /* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */
@@ -87,7 +88,12 @@ static int open_one(struct recorder *rc, struct rec_event *e, int tid, size_t c)
 /* Explain a failed open in one line. */
 static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cpu, int err)
 {
-	if (err == -EACCES || err == -EPERM)
+	char why[512];
+
+	if (probe_attr(&e->attr) && err != -ESRCH && err != -EMFILE && err != -ENFILE &&
+	    err != -ENOBUFS)
+		fprintf(stderr, "prof: %s\n", probe_refused(e->name, -err, why, sizeof(why)));
+	else if (err == -EACCES || err == -EPERM)
 		evopen_refused(rc->system_wide, -err);
 	else if (err == -ESRCH)
 		fprintf(stderr, "prof: no such process: %d\n", tid);
@@ -159,7 +165,7 @@ static int open_first(struct recorder *rc, struct rec_event *e)
 			continue;
 		}
 		if ((ret == -EACCES || ret == -EPERM) && !rc->system_wide &&
-		    !e->attr.exclude_kernel) {
+		    !e->attr.exclude_kernel && !probe_attr(&e->attr)) {
 			e->attr.exclude_kernel = 1;
 			e->attr.exclude_hv = 1;
 			dropped_kernel = 1;
@@ -333,8 +339,17 @@ int rec_open_events(struct recorder *rc)
 		}
 		/* checked when parsed: u, k, h, G, H, p and D as perf applies them */
 		(void)evname_apply_mods(&rc->ev[i].attr, m->text);
-		/* perf's --all-user, --all-kernel, on every event but a tracepoint (evsel.c) */
-		if (rc->o.all_user && !m->tracepoint) {
+		/*
+		 * perf's --all-user, --all-kernel, on every event but a
+		 * tracepoint (evsel.c) or a probe: the kernel counts a probe's
+		 * hits as a tracepoint's, and would drop every kprobe's with
+		 * exclude_kernel (perf_tp_event_match())
+		 */
+		if (m->probe) {
+			rc->ev[i].attr.exclude_kernel = 0;
+			rc->ev[i].attr.exclude_user = 0;
+			rc->ev[i].attr.exclude_hv = 0;
+		} else if (rc->o.all_user && !m->tracepoint) {
 			rc->ev[i].attr.exclude_kernel = 1;
 			rc->ev[i].attr.exclude_hv = 1;
 		} else if (rc->o.all_kernel && !m->tracepoint) {

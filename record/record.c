@@ -101,11 +101,16 @@ static int write_error(const struct recorder *rc, int err)
 	return -1;
 }
 
-/* Whether an event's name is more than its attr says: a tracepoint's, a cache, raw or breakpoint event's as written. */
+/*
+ * Whether an event's name is more than its attr says: a tracepoint's, a
+ * cache, raw or breakpoint event's as written, a PMU's of sysfs or a
+ * probe's (whose path or function the attr holds only as a pointer).
+ */
 static int named_only(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_HW_CACHE ||
-	       a->type == PERF_TYPE_RAW || a->type == PERF_TYPE_BREAKPOINT;
+	       a->type == PERF_TYPE_RAW || a->type == PERF_TYPE_BREAKPOINT ||
+	       a->type >= PERF_TYPE_MAX;
 }
 
 /*

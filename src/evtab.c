@@ -60,9 +60,11 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 	add_ids(t, ar.ids, ar.nids, e->index);
 	/* named, cache, raw or a breakpoint, as perf names them; a tracepoint's comes with its format */
 	name = evname_attr(&e->attr, e->name, sizeof(e->name));
-	if (!name)
+	if (!name) {
 		snprintf(e->name, sizeof(e->name), "type%u/0x%llx", e->attr.type,
 			 (unsigned long long)e->attr.config);
+		e->unnamed = 1;
+	}
 	else if (name != e->name)
 		snprintf(e->name, sizeof(e->name), "%s", name);
 	t->ev = xgrow(t->ev, &t->cap, t->nr + 1, sizeof(*t->ev));
@@ -98,6 +100,60 @@ void evtab_name_tracepoints(struct evtab *t, const struct tpfmts *f)
 
 		if (name)
 			snprintf(t->ev[i]->name, sizeof(t->ev[i]->name), "%s", name);
+	}
+}
+
+void evtab_name_desc(struct evtab *t, const unsigned char *data, size_t len)
+{
+	uint32_t nr, asize;
+	size_t off = 8;
+
+	if (len < 8)
+		return;
+	memcpy(&nr, data, 4);
+	memcpy(&asize, data + 4, 4);
+	if (asize < 64 || asize > 4096)
+		return;
+	for (uint32_t k = 0; k < nr && off <= len; k++) {
+		struct perf_event_attr a;
+		uint32_t nids, slen;
+		const char *str;
+		struct evdesc *e = NULL;
+		uint32_t idx;
+
+		/* attr, u32 nr_ids, u32 string length, the string (NUL-padded), the ids */
+		if (len - off < (size_t)asize + 8)
+			return;
+		memset(&a, 0, sizeof(a));
+		memcpy(&a, data + off, asize < sizeof(a) ? asize : sizeof(a));
+		off += asize;
+		memcpy(&nids, data + off, 4);
+		memcpy(&slen, data + off + 4, 4);
+		off += 8;
+		if (slen > len - off || (uint64_t)nids * 8 > len - off - slen)
+			return;
+		str = (const char *)data + off;
+		off += slen;
+		if (nids) {
+			uint64_t id;
+
+			memcpy(&id, data + off, 8);
+			if (u64map_get(&t->ids, id, &idx) && idx < t->nr)
+				e = t->ev[idx];
+		} else {
+			for (size_t i = 0; !e && i < t->nr; i++)
+				if (!memcmp(&t->ev[i]->attr, &a, sizeof(a)))
+					e = t->ev[i];
+		}
+		off += (size_t)nids * 8;
+		slen = (uint32_t)strnlen(str, slen);
+		if (e && e->unnamed && slen && slen < sizeof(e->name)) {
+			/* a file's bytes: no control byte reaches a terminal */
+			for (uint32_t i = 0; i < slen; i++)
+				e->name[i] = (unsigned char)str[i] < 0x20 || str[i] == 0x7f ? '?' : str[i];
+			e->name[slen] = '\0';
+			e->unnamed = 0;
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ struct evdesc {
 	struct perf_event_attr attr;	/* zero-extended to our struct size */
 	size_t index;			/* its place in evtab.ev */
 	char name[64];
+	int unnamed;			/* its attr says no name: "type8/0x0" */
 };
 
 struct evtab {
@@ -62,5 +63,13 @@ const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_h
 struct tpfmts;
 /* Name the tracepoint events ("sched:sched_switch") from their formats. */
 void evtab_name_tracepoints(struct evtab *t, const struct tpfmts *f);
+
+/*
+ * Name the events whose attr says no name (a PMU's of sysfs, a probe's)
+ * from perf's EVENT_DESC feature (data, len bytes after its id): each
+ * entry's attr, ids and the name as written; an entry is matched to an
+ * event by its first id, or by its attr when it has none.
+ */
+void evtab_name_desc(struct evtab *t, const unsigned char *data, size_t len);
 
 #endif

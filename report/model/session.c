@@ -515,7 +515,14 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 	size_t out = 0, off = 0, n;
 	uint32_t i = 0;
 
-	if (decode_feature(h, &f) || !f.whole)
+	if (decode_feature(h, &f))
+		return;
+	if (f.id == PDATA_FEAT_EVENT_DESC) {
+		order_drain(s->order);	/* the delivery thread reads the names */
+		evtab_name_desc(&s->ev, f.data, f.len);
+		return;
+	}
+	if (!f.whole)
 		return;
 	if (f.id == PDATA_FEAT_CLOCK_DATA) {
 		s->tod_ns = f.tod_ns;
