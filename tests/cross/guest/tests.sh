@@ -76,6 +76,28 @@ if stat -e '{cycles:u,instructions:u}' /w/sysloop; then
 	eq "sysloop's grouped instructions:u" "$(count instructions:u)" 1000005
 fi
 
+# Dynamic probes from perf_event_open (record/probe.h): each of sysloop's
+# 200,000 getppid() calls enters and leaves the kernel's
+# __arm64_sys_getppid once; the program's one entry is _start.
+if [ -r /sys/bus/event_source/devices/kprobe/type ]; then
+	if stat -e kprobe:__arm64_sys_getppid,kretprobe:__arm64_sys_getppid,uprobe:/w/sysloop:_start \
+		/w/sysloop; then
+		eq "kprobe:__arm64_sys_getppid over sysloop" "$(count kprobe:__arm64_sys_getppid)" 200000
+		eq "kretprobe:__arm64_sys_getppid over sysloop" "$(count kretprobe:__arm64_sys_getppid)" 200000
+		eq "uprobe:/w/sysloop:_start" "$(count uprobe:/w/sysloop:_start)" 1
+	fi
+	# a sample a hit, each in the kernel function
+	if prof record -q -e kprobe:__arm64_sys_getppid -o kp.data /w/sysloop 2> record.err &&
+		prof report -i kp.data --sort sym > report.txt 2> report.err; then
+		note "kprobe record: $(grep -v '^#' report.txt | grep -m 1 '%')"
+		eq "samples of kprobe:__arm64_sys_getppid" "$(header samples)" 200000
+	else
+		not_ok "prof record -e kprobe:...: $(tail -n 2 record.err report.err)"
+	fi
+else
+	not_ok "no kprobe PMU: $(ls /sys/bus/event_source/devices)"
+fi
+
 # The exception levels each modifier keeps (the kernel's
 # Documentation/arch/arm64/perf.rst): u is EL0; k is the host kernel, at
 # EL1 or, with VHE, at EL2; h (exclude_hv) counts EL2 on a host without
