@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "datasrc.h"
 #include "decode.h"
 #include "evtab.h"
 #include "jitdump.h"
@@ -162,6 +163,8 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 	if (s->present & PERF_SAMPLE_PERIOD)
 		fprintf(out, " period=%" PRIu64, s->period);
 	fprintf(out, " ip=0x%" PRIx64, s->ip);
+	if (s->present & PERF_SAMPLE_ADDR)
+		fprintf(out, " addr=0x%" PRIx64, s->addr);
 	if (s->present & PERF_SAMPLE_CALLCHAIN) {
 		fputs(" chain=", out);
 		for (uint64_t i = 0; i < s->nr_chain; i++)
@@ -174,6 +177,22 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 		fputs(" mended=1", out);
 	if ((s->present & PERF_SAMPLE_STACK_USER) && s->stack)
 		fprintf(out, " stack=%" PRIu64, s->stack_dyn_size);
+	/* -W, --data-src, --phys-data, --data-page-size, --code-page-size */
+	if (s->present & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		fprintf(out, " weight=%" PRIu64, s->present & PERF_SAMPLE_WEIGHT_STRUCT
+			? s->weight & 0xffffffff : s->weight);
+	if (s->present & PERF_SAMPLE_DATA_SRC) {
+		char ds[256];
+
+		fprintf(out, " data_src=0x%" PRIx64 "(%s)", s->data_src,
+			datasrc_text(s->data_src, ds, sizeof(ds)));
+	}
+	if (s->present & PERF_SAMPLE_PHYS_ADDR)
+		fprintf(out, " phys_addr=0x%" PRIx64, s->phys_addr);
+	if (s->present & PERF_SAMPLE_DATA_PAGE_SIZE)
+		fprintf(out, " data_page_size=%" PRIu64, s->data_page_size);
+	if (s->present & PERF_SAMPLE_CODE_PAGE_SIZE)
+		fprintf(out, " code_page_size=%" PRIu64, s->code_page_size);
 	/* a tracepoint's raw fields, by name, from its format */
 	if (e->attr.type == PERF_TYPE_TRACEPOINT && s->raw && tp_formats)
 		tpfmts_print(tp_formats, e->attr.config, s->raw, s->raw_size, out);

@@ -14,7 +14,8 @@
 #include "xalloc.h"
 
 const char *const view_key_names[HIST_NKEYS] = {
-	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism",
+	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism", "dso_daddr",
+	"symbol_daddr",
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -95,7 +96,7 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 			;
 		if (k == HIST_NKEYS) {
 			opt_error(st, "--sort: unknown key '%s'; keys are comm, pid, tid, dso, sym, "
-				  "srcline, cpu, parallelism", items[i]);
+				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr", items[i]);
 			free(items);
 			return -1;
 		}

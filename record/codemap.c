@@ -74,8 +74,9 @@ void codemap_record(struct codemap *m, const unsigned char *rec, size_t len)
 	if (len < sizeof(h) + 24)
 		return;
 	memcpy(&h, rec, sizeof(h));
-	if (h.type != PERF_RECORD_MMAP && h.type != PERF_RECORD_MMAP2)
-		return;
+	if ((h.type != PERF_RECORD_MMAP && h.type != PERF_RECORD_MMAP2) ||
+	    (h.misc & PERF_RECORD_MISC_MMAP_DATA))
+		return;		/* data (-d, --call-graph dwarf) holds no code */
 	/* pid, tid, then addr and len: the same place in both */
 	memcpy(&start, rec + sizeof(h) + 8, 8);
 	memcpy(&size, rec + sizeof(h) + 16, 8);

@@ -37,6 +37,10 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->sample_type |= o->sample_extra;
+	/* -d: the data mappings too, for a report to place the addresses in (as perf -d) */
+	if ((o->sample_extra & PERF_SAMPLE_ADDR) && tracking)
+		a->mmap_data = 1;
 	if (o->callchain == CALLCHAIN_FP && regs_leaf_mask()) {
 		/*
 		 * aarch64: a function that makes no calls sets up no frame

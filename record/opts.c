@@ -132,7 +132,8 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
-	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX,
+	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
+	R_DATA_PAGE, R_CODE_PAGE,
 };
 
 /* --switch-output's value: signal, or a time (s, m, h, d) or size (B, K, M, G) with its unit. */
@@ -324,6 +325,20 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		ret = number("--switch-max-files", arg, 1, 1000000, &v, err, len);
 		o->switch_max_files = (unsigned)v;
 		break;
+	case R_DATA:
+	case R_WEIGHT:
+	case R_DATA_SRC:
+	case R_PHYS:
+	case R_DATA_PAGE:
+	case R_CODE_PAGE: {
+		static const uint64_t bits[] = {
+			PERF_SAMPLE_ADDR, PERF_SAMPLE_WEIGHT, PERF_SAMPLE_DATA_SRC,
+			PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
+		};
+
+		o->sample_extra |= bits[opt->val - R_DATA];
+		break;
+	}
 	case R_CLOCKID:
 		if (!clockid_ok(arg))
 			ret = bad(err, len, "%s %s: prof records on CLOCK_MONOTONIC, the clock JIT "
@@ -376,6 +391,21 @@ const struct opt record_target_options[] = {
 		"in, and their stacks at switch-out where the\n"
 		"kernel allows it: prof report --event off-cpu\n"
 		"and --wall show where they waited"),
+	OPT_CALL_FLAG('d', "data", record_cb, R_DATA,
+		      "each sample's data address (page-faults: the\n"
+		      "address that faulted; a PMU's memory events:\n"
+		      "the one accessed), and the data mappings:\n"
+		      "prof report --sort dso_daddr,symbol_daddr"),
+	OPT_CALL_FLAG('W', "weight", record_cb, R_WEIGHT,
+		      "each sample's weight (a PMU's load latency)"),
+	OPT_CALL_FLAG(0, "data-src", record_cb, R_DATA_SRC,
+		      "where each sample's data came from (a PMU's\n"
+		      "memory level, TLB, snoop: perf mem's)"),
+	OPT_CALL_FLAG(0, "phys-data", record_cb, R_PHYS, "each sample's physical data address"),
+	OPT_CALL_FLAG(0, "data-page-size", record_cb, R_DATA_PAGE,
+		      "the size of the page of each data address"),
+	OPT_CALL_FLAG(0, "code-page-size", record_cb, R_CODE_PAGE,
+		      "the size of the page of each sample's ip"),
 	/* perf record's spellings */
 	OPT_PERF_CALL_V('k', "clockid", record_cb, R_CLOCKID),
 	OPT_PERF_NOOP('T', "timestamp"),
@@ -385,7 +415,6 @@ const struct opt record_target_options[] = {
 	OPT_PERF_NOOP('B', "no-buildid"),
 	OPT_PERF_NOOP(0, "buildid-all"),
 	OPT_PERF_NOOP(0, "no-bpf-event"),
-	OPT_PERF('d', "data", "prof records no data addresses"),
 	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
 	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
 	OPT_PERF('I', "intr-regs", "prof records the user registers only, with --call-graph "

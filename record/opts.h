@@ -77,6 +77,11 @@ struct record_opts {
 	int all_user, all_kernel;	/* --all-user, --all-kernel: on every attr */
 	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */
 	int off_cpu;		/* --off-cpu: context switches, and stacks at switch-out */
+	/*
+	 * -d (ADDR), -W (WEIGHT), --data-src, --phys-data, --data-page-size,
+	 * --code-page-size: PERF_SAMPLE_* bits every event's samples carry
+	 */
+	uint64_t sample_extra;
 	int no_carry;		/* carry no JIT files (prof agent's recorder: its reader is live) */
 	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_TIME, SWITCH_SIZE } switch_output;
 	double switch_secs;	/* --switch-output=TIME */

@@ -150,14 +150,16 @@ static int synth_maps(struct synth *s, int pid)
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n",
 			   &start, &end, perms, &pgoff, &maj, &min, &ino, &name_at) < 7)
 			continue;
-		if (perms[2] != 'x')
+		if (perms[2] != 'x' && !s->data)
 			continue;
 		line[strcspn(line, "\n")] = '\0';
 		name = name_at ? line + name_at : "";
 		if (!*name)
 			name = "//anon";
 		prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
-		       PROT_EXEC;
+		       (perms[2] == 'x' ? PROT_EXEC : 0);
+		if (perms[2] != 'x')
+			misc |= PERF_RECORD_MISC_MMAP_DATA;	/* as the kernel marks mmap_data's */
 		flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		v32[0] = (uint32_t)pid;
 		v32[1] = (uint32_t)pid;
@@ -167,7 +169,8 @@ static int synth_maps(struct synth *s, int pid)
 		v64[2] = pgoff;
 		put(&r, v64, sizeof(v64));
 		/* the very file mapped, even when its path now names another */
-		bid = ino ? mapfile_bid_of(s->bids, pid, start, end, name, maj, min, ino, gen) : NULL;
+		bid = ino && perms[2] == 'x' ? mapfile_bid_of(s->bids, pid, start, end, name, maj, min,
+							      ino, gen) : NULL;
 		if (bid && bid->len)
 			keep_mapping(s->keep, pid, start, end - start, name, strlen(name), bid->id,
 				     bid->len);

@@ -29,6 +29,7 @@ struct synth {
 	struct keep *keep;			/* files at risk kept by build id; NULL: none */
 	struct codemap *code;			/* where code may be, told of each map; NULL: none */
 	struct mend *mend;			/* the leaf repair, told of each record; NULL: none */
+	int data;				/* the data mappings too (-d), as perf's */
 };
 
 /*

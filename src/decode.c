@@ -212,9 +212,9 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 				return -EBADMSG;
 		}
 	}
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT) && take(&c, NULL, 8))
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT) && take_u64(&c, &s->weight))
 		return -EBADMSG;
-	if (st & PERF_SAMPLE_DATA_SRC && take(&c, NULL, 8))
+	if (st & PERF_SAMPLE_DATA_SRC && take_u64(&c, &s->data_src))
 		return -EBADMSG;
 	if (st & PERF_SAMPLE_TRANSACTION && take(&c, NULL, 8))
 		return -EBADMSG;
@@ -225,7 +225,15 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 		if (take_regs(&c, attr->sample_regs_intr, &abi, &nr, &regs))
 			return -EBADMSG;
 	}
-	/* PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE, AUX follow: nothing we read. */
+	if (st & PERF_SAMPLE_PHYS_ADDR && take_u64(&c, &s->phys_addr))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_CGROUP && take_u64(&c, &s->cgroup))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE && take_u64(&c, &s->data_page_size))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE && take_u64(&c, &s->code_page_size))
+		return -EBADMSG;
+	/* AUX follows: nothing we read. */
 	return 0;
 }
 

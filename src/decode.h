@@ -23,6 +23,12 @@ struct sample {
 	const unsigned char *stack;
 	uint32_t raw_size;
 	const unsigned char *raw;
+	/*
+	 * -W, --data-src, --phys-data, -G, --data-page-size,
+	 * --code-page-size: as the kernel wrote them (weight: WEIGHT's u64,
+	 * or WEIGHT_STRUCT's var1_dw in the low 32 bits)
+	 */
+	uint64_t weight, data_src, phys_addr, cgroup, data_page_size, code_page_size;
 };
 
 /*

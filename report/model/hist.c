@@ -108,6 +108,14 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		break;
 	case HIST_DSO:
 		return f->dso ? dso_short_name(f->dso) : "[unknown]";
+	case HIST_DSO_DADDR:
+		return s->ddso ? dso_short_name(s->ddso) : "[unknown]";
+	case HIST_SYM_DADDR:
+		/* the data object, or (no object there, perf's way) the address */
+		if (s->dsym)
+			return s->dsym;
+		snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)s->daddr);
+		break;
 	case HIST_SYM:
 		return frame_name(h->pool, f, 0, flags);
 	case HIST_SRCLINE:

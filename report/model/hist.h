@@ -15,6 +15,8 @@
 enum hist_key {
 	HIST_COMM, HIST_PID, HIST_TID, HIST_DSO, HIST_SYM, HIST_SRCLINE, HIST_CPU,
 	HIST_PARALLELISM,	/* threads of the sample's process running at its time */
+	HIST_DSO_DADDR,		/* -d: the file mapped at the sample's data address */
+	HIST_SYM_DADDR,		/* -d: the data object there, or the address */
 	HIST_NKEYS
 };
 

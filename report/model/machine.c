@@ -47,6 +47,7 @@ struct machine {
 	struct thread *tmemo[TMEMO];
 	unsigned map_gen;	/* the last struct proc gen handed out */
 	int forget;		/* machine_forget_exited() */
+	int data;		/* machine_data_maps() */
 	machine_forget_fn forget_fn;
 	void *forget_ctx;
 	/* EXITs of forget mode waiting out FORGET_GRACE_NS, oldest first from pex_head */
@@ -60,6 +61,11 @@ struct machine {
 	size_t nbids, bids_cap;
 	struct htab bidtab;
 };
+
+void machine_data_maps(struct machine *m, int on)
+{
+	m->data = on;
+}
 
 struct machine *machine_new(struct symbols *sym, struct resolver *res)
 {
@@ -76,6 +82,7 @@ static void free_proc(void *v)
 	struct proc *p = v;
 
 	maps_release(&p->maps);
+	maps_release(&p->dmaps);
 	resolver_pjit_reset(p->jit);
 	free(p->jit);
 	free(p);
@@ -217,6 +224,7 @@ static struct proc *get_proc(struct machine *m, int pid)
 		p->gen = ++m->map_gen;
 		p->jit = xcalloc(1, sizeof(*p->jit));
 		maps_init(&p->maps);
+		maps_init(&p->dmaps);
 		itab_put(&m->procs, pid, p);
 	}
 	return p;
@@ -317,7 +325,7 @@ void machine_mmap(struct machine *m, const struct kevent *k)
 	name[namelen] = '\0';
 	if (me->len == 0 || me->start + me->len < me->start)
 		return;		/* empty or wrapping: nothing to map */
-	if (k->misc & PERF_RECORD_MISC_MMAP_DATA)
+	if ((k->misc & PERF_RECORD_MISC_MMAP_DATA) && !m->data)
 		return;		/* data (dwarf mode records them for perf): no samples there */
 	mp.start = me->start;
 	mp.end = me->start + me->len;
@@ -350,6 +358,11 @@ void machine_mmap(struct machine *m, const struct kevent *k)
 	{
 		struct proc *pr = get_proc(m, (int)me->pid);
 
+		/* machine_data_maps(): every map in the data addresses' set, in order */
+		if (m->data)
+			maps_insert(&pr->dmaps, &mp);
+		if (k->misc & PERF_RECORD_MISC_MMAP_DATA)
+			return;		/* no code there: the code's maps stay as they were */
 		/* exec maps the program first, then its interpreter and libraries */
 		if (!pr->exe && name[0] == '/' && !jitdump_path(name))
 			pr->exe = mp.dso;
@@ -372,6 +385,7 @@ void machine_comm(struct machine *m, const struct kevent *k, uint64_t now)
 		struct proc *pr = get_proc(m, (int)k->pid);
 
 		maps_release(&pr->maps);
+		maps_release(&pr->dmaps);
 		pr->gen = ++m->map_gen;
 		pr->start = now;
 		pr->exe = NULL;
@@ -407,9 +421,11 @@ void machine_fork(struct machine *m, const struct kevent *k)
 
 		if (pp) {
 			maps_copy(&np->maps, &pp->maps);
+			maps_copy(&np->dmaps, &pp->dmaps);
 			np->exe = pp->exe;
 		} else {
 			maps_release(&np->maps);
+			maps_release(&np->dmaps);
 			np->exe = NULL;
 		}
 		np->gen = ++m->map_gen;

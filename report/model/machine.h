@@ -24,7 +24,12 @@ struct pjit;
 struct proc {
 	int pid;
 	unsigned gen;		/* changes whenever maps do; unique in the machine */
-	struct maps maps;
+	struct maps maps;	/* its code's: the maps of executable memory */
+	/*
+	 * every map, code and data (the MMAP records of mmap_data, -d), for
+	 * data addresses: empty unless machine_data_maps()
+	 */
+	struct maps dmaps;
 	uint64_t start;		/* the time of the FORK or exec that began it; 0: before */
 	struct pjit *jit;	/* the resolver's (not const when the proc is) */
 	struct dso *exe;	/* its program: the first file it mapped since its exec */
@@ -48,6 +53,12 @@ void machine_free(struct machine *m);
  */
 typedef void (*machine_forget_fn)(void *ctx, int pid, int tid);
 void machine_forget_exited(struct machine *m, int on, machine_forget_fn fn, void *ctx);
+
+/*
+ * Keep every process's maps of data as well as code (struct proc dmaps),
+ * for a report of data addresses; before the first MMAP record.
+ */
+void machine_data_maps(struct machine *m, int on);
 
 /* The records, at time now (0: the record has none). */
 void machine_mmap(struct machine *m, const struct kevent *k);

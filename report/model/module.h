@@ -91,6 +91,20 @@ int dso_code_at(struct dso *d, uint64_t off, struct dso_func *out);
  * NULL when not known. Owned by s.
  */
 const char *dso_comp_dir(struct dso *d, uint64_t off);
+/*
+ * The data object (a sized STT_OBJECT symbol) of file dso d holding file
+ * offset off of its mapping (a segment's bytes or the bss in its last
+ * page), else its function (an instruction fetched): 1 with its name
+ * (owned by d's symbolizer) and off's offset into it; 0 when none holds
+ * it or the file is not here.
+ */
+int dso_data_at(struct dso *d, uint64_t off, const char **name, uint64_t *into);
+/*
+ * The same for the anonymous memory right after a mapping of d (the bss
+ * past the file's last page, which the kernel maps apart): off runs on
+ * from the mapping's file offsets as the addresses do.
+ */
+int dso_bss_at(struct dso *d, uint64_t off, const char **name, uint64_t *into);
 /* The file offset of ELF address vaddr of d's file (a branch's target): 1, or 0 outside. */
 int dso_offset_of(struct dso *d, uint64_t vaddr, uint64_t *off);
 

@@ -364,7 +364,10 @@ static int summable(const struct profile_opts *o, unsigned *keys)
 		case HIST_PID: *keys |= SESSION_SUM_PID; break;
 		case HIST_TID: *keys |= SESSION_SUM_TID; break;
 		case HIST_CPU: *keys |= SESSION_SUM_CPU; break;
-		case HIST_PARALLELISM: return 0;
+		case HIST_PARALLELISM:
+		case HIST_DSO_DADDR:
+		case HIST_SYM_DADDR:
+			return 0;
 		default: break;
 		}
 	return 1;
@@ -554,6 +557,9 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 		session_names(p->session, 0);
 	if (summable(o, &keys))
 		session_sum(p->session, 1, keys);
+	for (int k = 0; k < o->ho.nkeys; k++)
+		if (o->ho.keys[k] == HIST_DSO_DADDR || o->ho.keys[k] == HIST_SYM_DADDR)
+			session_data_addrs(p->session, 1);
 	/* (o->input may be a list or a glob: profile_load() reads ahead of its first file) */
 	if (o->input && rd && (!strcmp(o->input, "-") || !access(o->input, F_OK)))
 		session_read_ahead(p->session, o->input);

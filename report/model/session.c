@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "decode.h"
 #include "machine.h"
+#include "module.h"
 #include "order.h"
 #include "pdata.h"
 #include "resolve.h"
@@ -69,6 +70,7 @@ struct session {
 	/* CLOCK_DATA: the wall clock (ns) when the records' clock read clock_ns; 0: unknown */
 	uint64_t tod_ns, clock_ns;
 	int sum;		/* session_sum() */
+	int daddrs;		/* session_data_addrs() */
 	int unordered;		/* session_unordered() */
 	int forget;		/* session_forget_exited() */
 	uint64_t trim_idle;	/* session_trim_symbols(): 0 off */
@@ -132,6 +134,39 @@ void session_sum(struct session *s, int on, unsigned keys)
 {
 	s->sum = on;
 	stacks_keys(s->stacks, keys);
+}
+
+void session_data_addrs(struct session *s, int on)
+{
+	s->daddrs = on;
+	machine_data_maps(s->mach, on);
+}
+
+/* Where data address a of process pr lies: its file and object, into rs. */
+static void data_of(const struct proc *pr, uint64_t a, struct rsample *rs)
+{
+	const struct map *mp = pr ? maps_find(&pr->dmaps, a) : NULL;
+
+	rs->has_daddr = 1;
+	rs->daddr = a;
+	if (!mp || !mp->dso)
+		return;
+	rs->ddso = mp->dso;
+	if (dso_data_at(mp->dso, a - mp->start + mp->pgoff, &rs->dsym, &rs->dsym_off))
+		return;
+	rs->dsym = NULL;
+	/*
+	 * anonymous memory right after a file's mapping: the bss past its
+	 * last page (the kernel maps it apart), named by the file's symbols
+	 */
+	if (dso_is_anon(mp->dso) && mp->start) {
+		const struct map *before = maps_find(&pr->dmaps, mp->start - 1);
+
+		if (before && before->dso && before->end == mp->start && !dso_is_anon(before->dso) &&
+		    !dso_bss_at(before->dso, a - before->start + before->pgoff, &rs->dsym,
+				&rs->dsym_off))
+			rs->dsym = NULL;
+	}
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -339,6 +374,13 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.unwind_at = -1;
 	rs.repaired = 0;
 	rs.cut = 0;
+	rs.has_daddr = 0;
+	rs.daddr = 0;
+	rs.ddso = NULL;
+	rs.dsym = NULL;
+	rs.dsym_off = 0;
+	if (s->daddrs && (smp->present & PERF_SAMPLE_ADDR) && !pseudo)
+		data_of(pr, smp->addr, &rs);
 	if (s->filter && !s->filter(s->ctx, &rs))
 		return 0;
 	if (pseudo) {

@@ -65,6 +65,16 @@ struct rsample {
 	 * a function built without them; the garbage after it is left out
 	 */
 	int cut;
+	/*
+	 * -d: the sample's data address (has_daddr), the file mapped there
+	 * (NULL: no map held it) and the data object holding it (interned;
+	 * NULL: none), as session_data_addrs() asks
+	 */
+	int has_daddr;
+	uint64_t daddr;
+	const struct dso *ddso;
+	const char *dsym;
+	uint64_t dsym_off;
 };
 
 /*
@@ -121,6 +131,12 @@ void session_names(struct session *s, int on);
 #define SESSION_SUM_TID 2u
 #define SESSION_SUM_CPU 4u
 void session_sum(struct session *s, int on, unsigned keys);
+/*
+ * Place each sample's data address (PERF_SAMPLE_ADDR, prof record -d) in
+ * the maps of its process, data and code, and name the data object there
+ * (struct rsample's daddr fields); before the first record.
+ */
+void session_data_addrs(struct session *s, int on);
 /*
  * Let samples come out of time order: a sample whose file the symbolizer
  * is still opening (its DWARF can take 40 ms to inflate) is put aside,

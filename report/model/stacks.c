@@ -32,6 +32,10 @@ struct parked {
 	int repaired, cut;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
+	int has_daddr;			/* its data address, as in struct rsample */
+	uint64_t daddr, dsym_off;
+	const struct dso *ddso;
+	const char *dsym;
 };
 
 /* Samples summed by what names them: 72 bytes. */
@@ -165,6 +169,11 @@ void stacks_park_begin(struct stacks *st, const struct rsample *rs, const struct
 	p->comm = rs->comm;
 	p->exe = rs->exe;
 	p->parallelism = rs->parallelism;
+	p->has_daddr = rs->has_daddr;
+	p->daddr = rs->daddr;
+	p->dsym_off = rs->dsym_off;
+	p->ddso = rs->ddso;
+	p->dsym = rs->dsym;
 	p->first = st->npraw;
 	st->pr = pr;
 }
@@ -636,6 +645,11 @@ int stacks_release(struct stacks *s)
 		rs.parallelism = p->parallelism;
 		rs.repaired = p->repaired;
 		rs.cut = p->cut;
+		rs.has_daddr = p->has_daddr;
+		rs.daddr = p->daddr;
+		rs.dsym_off = p->dsym_off;
+		rs.ddso = p->ddso;
+		rs.dsym = p->dsym;
 		rs.nframes = n;
 		rs.frames = s->frames;
 		rs.unwind_end = p->unwind_end;

@@ -309,6 +309,109 @@ struct fsym *sy_find_symbol(const struct elfobj *obj, uint64_t a)
 	return NULL;
 }
 
+static int dsym_cmp(const void *pa, const void *pb)
+{
+	const struct fsym *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	/* aliases at one address: the longest first, then by name, for one answer */
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The data objects of the module's symbol table: sized STT_OBJECTs in allocated sections. */
+static void index_data_symbols(struct elfobj *obj)
+{
+	int n = obj->mod ? dwfl_module_getsymtab(obj->mod) : 0;
+	size_t k = 0;
+
+	obj->dsyms_made = 1;
+	if (n <= 1)
+		return;
+	obj->dsyms = xcalloc((size_t)n, sizeof(*obj->dsyms));
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr, bias;
+		GElf_Word shndx;
+		Elf *elf;
+		const char *name = dwfl_module_getsym_info(obj->mod, i, &sym, &addr, &shndx,
+							   &elf, &bias);
+
+		if (!name || !name[0] || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_size ||
+		    sym.st_shndx == SHN_UNDEF || shndx == (GElf_Word)-1 || shndx == SHN_UNDEF ||
+		    (shndx >= SHN_LORESERVE && shndx <= SHN_HIRESERVE) || addr + sym.st_size < addr)
+			continue;
+		obj->dsyms[k].start = addr;
+		obj->dsyms[k].end = addr + sym.st_size;
+		obj->dsyms[k].name = name;
+		obj->dsyms[k].name_len = strchr(name + 1, '@') ? (size_t)(strchr(name + 1, '@') - name)
+							      : strlen(name);
+		k++;
+	}
+	qsort(obj->dsyms, k, sizeof(*obj->dsyms), dsym_cmp);
+	obj->ndsyms = k;
+}
+
+const struct fsym *sy_find_data_symbol(struct elfobj *obj, uint64_t a)
+{
+	size_t lo = 0, hi;
+
+	if (!obj->dsyms_made)
+		index_data_symbols(obj);
+	hi = obj->ndsyms;
+	/* the last object starting at or before a; objects do not nest */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj->dsyms[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* among the aliases starting where it does, the first holding a */
+	while (lo > 0 && obj->dsyms[lo - 1].start <= a) {
+		size_t first = lo - 1;
+
+		while (first > 0 && obj->dsyms[first - 1].start == obj->dsyms[lo - 1].start)
+			first--;
+		return a < obj->dsyms[first].end ? &obj->dsyms[first] : NULL;
+	}
+	return NULL;
+}
+
+void sy_free_data_symbols(struct elfobj *obj)
+{
+	free(obj->dsyms);
+	obj->dsyms = NULL;
+	obj->ndsyms = 0;
+	obj->dsyms_made = 0;
+}
+
+int sy_data_addr(const struct elfobj *obj, uint64_t off, int bss, uint64_t *a)
+{
+	const struct objfile *f = obj->file;
+
+	/* a segment's file bytes, and the bss in the rest of its last page */
+	for (size_t i = 0; f && i < f->nload; i++) {
+		const GElf_Phdr *ph = &f->load[i];
+		uint64_t len = ph->p_filesz, page_end;
+
+		if (ph->p_offset + ph->p_filesz < ph->p_offset)
+			continue;
+		page_end = ((ph->p_offset + ph->p_filesz + 4095) & ~(uint64_t)4095) - ph->p_offset;
+		/* the bss in the last page; with bss, past it too, as if the file mapped on */
+		if (ph->p_memsz > len)
+			len = bss || ph->p_memsz < page_end ? ph->p_memsz : page_end;
+		if (off >= ph->p_offset && off - ph->p_offset < len) {
+			*a = off - ph->p_offset + ph->p_vaddr + obj->bias;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The file's loadable segments with bytes in the file. */
 static void load_segments(struct elfobj *obj)
 {

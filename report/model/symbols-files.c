@@ -261,6 +261,7 @@ static void obj_end(struct elfobj *obj)
 	obj->loads = NULL;
 	obj->nloads = 0;
 	free(obj->syms);
+	sy_free_data_symbols(obj);
 	free(obj->maxend);
 	obj->syms = NULL;
 	obj->maxend = NULL;

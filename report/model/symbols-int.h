@@ -88,6 +88,14 @@ struct elfobj {
 	struct fsym *syms;	/* sorted by start, one per start */
 	uint64_t *maxend;	/* maxend[i]: largest end in syms[0..i] */
 	size_t nsyms;
+	/*
+	 * its data objects (STT_OBJECT and TLS-less globals with a size),
+	 * sorted by start, for data addresses (dso_data_at()); made on the
+	 * first ask, dsyms_made then set
+	 */
+	struct fsym *dsyms;
+	size_t ndsyms;
+	int dsyms_made;
 	const unsigned char *build_id;	/* the file's (bid): NULL when none */
 	size_t build_id_len;
 	unsigned char bid[BUILD_ID_MAX];	/* kept when the file is released */
@@ -244,6 +252,16 @@ int sy_resolve_kernel(struct symbols *s, uint64_t a);
 /* symbols-elf.c */
 int sy_build_id_matches(const struct dso *d, const struct elfobj *obj);
 struct fsym *sy_find_symbol(const struct elfobj *obj, uint64_t a);
+/* The data object of obj holding module address a (its index made when first asked), or NULL. */
+const struct fsym *sy_find_data_symbol(struct elfobj *obj, uint64_t a);
+/*
+ * The module address of file offset off of obj's data (a segment's bytes
+ * and the bss in its last page; bss: all its bss, the offsets running on
+ * past the file as the addresses do): 1, or 0.
+ */
+int sy_data_addr(const struct elfobj *obj, uint64_t off, int bss, uint64_t *a);
+/* Free obj's data objects' index. */
+void sy_free_data_symbols(struct elfobj *obj);
 void sy_obj_open(struct symbols *s, struct elfobj *obj);
 Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
 /* obj's file, opened when it is not: the file its id names, or what its where names now. */

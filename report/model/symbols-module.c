@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "objfile.h"
 #include "strpool.h"
@@ -134,6 +136,56 @@ int dso_function_at(struct dso *d, uint64_t off, struct dso_func *out)
 		out->size = l->size - (out->vaddr - l->vaddr);
 	code_nobits(obj, out);
 	return 1;
+}
+
+/*
+ * Whether d's file is there and is no ELF file (ld.so.cache, a locale
+ * archive, a font: what programs map as data): nothing to name in it,
+ * nothing to warn of.
+ */
+static int not_elf(const struct dso *d)
+{
+	unsigned char magic[4];
+	int fd = d->obj && d->obj->where ? open(d->obj->where, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	return n >= 0 && (n < 4 || memcmp(magic, "\177ELF", 4));
+}
+
+static int data_at(struct dso *d, uint64_t off, int bss, const char **name, uint64_t *into)
+{
+	struct elfobj *obj;
+	const struct fsym *sym;
+	uint64_t a = 0;
+
+	if (!d->checked && not_elf(d)) {
+		d->checked = 1;
+		d->dead = 1;
+	}
+	obj = dso_open_obj(d);
+	if (!obj || !sy_data_addr(obj, off, bss, &a))
+		return 0;
+	/* a data object, or a function: an instruction fetched is data too (perf's) */
+	sym = sy_find_data_symbol(obj, a);
+	if (!sym && !(sym = sy_find_symbol(obj, a)))
+		return 0;
+	*name = sy_intern_name_len(d->s, sym->name, sym->name_len);
+	*into = a - sym->start;
+	return 1;
+}
+
+int dso_data_at(struct dso *d, uint64_t off, const char **name, uint64_t *into)
+{
+	return data_at(d, off, 0, name, into);
+}
+
+int dso_bss_at(struct dso *d, uint64_t off, const char **name, uint64_t *into)
+{
+	return data_at(d, off, 1, name, into);
 }
 
 int dso_code_at(struct dso *d, uint64_t off, struct dso_func *out)

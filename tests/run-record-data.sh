@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Data addresses: prof record -d and perf's memory keys in prof report,
+# on tests/workloads/calls, which writes once to each of 100 pages of its
+# static array arena (.bss) and of 50 pages of an anonymous mapping:
+#   - -e page-faults:u -c 1 -d: prof report --sort dso_daddr gives the
+#     rows perf report --mem-mode --sort dso_daddr gives on the same file,
+#     sample for sample (perf's "anon" is prof's "//anon");
+#   - --sort symbol_daddr names arena for the pages the program faulted
+#     in (99 or 100: the loader may touch the first), though the kernel
+#     maps that bss apart from the file, as anonymous memory;
+#   - prof script shows each sample's addr=, the addresses perf script
+#     reads; -W, --data-src, --phys-data and --data-page-size as perf
+#     script reads them;
+#   - -p: the data maps of a running process are synthesized (prot rw-).
+# shellcheck source=tests/test-subr.sh
+. "$srcdir/tests/test-subr.sh"
+require_perf_event
+
+W=$WORKLOADS/calls
+[ -x "$W" ] || fail "no $W (make check builds it)"
+
+# rows FILE: "name count" of a prof report's rows (Overhead Samples Name)
+rows() {
+	awk '$1 ~ /%$/ { n = $NF; c = $2; print n, c }' "$1" | sort
+}
+
+run_prof record -q -e page-faults:u -c 1 -d -o pf.data -- "$W" -t 100 -h 50 -m 100
+expect_rc 0 "prof record -e page-faults:u -c 1 -d"
+run_prof report -i pf.data --sort dso_daddr
+expect_rc 0 "prof report --sort dso_daddr"
+grep -q "^# Overhead  Samples  Data Object" out || fail "no Data Object column: $(sed -n 1,12p out)"
+rows out > prof.rows
+l=$(sed -n 's/^# lost: *\([0-9]*\) records.*/\1/p' out)
+[ "${l:-0}" = 0 ] || skip "records lost on a loaded machine: $l; the rows cannot be compared"
+note "prof: $(tr '\n' ' ' < prof.rows)"
+if command -v perf > /dev/null 2>&1; then
+	command perf report -i pf.data --stdio --mem-mode -n --sort dso_daddr > perf.out 2> perf.err ||
+		fail "perf report --mem-mode: $(sed -n 1,3p perf.err)"
+	awk '$1 ~ /%$/ { n = $NF; if (n == "anon") n = "//anon"; print n, $2 }' perf.out | sort > perf.rows
+	note "perf: $(tr '\n' ' ' < perf.rows)"
+	cmp -s prof.rows perf.rows ||
+		fail "prof's data objects differ from perf's: $(diff prof.rows perf.rows | tr '\n' ' ')"
+fi
+an=$(awk '$1 == "//anon" { print $2 }' prof.rows)
+[ "${an:-0}" -ge 149 ] || fail "//anon holds ${an:-no} samples: the program wrote 150 pages of it"
+
+# --- the data objects: arena by name --------------------------------------------
+run_prof report -i pf.data --sort dso_daddr,symbol_daddr
+expect_rc 0 "prof report --sort dso_daddr,symbol_daddr"
+ar=$(awk '$1 ~ /%$/ && $NF == "arena" { n += $2 } END { print n + 0 }' out)
+note "symbol_daddr: arena in $ar samples: $(grep -m 1 ' arena$' out)"
+[ "$ar" -ge 99 ] && [ "$ar" -le 100 ] || fail "arena holds $ar of the samples, not 99 or 100: $(sed -n 1,20p out)"
+grep -q "^ *[0-9.]*% *[0-9]* *libc.so.6  *[A-Za-z_]" out ||
+	fail "no libc data object or function named: $(grep libc out | sed -n 1,5p)"
+
+# --- prof script: addr= as perf script reads it --------------------------------------
+run_prof script -i pf.data
+expect_rc 0 "prof script"
+sed -n 's/^SAMPLE .* addr=\(0x[0-9a-f]*\).*/\1/p' out > prof.addr
+n=$(grep -c '^SAMPLE' out)
+[ "$n" -gt 0 ] && [ "$(wc -l < prof.addr)" = "$n" ] || fail "prof script: $(wc -l < prof.addr) addr= of $n samples"
+if command -v perf > /dev/null 2>&1; then
+	command perf script -i pf.data -F addr 2> perf.err | awk '{ printf "0x%s\n", $1 }' > perf.addr
+	cmp -s prof.addr perf.addr || fail "prof script's addresses differ from perf script's: $(diff prof.addr perf.addr | sed -n 1,4p | tr '\n' ' ')"
+fi
+
+# --- -W, --data-src, --phys-data, --data-page-size -------------------------------------
+run_prof record -q -e page-faults:u -c 1 -d -W --data-src --phys-data --data-page-size \
+	--code-page-size -o more.data -- "$W" -t 10
+expect_rc 0 "prof record -W --data-src --phys-data --data-page-size --code-page-size"
+run_prof script -i more.data
+expect_rc 0 "prof script of more.data"
+grep -m 1 '^SAMPLE' out > first.sample
+grep -q ' addr=0x[0-9a-f]* weight=[0-9]* data_src=0x[0-9a-f]*(.*) phys_addr=0x[0-9a-f]* data_page_size=[0-9]* code_page_size=[0-9]*$' first.sample ||
+	fail "prof script of -W --data-src ...: $(cat first.sample)"
+note "$(cat first.sample)"
+if command -v perf > /dev/null 2>&1; then
+	sed -n 's/^SAMPLE .* data_page_size=\([0-9]*\) code_page_size=\([0-9]*\)$/\1 \2/p' out > prof.sizes
+	command perf script -i more.data -F data_page_size,code_page_size 2> perf.err |
+		awk '{ print s($1), s($2) } function s(v) { if (v == "N/A") return 0; m = 1
+			if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
+			sub(/[KMG]$/, "", v); return v * m }' > perf.sizes
+	cmp -s prof.sizes perf.sizes || fail "page sizes differ from perf script's: $(diff prof.sizes perf.sizes | sed -n 1,4p | tr '\n' ' ')"
+fi
+
+# --- -p: a running process's data maps, synthesized --------------------------------------
+mkfifo fifo || fail "cannot make a FIFO"
+"$WORKLOADS/shape" -s 600 -r fifo > /dev/null &
+sp=$!
+bg_add $sp
+wait_ready fifo
+run_prof record -q -d -e page-faults -p $sp --duration 0.2 -o p.data
+expect_rc 0 "prof record -d -p"
+kill $sp
+run_prof script -i p.data
+grep -q "^MMAP2 .* pid=$sp .* prot=rw-.* file=\[stack\]" out ||
+	fail "-d -p: no data map of the stack synthesized: $(grep '^MMAP2' out | sed -n 1,5p)"
+grep -q "^MMAP2 .* pid=$sp .* prot=r-x.* file=.*shape" out ||
+	fail "-d -p: no code map of shape: $(grep '^MMAP2' out | sed -n 1,5p)"
+finish
