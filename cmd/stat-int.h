@@ -24,6 +24,7 @@ struct sev {
 	char *name;		/* as written, modifiers and all */
 	struct perf_event_attr attr;
 	int leader;		/* index of its group's leader as written (itself when alone) */
+	const char *filter;	/* a tracepoint's --filter (in argv), or NULL */
 	enum { EV_UNKNOWN, EV_OPEN, EV_UNSUPPORTED } state;
 	/* -r: the scaled count of each run; its times enabled and running, summed */
 	double sum, sumsq;

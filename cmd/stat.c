@@ -88,7 +88,7 @@ static int parse_events(struct stat_opts *o, const char *arg, char *err, size_t 
 
 /* --- options ---------------------------------------------------------------- */
 
-enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIMEOUT };
+enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIMEOUT, S_FILTER };
 
 static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 {
@@ -99,6 +99,17 @@ static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 	case S_EVENT:
 		if (parse_events(o, arg, st->err, st->errlen))
 			return -1;
+		break;
+	case S_FILTER:
+		/* perf's: the filter of the tracepoint just before it */
+		if (o->default_events || !o->nev || o->ev[o->nev - 1].attr.type != PERF_TYPE_TRACEPOINT)
+			return opt_error(st, "--filter '%s': a filter is a tracepoint's, given right "
+					 "after it: -e SYSTEM:NAME --filter '%s'", arg, arg);
+		if (o->ev[o->nev - 1].filter)
+			return opt_error(st, "--filter '%s': %s has a filter already ('%s'); join "
+					 "them with &&", arg, o->ev[o->nev - 1].name,
+					 o->ev[o->nev - 1].filter);
+		o->ev[o->nev - 1].filter = arg;
 		break;
 	case S_PID:
 		if (record_parse_ids('p', arg, &o->pids, &o->nr_pids, st->err, st->errlen))
@@ -154,6 +165,10 @@ static const struct opt stat_options[] = {
 		 ":u :k :h :G :H :p :D as perf takes them; calls\n"
 		 "of a function: uprobe:PATH:FUNCTION,\n"
 		 "kprobe:FUNCTION (and uretprobe:, kretprobe:)"),
+	OPT_CALL(0, "filter", "FILTER", stat_cb, S_FILTER,
+		 "count only the hits of the tracepoint before\n"
+		 "it that FILTER keeps: -e sched:sched_switch\n"
+		 "--filter 'prev_pid == 0'"),
 	OPT_CALL('p', "pid", "PIDS", stat_cb, S_PID, "count these processes (all their threads)"),
 	OPT_CALL('t', "tid", "TIDS", stat_cb, S_TID, "count these threads"),
 	OPT_SET('a', "all-cpus", SO, all_cpus, 1, "every process on every CPU"),
@@ -453,6 +468,14 @@ again:
 			}
 			u->c[i].fd = (int)fd;
 			u->c[i].lead = lead < 0;
+			if (e->filter && ioctl(u->c[i].fd, PERF_EVENT_IOC_SET_FILTER, e->filter) < 0) {
+				int err = errno;
+
+				fprintf(stderr, "prof: --filter '%s': the kernel refused it for %s (%s): "
+					"%s\n", e->filter, e->name, strerror(err),
+					tracefs_filter_hint(err));
+				return -1;
+			}
 			if (ioctl(u->c[i].fd, PERF_EVENT_IOC_ID, &u->c[i].id) < 0) {
 				fprintf(stderr, "prof: PERF_EVENT_IOC_ID: %s\n", strerror(errno));
 				return -1;

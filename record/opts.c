@@ -133,7 +133,7 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
 	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
-	R_DATA_PAGE, R_CODE_PAGE,
+	R_DATA_PAGE, R_CODE_PAGE, R_FILTER,
 };
 
 /* --switch-output's value: signal, or a time (s, m, h, d) or size (B, K, M, G) with its unit. */
@@ -314,6 +314,18 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		o->level = (int)v;
 		o->level_given = 1;
 		break;
+	case R_FILTER:
+		/* perf's: the filter of the tracepoint just before it */
+		if (!o->nr_events || !o->mods[o->nr_events - 1].tracepoint)
+			ret = bad(err, len, "--filter '%s': a filter is a tracepoint's, given right "
+				  "after it: -e SYSTEM:NAME --filter '%s'", arg, arg);
+		else if (o->mods[o->nr_events - 1].filter)
+			ret = bad(err, len, "--filter '%s': %s has a filter already ('%s'); join them "
+				  "with &&", arg, o->events[o->nr_events - 1],
+				  o->mods[o->nr_events - 1].filter);
+		else
+			o->mods[o->nr_events - 1].filter = arg;
+		break;
 	case R_DURATION:
 		if (parse_seconds(arg, &o->duration) || o->duration <= 0)
 			ret = bad(err, len, "--duration: '%s' is not a positive number of seconds", arg);
@@ -363,6 +375,10 @@ const struct opt record_target_options[] = {
 		 "breakpoints (mem:ADDR[/LEN][:rwx]), probes\n"
 		 "(uprobe:PATH:FUNCTION[+OFF], uretprobe:...,\n"
 		 "kprobe:FUNCTION[+OFF], kretprobe:...); prof list"),
+	OPT_CALL(0, "filter", "FILTER", record_cb, R_FILTER,
+		 "only the hits of the tracepoint before it\n"
+		 "(-e SYSTEM:NAME) that FILTER keeps, in the\n"
+		 "kernel's syntax: 'prev_pid == 0 && next_prio < 100'"),
 	OPT_CALL('F', "freq", "HZ", record_cb, R_FREQ,
 		 "samples per second (default 4000; max: the\n"
 		 "kernel's limit)"),

@@ -44,6 +44,7 @@ struct event_mods {
 	char text[16];		/* the letters after ':', "" for none */
 	int tracepoint;		/* the name is a tracepoint's, SYSTEM:NAME */
 	int probe;		/* a dynamic probe's (probe.h), made when opened */
+	const char *filter;	/* a tracepoint's --filter (in argv), or NULL */
 	struct perf_event_attr attr;	/* but a tracepoint's: its type and config, a
 					 * breakpoint's bp_* (evlist_base()) */
 };

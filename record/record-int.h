@@ -30,6 +30,7 @@
 struct rec_event {
 	struct perf_event_attr attr;
 	const char *name;
+	const char *filter;		/* a tracepoint's --filter, or NULL */
 	uint64_t *ids;
 	size_t nr_ids;
 };

@@ -68,6 +68,13 @@ static int open_one(struct recorder *rc, struct rec_event *e, int tid, size_t c)
 		return fd;
 	rc->fds = xreallocarray(rc->fds, rc->nr_fds + 1, sizeof(*rc->fds));
 	rc->fds[rc->nr_fds++] = fd;
+	if (e->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) < 0) {
+		int err = errno;
+
+		fprintf(stderr, "prof: --filter '%s': the kernel refused it for %s (%s): %s\n",
+			e->filter, e->name, strerror(err), tracefs_filter_hint(err));
+		return -ECANCELED;	/* said */
+	}
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return -errno;
 	e->ids = xreallocarray(e->ids, e->nr_ids + 1, sizeof(*e->ids));
@@ -90,6 +97,8 @@ static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cp
 {
 	char why[512];
 
+	if (err == -ECANCELED)
+		return;		/* said where it happened */
 	if (probe_attr(&e->attr) && err != -ESRCH && err != -EMFILE && err != -ENFILE &&
 	    err != -ENOBUFS)
 		fprintf(stderr, "prof: %s\n", probe_refused(e->name, -err, why, sizeof(why)));
@@ -319,6 +328,7 @@ int rec_open_events(struct recorder *rc)
 			rc->tracepoints = 1;
 		}
 		rc->ev[i].name = en->name;
+		rc->ev[i].filter = m->filter;
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);
 		if (!m->tracepoint) {

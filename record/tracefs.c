@@ -235,3 +235,14 @@ fail:
 	free(b.p);
 	return NULL;
 }
+
+const char *tracefs_filter_hint(int err)
+{
+	if (err == EINVAL)
+		return "a field it does not have, or syntax the kernel does not take; its "
+		       "fields are in tracefs's events/SYSTEM/NAME/format, the syntax is "
+		       "'field == value', with &&, ||, !, <, >, ~ (a glob) and parentheses";
+	if (err == ENOMEM || err == ENOSPC)
+		return "too long or too complex: make it simpler";
+	return "the kernel takes filters on tracepoints alone";
+}

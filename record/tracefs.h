@@ -33,4 +33,10 @@ char *tracefs_available(size_t *len, char *err, size_t errlen);
 unsigned char *tracefs_tracing_data(const char *const *names, size_t n, size_t *len,
 				    char *err, size_t errlen);
 
+/*
+ * What to do when the kernel refused a tracepoint's filter
+ * (PERF_EVENT_IOC_SET_FILTER) with errno err: one clause.
+ */
+const char *tracefs_filter_hint(int err);
+
 #endif
