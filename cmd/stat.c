@@ -459,6 +459,11 @@ again:
 							evopen_paranoid());
 					goto again;
 				}
+				if ((err == EOPNOTSUPP || err == EINVAL) && e->attr.precise_ip) {
+					/* a count is the same at any precision: the PMU's most */
+					e->attr.precise_ip--;
+					goto again;
+				}
 				if (e->state == EV_UNKNOWN && unsupported_errno(err, &e->attr)) {
 					e->state = EV_UNSUPPORTED;
 					continue;

@@ -316,8 +316,8 @@ static int parse_one(const char *spec, struct perf_event_attr *a, char *err, siz
 	}
 	if (evname_apply_mods(a, mods))
 		return opt_fail(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
-			        "(hypervisor), G (guest), H (host), p (precise), D (pinned), I (not the idle "
-			        "task)", spec, mods);
+			        "(hypervisor), G (guest), H (host), p (precise), P (the most precise there "
+			        "is), D (pinned), I (not the idle task), e (the PMU alone)", spec, mods);
 	return 0;
 }
 

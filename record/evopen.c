@@ -38,10 +38,17 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	a->sample_type |= o->sample_extra;
+	/* --user-callchains, --kernel-callchains: half of each chain (dwarf's user part is unwound) */
+	if (o->callchain && o->user_callchains)
+		a->exclude_callchain_kernel = 1;
+	if (o->callchain && o->kernel_callchains)
+		a->exclude_callchain_user = 1;
 	/* -d: the data mappings too, for a report to place the addresses in (as perf -d) */
 	if ((o->sample_extra & PERF_SAMPLE_ADDR) && tracking)
 		a->mmap_data = 1;
-	if (o->callchain == CALLCHAIN_FP && regs_leaf_mask()) {
+	if (o->callchain == CALLCHAIN_FP && o->kernel_callchains) {
+		;	/* no user part: nothing of user space to repair */
+	} else if (o->callchain == CALLCHAIN_FP && regs_leaf_mask()) {
 		/*
 		 * aarch64: a function that makes no calls sets up no frame
 		 * record (gcc's -momit-leaf-frame-pointer, on by default), and

@@ -87,7 +87,8 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 		} else if (parse_mods(mtext, &mods)) {
 			bad(err, len, "-e: unknown modifier in '%s'; modifiers are u (user "
 			    "space), k (kernel), h (hypervisor), G (guest), H (host), p, pp, "
-			    "ppp (precise), D (pinned), I (not the idle task)", item);
+			    "ppp (precise), P (the most precise there is), D (pinned), I (not the "
+			    "idle task), e (the PMU alone)", item);
 			free(item);
 			return -EINVAL;
 		}
@@ -407,6 +408,12 @@ const struct opt record_target_options[] = {
 		"in, and their stacks at switch-out where the\n"
 		"kernel allows it: prof report --event off-cpu\n"
 		"and --wall show where they waited"),
+	OPT_SET(0, "user-callchains", RO, user_callchains, 1,
+		"-g, --call-graph: the user-space part of\n"
+		"each chain alone (exclude_callchain_kernel)"),
+	OPT_SET(0, "kernel-callchains", RO, kernel_callchains, 1,
+		"-g: the kernel's part of each chain alone\n"
+		"(exclude_callchain_user)"),
 	OPT_CALL_FLAG('d', "data", record_cb, R_DATA,
 		      "each sample's data address (page-faults: the\n"
 		      "address that faulted; a PMU's memory events:\n"
@@ -537,6 +544,15 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 									 : RECORD_SMALL_LEVEL;
 	if (o->all_user && o->all_kernel)
 		return bad(err, len, "--all-user and --all-kernel conflict: give one of them");
+	if (o->user_callchains && o->kernel_callchains)
+		return bad(err, len, "--user-callchains and --kernel-callchains conflict: give one "
+			   "of them, or neither for whole chains");
+	if ((o->user_callchains || o->kernel_callchains) && !o->callchain)
+		return bad(err, len, "--%s-callchains: there are no chains without -g or "
+			   "--call-graph", o->user_callchains ? "user" : "kernel");
+	if (o->kernel_callchains && o->callchain == CALLCHAIN_DWARF)
+		return bad(err, len, "--kernel-callchains and --call-graph dwarf conflict: dwarf "
+			   "unwinds user space; give -g");
 	if (!o->nr_events) {
 		int ret = parse_events(o, default_event, err, len);
 

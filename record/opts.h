@@ -78,6 +78,8 @@ struct record_opts {
 	int all_user, all_kernel;	/* --all-user, --all-kernel: on every attr */
 	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */
 	int off_cpu;		/* --off-cpu: context switches, and stacks at switch-out */
+	int user_callchains;	/* --user-callchains: the chains' user part alone */
+	int kernel_callchains;	/* --kernel-callchains: their kernel part alone */
 	/*
 	 * -d (ADDR), -W (WEIGHT), --data-src, --phys-data, --data-page-size,
 	 * --code-page-size: PERF_SAMPLE_* bits every event's samples carry

@@ -31,6 +31,7 @@ struct rec_event {
 	struct perf_event_attr attr;
 	const char *name;
 	const char *filter;		/* a tracepoint's --filter, or NULL */
+	int precise_max;		/* :P: precise_ip lowered as the PMU needs, not said */
 	uint64_t *ids;
 	size_t nr_ids;
 };

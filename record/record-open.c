@@ -188,7 +188,7 @@ static int open_first(struct recorder *rc, struct rec_event *e)
 	if (dropped_idle)
 		rec_notice(rc, "'%s': the PMU cannot leave out the idle task (exclude_idle, :I); "
 		       "recording it too", e->name);
-	if (e->attr.precise_ip != asked_precise)
+	if (e->attr.precise_ip != asked_precise && !e->precise_max)
 		rec_notice(rc, "'%s': the PMU takes precise_ip %u at most, not %u; recording at %u",
 		       e->name, e->attr.precise_ip, asked_precise, e->attr.precise_ip);
 	return 0;
@@ -329,6 +329,7 @@ int rec_open_events(struct recorder *rc)
 		}
 		rc->ev[i].name = en->name;
 		rc->ev[i].filter = m->filter;
+		rc->ev[i].precise_max = evname_precise_max(m->text);
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);
 		if (!m->tracepoint) {

@@ -180,7 +180,9 @@ const char *evname_attr(const struct perf_event_attr *a, char *buf, size_t size)
  * only those privilege levels (the first of them excludes all three);
  * u also leaves guests out; G and H count only in the guest or the host;
  * p raises precise_ip; D pins the event (or group) to the PMU; I leaves
- * the idle task out (exclude_idle).
+ * the idle task out (exclude_idle); e asks for the PMU to itself
+ * (exclusive); P for the most precise the PMU takes (precise_ip 3, which
+ * opening lowers as the PMU needs: evname_precise_max()).
  */
 int evname_apply_mods(struct perf_event_attr *a, const char *m)
 {
@@ -227,9 +229,23 @@ int evname_apply_mods(struct perf_event_attr *a, const char *m)
 		case 'I':
 			a->exclude_idle = 1;
 			break;
+		case 'e':
+			a->exclusive = 1;
+			break;
+		case 'P':
+			/* the most precise the PMU takes: asked at 3, lowered when opened */
+			if (a->precise_ip)
+				return -1;
+			a->precise_ip = 3;
+			break;
 		default:
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int evname_precise_max(const char *mods)
+{
+	return mods && strchr(mods, 'P') != NULL;
 }

@@ -46,10 +46,13 @@ struct perf_event_attr;
  * Modifiers after an event's ':' applied to its attr, as perf's parser
  * applies them: u, k and h keep only those levels (the first of them
  * excludes all three; u also leaves guests out), G and H only the guest
- * or the host, p raises precise_ip, D pins, I leaves out the idle task.
- * 0, or -1 on a letter that is
- * none of these (or a fourth p).
+ * or the host, p raises precise_ip, P asks for the most precise the PMU
+ * takes, D pins, I leaves out the idle task, e asks for the PMU alone
+ * (exclusive). 0, or -1 on a letter that is none of these (or a fourth
+ * p, or p with P).
  */
 int evname_apply_mods(struct perf_event_attr *a, const char *m);
+/* Whether modifiers mods ask for P: precise_ip lowered as the PMU needs, not said. */
+int evname_precise_max(const char *mods);
 
 #endif

@@ -10,7 +10,9 @@
 #     cpu-clock: prof script and perf evlist name it mem:0x...:w; where the
 #     machine's debug registers fire (not in most VMs: perf stat counts 0
 #     there too), every write is a sample, in leaf_a, leaf_b and leaf_c
-#     exactly 6:3:1, as shape calls them.
+#     exactly 6:3:1, as shape calls them;
+#   - --user-callchains, --kernel-callchains: chains of that part alone;
+#     :P opens at the precision the event takes, saying nothing.
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event
@@ -64,4 +66,26 @@ if [ "$n" -gt 0 ] && [ "$lost" = 0 ]; then
 else
 	note "the breakpoint took no samples: this machine's debug registers do not fire (perf stat -e mem:$addr:w counts 0 too)"
 fi
+
+# --- half chains: --user-callchains, --kernel-callchains -------------------------------
+# each chain holds the one context asked for, the kernel's marker
+# (0xffffffffffffff80) or user space's (0xfffffffffffffe00) never
+run_prof record -q -g --user-callchains -e cpu-clock -o uc.data -- "$shape" -s 0.3
+expect_rc 0 "prof record --user-callchains"
+run_prof script -i uc.data
+n=$(grep -c '^SAMPLE .* chain=0xfffffffffffffe00,' out)
+k=$(grep -c '^SAMPLE .* chain=.*0xffffffffffffff80' out)
+note "--user-callchains: $n chains of user space, $k with the kernel's part"
+[ "$n" -gt 0 ] && [ "$k" = 0 ] || fail "--user-callchains: $n user chains, $k with kernel frames"
+run_prof record -q -g --kernel-callchains -e cpu-clock -o kc.data -- "$shape" -s 0.3
+expect_rc 0 "prof record --kernel-callchains"
+run_prof script -i kc.data
+u=$(grep -c '^SAMPLE .* chain=.*0xfffffffffffffe00' out)
+s=$(grep -c '^SAMPLE' out)
+note "--kernel-callchains: $u of $s chains with a user part"
+[ "$s" -gt 0 ] && [ "$u" = 0 ] || fail "--kernel-callchains: $u of $s chains have a user part"
+# :P on a software event: opened at the precision it takes, nothing said
+run_prof record -e cpu-clock:P -o p.data -- "$shape" -s 0.1
+expect_rc 0 "prof record -e cpu-clock:P"
+grep -q "precise" err && fail "-e cpu-clock:P said: $(cat err)"
 exit 0

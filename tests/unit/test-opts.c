@@ -257,6 +257,12 @@ int main(void)
 		memset(&a, 0, sizeof(a));
 		ok(!evname_apply_mods(&a, "uI") && a.exclude_idle && a.exclude_kernel,
 		   ":uI: user space, not the idle task");
+		memset(&a, 0, sizeof(a));
+		ok(!evname_apply_mods(&a, "eP") && a.exclusive && a.precise_ip == 3 &&
+		   evname_precise_max("eP") && !evname_precise_max("ppp"),
+		   ":eP: the PMU alone, at its most precise (lowered quietly when opened)");
+		memset(&a, 0, sizeof(a));
+		ok(evname_apply_mods(&a, "pP") != 0, ":pP is refused: P is the most precise already");
 	}
 	ret = PARSE("--no-inherit", "-T", "--sample-cpu", "-P", "-R", "-B", "-k", "mono",
 		    "--clockid=CLOCK_MONOTONIC", "true");
@@ -284,6 +290,9 @@ int main(void)
 		{ { "-m", "3X", "true" }, "not a number" },
 		{ { "-m", "K", "true" }, "not a number of pages or a size" },
 		{ { "--all-user", "--all-kernel", "true" }, "conflict" },
+		{ { "-g", "--user-callchains", "--kernel-callchains", "true" }, "conflict" },
+		{ { "--user-callchains", "true" }, "there are no chains without -g" },
+		{ { "--call-graph", "dwarf", "--kernel-callchains", "true" }, "dwarf unwinds user space" },
 	};
 	for (size_t i = 0; i < sizeof(perfs) / sizeof(perfs[0]); i++)
 		refused(perfs[i].args, perfs[i].msg);
