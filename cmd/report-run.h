@@ -19,6 +19,7 @@ struct report {
 	const struct format *format;
 	const char *output;	/* -o; NULL for standard output */
 	int header_only;	/* --header-only (perf's): the text format's header */
+	int group;		/* --group: the events side by side (text) */
 	struct view_args va;
 };
 

@@ -67,6 +67,10 @@ const struct opt report_options[] = {
 	OPT_CALL('F', "format", "FORMAT", format_cb, 0, "the output's format (below)"),
 	OPT_CALL('o', "output", "FILE", output_cb, 0,
 		 "write the report to FILE, not standard output"),
+	OPT_SET(0, "group", struct report, group, 1,
+		"the events side by side, a column each, as\n"
+		"perf report --group (the events of a group\n"
+		"recorded with -e '{a,b}:S', or any two)"),
 	OPT_HELP(),
 	/* perf's */
 	OPT_PERF_SET(0, "header-only", struct report, header_only, 1),
@@ -97,6 +101,16 @@ void report_release(struct report *r)
 
 int report_ready(struct report *r, char *err, size_t errlen)
 {
+	if (r->group && strcmp(r->format->name, "text")) {
+		snprintf(err, errlen, "--group: the text format's; --format %s gives each event "
+			 "apart", r->format->name);
+		return -1;
+	}
+	if (r->group && r->va.ho.graph != HIST_GRAPH_NONE) {
+		snprintf(err, errlen, "--group shows the flat view, a column per event; give "
+			 "-g none, or no --group");
+		return -1;
+	}
 	if (r->header_only && strcmp(r->format->name, "text")) {
 		snprintf(err, errlen, "--header-only: the text format's header; --format %s "
 			 "has none of its own", r->format->name);
@@ -214,6 +228,7 @@ int report_write(struct report *rp)
 	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
 	view_format_view(&r.va, r.input, &view);
 	view.header_only = r.header_only;
+	view.group = r.group;
 	/* text of any format is made valid UTF-8 with no control bytes on the way out */
 	if (r.format->needs & FORMAT_BINARY) {
 		ret = r.format->write(p, &view, out);	/* a failure is said below */

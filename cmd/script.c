@@ -177,6 +177,19 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 		fputs(" mended=1", out);
 	if ((s->present & PERF_SAMPLE_STACK_USER) && s->stack)
 		fprintf(out, " stack=%" PRIu64, s->stack_dyn_size);
+	/* a {...}:S group's counts, read at the sample: id:value each */
+	if ((s->present & PERF_SAMPLE_READ) && s->read_nr) {
+		fputs(" read=", out);
+		for (uint64_t i = 0; i < s->read_nr; i++) {
+			uint64_t v, id;
+
+			sample_read_value(s, i, &v, &id);
+			if (s->read_id_off >= 0)
+				fprintf(out, "%s%" PRIu64 ":%" PRIu64, i ? "," : "", id, v);
+			else
+				fprintf(out, "%s%" PRIu64, i ? "," : "", v);
+		}
+	}
 	/* -W, --data-src, --phys-data, --data-page-size, --code-page-size */
 	if (s->present & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		fprintf(out, " weight=%" PRIu64, s->present & PERF_SAMPLE_WEIGHT_STRUCT

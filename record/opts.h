@@ -45,6 +45,8 @@ struct event_mods {
 	int tracepoint;		/* the name is a tracepoint's, SYSTEM:NAME */
 	int probe;		/* a dynamic probe's (probe.h), made when opened */
 	const char *filter;	/* a tracepoint's --filter (in argv), or NULL */
+	int leader;		/* index of its group's leader (itself when alone) */
+	int sample_read;	/* its group is {...}:S: the leader samples, reading the others */
 	struct perf_event_attr attr;	/* but a tracepoint's: its type and config, a
 					 * breakpoint's bp_* (evlist_base()) */
 };

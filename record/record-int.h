@@ -32,6 +32,10 @@ struct rec_event {
 	const char *name;
 	const char *filter;		/* a tracepoint's --filter, or NULL */
 	int precise_max;		/* :P: precise_ip lowered as the PMU needs, not said */
+	int leader;			/* its group's leader's index in the recorder's (itself alone) */
+	/* its fd on each (thread index t, CPU index c) at [t * CPUs + c], -1 none: members' group_fd */
+	int *slot;
+	size_t nslot;
 	uint64_t *ids;
 	size_t nr_ids;
 };
@@ -45,6 +49,7 @@ struct recorder {
 	int fill_build_ids;		/* MMAP2s of code without one get their file's build id */
 	struct mapfile_bids bids;	/* build ids read, once a file: fillbid.c and synth */
 	struct rec_event *ev;
+	int sample_read;		/* a group has :S: every sample reads its group */
 	size_t nr_ev;
 	int *threads;			/* what events are opened on: tids, or -1 */
 	int nr_threads;

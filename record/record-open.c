@@ -57,15 +57,49 @@
 #include "probe.h"
 #include "record-int.h"
 
-/* Open event e on (tid, cpu index c) and wire it to that CPU's ring. 0 or -errno. */
-static int open_one(struct recorder *rc, struct rec_event *e, int tid, size_t c)
+/* e's fd on (thread index t, CPU index c), or -1. */
+static int slot_fd(const struct recorder *rc, const struct rec_event *e, int t, size_t c)
 {
-	int cpu = rc->cpus.cpus[c];
-	int fd = evopen_fd(&e->attr, tid, cpu);
+	size_t k = (size_t)t * (size_t)rc->cpus.nr + c;
+
+	return k < e->nslot ? e->slot[k] : -1;
+}
+
+static void set_slot(struct recorder *rc, struct rec_event *e, int t, size_t c, int fd)
+{
+	size_t k = (size_t)t * (size_t)rc->cpus.nr + c;
+
+	if (k >= e->nslot) {
+		size_t n = e->nslot ? e->nslot : 16;
+
+		while (n <= k)
+			n *= 2;
+		e->slot = xreallocarray(e->slot, n, sizeof(*e->slot));
+		for (size_t i = e->nslot; i < n; i++)
+			e->slot[i] = -1;
+		e->nslot = n;
+	}
+	e->slot[k] = fd;
+}
+
+/*
+ * Open event e on (thread index t, cpu index c), in its leader's group
+ * there, and wire it to that CPU's ring. 0 or -errno.
+ */
+static int open_one(struct recorder *rc, struct rec_event *e, int t, size_t c)
+{
+	int cpu = rc->cpus.cpus[c], tid = rc->threads[t];
+	const struct rec_event *lead = &rc->ev[e->leader];
+	int group_fd = lead != e ? slot_fd(rc, lead, t, c) : -1;
+	int fd;
 	uint64_t id;
 
+	if (lead != e && group_fd < 0)
+		return 0;	/* its leader is not on this thread (a -p thread gone): nor is it */
+	fd = evopen_fd(&e->attr, tid, cpu, group_fd);
 	if (fd < 0)
 		return fd;
+	set_slot(rc, e, t, c, fd);
 	rc->fds = xreallocarray(rc->fds, rc->nr_fds + 1, sizeof(*rc->fds));
 	rc->fds[rc->nr_fds++] = fd;
 	if (e->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) < 0) {
@@ -140,7 +174,7 @@ static int open_first(struct recorder *rc, struct rec_event *e)
 	unsigned asked_precise = e->attr.precise_ip;
 
 	for (;;) {
-		ret = open_one(rc, e, rc->threads[0], 0);
+		ret = open_one(rc, e, 0, 0);
 		if (!ret)
 			break;
 		/*
@@ -199,8 +233,7 @@ static int open_event(struct recorder *rc, struct rec_event *e, int first_thread
 {
 	for (int t = first_thread; t < rc->nr_threads; t++) {
 		for (size_t c = 0; c < (size_t)rc->cpus.nr; c++) {
-			int ret = t == 0 && c == 0 ? open_first(rc, e)
-						   : open_one(rc, e, rc->threads[t], c);
+			int ret = t == 0 && c == 0 ? open_first(rc, e) : open_one(rc, e, t, c);
 
 			/* A thread of a -p process may exit while we open: skip it. */
 			if (ret == -ESRCH && rc->o.nr_pids && !rc->o.nr_tids && t > 0)
@@ -298,6 +331,31 @@ static void off_cpu_events(struct recorder *rc)
 	rc->cs_event = 1;
 }
 
+/*
+ * Groups ({a,b}): each member opened in its leader's group, enabled with
+ * it; under :S a member samples nothing, its count read at each of its
+ * leader's samples (PERF_SAMPLE_READ).
+ */
+static void group_setup(struct recorder *rc)
+{
+	for (size_t i = 0; i < rc->nr_ev; i++) {
+		const struct event_mods *m = &rc->o.mods[i];
+		struct rec_event *e = &rc->ev[i];
+
+		e->leader = m->leader;
+		if (m->sample_read)
+			rc->sample_read = 1;
+		if (m->leader == (int)i)
+			continue;
+		e->attr.disabled = 0;		/* the leader's enabling is the group's */
+		e->attr.enable_on_exec = 0;
+		if (m->sample_read) {
+			e->attr.freq = 0;
+			e->attr.sample_period = 0;
+		}
+	}
+}
+
 int rec_open_events(struct recorder *rc)
 {
 	unsigned long max = evopen_max_rate();
@@ -367,8 +425,15 @@ int rec_open_events(struct recorder *rc)
 			rc->ev[i].attr.exclude_user = 1;
 		}
 	}
+	group_setup(rc);
 	if (rc->o.off_cpu)
 		off_cpu_events(rc);
+	if (rc->sample_read)
+		/* in every event's samples, so that all stay alike in layout (a group of one elsewhere) */
+		for (size_t i = 0; i < rc->nr_ev; i++) {
+			rc->ev[i].attr.sample_type |= PERF_SAMPLE_READ;
+			rc->ev[i].attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+		}
 	/*
 	 * One event: a reader finds it without an id (as in perf's files of
 	 * one event), and the id first in every sample was 5% of a

@@ -179,6 +179,47 @@ static int write_names(struct recorder *rc)
 	return ret;
 }
 
+/*
+ * The groups of more than one event (perf's GROUP_DESC: how many, then
+ * each one's name, its leader's index and its size), so that perf report
+ * --group shows them side by side, as prof report --group does.
+ */
+static int write_groups(struct recorder *rc)
+{
+	static const char name[] = "{anon_group}";
+	uint32_t ngroups = 0, v;
+	unsigned char *d;
+	size_t off = 4, each = 4 + PDATA_STRING_ALIGN + 8;
+	int ret;
+
+	for (size_t i = 0; i < rc->nr_ev; i++)
+		if (rc->ev[i].leader == (int)i && i + 1 < rc->nr_ev && rc->ev[i + 1].leader == (int)i)
+			ngroups++;
+	if (!ngroups)
+		return 0;
+	d = xcalloc(1, 4 + ngroups * each);
+	memcpy(d, &ngroups, 4);
+	for (size_t i = 0; i < rc->nr_ev; i++) {
+		uint32_t n = 0;
+
+		for (size_t j = i; j < rc->nr_ev && rc->ev[j].leader == (int)i; j++)
+			n++;
+		if (rc->ev[i].leader != (int)i || n < 2)
+			continue;
+		v = PDATA_STRING_ALIGN;		/* the string's padded length, then it */
+		memcpy(d + off, &v, 4);
+		memcpy(d + off + 4, name, sizeof(name));
+		off += 4 + PDATA_STRING_ALIGN;
+		v = (uint32_t)i;
+		memcpy(d + off, &v, 4);
+		memcpy(d + off + 4, &n, 4);
+		off += 8;
+	}
+	ret = writer_feature(rc->w, PDATA_FEAT_GROUP_DESC, d, off);
+	free(d);
+	return ret;
+}
+
 static int write_head(struct recorder *rc)
 {
 	struct utsname u;
@@ -241,6 +282,8 @@ static int write_head(struct recorder *rc)
 	free(cmd);
 	if (!ret)
 		ret = write_names(rc);
+	if (!ret)
+		ret = write_groups(rc);
 	if (ret == -EINVAL)
 		return -1;
 	if (!ret)
@@ -727,8 +770,10 @@ static void recorder_release(struct recorder *rc)
 	for (size_t i = 0; i < rc->nr_fds; i++)
 		close(rc->fds[i]);
 	free(rc->fds);
-	for (size_t i = 0; i < rc->nr_ev; i++)
+	for (size_t i = 0; i < rc->nr_ev; i++) {
 		free(rc->ev[i].ids);
+		free(rc->ev[i].slot);
+	}
 	free(rc->ev);
 	free(rc->threads);
 	writer_free(rc->w);

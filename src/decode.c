@@ -53,21 +53,38 @@ static int take_u32_pair(struct cursor *c, uint32_t *a, uint32_t *b)
 	return 0;
 }
 
-static int skip_read(struct cursor *c, uint64_t fmt)
+/*
+ * PERF_SAMPLE_READ, in read_format fmt's layout: with GROUP, nr, the
+ * times, then nr of {value, id, lost}; without, value, the times, id,
+ * lost. Where each value and id lie, into s.
+ */
+static int take_read(struct cursor *c, uint64_t fmt, struct sample *s)
 {
-	uint64_t nr = 1, per;
+	uint64_t nr = 1, per, times;
 
+	times = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
 	if (fmt & PERF_FORMAT_GROUP && take_u64(c, &nr))
-		return -EBADMSG;
-	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED && take(c, NULL, 8))
-		return -EBADMSG;
-	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING && take(c, NULL, 8))
 		return -EBADMSG;
 	per = 1 + !!(fmt & PERF_FORMAT_ID);
 	per += !!(fmt & PERF_FORMAT_LOST);
-	if (nr > (uint64_t)(c->end - c->p) / 8 / per)
-		return -EBADMSG;
-	c->p += nr * per * 8;
+	if (fmt & PERF_FORMAT_GROUP) {
+		if (take(c, NULL, 8 * times))
+			return -EBADMSG;
+		if (nr > (uint64_t)(c->end - c->p) / 8 / per)
+			return -EBADMSG;
+		s->read_at = c->p;
+		s->read_step = (unsigned)(8 * per);
+		s->read_id_off = fmt & PERF_FORMAT_ID ? 8 : -1;
+		c->p += nr * per * 8;
+	} else {
+		if ((uint64_t)(c->end - c->p) / 8 < per + times)
+			return -EBADMSG;
+		s->read_at = c->p;
+		s->read_step = 0;
+		s->read_id_off = fmt & PERF_FORMAT_ID ? (int)(8 * (1 + times)) : -1;
+		c->p += (per + times) * 8;
+	}
+	s->read_nr = nr;
 	return 0;
 }
 
@@ -171,7 +188,7 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 	}
 	if (st & PERF_SAMPLE_PERIOD && take_u64(&c, &s->period))
 		return -EBADMSG;
-	if (st & PERF_SAMPLE_READ && skip_read(&c, attr->read_format))
+	if (st & PERF_SAMPLE_READ && take_read(&c, attr->read_format, s))
 		return -EBADMSG;
 	if (st & PERF_SAMPLE_CALLCHAIN &&
 	    (take_u64(&c, &s->nr_chain) || take_array(&c, s->nr_chain, &s->chain)))

@@ -29,7 +29,28 @@ struct sample {
 	 * or WEIGHT_STRUCT's var1_dw in the low 32 bits)
 	 */
 	uint64_t weight, data_src, phys_addr, cgroup, data_page_size, code_page_size;
+	/*
+	 * PERF_SAMPLE_READ: read_nr counts (1 without PERF_FORMAT_GROUP),
+	 * the first value at read_at, each read_step bytes on, its id
+	 * read_id_off bytes after it (-1: no ids): sample_read_value()
+	 */
+	uint64_t read_nr;
+	const unsigned char *read_at;
+	unsigned read_step;
+	int read_id_off;
 };
+
+/* The i-th count of s's PERF_SAMPLE_READ (i < s->read_nr) and its id (0 without ids). */
+static inline void sample_read_value(const struct sample *s, uint64_t i, uint64_t *value,
+				     uint64_t *id)
+{
+	const unsigned char *p = s->read_at + i * s->read_step;
+
+	__builtin_memcpy(value, p, 8);
+	*id = 0;
+	if (s->read_id_off >= 0)
+		__builtin_memcpy(id, p + s->read_id_off, 8);
+}
 
 /*
  * Decode a PERF_RECORD_SAMPLE. 0, or -EBADMSG when a field runs past the

@@ -45,6 +45,7 @@ struct format_view {
 	int max_depth;			/* 0: no limit */
 	int inverted;			/* svg: an icicle graph */
 	int header_only;		/* text: the header of each event, no table */
+	int group;			/* text: the events side by side (--group) */
 	int quiet;			/* -q: no warnings */
 	const char *const *key_names;	/* the sort keys' names, by enum hist_key */
 	int gate;			/* prof diff --fail-above given: */

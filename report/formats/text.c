@@ -615,9 +615,216 @@ static void print_flat(const struct format_view *v, struct hist *h, FILE *out)
 	layout_table(&t, out);
 }
 
+/* --- --group: the events side by side --------------------------------------- */
+
+/* A row of the group's table: its keys (as the first event that has it holds them), an entry of each. */
+struct grow {
+	char *key;				/* the keys' texts joined, to merge by */
+	const struct hist_entry *first;		/* the texts shown */
+	const struct hist_entry **e;		/* each event's entry here, or NULL */
+};
+
+struct gsrc {
+	struct grow *rows;
+	size_t nev;
+	const uint64_t *totals;
+	int children;
+	int wsamples;
+};
+
+/* The keys' texts of e as one string, a unit separator between. */
+static char *joined_key(const struct hist_opts *ho, const struct hist_entry *e)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+
+	for (int k = 0; k < ho->nkeys; k++) {
+		const char *p[5];
+		int n = format_key_pieces(ho->keys[k], e->text[ho->keys[k]], e->flags, e->inl_in, p);
+
+		for (int i = 0; i < n; i++) {
+			size_t l = strlen(p[i]);
+
+			buf = xgrow(buf, &cap, len + l + 2, 1);
+			memcpy(buf + len, p[i], l);
+			len += l;
+		}
+		buf = xgrow(buf, &cap, len + 2, 1);
+		buf[len++] = '\x1f';
+	}
+	buf = xgrow(buf, &cap, len + 1, 1);
+	buf[len] = '\0';
+	return buf;
+}
+
+static uint64_t gval(const struct gsrc *g, const struct grow *r, size_t k)
+{
+	return !r->e[k] ? 0 : g->children ? r->e[k]->children : r->e[k]->self;
+}
+
+static int grow_by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct grow *)a)->key, ((const struct grow *)b)->key);
+}
+
+/* Rows by the first event's share, then the next's, then by their keys: an order of no chance. */
+static int grow_by_value(const void *a, const void *b, void *arg)
+{
+	const struct gsrc *g = arg;
+	const struct grow *x = a, *y = b;
+
+	for (size_t k = 0; k < g->nev; k++) {
+		double u = format_pct(gval(g, x, k), g->totals[k]);
+		double w = format_pct(gval(g, y, k), g->totals[k]);
+
+		if (u != w)
+			return u > w ? -1 : 1;
+	}
+	return strcmp(x->key, y->key);
+}
+
+static int group_row(const struct table *t, size_t i, struct table_row *row)
+{
+	const struct grow *r = &((const struct gsrc *)t->ctx)->rows[i];
+
+	*row = (struct table_row){ r->first->text, r->first->flags, r->first->inl_in };
+	return 1;
+}
+
+static void group_values(const struct table *t, size_t i, FILE *out)
+{
+	const struct gsrc *g = t->ctx;
+	const struct grow *r = &g->rows[i];
+	uint64_t samples = 0;
+
+	for (size_t k = 0; k < g->nev; k++) {
+		char b[NUMFMT_LEN];
+
+		numfmt_fixed2(b, sizeof(b), k ? 7 : 9, format_pct(gval(g, r, k), g->totals[k]));
+		fprintf(out, "%s%%", b);
+		if (r->e[k])
+			samples += r->e[k]->samples;
+	}
+	fprintf(out, "  %*" PRIu64, g->wsamples, samples);
+}
+
+/*
+ * The events of p with samples, in one table: a column of each one's
+ * shares (self, or with --children inclusive), rows by the first's, then
+ * the next's, as perf report --group; the Samples column counts all of
+ * the row's.
+ */
+static void write_group(const struct profile *p, const struct format_view *v, FILE *out)
+{
+	const struct hist_opts *ho = v->ho;
+	size_t nev = 0, nraw = 0, nrows = 0, shown = 0, cap = 0;
+	const struct profile_event **ev = xcalloc(p->nev ? p->nev : 1, sizeof(*ev));
+	uint64_t *totals;
+	struct grow *raw = NULL, *rows;
+	struct gsrc g = { .children = ho->children, .wsamples = 7 };
+	struct table t = { .v = v, .row = group_row, .values = group_values, .ctx = &g };
+	char titles[512], rule[512], names[512];
+	size_t tl = 0, nl = 0;
+	double limit = v->has_limit ? v->percent_limit : 0;
+
+	for (size_t i = 0; i < p->nev; i++)
+		if (p->ev[i].hist && hist_samples(p->ev[i].hist))
+			ev[nev++] = &p->ev[i];
+	if (!nev) {
+		free(ev);
+		return;
+	}
+	totals = xcalloc(nev, sizeof(*totals));
+	for (size_t k = 0; k < nev; k++) {
+		size_t n;
+		const struct hist_entry *const *e = hist_sorted(ev[k]->hist, &n);
+
+		totals[k] = hist_total(ev[k]->hist);
+		for (size_t i = 0; i < n; i++) {
+			raw = xgrow(raw, &cap, nraw + 1, sizeof(*raw));
+			raw[nraw].key = joined_key(ho, e[i]);
+			raw[nraw].first = e[i];
+			raw[nraw].e = xcalloc(nev, sizeof(*raw[nraw].e));
+			raw[nraw].e[k] = e[i];
+			nraw++;
+		}
+	}
+	/* one row a key: the entries of each event merged (stable, so the first event's texts show) */
+	if (nraw)
+		qsort(raw, nraw, sizeof(*raw), grow_by_key);
+	rows = xcalloc(nraw ? nraw : 1, sizeof(*rows));
+	for (size_t i = 0; i < nraw; i++) {
+		if (nrows && !strcmp(rows[nrows - 1].key, raw[i].key)) {
+			for (size_t k = 0; k < nev; k++)
+				if (raw[i].e[k])
+					rows[nrows - 1].e[k] = raw[i].e[k];
+			free(raw[i].key);
+			free(raw[i].e);
+			continue;
+		}
+		rows[nrows++] = raw[i];
+	}
+	free(raw);
+	g.rows = rows;
+	g.nev = nev;
+	g.totals = totals;
+	qsort_r(rows, nrows, sizeof(*rows), grow_by_value, &g);
+	/* the shown: a share of some event over the limit, and not nothing */
+	for (size_t i = 0; i < nrows; i++) {
+		int keep = 0;
+
+		for (size_t k = 0; k < nev; k++)
+			if (gval(&g, &rows[i], k) && format_pct(gval(&g, &rows[i], k), totals[k]) >= limit)
+				keep = 1;
+		if (!keep)
+			continue;
+		if (shown != i) {
+			struct grow tmp = rows[shown];
+
+			rows[shown] = rows[i];
+			rows[i] = tmp;
+		}
+		shown++;
+	}
+	for (size_t k = 0; k < nev && nl + 2 < sizeof(names); k++)
+		nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", k ? ", " : "",
+				       ev[k]->ev->name);
+	fprintf(out, "# group:    %s%s, a column each\n#\n", names,
+		ho->children ? " (inclusive)" : "");
+	tl = (size_t)snprintf(titles, sizeof(titles), "#%*s", (int)(9 + 8 * (nev - 1)), "Overhead");
+	snprintf(titles + tl, sizeof(titles) - tl, "  %*s", g.wsamples, "Samples");
+	tl = (size_t)snprintf(rule, sizeof(rule), "# ");
+	for (size_t k = 0; k < 9 + 8 * (nev - 1) - 1 && tl + 1 < sizeof(rule); k++)
+		rule[tl++] = '.';
+	snprintf(rule + tl, sizeof(rule) - tl, "  %.*s", g.wsamples, "................................");
+	t.n = shown;
+	t.titles = titles;
+	t.rule = rule;
+	layout_table(&t, out);
+	for (size_t i = 0; i < nrows; i++) {
+		free(rows[i].key);
+		free(rows[i].e);
+	}
+	free(rows);
+	free(totals);
+	free(ev);
+}
+
 static int write_text(const struct profile *p, const struct format_view *v, FILE *out)
 {
 	int any = 0;
+
+	if (v->group) {
+		for (size_t i = 0; i < p->nev && !any; i++)
+			if (p->ev[i].hist) {
+				print_header(p, p->ev[i].ev, p->ev[i].hist, out);
+				any = 1;
+			}
+		if (any && !v->header_only)
+			write_group(p, v, out);
+		if (any)
+			return 0;
+	}
 
 	for (size_t i = 0; i < p->nev; i++) {
 		struct hist *h = p->ev[i].hist;

@@ -71,6 +71,11 @@ struct session {
 	uint64_t tod_ns, clock_ns;
 	int sum;		/* session_sum() */
 	int daddrs;		/* session_data_addrs() */
+	/* PERF_SAMPLE_READ: each count's last value, by its id (key id + 1; 0 empty) */
+	struct readprev {
+		uint64_t *key, *val;
+		size_t cap, n;
+	} rp;
 	int unordered;		/* session_unordered() */
 	int forget;		/* session_forget_exited() */
 	uint64_t trim_idle;	/* session_trim_symbols(): 0 off */
@@ -208,6 +213,8 @@ void session_free(struct session *s)
 	resolver_free(s->res);
 	evtab_release(&s->ev);
 	strpool_free(s->fpool);
+	free(s->rp.key);
+	free(s->rp.val);
 	free(s);
 }
 
@@ -429,6 +436,69 @@ static int do_switch(struct session *s, const struct kevent *k, const struct sam
 	return ret;
 }
 
+/* The slot of id in rp (made, with its last value 0, when new). */
+static uint64_t *readprev_slot(struct readprev *rp, uint64_t id)
+{
+	size_t i;
+
+	if (2 * (rp->n + 1) > rp->cap) {
+		size_t cap = rp->cap ? 2 * rp->cap : 64;
+		uint64_t *key = xcalloc(cap, sizeof(*key)), *val = xcalloc(cap, sizeof(*val));
+
+		for (size_t j = 0; j < rp->cap; j++)
+			if (rp->key[j]) {
+				for (i = (size_t)(rp->key[j] * 0x9e3779b97f4a7c15ULL >> 7) & (cap - 1);
+				     key[i]; i = (i + 1) & (cap - 1))
+					;
+				key[i] = rp->key[j];
+				val[i] = rp->val[j];
+			}
+		free(rp->key);
+		free(rp->val);
+		rp->key = key;
+		rp->val = val;
+		rp->cap = cap;
+	}
+	for (i = (size_t)((id + 1) * 0x9e3779b97f4a7c15ULL >> 7) & (rp->cap - 1); rp->key[i];
+	     i = (i + 1) & (rp->cap - 1))
+		if (rp->key[i] == id + 1)
+			return &rp->val[i];
+	rp->key[i] = id + 1;
+	rp->n++;
+	return &rp->val[i];
+}
+
+/*
+ * A sample that read its group (PERF_SAMPLE_READ, a {...}:S leader's):
+ * as perf delivers it, a sample of each event of the group at its place,
+ * whose period is what that event counted since the last sample read it
+ * (none where it counted nothing).
+ */
+static int deliver_read(struct session *s, const struct perf_event_header *h,
+			const struct sample *smp)
+{
+	for (uint64_t i = 0; i < smp->read_nr; i++) {
+		struct sample m = *smp;
+		uint64_t v, id, *prev;
+		uint32_t idx;
+		int ret;
+
+		sample_read_value(smp, i, &v, &id);
+		if (!u64map_get(&s->ev.ids, id, &idx) || idx >= s->ev.nr)
+			continue;	/* an id no ATTR names */
+		prev = readprev_slot(&s->rp, id);
+		m.period = v - *prev;
+		*prev = v;
+		if (!m.period)
+			continue;
+		m.present |= PERF_SAMPLE_PERIOD;
+		ret = sample_go(s, s->ev.ev[idx], &m, decode_misc_kernel(h->misc), NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int deliver_sample(struct session *s, const struct evdesc *e,
 			  const struct perf_event_header *h, uint64_t foff)
 {
@@ -443,7 +513,11 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 	s->mended = (h->misc & PDATA_MISC_SAMPLE_MENDED) != 0;
 	/* a guest's addresses name nothing of the host's: its kernel, the VMM's maps */
 	resolver_guest(s->res, decode_misc_guest(h->misc));
-	ret = sample_go(s, e, &smp, decode_misc_kernel(h->misc), NULL);
+	if ((smp.present & PERF_SAMPLE_READ) && smp.read_nr && smp.read_id_off >= 0 &&
+	    !switches_is_switch_event(e))
+		ret = deliver_read(s, h, &smp);
+	else
+		ret = sample_go(s, e, &smp, decode_misc_kernel(h->misc), NULL);
 	resolver_guest(s->res, 0);
 	s->mended = 0;
 	if (!ret && switches_is_switch_event(e) && (h->misc & PDATA_MISC_SAMPLE_SWITCH_OUT)) {

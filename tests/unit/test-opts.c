@@ -92,7 +92,9 @@ int main(void)
 		{ { "-m", "0", "true" }, "out of range" },
 		{ { "-z", "23", "true" }, "out of range" },
 		{ { "-e", "bogus", "true" }, "unknown event" },
-		{ { "-e", "{cpu-clock,page-faults}", "true" }, "groups ({...}) are prof stat's" },
+		{ { "-e", "{cpu-clock,page-faults", "true" }, "a '{' without its '}'" },
+		{ { "-e", "{cpu-clock,{page-faults}}", "true" }, "groups do not nest" },
+		{ { "-e", "{sched:sched_switch}:u", "true" }, "takes no modifiers" },
 		{ { "-e", "mem:0x1000/3", "true" }, "length is 1, 2, 4 or 8" },
 		{ { "-e", "L1-dcache-loads:q", "true" }, "unknown modifier" },
 		{ { "-C", "0-", "true" }, "not a CPU list" },
@@ -239,6 +241,13 @@ int main(void)
 	ret = PARSE("-e", "cycles:uhGHppp,instructions:kD", "true");
 	ok(ret == 0 && !strcmp(o.mods[0].text, "uhGHppp") && !strcmp(o.mods[1].text, "kD"),
 	   "-e takes perf's modifiers u k h G H p D");
+	record_opts_release(&o);
+	ret = PARSE("-e", "{cycles,instructions:u}:S,cpu-clock", "true");
+	ok(ret == 0 && o.nr_events == 3 && o.mods[0].leader == 0 && o.mods[1].leader == 0 &&
+	   o.mods[2].leader == 2 && o.mods[0].sample_read && o.mods[1].sample_read &&
+	   !o.mods[2].sample_read && !strcmp(o.events[1], "instructions") &&
+	   !strcmp(o.mods[1].text, "u"),
+	   "-e {a,b:u}:S,c: a group that its leader samples, and an event alone");
 	record_opts_release(&o);
 	ret = PARSE("-e", "cycles:pppp", "true");
 	ok(ret != 0, "-e cycles:pppp is refused");
