@@ -450,7 +450,9 @@ const struct opt record_target_options[] = {
 		 "(r1a8), PMUs (msr/tsc/, cpu/event=0x3c/),\n"
 		 "breakpoints (mem:ADDR[/LEN][:rwx]), probes\n"
 		 "(uprobe:PATH:FUNCTION[+OFF], uretprobe:...,\n"
-		 "kprobe:FUNCTION[+OFF], kretprobe:...); prof list"),
+		 "kprobe:FUNCTION[+OFF], kretprobe:...); groups\n"
+		 "{a,b}, with :S the leader's samples reading the\n"
+		 "others' counts; prof list"),
 	OPT_CALL(0, "filter", "FILTER", record_cb, R_FILTER,
 		 "only the hits of the tracepoint before it\n"
 		 "(-e SYSTEM:NAME) that FILTER keeps, in the\n"
@@ -483,6 +485,25 @@ const struct opt record_target_options[] = {
 		"in, and their stacks at switch-out where the\n"
 		"kernel allows it: prof report --event off-cpu\n"
 		"and --wall show where they waited"),
+	/* perf record's spellings */
+	OPT_PERF_CALL_V('k', "clockid", record_cb, R_CLOCKID),
+	OPT_PERF_NOOP('T', "timestamp"),
+	OPT_PERF_NOOP(0, "sample-cpu"),
+	OPT_PERF_NOOP('P', "period"),
+	OPT_PERF_NOOP('R', "raw-samples"),
+	OPT_PERF_NOOP('B', "no-buildid"),
+	OPT_PERF_NOOP(0, "buildid-all"),
+	OPT_PERF_NOOP(0, "no-bpf-event"),
+	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
+	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
+	OPT_PERF('I', "intr-regs", "prof records the user registers only, with --call-graph "
+		 "dwarf"),
+	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
+	OPT_END(),
+};
+
+static const struct opt record_options[] = {
+	OPT_JOIN(record_target_options),
 	OPT_SET(0, "user-callchains", RO, user_callchains, 1,
 		"-g, --call-graph: the user-space part of\n"
 		"each chain alone (exclude_callchain_kernel)"),
@@ -504,25 +525,6 @@ const struct opt record_target_options[] = {
 		      "the size of the page of each data address"),
 	OPT_CALL_FLAG(0, "code-page-size", record_cb, R_CODE_PAGE,
 		      "the size of the page of each sample's ip"),
-	/* perf record's spellings */
-	OPT_PERF_CALL_V('k', "clockid", record_cb, R_CLOCKID),
-	OPT_PERF_NOOP('T', "timestamp"),
-	OPT_PERF_NOOP(0, "sample-cpu"),
-	OPT_PERF_NOOP('P', "period"),
-	OPT_PERF_NOOP('R', "raw-samples"),
-	OPT_PERF_NOOP('B', "no-buildid"),
-	OPT_PERF_NOOP(0, "buildid-all"),
-	OPT_PERF_NOOP(0, "no-bpf-event"),
-	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
-	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
-	OPT_PERF('I', "intr-regs", "prof records the user registers only, with --call-graph "
-		 "dwarf"),
-	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
-	OPT_END(),
-};
-
-static const struct opt record_options[] = {
-	OPT_JOIN(record_target_options),
 	OPT_CALL('o', "output", "FILE", record_cb, R_OUTPUT,
 		 "output file (default prof.data, - for stdout)"),
 	OPT_CALL_OPT('z', "compression-level", "N", record_cb, R_LEVEL, opt_peek_number,

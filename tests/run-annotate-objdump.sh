@@ -118,7 +118,8 @@ import random
 r = random.Random(1)
 p = "x" * 200
 print("\n".join(p + "%08d" % r.randrange(10**8) for _ in range(60000)))' > lines.txt
-run_prof record -q -e cpu-clock -F 2000 -o sort.data -- env LC_ALL=C sort -o sorted.txt lines.txt
+# a sample every 50 us of its CPU time: sort takes some 10 ms of it on a fast machine
+run_prof record -q -e cpu-clock -c 50000 -o sort.data -- env LC_ALL=C sort -o sorted.txt lines.txt
 expect_rc 0 "prof record of sort"
 run_prof annotate -i sort.data --json --dso libc.so.6 --percent-limit 0
 expect_rc 0 "prof annotate --json of sort"
