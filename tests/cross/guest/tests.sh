@@ -298,6 +298,24 @@ for cg in "-g" "--call-graph dwarf"; do
 	fi
 done
 
+# A group its leader samples ({...}:S): each of the 100 samples of
+# cycles:u (10,000,005 cycles, one a 100,000) reads instructions:u, which
+# -icount makes one a cycle: the last read is the 10,000,000th, and prof
+# report --group gives both events all of _start.
+if prof record -q -e '{cycles:u,instructions:u}:S' -c 100000 -o grp.data /w/userloop 2> record.err &&
+	prof script -i grp.data > script.txt 2> script.err &&
+	prof report -i grp.data --group --sort sym > report.txt 2> report.err; then
+	eq "samples of {cycles:u,instructions:u}:S" "$(grep -c '^SAMPLE' script.txt)" 100
+	last=$(sed -n 's/^SAMPLE .* read=[0-9]*:\([0-9]*\),[0-9]*:\([0-9]*\).*/\1 \2/p' script.txt | tail -n 1)
+	note "the last sample read cycles:u and instructions:u: $last"
+	within "instructions:u read at the 100th sample" "${last#* }" 9999000 10000005
+	note "--group: $(grep -m 1 '_start$' report.txt)"
+	eq "--group: both events' shares of _start" \
+		"$(awk '$NF == "_start" { print $1, $2 }' report.txt)" "100.00% 100.00%"
+else
+	not_ok "prof record -e {cycles:u,instructions:u}:S: $(tail -n 2 record.err script.err report.err)"
+fi
+
 # prof script reads the file: a line per sample, each one cycles
 if prof script -S -i period.data > script.txt 2> script.err; then
 	eq "prof script's samples of cycles:u" "$(grep -c ' cycles:u: *$' script.txt)" 400
