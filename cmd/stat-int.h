@@ -25,6 +25,8 @@ struct sev {
 	struct perf_event_attr attr;
 	int leader;		/* index of its group's leader as written (itself when alone) */
 	const char *filter;	/* a tracepoint's --filter (in argv), or NULL */
+	char *cgroup;		/* -G: its cgroup ("" none; malloc'ed), or NULL */
+	int cgfd;		/* that cgroup's directory while counting, or -1 */
 	enum { EV_UNKNOWN, EV_OPEN, EV_UNSUPPORTED } state;
 	/* -r: the scaled count of each run; its times enabled and running, summed */
 	double sum, sumsq;

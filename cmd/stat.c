@@ -37,6 +37,7 @@
 #include "evopen.h"
 #include "opt.h"
 #include "opts.h"
+#include "cgroup.h"
 #include "parse.h"
 #include "probe.h"
 #include "stat.h"
@@ -88,7 +89,8 @@ static int parse_events(struct stat_opts *o, const char *arg, char *err, size_t 
 
 /* --- options ---------------------------------------------------------------- */
 
-enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIMEOUT, S_FILTER };
+enum { S_EVENT, S_PID, S_TID, S_CPU, S_SEP, S_REPEAT, S_INTERVAL, S_COUNT, S_TIMEOUT, S_FILTER,
+       S_CGROUP };
 
 static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 {
@@ -111,6 +113,27 @@ static int stat_cb(struct opt_state *st, const struct opt *opt, const char *arg)
 					 o->ev[o->nev - 1].filter);
 		o->ev[o->nev - 1].filter = arg;
 		break;
+	case S_CGROUP: {
+		char **cg;
+		int n = o->default_events ? 0 : o->nev;
+
+		if (!n)
+			return opt_error(st, "-G %s: a cgroup is an event's: give -e before -G", arg);
+		cg = xcalloc((size_t)n, sizeof(*cg));
+		for (int i = 0; i < n; i++)
+			cg[i] = o->ev[i].cgroup;
+		if (cgroup_assign(arg, (size_t)n, cg, st->err, st->errlen)) {
+			for (int i = 0; i < n; i++)
+				if (cg[i] != o->ev[i].cgroup)
+					free(cg[i]);
+			free(cg);
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			o->ev[i].cgroup = cg[i];
+		free(cg);
+		break;
+	}
 	case S_PID:
 		if (record_parse_ids('p', arg, &o->pids, &o->nr_pids, st->err, st->errlen))
 			return -1;
@@ -169,6 +192,10 @@ static const struct opt stat_options[] = {
 		 "count only the hits of the tracepoint before\n"
 		 "it that FILTER keeps: -e sched:sched_switch\n"
 		 "--filter 'prev_pid == 0'"),
+	OPT_CALL('G', "cgroup", "LIST", stat_cb, S_CGROUP,
+		 "count the events before it only in these\n"
+		 "cgroups (under /sys/fs/cgroup), in order, one\n"
+		 "for all when one is given; with -a or -C"),
 	OPT_CALL('p', "pid", "PIDS", stat_cb, S_PID, "count these processes (all their threads)"),
 	OPT_CALL('t', "tid", "TIDS", stat_cb, S_TID, "count these threads"),
 	OPT_SET('a', "all-cpus", SO, all_cpus, 1, "every process on every CPU"),
@@ -205,7 +232,7 @@ static const struct opt stat_options[] = {
 	OPT_PERF_NOOP(0, "no-big-num"),
 	OPT_PERF_NOOP('v', "verbose"),
 	OPT_PERF_NOOP('S', "sync"),
-	OPT_PERF('G', "cgroup", "prof stat counts a command, -p, -t, -a or -C; not a cgroup"),
+
 	OPT_PERF(0, "per-socket", "prof stat aggregates per thread or per CPU (--per-thread, -A)"),
 	OPT_PERF(0, "per-die", "prof stat aggregates per thread or per CPU (--per-thread, -A)"),
 	OPT_PERF(0, "per-core", "prof stat aggregates per thread or per CPU (--per-thread, -A)"),
@@ -295,9 +322,13 @@ static int check_opts(struct stat_opts *o, int have_cmd, char *err, size_t len)
 
 /* --- counting --------------------------------------------------------------- */
 
-static long perf_open(struct perf_event_attr *a, int pid, int cpu, int group_fd)
+static long perf_open(const struct sev *e, int pid, int cpu, int group_fd)
 {
-	return syscall(SYS_perf_event_open, a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	/* -G: on each CPU, counting while a task of the cgroup runs there */
+	if (e->cgfd >= 0)
+		return syscall(SYS_perf_event_open, &e->attr, e->cgfd, cpu, group_fd,
+			       PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+	return syscall(SYS_perf_event_open, &e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
 
@@ -438,7 +469,7 @@ static int open_all(struct stat_run *r, int command)
 			e->attr.enable_on_exec = lead < 0 && command && !r->system_wide;
 			e->attr.inherit = !o->no_inherit;
 again:
-			fd = perf_open(&e->attr, u->pid, u->cpu, lead < 0 ? -1 : u->c[lead].fd);
+			fd = perf_open(e, u->pid, u->cpu, lead < 0 ? -1 : u->c[lead].fd);
 			if (fd < 0) {
 				int err = errno;
 
@@ -774,9 +805,27 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (first < argc)
 		o.argv = argv + first;
+	for (int i = 0; i < o.nev; i++)
+		o.ev[i].cgfd = -1;
 	if (check_opts(&o, o.argv != NULL, err, sizeof(err))) {
 		status = opt_say("stat", -1, err);
 		goto out;
+	}
+	for (int i = 0; i < o.nev; i++) {
+		if (!o.ev[i].cgroup || !*o.ev[i].cgroup)
+			continue;
+		if (!o.all_cpus && !o.has_cpus) {
+			snprintf(err, sizeof(err), "-G %s: a cgroup's events are counted on each CPU: "
+				 "give -a (or -C)", o.ev[i].cgroup);
+			status = opt_say("stat", -1, err);
+			goto out;
+		}
+		o.ev[i].cgfd = cgroup_open(o.ev[i].cgroup, err, sizeof(err));
+		if (o.ev[i].cgfd < 0) {
+			fprintf(stderr, "prof: %s\n", err);
+			status = 1;
+			goto out;
+		}
 	}
 	r.o = &o;
 	r.system_wide = o.all_cpus;
@@ -889,8 +938,12 @@ out:
 	free_units(&r);
 	free(r.header);
 	free(path);
-	for (int i = 0; i < o.nev; i++)
+	for (int i = 0; i < o.nev; i++) {
 		free(o.ev[i].name);
+		free(o.ev[i].cgroup);
+		if (o.ev[i].cgfd > 0)
+			close(o.ev[i].cgfd);
+	}
 	free(o.pids);
 	free(o.tids);
 	cpulist_release(&o.cpus);

@@ -129,10 +129,11 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	a->wakeup_watermark = (uint32_t)(o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
 }
 
-int evopen_fd(struct perf_event_attr *a, int pid, int cpu, int group_fd)
+int evopen_fd(struct perf_event_attr *a, int pid, int cpu, int group_fd, unsigned long flags)
 {
 	for (;;) {
-		long fd = syscall(SYS_perf_event_open, a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		long fd = syscall(SYS_perf_event_open, a, pid, cpu, group_fd,
+				  PERF_FLAG_FD_CLOEXEC | flags);
 
 		if (fd >= 0)
 			return (int)fd;

@@ -18,11 +18,12 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 
 /*
  * perf_event_open(a, pid, cpu, group_fd: -1, or its group's leader's fd
- * on the same pid and cpu). Returns the fd or -errno. Where the kernel
+ * on the same pid and cpu; flags beside FD_CLOEXEC: PERF_FLAG_PID_CGROUP,
+ * pid then a cgroup directory's fd). Returns the fd or -errno. Where the kernel
  * predates build ids in MMAP2 (EINVAL), clears a->build_id and tries again,
  * so that later calls with the same a agree.
  */
-int evopen_fd(struct perf_event_attr *a, int pid, int cpu, int group_fd);
+int evopen_fd(struct perf_event_attr *a, int pid, int cpu, int group_fd, unsigned long flags);
 
 /* 1 when this errno from perf_event_open means "no such hardware here". */
 int evopen_no_hardware(int err);

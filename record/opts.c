@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "cgroup.h"
 #include "evlist.h"
 #include "evname.h"
 #include "opt.h"
@@ -209,7 +210,7 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
 	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
-	R_DATA_PAGE, R_CODE_PAGE, R_FILTER,
+	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP,
 };
 
 /* --switch-output's value: signal, or a time (s, m, h, d) or size (B, K, M, G) with its unit. */
@@ -390,6 +391,31 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		o->level = (int)v;
 		o->level_given = 1;
 		break;
+	case R_CGROUP: {
+		char **cg;
+
+		if (!o->nr_events) {
+			/* before any -e: the default event's, once it is made */
+			o->cgroup_default = arg;
+			break;
+		}
+		cg = xcalloc(o->nr_events, sizeof(*cg));
+
+		for (size_t i = 0; i < o->nr_events; i++)
+			cg[i] = o->mods[i].cgroup;
+		if (cgroup_assign(arg, o->nr_events, cg, err, len)) {
+			/* the new ones freed, the old kept */
+			for (size_t i = 0; i < o->nr_events; i++)
+				if (cg[i] != o->mods[i].cgroup)
+					free(cg[i]);
+			ret = -EINVAL;
+		} else {
+			for (size_t i = 0; i < o->nr_events; i++)
+				o->mods[i].cgroup = cg[i];
+		}
+		free(cg);
+		break;
+	}
 	case R_FILTER:
 		/* perf's: the filter of the tracepoint just before it */
 		if (!o->nr_events || !o->mods[o->nr_events - 1].tracepoint)
@@ -504,6 +530,10 @@ const struct opt record_target_options[] = {
 
 static const struct opt record_options[] = {
 	OPT_JOIN(record_target_options),
+	OPT_CALL('G', "cgroup", "LIST", record_cb, R_CGROUP,
+		 "sample the events before it only in these\n"
+		 "cgroups (under /sys/fs/cgroup), in order, one\n"
+		 "for all when one is given; with -a or -C"),
 	OPT_SET(0, "user-callchains", RO, user_callchains, 1,
 		"-g, --call-graph: the user-space part of\n"
 		"each chain alone (exclude_callchain_kernel)"),
@@ -637,6 +667,25 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 			return ret;
 		o->default_event = 1;
 	}
+	if (o->cgroup_default) {
+		/* -G before any -e: every event's that has none */
+		char **cg = xcalloc(o->nr_events, sizeof(*cg));
+		int ret;
+
+		for (size_t i = 0; i < o->nr_events; i++)
+			cg[i] = o->mods[i].cgroup;
+		ret = cgroup_assign(o->cgroup_default, o->nr_events, cg, err, len);
+		for (size_t i = 0; i < o->nr_events; i++)
+			o->mods[i].cgroup = cg[i];
+		free(cg);
+		o->cgroup_default = NULL;
+		if (ret)
+			return -EINVAL;
+	}
+	for (size_t i = 0; i < o->nr_events; i++)
+		if (o->mods[i].cgroup && *o->mods[i].cgroup && !o->all_cpus && !o->has_cpus)
+			return bad(err, len, "-G %s: a cgroup's events are opened on each CPU: give "
+				   "-a (or -C)", o->mods[i].cgroup);
 	if (!o->argv && !o->nr_pids && !o->nr_tids && !o->all_cpus && !o->has_cpus)
 		return bad(err, len, "no command to run: give one, or -p PID, -t TID or -a");
 	if (o->all_cpus && (o->nr_pids || o->nr_tids))
@@ -651,8 +700,10 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 
 void record_opts_release(struct record_opts *o)
 {
-	for (size_t i = 0; i < o->nr_events; i++)
+	for (size_t i = 0; i < o->nr_events; i++) {
 		free(o->events[i]);
+		free(o->mods[i].cgroup);
+	}
 	free(o->events);
 	free(o->mods);
 	free(o->pids);

@@ -47,6 +47,7 @@ struct event_mods {
 	const char *filter;	/* a tracepoint's --filter (in argv), or NULL */
 	int leader;		/* index of its group's leader (itself when alone) */
 	int sample_read;	/* its group is {...}:S: the leader samples, reading the others */
+	char *cgroup;		/* -G: its cgroup (malloc'ed; "" the whole machine), or NULL */
 	struct perf_event_attr attr;	/* but a tracepoint's: its type and config, a
 					 * breakpoint's bp_* (evlist_base()) */
 };
@@ -87,6 +88,7 @@ struct record_opts {
 	 * --code-page-size: PERF_SAMPLE_* bits every event's samples carry
 	 */
 	uint64_t sample_extra;
+	const char *cgroup_default;	/* -G before any -e (in argv): every event's */
 	int no_carry;		/* carry no JIT files (prof agent's recorder: its reader is live) */
 	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_TIME, SWITCH_SIZE } switch_output;
 	double switch_secs;	/* --switch-output=TIME */

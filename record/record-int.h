@@ -33,6 +33,7 @@ struct rec_event {
 	const char *filter;		/* a tracepoint's --filter, or NULL */
 	int precise_max;		/* :P: precise_ip lowered as the PMU needs, not said */
 	int leader;			/* its group's leader's index in the recorder's (itself alone) */
+	int cgroup_fd;			/* -G: its cgroup's directory, opened; -1: none */
 	/* its fd on each (thread index t, CPU index c) at [t * CPUs + c], -1 none: members' group_fd */
 	int *slot;
 	size_t nslot;

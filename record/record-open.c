@@ -37,6 +37,7 @@
 #include "fillbid.h"
 #include "fold.h"
 #include "carry.h"
+#include "cgroup.h"
 #include "hold.h"
 #include "keep.h"
 #include "mapfile.h"
@@ -96,7 +97,8 @@ static int open_one(struct recorder *rc, struct rec_event *e, int t, size_t c)
 
 	if (lead != e && group_fd < 0)
 		return 0;	/* its leader is not on this thread (a -p thread gone): nor is it */
-	fd = evopen_fd(&e->attr, tid, cpu, group_fd);
+	fd = e->cgroup_fd >= 0 ? evopen_fd(&e->attr, e->cgroup_fd, cpu, group_fd, PERF_FLAG_PID_CGROUP)
+			       : evopen_fd(&e->attr, tid, cpu, group_fd, 0);
 	if (fd < 0)
 		return fd;
 	set_slot(rc, e, t, c, fd);
@@ -322,6 +324,7 @@ static void off_cpu_events(struct recorder *rc)
 		return;
 	}
 	e->name = "context-switches";
+	e->cgroup_fd = -1;
 	evopen_attr(&e->attr, evname_lookup("context-switches"), &rc->o, 0,
 		    rc->launched && rc->profile_command);
 	e->attr.freq = 0;
@@ -387,6 +390,16 @@ int rec_open_events(struct recorder *rc)
 		}
 		rc->ev[i].name = en->name;
 		rc->ev[i].filter = m->filter;
+		rc->ev[i].cgroup_fd = -1;
+		if (m->cgroup && *m->cgroup) {
+			char err[512];
+
+			rc->ev[i].cgroup_fd = cgroup_open(m->cgroup, err, sizeof(err));
+			if (rc->ev[i].cgroup_fd < 0) {
+				fprintf(stderr, "prof: %s\n", err);
+				return -EINVAL;
+			}
+		}
 		rc->ev[i].precise_max = evname_precise_max(m->text);
 		evopen_attr(&rc->ev[i].attr, en, &rc->o, i == 0,
 			    rc->launched && rc->profile_command);

@@ -773,6 +773,8 @@ static void recorder_release(struct recorder *rc)
 	for (size_t i = 0; i < rc->nr_ev; i++) {
 		free(rc->ev[i].ids);
 		free(rc->ev[i].slot);
+		if (rc->ev[i].cgroup_fd > 0)
+			close(rc->ev[i].cgroup_fd);
 	}
 	free(rc->ev);
 	free(rc->threads);

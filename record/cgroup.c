@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* -G: events of one cgroup. See cgroup.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "opt.h"
+#include "xalloc.h"
+
+/* Where the cgroup2 hierarchy is mounted (/sys/fs/cgroup, usually), into buf: 0, or -1. */
+static int cgroup2_root(char *buf, size_t size)
+{
+	FILE *f = setmntent("/proc/self/mounts", "re");
+	struct mntent *m;
+	int ret = -1;
+
+	while (f && (m = getmntent(f)))
+		if (!strcmp(m->mnt_type, "cgroup2") && strlen(m->mnt_dir) < size) {
+			strcpy(buf, m->mnt_dir);
+			ret = 0;
+			break;
+		}
+	if (f)
+		endmntent(f);
+	return ret;
+}
+
+int cgroup_open(const char *name, char *err, size_t len)
+{
+	char root[PATH_MAX], path[PATH_MAX];
+	int fd;
+
+	if (strstr(name, "..") || strchr(name, '\n'))
+		return opt_fail(err, len, "-G %s: not a cgroup's name", name);
+	if (cgroup2_root(root, sizeof(root)))
+		return opt_fail(err, len, "-G %s: no cgroup2 hierarchy is mounted (/proc/self/mounts); "
+				"-G counts in the unified hierarchy's cgroups", name);
+	while (*name == '/')
+		name++;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, name) >= sizeof(path))
+		return opt_fail(err, len, "-G %s: the name is too long", name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return opt_fail(err, len, "-G %s: no cgroup %s (%s); the cgroups are the "
+				"directories under %s", name, path, strerror(errno), root);
+	return fd;
+}
+
+int cgroup_assign(const char *list, size_t n, char **out, char *err, size_t len)
+{
+	char *copy = xstrdup(list), *save = copy, *item;
+	size_t at = 0, given = 0;
+	int single = !strchr(list, ',');
+
+	if (!*list) {
+		free(copy);
+		return opt_fail(err, len, "-G: give a cgroup's name (as under /sys/fs/cgroup)");
+	}
+	if (!n) {
+		free(copy);
+		return opt_fail(err, len, "-G %s: a cgroup is an event's: give -e before -G", list);
+	}
+	while ((item = strsep(&save, ",")) != NULL) {
+		while (at < n && out[at])
+			at++;
+		if (at == n && !single) {
+			free(copy);
+			return opt_fail(err, len, "-G %s: more cgroups than events without one", list);
+		}
+		if (single) {
+			/* one cgroup: every event before it that has none */
+			for (size_t i = 0; i < n; i++)
+				if (!out[i])
+					out[i] = xstrdup(item), given++;
+			break;
+		}
+		/* an empty name: this event counts everywhere (a marker, freed by the caller) */
+		out[at++] = xstrdup(*item ? item : "");
+		given++;
+	}
+	free(copy);
+	if (!given)
+		return opt_fail(err, len, "-G %s: every event has a cgroup already", list);
+	return 0;
+}
