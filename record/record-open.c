@@ -190,6 +190,18 @@ static int open_first(struct recorder *rc, struct rec_event *e)
 			dropped_idle = 1;
 			continue;
 		}
+		if (ret == -EINVAL && e->attr.inherit && (e->attr.sample_type & PERF_SAMPLE_READ)) {
+			/*
+			 * Linux before 6.12 reads no group in an inherited
+			 * event: the command's first process alone, as perf
+			 */
+			for (size_t i = 0; i < rc->nr_ev; i++)
+				rc->ev[i].attr.inherit = 0;
+			rec_notice(rc, "this kernel reads a group's counts (:S) only without "
+				   "following children (Linux 6.12 and later do both): recording "
+				   "the command's first process, not the ones it starts");
+			continue;
+		}
 		if ((ret == -EOPNOTSUPP || ret == -EINVAL) && e->attr.precise_ip > 0) {
 			e->attr.precise_ip--;
 			continue;
@@ -325,6 +337,7 @@ static void off_cpu_events(struct recorder *rc)
 	}
 	e->name = "context-switches";
 	e->cgroup_fd = -1;
+	e->leader = (int)rc->nr_ev;	/* alone, in no group */
 	evopen_attr(&e->attr, evname_lookup("context-switches"), &rc->o, 0,
 		    rc->launched && rc->profile_command);
 	e->attr.freq = 0;
