@@ -190,6 +190,9 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 				fprintf(out, "%s%" PRIu64, i ? "," : "", v);
 		}
 	}
+	/* --all-cgroups: the sample's cgroup's id (a CGROUP record names it) */
+	if (s->present & PERF_SAMPLE_CGROUP)
+		fprintf(out, " cgroup=%" PRIu64, s->cgroup);
 	/* -W, --data-src, --phys-data, --data-page-size, --code-page-size */
 	if (s->present & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		fprintf(out, " weight=%" PRIu64, s->present & PERF_SAMPLE_WEIGHT_STRUCT
@@ -263,6 +266,11 @@ static void print_kernel(FILE *out, const struct perf_event_header *h, const str
 	case PERF_RECORD_LOST_SAMPLES:
 		put_time(out, id);
 		fprintf(out, " lost=%" PRIu64, k->lost);
+		break;
+	case PERF_RECORD_CGROUP:
+		put_time(out, id);
+		fprintf(out, " id=%" PRIu64, k->id);
+		put_text(out, "path", k->path, k->path_len);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:

@@ -15,7 +15,7 @@
 
 const char *const view_key_names[HIST_NKEYS] = {
 	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism", "dso_daddr",
-	"symbol_daddr",
+	"symbol_daddr", "cgroup",
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -96,7 +96,7 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 			;
 		if (k == HIST_NKEYS) {
 			opt_error(st, "--sort: unknown key '%s'; keys are comm, pid, tid, dso, sym, "
-				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr", items[i]);
+				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr, cgroup", items[i]);
 			free(items);
 			return -1;
 		}

@@ -15,8 +15,7 @@
 #include "opt.h"
 #include "xalloc.h"
 
-/* Where the cgroup2 hierarchy is mounted (/sys/fs/cgroup, usually), into buf: 0, or -1. */
-static int cgroup2_root(char *buf, size_t size)
+int cgroup2_root(char *buf, size_t size)
 {
 	FILE *f = setmntent("/proc/self/mounts", "re");
 	struct mntent *m;
@@ -89,5 +88,22 @@ int cgroup_assign(const char *list, size_t n, char **out, char *err, size_t len)
 	free(copy);
 	if (!given)
 		return opt_fail(err, len, "-G %s: every event has a cgroup already", list);
+	return 0;
+}
+
+int cgroup_id(const char *path, uint64_t *id)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[16];
+	} h;
+	int mount_id;
+
+	/* kernfs's file handle of a cgroup2 directory is its 64-bit id (as perf reads it) */
+	memset(&h, 0, sizeof(h));
+	h.fh.handle_bytes = sizeof(h.bytes);
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) || h.fh.handle_bytes < 8)
+		return -1;
+	memcpy(id, h.fh.f_handle, 8);
 	return 0;
 }

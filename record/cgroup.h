@@ -9,6 +9,7 @@
 #define PROF_RECORD_CGROUP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The directory of cgroup name ("system.slice/cron.service", with or
@@ -25,5 +26,11 @@ int cgroup_open(const char *name, char *err, size_t len);
  * one. 0, or -1 with a reason in err (more cgroups than events).
  */
 int cgroup_assign(const char *list, size_t n, char **out, char *err, size_t len);
+
+/* Where the cgroup2 hierarchy is mounted (/sys/fs/cgroup, usually), into buf: 0, or -1. */
+int cgroup2_root(char *buf, size_t size);
+
+/* The id of the cgroup2 directory at path, as the kernel's samples give it: 0, or -1. */
+int cgroup_id(const char *path, uint64_t *id);
 
 #endif

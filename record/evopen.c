@@ -38,6 +38,11 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	a->sample_type |= o->sample_extra;
+	/* --all-cgroups: each sample's cgroup, and the new cgroups' paths (CGROUP records) */
+	if (o->all_cgroups) {
+		a->sample_type |= PERF_SAMPLE_CGROUP;
+		a->cgroup = tracking;
+	}
 	/* --user-callchains, --kernel-callchains: half of each chain (dwarf's user part is unwound) */
 	if (o->callchain && o->user_callchains)
 		a->exclude_callchain_kernel = 1;

@@ -534,6 +534,10 @@ static const struct opt record_options[] = {
 		 "sample the events before it only in these\n"
 		 "cgroups (under /sys/fs/cgroup), in order, one\n"
 		 "for all when one is given; with -a or -C"),
+	OPT_SET(0, "all-cgroups", RO, all_cgroups, 1,
+		"each sample's cgroup (PERF_SAMPLE_CGROUP),\n"
+		"with the cgroups' paths: prof report --sort\n"
+		"cgroup"),
 	OPT_SET(0, "user-callchains", RO, user_callchains, 1,
 		"-g, --call-graph: the user-space part of\n"
 		"each chain alone (exclude_callchain_kernel)"),

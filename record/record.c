@@ -306,6 +306,8 @@ static int synthesize(struct recorder *rc, int again)
 
 	if (!rc->ev[0].attr.exclude_kernel)
 		ret = synth_kernel(&s);
+	if (!ret && rc->o.all_cgroups)
+		ret = synth_cgroups(&s);
 	if (!ret && rc->system_wide)
 		ret = synth_all(&s);
 	if (!ret && rc->launched && rc->profile_command && !again)

@@ -21,6 +21,7 @@
 #include "parse.h"
 #include "keep.h"
 #include "mapfile.h"
+#include "cgroup.h"
 #include "codemap.h"
 #include "mend.h"
 #include "synth.h"
@@ -233,6 +234,47 @@ int synth_process(struct synth *s, int pid, int tid)
 	}
 	closedir(d);
 	return ret ? ret : synth_maps(s, pid);
+}
+
+/* The CGROUP records of the directories under root/rel, and of it. */
+static int synth_cgroup_dir(struct synth *s, const char *root, char *rel, size_t cap, int depth)
+{
+	char path[PATH_MAX];
+	uint64_t id;
+	DIR *d;
+	struct dirent *e;
+	size_t n = strlen(rel);
+	int ret = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", root, rel) >= sizeof(path))
+		return 0;
+	if (!cgroup_id(path, &id)) {
+		struct rec r = { .len = sizeof(struct perf_event_header) };
+
+		put(&r, &id, 8);
+		put_str(&r, n ? rel : "/", PATH_MAX);
+		ret = finish(s, &r, PERF_RECORD_CGROUP, 0, 0, 0);
+	}
+	if (ret || depth > 64 || !(d = opendir(path)))
+		return ret;
+	while (!ret && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' || n + 1 + strlen(e->d_name) >= cap)
+			continue;
+		snprintf(rel + n, cap - n, "/%s", e->d_name);
+		ret = synth_cgroup_dir(s, root, rel, cap, depth + 1);
+		rel[n] = '\0';
+	}
+	closedir(d);
+	return ret;
+}
+
+int synth_cgroups(struct synth *s)
+{
+	char root[PATH_MAX], rel[PATH_MAX] = "";
+
+	if (cgroup2_root(root, sizeof(root)))
+		return 0;	/* no cgroup2: the samples' ids name nothing */
+	return synth_cgroup_dir(s, root, rel, sizeof(rel), 0);
 }
 
 int synth_kernel(struct synth *s)

@@ -51,6 +51,12 @@ int synth_comm_as(struct synth *s, int pid, const char *comm);
  * /proc/kallsyms hides addresses. 0 or the writer's negative errno.
  */
 int synth_kernel(struct synth *s);
+/*
+ * A CGROUP record (id, path under the cgroup2 root) of every cgroup there
+ * is, as perf record --all-cgroups writes them, for the samples' ids.
+ * 0 or the writer's negative errno.
+ */
+int synth_cgroups(struct synth *s);
 /* Every process in /proc. 0 or the writer's negative errno. */
 int synth_all(struct synth *s);
 /*

@@ -412,6 +412,13 @@ int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_he
 		k->switch_out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
 		k->preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		return 0;
+	case PERF_RECORD_CGROUP:	/* u64 id; char path[] */
+		if (body < 8)
+			return -EBADMSG;
+		memcpy(&k->id, p, 8);
+		k->path = (const char *)p + 8;
+		k->path_len = strnlen(k->path, body - 8);
+		return 0;
 	case PERF_RECORD_THROTTLE:	/* u64 time, id, stream_id */
 	case PERF_RECORD_UNTHROTTLE:
 		if (body < 24)

@@ -105,6 +105,8 @@ struct kevent {
 	const char *comm;		/* COMM: comm_len bytes in the record, no NUL among them */
 	size_t comm_len;
 	struct mmap_event mmap;		/* MMAP, MMAP2 */
+	const char *path;		/* CGROUP: its path (id in id), path_len bytes, no NUL */
+	size_t path_len;
 	int known;			/* the type is one of those above: its body was decoded */
 };
 

@@ -4,6 +4,8 @@
 # prof stat. shape runs in a cgroup A of the unified hierarchy, another
 # shape outside it:
 #   - record -a -G A: every sample is of A's shape;
+#   - record --all-cgroups: report --sort cgroup names A's share, as perf
+#     report --sort cgroup does on the file;
 #   - stat -a -G A -e task-clock: the CPU time A's cpu.stat says it used
 #     over the count (the kernel's own account of the cgroup), within what
 #     starting and stopping the count can miss;
@@ -46,6 +48,27 @@ note "record -G: samples by pid: $rows (A's shape is $inside, the other $outside
 awk -v p=$inside '$1 ~ /%$/ && $NF != p { bad = 1 } END { exit bad }' out ||
 	fail "record -G: samples of processes outside $name: $rows"
 grep -q "^ *100.00% .* $inside\$" out || fail "record -G: no samples of A's shape: $rows"
+
+# --- --all-cgroups: each sample's cgroup, by path, as perf reads them -----------------
+run_prof record -q -a --all-cgroups -e cpu-clock -o all.data --duration 1
+expect_rc 0 "prof record -a --all-cgroups"
+run_prof report -i all.data --sort cgroup
+expect_rc 0 "prof report --sort cgroup"
+awk '$1 ~ /%$/ { print $NF, $1 }' out | sort > prof.rows
+note "--sort cgroup: $(tr '\n' ';' < prof.rows)"
+grep -q "^/$name " prof.rows || fail "--sort cgroup: no row of /$name: $(cat out)"
+an=$(awk -v n="/$name" '$1 == n { sub(/%/, "", $2); print $2 }' prof.rows)
+expect_range "--all-cgroups: /$name's share (of two shapes, one in it, on 2 CPUs)" "$an" 5 95
+if command -v perf > /dev/null 2>&1; then
+	command perf report -i all.data --stdio --sort cgroup 2> perf.err |
+		awk '$1 ~ /%$/ { print $NF, $1 }' | sort > perf.rows
+	cmp -s prof.rows perf.rows || fail "--sort cgroup differs from perf's: $(diff prof.rows perf.rows | tr '\n' ' ')"
+fi
+run_prof script -i all.data
+grep -q "^CGROUP .* path=/$name\$" out || fail "script: no CGROUP record of /$name"
+n=$(grep -c '^SAMPLE' out)
+c=$(grep -c '^SAMPLE .* cgroup=[0-9]' out)
+[ "$n" -gt 0 ] && [ "$c" = "$n" ] || fail "script: $c of $n samples with cgroup="
 
 # --- stat: A's CPU time, as the cgroup's own account has it --------------------------
 usage() {

@@ -21,7 +21,7 @@
 
 static const char *const key_titles[HIST_NKEYS] = {
 	"Command", "Pid", "Tid", "Shared Object", "Symbol", "Source", "CPU", "Parallelism",
-	"Data Object", "Data Symbol",
+	"Data Object", "Data Symbol", "Cgroup",
 };
 
 /* Stopped in JIT code (a runtime's, in memory no file backs): said as such. */

@@ -110,6 +110,8 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		return f->dso ? dso_short_name(f->dso) : "[unknown]";
 	case HIST_DSO_DADDR:
 		return s->ddso ? dso_short_name(s->ddso) : "[unknown]";
+	case HIST_CGROUP:
+		return s->cgroup ? s->cgroup : "unknown";
 	case HIST_SYM_DADDR:
 		/* the data object, or (no object there, perf's way) the address */
 		if (s->dsym)

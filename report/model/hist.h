@@ -17,6 +17,7 @@ enum hist_key {
 	HIST_PARALLELISM,	/* threads of the sample's process running at its time */
 	HIST_DSO_DADDR,		/* -d: the file mapped at the sample's data address */
 	HIST_SYM_DADDR,		/* -d: the data object there, or the address */
+	HIST_CGROUP,		/* --all-cgroups: the sample's cgroup */
 	HIST_NKEYS
 };
 

@@ -16,6 +16,7 @@
 #include "resolve.h"
 #include "strpool.h"
 #include "symbols.h"
+#include "u64map.h"
 #include "xalloc.h"
 
 /* Threads looked up by tid & (TMEMO - 1): samples of a few threads alternate. */
@@ -48,6 +49,10 @@ struct machine {
 	unsigned map_gen;	/* the last struct proc gen handed out */
 	int forget;		/* machine_forget_exited() */
 	int data;		/* machine_data_maps() */
+	/* the cgroups' paths by id (CGROUP records): the index of each in cgname */
+	struct u64map cgroups;
+	const char **cgname;
+	size_t ncg, cg_cap;
 	machine_forget_fn forget_fn;
 	void *forget_ctx;
 	/* EXITs of forget mode waiting out FORGET_GRACE_NS, oldest first from pex_head */
@@ -74,7 +79,29 @@ struct machine *machine_new(struct symbols *sym, struct resolver *res)
 	m->sym = sym;
 	m->res = res;
 	m->pool = strpool_new();
+	u64map_init(&m->cgroups);
 	return m;
+}
+
+void machine_cgroup(struct machine *m, uint64_t id, const char *path, size_t len)
+{
+	const char *name = strpool_intern_text(m->pool, path, len);
+	uint32_t i;
+
+	if (u64map_get(&m->cgroups, id, &i)) {
+		m->cgname[i] = name;	/* an id used again: the newer path */
+		return;
+	}
+	m->cgname = xgrow(m->cgname, &m->cg_cap, m->ncg + 1, sizeof(*m->cgname));
+	m->cgname[m->ncg] = name;
+	u64map_add(&m->cgroups, id, (uint32_t)m->ncg++);
+}
+
+const char *machine_cgroup_name(const struct machine *m, uint64_t id)
+{
+	uint32_t i;
+
+	return u64map_get(&m->cgroups, id, &i) ? m->cgname[i] : NULL;
 }
 
 static void free_proc(void *v)
@@ -99,6 +126,8 @@ void machine_free(struct machine *m)
 	free(m->pex);
 	itab_release(&m->threads, free);
 	itab_release(&m->procs, free_proc);
+	u64map_release(&m->cgroups);
+	free(m->cgname);
 	strpool_free(m->pool);
 	free(m);
 }

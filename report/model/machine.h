@@ -60,6 +60,11 @@ void machine_forget_exited(struct machine *m, int on, machine_forget_fn fn, void
  */
 void machine_data_maps(struct machine *m, int on);
 
+/* A CGROUP record: cgroup id's path (len bytes). */
+void machine_cgroup(struct machine *m, uint64_t id, const char *path, size_t len);
+/* The path of cgroup id (interned), or NULL when no CGROUP record named it. */
+const char *machine_cgroup_name(const struct machine *m, uint64_t id);
+
 /* The records, at time now (0: the record has none). */
 void machine_mmap(struct machine *m, const struct kevent *k);
 void machine_comm(struct machine *m, const struct kevent *k, uint64_t now);

@@ -367,6 +367,7 @@ static int summable(const struct profile_opts *o, unsigned *keys)
 		case HIST_PARALLELISM:
 		case HIST_DSO_DADDR:
 		case HIST_SYM_DADDR:
+		case HIST_CGROUP:
 			return 0;
 		default: break;
 		}

@@ -381,6 +381,9 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.unwind_at = -1;
 	rs.repaired = 0;
 	rs.cut = 0;
+	rs.cgroup = NULL;
+	if (smp->present & PERF_SAMPLE_CGROUP)
+		rs.cgroup = machine_cgroup_name(s->mach, smp->cgroup);
 	rs.has_daddr = 0;
 	rs.daddr = 0;
 	rs.ddso = NULL;
@@ -576,6 +579,9 @@ static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff)
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
 		s->lost += k.lost;
+		break;
+	case PERF_RECORD_CGROUP:
+		machine_cgroup(s->mach, k.id, k.path, k.path_len);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:

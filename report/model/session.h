@@ -72,6 +72,8 @@ struct rsample {
 	 */
 	int has_daddr;
 	uint64_t daddr;
+	/* --all-cgroups: the path of the sample's cgroup (interned), or NULL */
+	const char *cgroup;
 	const struct dso *ddso;
 	const char *dsym;
 	uint64_t dsym_off;

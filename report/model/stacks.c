@@ -32,7 +32,8 @@ struct parked {
 	int repaired, cut;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
 	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
-	int has_daddr;			/* its data address, as in struct rsample */
+	int has_daddr;			/* its data address and cgroup, as in struct rsample */
+	const char *cgroup;
 	uint64_t daddr, dsym_off;
 	const struct dso *ddso;
 	const char *dsym;
@@ -170,6 +171,7 @@ void stacks_park_begin(struct stacks *st, const struct rsample *rs, const struct
 	p->exe = rs->exe;
 	p->parallelism = rs->parallelism;
 	p->has_daddr = rs->has_daddr;
+	p->cgroup = rs->cgroup;
 	p->daddr = rs->daddr;
 	p->dsym_off = rs->dsym_off;
 	p->ddso = rs->ddso;
@@ -646,6 +648,7 @@ int stacks_release(struct stacks *s)
 		rs.repaired = p->repaired;
 		rs.cut = p->cut;
 		rs.has_daddr = p->has_daddr;
+		rs.cgroup = p->cgroup;
 		rs.daddr = p->daddr;
 		rs.dsym_off = p->dsym_off;
 		rs.ddso = p->ddso;
