@@ -267,6 +267,18 @@ static void print_kernel(FILE *out, const struct perf_event_header *h, const str
 		put_time(out, id);
 		fprintf(out, " lost=%" PRIu64, k->lost);
 		break;
+	case PERF_RECORD_KSYMBOL:
+		put_time(out, id);
+		fprintf(out, " addr=0x%" PRIx64 " len=%u type=%u%s", k->addr, k->len, k->ksym_type,
+			k->ksym_flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER ? " unregister" : "");
+		put_text(out, "name", k->path, k->path_len);
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		put_time(out, id);
+		fprintf(out, " type=%u flags=%u id=%" PRIu64 " tag=", k->ksym_type, k->ksym_flags, k->id);
+		for (int i = 0; i < 8; i++)
+			fprintf(out, "%02x", k->tag[i]);
+		break;
 	case PERF_RECORD_CGROUP:
 		put_time(out, id);
 		fprintf(out, " id=%" PRIu64, k->id);

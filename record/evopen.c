@@ -128,6 +128,14 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 		 * agent's recorder) asks for none.
 		 */
 		a->build_id = o->kernel_build_ids;
+		/*
+		 * Kernel JIT code as it comes and goes (BPF programs,
+		 * trampolines): KSYMBOL records name it for the report, which
+		 * /proc/kallsyms may no longer list; BPF_EVENT says which
+		 * program, as perf asks by default (--no-bpf-event: not)
+		 */
+		a->ksymbol = !o->no_bpf_event;
+		a->bpf_event = !o->no_bpf_event;
 	}
 	/* Wake us when a quarter of the ring is full, not per record. */
 	a->watermark = 1;
@@ -144,6 +152,11 @@ int evopen_fd(struct perf_event_attr *a, int pid, int cpu, int group_fd, unsigne
 			return (int)fd;
 		if (errno == EINVAL && a->build_id) {
 			a->build_id = 0;	/* before Linux 5.12 */
+			continue;
+		}
+		if (errno == EINVAL && (a->ksymbol || a->bpf_event)) {
+			a->ksymbol = 0;		/* before Linux 5.1 */
+			a->bpf_event = 0;
 			continue;
 		}
 		if (errno == EINVAL && a->use_clockid) {

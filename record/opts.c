@@ -519,7 +519,7 @@ const struct opt record_target_options[] = {
 	OPT_PERF_NOOP('R', "raw-samples"),
 	OPT_PERF_NOOP('B', "no-buildid"),
 	OPT_PERF_NOOP(0, "buildid-all"),
-	OPT_PERF_NOOP(0, "no-bpf-event"),
+	OPT_PERF_SET(0, "no-bpf-event", RO, no_bpf_event, 1),
 	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
 	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
 	OPT_PERF('I', "intr-regs", "prof records the user registers only, with --call-graph "

@@ -419,6 +419,25 @@ int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_he
 		k->path = (const char *)p + 8;
 		k->path_len = strnlen(k->path, body - 8);
 		return 0;
+	case PERF_RECORD_KSYMBOL:	/* u64 addr; u32 len; u16 ksym_type, flags; char name[] */
+		if (body < 16)
+			return -EBADMSG;
+		memcpy(&k->addr, p, 8);
+		memcpy(&k->len, p + 8, 4);
+		memcpy(&k->ksym_type, p + 12, 2);
+		memcpy(&k->ksym_flags, p + 14, 2);
+		k->path = (const char *)p + 16;
+		k->path_len = strnlen(k->path, body - 16);
+		return 0;
+	case PERF_RECORD_BPF_EVENT:	/* u16 type, flags; u32 id; u8 tag[8] */
+		if (body < 16)
+			return -EBADMSG;
+		memcpy(&k->ksym_type, p, 2);
+		memcpy(&k->ksym_flags, p + 2, 2);
+		memcpy(u, p + 4, 4);
+		k->id = u[0];
+		memcpy(k->tag, p + 8, 8);
+		return 0;
 	case PERF_RECORD_THROTTLE:	/* u64 time, id, stream_id */
 	case PERF_RECORD_UNTHROTTLE:
 		if (body < 24)

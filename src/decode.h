@@ -105,8 +105,13 @@ struct kevent {
 	const char *comm;		/* COMM: comm_len bytes in the record, no NUL among them */
 	size_t comm_len;
 	struct mmap_event mmap;		/* MMAP, MMAP2 */
-	const char *path;		/* CGROUP: its path (id in id), path_len bytes, no NUL */
-	size_t path_len;
+	const char *path;		/* CGROUP: its path (id in id), path_len bytes, no NUL; */
+	size_t path_len;		/* KSYMBOL: the symbol's name */
+	uint64_t addr;			/* KSYMBOL: where the code is, len bytes */
+	uint32_t len;
+	uint16_t ksym_type, ksym_flags;	/* KSYMBOL: PERF_RECORD_KSYMBOL_TYPE_*, _FLAGS_*; */
+					/* BPF_EVENT: its type and flags, the program's id in id */
+	unsigned char tag[8];		/* BPF_EVENT: the program's tag */
 	int known;			/* the type is one of those above: its body was decoded */
 };
 

@@ -583,6 +583,11 @@ static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff)
 	case PERF_RECORD_CGROUP:
 		machine_cgroup(s->mach, k.id, k.path, k.path_len);
 		break;
+	case PERF_RECORD_KSYMBOL:
+		/* kernel JIT code (a BPF program): its name, registered; an unregistered one kept */
+		if (!(k.ksym_flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER))
+			symbols_kernel_ksymbol(s->sym, k.addr, k.len, k.path, k.path_len);
+		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		return do_switch(s, &k, &id);

@@ -173,6 +173,16 @@ struct symbols {
 	int kmaps_sorted;
 	char *kcache_dir;	/* where the kernel's symbols are cached; NULL for none */
 	const char *kpath;	/* where they are read: /proc/kallsyms */
+	/*
+	 * Kernel code the profile's KSYMBOL records name (BPF programs, JIT
+	 * trampolines), which /proc/kallsyms may no longer list: by start,
+	 * no two overlapping, the newer kept
+	 */
+	struct kxsym {
+		uint64_t start, end;
+		const char *name;	/* interned */
+	} *kx;
+	size_t nkx, kx_cap;
 	struct dso **kmods;	/* the kernel modules' dsos, by interned name */
 	size_t nkmods, kmods_cap;
 	struct kallsyms kp;	/* the thread's result; adopted by kernel_load() */

@@ -240,12 +240,70 @@ static struct dso *kernel_module(struct symbols *s, const char *name)
 	return d;
 }
 
+void symbols_kernel_ksymbol(struct symbols *s, uint64_t addr, uint32_t len, const char *name,
+			    size_t name_len)
+{
+	size_t lo = 0, hi = s->nkx, first, last;
+
+	if (!len || addr + len < addr || !name_len)
+		return;
+	/* the first entry ending after addr: the overlapped ones follow it, in a run */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->kx[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = last = lo;
+	while (last < s->nkx && s->kx[last].start < addr + len)
+		last++;
+	/* the newer claims its bytes: the older ones it overlaps go, it takes their place */
+	if (last == first) {
+		s->kx = xgrow(s->kx, &s->kx_cap, s->nkx + 1, sizeof(*s->kx));
+		memmove(s->kx + first + 1, s->kx + first, (s->nkx - first) * sizeof(*s->kx));
+		s->nkx++;
+	} else if (last > first + 1) {
+		memmove(s->kx + first + 1, s->kx + last, (s->nkx - last) * sizeof(*s->kx));
+		s->nkx -= last - first - 1;
+	}
+	s->kx[first].start = addr;
+	s->kx[first].end = addr + len;
+	s->kx[first].name = strpool_intern_text(s->pool, name, name_len);
+}
+
+/* The KSYMBOL-named code holding a, or NULL. */
+static const struct kxsym *kx_find(const struct symbols *s, uint64_t a)
+{
+	size_t lo = 0, hi = s->nkx;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->kx[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && a < s->kx[lo - 1].end ? &s->kx[lo - 1] : NULL;
+}
+
 int sy_resolve_kernel(struct symbols *s, uint64_t a)
 {
 	size_t lo;
 	uint64_t end;
 	struct frame_info *f;
+	const struct kxsym *x = s->nkx ? kx_find(s, a) : NULL;
 
+	if (x) {
+		/* a BPF program's, as perf names it: the program is its own object */
+		f = sy_push_frame(s);
+		f->name = x->name;
+		f->sym_offset = a - x->start;
+		f->dso = kernel_module(s, x->name);
+		return 1;
+	}
 	if (!s->kloaded)
 		kernel_load(s);
 	if (s->kernel.dead || (s->k.hidden && s->nkmaps))
@@ -256,6 +314,15 @@ int sy_resolve_kernel(struct symbols *s, uint64_t a)
 	if (lo == 0)
 		return 0;
 	end = lo < s->k.n ? s->k.syms[lo].addr : s->k.syms[lo - 1].addr + KSYM_LAST_SIZE;
+	/*
+	 * The last symbol of the kernel or a module reaches no further than
+	 * a page: what lies between it and the next module's (a BPF program,
+	 * a module gone since) is not its code
+	 */
+	if (lo < s->k.n && s->k.syms[lo].module != s->k.syms[lo - 1].module &&
+	    strcmp(s->k.names + s->k.syms[lo].module, s->k.names + s->k.syms[lo - 1].module) &&
+	    end > s->k.syms[lo - 1].addr + KSYM_LAST_SIZE)
+		end = s->k.syms[lo - 1].addr + KSYM_LAST_SIZE;
 	if (a >= end)
 		return 0;
 	f = sy_push_frame(s);

@@ -236,6 +236,7 @@ void symbols_free(struct symbols *s)
 	for (size_t i = 0; i < s->nkmods; i++)
 		free(s->kmods[i]);
 	free(s->kmods);
+	free(s->kx);
 	free(s->kmaps);
 	free(s->krelease);
 	for (size_t i = 0; i < s->nobjs; i++)

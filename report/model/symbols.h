@@ -144,6 +144,13 @@ void symbols_kernel_map(struct symbols *s, const char *ref, uint64_t addr, uint6
  * kallsyms would name wrong, however its addresses fall.
  */
 void symbols_kernel_release(struct symbols *s, const char *release);
+/*
+ * A KSYMBOL record: kernel code at [addr, addr + len) called name (a BPF
+ * program, "bpf_prog_TAG_NAME"; a trampoline), which kernel frames there
+ * are named by, whatever /proc/kallsyms says now.
+ */
+void symbols_kernel_ksymbol(struct symbols *s, uint64_t addr, uint32_t len, const char *name,
+			    size_t name_len);
 /* A kernel module the profile mapped (an MMAP of pid -1): its path, where it was. */
 void symbols_kernel_module_map(struct symbols *s, const char *path, uint64_t start,
 			       uint64_t len);
