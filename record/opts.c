@@ -210,7 +210,7 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
 	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
-	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP,
+	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL,
 };
 
 /* --switch-output's value: signal, or a time (s, m, h, d) or size (B, K, M, G) with its unit. */
@@ -416,6 +416,21 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		free(cg);
 		break;
 	}
+	case R_DELAY:
+		if (!strcmp(arg, "-1")) {
+			o->delay_ms = -1;
+		} else {
+			ret = number("-D", arg, 1, 86400000, &v, err, len);
+			o->delay_ms = (int64_t)v;
+		}
+		break;
+	case R_CONTROL:
+		if (strncmp(arg, "fifo:", 5) || !arg[5] || arg[5] == ',')
+			ret = bad(err, len, "--control %s: give fifo:CONTROL[,ACK], FIFOs made with "
+				  "mkfifo, as perf takes them", arg);
+		else
+			o->control = arg + 5;
+		break;
 	case R_FILTER:
 		/* perf's: the filter of the tracepoint just before it */
 		if (!o->nr_events || !o->mods[o->nr_events - 1].tracepoint)
@@ -534,6 +549,12 @@ static const struct opt record_options[] = {
 		 "sample the events before it only in these\n"
 		 "cgroups (under /sys/fs/cgroup), in order, one\n"
 		 "for all when one is given; with -a or -C"),
+	OPT_CALL('D', "delay", "MSECS", record_cb, R_DELAY,
+		 "record from MSECS after the start, or (-1)\n"
+		 "from an enable on --control's FIFO"),
+	OPT_CALL(0, "control", "fifo:CTL[,ACK]", record_cb, R_CONTROL,
+		 "take enable, disable, ping and stop from the\n"
+		 "FIFO CTL, each answered ack on the FIFO ACK"),
 	OPT_SET(0, "all-cgroups", RO, all_cgroups, 1,
 		"each sample's cgroup (PERF_SAMPLE_CGROUP),\n"
 		"with the cgroups' paths: prof report --sort\n"
@@ -588,7 +609,6 @@ static const struct opt record_options[] = {
 	/* perf record's spellings */
 	OPT_PERF('s', "stat", "prof keeps each sample's thread: prof report --sort pid,tid "
 		 "gives each thread's share"),
-	OPT_PERF('D', "delay", "prof report --time START,END keeps a window of the run"),
 	OPT_PERF('u', "uid", "-a records every process; prof report --pid or --comm keeps a "
 		 "user's"),
 	OPT_END(),

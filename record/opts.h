@@ -91,6 +91,8 @@ struct record_opts {
 	const char *cgroup_default;	/* -G before any -e (in argv): every event's */
 	int all_cgroups;	/* --all-cgroups: each sample's cgroup, and CGROUP records */
 	int no_bpf_event;	/* --no-bpf-event: no KSYMBOL and BPF_EVENT records */
+	int64_t delay_ms;	/* -D: events enabled this long after the start; -1 never (--control) */
+	const char *control;	/* --control fifo:CTL[,ACK] (in argv), or NULL */
 	int no_carry;		/* carry no JIT files (prof agent's recorder: its reader is live) */
 	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_TIME, SWITCH_SIZE } switch_output;
 	double switch_secs;	/* --switch-output=TIME */

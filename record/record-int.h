@@ -77,6 +77,10 @@ struct recorder {
 	uint64_t done_samples, done_in, done_out;	/* in the files before this one */
 	struct writer *w;
 	int sfd;
+	int ctl_fd, ack_fd;		/* --control's FIFOs, or -1 */
+	char ctl_buf[256];		/* a command read in part */
+	size_t ctl_len;
+	double enable_at;		/* -D: when to enable the events (mono_s()); 0: not pending */
 	struct drain drain;		/* the record filters, and the counts of samples and losses */
 	struct fold fold;		/* --off-cpu's switch-outs into their samples */
 	struct timespec start;

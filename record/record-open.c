@@ -372,6 +372,26 @@ static void group_setup(struct recorder *rc)
 	}
 }
 
+/*
+ * -D: the events stay off until the delay is over, but the maps, comms and
+ * forks of that time must be there for the samples after it: a dummy event,
+ * on from the start, takes over the first event's tracking (as perf's).
+ */
+static void delay_tracking(struct recorder *rc)
+{
+	struct rec_event *t = &rc->ev[rc->nr_ev], *e = &rc->ev[0];
+
+	t->name = "dummy";
+	t->cgroup_fd = -1;
+	t->leader = (int)rc->nr_ev;
+	evopen_attr(&t->attr, evname_lookup("dummy"), &rc->o, 1, rc->launched && rc->profile_command);
+	t->attr.exclude_kernel = e->attr.exclude_kernel;
+	e->attr.mmap = e->attr.mmap2 = e->attr.mmap_data = 0;
+	e->attr.comm = e->attr.comm_exec = e->attr.task = 0;
+	e->attr.build_id = e->attr.ksymbol = e->attr.bpf_event = e->attr.cgroup = 0;
+	rc->nr_ev++;
+}
+
 int rec_open_events(struct recorder *rc)
 {
 	unsigned long max = evopen_max_rate();
@@ -384,7 +404,7 @@ int rec_open_events(struct recorder *rc)
 		rc->o.freq = max;
 	}
 	rc->nr_ev = rc->o.nr_events;
-	rc->ev = xcalloc(rc->nr_ev + 1, sizeof(*rc->ev));
+	rc->ev = xcalloc(rc->nr_ev + 2, sizeof(*rc->ev));	/* --off-cpu's, -D's */
 	for (size_t i = 0; i < rc->nr_ev; i++) {
 		const struct event_mods *m = &rc->o.mods[i];
 		struct evname tp = { rc->o.events[i], PERF_TYPE_TRACEPOINT, 0 };
@@ -452,8 +472,17 @@ int rec_open_events(struct recorder *rc)
 		}
 	}
 	group_setup(rc);
+	if (rc->o.delay_ms)
+		/* -D: opened disabled, enabled when the delay is over or --control says */
+		for (size_t i = 0; i < rc->nr_ev; i++)
+			if (rc->ev[i].leader == (int)i) {
+				rc->ev[i].attr.disabled = 1;
+				rc->ev[i].attr.enable_on_exec = 0;
+			}
 	if (rc->o.off_cpu)
 		off_cpu_events(rc);
+	if (rc->o.delay_ms)
+		delay_tracking(rc);
 	if (rc->sample_read)
 		/* in every event's samples, so that all stay alike in layout (a group of one elsewhere) */
 		for (size_t i = 0; i < rc->nr_ev; i++) {
