@@ -274,6 +274,5 @@ grep -q -e "^ATTR .* freq=$max0 " -e "^ATTR .* freq=$max1 " max.txt ||
 refused record "-s -- true"              "--sort pid,tid"
 refused record "-k realtime -- true"     "CLOCK_MONOTONIC"
 refused record "--call-graph lbr -- true" "fp or dwarf"
-refused record "-D 100 -- true"          "--time START,END"
 refused record "--switch-events -- true" "--off-cpu"
 finish

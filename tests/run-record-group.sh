@@ -24,7 +24,7 @@ expect_rc 0 "prof record -e {cpu-clock,task-clock,page-faults}:S"
 rows() {
 	awk '$1 ~ /%$/ && $2 ~ /%$/ && $3 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1, $2, $3 }' "$1" | sort
 }
-run_prof report -i g.data --group --sort sym
+run_prof report -i g.data --group --sort sym --no-inline
 expect_rc 0 "prof report --group"
 grep -q '^# group: *cpu-clock, task-clock, page-faults' out || fail "no group line: $(sed -n 1,12p out)"
 rows out > prof.rows
@@ -37,7 +37,7 @@ if command -v perf > /dev/null 2>&1; then
 	cmp -s prof.rows perf.rows || fail "--group differs from perf's: $(diff prof.rows perf.rows | tr '\n' ' ')"
 	# each event alone, as perf shows it
 	for ev in task-clock page-faults; do
-		run_prof report -i g.data --event $ev --sort sym
+		run_prof report -i g.data --event $ev --sort sym --no-inline
 		awk '$1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' out | sort > p1
 		command perf report -i g.data --stdio --no-group --sort sym 2> /dev/null |
 			awk -v e="'$ev'" '/^# Samples:/ { on = index($0, e) > 0 } on && $1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' | sort > p2
