@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "datasrc.h"
 #include "decode.h"
+#include "regs.h"
 #include "evtab.h"
 #include "jitdump.h"
 #include "pdata.h"
@@ -152,6 +153,31 @@ static void print_attr(FILE *out, const struct evdesc *e, const struct perf_even
 	fputc('\n', out);
 }
 
+/* The machine the file was recorded on (its arch feature), for its registers' names; "" this one. */
+static char file_arch[32];
+
+/* -I's registers, NAME:0xVALUE as perf script prints them, a comma between. */
+static void print_regs(FILE *out, const char *key, const uint64_t *regs, uint64_t nr, uint64_t mask)
+{
+	uint64_t k = 0;
+
+	fprintf(out, " %s=", key);
+	for (int r = 0; r < 64 && k < nr; r++) {
+		const char *name;
+
+		if (!(mask >> r & 1))
+			continue;
+		name = regs_name(file_arch[0] ? file_arch : NULL, r);
+		if (name)
+			fprintf(out, "%s%s:0x%" PRIx64, k ? "," : "", name, regs[k]);
+		else
+			fprintf(out, "%sr%d:0x%" PRIx64, k ? "," : "", r, regs[k]);
+		k++;
+	}
+	if (!k)
+		fputc('-', out);
+}
+
 /* The tracepoint formats of the file being shown (its tracing data), NULL without. */
 static struct tpfmts *tp_formats;
 
@@ -190,6 +216,9 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 				fprintf(out, "%s%" PRIu64, i ? "," : "", v);
 		}
 	}
+	/* -I: the registers where the sample was taken */
+	if ((s->present & PERF_SAMPLE_REGS_INTR) && s->intr_abi)
+		print_regs(out, "iregs", s->intr_regs, s->nr_intr_regs, e->attr.sample_regs_intr);
 	/* --all-cgroups: the sample's cgroup's id (a CGROUP record names it) */
 	if (s->present & PERF_SAMPLE_CGROUP)
 		fprintf(out, " cgroup=%" PRIu64, s->cgroup);
@@ -564,6 +593,12 @@ int cmd_script(int argc, char **argv)
 			/* the names of events whose attrs say none (a PMU's, a probe's) */
 			if (!decode_feature(rec.hdr, &f) && f.id == PDATA_FEAT_EVENT_DESC)
 				evtab_name_desc(&t, f.data, f.len);
+			/* the machine's, whose registers' names -I's samples show */
+			if (!decode_feature(rec.hdr, &f) && f.id == PDATA_FEAT_ARCH && f.whole)
+				snprintf(file_arch, sizeof(file_arch), "%.*s",
+					 (int)(f.text_len < sizeof(file_arch) ? f.text_len
+									      : sizeof(file_arch) - 1),
+					 f.text);
 		}
 		pr = print_record(out, &t, rec.hdr);
 		/* A record that cannot be used is skipped and counted, as in a report. */

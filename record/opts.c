@@ -210,7 +210,7 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
 	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
-	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL,
+	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL, R_INTR,
 };
 
 /* --switch-output's value: signal, or a time (s, m, h, d) or size (B, K, M, G) with its unit. */
@@ -454,6 +454,11 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		ret = number("--switch-max-files", arg, 1, 1000000, &v, err, len);
 		o->switch_max_files = (unsigned)v;
 		break;
+	case R_INTR:
+		if (!regs_user_mask())
+			ret = bad(err, len, "-I: prof knows this machine's registers not");
+		o->sample_extra |= PERF_SAMPLE_REGS_INTR;
+		break;
 	case R_DATA:
 	case R_WEIGHT:
 	case R_DATA_SRC:
@@ -537,8 +542,6 @@ const struct opt record_target_options[] = {
 	OPT_PERF_SET(0, "no-bpf-event", RO, no_bpf_event, 1),
 	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
 	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
-	OPT_PERF('I', "intr-regs", "prof records the user registers only, with --call-graph "
-		 "dwarf"),
 	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
 	OPT_END(),
 };
@@ -570,6 +573,9 @@ static const struct opt record_options[] = {
 		      "address that faulted; a PMU's memory events:\n"
 		      "the one accessed), and the data mappings:\n"
 		      "prof report --sort dso_daddr,symbol_daddr"),
+	OPT_CALL_FLAG('I', "intr-regs", record_cb, R_INTR,
+		      "each sample's registers where it was taken\n"
+		      "(the general ones), as perf's -I: prof script"),
 	OPT_CALL_FLAG('W', "weight", record_cb, R_WEIGHT,
 		      "each sample's weight (a PMU's load latency)"),
 	OPT_CALL_FLAG(0, "data-src", record_cb, R_DATA_SRC,

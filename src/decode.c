@@ -235,13 +235,9 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 		return -EBADMSG;
 	if (st & PERF_SAMPLE_TRANSACTION && take(&c, NULL, 8))
 		return -EBADMSG;
-	if (st & PERF_SAMPLE_REGS_INTR) {
-		uint64_t abi, nr;
-		const uint64_t *regs;
-
-		if (take_regs(&c, attr->sample_regs_intr, &abi, &nr, &regs))
-			return -EBADMSG;
-	}
+	if (st & PERF_SAMPLE_REGS_INTR &&
+	    take_regs(&c, attr->sample_regs_intr, &s->intr_abi, &s->nr_intr_regs, &s->intr_regs))
+		return -EBADMSG;
 	if (st & PERF_SAMPLE_PHYS_ADDR && take_u64(&c, &s->phys_addr))
 		return -EBADMSG;
 	if (st & PERF_SAMPLE_CGROUP && take_u64(&c, &s->cgroup))

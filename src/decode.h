@@ -34,6 +34,9 @@ struct sample {
 	 * the first value at read_at, each read_step bytes on, its id
 	 * read_id_off bytes after it (-1: no ids): sample_read_value()
 	 */
+	/* -I: the registers at the interrupt, one per bit of sample_regs_intr */
+	uint64_t intr_abi, nr_intr_regs;
+	const uint64_t *intr_regs;
 	uint64_t read_nr;
 	const unsigned char *read_at;
 	unsigned read_step;

@@ -8,6 +8,8 @@
 
 #include <asm/perf_regs.h>
 
+#include <string.h>
+
 #include "regs.h"
 
 #if defined(__x86_64__)
@@ -107,4 +109,32 @@ int regs_to_dwarf(const uint64_t *regs, size_t nr, uint64_t mask, uint64_t *dwar
 	if (reg(regs, nr, mask, REG_PC, pc) || reg(regs, nr, mask, REG_SP, sp))
 		return 0;
 	return n;
+}
+
+const char *regs_name(const char *arch, int r)
+{
+	static const char *const x86[] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	};
+	static const char *const arm64[] = {
+		"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
+		"x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24",
+		"x25", "x26", "x27", "x28", "x29", "lr", "sp", "pc",
+	};
+
+	if (!arch) {
+#if defined(__aarch64__)
+		arch = "aarch64";
+#else
+		arch = "x86_64";
+#endif
+	}
+	if (r < 0)
+		return NULL;
+	if (!strcmp(arch, "x86_64"))
+		return r < (int)(sizeof(x86) / sizeof(x86[0])) ? x86[r] : NULL;
+	if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"))
+		return r < (int)(sizeof(arm64) / sizeof(arm64[0])) ? arm64[r] : NULL;
+	return NULL;
 }

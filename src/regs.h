@@ -44,4 +44,11 @@ int regs_dwarf_count(void);
 int regs_to_dwarf(const uint64_t *regs, size_t nr, uint64_t mask, uint64_t *dwarf,
 		  uint64_t *pc, uint64_t *sp);
 
+/*
+ * The name perf gives register bit r of a sample's registers on machine
+ * arch (uname's: "x86_64", "aarch64"; NULL: this one's), "AX", "R15",
+ * "x0", "lr", "pc"; NULL where it has none.
+ */
+const char *regs_name(const char *arch, int r);
+
 #endif

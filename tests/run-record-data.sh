@@ -12,6 +12,7 @@
 #   - prof script shows each sample's addr=, the addresses perf script
 #     reads; -W, --data-src, --phys-data and --data-page-size as perf
 #     script reads them;
+#   - -I: each sample's registers where it was taken, as perf script reads them;
 #   - -p: the data maps of a running process are synthesized (prot rw-).
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
@@ -82,6 +83,21 @@ if command -v perf > /dev/null 2>&1; then
 			if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
 			sub(/[KMG]$/, "", v); return v * m }' > perf.sizes
 	cmp -s prof.sizes perf.sizes || fail "page sizes differ from perf script's: $(diff prof.sizes perf.sizes | sed -n 1,4p | tr '\n' ' ')"
+fi
+
+# --- -I: the registers where each sample was taken, as perf script reads them ------------
+run_prof record -q -I -e cpu-clock -o ir.data -- "$WORKLOADS/shape" -s 0.2
+expect_rc 0 "prof record -I"
+run_prof script -i ir.data
+sed -n 's/^SAMPLE .* iregs=\([^ ]*\).*/\1/p' out > prof.iregs
+n=$(grep -c '^SAMPLE' out)
+[ "$n" -gt 0 ] && [ "$(wc -l < prof.iregs)" = "$n" ] || fail "-I: $(wc -l < prof.iregs) of $n samples with iregs="
+grep -q '^AX:0x[0-9a-f]*,BX:' prof.iregs || grep -q '^x0:0x' prof.iregs ||
+	fail "-I: the registers are not named: $(sed -n 1p prof.iregs)"
+if command -v perf > /dev/null 2>&1; then
+	command perf script -i ir.data -F iregs 2> /dev/null |
+		awk '{ s = ""; for (i = 1; i <= NF; i++) if ($i ~ /^[A-Za-z0-9]+:0x/) s = s (s ? "," : "") $i; print s }' > perf.iregs
+	cmp -s prof.iregs perf.iregs || fail "-I: the registers differ from perf script's: $(diff prof.iregs perf.iregs | sed -n 1,3p | tr '\n' ' ')"
 fi
 
 # --- -p: a running process's data maps, synthesized --------------------------------------
