@@ -116,4 +116,12 @@ int rec_open_events(struct recorder *rc);
 /* --switch-output's next file: the events opened again where they were. 0, or -1 said. */
 int rec_open_switched(struct recorder *rc);
 
+/*
+ * --control fifo:CTL[,ACK] (control.c): the FIFOs opened, 0, or -1 having
+ * said why; the commands come in (1: stop); every event on or off.
+ */
+int rec_control_open(struct recorder *rc);
+int rec_control(struct recorder *rc);
+void rec_enable_all(struct recorder *rc, int on);
+
 #endif
