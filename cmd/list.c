@@ -16,7 +16,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
-#include "evlist.h"
+#include "pmu.h"
 #include "evname.h"
 #include "list.h"
 #include "opt.h"
@@ -184,14 +184,14 @@ static void free_entries(char **v, size_t n)
 static void list_pmus(struct lister *l)
 {
 	size_t npmu;
-	char **pmus = entries(evlist_event_source(), &npmu);
+	char **pmus = entries(pmu_source(), &npmu);
 
 	for (size_t p = 0; p < npmu; p++) {
 		char dir[512], name[512];
 		size_t nev;
 		char **evs;
 
-		snprintf(dir, sizeof(dir), "%s/%s/events", evlist_event_source(), pmus[p]);
+		snprintf(dir, sizeof(dir), "%s/%s/events", pmu_source(), pmus[p]);
 		evs = entries(dir, &nev);
 		for (size_t i = 0; i < nev; i++) {
 			if (strchr(evs[i], '.'))

@@ -12,6 +12,7 @@
 #include "evname.h"
 #include "opt.h"
 #include "parse.h"
+#include "pmu.h"
 #include "probe.h"
 #include "tracefs.h"
 #include "xalloc.h"
@@ -59,30 +60,6 @@ static int parse_mem(const char *spec, struct perf_event_attr *a, const char **m
 	if ((a->bp_type & HW_BREAKPOINT_X) && a->bp_type != HW_BREAKPOINT_X)
 		return opt_fail(err, len, "-e %s: an execute breakpoint (x) cannot also be r or w", spec);
 	a->bp_len = blen ? blen : a->bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
-	return 0;
-}
-
-/* Where the kernel lists its PMUs; PROF_EVENT_SOURCE names another (tests). */
-const char *evlist_event_source(void)
-{
-	const char *d = getenv("PROF_EVENT_SOURCE");
-
-	return d && *d ? d : "/sys/bus/event_source/devices";
-}
-
-int evlist_pmu_read(const char *pmu, const char *rel, char *buf, size_t size)
-{
-	char path[512];
-	FILE *f;
-	size_t n;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", evlist_event_source(), pmu, rel) >= sizeof(path) ||
-	    !(f = fopen(path, "re")))
-		return -1;
-	n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
 
@@ -174,20 +151,20 @@ static int pmu_terms(const char *spec, const char *pmu, const char *terms, size_
 		} else if (!strcmp(term, "period")) {
 			a->sample_period = v;
 		} else if (snprintf(rel, sizeof(rel), "format/%s", term) < (int)sizeof(rel) &&
-			   pmu_name_ok(term, k) && !evlist_pmu_read(pmu, rel, fmt, sizeof(fmt))) {
+			   pmu_name_ok(term, k) && !pmu_read(pmu, rel, fmt, sizeof(fmt))) {
 			if (pmu_put(a, fmt, v))
 				return opt_fail(err, len, "-e %s: %s=%s does not fit the PMU's format %s",
 						spec, term, eq ? eq + 1 : "1", fmt);
 		} else if (!eq && depth == 0 && pmu_name_ok(term, k) &&
 			   snprintf(rel, sizeof(rel), "events/%s", term) < (int)sizeof(rel) &&
-			   !evlist_pmu_read(pmu, rel, fmt, sizeof(fmt))) {
+			   !pmu_read(pmu, rel, fmt, sizeof(fmt))) {
 			/* an alias: the terms its events/ file holds ("event=0x3c,umask=0x1") */
 			if (pmu_terms(spec, pmu, fmt, strlen(fmt), a, 1, err, len))
 				return -1;
 		} else {
 			return opt_fail(err, len, "-e %s: PMU %s has no term or event '%s' (%s/%s/format "
 					"and events list them; prof list %s)", spec, pmu, term,
-					evlist_event_source(), pmu, pmu);
+					pmu_source(), pmu, pmu);
 		}
 		terms += t;
 		n -= t;
@@ -212,9 +189,9 @@ static int parse_pmu(const char *spec, const char *slash, struct perf_event_attr
 	if (!pmu_name_ok(spec, (size_t)(slash - spec)))
 		return opt_fail(err, len, "-e %s: not a PMU's name", spec);
 	snprintf(pmu, sizeof(pmu), "%.*s", (int)(slash - spec), spec);
-	if (evlist_pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, 0, UINT32_MAX, &type))
+	if (pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, 0, UINT32_MAX, &type))
 		return opt_fail(err, len, "-e %s: no PMU '%s' in %s (prof list pmu)", spec, pmu,
-				evlist_event_source());
+				pmu_source());
 	a->type = (uint32_t)type;
 	if (pmu_terms(spec, pmu, slash + 1, (size_t)(close - slash - 1), a, 0, err, len))
 		return -1;

@@ -54,9 +54,5 @@ int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
  * (",", or ",}" in a group), but a PMU's terms (PMU/t=v,t=v/) are whole.
  */
 size_t evlist_event_len(const char *p, const char *stops);
-/* The directory of the kernel's PMUs, each PMU/type, PMU/format/, PMU/events/. */
-const char *evlist_event_source(void);
-/* The first line of PMU pmu's file rel ("type", "format/event") into buf: 0, or -1. */
-int evlist_pmu_read(const char *pmu, const char *rel, char *buf, size_t size);
 
 #endif

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "evlist.h"
+#include "pmu.h"
 #include "opt.h"
 #include "parse.h"
 #include "probe.h"
@@ -60,7 +60,7 @@ static long pmu_type(const char *pmu)
 	char buf[32];
 	uint64_t t;
 
-	if (evlist_pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, 0, UINT32_MAX, &t))
+	if (pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, 0, UINT32_MAX, &t))
 		return -1;
 	return (long)t;
 }
@@ -266,15 +266,15 @@ int probe_parse(const char *spec, struct perf_event_attr *a, char *err, size_t l
 	type = pmu_type(kinds[k].pmu);
 	if (type < 0)
 		return opt_fail(err, len, "-e %s: the kernel has no %s PMU (%s/%s: Linux 4.17 or later, "
-				"with CONFIG_%s_EVENTS)", spec, kinds[k].pmu, evlist_event_source(),
+				"with CONFIG_%s_EVENTS)", spec, kinds[k].pmu, pmu_source(),
 				kinds[k].pmu, kinds[k].pmu[0] == 'u' ? "UPROBE" : "KPROBE");
 	a->type = (uint32_t)type;
 	if (kinds[k].ret) {
 		snprintf(rel, sizeof(rel), "format/retprobe");
-		if (evlist_pmu_read(kinds[k].pmu, rel, fmt, sizeof(fmt)) ||
+		if (pmu_read(kinds[k].pmu, rel, fmt, sizeof(fmt)) ||
 		    strncmp(fmt, "config:", 7) || parse_u64(fmt + 7, 0, 63, &off))
 			return opt_fail(err, len, "-e %s: the %s PMU has no retprobe bit (%s/%s/format)",
-					spec, kinds[k].pmu, evlist_event_source(), kinds[k].pmu);
+					spec, kinds[k].pmu, pmu_source(), kinds[k].pmu);
 		a->config = 1ULL << off;
 	}
 	if (kinds[k].pmu[0] == 'u') {
