@@ -54,7 +54,7 @@
 static int append_events(struct stat_opts *o, const char *list, char *err, size_t len)
 {
 	struct evlist *l = xcalloc(1, sizeof(*l));
-	int ret = evlist_parse(l, list, err, len);
+	int ret = evlist_parse(l, list, 0, err, len);
 
 	for (int i = 0; !ret && i < l->n; i++)
 		if (o->nev + i >= MAX_EVENTS)

@@ -270,36 +270,58 @@ int evlist_base(const char *spec, struct perf_event_attr *a, size_t *name_len,
 	return 0;
 }
 
-/* One event (no braces, no commas) into a. */
-static int parse_one(const char *spec, struct perf_event_attr *a, char *err, size_t len)
+/*
+ * One event as written (no braces, no commas) into e: its attr, its
+ * kind, its name's length and its modifiers (gmods, its group's, after
+ * its own). 0, or -1 with a reason.
+ */
+static int parse_one(const char *spec, const char *gmods, unsigned flags, struct evspec *e,
+		     char *err, size_t len)
 {
+	struct perf_event_attr *a = &e->attr;
 	const char *mods;
-	size_t name_len;
 	uint64_t config;
-	int ret = evlist_base(spec, a, &name_len, &mods, err, len);
+	int ret = evlist_base(spec, a, &e->name_len, &mods, err, len);
 
 	if (ret < 0)
 		return -1;
-	if (ret == 2)
-		return 0;	/* a probe: the kernel's, every hit, in whichever level */
-	/* perf's default: the host's counts; a PMU of sysfs (msr) may refuse the bit */
-	a->exclude_guest = a->type < PERF_TYPE_MAX;
-	if (ret > 0) {
+	if (ret > 0 && *gmods)
+		return opt_fail(err, len, "-e %s: a tracepoint or probe takes no modifiers, nor a "
+				"group's ('%s')", spec, gmods);
+	if (ret == 2) {
+		e->kind = EVLIST_PROBE;	/* the kernel's, every hit, in whichever level */
+		return 0;
+	}
+	if (ret == 1) {
+		e->kind = EVLIST_TRACEPOINT;
+		if (flags & EVLIST_LATE_TRACEPOINTS)
+			return 0;	/* its id looked up when opened */
 		if (tracefs_event_id(spec, &config, err, len))
 			return -1;
 		a->type = PERF_TYPE_TRACEPOINT;
 		a->config = config;
 		return 0;
 	}
-	if (evname_apply_mods(a, mods))
-		return opt_fail(err, len, "-e %s: unknown modifier '%s': u (user), k (kernel), h "
+	/* perf's default: the host's counts; a PMU of sysfs (msr) may refuse the bit */
+	a->exclude_guest = a->type < PERF_TYPE_MAX;
+	{
+		size_t m = strlen(mods), g = strlen(gmods);
+
+		if (m + g >= sizeof(e->mods))
+			return opt_fail(err, len, "-e %s: too many modifiers", spec);
+		memcpy(e->mods, mods, m);
+		memcpy(e->mods + m, gmods, g + 1);
+	}
+	if (evname_apply_mods(a, e->mods))
+		return opt_fail(err, len, "-e %s: unknown modifier in '%s': u (user), k (kernel), h "
 			        "(hypervisor), G (guest), H (host), p (precise), P (the most precise there "
-			        "is), D (pinned), I (not the idle task), e (the PMU alone)", spec, mods);
+			        "is), D (pinned), I (not the idle task), e (the PMU alone); a group's also "
+			        "S (its leader samples, the others are read)", spec, e->mods);
 	return 0;
 }
 
 static int add_event(struct evlist *o, const char *spec, size_t n, const char *gmods,
-		     int leader, char *err, size_t len)
+		     int leader, int sample_read, unsigned flags, char *err, size_t len)
 {
 	struct evspec *e;
 	char *s;
@@ -311,15 +333,11 @@ static int add_event(struct evlist *o, const char *spec, size_t n, const char *g
 	s[n] = '\0';
 	e = &o->ev[o->n];
 	memset(e, 0, sizeof(*e));
-	if (parse_one(s, &e->attr, err, len)) {
+	if (parse_one(s, gmods, flags, e, err, len)) {
 		free(s);
 		return -1;
 	}
-	if (gmods && gmods[0] && evname_apply_mods(&e->attr, gmods)) {
-		free(s);
-		return opt_fail(err, len, "-e: unknown group modifier '%s'", gmods);
-	}
-	if (gmods && gmods[0]) {
+	if (gmods[0]) {
 		e->name = xmalloc(n + strlen(gmods) + 2);
 		sprintf(e->name, "%s:%s", s, gmods);
 		free(s);
@@ -327,22 +345,23 @@ static int add_event(struct evlist *o, const char *spec, size_t n, const char *g
 		e->name = s;
 	}
 	e->leader = leader < 0 ? o->n : leader;
+	e->sample_read = sample_read;
 	o->n++;
 	return 0;
 }
 
-int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
+int evlist_parse(struct evlist *o, const char *arg, unsigned flags, char *err, size_t len)
 {
 	const char *p = arg;
 
 	if (!*p)
 		return opt_fail(err, len, "-e: an empty list of events; give one or more, as -e "
-			        "task-clock,page-faults (prof stat --help)");
+			        "task-clock,page-faults");
 	while (*p) {
 		if (*p == '{') {
-			const char *close = strchr(p, '}'), *q = p + 1, *gm = "";
-			char gmods[32] = "";
-			int leader = o->n;
+			const char *close = strchr(p, '}'), *q = p + 1;
+			char gmods[16] = "", *sp;
+			int leader = o->n, sample_read = 0;
 
 			if (!close)
 				return opt_fail(err, len, "-e %s: a '{' without its '}'", arg);
@@ -355,7 +374,11 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 					return opt_fail(err, len, "-e %s: group modifiers too long", arg);
 				memcpy(gmods, close + 2, m);
 				gmods[m] = '\0';
-				gm = gmods;
+			}
+			/* S is the group's own: its leader samples, reading the others */
+			while ((sp = strchr(gmods, 'S'))) {
+				memmove(sp, sp + 1, strlen(sp));
+				sample_read = 1;
 			}
 			while (q < close) {
 				size_t n = evlist_event_len(q, ",}");
@@ -364,7 +387,7 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 					return opt_fail(err, len, "-e %s: an empty event in a group", arg);
 				if (memchr(q, '{', n))
 					return opt_fail(err, len, "-e %s: groups do not nest", arg);
-				if (add_event(o, q, n, gm, leader, err, len))
+				if (add_event(o, q, n, gmods, leader, sample_read, flags, err, len))
 					return -1;
 				q += n + (q[n] == ',');
 			}
@@ -378,7 +401,7 @@ int evlist_parse(struct evlist *o, const char *arg, char *err, size_t len)
 				return opt_fail(err, len, "-e %s: an empty event", arg);
 			if (memchr(p, '}', n))
 				return opt_fail(err, len, "-e %s: a '}' without its '{'", arg);
-			if (add_event(o, p, n, NULL, -1, err, len))
+			if (add_event(o, p, n, "", -1, 0, flags, err, len))
 				return -1;
 			p += n;
 		}

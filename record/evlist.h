@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * perf's event list grammar, as prof stat takes it: -e LIST, events and
- * {groups}[:modifiers] separated by commas, an event named (perf's
+ * perf's event list grammar, the one -e of record, stat, top and the
+ * agent: events and {groups}[:modifiers] separated by commas, an event named (perf's
  * hardware and software events, src/evname.h), a generalized cache event
  * (L1-dcache-load-misses), raw (rNNN), a hardware breakpoint
  * (mem:ADDR[/LEN][:rwx]), a PMU's (PMU/term=value,.../), a dynamic
  * probe (probe.h) or a tracepoint (SYSTEM:NAME), with perf's modifiers
- * (evname_apply_mods()). record, top and the agent take its
- * events one by one (evlist_base(), record/opts.c), groups not yet.
+ * (evname_apply_mods()), S among a group's for leader sampling.
  */
 #ifndef PROF_RECORD_EVLIST_H
 #define PROF_RECORD_EVLIST_H
@@ -17,11 +16,19 @@
 
 #define EVLIST_MAX 256
 
+enum evlist_kind { EVLIST_NAMED, EVLIST_TRACEPOINT, EVLIST_PROBE };
+
 /* One event as written. */
 struct evspec {
 	char *name;			/* as written, with its group's modifiers */
-	struct perf_event_attr attr;
+	size_t name_len;		/* of its name alone, without modifiers (a
+					 * tracepoint's or probe's: all of it) */
+	struct perf_event_attr attr;	/* modifiers applied; a tracepoint's type and
+					 * config unless EVLIST_LATE_TRACEPOINTS */
+	enum evlist_kind kind;
+	char mods[16];			/* its modifiers, then its group's, S left out */
 	int leader;			/* index of its group's leader (itself when alone) */
+	int sample_read;		/* its group is {...}:S: the leader samples, reading the rest */
 };
 
 struct evlist {
@@ -33,7 +40,9 @@ struct evlist {
  * The events of arg added to l, groups' leaders by their index in l. 0,
  * or -1 with a one-line reason in err (l then holds what came before).
  */
-int evlist_parse(struct evlist *l, const char *arg, char *err, size_t len);
+int evlist_parse(struct evlist *l, const char *arg, unsigned flags, char *err, size_t len);
+/* evlist_parse()'s flags: a tracepoint's id is looked up when it is opened, not now */
+#define EVLIST_LATE_TRACEPOINTS	1
 /* The names freed; l empty. */
 void evlist_release(struct evlist *l);
 

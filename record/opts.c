@@ -34,81 +34,9 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 }
 
 /*
- * An event's modifiers after its ':', as perf takes them (evname.h's
- * evname_apply_mods(): u, k, h, G, H, p, pp, ppp, D, I), kept as text in
- * out. 0, or -1.
- */
-static int parse_mods(const char *m, struct event_mods *out)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	if (strlen(m) >= sizeof(out->text) || evname_apply_mods(&a, m))
-		return -1;
-	strcpy(out->text, m);
-	return 0;
-}
-
-/*
- * One event as written (no braces, no commas) added to o, in the group
- * led by event leader (-1: itself), with the group's modifiers gmods
- * after its own. 0, or -EINVAL with the reason in err.
- */
-static int add_event(struct record_opts *o, const char *p, size_t n, int leader,
-		     const char *gmods, int sample_read, char *err, size_t len)
-{
-	char *item = xmalloc(n + 1);
-	const char *mtext;
-	struct event_mods mods;
-	size_t name_len;
-	int ret;
-
-	memcpy(item, p, n);
-	item[n] = '\0';
-	memset(&mods, 0, sizeof(mods));
-	ret = evlist_base(item, &mods.attr, &name_len, &mtext, err, len);
-	if (ret < 0) {
-		free(item);
-		return -EINVAL;
-	}
-	if (ret == 2) {
-		mods.probe = 1;		/* made by the kernel when opened: probe.h */
-	} else if (ret > 0) {
-		mods.tracepoint = 1;	/* its id is looked up in tracefs when opened */
-	} else {
-		char all[64];
-
-		snprintf(all, sizeof(all), "%s%s", mtext, gmods);
-		if (parse_mods(all, &mods)) {
-			bad(err, len, "-e: unknown modifier in '%s'; modifiers are u (user "
-			    "space), k (kernel), h (hypervisor), G (guest), H (host), p, pp, "
-			    "ppp (precise), P (the most precise there is), D (pinned), I (not the "
-			    "idle task), e (the PMU alone); a group's also S (its leader samples, "
-			    "the others are read)", item);
-			free(item);
-			return -EINVAL;
-		}
-	}
-	if ((mods.tracepoint || mods.probe) && *gmods) {
-		bad(err, len, "-e %s: a tracepoint or probe takes no modifiers, nor a group's ('%s')",
-		    item, gmods);
-		free(item);
-		return -EINVAL;
-	}
-	item[name_len] = '\0';
-	mods.leader = leader < 0 ? (int)o->nr_events : leader;
-	mods.sample_read = sample_read;
-	o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(*o->events));
-	o->mods = xreallocarray(o->mods, o->nr_events + 1, sizeof(*o->mods));
-	o->mods[o->nr_events] = mods;
-	o->events[o->nr_events++] = item;
-	return 0;
-}
-
-/*
- * -e LIST: perf's grammar (evlist.h), an event at a time: named, cache
- * (L1-dcache-load-misses), raw (rNNN), a breakpoint (mem:ADDR[/LEN][:rwx]),
- * a PMU's (PMU/term=value,.../), a dynamic probe (uprobe:PATH:FUNCTION,
+ * -e LIST: perf's grammar (evlist.h): named, cache (L1-dcache-load-misses),
+ * raw (rNNN), a breakpoint (mem:ADDR[/LEN][:rwx]), a PMU's
+ * (PMU/term=value,.../), a dynamic probe (uprobe:PATH:FUNCTION,
  * kprobe:FUNCTION, probe.h) or a tracepoint (SYSTEM:NAME, looked up when
  * opened), each with its modifiers; and groups, {a,b}[:modifiers], their
  * events scheduled on the PMU together, with S: the leader alone samples,
@@ -116,67 +44,31 @@ static int add_event(struct record_opts *o, const char *p, size_t n, int leader,
  */
 static int parse_events(struct record_opts *o, const char *arg, char *err, size_t len)
 {
-	const char *p = arg;
+	struct evlist *l = xcalloc(1, sizeof(*l));
+	int ret = evlist_parse(l, arg, EVLIST_LATE_TRACEPOINTS, err, len) ? -EINVAL : 0;
 
-	if (!*p)
-		return bad(err, len, "-e: an empty list of events");
-	while (*p) {
-		if (*p == '{') {
-			const char *close = strchr(p, '}'), *q = p + 1;
-			char gmods[16] = "", *sp;
-			int leader = (int)o->nr_events, sample_read = 0;
+	for (int i = 0; !ret && i < l->n; i++) {
+		const struct evspec *e = &l->ev[i];
+		struct event_mods mods;
+		char *name = xmalloc(e->name_len + 1);
 
-			if (!close)
-				return bad(err, len, "-e %s: a '{' without its '}'", arg);
-			if (close == q)
-				return bad(err, len, "-e %s: an empty group", arg);
-			if (close[1] == ':') {
-				size_t m = strcspn(close + 2, ",");
-
-				if (m >= sizeof(gmods))
-					return bad(err, len, "-e %s: group modifiers too long", arg);
-				memcpy(gmods, close + 2, m);
-				gmods[m] = '\0';
-			}
-			/* S is the group's own: leader sampling */
-			while ((sp = strchr(gmods, 'S'))) {
-				memmove(sp, sp + 1, strlen(sp));
-				sample_read = 1;
-			}
-			while (q < close) {
-				size_t n = evlist_event_len(q, ",}");
-
-				if (!n || q + n > close)
-					return bad(err, len, "-e %s: an empty event in a group", arg);
-				if (memchr(q, '{', n))
-					return bad(err, len, "-e %s: groups do not nest", arg);
-				if (add_event(o, q, n, leader, gmods, sample_read, err, len))
-					return -EINVAL;
-				q += n + (q[n] == ',');
-			}
-			p = close + 1;
-			if (*p == ':')
-				p += 1 + strcspn(p + 1, ",");
-		} else {
-			size_t n = evlist_event_len(p, ",");
-
-			if (!n)
-				return bad(err, len, "-e %s: an empty event", arg);
-			if (memchr(p, '}', n))
-				return bad(err, len, "-e %s: a '}' without its '{'", arg);
-			if (add_event(o, p, n, -1, "", 0, err, len))
-				return -EINVAL;
-			p += n;
-		}
-		if (*p == ',') {
-			p++;
-			if (!*p)
-				return bad(err, len, "-e %s: an empty event", arg);
-		} else if (*p) {
-			return bad(err, len, "-e %s: expected ',' after a group", arg);
-		}
+		memcpy(name, e->name, e->name_len);
+		name[e->name_len] = '\0';
+		memset(&mods, 0, sizeof(mods));
+		mods.attr = e->attr;
+		mods.tracepoint = e->kind == EVLIST_TRACEPOINT;
+		mods.probe = e->kind == EVLIST_PROBE;
+		snprintf(mods.text, sizeof(mods.text), "%s", e->mods);
+		mods.leader = (int)o->nr_events + (e->leader - i);
+		mods.sample_read = e->sample_read;
+		o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(*o->events));
+		o->mods = xreallocarray(o->mods, o->nr_events + 1, sizeof(*o->mods));
+		o->mods[o->nr_events] = mods;
+		o->events[o->nr_events++] = name;
 	}
-	return 0;
+	evlist_release(l);
+	free(l);
+	return ret;
 }
 
 int record_parse_ids(char which, const char *arg, int **ids, int *nr, char *err, size_t len)
