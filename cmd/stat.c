@@ -185,8 +185,8 @@ static const struct opt stat_options[] = {
 		 "context-switches, cpu-migrations, page-faults,\n"
 		 "cycles, instructions, branches, branch-misses);\n"
 		 "{a,b} counts a and b as a group; modifiers\n"
-		 ":u :k :h :G :H :p :D as perf takes them; calls\n"
-		 "of a function: uprobe:PATH:FUNCTION,\n"
+		 ":u :k :h :G :H :p :P :D :I :e as perf takes them;\n"
+		 "calls of a function: uprobe:PATH:FUNCTION,\n"
 		 "kprobe:FUNCTION (and uretprobe:, kretprobe:)"),
 	OPT_CALL(0, "filter", "FILTER", stat_cb, S_FILTER,
 		 "count only the hits of the tracepoint before\n"
