@@ -77,6 +77,24 @@ const struct opt report_options[] = {
 	OPT_END(),
 };
 
+/* A sort key of what the file does not have: said, as its rows would all be [unknown]. */
+static void key_warnings(const struct report *r, const struct profile *p)
+{
+	uint64_t addr, cgroup;
+
+	session_sample_fields(p->session, &addr, &cgroup);
+	for (int k = 0; k < r->va.ho.nkeys; k++) {
+		enum hist_key key = r->va.ho.keys[k];
+
+		if ((key == HIST_DSO_DADDR || key == HIST_SYM_DADDR) && !addr && p->samples)
+			fprintf(stderr, "prof: warning: '%s': no sample has a data address for --sort "
+				"%s; record with -d\n", r->input, view_key_names[key]);
+		if (key == HIST_CGROUP && !cgroup && p->samples)
+			fprintf(stderr, "prof: warning: '%s': no sample has a cgroup for --sort cgroup; "
+				"record with --all-cgroups\n", r->input);
+	}
+}
+
 static void usage_out(FILE *out)
 {
 	fputs("usage: prof report [-i FILE] [options]\n\n", out);
@@ -193,8 +211,10 @@ int report_write(struct report *rp)
 		fprintf(stderr, "prof: %s\n", why);
 		goto out;
 	}
-	if (!r.va.quiet)
+	if (!r.va.quiet) {
 		input_warnings(r.input, p->rd, p->session, 0, 0, NULL, "reporting");
+		key_warnings(&r, p);
+	}
 	if (!r.va.quiet &&
 	    (r.va.ho.graph != HIST_GRAPH_NONE || (r.format->needs & FORMAT_CHAINS)) && p->kept &&
 	    !p->chains)

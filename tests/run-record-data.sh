@@ -100,6 +100,12 @@ if command -v perf > /dev/null 2>&1; then
 	cmp -s prof.iregs perf.iregs || fail "-I: the registers differ from perf script's: $(diff prof.iregs perf.iregs | sed -n 1,3p | tr '\n' ' ')"
 fi
 
+# a file without data addresses: the key says so, once
+run_prof report -i ir.data --sort dso_daddr
+expect_rc 0 "prof report --sort dso_daddr of a file without -d"
+grep -q "^prof: warning: 'ir.data': no sample has a data address for --sort dso_daddr; record with -d$" err ||
+	fail "--sort dso_daddr without -d: $(cat err)"
+
 # --- -p: a running process's data maps, synthesized --------------------------------------
 mkfifo fifo || fail "cannot make a FIFO"
 "$WORKLOADS/shape" -s 600 -r fifo > /dev/null &

@@ -71,6 +71,7 @@ struct session {
 	uint64_t tod_ns, clock_ns;
 	int sum;		/* session_sum() */
 	int daddrs;		/* session_data_addrs() */
+	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
 	/* PERF_SAMPLE_READ: each count's last value, by its id (key id + 1; 0 empty) */
 	struct readprev {
 		uint64_t *key, *val;
@@ -172,6 +173,12 @@ static void data_of(const struct proc *pr, uint64_t a, struct rsample *rs)
 				&rs->dsym_off))
 			rs->dsym = NULL;
 	}
+}
+
+void session_sample_fields(const struct session *s, uint64_t *with_addr, uint64_t *with_cgroup)
+{
+	*with_addr = s->with_addr;
+	*with_cgroup = s->with_cgroup;
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -382,8 +389,11 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.repaired = 0;
 	rs.cut = 0;
 	rs.cgroup = NULL;
-	if (smp->present & PERF_SAMPLE_CGROUP)
+	if (smp->present & PERF_SAMPLE_CGROUP) {
 		rs.cgroup = machine_cgroup_name(s->mach, smp->cgroup);
+		s->with_cgroup++;
+	}
+	s->with_addr += (smp->present & PERF_SAMPLE_ADDR) != 0;
 	rs.has_daddr = 0;
 	rs.daddr = 0;
 	rs.ddso = NULL;

@@ -139,6 +139,8 @@ void session_sum(struct session *s, int on, unsigned keys);
  * (struct rsample's daddr fields); before the first record.
  */
 void session_data_addrs(struct session *s, int on);
+/* How many samples had a data address (-d), how many a cgroup (--all-cgroups). */
+void session_sample_fields(const struct session *s, uint64_t *with_addr, uint64_t *with_cgroup);
 /*
  * Let samples come out of time order: a sample whose file the symbolizer
  * is still opening (its DWARF can take 40 ms to inflate) is put aside,
