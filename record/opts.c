@@ -30,6 +30,7 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	opt_one_line(err);
 	return -EINVAL;
 }
 

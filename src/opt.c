@@ -15,6 +15,13 @@
 /* The column --help's texts begin at. */
 #define HELP_COLUMN 30
 
+void opt_one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 int opt_error(struct opt_state *st, const char *fmt, ...)
 {
 	va_list ap;
@@ -22,6 +29,7 @@ int opt_error(struct opt_state *st, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(st->err, st->errlen, fmt, ap);
 	va_end(ap);
+	opt_one_line(st->err);
 	return -1;
 }
 
@@ -32,6 +40,7 @@ int opt_fail(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	opt_one_line(err);
 	return -1;
 }
 

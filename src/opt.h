@@ -139,6 +139,8 @@ int opt_error(struct opt_state *st, const char *fmt, ...) __attribute__((format(
 
 /* A one-line reason into err (errlen bytes), for checks outside a parse: returns -1. */
 int opt_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A reason made one line: a control byte an argument brought in (a newline) is '?'. */
+void opt_one_line(char *s);
 
 /* A callback that takes its option and does nothing. */
 int opt_noop(struct opt_state *st, const struct opt *o, const char *arg);
