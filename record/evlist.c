@@ -313,10 +313,11 @@ static int parse_one(const char *spec, const char *gmods, unsigned flags, struct
 		memcpy(e->mods + m, gmods, g + 1);
 	}
 	if (evname_apply_mods(a, e->mods))
-		return opt_fail(err, len, "-e %s: unknown modifier in '%s': u (user), k (kernel), h "
-			        "(hypervisor), G (guest), H (host), p (precise), P (the most precise there "
-			        "is), D (pinned), I (not the idle task), e (the PMU alone); a group's also "
-			        "S (its leader samples, the others are read)", spec, e->mods);
+		return opt_fail(err, len, "-e: unknown modifier in '%s'%s%s%s; modifiers are u "
+			        "(user), k (kernel), h (hypervisor), G (guest), H (host), p (precise), P "
+			        "(the most precise there is), D (pinned), I (not the idle task), e (the PMU "
+			        "alone); a group's also S (its leader samples, the others are read)", spec,
+			        *gmods ? " (its group's: '" : "", gmods, *gmods ? "')" : "");
 	return 0;
 }
 
