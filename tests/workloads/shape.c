@@ -79,38 +79,21 @@ static void rest(double start, double *busy, double round_began)
 }
 
 /*
- * A round's calls, in an order drawn anew each round: a timer that
- * samples at a fixed phase of a round (cpu-clock's, resumed after each
- * preemption: on a loaded machine perf's and prof's shares of a fixed
- * order were 50 to 64% for leaf_a, whose time was 59% by the thread's
- * own clock) then meets each leaf as often as the leaf runs.
+ * A round's calls, the order turned by one call each round (round r
+ * begins with call r mod n): a timer that samples at a fixed phase of a
+ * round (cpu-clock's, resumed after each preemption: on a loaded machine
+ * perf's and prof's shares of a fixed order were 50 to 64% for leaf_a,
+ * whose time was 59% by the thread's own clock) meets each call as
+ * often, every n rounds, and so each leaf as often as it runs.
  */
 static void (*calls[3 * 1000])(void);
 static int ncalls;
-
-static void shuffle(void)
-{
-	static unsigned long x = 88172645463325252UL;
-
-	for (int i = ncalls - 1; i > 0; i--) {
-		void (*t)(void);
-		int j;
-
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		j = (int)(x % (unsigned long)(i + 1));
-		t = calls[i];
-		calls[i] = calls[j];
-		calls[j] = t;
-	}
-}
 
 __attribute__((noinline)) void run(double seconds, const char *ready);
 __attribute__((noinline)) void run(double seconds, const char *ready)
 {
 	double start = now(), end = start + seconds, busy = 0, began;
-	int i;
+	int i, turn = 0;
 
 	for (i = 0; i < weights[0]; i++)
 		calls[ncalls++] = leaf_a;
@@ -120,9 +103,9 @@ __attribute__((noinline)) void run(double seconds, const char *ready)
 		calls[ncalls++] = leaf_c;
 	do {
 		began = now();
-		shuffle();
 		for (i = 0; i < ncalls; i++)
-			calls[i]();
+			calls[(turn + i) % ncalls]();
+		turn = (turn + 1) % ncalls;
 		if (ready) {
 			say_ready("shape", ready);
 			ready = NULL;
