@@ -389,7 +389,8 @@ const struct opt record_target_options[] = {
 		 "(r1a8), PMUs (msr/tsc/, cpu/event=0x3c/),\n"
 		 "breakpoints (mem:ADDR[/LEN][:rwx]), probes\n"
 		 "(uprobe:PATH:FUNCTION[+OFF], uretprobe:...,\n"
-		 "kprobe:FUNCTION[+OFF], kretprobe:...); groups\n"
+		 "kprobe:FUNCTION[+OFF], kretprobe:...,\n"
+		 "usdt:PATH:PROVIDER:NAME); groups\n"
 		 "{a,b}, with :S the leader's samples reading the\n"
 		 "others' counts; prof list"),
 	OPT_CALL(0, "filter", "FILTER", record_cb, R_FILTER,

@@ -44,6 +44,7 @@ static const struct {
 	{ "uretprobe:", "uprobe", 1 },
 	{ "kprobe:", "kprobe", 0 },
 	{ "kretprobe:", "kprobe", 1 },
+	{ "usdt:", "uprobe", 0 },	/* a statically defined probe: its ELF note */
 };
 
 int probe_spec(const char *spec)
@@ -195,6 +196,124 @@ out:
 	return ret;
 }
 
+/* The file offset of address addr of e, in the PT_LOAD that holds it (flags: PF_X wanted, or 0): 0, or -1. */
+static int vaddr_offset(Elf *e, uint64_t addr, unsigned flags, uint64_t *off)
+{
+	size_t nph;
+
+	if (elf_getphdrnum(e, &nph))
+		return -1;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & flags) == flags &&
+		    addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_filesz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The USDT probe provider:name of ELF file path, from its .note.stapsdt
+ * (systemtap's sys/sdt.h: the probe's address, .stapsdt.base's as
+ * linked, the semaphore's, then "provider\0name\0args\0"): its file
+ * offset and its semaphore's (0: none). 0, or -1 with a reason.
+ */
+static int usdt_find(const char *spec, const char *path, const char *provider, const char *name,
+		     uint64_t *off, uint64_t *sem_off, char *err, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0, ret = -1, notes = 0;
+	Elf *e = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	uint64_t base_now = 0, pc = 0, base = 0, sem = 0;
+
+	if (fd < 0)
+		return opt_fail(err, len, "-e %s: cannot open %s: %s", spec, path, strerror(errno));
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstr)) {
+		opt_fail(err, len, "-e %s: %s is not an ELF file", spec, path);
+		goto out;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *sname;
+
+		if (!gelf_getshdr(scn, &sh) || !(sname = elf_strptr(e, shstr, sh.sh_name)))
+			continue;
+		if (!strcmp(sname, ".stapsdt.base"))
+			base_now = sh.sh_addr;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+		Elf_Data *d;
+		size_t at = 0, noff, doff;
+		const char *sname;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(sname = elf_strptr(e, shstr, sh.sh_name)) || strcmp(sname, ".note.stapsdt") ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((at = gelf_getnote(d, at, &nh, &noff, &doff)) > 0) {
+			const char *desc = (const char *)d->d_buf + doff, *p, *end = desc + nh.n_descsz;
+			size_t w = gelf_getclass(e) == ELFCLASS32 ? 4 : 8;
+			uint64_t v[3] = { 0, 0, 0 };
+
+			if (nh.n_type != 3 || nh.n_namesz != 8 ||
+			    memcmp((const char *)d->d_buf + noff, "stapsdt", 8) || nh.n_descsz < 3 * w + 2)
+				continue;
+			notes++;
+			for (int i = 0; i < 3; i++)
+				memcpy(&v[i], desc + i * w, w);	/* little-endian, as the host */
+			p = desc + 3 * w;
+			if (strnlen(p, (size_t)(end - p)) == (size_t)(end - p) || strcmp(p, provider))
+				continue;
+			p += strlen(p) + 1;
+			if (p >= end || strnlen(p, (size_t)(end - p)) == (size_t)(end - p) || strcmp(p, name))
+				continue;
+			if (found && v[0] != pc) {
+				opt_fail(err, len, "-e %s: %s:%s is at more than one place in %s; prof "
+					 "probes one: give uprobe:%s:0xADDRESS (readelf -n lists them)", spec,
+					 provider, name, path, path);
+				goto out;
+			}
+			pc = v[0];
+			base = v[1];
+			sem = v[2];
+			found = 1;
+		}
+	}
+	if (!found) {
+		opt_fail(err, len, "-e %s: %s has no USDT probe %s:%s (%d in its .note.stapsdt; readelf "
+			 "-n lists them)", spec, path, provider, name, notes);
+		goto out;
+	}
+	/* prelinked since it was built: the probe moved as .stapsdt.base did */
+	if (base && base_now)
+		pc += base_now - base;
+	if (vaddr_offset(e, pc, PF_X, off)) {
+		opt_fail(err, len, "-e %s: 0x%llx is in no executable segment of %s", spec,
+			 (unsigned long long)pc, path);
+		goto out;
+	}
+	*sem_off = 0;
+	if (sem && vaddr_offset(e, sem, 0, sem_off)) {
+		opt_fail(err, len, "-e %s: its semaphore 0x%llx is in no segment of %s", spec,
+			 (unsigned long long)sem, path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ret;
+}
+
 /* Whether the kernel has a function called name, as /proc/kallsyms says (-1: cannot tell). */
 static int kernel_has(const char *name)
 {
@@ -247,6 +366,18 @@ static int split_place(const char *spec, const char *place, char *name, size_t s
 	return 0;
 }
 
+/* The lowest bit of the uprobe PMU's ref_ctr_offset field ("config:32-63"), or -1 without. */
+static long ref_ctr_shift(void)
+{
+	char fmt[64];
+	uint64_t lo;
+
+	if (pmu_read("uprobe", "format/ref_ctr_offset", fmt, sizeof(fmt)) || strncmp(fmt, "config:", 7))
+		return -1;
+	fmt[7 + strcspn(fmt + 7, "-")] = '\0';
+	return parse_u64(fmt + 7, 0, 63, &lo) ? -1 : (long)lo;
+}
+
 int probe_parse(const char *spec, struct perf_event_attr *a, char *err, size_t len)
 {
 	size_t k = 0;
@@ -281,8 +412,20 @@ int probe_parse(const char *spec, struct perf_event_attr *a, char *err, size_t l
 		char path[PATH_MAX], real[PATH_MAX];
 		struct stat st;
 
-		/* PATH:PLACE, the place after the last ':' (a path may hold ':') */
+		const char *provider = NULL;
+
+		/* PATH:PLACE, the place after the last ':' (a path may hold ':'); USDT: PATH:PROVIDER:NAME */
 		place = strrchr(rest, ':');
+		if (place && !strcmp(kinds[k].prefix, "usdt:")) {
+			const char *p = place;
+
+			while (p > rest && p[-1] != ':')
+				p--;
+			if (p <= rest + 1 || place == p)
+				return opt_fail(err, len, "-e %s: give usdt:PATH:PROVIDER:NAME", spec);
+			provider = p;
+			place = p - 1;
+		}
 		if (!place || place == rest || (size_t)(place - rest) >= sizeof(path))
 			return opt_fail(err, len, "-e %s: give %sPATH:FUNCTION[+OFFSET] or "
 					"%sPATH:0xADDRESS", spec, kinds[k].prefix, kinds[k].prefix);
@@ -294,6 +437,30 @@ int probe_parse(const char *spec, struct perf_event_attr *a, char *err, size_t l
 		if (!realpath(path, real) || stat(real, &st) || !S_ISREG(st.st_mode))
 			return opt_fail(err, len, "-e %s: no file %s%s", spec, path,
 					strchr(path, '/') ? "" : " here or in $PATH");
+		if (provider) {
+			char prov[128];
+			uint64_t sem = 0;
+			size_t pl = strcspn(provider, ":");
+			long lo = ref_ctr_shift();
+
+			if (pl >= sizeof(prov))
+				return opt_fail(err, len, "-e %s: give usdt:PATH:PROVIDER:NAME", spec);
+			memcpy(prov, provider, pl);
+			prov[pl] = '\0';
+			if (usdt_find(spec, real, prov, provider + pl + 1, &off, &sem, err, len))
+				return -1;
+			if (sem && lo < 0)
+				return opt_fail(err, len, "-e %s: the probe has a semaphore, which the "
+						"kernel's uprobe PMU cannot set (no format/ref_ctr_offset: "
+						"Linux 4.20 or later)", spec);
+			/* the kernel counts the probe's users in its semaphore, which the program reads */
+			if (sem)
+				a->config |= sem << lo;
+			a->config1 = (uint64_t)(uintptr_t)keep(real);
+			a->config2 = off;
+			a->sample_period = 1;
+			return 0;
+		}
 		if (split_place(spec, place, name, sizeof(name), &addr, &off, err, len) ||
 		    elf_offset(spec, real, name[0] ? name : NULL, addr, off, &off, err, len))
 			return -1;

@@ -11,6 +11,9 @@
  *   uretprobe:PATH:SYMBOL
  *   kprobe:SYMBOL[+OFF]        kprobe:0xADDR
  *   kretprobe:SYMBOL
+ *   usdt:PATH:PROVIDER:NAME     (a statically defined probe: the file's
+ *                                .note.stapsdt, its semaphore set through
+ *                                the PMU's ref_ctr_offset)
  *
  * PATH without a '/' is looked for in $PATH. A probe takes no modifiers:
  * it counts every hit, in whichever privilege level it lies.

@@ -11,6 +11,9 @@
 #     written; -g gives twice as the caller of N-1 of them; perf report
 #     and perf script read the file, with N samples;
 #   - prof top shows counted;
+#   - usdt:PYTHON:python:gc__start (an SDT probe and its semaphore) counts
+#     python's collections as perf's SDT probe does; at the same place
+#     without the semaphore, nothing;
 #   - kprobe:FUNCTION where the kernel has a kprobe PMU: counts the
 #     kernel's calls as perf's tracepoint of the same syscall does; where
 #     it has none, one line says so;
@@ -99,6 +102,51 @@ run_prof top --stdio -d 0.2 -e "uprobe:$W:counted" -- "$W" -n 100001
 expect_rc 0 "prof top -e uprobe:..."
 grep -q "uprobe:$W:counted" out && grep -q "\[\.\] counted$" out ||
 	fail "prof top: $(sed -n 1,5p out)"
+
+# --- USDT: a statically defined probe, with its semaphore ----------------------------
+# Debian's python3 has them (readelf -n: .note.stapsdt); gc__start fires
+# at each collection, only while a tracer has set its semaphore, which
+# the kernel does for a probe made with ref_ctr_offset
+py=$(readlink -f /usr/bin/python3 2> /dev/null)
+if [ -x "$py" ] && readelf -n "$py" 2> /dev/null | grep -q 'Name: gc__start'; then
+	gcs='import gc
+for i in range(100): gc.collect()'
+	run_prof stat -x, -e "usdt:$py:python:gc__start,usdt:$py:python:gc__done" -- "$py" -c "$gcs"
+	expect_rc 0 "prof stat -e usdt:$py:python:gc__start"
+	gs=$(awk -F, -v e="usdt:$py:python:gc__start" '$3 == e { print $1 }' err)
+	gd=$(awk -F, -v e="usdt:$py:python:gc__done" '$3 == e { print $1 }' err)
+	note "usdt: gc__start $gs, gc__done $gd for 100 gc.collect() and python's own"
+	[ "${gs:-0}" -ge 100 ] && [ "$gs" = "$gd" ] || fail "usdt: gc__start $gs, gc__done $gd"
+	# the same place without the semaphore: python never reaches it
+	pc=$(readelf -n "$py" | awk '/Name: gc__start$/ { getline; print $2; exit }' | tr -d ',')
+	run_prof stat -x, -e "uprobe:$py:$pc" -- "$py" -c "$gcs"
+	np=$(awk -F, -v e="uprobe:$py:$pc" '$3 == e { print $1 }' err)
+	note "uprobe at gc__start's place ($pc) without its semaphore: $np"
+	[ "$np" = 0 ] || fail "a uprobe at $pc without the semaphore counted $np"
+	if command -v perf > /dev/null 2>&1; then
+		sdt_gone() {
+			HOME=$tmpdir command perf probe -q -d 'sdt_python:gc__start' > /dev/null 2>&1
+		}
+		on_exit sdt_gone
+		if HOME=$tmpdir command perf buildid-cache --add "$py" > /dev/null 2>&1 &&
+			HOME=$tmpdir command perf probe -q sdt_python:gc__start > sdt.out 2>&1; then
+			HOME=$tmpdir command perf stat -x, -e sdt_python:gc__start -- "$py" -c "$gcs" \
+				> /dev/null 2> perf.err
+			pg=$(awk -F, '$3 == "sdt_python:gc__start" { print $1 }' perf.err)
+			note "usdt: perf's sdt_python:gc__start counted ${pg:-none}"
+			[ "$gs" = "$pg" ] || fail "usdt: prof counted $gs, perf's SDT probe ${pg:-none}"
+			sdt_gone
+		else
+			note "usdt: perf probe could not make the SDT probe, not compared: $(sed -n 1p sdt.out)"
+		fi
+	fi
+	run_prof stat -e "usdt:$py:python:no_such_probe" -- true
+	expect_rc 64 "usdt of no such probe"
+	one_error_line "usdt of no such probe"
+	grep -q "has no USDT probe python:no_such_probe" err || fail "usdt of no such probe: $(cat err)"
+else
+	note "usdt: no python3 with USDT probes here ($py): not checked"
+fi
 
 # --- kprobes ---------------------------------------------------------------------
 if [ -r /sys/bus/event_source/devices/kprobe/type ]; then
