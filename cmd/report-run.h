@@ -20,6 +20,7 @@ struct report {
 	const char *output;	/* -o; NULL for standard output */
 	int header_only;	/* --header-only (perf's): the text format's header */
 	int group;		/* --group: the events side by side (text) */
+	int no_group;		/* --no-group: apart, though the file has groups */
 	struct view_args va;
 };
 

@@ -70,7 +70,10 @@ const struct opt report_options[] = {
 	OPT_SET(0, "group", struct report, group, 1,
 		"the events side by side, a column each, as\n"
 		"perf report --group (the events of a group\n"
-		"recorded with -e '{a,b}:S', or any two)"),
+		"recorded with -e '{a,b}:S', or any two; the\n"
+		"default, as perf's, for a file with groups)"),
+	OPT_SET(0, "no-group", struct report, no_group, 1,
+		"each event apart, though the file has groups"),
 	OPT_HELP(),
 	/* perf's */
 	OPT_PERF_SET(0, "header-only", struct report, header_only, 1),
@@ -119,6 +122,10 @@ void report_release(struct report *r)
 
 int report_ready(struct report *r, char *err, size_t errlen)
 {
+	if (r->group && r->no_group) {
+		snprintf(err, errlen, "--group and --no-group conflict: give one of them");
+		return -1;
+	}
 	if (r->group && strcmp(r->format->name, "text")) {
 		snprintf(err, errlen, "--group: the text format's; --format %s gives each event "
 			 "apart", r->format->name);
@@ -248,7 +255,9 @@ int report_write(struct report *rp)
 	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
 	view_format_view(&r.va, r.input, &view);
 	view.header_only = r.header_only;
-	view.group = r.group;
+	/* as perf: a file that names groups is shown side by side, unless --no-group */
+	view.group = r.group || (!r.no_group && session_groups(p->session) &&
+				  !strcmp(r.format->name, "text") && r.va.ho.graph == HIST_GRAPH_NONE);
 	/* text of any format is made valid UTF-8 with no control bytes on the way out */
 	if (r.format->needs & FORMAT_BINARY) {
 		ret = r.format->write(p, &view, out);	/* a failure is said below */

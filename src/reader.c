@@ -347,7 +347,8 @@ static size_t add_file_features(struct reader *r, const unsigned char *hdr,
 		if (feat != PDATA_FEAT_HOSTNAME && feat != PDATA_FEAT_OSRELEASE &&
 		    feat != PDATA_FEAT_VERSION && feat != PDATA_FEAT_ARCH &&
 		    feat != PDATA_FEAT_NRCPUS && feat != PDATA_FEAT_CMDLINE &&
-		    feat != PDATA_FEAT_CLOCK_DATA && feat != PDATA_FEAT_EVENT_DESC)
+		    feat != PDATA_FEAT_CLOCK_DATA && feat != PDATA_FEAT_EVENT_DESC &&
+		    feat != PDATA_FEAT_GROUP_DESC)
 			continue;
 		if (sec.size > PDATA_RECORD_MAX)
 			continue;

@@ -6,6 +6,8 @@
 #   - prof report --group: a column of each event's shares, the same
 #     table perf report --group makes of the file, row for row;
 #   - every event's own report as perf's, each sample a count's delta;
+#   - as perf, the file's groups (GROUP_DESC) make --group the default;
+#     --no-group shows each event apart;
 #   - prof script: each sample's read= holds the three counts, each
 #     growing, as perf script reads them;
 #   - a group without :S: each event samples on its own;
@@ -44,6 +46,13 @@ if command -v perf > /dev/null 2>&1; then
 		cmp -s p1 p2 || fail "--event $ev differs from perf's: $(diff p1 p2 | tr '\n' ' ')"
 	done
 fi
+
+# as perf: a file that names groups is shown side by side without --group
+run_prof report -i g.data --sort sym --no-inline
+rows out > default.rows
+cmp -s default.rows prof.rows || fail "the default view of a file with groups is not --group's: $(diff default.rows prof.rows | tr '\n' ' ')"
+run_prof report -i g.data --sort sym --no-group
+[ "$(grep -c '^# event:' out)" = 3 ] || fail "--no-group: not each event apart: $(grep '^# event' out | tr '\n' ' ')"
 
 # --- prof script: the counts read ------------------------------------------------
 run_prof script -i g.data

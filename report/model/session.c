@@ -71,6 +71,7 @@ struct session {
 	uint64_t tod_ns, clock_ns;
 	int sum;		/* session_sum() */
 	int daddrs;		/* session_data_addrs() */
+	uint32_t groups;	/* the groups of more than one event the file names (GROUP_DESC) */
 	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
 	/* PERF_SAMPLE_READ: each count's last value, by its id (key id + 1; 0 empty) */
 	struct readprev {
@@ -173,6 +174,11 @@ static void data_of(const struct proc *pr, uint64_t a, struct rsample *rs)
 				&rs->dsym_off))
 			rs->dsym = NULL;
 	}
+}
+
+uint32_t session_groups(const struct session *s)
+{
+	return s->groups;
 }
 
 void session_sample_fields(const struct session *s, uint64_t *with_addr, uint64_t *with_cgroup)
@@ -654,6 +660,25 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 
 	if (decode_feature(h, &f))
 		return;
+	if (f.id == PDATA_FEAT_GROUP_DESC) {
+		/* u32 groups; each a string (u32 padded length, the bytes), u32 leader, u32 members */
+		uint32_t ng, l, m;
+		size_t o = 4;
+
+		if (f.len < 4)
+			return;
+		memcpy(&ng, f.data, 4);
+		for (uint32_t g = 0; g < ng && f.len - o >= 4; g++) {
+			memcpy(&l, f.data + o, 4);
+			if (l > f.len - o - 4 || f.len - o - 4 - l < 8)
+				break;
+			o += 4 + l + 4;
+			memcpy(&m, f.data + o, 4);
+			o += 4;
+			s->groups += m > 1;
+		}
+		return;
+	}
 	if (f.id == PDATA_FEAT_EVENT_DESC) {
 		order_drain(s->order);	/* the delivery thread reads the names */
 		evtab_name_desc(&s->ev, f.data, f.len);

@@ -139,6 +139,8 @@ void session_sum(struct session *s, int on, unsigned keys);
  * (struct rsample's daddr fields); before the first record.
  */
 void session_data_addrs(struct session *s, int on);
+/* The groups of more than one event the file names (perf's GROUP_DESC), once read. */
+uint32_t session_groups(const struct session *s);
 /* How many samples had a data address (-d), how many a cgroup (--all-cgroups). */
 void session_sample_fields(const struct session *s, uint64_t *with_addr, uint64_t *with_cgroup);
 /*
