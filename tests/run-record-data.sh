@@ -95,9 +95,16 @@ n=$(grep -c '^SAMPLE' out)
 grep -q '^AX:0x[0-9a-f]*,BX:' prof.iregs || grep -q '^x0:0x' prof.iregs ||
 	fail "-I: the registers are not named: $(sed -n 1p prof.iregs)"
 if command -v perf > /dev/null 2>&1; then
-	command perf script -i ir.data -F iregs 2> /dev/null |
+	command perf script -i ir.data -F iregs 2> perf.err |
 		awk '{ s = ""; for (i = 1; i <= NF; i++) if ($i ~ /^[A-Za-z0-9]+:0x/) s = s (s ? "," : "") $i; print s }' > perf.iregs
-	cmp -s prof.iregs perf.iregs || fail "-I: the registers differ from perf script's: $(diff prof.iregs perf.iregs | sed -n 1,3p | tr '\n' ' ')"
+	# perf once printed nothing of a file (24 samples, in a sanitizer run
+	# at load): said, with what it said, not taken for a difference
+	if [ ! -s perf.iregs ]; then
+		note "-I: perf script printed no samples ($n in prof script): $(sed -n 1,3p perf.err | tr '\n' ' ')"
+	else
+		cmp -s prof.iregs perf.iregs ||
+			fail "-I: the registers differ from perf script's: $(diff prof.iregs perf.iregs | sed -n 1,3p | tr '\n' ' ')"
+	fi
 fi
 
 # a file without data addresses: the key says so, once
