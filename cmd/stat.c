@@ -504,14 +504,8 @@ again:
 			}
 			u->c[i].fd = (int)fd;
 			u->c[i].lead = lead < 0;
-			if (e->filter && ioctl(u->c[i].fd, PERF_EVENT_IOC_SET_FILTER, e->filter) < 0) {
-				int err = errno;
-
-				fprintf(stderr, "prof: --filter '%s': the kernel refused it for %s (%s): "
-					"%s\n", e->filter, e->name, strerror(err),
-					tracefs_filter_hint(err));
+			if (e->filter && tracefs_set_filter(u->c[i].fd, e->filter, e->name))
 				return -1;
-			}
 			if (ioctl(u->c[i].fd, PERF_EVENT_IOC_ID, &u->c[i].id) < 0) {
 				fprintf(stderr, "prof: PERF_EVENT_IOC_ID: %s\n", strerror(errno));
 				return -1;

@@ -72,6 +72,24 @@ static int parse_events(struct record_opts *o, const char *arg, char *err, size_
 	return ret;
 }
 
+/* -G LIST on the events so far (cgroup_assign()): 0, or -EINVAL with a reason, none changed. */
+static int assign_cgroups(struct record_opts *o, const char *list, char *err, size_t len)
+{
+	char **cg = xcalloc(o->nr_events ? o->nr_events : 1, sizeof(*cg));
+	int ret;
+
+	for (size_t i = 0; i < o->nr_events; i++)
+		cg[i] = o->mods[i].cgroup;
+	ret = cgroup_assign(list, o->nr_events, cg, err, len);
+	for (size_t i = 0; i < o->nr_events; i++)
+		if (ret && cg[i] != o->mods[i].cgroup)
+			free(cg[i]);	/* the new ones go, the old stay */
+		else
+			o->mods[i].cgroup = cg[i];
+	free(cg);
+	return ret ? -EINVAL : 0;
+}
+
 int record_parse_ids(char which, const char *arg, int **ids, int *nr, char *err, size_t len)
 {
 	const char *bad_item;
@@ -284,31 +302,12 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		o->level = (int)v;
 		o->level_given = 1;
 		break;
-	case R_CGROUP: {
-		char **cg;
-
-		if (!o->nr_events) {
-			/* before any -e: the default event's, once it is made */
-			o->cgroup_default = arg;
-			break;
-		}
-		cg = xcalloc(o->nr_events, sizeof(*cg));
-
-		for (size_t i = 0; i < o->nr_events; i++)
-			cg[i] = o->mods[i].cgroup;
-		if (cgroup_assign(arg, o->nr_events, cg, err, len)) {
-			/* the new ones freed, the old kept */
-			for (size_t i = 0; i < o->nr_events; i++)
-				if (cg[i] != o->mods[i].cgroup)
-					free(cg[i]);
-			ret = -EINVAL;
-		} else {
-			for (size_t i = 0; i < o->nr_events; i++)
-				o->mods[i].cgroup = cg[i];
-		}
-		free(cg);
+	case R_CGROUP:
+		if (!o->nr_events)
+			o->cgroup_default = arg;	/* before any -e: the default event's, once made */
+		else
+			ret = assign_cgroups(o, arg, err, len);
 		break;
-	}
 	case R_DELAY:
 		if (!strcmp(arg, "-1")) {
 			o->delay_ms = -1;
@@ -593,17 +592,10 @@ int record_opts_check(struct record_opts *o, const char *default_event, char *er
 	}
 	if (o->cgroup_default) {
 		/* -G before any -e: every event's that has none */
-		char **cg = xcalloc(o->nr_events, sizeof(*cg));
-		int ret;
+		const char *list = o->cgroup_default;
 
-		for (size_t i = 0; i < o->nr_events; i++)
-			cg[i] = o->mods[i].cgroup;
-		ret = cgroup_assign(o->cgroup_default, o->nr_events, cg, err, len);
-		for (size_t i = 0; i < o->nr_events; i++)
-			o->mods[i].cgroup = cg[i];
-		free(cg);
 		o->cgroup_default = NULL;
-		if (ret)
+		if (assign_cgroups(o, list, err, len))
 			return -EINVAL;
 	}
 	for (size_t i = 0; i < o->nr_events; i++)

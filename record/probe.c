@@ -93,6 +93,25 @@ static int in_path(const char *name, char *buf, size_t size)
 	return -1;
 }
 
+/* The file offset of address addr of e, in the PT_LOAD that holds it (flags: PF_X wanted, or 0): 0, or -1. */
+static int vaddr_offset(Elf *e, uint64_t addr, unsigned flags, uint64_t *off)
+{
+	size_t nph;
+
+	if (elf_getphdrnum(e, &nph))
+		return -1;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & flags) == flags &&
+		    addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_filesz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /*
  * The file offset of symbol sym (+off) or of address addr (sym NULL) in
  * ELF file path: 0, or -1 with a reason.
@@ -177,42 +196,16 @@ static int elf_offset(const char *spec, const char *path, const char *sym, uint6
 		goto out;
 	}
 	addr += off;
-	for (size_t i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
-		    addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_filesz) {
-			*out = addr - ph.p_vaddr + ph.p_offset;
-			ret = 0;
-			goto out;
-		}
-	}
-	opt_fail(err, len, "-e %s: 0x%llx is in no executable segment of %s", spec,
-		 (unsigned long long)addr, path);
+	if (vaddr_offset(e, addr, PF_X, out) == 0)
+		ret = 0;
+	else
+		opt_fail(err, len, "-e %s: 0x%llx is in no executable segment of %s", spec,
+			 (unsigned long long)addr, path);
 out:
 	if (e)
 		elf_end(e);
 	close(fd);
 	return ret;
-}
-
-/* The file offset of address addr of e, in the PT_LOAD that holds it (flags: PF_X wanted, or 0): 0, or -1. */
-static int vaddr_offset(Elf *e, uint64_t addr, unsigned flags, uint64_t *off)
-{
-	size_t nph;
-
-	if (elf_getphdrnum(e, &nph))
-		return -1;
-	for (size_t i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & flags) == flags &&
-		    addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_filesz) {
-			*off = addr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
-	}
-	return -1;
 }
 
 /*

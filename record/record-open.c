@@ -104,13 +104,8 @@ static int open_one(struct recorder *rc, struct rec_event *e, int t, size_t c)
 	set_slot(rc, e, t, c, fd);
 	rc->fds = xreallocarray(rc->fds, rc->nr_fds + 1, sizeof(*rc->fds));
 	rc->fds[rc->nr_fds++] = fd;
-	if (e->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) < 0) {
-		int err = errno;
-
-		fprintf(stderr, "prof: --filter '%s': the kernel refused it for %s (%s): %s\n",
-			e->filter, e->name, strerror(err), tracefs_filter_hint(err));
+	if (e->filter && tracefs_set_filter(fd, e->filter, e->name))
 		return -ECANCELED;	/* said */
-	}
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return -errno;
 	e->ids = xreallocarray(e->ids, e->nr_ids + 1, sizeof(*e->ids));

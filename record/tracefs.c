@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sys/ioctl.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +238,7 @@ fail:
 	return NULL;
 }
 
-const char *tracefs_filter_hint(int err)
+static const char *filter_hint(int err)
 {
 	if (err == EINVAL)
 		return "a field it does not have, or syntax the kernel does not take; its "
@@ -245,4 +247,16 @@ const char *tracefs_filter_hint(int err)
 	if (err == ENOMEM || err == ENOSPC)
 		return "too long or too complex: make it simpler";
 	return "the kernel takes filters on tracepoints alone";
+}
+
+int tracefs_set_filter(int fd, const char *filter, const char *event)
+{
+	int err;
+
+	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) == 0)
+		return 0;
+	err = errno;
+	fprintf(stderr, "prof: --filter '%s': the kernel refused it for %s (%s): %s\n", filter, event,
+		strerror(err), filter_hint(err));
+	return -1;
 }

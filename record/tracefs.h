@@ -34,9 +34,9 @@ unsigned char *tracefs_tracing_data(const char *const *names, size_t n, size_t *
 				    char *err, size_t errlen);
 
 /*
- * What to do when the kernel refused a tracepoint's filter
- * (PERF_EVENT_IOC_SET_FILTER) with errno err: one clause.
+ * Set --filter's filter on the fd of tracepoint event: 0, or -1 having
+ * said in one line why the kernel refused it and what it takes.
  */
-const char *tracefs_filter_hint(int err);
+int tracefs_set_filter(int fd, const char *filter, const char *event);
 
 #endif
