@@ -73,11 +73,10 @@ struct session {
 	int daddrs;		/* session_data_addrs() */
 	uint32_t groups;	/* the groups of more than one event the file names (GROUP_DESC) */
 	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
-	/* PERF_SAMPLE_READ: each count's last value, by its id (key id + 1; 0 empty) */
-	struct readprev {
-		uint64_t *key, *val;
-		size_t cap, n;
-	} rp;
+	/* PERF_SAMPLE_READ: each count's last value, by its id (the index in prev) */
+	struct u64map rp_ids;
+	uint64_t *rp_prev;
+	size_t rp_n, rp_cap;
 	int unordered;		/* session_unordered() */
 	int forget;		/* session_forget_exited() */
 	uint64_t trim_idle;	/* session_trim_symbols(): 0 off */
@@ -113,6 +112,7 @@ struct session *session_new(struct symbols *sym, session_sample_fn fn, void *ctx
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 
+	u64map_init(&s->rp_ids);
 	s->sym = sym;
 	s->fn = fn;
 	s->ctx = ctx;
@@ -226,8 +226,8 @@ void session_free(struct session *s)
 	resolver_free(s->res);
 	evtab_release(&s->ev);
 	strpool_free(s->fpool);
-	free(s->rp.key);
-	free(s->rp.val);
+	u64map_release(&s->rp_ids);
+	free(s->rp_prev);
 	free(s);
 }
 
@@ -455,36 +455,18 @@ static int do_switch(struct session *s, const struct kevent *k, const struct sam
 	return ret;
 }
 
-/* The slot of id in rp (made, with its last value 0, when new). */
-static uint64_t *readprev_slot(struct readprev *rp, uint64_t id)
+/* The last value read of id (0, made, when new). */
+static uint64_t *readprev_slot(struct session *s, uint64_t id)
 {
-	size_t i;
+	uint32_t i;
 
-	if (2 * (rp->n + 1) > rp->cap) {
-		size_t cap = rp->cap ? 2 * rp->cap : 64;
-		uint64_t *key = xcalloc(cap, sizeof(*key)), *val = xcalloc(cap, sizeof(*val));
-
-		for (size_t j = 0; j < rp->cap; j++)
-			if (rp->key[j]) {
-				for (i = (size_t)(rp->key[j] * 0x9e3779b97f4a7c15ULL >> 7) & (cap - 1);
-				     key[i]; i = (i + 1) & (cap - 1))
-					;
-				key[i] = rp->key[j];
-				val[i] = rp->val[j];
-			}
-		free(rp->key);
-		free(rp->val);
-		rp->key = key;
-		rp->val = val;
-		rp->cap = cap;
+	if (!u64map_get(&s->rp_ids, id, &i)) {
+		s->rp_prev = xgrow(s->rp_prev, &s->rp_cap, s->rp_n + 1, sizeof(*s->rp_prev));
+		s->rp_prev[s->rp_n] = 0;
+		i = (uint32_t)s->rp_n++;
+		u64map_add(&s->rp_ids, id, i);
 	}
-	for (i = (size_t)((id + 1) * 0x9e3779b97f4a7c15ULL >> 7) & (rp->cap - 1); rp->key[i];
-	     i = (i + 1) & (rp->cap - 1))
-		if (rp->key[i] == id + 1)
-			return &rp->val[i];
-	rp->key[i] = id + 1;
-	rp->n++;
-	return &rp->val[i];
+	return &s->rp_prev[i];
 }
 
 /*
@@ -505,7 +487,7 @@ static int deliver_read(struct session *s, const struct perf_event_header *h,
 		sample_read_value(smp, i, &v, &id);
 		if (!u64map_get(&s->ev.ids, id, &idx) || idx >= s->ev.nr)
 			continue;	/* an id no ATTR names */
-		prev = readprev_slot(&s->rp, id);
+		prev = readprev_slot(s, id);
 		m.period = v - *prev;
 		*prev = v;
 		if (!m.period)
