@@ -25,8 +25,11 @@ void evtab_init(struct evtab *t)
 
 void evtab_release(struct evtab *t)
 {
-	for (size_t i = 0; i < t->nr; i++)
+	for (size_t i = 0; i < t->nr; i++) {
+		if (t->ev[i]->name != t->ev[i]->sname)
+			free(t->ev[i]->name);
 		free(t->ev[i]);
+	}
 	free(t->ev);
 	u64map_release(&t->ids);
 	evtab_init(t);
@@ -42,6 +45,11 @@ static void add_ids(struct evtab *t, const unsigned char *ids, size_t nr, size_t
 	}
 }
 
+void evdesc_init(struct evdesc *e)
+{
+	e->name = e->sname;
+}
+
 int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 {
 	struct attr_record ar;
@@ -55,18 +63,19 @@ int evtab_add_record(struct evtab *t, const struct perf_event_header *h)
 		return 0;
 	}
 	e = xcalloc(1, sizeof(*e));
+	evdesc_init(e);
 	e->attr = ar.attr;
 	e->index = t->nr;
 	add_ids(t, ar.ids, ar.nids, e->index);
 	/* named, cache, raw or a breakpoint, as perf names them; a tracepoint's comes with its format */
-	name = evname_attr(&e->attr, e->name, sizeof(e->name));
+	name = evname_attr(&e->attr, e->sname, sizeof(e->sname));
 	if (!name) {
-		snprintf(e->name, sizeof(e->name), "type%u/0x%llx", e->attr.type,
+		snprintf(e->sname, sizeof(e->sname), "type%u/0x%llx", e->attr.type,
 			 (unsigned long long)e->attr.config);
 		e->unnamed = 1;
 	}
-	else if (name != e->name)
-		snprintf(e->name, sizeof(e->name), "%s", name);
+	else if (name != e->sname)
+		snprintf(e->sname, sizeof(e->sname), "%s", name);
 	t->ev = xgrow(t->ev, &t->cap, t->nr + 1, sizeof(*t->ev));
 	t->ev[t->nr++] = e;
 	t->last = e->index;
@@ -99,7 +108,7 @@ void evtab_name_tracepoints(struct evtab *t, const struct tpfmts *f)
 				   ? tpfmts_name(f, t->ev[i]->attr.config) : NULL;
 
 		if (name)
-			snprintf(t->ev[i]->name, sizeof(t->ev[i]->name), "%s", name);
+			snprintf(t->ev[i]->sname, sizeof(t->ev[i]->sname), "%s", name);
 	}
 }
 
@@ -147,11 +156,15 @@ void evtab_name_desc(struct evtab *t, const unsigned char *data, size_t len)
 		}
 		off += (size_t)nids * 8;
 		slen = (uint32_t)strnlen(str, slen);
-		if (e && e->unnamed && slen && slen < sizeof(e->name)) {
+		if (e && e->unnamed && slen) {
+			/* a probe's path is as long as it is; the name is no more than the file holds */
+			char *n = slen < sizeof(e->sname) ? e->sname : xmalloc((size_t)slen + 1);
+
 			/* a file's bytes: no control byte reaches a terminal */
 			for (uint32_t i = 0; i < slen; i++)
-				e->name[i] = (unsigned char)str[i] < 0x20 || str[i] == 0x7f ? '?' : str[i];
-			e->name[slen] = '\0';
+				n[i] = (unsigned char)str[i] < 0x20 || str[i] == 0x7f ? '?' : str[i];
+			n[slen] = '\0';
+			e->name = n;
 			e->unnamed = 0;
 		}
 	}

@@ -17,9 +17,13 @@
 struct evdesc {
 	struct perf_event_attr attr;	/* zero-extended to our struct size */
 	size_t index;			/* its place in evtab.ev */
-	char name[64];
+	char *name;			/* sname, or a longer one evtab owns */
+	char sname[64];
 	int unnamed;			/* its attr says no name: "type8/0x0" */
 };
+
+/* An event outside any table (off-CPU, --wall, a test's): named in sname. */
+void evdesc_init(struct evdesc *e);
 
 struct evtab {
 	struct evdesc **ev;

@@ -8,7 +8,7 @@
 #   - libc's malloc: prof stat's count equals perf's, through a probe that
 #     perf probe made in tracefs, on the same program;
 #   - prof record: N samples, named in the header as
-#     written; -g gives twice as the caller of N-1 of them; perf report
+#     written, from a path longer than 64 bytes; -g gives twice as the caller of N-1 of them; perf report
 #     and perf script read the file, with N samples;
 #   - prof top shows counted;
 #   - usdt:PYTHON:python:gc__start (an SDT probe and its semaphore) counts
@@ -75,6 +75,10 @@ if command -v perf > /dev/null 2>&1 && [ -d /sys/kernel/tracing/events ] || [ -d
 fi
 
 # --- prof record: a sample a call -------------------------------------------------
+# from a path longer than any fixed name buffer: the header names it whole
+L=$tmpdir/a-directory-whose-name-alone-is-longer-than-the-sixty-four-bytes-an-event-name-once-had
+mkdir "$L" && cp "$W" "$L/calls" || fail "cannot copy $W to $L"
+W=$L/calls
 run_prof record -q -g -e "uprobe:$W:counted" -o up.data -- "$W" -n $N
 expect_rc 0 "prof record -e uprobe:...:counted"
 run_prof report -i up.data --sort sym

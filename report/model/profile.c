@@ -532,7 +532,8 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	l->p = p;
 	p->input = o->input;
 	p->collector = o->collector;
-	snprintf(p->wall_ev.name, sizeof(p->wall_ev.name), "wall");
+	evdesc_init(&p->wall_ev);
+	snprintf(p->wall_ev.sname, sizeof(p->wall_ev.sname), "wall");
 	p->latency = o->latency;
 	p->wall_ev.attr.type = PERF_TYPE_SOFTWARE;
 	p->wall_ev.attr.config = ~0ULL;

@@ -95,7 +95,7 @@ int switches_made(const struct switches *sw)
 
 const struct evdesc *switches_event(const struct switches *sw, int preempted)
 {
-	return sw->swev[preempted].name[0] ? &sw->swev[preempted] : NULL;
+	return sw->swev[preempted].name ? &sw->swev[preempted] : NULL;
 }
 
 static struct swthread *get_thread(struct switches *sw, int pid, int tid)
@@ -218,7 +218,7 @@ static struct evdesc *switch_event(struct switches *sw, int preempted)
 {
 	struct evdesc *e = &sw->swev[preempted];
 
-	if (!e->name[0]) {
+	if (!e->name) {
 		/* after the file's own events; an event declared later is refused */
 		e->index = sw->ev->nr + (size_t)preempted;
 		sw->swev[0].index = sw->ev->nr;
@@ -226,7 +226,8 @@ static struct evdesc *switch_event(struct switches *sw, int preempted)
 		e->attr.type = PERF_TYPE_SOFTWARE;
 		e->attr.config = ~0ULL;
 		e->attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-		snprintf(e->name, sizeof(e->name), "%s", preempted ? "preempted" : "off-cpu");
+		evdesc_init(e);
+		snprintf(e->sname, sizeof(e->sname), "%s", preempted ? "preempted" : "off-cpu");
 		sw->made = 1;
 	}
 	return e;

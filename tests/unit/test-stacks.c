@@ -76,6 +76,7 @@ int main(void)
 	static const char *const sh = "sh", *const cc = "cc";
 	int i;
 
+	evdesc_init(&ev);
 	resolver_names(res, 0);
 	memset(&o, 0, sizeof(o));
 	st = stacks_new(res, got, &o);

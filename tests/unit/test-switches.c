@@ -76,6 +76,7 @@ int main(void)
 
 	/* with the switch-out's own sample: its stack */
 	memset(&cs, 0, sizeof(cs));
+	evdesc_init(&cs);
 	cs.attr.type = PERF_TYPE_SOFTWARE;
 	cs.attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	cs.attr.sample_period = 1;

@@ -71,6 +71,7 @@ int main(void)
 	machine_mmap(m, &k);
 	pr = machine_proc(m, PID);
 	memset(&e, 0, sizeof(e));
+	evdesc_init(&e);
 	e.attr.type = PERF_TYPE_SOFTWARE;
 	memset(&smp, 0, sizeof(smp));
 	smp.pid = smp.tid = PID;
