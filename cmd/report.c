@@ -83,18 +83,25 @@ const struct opt report_options[] = {
 /* A sort key of what the file does not have: said, as its rows would all be [unknown]. */
 static void key_warnings(const struct report *r, const struct profile *p)
 {
-	uint64_t addr, cgroup;
+	struct session_fields f;
 
-	session_sample_fields(p->session, &addr, &cgroup);
-	for (int k = 0; k < r->va.ho.nkeys; k++) {
+	session_sample_fields(p->session, &f);
+	for (int k = 0; k < r->va.ho.nkeys && p->samples; k++) {
 		enum hist_key key = r->va.ho.keys[k];
+		const char *need = NULL;
 
-		if ((key == HIST_DSO_DADDR || key == HIST_SYM_DADDR) && !addr && p->samples)
-			fprintf(stderr, "prof: warning: '%s': no sample has a data address for --sort "
-				"%s; record with -d\n", r->input, view_key_names[key]);
-		if (key == HIST_CGROUP && !cgroup && p->samples)
-			fprintf(stderr, "prof: warning: '%s': no sample has a cgroup for --sort cgroup; "
-				"record with --all-cgroups\n", r->input);
+		if ((key == HIST_DSO_DADDR || key == HIST_SYM_DADDR) && !f.addr)
+			need = "a data address|-d";
+		else if (key == HIST_CGROUP && !f.cgroup)
+			need = "a cgroup|--all-cgroups";
+		else if (key >= HIST_MEM && key <= HIST_BLOCKED && !f.src)
+			need = "a data source|--data-src (or -d on a PMU that gives one)";
+		else if (key >= HIST_LOCAL_WEIGHT && key <= HIST_LOCAL_INS_LAT && !f.weight)
+			need = "a weight|-W";
+		if (need)
+			fprintf(stderr, "prof: warning: '%s': no sample has %.*s for --sort %s; record "
+				"with %s\n", r->input, (int)strcspn(need, "|"), need,
+				view_key_names[key], strchr(need, '|') + 1);
 	}
 }
 

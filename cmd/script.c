@@ -226,6 +226,8 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 	if (s->present & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		fprintf(out, " weight=%" PRIu64, s->present & PERF_SAMPLE_WEIGHT_STRUCT
 			? s->weight & 0xffffffff : s->weight);
+	if (s->present & PERF_SAMPLE_WEIGHT_STRUCT)	/* its var2_w: the instruction's latency */
+		fprintf(out, " ins_lat=%" PRIu64, s->weight >> 32 & 0xffff);
 	if (s->present & PERF_SAMPLE_DATA_SRC) {
 		char ds[256];
 

@@ -15,7 +15,8 @@
 
 const char *const view_key_names[HIST_NKEYS] = {
 	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism", "dso_daddr",
-	"symbol_daddr", "cgroup",
+	"symbol_daddr", "cgroup", "mem", "tlb", "snoop", "locked", "blocked", "local_weight", "weight",
+	"local_ins_lat",
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -86,6 +87,7 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 	size_t n = 0;
 
 	a->ho.nkeys = 0;
+	a->sorted = 1;
 	if (split_list(a, arg, &items, &n))
 		return opt_error(st, "--sort: give a comma list of keys");
 	for (size_t i = 0; i < n; i++) {
@@ -96,7 +98,8 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 			;
 		if (k == HIST_NKEYS) {
 			opt_error(st, "--sort: unknown key '%s'; keys are comm, pid, tid, dso, sym, "
-				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr, cgroup", items[i]);
+				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr, cgroup, mem, tlb, "
+				  "snoop, locked, blocked, local_weight, weight, local_ins_lat", items[i]);
 			free(items);
 			return -1;
 		}
@@ -490,6 +493,9 @@ const struct opt view_filter_options[] = {
 	OPT_SET(0, "latency", VA, latency, 1,
 		"weigh each sample by 1 / the threads of its\n"
 		"process running then (record with --off-cpu)"),
+	OPT_SET(0, "mem-mode", VA, mem_mode, 1,
+		"weigh each sample by its weight (-W), and sort\n"
+		"by the data's keys (record with -d -W --data-src)"),
 	OPT_END(),
 };
 
@@ -500,7 +506,10 @@ const struct opt view_filter_options[] = {
 const struct opt view_options[] = {
 	OPT_CALL('s', "sort", "KEYS", view_cb, VIEW_OPT_SORT,
 		 "comma list of comm,pid,tid,dso,sym,srcline,cpu,\n"
-		 "parallelism (default comm,dso,sym)"),
+		 "parallelism, cgroup, the data's keys (dso_daddr,\n"
+		 "symbol_daddr, mem, tlb, snoop, locked, blocked) and\n"
+		 "the weights' (local_weight, weight, local_ins_lat);\n"
+		 "default comm,dso,sym"),
 	OPT_CALL_FLAG(0, "children", view_cb, VIEW_OPT_CHILDREN,
 		      "add inclusive time, and sort by it"),
 	OPT_CALL(0, "percent-limit", "P", view_cb, VIEW_OPT_LIMIT,
@@ -550,6 +559,16 @@ const struct opt view_options[] = {
 
 void view_args_done(struct view_args *a)
 {
+	/* perf report --mem-mode's keys (but the ones of POWER's pipeline stages) */
+	static const enum hist_key mem_keys[] = {
+		HIST_LOCAL_WEIGHT, HIST_MEM, HIST_SYM, HIST_DSO, HIST_SYM_DADDR, HIST_DSO_DADDR,
+		HIST_SNOOP, HIST_TLB, HIST_LOCKED, HIST_BLOCKED, HIST_LOCAL_INS_LAT,
+	};
+
+	if (a->mem_mode && !a->sorted) {
+		a->ho.nkeys = (int)(sizeof(mem_keys) / sizeof(mem_keys[0]));
+		memcpy(a->ho.keys, mem_keys, sizeof(mem_keys));
+	}
 	for (int k = 0; k < a->ho.nkeys; k++)
 		if (a->ho.keys[k] == HIST_SRCLINE)
 			a->so.srcline = 1;
@@ -579,6 +598,7 @@ void view_profile_opts(const struct view_args *a, const char *input, struct prof
 	o->f.event = a->event;
 	o->wall = a->wall;
 	o->latency = a->latency;
+	o->mem_mode = a->mem_mode;
 	o->max_stack = a->max_stack;
 }
 

@@ -33,6 +33,8 @@ struct view_args {
 	int quiet;			/* -q: no warnings about the input */
 	const char *event;		/* --event */
 	int wall, latency;
+	int mem_mode;			/* --mem-mode */
+	int sorted;			/* --sort was given */
 	/* filters */
 	const char **comm, **dso;
 	size_t ncomm, ndso;

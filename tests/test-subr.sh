@@ -281,6 +281,18 @@ require_perf_event() {
 	rm -f probe.data probe.out probe.err
 }
 
+# perf_event_usable: true where the kernel lets us record, false where it
+# refuses perf_event_open (the test goes on without its recording part);
+# any other failure is prof's and fails the test.
+perf_event_usable() {
+	"$PROF" record -q -e cpu-clock -o probe.data true > probe.out 2> probe.err && return 0
+	grep -q -i -e perf_event_paranoid -e 'not permitted' -e 'permission denied' \
+		-e 'perf_event_open' probe.err ||
+		fail "probe 'prof record -q -e cpu-clock true' failed: $(cat probe.err)"
+	note "perf_event_open is refused; the recording part is not run: $(sed -n 1p probe.err)"
+	return 1
+}
+
 # --- recordings: made here, or read from tests/data/recorded ---------------
 # The reporter's tests read recordings of real programs. Where
 # perf_event_open works they make them; where it is refused (a container,

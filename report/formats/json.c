@@ -180,7 +180,11 @@ static void key_value(struct json *j, const char *name, const struct hist_entry 
 	char *text;
 
 	if (k != HIST_SYM) {
-		json_string(j, name, e->text[k]);
+		const char *shown[HIST_NKEYS];
+		char buf[24];
+
+		hist_shown(e, shown, buf, sizeof(buf));
+		json_string(j, name, shown[k]);
 		return;
 	}
 	text = format_sym(e->text[k], e->flags, e->inl_in);

@@ -16,6 +16,8 @@ struct table_row {
 	const char *const *text;
 	unsigned flags;
 	const char *inl_in;
+	const char *shown[HIST_NKEYS];	/* room for text, as hist_shown() makes it */
+	char buf[24];
 };
 
 /*

@@ -401,7 +401,10 @@ static int report_row(const struct table *t, size_t i, struct table_row *row)
 {
 	const struct hist_entry *e = ((const struct rsrc *)t->ctx)->e[i];
 
-	*row = (struct table_row){ e->text, e->flags, e->inl_in };
+	hist_shown(e, row->shown, row->buf, sizeof(row->buf));
+	row->text = row->shown;
+	row->flags = e->flags;
+	row->inl_in = e->inl_in;
 	return 1;
 }
 
@@ -562,7 +565,10 @@ static int group_row(const struct table *t, size_t i, struct table_row *row)
 {
 	const struct grow *r = &((const struct gsrc *)t->ctx)->rows[i];
 
-	*row = (struct table_row){ r->first->text, r->first->flags, r->first->inl_in };
+	hist_shown(r->first, row->shown, row->buf, sizeof(row->buf));
+	row->text = row->shown;
+	row->flags = r->first->flags;
+	row->inl_in = r->first->inl_in;
 	return 1;
 }
 
@@ -887,7 +893,9 @@ static int diff_row(const struct table *t, size_t i, struct table_row *row)
 {
 	const struct diff_entry *e = &((const struct diff *)t->ctx)->e[i];
 
-	*row = (struct table_row){ e->text, e->flags, e->inl_in };
+	row->text = e->text;
+	row->flags = e->flags;
+	row->inl_in = e->inl_in;
 	return format_diff_shown(t->v, &e->d, 0) && diff_selected(t->v, e);
 }
 

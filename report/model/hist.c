@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ctree.h"
+#include "datasrc.h"
 #include "hist.h"
 #include "htab.h"
 #include "module.h"
@@ -117,6 +118,23 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		if (s->dsym)
 			return s->dsym;
 		snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)s->daddr);
+		break;
+	case HIST_MEM:
+		return strpool_intern(h->pool, datasrc_lvl(s->data_src, buf, sizeof(buf)));
+	case HIST_TLB:
+		return strpool_intern(h->pool, datasrc_tlb(s->data_src, buf, sizeof(buf)));
+	case HIST_SNOOP:
+		return strpool_intern(h->pool, datasrc_snoop(s->data_src, buf, sizeof(buf)));
+	case HIST_LOCKED:
+		return strpool_intern(h->pool, datasrc_lock(s->data_src, buf, sizeof(buf)));
+	case HIST_BLOCKED:
+		return strpool_intern(h->pool, datasrc_blk(s->data_src, buf, sizeof(buf)));
+	case HIST_LOCAL_WEIGHT:
+	case HIST_WEIGHT:	/* the entry's sum is shown (hist_key_shown()), each weight apart */
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->weight);
+		break;
+	case HIST_LOCAL_INS_LAT:
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->ins_lat);
 		break;
 	case HIST_SYM:
 		return frame_name(h->pool, f, 0, flags);
@@ -250,6 +268,15 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	return e;
 }
 
+void hist_shown(const struct hist_entry *e, const char **shown, char *buf, size_t size)
+{
+	memcpy(shown, e->text, sizeof(e->text));
+	if (shown[HIST_WEIGHT]) {
+		snprintf(buf, size, "%llu", (unsigned long long)e->weight);
+		shown[HIST_WEIGHT] = buf;
+	}
+}
+
 void hist_count(struct hist *h, const struct rsample *s)
 {
 	h->total += s->period;
@@ -269,6 +296,7 @@ void hist_add(struct hist *h, const struct rsample *s)
 	e = entry_of(h, s, leaf, 2 * HIST_MAX_ENTRIES);
 	e->self += s->period;
 	e->samples += s->count;
+	e->weight += s->weight * s->count;
 	if (h->o.children) {
 		/* Inclusive: each distinct entry on the stack once (recursion counts once). */
 		struct hist_entry *seen[256];

@@ -18,6 +18,11 @@ enum hist_key {
 	HIST_DSO_DADDR,		/* -d: the file mapped at the sample's data address */
 	HIST_SYM_DADDR,		/* -d: the data object there, or the address */
 	HIST_CGROUP,		/* --all-cgroups: the sample's cgroup */
+	/* --data-src: the data source's fields in words (src/datasrc.h) */
+	HIST_MEM, HIST_TLB, HIST_SNOOP, HIST_LOCKED, HIST_BLOCKED,
+	/* -W: the sample's weight; weight shows an entry's sum of them */
+	HIST_LOCAL_WEIGHT, HIST_WEIGHT,
+	HIST_LOCAL_INS_LAT,	/* -W where the PMU gives it: the instruction's latency */
 	HIST_NKEYS
 };
 
@@ -44,6 +49,7 @@ struct hist_entry {
 					 * inlined into (one entry each, as perf's symbol) */
 	uint64_t self, children;	/* periods */
 	uint64_t samples;		/* samples whose leaf is this entry */
+	uint64_t weight;		/* their weights (-W), summed */
 	size_t tree;			/* root node of its call graph in hist_tree(), or 0 */
 };
 
@@ -55,6 +61,13 @@ void hist_free(struct hist *h);
 void hist_add(struct hist *h, const struct rsample *s);
 /* Count s (s->count samples, periods summed) in the totals only, not in entries or trees. */
 void hist_count(struct hist *h, const struct rsample *s);
+
+/*
+ * The texts e shows, into shown[HIST_NKEYS]: its keys', but the weight
+ * key's as the sum of its samples' weights (perf's weight column), made in
+ * buf (size bytes).
+ */
+void hist_shown(const struct hist_entry *e, const char **shown, char *buf, size_t size);
 
 /* Entries sorted by children (with --children) or self, then by text. */
 const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n);

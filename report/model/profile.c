@@ -357,19 +357,15 @@ static int summable(const struct profile_opts *o, unsigned *keys)
 	*keys = 0;
 	if (no && *no)
 		return 0;
-	if (o->collector || o->wall || o->latency || o->addresses || o->ordered)
+	if (o->collector || o->wall || o->latency || o->mem_mode || o->addresses || o->ordered)
 		return 0;
 	for (int k = 0; k < o->ho.nkeys; k++)
 		switch (o->ho.keys[k]) {
 		case HIST_PID: *keys |= SESSION_SUM_PID; break;
 		case HIST_TID: *keys |= SESSION_SUM_TID; break;
 		case HIST_CPU: *keys |= SESSION_SUM_CPU; break;
-		case HIST_PARALLELISM:
-		case HIST_DSO_DADDR:
-		case HIST_SYM_DADDR:
-		case HIST_CGROUP:
-			return 0;
-		default: break;
+		case HIST_COMM: case HIST_DSO: case HIST_SYM: case HIST_SRCLINE: break;
+		default: return 0;	/* a key of each sample's own fields */
 		}
 	return 1;
 }
@@ -390,9 +386,17 @@ static int nameless(const struct profile_opts *o)
 	return 1;
 }
 
-/* A kept sample, weighed for --latency. */
+/* A kept sample, weighed for --mem-mode and --latency. */
 static int on_kept(struct loader *l, const struct rsample *s)
 {
+	struct rsample ws;
+
+	if (l->o->mem_mode) {
+		/* the sample's cost, perf's way: its weight, or 1 without one */
+		ws = *s;
+		ws.period = s->weight ? s->weight : 1;
+		s = &ws;
+	}
 	if (l->o->latency && s->parallelism > 1) {
 		/* the period shared by the threads running side by side */
 		struct rsample ls = *s;

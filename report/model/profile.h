@@ -94,6 +94,8 @@ struct profile_opts {
 	 * process spent side by side counts once, as the wait for it does.
 	 */
 	int latency;
+	/* perf's --mem-mode: each sample weighs its weight (-W; 1 when it has none) */
+	int mem_mode;
 	/* perf's --max-stack: a stack's frames from the sampled one, the rest dropped; 0: all */
 	int max_stack;
 	int tasks;			/* keep each thread's FORK and EXIT times (profile_task_times) */

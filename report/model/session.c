@@ -73,6 +73,7 @@ struct session {
 	int daddrs;		/* session_data_addrs() */
 	uint32_t groups;	/* the groups of more than one event the file names (GROUP_DESC) */
 	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
+	uint64_t with_src, with_weight;		/* with a data source, with a weight */
 	/* PERF_SAMPLE_READ: each count's last value, by its id (the index in prev) */
 	struct u64map rp_ids;
 	uint64_t *rp_prev;
@@ -181,10 +182,12 @@ uint32_t session_groups(const struct session *s)
 	return s->groups;
 }
 
-void session_sample_fields(const struct session *s, uint64_t *with_addr, uint64_t *with_cgroup)
+void session_sample_fields(const struct session *s, struct session_fields *f)
 {
-	*with_addr = s->with_addr;
-	*with_cgroup = s->with_cgroup;
+	f->addr = s->with_addr;
+	f->cgroup = s->with_cgroup;
+	f->src = s->with_src;
+	f->weight = s->with_weight;
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -400,6 +403,12 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 		s->with_cgroup++;
 	}
 	s->with_addr += (smp->present & PERF_SAMPLE_ADDR) != 0;
+	s->with_src += (smp->present & PERF_SAMPLE_DATA_SRC) != 0;
+	s->with_weight += (smp->present & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) != 0;
+	rs.weight = smp->present & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight & 0xffffffff
+		    : smp->present & PERF_SAMPLE_WEIGHT ? smp->weight : 0;
+	rs.ins_lat = smp->present & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight >> 32 & 0xffff : 0;
+	rs.data_src = smp->present & PERF_SAMPLE_DATA_SRC ? smp->data_src : 0;
 	rs.has_daddr = 0;
 	rs.daddr = 0;
 	rs.ddso = NULL;

@@ -72,6 +72,12 @@ struct rsample {
 	 */
 	int has_daddr;
 	uint64_t daddr;
+	/*
+	 * -W, --data-src: the sample's weight (WEIGHT_STRUCT's var1_dw), the
+	 * instruction latency (its var2_w) and the data source, each 0 where
+	 * the sample has none
+	 */
+	uint64_t weight, ins_lat, data_src;
 	/* --all-cgroups: the path of the sample's cgroup (interned), or NULL */
 	const char *cgroup;
 	const struct dso *ddso;
@@ -141,8 +147,14 @@ void session_sum(struct session *s, int on, unsigned keys);
 void session_data_addrs(struct session *s, int on);
 /* The groups of more than one event the file names (perf's GROUP_DESC), once read. */
 uint32_t session_groups(const struct session *s);
-/* How many samples had a data address (-d), how many a cgroup (--all-cgroups). */
-void session_sample_fields(const struct session *s, uint64_t *with_addr, uint64_t *with_cgroup);
+/* How many samples had each of the fields that some sort keys need. */
+struct session_fields {
+	uint64_t addr;		/* -d */
+	uint64_t cgroup;	/* --all-cgroups */
+	uint64_t src;		/* --data-src */
+	uint64_t weight;	/* -W */
+};
+void session_sample_fields(const struct session *s, struct session_fields *f);
 /*
  * Let samples come out of time order: a sample whose file the symbolizer
  * is still opening (its DWARF can take 40 ms to inflate) is put aside,

@@ -8,8 +8,10 @@
  *   genprof [-z] SPEC OUT     (-z: zstd-compressed, as prof record writes)
  *
  * The spec, one command a line ('#' starts a comment):
- *   event NAME                  cpu-clock, task-clock or page-faults; the
- *                               first is event 0
+ *   event NAME [mem]            cpu-clock, task-clock or page-faults; the
+ *                               first is event 0; with mem, its samples
+ *                               carry ADDR, WEIGHT and DATA_SRC (as -d -W
+ *                               --data-src records them)
  *   feature NAME VALUE          hostname, osrelease or arch
  *   cmdline WORDS...
  *   kernel START LEN            the kernel's map, [kernel.kallsyms]_text
@@ -19,8 +21,10 @@
  *   comm PID TID NAME
  *   fork PID PPID TID PTID TIME
  *   exit PID PPID TID PTID TIME
- *   sample EV TIME PID TID CPU PERIOD [xN] FRAME...
- *                               of event EV (0, 1, ...): N samples 1 ms apart (default 1); frames
+ *   sample EV TIME PID TID CPU PERIOD [xN] [addr=A] [src=S] [weight=W] FRAME...
+ *                               of event EV (0, 1, ...): N samples 1 ms apart (default 1),
+ *                               with a mem event's data address, data source and
+ *                               weight (default 0); frames
  *                               innermost first: SYM+0xOFF in a mapped
  *                               file, or 0xADDR; "k" starts kernel frames
  *                               and "u" user ones (the default)
@@ -72,6 +76,7 @@ struct map {
 };
 
 static struct writer *w;
+static uint64_t mem_events;	/* the events of "event NAME mem", a bit each */
 static uint64_t rec_time;	/* of comm, mmap and anon records: the clock command */
 static struct map maps[MAXMAP];
 static int nmaps, nev, features_done;
@@ -185,7 +190,7 @@ static uint64_t symbol_addr(uint32_t pid, const char *what)
 	return 0;
 }
 
-static void do_event(const char *name)
+static void do_event(const char *name, int mem)
 {
 	struct perf_event_attr a = { .size = sizeof(a) };
 	uint64_t id = (uint64_t)nev + 1;
@@ -203,6 +208,10 @@ static void do_event(const char *name)
 		die("unknown event %s", name);
 	a.sample_period = 1000000;
 	a.sample_type = sample_type;
+	if (mem) {
+		a.sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+		mem_events |= 1ULL << nev;
+	}
 	a.sample_id_all = 1;
 	a.exclude_guest = 1;
 	a.mmap = a.comm = a.task = a.mmap2 = 1;
@@ -457,7 +466,7 @@ static void do_sample(char **tok, int n)
 {
 	uint64_t rec[8 + MAXFR + 8], ips[MAXFR + 4];
 	struct perf_event_header *h = (void *)rec;
-	uint64_t *p = rec + 1, t, count = 1, ev;
+	uint64_t *p = rec + 1, t, count = 1, ev, addr = 0, src = 0, weight = 0;
 	uint32_t pid, tid, cpu;
 	int nip = 0, kernel = -1, i = 7, first_kernel = 0;
 
@@ -474,6 +483,17 @@ static void do_sample(char **tok, int n)
 		count = num(tok[7] + 1);
 		i++;
 	}
+	for (; i < n; i++)
+		if (!strncmp(tok[i], "addr=", 5))
+			addr = num(tok[i] + 5);
+		else if (!strncmp(tok[i], "src=", 4))
+			src = num(tok[i] + 4);
+		else if (!strncmp(tok[i], "weight=", 7))
+			weight = num(tok[i] + 7);
+		else
+			break;
+	if ((addr || src || weight) && !(mem_events >> ev & 1))
+		die("addr=, src= and weight= need an event NAME mem%s", "");
 	for (; i < n && nip < MAXFR; i++) {
 		if (!strcmp(tok[i], "k") || !strcmp(tok[i], "u")) {
 			int k = tok[i][0] == 'k';
@@ -499,11 +519,17 @@ static void do_sample(char **tok, int n)
 		*p++ = ips[1];			/* IP: the first frame after the context */
 		*p++ = (uint64_t)tid << 32 | pid;
 		*p++ = t + c * 1000000;
+		if (mem_events >> ev & 1)
+			*p++ = addr;		/* ADDR */
 		*p++ = cpu;
 		*p++ = num(tok[6]);		/* PERIOD */
 		*p++ = (uint64_t)nip;
 		memcpy(p, ips, (size_t)nip * sizeof(*ips));
 		p += nip;
+		if (mem_events >> ev & 1) {
+			*p++ = weight;		/* WEIGHT */
+			*p++ = src;		/* DATA_SRC */
+		}
 		len = (size_t)((char *)p - (char *)rec);
 		h->type = PERF_RECORD_SAMPLE;
 		h->misc = first_kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -553,9 +579,9 @@ int main(int argc, char **argv)
 		if (!n)
 			continue;
 		if (!strcmp(tok[0], "event")) {
-			if (features_done || n != 2)
-				die("event NAME, before anything but features%s", "");
-			do_event(tok[1]);
+			if (features_done || n < 2 || n > 3 || (n == 3 && strcmp(tok[2], "mem")))
+				die("event NAME [mem], before anything but features%s", "");
+			do_event(tok[1], n == 3);
 		} else if (!strcmp(tok[0], "feature") && n >= 3) {
 			static const char *const names[] = { "hostname", "osrelease", "arch" };
 			static const uint64_t ids[] = { PDATA_FEAT_HOSTNAME, PDATA_FEAT_OSRELEASE,
