@@ -576,7 +576,7 @@ static void zoom(struct top *tp, const struct snap *sn, int sel, int in)
 
 /* --- options --------------------------------------------------------------------------------- */
 
-enum { T_DELAY = 1, T_ENTRIES, T_SORT, T_DURATION };
+enum { T_DELAY = 1, T_ENTRIES, T_SORT, T_DURATION, T_CGROUP };
 
 static int top_cb(struct opt_state *st, const struct opt *o, const char *arg)
 {
@@ -584,6 +584,13 @@ static int top_cb(struct opt_state *st, const struct opt *o, const char *arg)
 	char *end;
 
 	switch (o->val) {
+	case T_CGROUP: {
+		char err[256];
+
+		if (record_opts_cgroup(&t->rec, arg, err, sizeof(err)))
+			return opt_error(st, "%s", err);
+		break;
+	}
 	case T_DELAY:
 	case T_DURATION: {
 		double v;
@@ -638,6 +645,9 @@ static const struct opt top_options[] = {
 		"print a table each refresh on standard output\n"
 		"(the default when it is not a terminal)"),
 	OPT_CALL(0, "duration", "SECONDS", top_cb, T_DURATION, "stop after SECONDS"),
+	OPT_CALL('G', "cgroup", "LIST", top_cb, T_CGROUP,
+		 "sample the events before it only in these\n"
+		 "cgroups (under /sys/fs/cgroup), as prof record -G"),
 	LIVE_OPTIONS(TO, rec, record_child),
 	OPT_END(),
 };

@@ -303,10 +303,7 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		o->level_given = 1;
 		break;
 	case R_CGROUP:
-		if (!o->nr_events)
-			o->cgroup_default = arg;	/* before any -e: the default event's, once made */
-		else
-			ret = assign_cgroups(o, arg, err, len);
+		ret = record_opts_cgroup(o, arg, err, len);
 		break;
 	case R_DELAY:
 		if (!strcmp(arg, "-1")) {
@@ -438,6 +435,14 @@ const struct opt record_target_options[] = {
 	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
 	OPT_END(),
 };
+
+int record_opts_cgroup(struct record_opts *o, const char *list, char *err, size_t len)
+{
+	if (o->nr_events)
+		return assign_cgroups(o, list, err, len);
+	o->cgroup_default = list;	/* before any -e: the default event's, once made */
+	return 0;
+}
 
 static const struct opt record_options[] = {
 	OPT_JOIN(record_target_options),

@@ -129,5 +129,11 @@ int record_parse_ids(char which, const char *arg, int **ids, int *nr, char *err,
 
 /* The lines of prof record --help. */
 void record_usage(FILE *out);
+/*
+ * -G LIST: the events given so far sampled only in these cgroups (list
+ * kept, not copied), or the default event when none is given yet. 0, or
+ * -EINVAL with a reason in err.
+ */
+int record_opts_cgroup(struct record_opts *o, const char *list, char *err, size_t len);
 
 #endif

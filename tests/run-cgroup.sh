@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# -G: events of one cgroup (PERF_FLAG_PID_CGROUP), in prof record and
-# prof stat. shape runs in a cgroup A of the unified hierarchy, another
+# -G: events of one cgroup (PERF_FLAG_PID_CGROUP), in prof record, prof
+# top and prof stat. shape runs in a cgroup A of the unified hierarchy, another
 # shape outside it:
 #   - record -a -G A: every sample is of A's shape;
+#   - top -G A: every row is A's shape;
 #   - record --all-cgroups: report --sort cgroup names A's share, as perf
 #     report --sort cgroup does on the file;
 #   - stat -a -G A -e task-clock: the CPU time A's cpu.stat says it used
@@ -48,6 +49,13 @@ note "record -G: samples by pid: $rows (A's shape is $inside, the other $outside
 awk -v p=$inside '$1 ~ /%$/ && $NF != p { bad = 1 } END { exit bad }' out ||
 	fail "record -G: samples of processes outside $name: $rows"
 grep -q "^ *100.00% .* $inside\$" out || fail "record -G: no samples of A's shape: $rows"
+
+# --- top -G: A's process alone ----------------------------------------------------------
+run_prof top -G "$name" -s pid --stdio -d 0.5 --duration 2
+expect_rc 0 "prof top -G $name"
+rows=$(awk '$1 ~ /%$/ { print $2 }' out | sort -u | tr '\n' ' ')
+note "top -G: pids $rows (A's shape is $inside)"
+[ "$rows" = "$inside " ] || fail "top -G: rows of other processes than A's shape $inside: $(sed -n 1,8p out)"
 
 # --- --all-cgroups: each sample's cgroup, by path, as perf reads them -----------------
 run_prof record -q -a --all-cgroups -e cpu-clock -o all.data --duration 1
