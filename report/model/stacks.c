@@ -23,20 +23,10 @@
  * placed in the maps of its time.
  */
 struct parked {
-	const struct evdesc *ev;
-	uint32_t pid, tid, cpu;
-	uint64_t time, period;
-	const char *comm;
-	const struct dso *exe;
-	uint32_t parallelism;
-	int repaired, cut;
+	/* the sample whole, but its frames: a field added to it is parked with it */
+	struct rsample rs;
 	size_t first, n;	/* its frames: praw[first .. first + n) */
-	int unwind_end, unwind_at;	/* as in struct rsample; at: from first */
-	int has_daddr;			/* its data address and cgroup, as in struct rsample */
-	const char *cgroup;
-	uint64_t daddr, dsym_off;
-	const struct dso *ddso;
-	const char *dsym;
+	int unwind_at;		/* as in struct rsample, from first */
 };
 
 /* Samples summed by what names them: 72 bytes. */
@@ -161,21 +151,9 @@ void stacks_park_begin(struct stacks *st, const struct rsample *rs, const struct
 		st->pk = xreallocarray(st->pk, st->pk_cap, sizeof(*st->pk));
 	}
 	p = &st->pk[st->npk];
-	p->ev = rs->ev;
-	p->pid = rs->pid;
-	p->tid = rs->tid;
-	p->cpu = rs->cpu;
-	p->time = rs->time;
-	p->period = rs->period;
-	p->comm = rs->comm;
-	p->exe = rs->exe;
-	p->parallelism = rs->parallelism;
-	p->has_daddr = rs->has_daddr;
-	p->cgroup = rs->cgroup;
-	p->daddr = rs->daddr;
-	p->dsym_off = rs->dsym_off;
-	p->ddso = rs->ddso;
-	p->dsym = rs->dsym;
+	p->rs = *rs;
+	p->rs.frames = NULL;
+	p->rs.nframes = 0;
 	p->first = st->npraw;
 	st->pr = pr;
 }
@@ -197,10 +175,10 @@ void stacks_park_end(struct stacks *st, const struct walk_marks *mk)
 {
 	struct parked *p = &st->pk[st->npk++];
 
-	p->repaired = mk->repaired;
-	p->cut = mk->cut;
+	p->rs.repaired = mk->repaired;
+	p->rs.cut = mk->cut;
 	p->n = st->npraw - p->first;
-	p->unwind_end = mk->unwind_end;
+	p->rs.unwind_end = mk->unwind_end;
 	p->unwind_at = mk->unwind_at;	/* praw entries are one an address */
 }
 
@@ -626,7 +604,7 @@ int stacks_release(struct stacks *s)
 
 	for (size_t i = 0; i < s->npk && !ret; i++) {
 		const struct parked *p = &s->pk[i];
-		struct rsample rs;
+		struct rsample rs = p->rs;
 		int n = 0;
 
 		rs.unwind_at = -1;
@@ -635,27 +613,10 @@ int stacks_release(struct stacks *s)
 				rs.unwind_at = n;
 			n = resolver_raw_frames(s->res, s->frames, n, &s->praw[p->first + j]);
 		}
-		rs.ev = p->ev;
-		rs.pid = p->pid;
-		rs.tid = p->tid;
-		rs.cpu = p->cpu;
-		rs.time = rs.first = p->time;
+		rs.first = rs.time;
 		rs.count = 1;
-		rs.period = p->period;
-		rs.comm = p->comm;
-		rs.exe = p->exe;
-		rs.parallelism = p->parallelism;
-		rs.repaired = p->repaired;
-		rs.cut = p->cut;
-		rs.has_daddr = p->has_daddr;
-		rs.cgroup = p->cgroup;
-		rs.daddr = p->daddr;
-		rs.dsym_off = p->dsym_off;
-		rs.ddso = p->ddso;
-		rs.dsym = p->dsym;
 		rs.nframes = n;
 		rs.frames = s->frames;
-		rs.unwind_end = p->unwind_end;
 		if (rs.unwind_at >= n)
 			rs.unwind_at = -1;
 		ret = s->fn(s->ctx, &rs);
@@ -674,6 +635,6 @@ void stacks_mark_live(struct stacks *s)
 	for (size_t i = 0; i < s->npraw; i++)
 		dso_mark_live(s->praw[i].dso);
 	for (size_t i = 0; i < s->npk; i++)
-		dso_mark_live((struct dso *)s->pk[i].exe);
+		dso_mark_live((struct dso *)s->pk[i].rs.exe);
 	sums_mark_live(s);
 }
