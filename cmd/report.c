@@ -98,6 +98,8 @@ static void key_warnings(const struct report *r, const struct profile *p)
 			need = "a data source|--data-src (or -d on a PMU that gives one)";
 		else if (key >= HIST_LOCAL_WEIGHT && key <= HIST_LOCAL_INS_LAT && !f.weight)
 			need = "a weight|-W";
+		else if (key == HIST_CGROUP_ID && !f.namespaces)
+			need = "its thread's namespaces|--namespaces";
 		if (need)
 			fprintf(stderr, "prof: warning: '%s': no sample has %.*s for --sort %s; record "
 				"with %s\n", r->input, (int)strcspn(need, "|"), need,

@@ -16,7 +16,7 @@
 const char *const view_key_names[HIST_NKEYS] = {
 	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism", "dso_daddr",
 	"symbol_daddr", "cgroup", "mem", "tlb", "snoop", "locked", "blocked", "local_weight", "weight",
-	"local_ins_lat",
+	"local_ins_lat", "cgroup_id",
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -99,7 +99,8 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 		if (k == HIST_NKEYS) {
 			opt_error(st, "--sort: unknown key '%s'; keys are comm, pid, tid, dso, sym, "
 				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr, cgroup, mem, tlb, "
-				  "snoop, locked, blocked, local_weight, weight, local_ins_lat", items[i]);
+				  "snoop, locked, blocked, local_weight, weight, local_ins_lat, cgroup_id",
+				  items[i]);
 			free(items);
 			return -1;
 		}
@@ -508,8 +509,8 @@ const struct opt view_options[] = {
 		 "comma list of comm,pid,tid,dso,sym,srcline,cpu,\n"
 		 "parallelism, cgroup, the data's keys (dso_daddr,\n"
 		 "symbol_daddr, mem, tlb, snoop, locked, blocked) and\n"
-		 "the weights' (local_weight, weight, local_ins_lat);\n"
-		 "default comm,dso,sym"),
+		 "the weights' (local_weight, weight, local_ins_lat),\n"
+		 "cgroup_id; default comm,dso,sym"),
 	OPT_CALL_FLAG(0, "children", view_cb, VIEW_OPT_CHILDREN,
 		      "add inclusive time, and sort by it"),
 	OPT_CALL(0, "percent-limit", "P", view_cb, VIEW_OPT_LIMIT,

@@ -456,6 +456,9 @@ static const struct opt record_options[] = {
 	OPT_CALL(0, "control", "fifo:CTL[,ACK]", record_cb, R_CONTROL,
 		 "take enable, disable, ping and stop from the\n"
 		 "FIFO CTL, each answered ack on the FIFO ACK"),
+	OPT_SET(0, "namespaces", RO, namespaces, 1,
+		"each thread's namespaces (NAMESPACES records):\n"
+		"prof report --sort cgroup_id, prof script"),
 	OPT_SET(0, "all-cgroups", RO, all_cgroups, 1,
 		"each sample's cgroup (PERF_SAMPLE_CGROUP),\n"
 		"with the cgroups' paths: prof report --sort\n"

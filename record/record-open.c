@@ -384,6 +384,7 @@ static void delay_tracking(struct recorder *rc)
 	e->attr.mmap = e->attr.mmap2 = e->attr.mmap_data = 0;
 	e->attr.comm = e->attr.comm_exec = e->attr.task = 0;
 	e->attr.build_id = e->attr.ksymbol = e->attr.bpf_event = e->attr.cgroup = 0;
+	e->attr.namespaces = 0;
 	rc->nr_ev++;
 }
 

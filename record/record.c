@@ -301,7 +301,8 @@ static int synthesize(struct recorder *rc, int again)
 	struct synth s = { .w = rc->w, .attr = &rc->ev[0].attr,
 			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep,
 			   .bids = &rc->bids, .code = rc->leaf_code, .mend = rc->mend,
-			   .data = (rc->o.sample_extra & PERF_SAMPLE_ADDR) != 0 };
+			   .data = (rc->o.sample_extra & PERF_SAMPLE_ADDR) != 0,
+			   .namespaces = rc->o.namespaces };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -198,6 +199,38 @@ static int synth_maps(struct synth *s, int pid)
 	return ret;
 }
 
+/*
+ * The NAMESPACES record of thread tid: the device and inode of each of its
+ * namespaces, in the kernel's order (NET_NS_INDEX ... CGROUP_NS_INDEX of
+ * linux/perf_event.h), 0 where /proc does not show one. Nothing unless
+ * --namespaces.
+ */
+static int synth_ns(struct synth *s, int pid, int tid)
+{
+	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	struct rec r = { .len = sizeof(struct perf_event_header) };
+	uint32_t pt[2] = { (uint32_t)pid, (uint32_t)tid };
+	uint64_t nr = sizeof(ns) / sizeof(ns[0]);
+
+	if (!s->namespaces)
+		return 0;
+	put(&r, pt, 8);
+	put(&r, &nr, 8);
+	for (size_t i = 0; i < nr; i++) {
+		char path[64];
+		struct stat st;
+		uint64_t di[2] = { 0, 0 };
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, ns[i]);
+		if (!stat(path, &st)) {
+			di[0] = (uint64_t)st.st_dev;
+			di[1] = (uint64_t)st.st_ino;
+		}
+		put(&r, di, 16);
+	}
+	return finish(s, &r, PERF_RECORD_NAMESPACES, pid, tid, 0);
+}
+
 int synth_process(struct synth *s, int pid, int tid)
 {
 	char path[64];
@@ -215,6 +248,8 @@ int synth_process(struct synth *s, int pid, int tid)
 			ret = synth_fork(s, pid, tid);
 		if (!ret)
 			ret = synth_comm(s, pid, tid);
+		if (!ret)
+			ret = synth_ns(s, pid, tid);
 		return ret ? ret : synth_maps(s, pid);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
@@ -223,6 +258,8 @@ int synth_process(struct synth *s, int pid, int tid)
 		return 0;
 	/* The leader first: readers learn the process from its COMM. */
 	ret = synth_comm(s, pid, pid);
+	if (!ret)
+		ret = synth_ns(s, pid, pid);
 	while (!ret && (de = readdir(d))) {
 		uint64_t t;
 
@@ -231,6 +268,8 @@ int synth_process(struct synth *s, int pid, int tid)
 		ret = synth_fork(s, pid, (int)t);
 		if (!ret)
 			ret = synth_comm(s, pid, (int)t);
+		if (!ret)
+			ret = synth_ns(s, pid, (int)t);
 	}
 	closedir(d);
 	return ret ? ret : synth_maps(s, pid);

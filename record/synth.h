@@ -30,6 +30,7 @@ struct synth {
 	struct codemap *code;			/* where code may be, told of each map; NULL: none */
 	struct mend *mend;			/* the leaf repair, told of each record; NULL: none */
 	int data;				/* the data mappings too (-d), as perf's */
+	int namespaces;				/* a NAMESPACES record a thread (--namespaces) */
 };
 
 /*

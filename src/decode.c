@@ -408,6 +408,17 @@ int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_he
 		k->switch_out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
 		k->preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		return 0;
+	case PERF_RECORD_NAMESPACES:	/* u32 pid, tid; u64 nr; { u64 dev, ino } [nr] */
+		if (body < 16)
+			return -EBADMSG;
+		memcpy(u, p, 8);
+		k->pid = u[0];
+		k->tid = u[1];
+		memcpy(&k->nr_ns, p + 8, 8);
+		if (k->nr_ns > (body - 16) / 16)
+			k->nr_ns = (body - 16) / 16;
+		k->ns = p + 16;
+		return 0;
 	case PERF_RECORD_CGROUP:	/* u64 id; char path[] */
 		if (body < 8)
 			return -EBADMSG;

@@ -115,6 +115,10 @@ struct kevent {
 	uint16_t ksym_type, ksym_flags;	/* KSYMBOL: PERF_RECORD_KSYMBOL_TYPE_*, _FLAGS_*; */
 					/* BPF_EVENT: its type and flags, the program's id in id */
 	unsigned char tag[8];		/* BPF_EVENT: the program's tag */
+	/* NAMESPACES (pid, tid): nr_ns pairs of u64 dev, ino at ns, unaligned, in the
+	 * kernel's order (NET_NS_INDEX ...), as many as the record holds */
+	uint64_t nr_ns;
+	const unsigned char *ns;
 	int known;			/* the type is one of those above: its body was decoded */
 };
 

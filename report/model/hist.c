@@ -113,6 +113,8 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		return s->ddso ? dso_short_name(s->ddso) : "[unknown]";
 	case HIST_CGROUP:
 		return s->cgroup ? s->cgroup : "unknown";
+	case HIST_CGROUP_ID:
+		return s->cgroup_ns ? s->cgroup_ns : strpool_intern(h->pool, "0/0x0");
 	case HIST_SYM_DADDR:
 		/* the data object, or (no object there, perf's way) the address */
 		if (s->dsym)

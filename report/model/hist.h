@@ -23,6 +23,7 @@ enum hist_key {
 	/* -W: the sample's weight; weight shows an entry's sum of them */
 	HIST_LOCAL_WEIGHT, HIST_WEIGHT,
 	HIST_LOCAL_INS_LAT,	/* -W where the PMU gives it: the instruction's latency */
+	HIST_CGROUP_ID,		/* --namespaces: the thread's cgroup namespace */
 	HIST_NKEYS
 };
 

@@ -422,6 +422,20 @@ void machine_comm(struct machine *m, const struct kevent *k, uint64_t now)
 	}
 }
 
+void machine_namespaces(struct machine *m, const struct kevent *k)
+{
+	enum { CGROUP_NS = 6 };	/* CGROUP_NS_INDEX of linux/perf_event.h */
+	uint64_t di[2];
+	char buf[48];
+
+	if (k->nr_ns <= CGROUP_NS)
+		return;
+	memcpy(di, k->ns + 16 * CGROUP_NS, 16);
+	snprintf(buf, sizeof(buf), "%llu/0x%llx", (unsigned long long)di[0],
+		 (unsigned long long)di[1]);
+	get_thread(m, (int)k->pid, (int)k->tid)->cgroup_ns = machine_intern(m, buf);
+}
+
 void machine_fork(struct machine *m, const struct kevent *k)
 {
 	struct thread *parent, *old, *t;
@@ -434,6 +448,8 @@ void machine_fork(struct machine *m, const struct kevent *k)
 	t->pid = (int)k->pid;
 	t->tid = (int)k->tid;
 	t->comm = parent ? parent->comm : get_thread(m, (int)k->ppid, (int)k->ptid)->comm;
+	/* its parent's namespaces until its own NAMESPACES record, which the kernel writes next */
+	t->cgroup_ns = parent ? parent->cgroup_ns : NULL;
 	/*
 	 * A synthesized FORK (time 0) after the thread's synthesized COMM, as
 	 * prof before 0.2 wrote them for -p and -t: the thread keeps its name.

@@ -38,6 +38,9 @@ struct proc {
 struct thread {
 	int pid, tid;
 	const char *comm;	/* interned: the same name is the same pointer */
+	/* --namespaces: its cgroup namespace as perf's cgroup_id key shows it,
+	 * "DEV/0xINODE" (interned); NULL when no NAMESPACES record said */
+	const char *cgroup_ns;
 };
 
 struct machine;
@@ -64,6 +67,9 @@ void machine_data_maps(struct machine *m, int on);
 void machine_cgroup(struct machine *m, uint64_t id, const char *path, size_t len);
 /* The path of cgroup id (interned), or NULL when no CGROUP record named it. */
 const char *machine_cgroup_name(const struct machine *m, uint64_t id);
+
+/* A NAMESPACES record: the thread's namespaces (its cgroup one kept). */
+void machine_namespaces(struct machine *m, const struct kevent *k);
 
 /* The records, at time now (0: the record has none). */
 void machine_mmap(struct machine *m, const struct kevent *k);

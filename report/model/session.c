@@ -74,6 +74,7 @@ struct session {
 	uint32_t groups;	/* the groups of more than one event the file names (GROUP_DESC) */
 	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
 	uint64_t with_src, with_weight;		/* with a data source, with a weight */
+	uint64_t with_ns;			/* NAMESPACES records */
 	/* PERF_SAMPLE_READ: each count's last value, by its id (the index in prev) */
 	struct u64map rp_ids;
 	uint64_t *rp_prev;
@@ -188,6 +189,7 @@ void session_sample_fields(const struct session *s, struct session_fields *f)
 	f->cgroup = s->with_cgroup;
 	f->src = s->with_src;
 	f->weight = s->with_weight;
+	f->namespaces = s->with_ns;
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -398,6 +400,7 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.repaired = 0;
 	rs.cut = 0;
 	rs.cgroup = NULL;
+	rs.cgroup_ns = t->cgroup_ns;
 	if (smp->present & PERF_SAMPLE_CGROUP) {
 		rs.cgroup = machine_cgroup_name(s->mach, smp->cgroup);
 		s->with_cgroup++;
@@ -589,6 +592,10 @@ static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff)
 		break;
 	case PERF_RECORD_CGROUP:
 		machine_cgroup(s->mach, k.id, k.path, k.path_len);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		machine_namespaces(s->mach, &k);
+		s->with_ns++;
 		break;
 	case PERF_RECORD_KSYMBOL:
 		/* kernel JIT code (a BPF program): its name, registered; an unregistered one kept */

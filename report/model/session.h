@@ -78,6 +78,8 @@ struct rsample {
 	 * the sample has none
 	 */
 	uint64_t weight, ins_lat, data_src;
+	/* --namespaces: the thread's cgroup namespace, "DEV/0xINODE", or NULL */
+	const char *cgroup_ns;
 	/* --all-cgroups: the path of the sample's cgroup (interned), or NULL */
 	const char *cgroup;
 	const struct dso *ddso;
@@ -153,6 +155,7 @@ struct session_fields {
 	uint64_t cgroup;	/* --all-cgroups */
 	uint64_t src;		/* --data-src */
 	uint64_t weight;	/* -W */
+	uint64_t namespaces;	/* NAMESPACES records (--namespaces) */
 };
 void session_sample_fields(const struct session *s, struct session_fields *f);
 /*
