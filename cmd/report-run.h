@@ -21,6 +21,7 @@ struct report {
 	int header_only;	/* --header-only (perf's): the text format's header */
 	int group;		/* --group: the events side by side (text) */
 	int no_group;		/* --no-group: apart, though the file has groups */
+	int threads;		/* -T: each thread's counts (record -s) after the report */
 	struct view_args va;
 };
 

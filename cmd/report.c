@@ -23,7 +23,9 @@
 #include "report-run.h"
 #include "utf8.h"
 #include "viewopts.h"
+#include "u64map.h"
 #include "warn.h"
+#include "xalloc.h"
 
 
 /* perf report's -F (--fields) names the columns: prof's -F names a format. */
@@ -74,6 +76,10 @@ const struct opt report_options[] = {
 		"default, as perf's, for a file with groups)"),
 	OPT_SET(0, "no-group", struct report, no_group, 1,
 		"each event apart, though the file has groups"),
+	OPT_SET('T', "threads", struct report, threads, 1,
+		"after the report, each thread's count of each\n"
+		"event at its exit (record with -s), as perf\n"
+		"report -T; --sort pid,tid gives their samples"),
 	OPT_HELP(),
 	/* perf's */
 	OPT_PERF_SET(0, "header-only", struct report, header_only, 1),
@@ -145,6 +151,11 @@ int report_ready(struct report *r, char *err, size_t errlen)
 			 "-g none, or no --group");
 		return -1;
 	}
+	if (r->threads && strcmp(r->format->name, "text")) {
+		snprintf(err, errlen, "-T: the text format's table of each thread's counts; --format "
+			 "%s has none", r->format->name);
+		return -1;
+	}
 	if (r->header_only && strcmp(r->format->name, "text")) {
 		snprintf(err, errlen, "--header-only: the text format's header; --format %s "
 			 "has none of its own", r->format->name);
@@ -189,6 +200,83 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->ordered = !!(fmt->needs & FORMAT_ORDERED);
 	o->addresses = !!(fmt->needs & FORMAT_ADDRESSES);
 	o->tasks = !!(fmt->needs & FORMAT_TASKS);
+	o->thread_counts = r->threads;
+}
+
+/*
+ * -T: each thread's count of each event at its exit, from the READ
+ * records record -s writes, as perf report -T prints them: a row a
+ * thread, a column an event, in the order they came (more than
+ * TC_COLUMNS events: a line a count).
+ */
+#define TC_COLUMNS 16
+
+struct tc_at {
+	uint32_t row, col;	/* the thread's rank, the event's column */
+	size_t i;		/* in p->tc */
+};
+
+static int tc_cmp(const void *a, const void *b)
+{
+	const struct tc_at *x = a, *y = b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x->col < y->col ? -1 : x->col > y->col;
+}
+
+static void thread_counts(const struct profile *p, FILE *out)
+{
+	const struct evdesc **ev = NULL;
+	struct tc_at *at = xcalloc(p->ntc ? p->ntc : 1, sizeof(*at));
+	struct u64map rows, cols;
+	uint32_t nrow = 0, nev = 0, v;
+	size_t cap = 0;
+
+	u64map_init(&rows);
+	u64map_init(&cols);
+	for (size_t i = 0; i < p->ntc; i++) {
+		if (!u64map_get(&rows, (uint32_t)p->tc[i].tid, &v))
+			u64map_add(&rows, (uint32_t)p->tc[i].tid, v = nrow++);
+		at[i].row = v;
+		if (!u64map_get(&cols, p->tc[i].ev->index, &v)) {
+			ev = xgrow(ev, &cap, nev + 1, sizeof(*ev));
+			ev[nev] = p->tc[i].ev;
+			u64map_add(&cols, p->tc[i].ev->index, v = nev++);
+		}
+		at[i].col = v;
+		at[i].i = i;
+	}
+	qsort(at, p->ntc, sizeof(*at), tc_cmp);
+	fputs("#\n#   PID    TID", out);
+	for (uint32_t k = 0; k < nev && nev <= TC_COLUMNS; k++)
+		fprintf(out, "  %10s", ev[k]->name);
+	fputs(nev > TC_COLUMNS ? "  event  count\n" : "\n", out);
+	for (size_t j = 0; j < p->ntc;) {
+		const struct profile_tcount *t = &p->tc[at[j].i];
+		uint32_t col = 0;
+
+		if (nev > TC_COLUMNS) {
+			fprintf(out, "  %5d  %5d  %s  %" PRIu64 "\n", t->pid, t->tid, t->ev->name,
+				t->value);
+			j++;
+			continue;
+		}
+		fprintf(out, "  %5d  %5d", t->pid, t->tid);
+		for (; j < p->ntc && p->tc[at[j].i].tid == t->tid; j++) {
+			for (; col < at[j].col; col++)
+				fprintf(out, "  %10d", 0);
+			fprintf(out, "  %10" PRIu64, p->tc[at[j].i].value);
+			col++;
+		}
+		for (; col < nev; col++)
+			fprintf(out, "  %10d", 0);
+		fputc('\n', out);
+	}
+	u64map_release(&rows);
+	u64map_release(&cols);
+	free(at);
+	free(ev);
 }
 
 #define pct format_pct
@@ -279,6 +367,8 @@ int report_write(struct report *rp)
 			ret = -errno;
 		} else {
 			ret = r.format->write(p, &view, text);
+			if (!ret && r.threads)
+				thread_counts(p, text);
 			if (fclose(text) && !ret)
 				ret = -(errno ? errno : EIO);
 		}
@@ -287,6 +377,9 @@ int report_write(struct report *rp)
 		uint64_t lost = p->info.lost;
 
 		symbols_warnings_print(p->sym);
+		if (r.threads && !session_reads(p->session))
+			fprintf(stderr, "prof: warning: '%s' has no thread counts for -T: record the "
+				"command with -s\n", r.input);
 		if (pct(lost, p->samples + lost) > 1.0)
 			fprintf(stderr, "prof: warning: %" PRIu64 " records were lost (%.2f%% of "
 				"samples); record with a bigger -m or a lower -F\n", lost,

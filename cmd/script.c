@@ -310,6 +310,19 @@ static void print_kernel(FILE *out, const struct perf_event_header *h, const str
 		for (int i = 0; i < 8; i++)
 			fprintf(out, "%02x", k->tag[i]);
 		break;
+	case PERF_RECORD_READ:	/* record -s: a thread's counts at its exit */
+		put_time(out, id);
+		fprintf(out, " pid=%u tid=%u", k->pid, k->tid);
+		for (uint64_t i = 0; i < k->read.read_nr; i++) {
+			uint64_t v, rid;
+
+			sample_read_value(&k->read, i, &v, &rid);
+			fprintf(out, " %s%" PRIu64 ":%" PRIu64, i ? "" : "read=", rid, v);
+			if (i + 1 < k->read.read_nr)
+				fputc(',', out);
+		}
+		fprintf(out, " enabled=%" PRIu64 " running=%" PRIu64, k->enabled, k->running);
+		break;
 	case PERF_RECORD_NAMESPACES: {
 		/* the kernel's order of them, NET_NS_INDEX ... CGROUP_NS_INDEX */
 		static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };

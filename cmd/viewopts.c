@@ -543,7 +543,6 @@ const struct opt view_options[] = {
 	OPT_PERF(0, "tui", NO_UI),
 	OPT_PERF(0, "gtk", NO_UI),
 	OPT_PERF(0, "stdio2", "prof writes one text layout, the one of perf's --stdio"),
-	OPT_PERF('T', "threads", "--sort pid,tid gives each thread's share"),
 	OPT_PERF('v', "verbose", "--params gives C++ parameter lists; prof script -S gives "
 		 "each sample's addresses"),
 	OPT_PERF(0, "percentage", "prof's shares are of what the filters keep; prof report "

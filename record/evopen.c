@@ -112,6 +112,15 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	a->enable_on_exec = enable_on_exec;
 	/* -t follows single threads; everything else follows children too (--no-inherit: not). */
 	a->inherit = o->nr_tids == 0 && !o->no_inherit;
+	/*
+	 * -s: the kernel writes each inherited counter's count, and the
+	 * times it was on, in a READ record when its thread exits
+	 */
+	if (a->inherit && o->inherit_stat) {
+		a->inherit_stat = 1;
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+				  PERF_FORMAT_ID;
+	}
 	a->exclude_guest = 1;
 	if (tracking) {
 		a->mmap = 1;	/* the kernel sends MMAP2 only with mmap set */

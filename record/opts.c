@@ -456,6 +456,10 @@ static const struct opt record_options[] = {
 	OPT_CALL(0, "control", "fifo:CTL[,ACK]", record_cb, R_CONTROL,
 		 "take enable, disable, ping and stop from the\n"
 		 "FIFO CTL, each answered ack on the FIFO ACK"),
+	OPT_SET('s', "stat", RO, inherit_stat, 1,
+		"each thread's counts at its exit, as the kernel\n"
+		"keeps them for the events the command's threads\n"
+		"inherit (READ records): prof report -T"),
 	OPT_SET(0, "namespaces", RO, namespaces, 1,
 		"each thread's namespaces (NAMESPACES records):\n"
 		"prof report --sort cgroup_id, prof script"),
@@ -514,8 +518,6 @@ static const struct opt record_options[] = {
 	OPT_SET('q', "quiet", RO, quiet, 1, "no notices and no summary"),
 	OPT_HELP(),
 	/* perf record's spellings */
-	OPT_PERF('s', "stat", "prof keeps each sample's thread: prof report --sort pid,tid "
-		 "gives each thread's share"),
 	OPT_PERF('u', "uid", "-a records every process; prof report --pid or --comm keeps a "
 		 "user's"),
 	OPT_END(),

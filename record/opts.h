@@ -91,6 +91,7 @@ struct record_opts {
 	const char *cgroup_default;	/* -G before any -e (in argv): every event's */
 	int all_cgroups;	/* --all-cgroups: each sample's cgroup, and CGROUP records */
 	int namespaces;		/* --namespaces: NAMESPACES records */
+	int inherit_stat;	/* -s: each inherited counter's count at its thread's exit */
 	int no_bpf_event;	/* --no-bpf-event: no KSYMBOL and BPF_EVENT records */
 	int64_t delay_ms;	/* -D: events enabled this long after the start; -1 never (--control) */
 	const char *control;	/* --control fifo:CTL[,ACK] (in argv), or NULL */

@@ -408,6 +408,25 @@ int decode_kernel(const struct perf_event_attr *attr, const struct perf_event_he
 		k->switch_out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
 		k->preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		return 0;
+	case PERF_RECORD_READ: {	/* u32 pid, tid; the counts in read_format's layout */
+		struct cursor c = { p + 8, p + body };
+		uint64_t fmt = attr->read_format;
+		const unsigned char *t;
+		int n = 0;
+
+		if (body < 8 || take_read(&c, fmt, &k->read))
+			return -EBADMSG;
+		memcpy(u, p, 8);
+		k->pid = u[0];
+		k->tid = u[1];
+		/* the times: after a group's nr, or after the one value */
+		t = fmt & PERF_FORMAT_GROUP ? p + 16 : k->read.read_at + 8;
+		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			memcpy(&k->enabled, t + 8 * n++, 8);
+		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			memcpy(&k->running, t + 8 * n, 8);
+		return 0;
+	}
 	case PERF_RECORD_NAMESPACES:	/* u32 pid, tid; u64 nr; { u64 dev, ino } [nr] */
 		if (body < 16)
 			return -EBADMSG;

@@ -119,6 +119,14 @@ struct kevent {
 	 * kernel's order (NET_NS_INDEX ...), as many as the record holds */
 	uint64_t nr_ns;
 	const unsigned char *ns;
+	/*
+	 * READ (pid, tid): its counts as PERF_SAMPLE_READ lays them out
+	 * (struct sample's read_* fields: sample_read_value()), and the
+	 * times the counter was enabled and running (0 where read_format
+	 * has none)
+	 */
+	struct sample read;
+	uint64_t enabled, running;
 	int known;			/* the type is one of those above: its body was decoded */
 };
 

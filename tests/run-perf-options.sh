@@ -175,7 +175,7 @@ fi
 # --- prof report: refused, saying what prof does -----------------------------
 refused report "--tui"                    "prof view opens the interactive page"
 refused report "--gtk"                    "prof view opens the interactive page"
-refused report "-T"                       "--sort pid,tid"
+refused report "-T -F json"               "the text format's table"
 refused report "-F overhead,sym"          "--sort KEYS"
 refused report "-g fractal"               "shares of the total"
 refused report "-g flat"                  "--format folded"
@@ -271,7 +271,6 @@ script_of max.data max.txt
 grep -q -e "^ATTR .* freq=$max0 " -e "^ATTR .* freq=$max1 " max.txt ||
 	fail "prof record -F max: $(grep '^ATTR' max.txt), expected freq=$max0"
 
-refused record "-s -- true"              "--sort pid,tid"
 refused record "-k realtime -- true"     "CLOCK_MONOTONIC"
 refused record "--call-graph lbr -- true" "fp or dwarf"
 refused record "--switch-events -- true" "--off-cpu"

@@ -275,6 +275,22 @@ static void on_task(void *ctx, int kind, int pid, int tid, uint64_t time)
 	}
 }
 
+/* A thread's count in a READ record (opts.thread_counts), added to its others'. */
+static void on_read(void *ctx, int pid, int tid, const struct evdesc *e, uint64_t value)
+{
+	struct profile *p = ctx;
+	uint64_t key = (uint64_t)(uint32_t)tid << 32 | (uint32_t)e->index;
+	uint32_t i;
+
+	if (!u64map_get(&p->tc_index, key, &i)) {
+		p->tc = xgrow(p->tc, &p->tc_cap, p->ntc + 1, sizeof(*p->tc));
+		i = (uint32_t)p->ntc++;
+		u64map_add(&p->tc_index, key, i);
+		p->tc[i] = (struct profile_tcount){ pid, tid, e, 0 };
+	}
+	p->tc[i].value += value;
+}
+
 int profile_task_times(const struct profile *p, int pid, int tid, uint64_t *start, uint64_t *end)
 {
 	uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
@@ -444,6 +460,8 @@ void profile_free(struct profile *p)
 	free(p->ev);
 	free(p->task);
 	u64map_release(&p->task_index);
+	free(p->tc);
+	u64map_release(&p->tc_index);
 	free(p->tt);
 	htab_release(&p->tt_index);
 	strpool_free(p->pool);
@@ -551,8 +569,11 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 	}
 	p->session = session_new(p->sym, on_sample, l);
 	u64map_init(&p->task_index);
+	u64map_init(&p->tc_index);
 	if (o->tasks)
 		session_on_task(p->session, on_task, p);
+	if (o->thread_counts)
+		session_on_read(p->session, on_read, p);
 	set_filters(l);
 	session_forget_exited(p->session, o->forget_exited);
 	if (o->trim_idle || o->trim_budget)

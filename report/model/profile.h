@@ -99,6 +99,7 @@ struct profile_opts {
 	/* perf's --max-stack: a stack's frames from the sampled one, the rest dropped; 0: all */
 	int max_stack;
 	int tasks;			/* keep each thread's FORK and EXIT times (profile_task_times) */
+	int thread_counts;		/* keep each thread's counts of READ records (p->tc) */
 	/*
 	 * Samples reach the collector in time order (for a timeline), not
 	 * as soon as resolved: a sample whose file is still being opened
@@ -189,7 +190,18 @@ struct profile {
 	struct profile_task *task;
 	size_t ntask, task_cap;
 	struct u64map task_index;
+	/* with opts.thread_counts: each thread's counts (record -s), in the order they came */
+	struct profile_tcount *tc;
+	size_t ntc, tc_cap;
+	struct u64map tc_index;		/* tc by tid << 32 | event index */
 	struct loader *ld;		/* how records are fed: profile.c's */
+};
+
+/* A thread's count of an event, its READ records' summed (one a CPU it ran on). */
+struct profile_tcount {
+	int pid, tid;
+	const struct evdesc *ev;
+	uint64_t value;
 };
 
 /* A thread's life, as its FORK and EXIT records tell: 0 where they do not. */

@@ -75,6 +75,9 @@ struct session {
 	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
 	uint64_t with_src, with_weight;		/* with a data source, with a weight */
 	uint64_t with_ns;			/* NAMESPACES records */
+	uint64_t reads;				/* READ records (record -s) */
+	session_read_fn read_fn;
+	void *read_ctx;
 	/* PERF_SAMPLE_READ: each count's last value, by its id (the index in prev) */
 	struct u64map rp_ids;
 	uint64_t *rp_prev;
@@ -319,6 +322,17 @@ const struct evtab *session_evtab(const struct session *s)
 uint64_t session_lost(const struct session *s)
 {
 	return s->lost;
+}
+
+void session_on_read(struct session *s, session_read_fn fn, void *ctx)
+{
+	s->read_fn = fn;
+	s->read_ctx = ctx;
+}
+
+uint64_t session_reads(const struct session *s)
+{
+	return s->reads;
 }
 
 void session_on_task(struct session *s, session_task_fn fn, void *ctx)
@@ -592,6 +606,20 @@ static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff)
 		break;
 	case PERF_RECORD_CGROUP:
 		machine_cgroup(s->mach, k.id, k.path, k.path_len);
+		break;
+	case PERF_RECORD_READ:
+		s->reads++;
+		for (uint64_t i = 0; s->read_fn && i < k.read.read_nr; i++) {
+			const struct evdesc *re = e;
+			uint64_t v, rid;
+			uint32_t idx;
+
+			/* a count of a group names its event by its id; else the record's own */
+			sample_read_value(&k.read, i, &v, &rid);
+			if (rid && u64map_get(&s->ev.ids, rid, &idx) && idx < s->ev.nr)
+				re = s->ev.ev[idx];
+			s->read_fn(s->read_ctx, (int)k.pid, (int)k.tid, re, v);
+		}
 		break;
 	case PERF_RECORD_NAMESPACES:
 		machine_namespaces(s->mach, &k);

@@ -103,6 +103,16 @@ struct session;
 void session_on_task(struct session *s, session_task_fn fn, void *ctx);
 
 /*
+ * A count of event e in a READ record (prof record -s): thread tid's, at
+ * its exit, of the counter it inherited, in time order with the samples.
+ */
+typedef void (*session_read_fn)(void *ctx, int pid, int tid, const struct evdesc *e,
+				uint64_t value);
+void session_on_read(struct session *s, session_read_fn fn, void *ctx);
+/* READ records read so far. */
+uint64_t session_reads(const struct session *s);
+
+/*
  * Called for each sample before it is resolved or unwound, with no frames
  * (nframes 0): zero drops it, at no more cost. Gets the callback's ctx.
  */
