@@ -40,6 +40,8 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	a->sample_type |= o->sample_extra;
 	if (o->sample_extra & PERF_SAMPLE_REGS_INTR)
 		a->sample_regs_intr = regs_user_mask();	/* -I: the general registers, as perf's */
+	/* --overwrite: the newest records over the oldest, read once at the end (ring.h) */
+	a->write_backward = o->overwrite;
 	/* --namespaces: each new thread's namespaces (NAMESPACES records) */
 	a->namespaces = tracking && o->namespaces;
 	/* --all-cgroups: each sample's cgroup, and the new cgroups' paths (CGROUP records) */

@@ -456,6 +456,11 @@ static const struct opt record_options[] = {
 	OPT_CALL(0, "control", "fifo:CTL[,ACK]", record_cb, R_CONTROL,
 		 "take enable, disable, ping and stop from the\n"
 		 "FIFO CTL, each answered ack on the FIFO ACK"),
+	OPT_SET(0, "overwrite", RO, overwrite, 1,
+		"a flight recorder: the kernel writes each CPU's\n"
+		"newest records over its oldest, and the file\n"
+		"holds the last -m of each ring at the end (and\n"
+		"at each --switch-output), as perf's"),
 	OPT_SET('s', "stat", RO, inherit_stat, 1,
 		"each thread's counts at its exit, as the kernel\n"
 		"keeps them for the events the command's threads\n"

@@ -92,6 +92,7 @@ struct record_opts {
 	int all_cgroups;	/* --all-cgroups: each sample's cgroup, and CGROUP records */
 	int namespaces;		/* --namespaces: NAMESPACES records */
 	int inherit_stat;	/* -s: each inherited counter's count at its thread's exit */
+	int overwrite;		/* --overwrite: rings the kernel overwrites, read at the end */
 	int no_bpf_event;	/* --no-bpf-event: no KSYMBOL and BPF_EVENT records */
 	int64_t delay_ms;	/* -D: events enabled this long after the start; -1 never (--control) */
 	const char *control;	/* --control fifo:CTL[,ACK] (in argv), or NULL */

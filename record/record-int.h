@@ -57,6 +57,8 @@ struct recorder {
 	int *fds;
 	size_t nr_fds;
 	struct ring *rings;		/* one per entry of cpus */
+	/* --overwrite: the tracking event's rings, drained as they fill (rings: overwritten) */
+	struct ring *trings;
 	uint64_t *heads;		/* drain()'s: each ring's head as a pass began */
 	struct codemap code;		/* where code may be (zero_non_code()) */
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */

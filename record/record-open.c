@@ -94,6 +94,7 @@ static int open_one(struct recorder *rc, struct rec_event *e, int t, size_t c)
 	int group_fd = lead != e ? slot_fd(rc, lead, t, c) : -1;
 	int fd;
 	uint64_t id;
+	struct ring *rings;
 
 	if (lead != e && group_fd < 0)
 		return 0;	/* its leader is not on this thread (a -p thread gone): nor is it */
@@ -110,15 +111,17 @@ static int open_one(struct recorder *rc, struct rec_event *e, int t, size_t c)
 		return -errno;
 	e->ids = xreallocarray(e->ids, e->nr_ids + 1, sizeof(*e->ids));
 	e->ids[e->nr_ids++] = id;
-	if (!rc->rings[c].base) {
-		int ret = ring_init(&rc->rings[c], fd, cpu, rc->o.mmap_pages);
+	/* --overwrite: the tracking event's records in a ring of their own, drained */
+	rings = rc->o.overwrite && !e->attr.write_backward ? rc->trings : rc->rings;
+	if (!rings[c].base) {
+		int ret = ring_init(&rings[c], fd, cpu, rc->o.mmap_pages, e->attr.write_backward);
 
 		if (ret)
 			return ret == -EPERM || ret == -ENOMEM ? -ENOBUFS : ret;
 		return 0;
 	}
 	/* One ring per CPU: every other event of that CPU writes into it. */
-	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rc->rings[c].fd) < 0)
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rings[c].fd) < 0)
 		return -errno;
 	return 0;
 }
@@ -371,6 +374,8 @@ static void group_setup(struct recorder *rc)
  * -D: the events stay off until the delay is over, but the maps, comms and
  * forks of that time must be there for the samples after it: a dummy event,
  * on from the start, takes over the first event's tracking (as perf's).
+ * --overwrite: the samples are overwritten, but not the maps: the dummy
+ * writes forward into rings of its own, drained as they fill.
  */
 static void delay_tracking(struct recorder *rc)
 {
@@ -381,6 +386,7 @@ static void delay_tracking(struct recorder *rc)
 	t->leader = (int)rc->nr_ev;
 	evopen_attr(&t->attr, evname_lookup("dummy"), &rc->o, 1, rc->launched && rc->profile_command);
 	t->attr.exclude_kernel = e->attr.exclude_kernel;
+	t->attr.write_backward = 0;
 	e->attr.mmap = e->attr.mmap2 = e->attr.mmap_data = 0;
 	e->attr.comm = e->attr.comm_exec = e->attr.task = 0;
 	e->attr.build_id = e->attr.ksymbol = e->attr.bpf_event = e->attr.cgroup = 0;
@@ -477,7 +483,7 @@ int rec_open_events(struct recorder *rc)
 			}
 	if (rc->o.off_cpu)
 		off_cpu_events(rc);
-	if (rc->o.delay_ms)
+	if (rc->o.delay_ms || rc->o.overwrite)
 		delay_tracking(rc);
 	if (rc->sample_read)
 		/* in every event's samples, so that all stay alike in layout (a group of one elsewhere) */
@@ -497,11 +503,17 @@ int rec_open_events(struct recorder *rc)
 	for (size_t i = 0; rc->tracepoints && i < rc->nr_ev; i++)
 		rc->ev[i].attr.sample_type |= PERF_SAMPLE_RAW;
 	rc->rings = xcalloc(rc->cpus.nr, sizeof(*rc->rings));
+	if (rc->o.overwrite)
+		rc->trings = xcalloc(rc->cpus.nr, sizeof(*rc->trings));
 	rc->heads = xcalloc(rc->cpus.nr, sizeof(*rc->heads));
 	codemap_init(&rc->code);
 	/* -g's few bytes of stack serve the leaf repair alone: no registers */
+	/*
+	 * --overwrite: the records come newest first, once, at the end: no
+	 * maps read ahead of the samples, the stacks kept for the report
+	 */
 	if ((rc->ev[0].attr.sample_type & PERF_SAMPLE_STACK_USER) &&
-	    !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER)) {
+	    !(rc->ev[0].attr.sample_type & PERF_SAMPLE_REGS_USER) && !rc->o.overwrite) {
 		rc->leaf_code = &rc->code;
 		if (!rc->o.keep_leaf_stacks)
 			rc->mend = mend_new(&rc->ev[0].attr, NULL, &rc->code);

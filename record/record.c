@@ -431,8 +431,38 @@ static void scan_map(void *ctx, const unsigned char *rec, size_t len)
 		mend_record(rc->mend, rec, len);
 }
 
-/* One pass over the rings. Returns bytes moved (>= 0) or -1 after a message. */
-static long drain(struct recorder *rc)
+/*
+ * Ring r's records into the file, through the drain's filters: those
+ * before head (heads != NULL: the leaf repair's scan), or all; an overwrite
+ * ring's newest. Bytes kept, or -1 after a message.
+ */
+static long drain_ring(struct recorder *rc, struct ring *r, const uint64_t *head)
+{
+	void *dst;
+	size_t n, ok, kept;
+	int ret;
+
+	if (!r->base)
+		return 0;
+	ret = writer_reserve(rc->w, r->data_size, &dst);
+	if (ret)
+		return write_error(rc, ret);
+	n = r->overwrite ? ring_snapshot(r, dst) : head ? ring_read_to(r, dst, *head)
+						      : ring_read(r, dst);
+	kept = drain_chunk(&rc->drain, dst, n, &ok);
+	writer_commit(rc->w, kept);
+	if (ok != n)
+		fprintf(stderr, "prof: malformed record in the ring of cpu %d; dropped %zu bytes\n",
+			r->cpu, n - ok);
+	return (long)kept;
+}
+
+/*
+ * One pass over the rings; with snap, the overwrite rings' newest records
+ * too (--overwrite: at the end and at --switch-output). Returns bytes
+ * moved (>= 0) or -1 after a message.
+ */
+static long drain(struct recorder *rc, int snap)
 {
 	static const struct perf_event_header round = { PDATA_FINISHED_ROUND, 0, 8 };
 	long total = 0;
@@ -461,23 +491,13 @@ static long drain(struct recorder *rc)
 			  rc->scan_buf, rc->mend ? 1 << 16 : 40, scan_map, rc);
 	}
 	for (int c = 0; c < rc->cpus.nr; c++) {
-		struct ring *r = &rc->rings[c];
-		void *dst;
-		size_t n, ok, kept;
+		long t = rc->trings ? drain_ring(rc, &rc->trings[c], NULL) : 0;
+		long k = t >= 0 && (!rc->o.overwrite || snap)
+			 ? drain_ring(rc, &rc->rings[c], rc->leaf_code ? &rc->heads[c] : NULL) : 0;
 
-		if (!r->base)
-			continue;
-		ret = writer_reserve(rc->w, r->data_size, &dst);
-		if (ret)
-			return write_error(rc, ret);
-		n = rc->leaf_code ? ring_read_to(r, dst, rc->heads[c]) : ring_read(r, dst);
-		kept = drain_chunk(&rc->drain, dst, n, &ok);
-		writer_commit(rc->w, kept);
-		if (ok != n) {
-			fprintf(stderr, "prof: malformed record in the ring of cpu %d; "
-				"dropped %zu bytes\n", r->cpu, n - ok);
-		}
-		total += (long)kept;
+		if (t < 0 || k < 0)
+			return -1;
+		total += t + k;
 	}
 	if (!total)
 		return 0;
@@ -515,7 +535,7 @@ static int switch_file(struct recorder *rc)
 	uint64_t samples;
 	int ret;
 
-	if (drain(rc) < 0)
+	if (drain(rc, 1) < 0)
 		return -1;
 	ret = carry_write_again(rc->carry, rc->w);
 	if (!ret)
@@ -618,7 +638,8 @@ static int run(struct recorder *rc)
 	pfd[0].fd = rc->sfd;
 	pfd[0].events = POLLIN;
 	for (size_t i = 0; i < rc->nr_fds; i++) {
-		pfd[i + 1].fd = rc->fds[i];
+		/* an overwrite ring is read at the end, not as it fills */
+		pfd[i + 1].fd = rc->o.overwrite ? -1 : rc->fds[i];
 		pfd[i + 1].events = POLLIN;
 	}
 	pfd[nfds - 1].fd = rc->ctl_fd;	/* -1 without --control: poll skips it */
@@ -686,7 +707,7 @@ static int run(struct recorder *rc)
 					stopping = 1;
 			}
 		}
-		if (drain(rc) < 0) {
+		if (drain(rc, 0) < 0) {
 			ret = -1;
 			break;
 		}
@@ -708,7 +729,7 @@ static int run(struct recorder *rc)
 	/* Stop the events, then take what they wrote before that. */
 	for (size_t i = 0; i < rc->nr_fds; i++)
 		ioctl(rc->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	if (!ret && drain(rc) < 0)
+	if (!ret && drain(rc, 1) < 0)
 		ret = -1;
 	if (rc->launched && !rc->child_done) {
 		kill(rc->launch.pid, SIGTERM);
@@ -783,7 +804,10 @@ static void recorder_release(struct recorder *rc)
 	carry_free(rc->carry);
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
 		ring_release(&rc->rings[c]);
+	for (int c = 0; rc->trings && c < rc->cpus.nr; c++)
+		ring_release(&rc->trings[c]);
 	free(rc->rings);
+	free(rc->trings);
 	free(rc->heads);
 	codemap_release(&rc->code);
 	mend_free(rc->mend);

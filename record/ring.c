@@ -10,20 +10,24 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "ring.h"
 
-int ring_init(struct ring *r, int fd, int cpu, size_t pages)
+int ring_init(struct ring *r, int fd, int cpu, size_t pages, int overwrite)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
 	r->cpu = cpu;
+	r->overwrite = overwrite;
 	r->map_size = (pages + 1) * page;
-	r->base = mmap(NULL, r->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* a ring we cannot write the tail of is one the kernel overwrites */
+	r->base = mmap(NULL, r->map_size, PROT_READ | (overwrite ? 0 : PROT_WRITE), MAP_SHARED,
+		       fd, 0);
 	if (r->base == MAP_FAILED) {
 		r->base = NULL;
 		return -errno;
@@ -81,6 +85,33 @@ void ring_scan(const struct ring *r, uint64_t head, uint64_t types, unsigned cha
 		}
 		pos += h.size;
 	}
+}
+
+size_t ring_snapshot(struct ring *r, void *dst)
+{
+	uint64_t head, end, pos;
+	size_t n;
+
+	/* the kernel stops writing (and loses what comes meanwhile) while we copy */
+	ioctl(r->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+	head = ring_head(r);
+	/* backward: the newest record at head, older ones above it, up to a ring's size */
+	end = r->have_prev && r->prev - head <= r->data_size ? r->prev : head + r->data_size;
+	pos = head;
+	while (end - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		ring_copy(r->data, r->data_size, pos, pos + sizeof(h), &h);
+		/* never written (0), or the oldest, cut by the newest over it */
+		if (h.size < sizeof(h) || h.size % 8 || h.size > end - pos)
+			break;
+		pos += h.size;
+	}
+	n = ring_copy(r->data, r->data_size, head, pos, dst);
+	r->prev = head;
+	r->have_prev = 1;
+	ioctl(r->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+	return n;
 }
 
 size_t ring_read(struct ring *r, void *dst)

@@ -18,10 +18,18 @@ struct ring {
 	unsigned char *data;
 	size_t data_size;		/* a power of two */
 	struct perf_event_mmap_page *pc;
+	int overwrite;			/* --overwrite: the kernel writes backward over the oldest */
+	uint64_t prev;			/* overwrite: the head of the last snapshot, if have_prev */
+	int have_prev;
 };
 
-/* Map 1 + pages pages of fd read-write. 0 or -errno (ENOMEM/EPERM past mlock limits). */
-int ring_init(struct ring *r, int fd, int cpu, size_t pages);
+/*
+ * Map 1 + pages pages of fd: read-write, for a ring we drain; read-only
+ * (overwrite), for a ring the kernel overwrites, of events opened with
+ * write_backward (--overwrite, a flight recorder). 0 or -errno
+ * (ENOMEM/EPERM past mlock limits).
+ */
+int ring_init(struct ring *r, int fd, int cpu, size_t pages, int overwrite);
 void ring_release(struct ring *r);
 
 /*
@@ -41,6 +49,15 @@ size_t ring_read_to(struct ring *r, void *dst, uint64_t head);
  */
 void ring_scan(const struct ring *r, uint64_t head, uint64_t types, unsigned char *buf,
 	       size_t max, void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx);
+
+/*
+ * An overwrite ring's newest records into dst (at least r->data_size
+ * bytes), the kernel's writes paused meanwhile: from the head to the
+ * oldest whole record, or to the head of the last snapshot, whichever is
+ * nearer; newest first (a reader puts them in time order). Returns the
+ * bytes copied.
+ */
+size_t ring_snapshot(struct ring *r, void *dst);
 
 /*
  * The copy itself, for a ring of size bytes (a power of two) at data:
