@@ -106,6 +106,12 @@ static void key_warnings(const struct report *r, const struct profile *p)
 			need = "a weight|-W";
 		else if (key == HIST_CGROUP_ID && !f.namespaces)
 			need = "its thread's namespaces|--namespaces";
+		else if (key == HIST_PHYS_DADDR && !f.phys)
+			need = "a physical address|--phys-data";
+		else if (key == HIST_DATA_PAGE_SIZE && !f.data_page)
+			need = "a data page size|--data-page-size";
+		else if (key == HIST_CODE_PAGE_SIZE && !f.code_page)
+			need = "a code page size|--code-page-size";
 		if (need)
 			fprintf(stderr, "prof: warning: '%s': no sample has %.*s for --sort %s; record "
 				"with %s\n", r->input, (int)strcspn(need, "|"), need,

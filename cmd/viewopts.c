@@ -16,7 +16,7 @@
 const char *const view_key_names[HIST_NKEYS] = {
 	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism", "dso_daddr",
 	"symbol_daddr", "cgroup", "mem", "tlb", "snoop", "locked", "blocked", "local_weight", "weight",
-	"local_ins_lat", "cgroup_id",
+	"local_ins_lat", "cgroup_id", "phys_daddr", "data_page_size", "code_page_size",
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -99,8 +99,8 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 		if (k == HIST_NKEYS) {
 			opt_error(st, "--sort: unknown key '%s'; keys are comm, pid, tid, dso, sym, "
 				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr, cgroup, mem, tlb, "
-				  "snoop, locked, blocked, local_weight, weight, local_ins_lat, cgroup_id",
-				  items[i]);
+				  "snoop, locked, blocked, local_weight, weight, local_ins_lat, cgroup_id, "
+				  "phys_daddr, data_page_size, code_page_size", items[i]);
 			free(items);
 			return -1;
 		}
@@ -508,7 +508,8 @@ const struct opt view_options[] = {
 	OPT_CALL('s', "sort", "KEYS", view_cb, VIEW_OPT_SORT,
 		 "comma list of comm,pid,tid,dso,sym,srcline,cpu,\n"
 		 "parallelism, cgroup, the data's keys (dso_daddr,\n"
-		 "symbol_daddr, mem, tlb, snoop, locked, blocked) and\n"
+		 "symbol_daddr, phys_daddr, data_page_size, mem, tlb,\n"
+		 "snoop, locked, blocked), code_page_size and\n"
 		 "the weights' (local_weight, weight, local_ins_lat),\n"
 		 "cgroup_id; default comm,dso,sym"),
 	OPT_CALL_FLAG(0, "children", view_cb, VIEW_OPT_CHILDREN,

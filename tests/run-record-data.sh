@@ -12,6 +12,7 @@
 #   - prof script shows each sample's addr=, the addresses perf script
 #     reads; -W, --data-src, --phys-data and --data-page-size as perf
 #     script reads them;
+#   - --sort phys_daddr,data_page_size,code_page_size: perf's rows;
 #   - -I: each sample's registers where it was taken, as perf script reads them;
 #   - -p: the data maps of a running process are synthesized (prot rw-).
 # shellcheck source=tests/test-subr.sh
@@ -83,6 +84,20 @@ if command -v perf > /dev/null 2>&1; then
 			if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
 			sub(/[KMG]$/, "", v); return v * m }' > perf.sizes
 	cmp -s prof.sizes perf.sizes || fail "page sizes differ from perf script's: $(diff prof.sizes perf.sizes | sed -n 1,4p | tr '\n' ' ')"
+fi
+# the report's keys of them: the rows perf report --mem-mode gives
+K=phys_daddr,data_page_size,code_page_size
+run_prof report -i more.data --mem-mode --sort $K -F json
+expect_rc 0 "prof report --sort $K"
+jq -r '.events[0].flat[] | "\(.samples) \(.phys_daddr) \(.data_page_size) \(.code_page_size)"' out |
+	sort > prof.keys
+grep -q ' \[\.\] 0x[0-9a-f]\{16\} 4K 4K$' prof.keys || fail "--sort $K: no row of a 4K page at a physical address: $(sed -n 1,3p prof.keys)"
+if command -v perf > /dev/null 2>&1; then
+	command perf report -i more.data --stdio --mem-mode -n --sort $K -t ';' 2> perf.err |
+		awk -F';' '!/^#/ && NF >= 5 { for (i = 2; i <= 5; i++) gsub(/^ +| +$/, "", $i); print $2, $3, $4, $5 }' |
+		sort > perf.keys
+	cmp -s prof.keys perf.keys || fail "--sort $K differs from perf's: $(diff prof.keys perf.keys | sed -n 1,4p | tr '\n' ' ')"
+	note "--sort $K: $(wc -l < prof.keys) rows, perf's"
 fi
 
 # --- -I: the registers where each sample was taken, as perf script reads them ------------

@@ -13,6 +13,7 @@ static const char *const key_titles[HIST_NKEYS] = {
 	"Command", "Pid", "Tid", "Shared Object", "Symbol", "Source", "CPU", "Parallelism",
 	"Data Object", "Data Symbol", "Cgroup", "Memory access", "TLB access", "Snoop", "Locked",
 	"Blocked", "Local Weight", "Weight", "Local INSTR Latency", "cgroup id (dev/inode)",
+	"Data Physical Address", "Data Page Size", "Code Page Size",
 };
 
 /*

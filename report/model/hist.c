@@ -87,6 +87,23 @@ void hist_free(struct hist *h)
 	free(h);
 }
 
+/* A page's size as perf names it: 4K, 2M, 1G; N/A for 0 (the kernel could not say). */
+static void page_size_name(uint64_t size, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPEZY";
+	int i = 0;
+
+	if (!size) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	while (size / 1024 > 1 && i < 8) {
+		size /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)size, units[i]);
+}
+
 static const char *key_text(struct hist *h, enum hist_key k, const struct rsample *s,
 			    const struct rframe *f, unsigned *flags)
 {
@@ -113,6 +130,16 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		return s->ddso ? dso_short_name(s->ddso) : "[unknown]";
 	case HIST_CGROUP:
 		return s->cgroup ? s->cgroup : "unknown";
+	case HIST_PHYS_DADDR:
+		/* perf's: "%#.16llx", which writes 0 without its 0x */
+		snprintf(buf, sizeof(buf), s->phys_addr ? "[.] 0x%016llx" : "[.] %016llx",
+			 (unsigned long long)s->phys_addr);
+		break;
+	case HIST_DATA_PAGE_SIZE:
+	case HIST_CODE_PAGE_SIZE:
+		page_size_name(k == HIST_DATA_PAGE_SIZE ? s->data_page_size : s->code_page_size, buf,
+			       sizeof(buf));
+		break;
 	case HIST_CGROUP_ID:
 		return s->cgroup_ns ? s->cgroup_ns : strpool_intern(h->pool, "0/0x0");
 	case HIST_SYM_DADDR:

@@ -24,6 +24,9 @@ enum hist_key {
 	HIST_LOCAL_WEIGHT, HIST_WEIGHT,
 	HIST_LOCAL_INS_LAT,	/* -W where the PMU gives it: the instruction's latency */
 	HIST_CGROUP_ID,		/* --namespaces: the thread's cgroup namespace */
+	HIST_PHYS_DADDR,	/* --phys-data: the data's physical address */
+	HIST_DATA_PAGE_SIZE,	/* --data-page-size: the size of the data's page */
+	HIST_CODE_PAGE_SIZE,	/* --code-page-size: the size of the code's page */
 	HIST_NKEYS
 };
 

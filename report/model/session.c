@@ -75,6 +75,7 @@ struct session {
 	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
 	uint64_t with_src, with_weight;		/* with a data source, with a weight */
 	uint64_t with_ns;			/* NAMESPACES records */
+	uint64_t with_phys, with_dpage, with_cpage;	/* samples with those fields */
 	uint64_t reads;				/* READ records (record -s) */
 	session_read_fn read_fn;
 	void *read_ctx;
@@ -193,6 +194,9 @@ void session_sample_fields(const struct session *s, struct session_fields *f)
 	f->src = s->with_src;
 	f->weight = s->with_weight;
 	f->namespaces = s->with_ns;
+	f->phys = s->with_phys;
+	f->data_page = s->with_dpage;
+	f->code_page = s->with_cpage;
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -426,6 +430,12 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 		    : smp->present & PERF_SAMPLE_WEIGHT ? smp->weight : 0;
 	rs.ins_lat = smp->present & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight >> 32 & 0xffff : 0;
 	rs.data_src = smp->present & PERF_SAMPLE_DATA_SRC ? smp->data_src : 0;
+	rs.phys_addr = smp->present & PERF_SAMPLE_PHYS_ADDR ? smp->phys_addr : 0;
+	rs.data_page_size = smp->present & PERF_SAMPLE_DATA_PAGE_SIZE ? smp->data_page_size : 0;
+	rs.code_page_size = smp->present & PERF_SAMPLE_CODE_PAGE_SIZE ? smp->code_page_size : 0;
+	s->with_phys += (smp->present & PERF_SAMPLE_PHYS_ADDR) != 0;
+	s->with_dpage += (smp->present & PERF_SAMPLE_DATA_PAGE_SIZE) != 0;
+	s->with_cpage += (smp->present & PERF_SAMPLE_CODE_PAGE_SIZE) != 0;
 	rs.has_daddr = 0;
 	rs.daddr = 0;
 	rs.ddso = NULL;

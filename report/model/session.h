@@ -78,6 +78,8 @@ struct rsample {
 	 * the sample has none
 	 */
 	uint64_t weight, ins_lat, data_src;
+	/* --phys-data, --data-page-size, --code-page-size: as the kernel gave them, or 0 */
+	uint64_t phys_addr, data_page_size, code_page_size;
 	/* --namespaces: the thread's cgroup namespace, "DEV/0xINODE", or NULL */
 	const char *cgroup_ns;
 	/* --all-cgroups: the path of the sample's cgroup (interned), or NULL */
@@ -166,6 +168,9 @@ struct session_fields {
 	uint64_t src;		/* --data-src */
 	uint64_t weight;	/* -W */
 	uint64_t namespaces;	/* NAMESPACES records (--namespaces) */
+	uint64_t phys;		/* --phys-data */
+	uint64_t data_page;	/* --data-page-size */
+	uint64_t code_page;	/* --code-page-size */
 };
 void session_sample_fields(const struct session *s, struct session_fields *f);
 /*
