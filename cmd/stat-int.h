@@ -28,6 +28,8 @@ struct sev {
 	char *cgroup;		/* -G: its cgroup ("" none; malloc'ed), or NULL */
 	int cgfd;		/* that cgroup's directory while counting, or -1 */
 	enum { EV_UNKNOWN, EV_OPEN, EV_UNSUPPORTED } state;
+	double scale;		/* a PMU alias's: counts shown times scale, in unit (evlist.h) */
+	char unit[24];
 	/* -r: the scaled count of each run; its times enabled and running, summed */
 	double sum, sumsq;
 	unsigned runs;

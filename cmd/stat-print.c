@@ -183,8 +183,11 @@ static void print_line(struct stat_run *r, const struct counts *c, int i, double
 	double pct = c->ena[i] ? 100.0 * (double)c->run[i] / (double)c->ena[i] : 100.0;
 	double mv = 0;
 	char mu[64] = "", val[64];
-	int mk = counted ? metric(o, c, i, elapsed_ns, &mv, mu, sizeof(mu)) : 0;
-	const char *unit = clock ? "msec" : "";
+	/* a PMU alias's scale and unit (events/A.scale, .unit), as perf stat shows it */
+	int scaled = (e->scale > 0 && e->scale != 1) || e->unit[0];
+	double sv = c->v[i] * (e->scale > 0 ? e->scale : 1);
+	int mk = counted && !scaled ? metric(o, c, i, elapsed_ns, &mv, mu, sizeof(mu)) : 0;
+	const char *unit = clock ? "msec" : e->unit;
 
 	if (!supported)
 		snprintf(val, sizeof(val), "<not supported>");
@@ -192,6 +195,8 @@ static void print_line(struct stat_run *r, const struct counts *c, int i, double
 		snprintf(val, sizeof(val), "<not counted>");
 	else if (clock)
 		snprintf(val, sizeof(val), "%.2f", c->v[i] / 1e6);
+	else if (scaled)
+		snprintf(val, sizeof(val), "%.2f", sv);
 	else
 		snprintf(val, sizeof(val), "%.0f", c->v[i]);
 	if (o->json) {
@@ -206,6 +211,8 @@ static void print_line(struct stat_run *r, const struct counts *c, int i, double
 		fputs("\"counter-value\" : ", f);
 		if (counted && clock)
 			fprintf(f, "\"%.6f\"", c->v[i] / 1e6);
+		else if (counted && scaled)
+			fprintf(f, "\"%.6f\"", sv);
 		else if (counted)
 			fprintf(f, "\"%.6f\"", c->v[i]);
 		else

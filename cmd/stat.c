@@ -67,6 +67,8 @@ static int append_events(struct stat_opts *o, const char *list, char *err, size_
 		l->ev[i].name = NULL;
 		e->attr = l->ev[i].attr;
 		e->leader = o->nev + l->ev[i].leader;
+		e->scale = l->ev[i].scale;
+		memcpy(e->unit, l->ev[i].unit, sizeof(e->unit));
 	}
 	if (!ret)
 		o->nev += l->n;

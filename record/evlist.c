@@ -347,6 +347,7 @@ static int add_event(struct evlist *o, const char *spec, size_t n, const char *g
 	}
 	e->leader = leader < 0 ? o->n : leader;
 	e->sample_read = sample_read;
+	pmu_alias_scale(e->name, &e->scale, e->unit, sizeof(e->unit));
 	o->n++;
 	return 0;
 }

@@ -29,6 +29,8 @@ struct evspec {
 	char mods[16];			/* its modifiers, then its group's, S left out */
 	int leader;			/* index of its group's leader (itself when alone) */
 	int sample_read;		/* its group is {...}:S: the leader samples, reading the rest */
+	double scale;			/* a PMU alias's counts times this (events/A.scale), else 1 */
+	char unit[24];			/* and in this unit (events/A.unit), else "" */
 };
 
 struct evlist {

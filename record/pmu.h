@@ -16,4 +16,11 @@ const char *pmu_source(void);
 /* The first line of PMU pmu's file rel ("type", "format/event") into buf: 0, or -1. */
 int pmu_read(const char *pmu, const char *rel, char *buf, size_t size);
 
+/*
+ * For an event PMU/alias,.../ (spec as written), the scale and unit its
+ * alias's events/ALIAS.scale and .unit give its counts (RAPL's energy in
+ * Joules), as perf stat applies them: 1 and "" where there are none.
+ */
+void pmu_alias_scale(const char *spec, double *scale, char *unit, size_t ulen);
+
 #endif

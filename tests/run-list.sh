@@ -10,7 +10,8 @@
 #     counted by prof stat, or refused for want of a PMU, never unknown;
 #   - a PMU by its sysfs name: prof stat -e msr/tsc/ and msr/event=0x0/
 #     (the same counter, by its alias and by its term) count the TSC as
-#     perf stat does, held to the task clock of the same run.
+#     perf stat does, held to the task clock of the same run; an alias's
+#     .scale and .unit files scale its counts and name their unit.
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 py=python3
@@ -119,6 +120,30 @@ elif [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 		if (r / pr < 0.95 || r / pr > 1.05) exit 1
 		if (e / t < 0.95 || e / t > 1.05) exit 1 }' ||
 		fail "msr/tsc/: prof $t ticks in $c ms, perf $pt in $pc ms; msr/event=0x0/ $e"
+	# an alias's scale and unit (events/A.scale, .unit, as RAPL's energy-pkg has them): a
+	# tree of the same PMU twice, the second's tsc scaled by 1/1000 in kticks, in one group
+	S=/sys/bus/event_source/devices/msr
+	for p in msr msrx; do
+		mkdir -p pmus/$p/events pmus/$p/format && cat $S/type > pmus/$p/type &&
+			cat $S/format/event > pmus/$p/format/event && cat $S/events/tsc > pmus/$p/events/tsc ||
+			fail "cannot make a PMU tree of $S"
+	done
+	echo 1e-3 > pmus/msrx/events/tsc.scale
+	echo kticks > pmus/msrx/events/tsc.unit
+	PROF_EVENT_SOURCE=$PWD/pmus
+	export PROF_EVENT_SOURCE
+	run_prof stat -x, -e '{msr/tsc/,msrx/tsc/}' -- "$W" -s 0.1
+	expect_rc 0 "prof stat -e msrx/tsc/ (scaled)"
+	t=$(awk -F, '$3 == "msr/tsc/" { print $1 }' err)
+	k=$(awk -F, '$3 == "msrx/tsc/" { print $1 }' err)
+	u=$(awk -F, '$3 == "msrx/tsc/" { print $2 }' err)
+	note "scaled: msr/tsc/ $t ticks, msrx/tsc/ $k $u"
+	[ "$u" = kticks ] || fail "msrx/tsc/'s unit is '$u', not its events/tsc.unit's kticks: $(cat err)"
+	awk -v t="$t" -v k="$k" 'BEGIN { exit !(t > 0 && k * 1000 / t > 0.99 && k * 1000 / t < 1.01) }' ||
+		fail "msrx/tsc/ counted $k kticks, not its group's $t ticks / 1000"
+	run_prof stat -e msrx/tsc/ -- true
+	unset PROF_EVENT_SOURCE
+	grep -q '^ *[0-9]*\.[0-9][0-9] kticks msrx/tsc/' err || fail "the table's scaled line: $(grep tsc err)"
 else
 	note "no msr PMU here: PMU terms are checked by test-opts' tree"
 fi
