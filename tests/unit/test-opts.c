@@ -289,7 +289,6 @@ int main(void)
 		const char *args[4];
 		const char *msg;
 	} perfs[] = {
-		{ { "-s", "true" }, "--sort pid,tid" },
 		{ { "-k", "realtime", "true" }, "CLOCK_MONOTONIC" },
 		{ { "--call-graph", "lbr", "true" }, "fp or dwarf" },
 		{ { "-D", "0", "true" }, "out of range" },
