@@ -22,6 +22,7 @@ struct report {
 	int group;		/* --group: the events side by side (text) */
 	int no_group;		/* --no-group: apart, though the file has groups */
 	int threads;		/* -T: each thread's counts (record -s) after the report */
+	int branch;		/* -b: 1, --no-branch-stack: 0, else -1 (as the file says) */
 	struct view_args va;
 };
 

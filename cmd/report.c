@@ -76,6 +76,12 @@ const struct opt report_options[] = {
 		"default, as perf's, for a file with groups)"),
 	OPT_SET(0, "no-group", struct report, no_group, 1,
 		"each event apart, though the file has groups"),
+	OPT_SET('b', "branch-stack", struct report, branch, 1,
+		"each branch of the samples' branch stacks (record\n"
+		"-b) counted once, by where it came from and went\n"
+		"to; the default for a file recorded with -b"),
+	OPT_SET(0, "no-branch-stack", struct report, branch, 0,
+		"the samples, though the file has branch stacks"),
 	OPT_SET('T', "threads", struct report, threads, 1,
 		"after the report, each thread's count of each\n"
 		"event at its exit (record with -s), as perf\n"
@@ -92,6 +98,9 @@ static void key_warnings(const struct report *r, const struct profile *p)
 	struct session_fields f;
 
 	session_sample_fields(p->session, &f);
+	if (r->branch == 1 && !f.branches)
+		fprintf(stderr, "prof: warning: '%s' has no branch stacks for -b: record with -b (a "
+			"PMU with branch records: Intel LBR, AMD BRS, arm64 BRBE)\n", r->input);
 	for (int k = 0; k < r->va.ho.nkeys && p->samples; k++) {
 		enum hist_key key = r->va.ho.keys[k];
 		const char *need = NULL;
@@ -112,6 +121,8 @@ static void key_warnings(const struct report *r, const struct profile *p)
 			need = "a data page size|--data-page-size";
 		else if (key == HIST_CODE_PAGE_SIZE && !f.code_page)
 			need = "a code page size|--code-page-size";
+		else if (key >= HIST_DSO_FROM && key <= HIST_MISPREDICT && !f.branches)
+			need = "a branch stack|-b";
 		if (need)
 			fprintf(stderr, "prof: warning: '%s': no sample has %.*s for --sort %s; record "
 				"with %s\n", r->input, (int)strcspn(need, "|"), need,
@@ -133,6 +144,7 @@ void report_init(struct report *r, const char *cmd, const struct format *format)
 	memset(r, 0, sizeof(*r));
 	r->input = "prof.data";
 	r->format = format ? format : formats[0];
+	r->branch = -1;
 	view_args_init(&r->va, cmd);
 }
 
@@ -193,6 +205,12 @@ static int parse_options(struct report *r, int argc, char **argv)
 
 /* --- the command ---------------------------------------------------------- */
 
+/* perf report -b's keys: where each branch came from, where it went, its cycles */
+static const struct hist_opts branch_keys = {
+	.keys = { HIST_COMM, HIST_DSO_FROM, HIST_SYM_FROM, HIST_SYM_TO, HIST_CYCLES },
+	.nkeys = 5,
+};
+
 /* The model's options for this report. */
 static void load_opts(const struct report *r, struct profile_opts *o)
 {
@@ -207,6 +225,8 @@ static void load_opts(const struct report *r, struct profile_opts *o)
 	o->addresses = !!(fmt->needs & FORMAT_ADDRESSES);
 	o->tasks = !!(fmt->needs & FORMAT_TASKS);
 	o->thread_counts = r->threads;
+	o->branch = r->branch;
+	o->branch_ho = r->va.sorted ? NULL : &branch_keys;
 }
 
 /*
@@ -320,6 +340,11 @@ int report_write(struct report *rp)
 	if (profile_load(&po, &p, why, sizeof(why))) {
 		fprintf(stderr, "prof: %s\n", why);
 		goto out;
+	}
+	/* branch mode, as -b or the file said: its keys shown, unless --sort said others */
+	if (session_branch_mode(p->session) && !r.va.sorted) {
+		r.va.ho.nkeys = branch_keys.nkeys;
+		memcpy(r.va.ho.keys, branch_keys.keys, sizeof(branch_keys.keys));
 	}
 	if (!r.va.quiet) {
 		input_warnings(r.input, p->rd, p->session, 0, 0, NULL, "reporting");

@@ -220,6 +220,15 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 	if ((s->present & PERF_SAMPLE_REGS_INTR) && s->intr_abi)
 		print_regs(out, "iregs", s->intr_regs, s->nr_intr_regs, e->attr.sample_regs_intr);
 	/* --all-cgroups: the sample's cgroup's id (a CGROUP record names it) */
+	/* -b, -j: the branches, newest first, in perf script's brstack words */
+	for (uint64_t i = 0; i < s->br_nr; i++) {
+		uint64_t b[3];
+
+		memcpy(b, s->br + 24 * i, 24);
+		fprintf(out, "%s0x%" PRIx64 "/0x%" PRIx64 "/%c/%c/%c/%u", i ? "," : " brstack=", b[0],
+			b[1], b[2] & 1 ? 'M' : b[2] & 2 ? 'P' : '-', b[2] & 4 ? 'X' : '-',
+			b[2] & 8 ? 'A' : '-', (unsigned)(b[2] >> 4 & 0xffff));
+	}
 	if (s->present & PERF_SAMPLE_CGROUP)
 		fprintf(out, " cgroup=%" PRIu64, s->cgroup);
 	/* -W, --data-src, --phys-data, --data-page-size, --code-page-size */

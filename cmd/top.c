@@ -196,7 +196,8 @@ static void add_interval(struct top *tp, const struct profile *p)
 		ents = hist_sorted(h, &n);
 		for (size_t k = 0; k < n; k++) {
 			const struct hist_entry *e = ents[k];
-			const char *sym = text(tp, e->text[HIST_SYM]), *dso = text(tp, e->text[HIST_DSO]);
+			const char *sym = text(tp, hist_text(e, HIST_SYM));
+			const char *dso = text(tp, hist_text(e, HIST_DSO));
 			uint64_t kernel = e->flags & FRAME_KERNEL;
 			double w = (double)e->self;
 
@@ -204,8 +205,8 @@ static void add_interval(struct top *tp, const struct profile *p)
 				continue;
 			tab_add(&tp->t[V_SYM], sym, dso, kernel, w);
 			tab_add(&tp->t[V_DSO], dso, NULL, kernel, w);
-			tab_add(&tp->t[V_PROC], text(tp, e->text[HIST_COMM]), NULL,
-				strtoull(e->text[HIST_PID], NULL, 10), w);
+			tab_add(&tp->t[V_PROC], text(tp, hist_text(e, HIST_COMM)), NULL,
+				strtoull(hist_text(e, HIST_PID), NULL, 10), w);
 			if (tp->zname && sym == tp->zname && dso == tp->zname_dso)
 				add_callers(tp, h, e);
 		}

@@ -17,6 +17,7 @@ const char *const view_key_names[HIST_NKEYS] = {
 	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism", "dso_daddr",
 	"symbol_daddr", "cgroup", "mem", "tlb", "snoop", "locked", "blocked", "local_weight", "weight",
 	"local_ins_lat", "cgroup_id", "phys_daddr", "data_page_size", "code_page_size",
+	"dso_from", "symbol_from", "dso_to", "symbol_to", "cycles", "mispredict",
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -100,7 +101,8 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 			opt_error(st, "--sort: unknown key '%s'; keys are comm, pid, tid, dso, sym, "
 				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr, cgroup, mem, tlb, "
 				  "snoop, locked, blocked, local_weight, weight, local_ins_lat, cgroup_id, "
-				  "phys_daddr, data_page_size, code_page_size", items[i]);
+				  "phys_daddr, data_page_size, code_page_size, dso_from, symbol_from, "
+				  "dso_to, symbol_to, cycles, mispredict", items[i]);
 			free(items);
 			return -1;
 		}
@@ -511,7 +513,9 @@ const struct opt view_options[] = {
 		 "symbol_daddr, phys_daddr, data_page_size, mem, tlb,\n"
 		 "snoop, locked, blocked), code_page_size and\n"
 		 "the weights' (local_weight, weight, local_ins_lat),\n"
-		 "cgroup_id; default comm,dso,sym"),
+		 "cgroup_id, the branches' (dso_from, symbol_from,\n"
+		 "dso_to, symbol_to, cycles, mispredict); default\n"
+		 "comm,dso,sym"),
 	OPT_CALL_FLAG(0, "children", view_cb, VIEW_OPT_CHILDREN,
 		      "add inclusive time, and sort by it"),
 	OPT_CALL(0, "percent-limit", "P", view_cb, VIEW_OPT_LIMIT,
@@ -552,7 +556,6 @@ const struct opt view_options[] = {
 	OPT_PERF(0, "stats", "the header gives the samples and lost records; prof script "
 		 "prints every record"),
 	OPT_PERF('D', "dump-raw-trace", "prof script prints every record"),
-	OPT_PERF('b', "branch-stack", "prof records no branch stacks"),
 	OPT_END(),
 };
 

@@ -40,6 +40,11 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	a->sample_type |= o->sample_extra;
 	if (o->sample_extra & PERF_SAMPLE_REGS_INTR)
 		a->sample_regs_intr = regs_user_mask();	/* -I: the general registers, as perf's */
+	/* -b, -j: each sample's branch stack, of the branches asked */
+	if (o->branch_sample_type) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_sample_type;
+	}
 	/* --overwrite: the newest records over the oldest, read once at the end (ring.h) */
 	a->write_backward = o->overwrite;
 	/* --namespaces: each new thread's namespaces (NAMESPACES records) */

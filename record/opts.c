@@ -121,8 +121,54 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
 	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
-	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL, R_INTR,
+	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL, R_INTR, R_BRANCH_ANY,
+	R_BRANCH,
 };
+
+/*
+ * -j LIST: perf's branch filter names into branch_sample_type bits; only
+ * privilege levels (u, k, hv) mean every branch there, as perf's. 0, or
+ * -EINVAL with a reason.
+ */
+static int parse_branches(const char *arg, uint64_t *out, char *err, size_t len)
+{
+	static const struct { const char *name; uint64_t bit; } names[] = {
+		{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
+		{ "hv", PERF_SAMPLE_BRANCH_HV }, { "any", PERF_SAMPLE_BRANCH_ANY },
+		{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+		{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+		{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL }, { "call", PERF_SAMPLE_BRANCH_CALL },
+		{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP }, { "cond", PERF_SAMPLE_BRANCH_COND },
+		{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX }, { "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+		{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+		{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+		{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK }, { "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
+		{ "no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS },
+		{ "no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES },
+	};
+	const uint64_t plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+			     PERF_SAMPLE_BRANCH_HV;
+	uint64_t v = 0;
+
+	for (const char *p = arg; *p;) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == n && !strncmp(p, names[i].name, n))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return bad(err, len, "-j: unknown branch filter '%.*s'; filters are any, "
+				   "any_call, any_ret, ind_call, ind_jmp, call, cond, in_tx, no_tx, "
+				   "abort_tx, save_type, stack, hw_index, no_flags, no_cycles, and the "
+				   "levels u, k, hv", (int)n, p);
+		v |= names[i].bit;
+		p += n + (p[n] == ',');
+	}
+	if (!(v & ~plm))
+		v |= PERF_SAMPLE_BRANCH_ANY;
+	*out = v;
+	return 0;
+}
 
 /* --switch-output's value: signal, or a time (s, m, h, d) or size (B, K, M, G) with its unit. */
 static int switch_peek(const char *word)
@@ -343,6 +389,12 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		ret = number("--switch-max-files", arg, 1, 1000000, &v, err, len);
 		o->switch_max_files = (unsigned)v;
 		break;
+	case R_BRANCH_ANY:
+		o->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		break;
+	case R_BRANCH:
+		ret = parse_branches(arg, &o->branch_sample_type, err, len);
+		break;
 	case R_INTR:
 		if (!regs_user_mask())
 			ret = bad(err, len, "-I: prof knows this machine's registers not");
@@ -430,8 +482,6 @@ const struct opt record_target_options[] = {
 	OPT_PERF_NOOP('B', "no-buildid"),
 	OPT_PERF_NOOP(0, "buildid-all"),
 	OPT_PERF_SET(0, "no-bpf-event", RO, no_bpf_event, 1),
-	OPT_PERF('b', "branch-any", "prof records no branch stacks"),
-	OPT_PERF('j', "branch-filter", "prof records no branch stacks"),
 	OPT_PERF(0, "switch-events", "--off-cpu records the context switches"),
 	OPT_END(),
 };
@@ -456,6 +506,15 @@ static const struct opt record_options[] = {
 	OPT_CALL(0, "control", "fifo:CTL[,ACK]", record_cb, R_CONTROL,
 		 "take enable, disable, ping and stop from the\n"
 		 "FIFO CTL, each answered ack on the FIFO ACK"),
+	OPT_CALL_FLAG('b', "branch-any", record_cb, R_BRANCH_ANY,
+		      "each sample's branch stack, of every kind of\n"
+		      "branch (a PMU's branch records: Intel LBR, AMD\n"
+		      "BRS, arm64 BRBE): prof report -b"),
+	OPT_CALL('j', "branch-filter", "LIST", record_cb, R_BRANCH,
+		 "a branch stack of the branches LIST names: any,\n"
+		 "any_call, any_ret, ind_call, ind_jmp, call,\n"
+		 "cond, in_tx, no_tx, abort_tx, save_type, stack,\n"
+		 "hw_index, no_flags, no_cycles; levels u, k, hv"),
 	OPT_SET(0, "overwrite", RO, overwrite, 1,
 		"a flight recorder: the kernel writes each CPU's\n"
 		"newest records over its oldest, and the file\n"

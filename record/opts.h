@@ -93,6 +93,7 @@ struct record_opts {
 	int namespaces;		/* --namespaces: NAMESPACES records */
 	int inherit_stat;	/* -s: each inherited counter's count at its thread's exit */
 	int overwrite;		/* --overwrite: rings the kernel overwrites, read at the end */
+	uint64_t branch_sample_type;	/* -b, -j: the branches of each sample's stack; 0: none */
 	int no_bpf_event;	/* --no-bpf-event: no KSYMBOL and BPF_EVENT records */
 	int64_t delay_ms;	/* -D: events enabled this long after the start; -1 never (--control) */
 	const char *control;	/* --control fifo:CTL[,ACK] (in argv), or NULL */

@@ -147,6 +147,12 @@ static void open_error(struct recorder *rc, struct rec_event *e, int tid, int cp
 		fprintf(stderr, "prof: cannot map a ring of %u pages for cpu %d: past "
 			"/proc/sys/kernel/perf_event_mlock_kb for this user; use a smaller -m\n",
 			rc->o.mmap_pages, cpu);
+	else if ((e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		 (evopen_no_hardware(-err) || err == -EINVAL))
+		fprintf(stderr, "prof: event '%s' cannot record branch stacks here (%s): -b and -j "
+			"need a PMU that records branches (Intel LBR, AMD BRS, arm64 BRBE), which this "
+			"machine has not (most VMs have none); record without them\n", e->name,
+			strerror(-err));
 	else if (evopen_no_hardware(-err) && (e->attr.type == PERF_TYPE_HARDWARE ||
 					      e->attr.type == PERF_TYPE_HW_CACHE ||
 					      e->attr.type == PERF_TYPE_RAW))

@@ -284,6 +284,8 @@ static int write_head(struct recorder *rc)
 		ret = write_names(rc);
 	if (!ret)
 		ret = write_groups(rc);
+	if (!ret && rc->o.branch_sample_type)	/* perf's: no data, the samples have them */
+		ret = writer_feature(rc->w, PDATA_FEAT_BRANCH_STACK, NULL, 0);
 	if (ret == -EINVAL)
 		return -1;
 	if (!ret)

@@ -205,15 +205,17 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		uint64_t nr;
-		const uint64_t *unused;
 
 		if (take_u64(&c, &nr))
 			return -EBADMSG;
 		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX &&
 		    take(&c, NULL, 8))
 			return -EBADMSG;
-		if (nr > (uint64_t)(c.end - c.p) / 24 || take_array(&c, nr * 3, &unused))
+		if (nr > (uint64_t)(c.end - c.p) / 24)
 			return -EBADMSG;
+		s->br_nr = nr;
+		s->br = c.p;
+		c.p += nr * 24;
 	}
 	if (st & PERF_SAMPLE_REGS_USER &&
 	    take_regs(&c, attr->sample_regs_user, &s->user_abi, &s->nr_user_regs,

@@ -34,6 +34,12 @@ struct sample {
 	 * the first value at read_at, each read_step bytes on, its id
 	 * read_id_off bytes after it (-1: no ids): sample_read_value()
 	 */
+	/*
+	 * -b, -j: the branch stack, newest first: br_nr entries of three
+	 * u64s at br (from, to, flags: struct perf_branch_entry), unaligned
+	 */
+	uint64_t br_nr;
+	const unsigned char *br;
 	/* -I: the registers at the interrupt, one per bit of sample_regs_intr */
 	uint64_t intr_abi, nr_intr_regs;
 	const uint64_t *intr_regs;

@@ -81,6 +81,7 @@ const char *pdata_feature_name(uint64_t id)
 	case PDATA_FEAT_CMDLINE: return "cmdline";
 	case PDATA_FEAT_EVENT_DESC: return "event_desc";
 	case PDATA_FEAT_GROUP_DESC: return "group_desc";
+	case PDATA_FEAT_BRANCH_STACK: return "branch_stack";
 	case PDATA_FEAT_CLOCKID: return "clockid";
 	case PDATA_FEAT_COMPRESSED: return "compressed";
 	case PDATA_FEAT_CLOCK_DATA: return "clock_data";

@@ -348,7 +348,7 @@ static size_t add_file_features(struct reader *r, const unsigned char *hdr,
 		    feat != PDATA_FEAT_VERSION && feat != PDATA_FEAT_ARCH &&
 		    feat != PDATA_FEAT_NRCPUS && feat != PDATA_FEAT_CMDLINE &&
 		    feat != PDATA_FEAT_CLOCK_DATA && feat != PDATA_FEAT_EVENT_DESC &&
-		    feat != PDATA_FEAT_GROUP_DESC)
+		    feat != PDATA_FEAT_GROUP_DESC && feat != PDATA_FEAT_BRANCH_STACK)
 			continue;
 		if (sec.size > PDATA_RECORD_MAX)
 			continue;

@@ -187,7 +187,7 @@ static void key_value(struct json *j, const char *name, const struct hist_entry 
 		json_string(j, name, shown[k]);
 		return;
 	}
-	text = format_sym(e->text[k], e->flags, e->inl_in);
+	text = format_sym(hist_text(e, k), e->flags, e->inl_in);
 	json_string(j, name, text);
 	free(text);
 }

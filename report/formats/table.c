@@ -14,6 +14,8 @@ static const char *const key_titles[HIST_NKEYS] = {
 	"Data Object", "Data Symbol", "Cgroup", "Memory access", "TLB access", "Snoop", "Locked",
 	"Blocked", "Local Weight", "Weight", "Local INSTR Latency", "cgroup id (dev/inode)",
 	"Data Physical Address", "Data Page Size", "Code Page Size",
+	"Source Shared Object", "Source Symbol", "Target Shared Object", "Target Symbol",
+	"Basic Block Cycles", "Branch Mispredicted",
 };
 
 /*

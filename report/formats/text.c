@@ -518,7 +518,8 @@ static char *joined_key(const struct hist_opts *ho, const struct hist_entry *e)
 
 	for (int k = 0; k < ho->nkeys; k++) {
 		const char *p[5];
-		int n = format_key_pieces(ho->keys[k], e->text[ho->keys[k]], e->flags, e->inl_in, p);
+		int n = format_key_pieces(ho->keys[k], hist_text(e, ho->keys[k]), e->flags, e->inl_in,
+					  p);
 
 		for (int i = 0; i < n; i++) {
 			size_t l = strlen(p[i]);

@@ -76,8 +76,8 @@ static struct diff_entry *entry_of(struct loading *l, const struct hist_entry *h
 	e = &d->e[d->n];
 	memset(e, 0, sizeof(*e));
 	for (int k = 0; k < HIST_NKEYS; k++)
-		if (he->text[k])
-			e->text[k] = strpool_intern(d->pool, he->text[k]);
+		if (hist_text(he, (enum hist_key)k))
+			e->text[k] = strpool_intern(d->pool, hist_text(he, (enum hist_key)k));
 	e->flags = he->flags;
 	e->inl_in = he->inl_in ? strpool_intern(d->pool, he->inl_in) : NULL;
 	e->key = key;
@@ -103,7 +103,7 @@ static const char *entry_key(struct diff *d, const struct hist_opts *ho,
 	const char *key;
 
 	for (int k = 0; k < ho->nkeys; k++) {
-		const char *t = he->text[ho->keys[k]] ? he->text[ho->keys[k]] : "";
+		const char *t = hist_text(he, ho->keys[k]) ? hist_text(he, ho->keys[k]) : "";
 
 		append(&buf, &len, &cap, t, strlen(t));
 		append(&buf, &len, &cap, "\x1f", 1);

@@ -40,6 +40,7 @@ struct entry_memo {
 
 struct hist {
 	struct hist_opts o;
+	signed char slot[HIST_NKEYS];	/* key k's place in an entry's tx, or -1 */
 	struct strpool *pool;
 	struct entry_memo *memo;	/* ENTRY_MEMO of them, from MEMO_AFTER samples on */
 	int memo_ok;			/* the keys are among comm, dso, sym */
@@ -61,6 +62,9 @@ struct hist *hist_new(const struct hist_opts *o)
 	struct hist *h = xcalloc(1, sizeof(*h));
 
 	h->o = *o;
+	memset(h->slot, -1, sizeof(h->slot));
+	for (int k = 0; k < o->nkeys; k++)
+		h->slot[o->keys[k]] = (signed char)k;
 	h->memo_ok = 1;
 	for (int k = 0; k < o->nkeys; k++)
 		h->sym_key |= o->keys[k] == HIST_SYM;
@@ -140,6 +144,31 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		page_size_name(k == HIST_DATA_PAGE_SIZE ? s->data_page_size : s->code_page_size, buf,
 			       sizeof(buf));
 		break;
+	case HIST_DSO_FROM:
+	case HIST_DSO_TO: {
+		const struct rframe *b = k == HIST_DSO_FROM ? s->br_from : s->br_to;
+
+		return b && b->dso ? dso_short_name(b->dso) : "[unknown]";
+	}
+	case HIST_SYM_FROM:
+	case HIST_SYM_TO: {
+		const struct rframe *b = k == HIST_SYM_FROM ? s->br_from : s->br_to;
+		unsigned fl;
+		const char *name;
+
+		if (!b)
+			return "[unknown]";
+		name = frame_name(h->pool, b, 0, &fl);
+		snprintf(buf, sizeof(buf), "[%c] %s", fl & FRAME_KERNEL ? 'k' : '.', name);
+		break;
+	}
+	case HIST_CYCLES:	/* perf_branch_entry's cycles, bits 4 to 19; "-" for none */
+		if (!(s->br_flags >> 4 & 0xffff))
+			return "-";
+		snprintf(buf, sizeof(buf), "%u", (unsigned)(s->br_flags >> 4 & 0xffff));
+		break;
+	case HIST_MISPREDICT:	/* its mispred bit, else its predicted bit, else N/A */
+		return s->br_flags & 1 ? "Y" : s->br_flags & 2 ? "N" : "N/A";
 	case HIST_CGROUP_ID:
 		return s->cgroup_ns ? s->cgroup_ns : strpool_intern(h->pool, "0/0x0");
 	case HIST_SYM_DADDR:
@@ -189,36 +218,48 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 	return strpool_intern(h->pool, buf);
 }
 
-/* The entry with these key texts (unused keys NULL), made when new. */
+/* A new entry of h, with the texts of its keys tx (in h's order). */
+static struct hist_entry *new_entry(struct hist *h, const char *const *tx, unsigned flags,
+				    const char *inl_in)
+{
+	struct hist_entry *e = xcalloc(1, sizeof(*e) + (size_t)h->o.nkeys * sizeof(*tx));
+
+	e->slot = h->slot;
+	memcpy(e->tx, tx, (size_t)h->o.nkeys * sizeof(*tx));
+	e->flags = flags;
+	e->inl_in = inl_in;
+	return e;
+}
+
+/* The entry with these key texts (indexed by key; unused keys NULL), made when new. */
 static struct hist_entry *entry(struct hist *h, const char *const *text, unsigned flags,
 				const char *inl_in, size_t budget)
 {
 	uint64_t w[HIST_NKEYS + 2];
+	const char *tx[HIST_NKEYS];
+	int nk = h->o.nkeys;
 	struct htab_probe p;
 	struct hist_entry *e;
 	uint32_t i;
 
-	for (int k = 0; k < HIST_NKEYS; k++)
-		w[k] = (uint64_t)(uintptr_t)text[k];
-	w[HIST_NKEYS] = flags;
-	w[HIST_NKEYS + 1] = (uint64_t)(uintptr_t)inl_in;
-	htab_probe(&h->etab, htab_hash_words(w, HIST_NKEYS + 2), &p);
+	for (int k = 0; k < nk; k++)
+		w[k] = (uint64_t)(uintptr_t)(tx[k] = text[h->o.keys[k]]);
+	w[nk] = flags;
+	w[nk + 1] = (uint64_t)(uintptr_t)inl_in;
+	htab_probe(&h->etab, htab_hash_words(w, (size_t)nk + 2), &p);
 	while (htab_next(&h->etab, &p, &i))
 		if (h->ents[i]->flags == flags && h->ents[i]->inl_in == inl_in &&
-		    !memcmp(h->ents[i]->text, text, sizeof(h->ents[i]->text)))
+		    !memcmp(h->ents[i]->tx, tx, (size_t)nk * sizeof(*tx)))
 			return h->ents[i];
 	if (h->nents >= budget) {
 		/* a small file can name millions of distinct stacks' frames: one row for the rest */
 		h->folded++;
 		if (!h->over) {
 			const char *rest = strpool_intern(h->pool, "[more than the report holds]");
-			const char *t[HIST_NKEYS];
 
-			for (int k = 0; k < HIST_NKEYS; k++)
-				t[k] = text[k] ? rest : NULL;
-			h->over = xcalloc(1, sizeof(*h->over));
-			memcpy(h->over->text, t, sizeof(h->over->text));
-			h->over->flags = 0;
+			for (int k = 0; k < nk; k++)
+				tx[k] = tx[k] ? rest : NULL;
+			h->over = new_entry(h, tx, 0, NULL);
 			if (h->nents == h->cap_ents) {
 				h->cap_ents = 2 * h->cap_ents;
 				h->ents = xreallocarray(h->ents, h->cap_ents, sizeof(*h->ents));
@@ -232,10 +273,7 @@ static struct hist_entry *entry(struct hist *h, const char *const *text, unsigne
 		h->cap_ents = h->cap_ents ? 2 * h->cap_ents : 16;
 		h->ents = xreallocarray(h->ents, h->cap_ents, sizeof(*h->ents));
 	}
-	e = h->ents[h->nents] = xcalloc(1, sizeof(*e));
-	memcpy(e->text, text, sizeof(e->text));
-	e->flags = flags;
-	e->inl_in = inl_in;
+	e = h->ents[h->nents] = new_entry(h, tx, flags, inl_in);
 	h->sorted_ok = 0;
 	htab_put(&h->etab, &p, (uint32_t)h->nents++);
 	return e;
@@ -299,7 +337,8 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 
 void hist_shown(const struct hist_entry *e, const char **shown, char *buf, size_t size)
 {
-	memcpy(shown, e->text, sizeof(e->text));
+	for (int k = 0; k < HIST_NKEYS; k++)
+		shown[k] = hist_text(e, (enum hist_key)k);
 	if (shown[HIST_WEIGHT]) {
 		snprintf(buf, size, "%llu", (unsigned long long)e->weight);
 		shown[HIST_WEIGHT] = buf;
@@ -353,7 +392,7 @@ void hist_add(struct hist *h, const struct rsample *s)
 		if (!h->tree)
 			h->tree = ctree_new(h->pool, 0);
 		if (!e->tree)
-			e->tree = ctree_root(h->tree, e->text[HIST_SYM] ? e->text[HIST_SYM] : "",
+			e->tree = ctree_root(h->tree, hist_text(e, HIST_SYM) ? hist_text(e, HIST_SYM) : "",
 					     e->flags | FRAME_ROOT);
 		/* The entry's own frame is the tree's root: start past it. */
 		if (h->o.graph == HIST_GRAPH_CALLEE)
@@ -395,7 +434,7 @@ static int cmp_entries(const void *a, const void *b, void *arg)
 		/* as the Symbol column reads: "[.] f" before "[k] f" */
 		if (h->o.keys[k] == HIST_SYM && (x->flags & FRAME_KERNEL) != (y->flags & FRAME_KERNEL))
 			return x->flags & FRAME_KERNEL ? 1 : -1;
-		c = strcmp(x->text[h->o.keys[k]], y->text[h->o.keys[k]]);
+		c = strcmp(x->tx[k], y->tx[k]);
 		if (c)
 			return c;
 		if (h->o.keys[k] == HIST_SYM && x->flags != y->flags)

@@ -27,6 +27,8 @@ enum hist_key {
 	HIST_PHYS_DADDR,	/* --phys-data: the data's physical address */
 	HIST_DATA_PAGE_SIZE,	/* --data-page-size: the size of the data's page */
 	HIST_CODE_PAGE_SIZE,	/* --code-page-size: the size of the code's page */
+	/* branch mode (-b): each branch's ends, its cycles, whether it was mispredicted */
+	HIST_DSO_FROM, HIST_SYM_FROM, HIST_DSO_TO, HIST_SYM_TO, HIST_CYCLES, HIST_MISPREDICT,
 	HIST_NKEYS
 };
 
@@ -45,9 +47,13 @@ struct hist_opts {
 	enum hist_graph graph;
 };
 
-/* One value of each sort key; text values are interned. */
+/*
+ * One value of each sort key; text values are interned. The texts are
+ * those of the histogram's keys alone, in their order (a flat view of a
+ * million entries holds five keys, not all there are): hist_text().
+ */
 struct hist_entry {
-	const char *text[HIST_NKEYS];	/* the key's value; for sym the frame's name */
+	const signed char *slot;	/* the histogram's: key k's text at tx[slot[k]], or -1 */
 	unsigned flags;			/* with sym: its frame's FRAME_* (ctree.h) */
 	const char *inl_in;		/* with sym, an inlined frame: the function it was
 					 * inlined into (one entry each, as perf's symbol) */
@@ -55,7 +61,14 @@ struct hist_entry {
 	uint64_t samples;		/* samples whose leaf is this entry */
 	uint64_t weight;		/* their weights (-W), summed */
 	size_t tree;			/* root node of its call graph in hist_tree(), or 0 */
+	const char *tx[];		/* the keys' values; for sym the frame's name */
 };
+
+/* Entry e's value of key k, or NULL where k is not one of its histogram's keys. */
+static inline const char *hist_text(const struct hist_entry *e, enum hist_key k)
+{
+	return e->slot[k] >= 0 ? e->tx[e->slot[k]] : NULL;
+}
 
 struct hist;
 

@@ -238,7 +238,9 @@ static struct profile_event *event_of(struct loader *l, const struct evdesc *ev)
 	}
 	if (!e->hist) {
 		e->ev = ev;
-		e->hist = hist_new(&l->o->ho);
+		/* branch mode as the file's feature turned it on: its keys, unless told others */
+		e->hist = hist_new(session_branch_mode(p->session) && l->o->branch_ho ? l->o->branch_ho
+											: &l->o->ho);
 		if (l->o->stacks) {
 			e->tree = ctree_new(p->pool, 1);
 			e->tree_root = ctree_root(e->tree, "all", FRAME_ROOT);
@@ -396,8 +398,11 @@ static int nameless(const struct profile_opts *o)
 {
 	if (o->chains || o->stacks || o->collector || o->addresses || o->f.symbol)
 		return 0;
+	if (o->branch_ho)	/* branch mode's own keys name the branches' ends */
+		return 0;
 	for (int k = 0; k < o->ho.nkeys; k++)
-		if (o->ho.keys[k] == HIST_SYM || o->ho.keys[k] == HIST_SRCLINE)
+		if (o->ho.keys[k] == HIST_SYM || o->ho.keys[k] == HIST_SRCLINE ||
+		    o->ho.keys[k] == HIST_SYM_FROM || o->ho.keys[k] == HIST_SYM_TO)
 			return 0;
 	return 1;
 }
@@ -574,6 +579,7 @@ struct profile *profile_open(const struct profile_opts *o, struct reader *rd, ch
 		session_on_task(p->session, on_task, p);
 	if (o->thread_counts)
 		session_on_read(p->session, on_read, p);
+	session_branches(p->session, o->branch);
 	set_filters(l);
 	session_forget_exited(p->session, o->forget_exited);
 	if (o->trim_idle || o->trim_budget)

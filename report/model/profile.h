@@ -94,6 +94,13 @@ struct profile_opts {
 	 * process spent side by side counts once, as the wait for it does.
 	 */
 	int latency;
+	/*
+	 * perf's -b: each branch of the samples' branch stacks counted once,
+	 * by the branch keys (1); or not (0); or as the file says (-1:
+	 * perf's BRANCH_STACK feature), then by branch_ho's keys when not NULL
+	 */
+	int branch;
+	const struct hist_opts *branch_ho;
 	/* perf's --mem-mode: each sample weighs its weight (-W; 1 when it has none) */
 	int mem_mode;
 	/* perf's --max-stack: a stack's frames from the sampled one, the rest dropped; 0: all */

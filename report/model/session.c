@@ -76,6 +76,9 @@ struct session {
 	uint64_t with_src, with_weight;		/* with a data source, with a weight */
 	uint64_t with_ns;			/* NAMESPACES records */
 	uint64_t with_phys, with_dpage, with_cpage;	/* samples with those fields */
+	uint64_t with_br;			/* with a branch stack */
+	int branches;				/* session_branches() */
+	int br_feature;				/* the file's BRANCH_STACK feature */
 	uint64_t reads;				/* READ records (record -s) */
 	session_read_fn read_fn;
 	void *read_ctx;
@@ -197,6 +200,7 @@ void session_sample_fields(const struct session *s, struct session_fields *f)
 	f->phys = s->with_phys;
 	f->data_page = s->with_dpage;
 	f->code_page = s->with_cpage;
+	f->branches = s->with_br;
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -328,6 +332,59 @@ uint64_t session_lost(const struct session *s)
 	return s->lost;
 }
 
+void session_branches(struct session *s, int on)
+{
+	s->branches = on;
+}
+
+int session_has_branch_feature(const struct session *s)
+{
+	return s->br_feature;
+}
+
+int session_branch_mode(const struct session *s)
+{
+	return s->branches > 0 || (s->branches < 0 && s->br_feature);
+}
+
+/*
+ * Branch mode: each of smp's branches as a sample of its own (rs's
+ * fields, period 1), its ends named in pr's maps (the function, not what
+ * was inlined into it), as perf report -b counts them.
+ */
+static int deliver_branches(struct session *s, const struct proc *pr, const struct sample *smp,
+			    struct rsample *rs)
+{
+	struct rframe fr[2][INLINE_MAX + 1];
+	int ret = 0;
+
+	rs->period = 1;
+	rs->count = 1;
+	rs->nframes = 0;
+	rs->frames = NULL;
+	for (uint64_t i = 0; i < smp->br_nr && !ret; i++) {
+		uint64_t e[3];
+		int n[2];
+
+		memcpy(e, smp->br + 24 * i, 24);
+		for (int k = 0; k < 2; k++) {
+			/* the top bit: a kernel address, on the 64-bit machines prof reads */
+			n[k] = resolver_frames(s->res, fr[k], 0, pr, e[k], (int64_t)e[k] < 0, 0, 0);
+			if (n[k] <= 0) {
+				memset(&fr[k][0], 0, sizeof(fr[k][0]));
+				fr[k][0].addr = e[k];
+				n[k] = 1;
+			}
+		}
+		rs->br_from = &fr[0][n[0] - 1];
+		rs->br_to = &fr[1][n[1] - 1];
+		rs->br_flags = e[2];
+		ret = s->fn(s->ctx, rs);
+	}
+	rs->br_from = rs->br_to = NULL;
+	return ret;
+}
+
 void session_on_read(struct session *s, session_read_fn fn, void *ctx)
 {
 	s->read_fn = fn;
@@ -443,8 +500,14 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.dsym_off = 0;
 	if (s->daddrs && (smp->present & PERF_SAMPLE_ADDR) && !pseudo)
 		data_of(pr, smp->addr, &rs);
+	rs.br_from = rs.br_to = NULL;
+	rs.br_flags = 0;
+	s->with_br += (smp->present & PERF_SAMPLE_BRANCH_STACK) != 0;
 	if (s->filter && !s->filter(s->ctx, &rs))
 		return 0;
+	if (session_branch_mode(s))
+		return pseudo || !(smp->present & PERF_SAMPLE_BRANCH_STACK) ? 0
+		       : deliver_branches(s, pr, smp, &rs);
 	if (pseudo) {
 		memset(&s->pseudo, 0, sizeof(s->pseudo));
 		s->pseudo.name = pseudo;
@@ -713,6 +776,10 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 			o += 4;
 			s->groups += m > 1;
 		}
+		return;
+	}
+	if (f.id == PDATA_FEAT_BRANCH_STACK) {
+		s->br_feature = 1;
 		return;
 	}
 	if (f.id == PDATA_FEAT_EVENT_DESC) {

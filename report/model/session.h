@@ -80,6 +80,13 @@ struct rsample {
 	uint64_t weight, ins_lat, data_src;
 	/* --phys-data, --data-page-size, --code-page-size: as the kernel gave them, or 0 */
 	uint64_t phys_addr, data_page_size, code_page_size;
+	/*
+	 * session_branches(): one branch of a sample's branch stack (-b),
+	 * with period 1: where it came from and went to (the functions,
+	 * resolved), and its flags (struct perf_branch_entry's); NULL else
+	 */
+	const struct rframe *br_from, *br_to;
+	uint64_t br_flags;
 	/* --namespaces: the thread's cgroup namespace, "DEV/0xINODE", or NULL */
 	const char *cgroup_ns;
 	/* --all-cgroups: the path of the sample's cgroup (interned), or NULL */
@@ -161,6 +168,19 @@ void session_sum(struct session *s, int on, unsigned keys);
 void session_data_addrs(struct session *s, int on);
 /* The groups of more than one event the file names (perf's GROUP_DESC), once read. */
 uint32_t session_groups(const struct session *s);
+/*
+ * Branch mode (perf report -b): each branch of a sample's branch stack
+ * is delivered as a sample of its own (rsample br_from, br_to), period 1,
+ * no frames; samples without one are dropped. -1: on where the file has
+ * perf's BRANCH_STACK feature (before its first sample). Before the
+ * first record.
+ */
+void session_branches(struct session *s, int on);
+/* Whether the file says its samples have branch stacks (perf's BRANCH_STACK feature). */
+int session_has_branch_feature(const struct session *s);
+/* Whether branch mode is on (session_branches(1), or -1 and the feature). */
+int session_branch_mode(const struct session *s);
+
 /* How many samples had each of the fields that some sort keys need. */
 struct session_fields {
 	uint64_t addr;		/* -d */
@@ -171,6 +191,7 @@ struct session_fields {
 	uint64_t phys;		/* --phys-data */
 	uint64_t data_page;	/* --data-page-size */
 	uint64_t code_page;	/* --code-page-size */
+	uint64_t branches;	/* -b: samples with a branch stack */
 };
 void session_sample_fields(const struct session *s, struct session_fields *f);
 /*

@@ -8,11 +8,13 @@
  *   genprof [-z] SPEC OUT     (-z: zstd-compressed, as prof record writes)
  *
  * The spec, one command a line ('#' starts a comment):
- *   event NAME [mem]            cpu-clock, task-clock or page-faults; the
+ *   event NAME [mem|branch]     cpu-clock, task-clock or page-faults; the
  *                               first is event 0; with mem, its samples
  *                               carry ADDR, WEIGHT and DATA_SRC (as -d -W
- *                               --data-src records them)
- *   feature NAME VALUE          hostname, osrelease or arch
+ *                               --data-src records them); with branch, a
+ *                               BRANCH_STACK (as -b records it)
+ *   feature NAME VALUE          hostname, osrelease or arch; branch_stack 1:
+ *                               perf's feature of a file with branch stacks
  *   cmdline WORDS...
  *   kernel START LEN            the kernel's map, [kernel.kallsyms]_text
  *   mmap PID START FILE [as PATH] [nobuildid]
@@ -21,10 +23,12 @@
  *   comm PID TID NAME
  *   fork PID PPID TID PTID TIME
  *   exit PID PPID TID PTID TIME
- *   sample EV TIME PID TID CPU PERIOD [xN] [addr=A] [src=S] [weight=W] FRAME...
+ *   sample EV TIME PID TID CPU PERIOD [xN] [addr=A] [src=S] [weight=W] [br=B]... FRAME...
  *                               of event EV (0, 1, ...): N samples 1 ms apart (default 1),
  *                               with a mem event's data address, data source and
- *                               weight (default 0); frames
+ *                               weight (default 0), a branch event's branches, newest
+ *                               first, each FROM>TO[/M|/P][/cCYCLES] (FROM and TO as
+ *                               frames are); frames
  *                               innermost first: SYM+0xOFF in a mapped
  *                               file, or 0xADDR; "k" starts kernel frames
  *                               and "u" user ones (the default)
@@ -77,6 +81,8 @@ struct map {
 
 static struct writer *w;
 static uint64_t mem_events;	/* the events of "event NAME mem", a bit each */
+static uint64_t br_events;	/* of "event NAME branch" */
+#define MAXBR 64
 static uint64_t rec_time;	/* of comm, mmap and anon records: the clock command */
 static struct map maps[MAXMAP];
 static int nmaps, nev, features_done;
@@ -208,9 +214,13 @@ static void do_event(const char *name, int mem)
 		die("unknown event %s", name);
 	a.sample_period = 1000000;
 	a.sample_type = sample_type;
-	if (mem) {
+	if (mem == 1) {
 		a.sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
 		mem_events |= 1ULL << nev;
+	} else if (mem == 2) {
+		a.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+		br_events |= 1ULL << nev;
 	}
 	a.sample_id_all = 1;
 	a.exclude_guest = 1;
@@ -462,11 +472,40 @@ static void do_task(int type, char **tok, int n)
 	put(rec, len);
 }
 
+/* A branch FROM>TO[/M|/P][/cCYCLES] of thread tid's process: a perf_branch_entry. */
+static void branch(char *bs, uint32_t pid, uint64_t out[3])
+{
+	char *to = strchr(bs, '>'), *fl;
+
+	if (!to)
+		die("br=FROM>TO[/M|/P][/cN], not %s", bs);
+	*to++ = '\0';
+	fl = strchr(to, '/');
+	if (fl)
+		*fl++ = '\0';
+	out[0] = bs[0] == '0' ? num(bs) : symbol_addr(pid, bs);
+	out[1] = to[0] == '0' ? num(to) : symbol_addr(pid, to);
+	out[2] = 0;
+	/* flags: mispred bit 0, predicted bit 1, in_tx 2, abort 3, cycles 4..19 */
+	for (char *save = NULL, *f = fl ? strtok_r(fl, "/", &save) : NULL; f;
+	     f = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(f, "M"))
+			out[2] |= 1;
+		else if (!strcmp(f, "P"))
+			out[2] |= 2;
+		else if (f[0] == 'c')
+			out[2] |= (num(f + 1) & 0xffff) << 4;
+		else
+			die("a branch's flag is M, P or cN, not %s", f);
+	}
+}
+
 static void do_sample(char **tok, int n)
 {
 	uint64_t rec[8 + MAXFR + 8], ips[MAXFR + 4];
 	struct perf_event_header *h = (void *)rec;
-	uint64_t *p = rec + 1, t, count = 1, ev, addr = 0, src = 0, weight = 0;
+	uint64_t *p = rec + 1, t, count = 1, ev, addr = 0, src = 0, weight = 0, br[MAXBR][3];
+	int nbr = 0;
 	uint32_t pid, tid, cpu;
 	int nip = 0, kernel = -1, i = 7, first_kernel = 0;
 
@@ -490,8 +529,12 @@ static void do_sample(char **tok, int n)
 			src = num(tok[i] + 4);
 		else if (!strncmp(tok[i], "weight=", 7))
 			weight = num(tok[i] + 7);
+		else if (!strncmp(tok[i], "br=", 3) && nbr < MAXBR)
+			branch(tok[i] + 3, (uint32_t)num(tok[3]), br[nbr++]);
 		else
 			break;
+	if (nbr && !(br_events >> ev & 1))
+		die("br= needs an event NAME branch%s", "");
 	if ((addr || src || weight) && !(mem_events >> ev & 1))
 		die("addr=, src= and weight= need an event NAME mem%s", "");
 	for (; i < n && nip < MAXFR; i++) {
@@ -526,6 +569,11 @@ static void do_sample(char **tok, int n)
 		*p++ = (uint64_t)nip;
 		memcpy(p, ips, (size_t)nip * sizeof(*ips));
 		p += nip;
+		if (br_events >> ev & 1) {
+			*p++ = (uint64_t)nbr;		/* BRANCH_STACK: nr, then its entries */
+			memcpy(p, br, (size_t)nbr * sizeof(br[0]));
+			p += 3 * nbr;
+		}
 		if (mem_events >> ev & 1) {
 			*p++ = weight;		/* WEIGHT */
 			*p++ = src;		/* DATA_SRC */
@@ -579,9 +627,13 @@ int main(int argc, char **argv)
 		if (!n)
 			continue;
 		if (!strcmp(tok[0], "event")) {
-			if (features_done || n < 2 || n > 3 || (n == 3 && strcmp(tok[2], "mem")))
-				die("event NAME [mem], before anything but features%s", "");
-			do_event(tok[1], n == 3);
+			if (features_done || n < 2 || n > 3 ||
+			    (n == 3 && strcmp(tok[2], "mem") && strcmp(tok[2], "branch")))
+				die("event NAME [mem|branch], before anything but features%s", "");
+			do_event(tok[1], n < 3 ? 0 : !strcmp(tok[2], "mem") ? 1 : 2);
+		} else if (!strcmp(tok[0], "feature") && n == 3 && !strcmp(tok[1], "branch_stack")) {
+			if (features_done || writer_feature(w, PDATA_FEAT_BRANCH_STACK, NULL, 0))
+				die("late feature or cannot write%s", "");
 		} else if (!strcmp(tok[0], "feature") && n >= 3) {
 			static const char *const names[] = { "hostname", "osrelease", "arch" };
 			static const uint64_t ids[] = { PDATA_FEAT_HOSTNAME, PDATA_FEAT_OSRELEASE,

@@ -146,6 +146,19 @@ int main(void)
 	ok(ret == 0 && o.mmap_pages == 2, "-m 5K is rounded up to a power of two of pages: %u",
 	   o.mmap_pages);
 	record_opts_release(&o);
+	ret = PARSE("-j", "any_call,u", "true");
+	ok(ret == 0 && o.branch_sample_type == (PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_USER),
+	   "-j any_call,u: calls in user space");
+	record_opts_release(&o);
+	ret = PARSE("-j", "k", "-b", "true");
+	ok(ret == 0 && o.branch_sample_type == PERF_SAMPLE_BRANCH_ANY, "-b after -j: every branch");
+	record_opts_release(&o);
+	ret = PARSE("-j", "u,k", "true");
+	ok(ret == 0 && o.branch_sample_type == (PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+						PERF_SAMPLE_BRANCH_KERNEL),
+	   "-j u,k: levels alone are every branch there, as perf's");
+	record_opts_release(&o);
+	refused((const char *const[]){ "-j", "calls", "true", NULL }, "unknown branch filter 'calls'");
 	ret = PARSE("-F", "max", "true");
 	ok(ret == 0 && o.freq > 0 && o.freq_given, "-F max: %llu", (unsigned long long)o.freq);
 	record_opts_release(&o);
