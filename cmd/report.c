@@ -123,6 +123,8 @@ static void key_warnings(const struct report *r, const struct profile *p)
 			need = "a code page size|--code-page-size";
 		else if (key >= HIST_DSO_FROM && key <= HIST_MISPREDICT && !f.branches)
 			need = "a branch stack|-b";
+		else if (key == HIST_TRANSACTION && !f.transaction)
+			need = "transaction flags|--transaction";
 		if (need)
 			fprintf(stderr, "prof: warning: '%s': no sample has %.*s for --sort %s; record "
 				"with %s\n", r->input, (int)strcspn(need, "|"), need,

@@ -243,6 +243,8 @@ static void print_sample(FILE *out, const struct evdesc *e, const struct sample 
 		fprintf(out, " data_src=0x%" PRIx64 "(%s)", s->data_src,
 			datasrc_text(s->data_src, ds, sizeof(ds)));
 	}
+	if (s->present & PERF_SAMPLE_TRANSACTION)
+		fprintf(out, " transaction=0x%" PRIx64, s->transaction);
 	if (s->present & PERF_SAMPLE_PHYS_ADDR)
 		fprintf(out, " phys_addr=0x%" PRIx64, s->phys_addr);
 	if (s->present & PERF_SAMPLE_DATA_PAGE_SIZE)

@@ -17,7 +17,7 @@ const char *const view_key_names[HIST_NKEYS] = {
 	"comm", "pid", "tid", "dso", "sym", "srcline", "cpu", "parallelism", "dso_daddr",
 	"symbol_daddr", "cgroup", "mem", "tlb", "snoop", "locked", "blocked", "local_weight", "weight",
 	"local_ins_lat", "cgroup_id", "phys_daddr", "data_page_size", "code_page_size",
-	"dso_from", "symbol_from", "dso_to", "symbol_to", "cycles", "mispredict",
+	"dso_from", "symbol_from", "dso_to", "symbol_to", "cycles", "mispredict", "transaction",
 };
 
 void view_args_init(struct view_args *a, const char *cmd)
@@ -102,7 +102,7 @@ static int parse_sort(struct opt_state *st, struct view_args *a, const char *arg
 				  "srcline, cpu, parallelism, dso_daddr, symbol_daddr, cgroup, mem, tlb, "
 				  "snoop, locked, blocked, local_weight, weight, local_ins_lat, cgroup_id, "
 				  "phys_daddr, data_page_size, code_page_size, dso_from, symbol_from, "
-				  "dso_to, symbol_to, cycles, mispredict", items[i]);
+				  "dso_to, symbol_to, cycles, mispredict, transaction", items[i]);
 			free(items);
 			return -1;
 		}
@@ -514,8 +514,8 @@ const struct opt view_options[] = {
 		 "snoop, locked, blocked), code_page_size and\n"
 		 "the weights' (local_weight, weight, local_ins_lat),\n"
 		 "cgroup_id, the branches' (dso_from, symbol_from,\n"
-		 "dso_to, symbol_to, cycles, mispredict); default\n"
-		 "comm,dso,sym"),
+		 "dso_to, symbol_to, cycles, mispredict),\n"
+		 "transaction; default comm,dso,sym"),
 	OPT_CALL_FLAG(0, "children", view_cb, VIEW_OPT_CHILDREN,
 		      "add inclusive time, and sort by it"),
 	OPT_CALL(0, "percent-limit", "P", view_cb, VIEW_OPT_LIMIT,

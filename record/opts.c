@@ -121,7 +121,7 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
 	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
-	R_DATA_PAGE, R_CODE_PAGE, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL, R_INTR, R_BRANCH_ANY,
+	R_DATA_PAGE, R_CODE_PAGE, R_TRANSACTION, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL, R_INTR, R_BRANCH_ANY,
 	R_BRANCH,
 };
 
@@ -405,10 +405,12 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 	case R_DATA_SRC:
 	case R_PHYS:
 	case R_DATA_PAGE:
-	case R_CODE_PAGE: {
+	case R_CODE_PAGE:
+	case R_TRANSACTION: {
 		static const uint64_t bits[] = {
 			PERF_SAMPLE_ADDR, PERF_SAMPLE_WEIGHT, PERF_SAMPLE_DATA_SRC,
 			PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
+			PERF_SAMPLE_TRANSACTION,
 		};
 
 		o->sample_extra |= bits[opt->val - R_DATA];
@@ -555,6 +557,9 @@ static const struct opt record_options[] = {
 		      "the size of the page of each data address"),
 	OPT_CALL_FLAG(0, "code-page-size", record_cb, R_CODE_PAGE,
 		      "the size of the page of each sample's ip"),
+	OPT_CALL_FLAG(0, "transaction", record_cb, R_TRANSACTION,
+		      "each sample's transaction flags (Intel TSX's\n"
+		      "aborts): prof report --sort transaction"),
 	OPT_CALL('o', "output", "FILE", record_cb, R_OUTPUT,
 		 "output file (default prof.data, - for stdout)"),
 	OPT_CALL_OPT('z', "compression-level", "N", record_cb, R_LEVEL, opt_peek_number,

@@ -235,7 +235,7 @@ int decode_sample(const struct perf_event_attr *attr, const struct perf_event_he
 		return -EBADMSG;
 	if (st & PERF_SAMPLE_DATA_SRC && take_u64(&c, &s->data_src))
 		return -EBADMSG;
-	if (st & PERF_SAMPLE_TRANSACTION && take(&c, NULL, 8))
+	if (st & PERF_SAMPLE_TRANSACTION && take_u64(&c, &s->transaction))
 		return -EBADMSG;
 	if (st & PERF_SAMPLE_REGS_INTR &&
 	    take_regs(&c, attr->sample_regs_intr, &s->intr_abi, &s->nr_intr_regs, &s->intr_regs))

@@ -29,6 +29,7 @@ struct sample {
 	 * or WEIGHT_STRUCT's var1_dw in the low 32 bits)
 	 */
 	uint64_t weight, data_src, phys_addr, cgroup, data_page_size, code_page_size;
+	uint64_t transaction;	/* --transaction: PERF_TXN_* flags, the abort code above */
 	/*
 	 * PERF_SAMPLE_READ: read_nr counts (1 without PERF_FORMAT_GROUP),
 	 * the first value at read_at, each read_step bytes on, its id

@@ -11,6 +11,7 @@
 #   - --mem-mode's default keys are perf's;
 #   - prof record -e page-faults -d -W --data-src: the kernel's data source
 #     of a software event (N/A) in the rows perf gives;
+#   - --sort transaction (TSX's flags): perf's rows and words;
 #   - --sort mem on a file without data sources: a warning that says how
 #     to record one.
 # Needs no perf_event_open but for the recording part.
@@ -131,6 +132,33 @@ run_prof report -i mem.data --mem-mode
 expect_rc 0 "prof report --mem-mode"
 want='# Overhead  Samples  Local Weight  Memory access *Symbol *Shared Object *Data Symbol *Data Object *Snoop *TLB access *Locked *Blocked *Local INSTR Latency$'
 grep -q "$want" out || fail "--mem-mode's columns are not perf's: $(grep '^# Overhead' out)"
+
+# --- transaction flags (--transaction): perf's words -------------------------------------
+{
+	echo "event cpu-clock tx"
+	echo "comm 100 100 golden"
+	echo "mmap 100 0x401000 $B"
+	t=0
+	for v in 0 1 2 4 8 16 32 64 128 6 0x12000000003 0xff00000000000002 0x33 0xa2; do
+		t=$((t + 1))
+		echo "sample 0 1.$(printf %03d $t) 100 100 0 1000 x$t tx=$v leaf_a+0x10 main+0xf"
+	done
+} > tx.spec
+"$builddir/tests/golden/genprof" tx.spec tx.data 2> gen.err || fail "genprof tx: $(cat gen.err)"
+run_prof report -i tx.data --sort transaction -F json
+expect_rc 0 "prof report --sort transaction"
+jq -r '.events[0].flat[] | "\(.samples);\(.transaction)"' out | sort > prof.tx
+grep -qx '11;EL TX NEITHER :120' prof.tx && grep -qx '10;TX SYNC' prof.tx && grep -qx '1;' prof.tx ||
+	fail "--sort transaction: $(tr '\n' '/' < prof.tx)"
+if command -v perf > /dev/null 2>&1; then
+	command perf report -i tx.data --stdio -n --sort transaction -t ';' -g none 2> perf.err |
+		awk -F';' '!/^#/ && NF >= 3 { for (i = 2; i <= 3; i++) gsub(/^ +| +$/, "", $i); print $2 ";" $3 }' |
+		sort > perf.tx
+	cmp -s prof.tx perf.tx || fail "--sort transaction differs from perf's: $(diff prof.tx perf.tx | tr '\n' ' ')"
+	note "--sort transaction: perf's $(wc -l < prof.tx) rows"
+fi
+run_prof script -i tx.data
+grep -q '^SAMPLE .* transaction=0x12000000003' out || fail "script: no transaction=: $(grep -m1 '^SAMPLE' out)"
 
 # --- no data source in the file: said --------------------------------------------------
 golden_profile

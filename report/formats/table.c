@@ -15,7 +15,7 @@ static const char *const key_titles[HIST_NKEYS] = {
 	"Blocked", "Local Weight", "Weight", "Local INSTR Latency", "cgroup id (dev/inode)",
 	"Data Physical Address", "Data Page Size", "Code Page Size",
 	"Source Shared Object", "Source Symbol", "Target Shared Object", "Target Symbol",
-	"Basic Block Cycles", "Branch Mispredicted",
+	"Basic Block Cycles", "Branch Mispredicted", "Transaction",
 };
 
 /*

@@ -91,6 +91,36 @@ void hist_free(struct hist *h)
 	free(h);
 }
 
+/*
+ * A sample's transaction flags in perf's words (its sort.c): each flag's,
+ * NEITHER when neither sync nor async, and the abort code after a ':'.
+ */
+static void tx_words(uint64_t t, char *buf, size_t len)
+{
+	static const struct { uint64_t flag; const char *name; } bits[] = {
+		{ PERF_TXN_ELISION, "EL " }, { PERF_TXN_TRANSACTION, "TX " },
+		{ PERF_TXN_SYNC, "SYNC " }, { PERF_TXN_ASYNC, "ASYNC " },
+		{ PERF_TXN_RETRY, "RETRY " }, { PERF_TXN_CONFLICT, "CON " },
+		{ PERF_TXN_CAPACITY_WRITE, "CAP-WRITE " }, { PERF_TXN_CAPACITY_READ, "CAP-READ " },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!t)
+		return;		/* perf's: nothing, not NEITHER */
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (t & bits[i].flag)
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s", bits[i].name);
+	if (!(t & (PERF_TXN_SYNC | PERF_TXN_ASYNC)) && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "NEITHER ");
+	if ((t & PERF_TXN_ABORT_MASK) && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ":%llx",
+				      (unsigned long long)((t & PERF_TXN_ABORT_MASK) >>
+							   PERF_TXN_ABORT_SHIFT));
+	else if (n && n <= len)
+		buf[n - 1] = '\0';	/* the last word's space */
+}
+
 /* A page's size as perf names it: 4K, 2M, 1G; N/A for 0 (the kernel could not say). */
 static void page_size_name(uint64_t size, char *buf, size_t len)
 {
@@ -169,6 +199,9 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		break;
 	case HIST_MISPREDICT:	/* its mispred bit, else its predicted bit, else N/A */
 		return s->br_flags & 1 ? "Y" : s->br_flags & 2 ? "N" : "N/A";
+	case HIST_TRANSACTION:
+		tx_words(s->transaction, buf, sizeof(buf));
+		break;
 	case HIST_CGROUP_ID:
 		return s->cgroup_ns ? s->cgroup_ns : strpool_intern(h->pool, "0/0x0");
 	case HIST_SYM_DADDR:

@@ -29,6 +29,7 @@ enum hist_key {
 	HIST_CODE_PAGE_SIZE,	/* --code-page-size: the size of the code's page */
 	/* branch mode (-b): each branch's ends, its cycles, whether it was mispredicted */
 	HIST_DSO_FROM, HIST_SYM_FROM, HIST_DSO_TO, HIST_SYM_TO, HIST_CYCLES, HIST_MISPREDICT,
+	HIST_TRANSACTION,	/* --transaction: the transaction's flags, as perf's words */
 	HIST_NKEYS
 };
 

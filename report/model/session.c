@@ -77,6 +77,7 @@ struct session {
 	uint64_t with_ns;			/* NAMESPACES records */
 	uint64_t with_phys, with_dpage, with_cpage;	/* samples with those fields */
 	uint64_t with_br;			/* with a branch stack */
+	uint64_t with_tx;			/* with transaction flags */
 	int branches;				/* session_branches() */
 	int br_feature;				/* the file's BRANCH_STACK feature */
 	uint64_t reads;				/* READ records (record -s) */
@@ -201,6 +202,7 @@ void session_sample_fields(const struct session *s, struct session_fields *f)
 	f->data_page = s->with_dpage;
 	f->code_page = s->with_cpage;
 	f->branches = s->with_br;
+	f->transaction = s->with_tx;
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -490,6 +492,8 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.phys_addr = smp->present & PERF_SAMPLE_PHYS_ADDR ? smp->phys_addr : 0;
 	rs.data_page_size = smp->present & PERF_SAMPLE_DATA_PAGE_SIZE ? smp->data_page_size : 0;
 	rs.code_page_size = smp->present & PERF_SAMPLE_CODE_PAGE_SIZE ? smp->code_page_size : 0;
+	rs.transaction = smp->present & PERF_SAMPLE_TRANSACTION ? smp->transaction : 0;
+	s->with_tx += (smp->present & PERF_SAMPLE_TRANSACTION) != 0;
 	s->with_phys += (smp->present & PERF_SAMPLE_PHYS_ADDR) != 0;
 	s->with_dpage += (smp->present & PERF_SAMPLE_DATA_PAGE_SIZE) != 0;
 	s->with_cpage += (smp->present & PERF_SAMPLE_CODE_PAGE_SIZE) != 0;

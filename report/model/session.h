@@ -80,6 +80,7 @@ struct rsample {
 	uint64_t weight, ins_lat, data_src;
 	/* --phys-data, --data-page-size, --code-page-size: as the kernel gave them, or 0 */
 	uint64_t phys_addr, data_page_size, code_page_size;
+	uint64_t transaction;	/* --transaction: PERF_TXN_* flags, or 0 */
 	/*
 	 * session_branches(): one branch of a sample's branch stack (-b),
 	 * with period 1: where it came from and went to (the functions,
@@ -192,6 +193,7 @@ struct session_fields {
 	uint64_t data_page;	/* --data-page-size */
 	uint64_t code_page;	/* --code-page-size */
 	uint64_t branches;	/* -b: samples with a branch stack */
+	uint64_t transaction;	/* --transaction */
 };
 void session_sample_fields(const struct session *s, struct session_fields *f);
 /*

@@ -8,11 +8,12 @@
  *   genprof [-z] SPEC OUT     (-z: zstd-compressed, as prof record writes)
  *
  * The spec, one command a line ('#' starts a comment):
- *   event NAME [mem|branch]     cpu-clock, task-clock or page-faults; the
+ *   event NAME [mem|branch|tx]  cpu-clock, task-clock or page-faults; the
  *                               first is event 0; with mem, its samples
  *                               carry ADDR, WEIGHT and DATA_SRC (as -d -W
  *                               --data-src records them); with branch, a
- *                               BRANCH_STACK (as -b records it)
+ *                               BRANCH_STACK (as -b records it); with tx,
+ *                               TRANSACTION (--transaction)
  *   feature NAME VALUE          hostname, osrelease or arch; branch_stack 1:
  *                               perf's feature of a file with branch stacks
  *   cmdline WORDS...
@@ -23,7 +24,7 @@
  *   comm PID TID NAME
  *   fork PID PPID TID PTID TIME
  *   exit PID PPID TID PTID TIME
- *   sample EV TIME PID TID CPU PERIOD [xN] [addr=A] [src=S] [weight=W] [br=B]... FRAME...
+ *   sample EV TIME PID TID CPU PERIOD [xN] [addr=A] [src=S] [weight=W] [br=B]... [tx=T] FRAME...
  *                               of event EV (0, 1, ...): N samples 1 ms apart (default 1),
  *                               with a mem event's data address, data source and
  *                               weight (default 0), a branch event's branches, newest
@@ -82,6 +83,7 @@ struct map {
 static struct writer *w;
 static uint64_t mem_events;	/* the events of "event NAME mem", a bit each */
 static uint64_t br_events;	/* of "event NAME branch" */
+static uint64_t tx_events;	/* of "event NAME tx" */
 #define MAXBR 64
 static uint64_t rec_time;	/* of comm, mmap and anon records: the clock command */
 static struct map maps[MAXMAP];
@@ -217,6 +219,9 @@ static void do_event(const char *name, int mem)
 	if (mem == 1) {
 		a.sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
 		mem_events |= 1ULL << nev;
+	} else if (mem == 3) {
+		a.sample_type |= PERF_SAMPLE_TRANSACTION;
+		tx_events |= 1ULL << nev;
 	} else if (mem == 2) {
 		a.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
@@ -504,7 +509,7 @@ static void do_sample(char **tok, int n)
 {
 	uint64_t rec[8 + MAXFR + 8], ips[MAXFR + 4];
 	struct perf_event_header *h = (void *)rec;
-	uint64_t *p = rec + 1, t, count = 1, ev, addr = 0, src = 0, weight = 0, br[MAXBR][3];
+	uint64_t *p = rec + 1, t, count = 1, ev, addr = 0, src = 0, weight = 0, tx = 0, br[MAXBR][3];
 	int nbr = 0;
 	uint32_t pid, tid, cpu;
 	int nip = 0, kernel = -1, i = 7, first_kernel = 0;
@@ -529,6 +534,8 @@ static void do_sample(char **tok, int n)
 			src = num(tok[i] + 4);
 		else if (!strncmp(tok[i], "weight=", 7))
 			weight = num(tok[i] + 7);
+		else if (!strncmp(tok[i], "tx=", 3))
+			tx = num(tok[i] + 3);
 		else if (!strncmp(tok[i], "br=", 3) && nbr < MAXBR)
 			branch(tok[i] + 3, (uint32_t)num(tok[3]), br[nbr++]);
 		else
@@ -578,6 +585,8 @@ static void do_sample(char **tok, int n)
 			*p++ = weight;		/* WEIGHT */
 			*p++ = src;		/* DATA_SRC */
 		}
+		if (tx_events >> ev & 1)
+			*p++ = tx;		/* TRANSACTION */
 		len = (size_t)((char *)p - (char *)rec);
 		h->type = PERF_RECORD_SAMPLE;
 		h->misc = first_kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -628,9 +637,11 @@ int main(int argc, char **argv)
 			continue;
 		if (!strcmp(tok[0], "event")) {
 			if (features_done || n < 2 || n > 3 ||
-			    (n == 3 && strcmp(tok[2], "mem") && strcmp(tok[2], "branch")))
-				die("event NAME [mem|branch], before anything but features%s", "");
-			do_event(tok[1], n < 3 ? 0 : !strcmp(tok[2], "mem") ? 1 : 2);
+			    (n == 3 && strcmp(tok[2], "mem") && strcmp(tok[2], "branch") &&
+			     strcmp(tok[2], "tx")))
+				die("event NAME [mem|branch|tx], before anything but features%s", "");
+			do_event(tok[1], n < 3 ? 0 : !strcmp(tok[2], "mem") ? 1
+					 : !strcmp(tok[2], "branch") ? 2 : 3);
 		} else if (!strcmp(tok[0], "feature") && n == 3 && !strcmp(tok[1], "branch_stack")) {
 			if (features_done || writer_feature(w, PDATA_FEAT_BRANCH_STACK, NULL, 0))
 				die("late feature or cannot write%s", "");
