@@ -5,7 +5,8 @@
 # with none (PROF_NO_CACHE); the one that reads them opens neither the
 # program nor its DWARF (strace); each set of options that shapes an
 # answer has its own file; an address the file lacks is resolved and
-# added; a program changed in place (a new ctime) is opened again and
+# added; the cache's folder is read once a report, not once a file
+# written; a program changed in place (a new ctime) is opened again and
 # its answers made again; a cut or changed file is never believed, only
 # replaced; --symfs keeps none.
 # Profiles from genprof: needs no perf_event_open.
@@ -123,6 +124,34 @@ made_again "$ans" ans.good "changed answers" "changed answers were not replaced"
 printf '\377\377\377\177' | dd of="$ans" bs=1 seek=24 conv=notrunc 2> /dev/null
 made_again "$ans" ans.good "answers claiming 2^31 addresses" \
 	"answers claiming 2^31 addresses were not replaced"
+
+# the cache's folder is read (pruned) once a report, not once an answers file written: three
+# programs' new answers, in a folder of 400 files, are 400 looks, not 1,200
+if command -v strace > /dev/null 2>&1; then
+	rm -f "$dir"/*.a*
+	i=0
+	while [ $i -lt 400 ]; do : > "$dir/x$i"; i=$((i + 1)); done
+	{
+		outer_spec inl "$prog"
+		for n in 2 3; do
+			cc -O1 -g -fno-omit-frame-pointer -o inl$n "$srcdir/tests/workloads/inline.c" \
+				-I"$srcdir/tests/workloads" -Wl,--build-id=0x$n$n$n$n$n$n$n$n 2> cc.err ||
+				fail "cc: $(cat cc.err)"
+			outer_spec inl$n "$PWD/inl$n" | sed -n "s/ 100 100 / ${n}00 ${n}00 /; s/^mmap 100 /mmap ${n}00 /; /^event/!p"
+		done
+	} > three.spec
+	"$genprof" three.spec three.data 2> gen.err || fail "genprof three: $(cat gen.err)"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -e trace=newfstatat,fstatat64,stat,lstat -o st3.log "$PROF" report -i three.data \
+		--sort sym,srcline > out 2> err || fail "prof report of three programs: $(cat err)"
+	looks=$(grep -c '"x[0-9]*"' st3.log)
+	made=$(ls "$dir"/*.a* 2> /dev/null | wc -l)
+	note "three programs' answers ($made files made): $looks looks at the 400 files of the folder"
+	[ "$made" = 3 ] || fail "$made answers files made, not 3: $(ls "$dir")"
+	[ "$looks" -ge 400 ] && [ "$looks" -lt 800 ] ||
+		fail "the cache folder's files were looked at $looks times for 3 answers files (once is 400)"
+	rm -f "$dir"/x*
+fi
 
 # --symfs: files from another root; nothing kept
 rm -f "$dir"/*.a*
