@@ -72,12 +72,7 @@ struct session {
 	int sum;		/* session_sum() */
 	int daddrs;		/* session_data_addrs() */
 	uint32_t groups;	/* the groups of more than one event the file names (GROUP_DESC) */
-	uint64_t with_addr, with_cgroup;	/* samples with a data address, with a cgroup */
-	uint64_t with_src, with_weight;		/* with a data source, with a weight */
-	uint64_t with_ns;			/* NAMESPACES records */
-	uint64_t with_phys, with_dpage, with_cpage;	/* samples with those fields */
-	uint64_t with_br;			/* with a branch stack */
-	uint64_t with_tx;			/* with transaction flags */
+	struct session_fields with;		/* the samples with each field: session.h */
 	int branches;				/* session_branches() */
 	int br_feature;				/* the file's BRANCH_STACK feature */
 	uint64_t reads;				/* READ records (record -s) */
@@ -193,16 +188,7 @@ uint32_t session_groups(const struct session *s)
 
 void session_sample_fields(const struct session *s, struct session_fields *f)
 {
-	f->addr = s->with_addr;
-	f->cgroup = s->with_cgroup;
-	f->src = s->with_src;
-	f->weight = s->with_weight;
-	f->namespaces = s->with_ns;
-	f->phys = s->with_phys;
-	f->data_page = s->with_dpage;
-	f->code_page = s->with_cpage;
-	f->branches = s->with_br;
-	f->transaction = s->with_tx;
+	*f = s->with;
 }
 
 void session_filter(struct session *s, session_filter_fn fn)
@@ -480,11 +466,11 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.cgroup_ns = t->cgroup_ns;
 	if (smp->present & PERF_SAMPLE_CGROUP) {
 		rs.cgroup = machine_cgroup_name(s->mach, smp->cgroup);
-		s->with_cgroup++;
+		s->with.cgroup++;
 	}
-	s->with_addr += (smp->present & PERF_SAMPLE_ADDR) != 0;
-	s->with_src += (smp->present & PERF_SAMPLE_DATA_SRC) != 0;
-	s->with_weight += (smp->present & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) != 0;
+	s->with.addr += (smp->present & PERF_SAMPLE_ADDR) != 0;
+	s->with.src += (smp->present & PERF_SAMPLE_DATA_SRC) != 0;
+	s->with.weight += (smp->present & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) != 0;
 	rs.weight = smp->present & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight & 0xffffffff
 		    : smp->present & PERF_SAMPLE_WEIGHT ? smp->weight : 0;
 	rs.ins_lat = smp->present & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight >> 32 & 0xffff : 0;
@@ -493,10 +479,10 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 	rs.data_page_size = smp->present & PERF_SAMPLE_DATA_PAGE_SIZE ? smp->data_page_size : 0;
 	rs.code_page_size = smp->present & PERF_SAMPLE_CODE_PAGE_SIZE ? smp->code_page_size : 0;
 	rs.transaction = smp->present & PERF_SAMPLE_TRANSACTION ? smp->transaction : 0;
-	s->with_tx += (smp->present & PERF_SAMPLE_TRANSACTION) != 0;
-	s->with_phys += (smp->present & PERF_SAMPLE_PHYS_ADDR) != 0;
-	s->with_dpage += (smp->present & PERF_SAMPLE_DATA_PAGE_SIZE) != 0;
-	s->with_cpage += (smp->present & PERF_SAMPLE_CODE_PAGE_SIZE) != 0;
+	s->with.transaction += (smp->present & PERF_SAMPLE_TRANSACTION) != 0;
+	s->with.phys += (smp->present & PERF_SAMPLE_PHYS_ADDR) != 0;
+	s->with.data_page += (smp->present & PERF_SAMPLE_DATA_PAGE_SIZE) != 0;
+	s->with.code_page += (smp->present & PERF_SAMPLE_CODE_PAGE_SIZE) != 0;
 	rs.has_daddr = 0;
 	rs.daddr = 0;
 	rs.ddso = NULL;
@@ -506,7 +492,7 @@ static int sample_go(struct session *s, const struct evdesc *e, const struct sam
 		data_of(pr, smp->addr, &rs);
 	rs.br_from = rs.br_to = NULL;
 	rs.br_flags = 0;
-	s->with_br += (smp->present & PERF_SAMPLE_BRANCH_STACK) != 0;
+	s->with.branches += (smp->present & PERF_SAMPLE_BRANCH_STACK) != 0;
 	if (s->filter && !s->filter(s->ctx, &rs))
 		return 0;
 	if (session_branch_mode(s))
@@ -700,7 +686,7 @@ static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff)
 		break;
 	case PERF_RECORD_NAMESPACES:
 		machine_namespaces(s->mach, &k);
-		s->with_ns++;
+		s->with.namespaces++;
 		break;
 	case PERF_RECORD_KSYMBOL:
 		/* kernel JIT code (a BPF program): its name, registered; an unregistered one kept */
