@@ -31,6 +31,7 @@ struct out {
 	size_t size, n;
 };
 
+__attribute__((format(printf, 2, 3)))
 static void put(struct out *o, const char *fmt, ...)
 {
 	va_list ap;
