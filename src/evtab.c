@@ -112,6 +112,14 @@ void evtab_name_tracepoints(struct evtab *t, const struct tpfmts *f)
 	}
 }
 
+/* The event of sample id id, or NULL (evtab_by_id()'s, writable for the table's own). */
+static struct evdesc *by_id(const struct evtab *t, uint64_t id)
+{
+	uint32_t i;
+
+	return u64map_get(&t->ids, id, &i) && i < t->nr ? t->ev[i] : NULL;
+}
+
 void evtab_name_desc(struct evtab *t, const unsigned char *data, size_t len)
 {
 	uint32_t nr, asize;
@@ -128,7 +136,6 @@ void evtab_name_desc(struct evtab *t, const unsigned char *data, size_t len)
 		uint32_t nids, slen;
 		const char *str;
 		struct evdesc *e = NULL;
-		uint32_t idx;
 
 		/* attr, u32 nr_ids, u32 string length, the string (NUL-padded), the ids */
 		if (len - off < (size_t)asize + 8)
@@ -147,8 +154,7 @@ void evtab_name_desc(struct evtab *t, const unsigned char *data, size_t len)
 			uint64_t id;
 
 			memcpy(&id, data + off, 8);
-			if (u64map_get(&t->ids, id, &idx) && idx < t->nr)
-				e = t->ev[idx];
+			e = by_id(t, id);
 		} else {
 			for (size_t i = 0; !e && i < t->nr; i++)
 				if (!memcmp(&t->ev[i]->attr, &a, sizeof(a)))
@@ -225,11 +231,12 @@ const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_h
 	/* perf synthesizes records with a zeroed trailer: id 0 is the first event's. */
 	if (!id)
 		return t->ev[0];
-	{
-		uint32_t i;
+	return evtab_by_id(t, id);
+}
 
-		return u64map_get(&t->ids, id, &i) ? t->ev[i] : NULL;
-	}
+const struct evdesc *evtab_by_id(const struct evtab *t, uint64_t id)
+{
+	return by_id(t, id);
 }
 
 void evtab_modifiers(const struct perf_event_attr *a, char *buf, size_t len)

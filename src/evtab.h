@@ -63,6 +63,8 @@ int evtab_merge_record(struct evtab *t, const struct perf_event_header *h);
  * is too short to hold one.
  */
 const struct evdesc *evtab_find(const struct evtab *t, const struct perf_event_header *h);
+/* The event sample id id belongs to, or NULL when no ATTR names it. */
+const struct evdesc *evtab_by_id(const struct evtab *t, uint64_t id);
 
 struct tpfmts;
 /* Name the tracepoint events ("sched:sched_switch") from their formats. */

@@ -325,11 +325,6 @@ void session_branches(struct session *s, int on)
 	s->branches = on;
 }
 
-int session_has_branch_feature(const struct session *s)
-{
-	return s->br_feature;
-}
-
 int session_branch_mode(const struct session *s)
 {
 	return s->branches > 0 || (s->branches < 0 && s->br_feature);
@@ -570,11 +565,11 @@ static int deliver_read(struct session *s, const struct perf_event_header *h,
 	for (uint64_t i = 0; i < smp->read_nr; i++) {
 		struct sample m = *smp;
 		uint64_t v, id, *prev;
-		uint32_t idx;
+		const struct evdesc *re;
 		int ret;
 
 		sample_read_value(smp, i, &v, &id);
-		if (!u64map_get(&s->ev.ids, id, &idx) || idx >= s->ev.nr)
+		if (!(re = evtab_by_id(&s->ev, id)))
 			continue;	/* an id no ATTR names */
 		prev = readprev_slot(s, id);
 		m.period = v - *prev;
@@ -582,7 +577,7 @@ static int deliver_read(struct session *s, const struct perf_event_header *h,
 		if (!m.period)
 			continue;
 		m.present |= PERF_SAMPLE_PERIOD;
-		ret = sample_go(s, s->ev.ev[idx], &m, decode_misc_kernel(h->misc), NULL);
+		ret = sample_go(s, re, &m, decode_misc_kernel(h->misc), NULL);
 		if (ret)
 			return ret;
 	}
@@ -673,15 +668,14 @@ static int deliver(void *ctx, const struct perf_event_header *h, uint64_t foff)
 	case PERF_RECORD_READ:
 		s->reads++;
 		for (uint64_t i = 0; s->read_fn && i < k.read.read_nr; i++) {
-			const struct evdesc *re = e;
+			const struct evdesc *re = NULL;
 			uint64_t v, rid;
-			uint32_t idx;
 
 			/* a count of a group names its event by its id; else the record's own */
 			sample_read_value(&k.read, i, &v, &rid);
-			if (rid && u64map_get(&s->ev.ids, rid, &idx) && idx < s->ev.nr)
-				re = s->ev.ev[idx];
-			s->read_fn(s->read_ctx, (int)k.pid, (int)k.tid, re, v);
+			if (rid)
+				re = evtab_by_id(&s->ev, rid);
+			s->read_fn(s->read_ctx, (int)k.pid, (int)k.tid, re ? re : e, v);
 		}
 		break;
 	case PERF_RECORD_NAMESPACES:

@@ -177,8 +177,6 @@ uint32_t session_groups(const struct session *s);
  * first record.
  */
 void session_branches(struct session *s, int on);
-/* Whether the file says its samples have branch stacks (perf's BRANCH_STACK feature). */
-int session_has_branch_feature(const struct session *s);
 /* Whether branch mode is on (session_branches(1), or -1 and the feature). */
 int session_branch_mode(const struct session *s);
 
