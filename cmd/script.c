@@ -334,24 +334,20 @@ static void print_kernel(FILE *out, const struct perf_event_header *h, const str
 		}
 		fprintf(out, " enabled=%" PRIu64 " running=%" PRIu64, k->enabled, k->running);
 		break;
-	case PERF_RECORD_NAMESPACES: {
-		/* the kernel's order of them, NET_NS_INDEX ... CGROUP_NS_INDEX */
-		static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
-
+	case PERF_RECORD_NAMESPACES:
 		put_time(out, id);
 		fprintf(out, " pid=%u tid=%u nr=%" PRIu64, k->pid, k->tid, k->nr_ns);
 		for (uint64_t i = 0; i < k->nr_ns; i++) {
 			uint64_t di[2];
 
 			memcpy(di, k->ns + 16 * i, 16);
-			if (i < sizeof(ns) / sizeof(ns[0]))
-				fprintf(out, " %s=", ns[i]);
+			if (i < PDATA_NS_NR)
+				fprintf(out, " %s=", pdata_ns_names[i]);
 			else
 				fprintf(out, " ns%" PRIu64 "=", i);
 			fprintf(out, "%" PRIu64 "/0x%" PRIx64, di[0], di[1]);
 		}
 		break;
-	}
 	case PERF_RECORD_CGROUP:
 		put_time(out, id);
 		fprintf(out, " id=%" PRIu64, k->id);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "pdata.h"
 #include "keep.h"
 #include "mapfile.h"
 #include "cgroup.h"
@@ -207,10 +208,9 @@ static int synth_maps(struct synth *s, int pid)
  */
 static int synth_ns(struct synth *s, int pid, int tid)
 {
-	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
 	struct rec r = { .len = sizeof(struct perf_event_header) };
 	uint32_t pt[2] = { (uint32_t)pid, (uint32_t)tid };
-	uint64_t nr = sizeof(ns) / sizeof(ns[0]);
+	uint64_t nr = PDATA_NS_NR;
 
 	if (!s->namespaces)
 		return 0;
@@ -221,7 +221,7 @@ static int synth_ns(struct synth *s, int pid, int tid)
 		struct stat st;
 		uint64_t di[2] = { 0, 0 };
 
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, ns[i]);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, pdata_ns_names[i]);
 		if (!stat(path, &st)) {
 			di[0] = (uint64_t)st.st_dev;
 			di[1] = (uint64_t)st.st_ino;

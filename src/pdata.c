@@ -56,6 +56,10 @@ static const char *const user_names[] = {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+const char *const pdata_ns_names[PDATA_NS_NR] = {
+	"net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
+};
+
 const char *pdata_record_name(uint32_t type)
 {
 	if (type < ARRAY_SIZE(kernel_names))

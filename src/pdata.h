@@ -89,6 +89,14 @@ enum {
 /* Largest record: header.size is a u16. */
 #define PDATA_RECORD_MAX	65535
 
+/*
+ * A NAMESPACES record's namespaces, in the kernel's order (NET_NS_INDEX
+ * ... CGROUP_NS_INDEX of linux/perf_event.h), by their /proc/PID/ns names.
+ */
+#define PDATA_NS_NR	7
+#define PDATA_NS_CGROUP	6
+extern const char *const pdata_ns_names[PDATA_NS_NR];
+
 /* Name of a record type ("SAMPLE", "MMAP2", "FINISHED_ROUND"), NULL if unknown. */
 const char *pdata_record_name(uint32_t type);
 /* Name of a feature id ("hostname"), NULL if we do not know it. */

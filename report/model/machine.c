@@ -13,6 +13,7 @@
 #include "itab.h"
 #include "jitdump.h"
 #include "machine.h"
+#include "pdata.h"
 #include "resolve.h"
 #include "strpool.h"
 #include "symbols.h"
@@ -424,13 +425,12 @@ void machine_comm(struct machine *m, const struct kevent *k, uint64_t now)
 
 void machine_namespaces(struct machine *m, const struct kevent *k)
 {
-	enum { CGROUP_NS = 6 };	/* CGROUP_NS_INDEX of linux/perf_event.h */
 	uint64_t di[2];
 	char buf[48];
 
-	if (k->nr_ns <= CGROUP_NS)
+	if (k->nr_ns <= PDATA_NS_CGROUP)
 		return;
-	memcpy(di, k->ns + 16 * CGROUP_NS, 16);
+	memcpy(di, k->ns + 16 * PDATA_NS_CGROUP, 16);
 	snprintf(buf, sizeof(buf), "%llu/0x%llx", (unsigned long long)di[0],
 		 (unsigned long long)di[1]);
 	get_thread(m, (int)k->pid, (int)k->tid)->cgroup_ns = machine_intern(m, buf);
