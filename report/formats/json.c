@@ -180,11 +180,9 @@ static void key_value(struct json *j, const char *name, const struct hist_entry 
 	char *text;
 
 	if (k != HIST_SYM) {
-		const char *shown[HIST_NKEYS];
 		char buf[24];
 
-		hist_shown(e, shown, buf, sizeof(buf));
-		json_string(j, name, shown[k]);
+		json_string(j, name, hist_key_shown(e, k, buf, sizeof(buf)));
 		return;
 	}
 	text = format_sym(hist_text(e, k), e->flags, e->inl_in);

@@ -368,14 +368,18 @@ static struct hist_entry *entry_of(struct hist *h, const struct rsample *s,
 	return e;
 }
 
+const char *hist_key_shown(const struct hist_entry *e, enum hist_key k, char *buf, size_t size)
+{
+	if (k != HIST_WEIGHT || !hist_text(e, k))
+		return hist_text(e, k);
+	snprintf(buf, size, "%llu", (unsigned long long)e->weight);
+	return buf;
+}
+
 void hist_shown(const struct hist_entry *e, const char **shown, char *buf, size_t size)
 {
 	for (int k = 0; k < HIST_NKEYS; k++)
-		shown[k] = hist_text(e, (enum hist_key)k);
-	if (shown[HIST_WEIGHT]) {
-		snprintf(buf, size, "%llu", (unsigned long long)e->weight);
-		shown[HIST_WEIGHT] = buf;
-	}
+		shown[k] = hist_key_shown(e, (enum hist_key)k, buf, size);
 }
 
 void hist_count(struct hist *h, const struct rsample *s)

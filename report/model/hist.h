@@ -86,6 +86,8 @@ void hist_count(struct hist *h, const struct rsample *s);
  * buf (size bytes).
  */
 void hist_shown(const struct hist_entry *e, const char **shown, char *buf, size_t size);
+/* The one text of key k that e shows (hist_shown()'s), made in buf where it is made. */
+const char *hist_key_shown(const struct hist_entry *e, enum hist_key k, char *buf, size_t size);
 
 /* Entries sorted by children (with --children) or self, then by text. */
 const struct hist_entry *const *hist_sorted(struct hist *h, size_t *n);
