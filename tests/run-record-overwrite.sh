@@ -6,8 +6,9 @@
 #     exit, the first after its start), none lost;
 #     they are named (the maps, in rings of their own, are all there),
 #     and perf report reads them alike;
-#   - with --switch-output: a snapshot a SIGUSR2, each file's samples after
-#     the last one's (no sample twice), the last at the end.
+#   - with --switch-output: a snapshot a SIGUSR2, sent once shape has run
+#     since the last, each file's samples after the last one's (no sample
+#     twice), the last at the end.
 # shellcheck source=tests/test-subr.sh
 . "$srcdir/tests/test-subr.sh"
 require_perf_event
@@ -65,12 +66,23 @@ wait_ready ready.fifo
 wrote() {
 	[ "$(grep -c "^prof: wrote 'sw.data" sw.err)" -ge "$1" ]
 }
-kill -USR2 $rp
-wait_until "the first snapshot" wrote 1
-kill -USR2 $rp
-wait_until "the second snapshot" wrote 2
 child=$(cat /proc/$rp/task/$rp/children 2> /dev/null | awk '{ print $1 }')
 [ -n "$child" ] || fail "no shape under prof record ($rp)"
+# shape's CPU time in ticks: a snapshot has samples when shape ran since the last one
+ticks() {
+	awk '{ print $14 + $15 }' /proc/$child/stat
+}
+ran() {
+	[ "$(ticks)" -ge $((t0 + 5)) ]
+}
+kill -USR2 $rp
+wait_until "the first snapshot" wrote 1
+t0=$(ticks)
+wait_until "shape to run 50 ms more" ran
+kill -USR2 $rp
+wait_until "the second snapshot" wrote 2
+t0=$(ticks)
+wait_until "shape to run 50 ms more" ran
 kill $child
 wait $rp
 st=$?
