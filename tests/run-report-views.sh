@@ -387,8 +387,9 @@ want=$(row_samples shape sort-dso.out)
 note "--dso shape: $n samples (shape's row in --sort dso: $want)"
 [ "$n" = "$want" ] || fail "--dso shape keeps $n samples, --sort dso has $want for shape"
 
-# --time: about a quarter of the 2 s (cpu-clock counts CPU time, so a
-# busy machine skews it: wide bounds), and exactly the samples whose time
+# --time: some of the samples and not all (a quarter of the 2 s on an
+# idle machine, but cpu-clock counts CPU time, which a busy machine gives
+# unevenly: 10.4% once at load 20), and exactly the samples whose time
 # (from prof script) falls in the window, counted from the earliest one
 # (the file is in time order per CPU only); two samples of slack for
 # the edges.
@@ -406,7 +407,8 @@ for t in 0,0.5 ,0.5 '1.5,'; do
 		print k + 0
 	}' g.txt)
 	note "--time $t: $n of $nsamples samples ($share%) of a $dur s profile; prof script's times give $want"
-	expect_range "--time $t: kept share of a 2 s profile" "$share" 12 40
+	[ "$n" -gt 0 ] && [ "$n" -lt "$nsamples" ] ||
+		fail "--time $t: kept $n of $nsamples samples of a 2 s profile, expected some and not all"
 	expect_range "--time $t: samples kept (prof script: $want)" "$n" $((want - 2)) $((want + 2))
 done
 

@@ -3,7 +3,7 @@
 // leaf_c, called 6:3:1 times a round with one fixed cost per call, so they
 // take about 60%, 30% and 10% of the CPU time; -w A:B:C gives other
 // counts (3:3:4 for 30%, 30%, 40%), for tests of what changed.
-//   shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C] [-d PERCENT]
+//   shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C] [-d PERCENT] [-t]
 // With -r, writes "ready\n" to READY_FIFO once the first round has run.
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +48,7 @@ LEAF(leaf_c)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C] [-d PERCENT]\n");
+	fprintf(stderr, "usage: shape [-s SECONDS] [-r READY_FIFO] [-w A:B:C] [-d PERCENT] [-t]\n");
 	exit(64);
 }
 
@@ -79,15 +79,41 @@ static void rest(double start, double *busy, double round_began)
 }
 
 /*
- * A round's calls, the order turned by one call each round (round r
- * begins with call r mod n): a timer that samples at a fixed phase of a
- * round (cpu-clock's, resumed after each preemption: on a loaded machine
- * perf's and prof's shares of a fixed order were 50 to 64% for leaf_a,
- * whose time was 59% by the thread's own clock) meets each call as
- * often, every n rounds, and so each leaf as often as it runs.
+ * A round's calls, in an order drawn anew each round (a fixed xorshift
+ * seed, so the same run each time): a timer that samples at a fixed phase
+ * of a round meets each leaf as often as it runs. On a loaded machine
+ * cpu-clock's samples keep their phase across preemptions (the recorder,
+ * woken by a sample, preempts the program at that sample, and the timer
+ * resumes a full period later), so one phase holds for a whole run: a
+ * fixed order gave leaf_a 50 to 64% where the thread's own clock gave it
+ * 59%, and the order turned by one call a round 46 to 78% (sd 4.2 over
+ * eight runs at load 9, against 2.4 drawn anew).
+ * -t turns the order by one call each round instead (round r begins with
+ * call r mod n): a PMU counting a deterministic guest's instructions then
+ * meets each call as often, with no draw's noise (60.0% under -icount,
+ * where a draw gave 61.8%).
  */
 static void (*calls[3 * 1000])(void);
 static int ncalls;
+static int turned;
+
+static void shuffle(void)
+{
+	static unsigned long x = 88172645463325252UL;
+
+	for (int i = ncalls - 1; i > 0; i--) {
+		void (*t)(void);
+		int j;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (int)(x % (unsigned long)(i + 1));
+		t = calls[i];
+		calls[i] = calls[j];
+		calls[j] = t;
+	}
+}
 
 __attribute__((noinline)) void run(double seconds, const char *ready);
 __attribute__((noinline)) void run(double seconds, const char *ready)
@@ -103,9 +129,12 @@ __attribute__((noinline)) void run(double seconds, const char *ready)
 		calls[ncalls++] = leaf_c;
 	do {
 		began = now();
+		if (!turned)
+			shuffle();
 		for (i = 0; i < ncalls; i++)
 			calls[(turn + i) % ncalls]();
-		turn = (turn + 1) % ncalls;
+		if (turned)
+			turn = (turn + 1) % ncalls;
 		if (ready) {
 			say_ready("shape", ready);
 			ready = NULL;
@@ -124,13 +153,16 @@ int main(int argc, char **argv)
 	/* A test that reads the ready line and closes the FIFO must not
 	 * kill us with SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	while ((c = getopt(argc, argv, "s:r:w:d:")) != -1) {
+	while ((c = getopt(argc, argv, "s:r:w:d:t")) != -1) {
 		switch (c) {
 		case 's':
 			seconds = parse_seconds(optarg, usage);
 			break;
 		case 'r':
 			ready = optarg;
+			break;
+		case 't':
+			turned = 1;
 			break;
 		case 'w': {
 			char end;

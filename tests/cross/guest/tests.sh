@@ -254,10 +254,11 @@ else
 	not_ok "prof record -e cycles:G: $(tail -n 2 record.err report.err)"
 fi
 
-# shape's leaves, 6:3:1, under cycles and cycles:u, -c and -F
+# shape's leaves, 6:3:1, under cycles and cycles:u, -c and -F (-t: the order
+# turned a call each round, so that -icount's exact counts meet each call alike)
 for ev in "cycles -c 200000" "cycles:u -c 200000" "cycles -F 2000"; do
 	# shellcheck disable=SC2086
-	if prof record -q -e $ev -o shape.data /w/shape -s 0.4 2> record.err &&
+	if prof record -q -e $ev -o shape.data /w/shape -t -s 0.4 2> record.err &&
 		prof report -i shape.data --sort sym > report.txt 2> report.err; then
 		set -- $(shares)
 		note "-e $ev: leaves $1 / $2 / $3 of $4 samples; $(header samples) in all, $(header lost) lost"
