@@ -33,10 +33,16 @@ rows out > prof.rows
 note "prof --group: $(tr '\n' ';' < prof.rows)"
 [ "$(grep -c '^leaf_[abc] ' prof.rows)" = 3 ] || fail "--group: the leaves are not rows: $(cat out)"
 if command -v perf > /dev/null 2>&1; then
-	command perf report -i g.data --stdio --group --sort sym > perf.out 2> perf.err ||
-		fail "perf report --group: $(sed -n 1,3p perf.err)"
-	rows perf.out > perf.rows
-	cmp -s prof.rows perf.rows || fail "--group differs from perf's: $(diff prof.rows perf.rows | tr '\n' ' ')"
+	command perf report -i g.data --stdio --group --sort sym > perf.out 2> perf.err
+	prc=$?
+	if [ "$prc" -gt 128 ]; then
+		# perf 6.1's own crash (a CI run: SIGSEGV) says nothing of the file
+		note "perf report --group died of signal $((prc - 128)): its table not compared"
+	else
+		[ "$prc" = 0 ] || fail "perf report --group exited $prc: $(sed -n 1,3p perf.err)"
+		rows perf.out > perf.rows
+		cmp -s prof.rows perf.rows || fail "--group differs from perf's: $(diff prof.rows perf.rows | tr '\n' ' ')"
+	fi
 	# each event alone, as perf shows it
 	for ev in task-clock page-faults; do
 		run_prof report -i g.data --event $ev --sort sym --no-inline
