@@ -47,6 +47,22 @@
 #define MAX_RULES	((size_t)1 << 20)	/* rows remembered */
 #define MAX_TRIES	4		/* opens of a file that failed, by other processes */
 
+/*
+ * A row of a file's .eh_frame, as rule_at() packs it: the addresses it
+ * holds for ([start, end), from dwarf_frame_info()) and what the repair
+ * does there. Kept by the row, not by the address: a hot function's
+ * samples fall on many addresses and few rows (a system-wide -g
+ * recording at 40 kHz asked libdw for each new address: 12% of the
+ * recorder's CPU in libdw and its tfind, and the address table's 1M
+ * entries, looked up at random, 13% more).
+ */
+struct rowspan {
+	uint64_t start, end;
+	uint32_t packed;	/* kind << 30 | cfa_off << 15 | ra_at + 0x4000 */
+};
+
+#define FRESH_ROWS	256
+
 /* what a map is of */
 #define MF_ANON		(-1)		/* no file (JIT code, the heap): the repair stops there */
 #define MF_UNSURE	(-2)		/* [vdso] and the like: the report's business */
@@ -66,6 +82,11 @@ struct mfile {
 	Dwarf_CFI *cfi;			/* .eh_frame's; NULL: none */
 	GElf_Phdr *load;		/* PT_LOAD segments: file offsets to addresses */
 	size_t nload;
+	struct rowspan *rows;		/* the rows read so far, by start */
+	size_t nrows;
+	struct rowspan *fresh;		/* and the newest, by start: FRESH_ROWS */
+	size_t nfresh;
+	struct rowspan last;		/* the row found last; end 0: none */
 };
 
 /*
@@ -112,7 +133,7 @@ struct mend {
 	struct u64map filetab;		/* identity hash -> index in files */
 	struct mfile *files;
 	size_t nfiles, cap_files;
-	struct u64map rules;		/* file << 40 | address -> packed row */
+	size_t nrows;			/* rows kept, all files' */
 	struct mend_stats st;
 };
 
@@ -138,7 +159,6 @@ struct mend *mend_new(const struct perf_event_attr *attr, const char *root,
 	m->nreg = regs_dwarf_count();
 	u64map_init(&m->pids);
 	u64map_init(&m->filetab);
-	u64map_init(&m->rules);
 	elf_version(EV_CURRENT);
 	return m;
 }
@@ -159,6 +179,8 @@ void mend_free(struct mend *m)
 		if (f->elf)
 			elf_end(f->elf);
 		free(f->load);
+		free(f->rows);
+		free(f->fresh);
 		free(f->name);
 	}
 	free(m->procs);
@@ -168,7 +190,6 @@ void mend_free(struct mend *m)
 	free(m->root);
 	u64map_release(&m->pids);
 	u64map_release(&m->filetab);
-	u64map_release(&m->rules);
 	free(m);
 }
 
@@ -528,7 +549,7 @@ static int file_open(struct mend *m, struct mfile *f, int pid, const struct map 
 
 /* The row of f's address a, from .eh_frame, as the report compiles it (unwind.c). */
 static int row_of(const struct mend *m, struct mfile *f, uint64_t a, int64_t *cfa_off,
-		  int64_t *ra_at)
+		  int64_t *ra_at, uint64_t *span_start, uint64_t *span_end)
 {
 	Dwarf_Frame *fr = NULL;
 	Dwarf_Addr start, end;
@@ -539,9 +560,19 @@ static int row_of(const struct mend *m, struct mfile *f, uint64_t a, int64_t *cf
 	uint64_t reg = UINT64_MAX;
 	int64_t off = 0;
 
+	*span_start = a;
+	*span_end = a + 1;
 	if (dwarf_cfi_addrframe(f->cfi, a, &fr) || !fr)
 		return R_UNSURE;	/* no row: the report may find one in .debug_frame */
 	ra = dwarf_frame_info(fr, &start, &end, &signal);
+	/*
+	 * From a to the row's end, not from its start: libdw's start is the
+	 * FDE's after a DW_CFA_restore_state (libpython's rows were taken for
+	 * addresses before their own), but its end is where the next row
+	 * begins.
+	 */
+	if (a < end)
+		*span_end = end;
 	if (ra < 0 || ra >= m->nreg || dwarf_frame_cfa(fr, &ops, &nops) || !nops) {
 		free(fr);
 		return R_UNSURE;
@@ -572,6 +603,73 @@ static int row_of(const struct mend *m, struct mfile *f, uint64_t a, int64_t *cf
 	return kind;
 }
 
+/* In rows[0, n), sorted by start: the first index whose start is above a. */
+static size_t rows_after(const struct rowspan *rows, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rows[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The row of rows[0, n) that holds a, or NULL. */
+static const struct rowspan *rows_hold(const struct rowspan *rows, size_t n, uint64_t a)
+{
+	size_t i = rows_after(rows, n, a);
+
+	return i && a < rows[i - 1].end ? &rows[i - 1] : NULL;
+}
+
+/* f's row that holds a, if read already: the last one found first. */
+static const struct rowspan *row_find(struct mfile *f, uint64_t a)
+{
+	const struct rowspan *r;
+
+	if (f->last.end && f->last.start <= a && a < f->last.end)
+		return &f->last;
+	r = rows_hold(f->rows, f->nrows, a);
+	if (!r)
+		r = rows_hold(f->fresh, f->nfresh, a);
+	if (r)
+		f->last = *r;
+	return r;
+}
+
+/*
+ * A row of f that row_find() did not have: into fresh, in its place by
+ * start; a full fresh is merged into rows (so that adding n rows moves
+ * about n * n / FRESH_ROWS of them, not n * n / 2).
+ */
+static void row_add(struct mfile *f, uint64_t start, uint64_t end, uint32_t packed)
+{
+	struct rowspan *all;
+	size_t i, j, k;
+
+	if (!f->fresh)
+		f->fresh = xreallocarray(NULL, FRESH_ROWS, sizeof(*f->fresh));
+	i = rows_after(f->fresh, f->nfresh, start);
+	memmove(&f->fresh[i + 1], &f->fresh[i], (f->nfresh - i) * sizeof(*f->fresh));
+	f->fresh[i] = (struct rowspan){ start, end, packed };
+	f->last = f->fresh[i];
+	if (++f->nfresh < FRESH_ROWS)
+		return;
+	all = xreallocarray(NULL, f->nrows + f->nfresh, sizeof(*all));
+	for (i = j = k = 0; i < f->nrows || j < f->nfresh;)
+		all[k++] = j == f->nfresh || (i < f->nrows && f->rows[i].start < f->fresh[j].start)
+				   ? f->rows[i++] : f->fresh[j++];
+	free(f->rows);
+	f->rows = all;
+	f->nrows = k;
+	f->nfresh = 0;
+}
+
 /*
  * What the repair does at pc of p: R_STEP (with the CFA's offset and the
  * return address's from sp), R_STOP, or R_UNSURE: the report's to say.
@@ -581,8 +679,8 @@ static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t 
 {
 	const struct map *mp = find_map(p, pc, t);
 	struct mfile *f;
-	uint64_t fo, a = 0, key;
-	uint32_t v;
+	const struct rowspan *r;
+	uint64_t fo, a = 0, start, end;
 	int kind, found = 0;
 
 	if (!mp)
@@ -602,22 +700,22 @@ static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t 
 		}
 	if (!found)
 		return R_STOP;		/* no segment holds it: the report stops too */
-	key = (uint64_t)mp->file << 40 | a;
-	if (a < (uint64_t)1 << 40 && (uint64_t)mp->file < (uint64_t)1 << 24 &&
-	    u64map_get(&m->rules, key, &v)) {
-		kind = (int)(v >> 30);
-		*cfa_off = (int64_t)(v >> 15 & 0x7fff);
-		*ra_at = (int64_t)(v & 0x7fff) - 0x4000;
+	r = row_find(f, a);
+	if (r) {
+		kind = (int)(r->packed >> 30);
+		*cfa_off = (int64_t)(r->packed >> 15 & 0x7fff);
+		*ra_at = (int64_t)(r->packed & 0x7fff) - 0x4000;
 		return kind;
 	}
-	kind = row_of(m, f, a, cfa_off, ra_at);
+	kind = row_of(m, f, a, cfa_off, ra_at, &start, &end);
 	/* rows with offsets too big to pack are asked again */
-	if (a < (uint64_t)1 << 40 && (uint64_t)mp->file < (uint64_t)1 << 24 &&
-	    htab_count(&m->rules.t) < MAX_RULES &&
-	    (kind != R_STEP || (*cfa_off < 0x8000 && *ra_at >= -0x4000 && *ra_at < 0x4000)))
-		u64map_add(&m->rules, key, (uint32_t)kind << 30 |
-			   (kind == R_STEP ? (uint32_t)*cfa_off << 15 | (uint32_t)(*ra_at + 0x4000)
-					   : 0));
+	if (m->nrows < MAX_RULES &&
+	    (kind != R_STEP || (*cfa_off >= 0 && *cfa_off < 0x8000 && *ra_at >= -0x4000 &&
+				*ra_at < 0x4000))) {
+		row_add(f, start, end, (uint32_t)kind << 30 |
+			(kind == R_STEP ? (uint32_t)*cfa_off << 15 | (uint32_t)(*ra_at + 0x4000) : 0));
+		m->nrows++;
+	}
 	return kind;
 }
 
