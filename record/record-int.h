@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <linux/perf_event.h>
 
@@ -59,11 +60,11 @@ struct recorder {
 	struct ring *rings;		/* one per entry of cpus */
 	/* --overwrite: the tracking event's rings, drained as they fill (rings: overwritten) */
 	struct ring *trings;
-	uint64_t *heads;		/* drain()'s: each ring's head as a pass began */
+	uint64_t *heads;		/* pump_pass()'s: each ring's head as a pass began */
 	struct codemap code;		/* where code may be (zero_non_code()) */
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
 	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
-	unsigned char *scan_buf;	/* drain()'s copy of a record that changes maps */
+	struct pump *pump;		/* the drain's worker (pump.h), while run() runs */
 	struct launch launch;
 	int launched;			/* a command was started */
 	int profile_command;		/* ... and it is the target */
@@ -110,6 +111,14 @@ static inline void rec_notice(const struct recorder *rc, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+/* "cannot write" the output: -1. */
+static inline int rec_write_error(const struct recorder *rc, int err)
+{
+	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->out_name ? rc->out_name : rc->o.output,
+		strerror(-err));
+	return -1;
 }
 
 /* record-open.c */

@@ -523,7 +523,6 @@ int rec_open_events(struct recorder *rc)
 		rc->leaf_code = &rc->code;
 		if (!rc->o.keep_leaf_stacks)
 			rc->mend = mend_new(&rc->ev[0].attr, NULL, &rc->code);
-		rc->scan_buf = xmalloc(1 << 16);
 	}
 	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
 		return ret;

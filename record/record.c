@@ -29,6 +29,7 @@
 #include "codemap.h"
 #include "decode.h"
 #include "drain.h"
+#include "pump.h"
 #include "evname.h"
 #include "evopen.h"
 #include "file.h"
@@ -91,13 +92,6 @@ static int open_output(struct recorder *rc)
 	return -1;
 fail:
 	fprintf(stderr, "prof: cannot open '%s': %s\n", rc->o.output, strerror(errno));
-	return -1;
-}
-
-static int write_error(const struct recorder *rc, int err)
-{
-	fprintf(stderr, "prof: cannot write '%s': %s\n", rc->out_name ? rc->out_name : rc->o.output,
-		strerror(-err));
 	return -1;
 }
 
@@ -290,7 +284,7 @@ static int write_head(struct recorder *rc)
 		return -1;
 	if (!ret)
 		ret = writer_end_features(rc->w);
-	return ret ? write_error(rc, ret) : 0;
+	return ret ? rec_write_error(rc, ret) : 0;
 }
 
 /*
@@ -346,7 +340,7 @@ static int synthesize(struct recorder *rc, int again)
 	}
 	if (!ret)
 		ret = writer_flush(rc->w);
-	return ret ? write_error(rc, ret) : 0;
+	return ret ? rec_write_error(rc, ret) : 0;
 }
 
 /*
@@ -420,95 +414,6 @@ static void carry_targets(struct recorder *rc)
 	}
 }
 
-/*
- * ring_scan()'s: a record that drain() is about to read and that changes
- * maps: a map adds where code may be, and the leaf repair follows them all.
- */
-static void scan_map(void *ctx, const unsigned char *rec, size_t len)
-{
-	struct recorder *rc = ctx;
-
-	codemap_record(rc->leaf_code, rec, len);
-	if (rc->mend)
-		mend_record(rc->mend, rec, len);
-}
-
-/*
- * Ring r's records into the file, through the drain's filters: those
- * before head (heads != NULL: the leaf repair's scan), or all; an overwrite
- * ring's newest. Bytes kept, or -1 after a message.
- */
-static long drain_ring(struct recorder *rc, struct ring *r, const uint64_t *head)
-{
-	void *dst;
-	size_t n, ok, kept;
-	int ret;
-
-	if (!r->base)
-		return 0;
-	ret = writer_reserve(rc->w, r->data_size, &dst);
-	if (ret)
-		return write_error(rc, ret);
-	n = r->overwrite ? ring_snapshot(r, dst) : head ? ring_read_to(r, dst, *head)
-						      : ring_read(r, dst);
-	kept = drain_chunk(&rc->drain, dst, n, &ok);
-	writer_commit(rc->w, kept);
-	if (ok != n)
-		fprintf(stderr, "prof: malformed record in the ring of cpu %d; dropped %zu bytes\n",
-			r->cpu, n - ok);
-	return (long)kept;
-}
-
-/*
- * One pass over the rings; with snap, the overwrite rings' newest records
- * too (--overwrite: at the end and at --switch-output). Returns bytes
- * moved (>= 0) or -1 after a message.
- */
-static long drain(struct recorder *rc, int snap)
-{
-	static const struct perf_event_header round = { PDATA_FINISHED_ROUND, 0, 8 };
-	long total = 0;
-	int ret;
-
-	/*
-	 * -g's stack words are kept where code may be, which a sample's own
-	 * ring may not say yet: its process's MMAP can be in another CPU's
-	 * ring, drained after it. So first every ring's head is taken and the
-	 * maps before it are read; the samples drained are those before the
-	 * heads, whose maps (written earlier) have all been seen then. This
-	 * is where the codemap learns the kernel's maps: drain_chunk() takes no
-	 * record this scan has not read.
-	 */
-	if (rc->mend)
-		mend_pass(rc->mend);
-	for (int c = 0; rc->leaf_code && c < rc->cpus.nr; c++) {
-		if (!rc->rings[c].base)
-			continue;
-		rc->heads[c] = ring_head(&rc->rings[c]);
-		/* the codemap reads a map's start and length; the repair, whole records */
-		ring_scan(&rc->rings[c], rc->heads[c],
-			  1ULL << PERF_RECORD_MMAP | 1ULL << PERF_RECORD_MMAP2 |
-			  (rc->mend ? 1ULL << PERF_RECORD_FORK | 1ULL << PERF_RECORD_COMM |
-				      1ULL << PERF_RECORD_EXIT : 0),
-			  rc->scan_buf, rc->mend ? 1 << 16 : 40, scan_map, rc);
-	}
-	for (int c = 0; c < rc->cpus.nr; c++) {
-		long t = rc->trings ? drain_ring(rc, &rc->trings[c], NULL) : 0;
-		long k = t >= 0 && (!rc->o.overwrite || snap)
-			 ? drain_ring(rc, &rc->rings[c], rc->leaf_code ? &rc->heads[c] : NULL) : 0;
-
-		if (t < 0 || k < 0)
-			return -1;
-		total += t + k;
-	}
-	if (!total)
-		return 0;
-	ret = writer_records(rc->w, &round, sizeof(round));
-	if (!ret)
-		ret = writer_flush(rc->w);
-	return ret ? write_error(rc, ret) : total;
-}
-
 static struct writer *new_writer(const struct recorder *rc)
 {
 	struct writer *w = writer_new(rc->out_fd, rc->o.level,
@@ -537,13 +442,13 @@ static int switch_file(struct recorder *rc)
 	uint64_t samples;
 	int ret;
 
-	if (drain(rc, 1) < 0)
+	if (pump_pass(rc, 1) < 0 || pump_idle(rc) < 0)
 		return -1;
 	ret = carry_write_again(rc->carry, rc->w);
 	if (!ret)
 		ret = writer_end_frame(rc->w);
 	if (ret)
-		return write_error(rc, ret);
+		return rec_write_error(rc, ret);
 	samples = writer_samples_out(rc->w);
 	rc->done_samples += samples;
 	rc->done_in += writer_bytes_in(rc->w);
@@ -573,7 +478,7 @@ static int switch_file(struct recorder *rc)
 }
 
 /* Time for the next file of --switch-output. */
-static int switch_due(const struct recorder *rc)
+static int switch_due(struct recorder *rc)
 {
 	switch (rc->o.switch_output) {
 	case SWITCH_SIGNAL:
@@ -581,7 +486,8 @@ static int switch_due(const struct recorder *rc)
 	case SWITCH_TIME:
 		return mono_s() - rc->file_start >= rc->o.switch_secs;
 	case SWITCH_SIZE:
-		return writer_bytes_out(rc->w) >= rc->o.switch_bytes;
+		/* the worker's count, once it has written what was handed to it */
+		return !pump_idle(rc) && writer_bytes_out(rc->w) >= rc->o.switch_bytes;
 	default:
 		return 0;
 	}
@@ -633,9 +539,13 @@ static int harmless(int sig)
 static int run(struct recorder *rc)
 {
 	size_t nfds = rc->nr_fds + 2;
-	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
+	struct pollfd *pfd;
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
 	int stopping = 0, signals = 0, ret = 0;
+
+	if (pump_start(rc))
+		return -1;
+	pfd = xcalloc(nfds, sizeof(*pfd));
 
 	pfd[0].fd = rc->sfd;
 	pfd[0].events = POLLIN;
@@ -709,11 +619,10 @@ static int run(struct recorder *rc)
 					stopping = 1;
 			}
 		}
-		if (drain(rc, 0) < 0) {
+		if (pump_pass(rc, 0) < 0) {
 			ret = -1;
 			break;
 		}
-		hold_expire(rc->hold, mono_ns());
 		if (!stopping && switch_due(rc)) {
 			rc->switch_asked = 0;
 			if (switch_file(rc)) {
@@ -731,7 +640,9 @@ static int run(struct recorder *rc)
 	/* Stop the events, then take what they wrote before that. */
 	for (size_t i = 0; i < rc->nr_fds; i++)
 		ioctl(rc->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	if (!ret && drain(rc, 1) < 0)
+	if (!ret && pump_pass(rc, 1) < 0)
+		ret = -1;
+	if (pump_stop(rc) < 0)
 		ret = -1;
 	if (rc->launched && !rc->child_done) {
 		kill(rc->launch.pid, SIGTERM);
@@ -813,7 +724,6 @@ static void recorder_release(struct recorder *rc)
 	free(rc->heads);
 	codemap_release(&rc->code);
 	mend_free(rc->mend);
-	free(rc->scan_buf);
 	for (size_t i = 0; i < rc->nr_fds; i++)
 		close(rc->fds[i]);
 	free(rc->fds);
@@ -984,7 +894,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	ret = run(&rc);
 	keep_finish(rc.keep);	/* the files being copied, copied */
 	if (!ret && ((ret = carry_write(rc.carry, rc.w)) != 0 || (ret = writer_end_frame(rc.w)) != 0))
-		ret = write_error(&rc, ret);
+		ret = rec_write_error(&rc, ret);
 	summary(&rc);
 	status = ret ? 1 : exit_status(&rc);
 	goto out;

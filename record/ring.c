@@ -59,32 +59,15 @@ size_t ring_copy(const unsigned char *data, size_t size, uint64_t tail, uint64_t
 	return len;
 }
 
+/* The header of the record at pos: 8 bytes at an 8-aligned place never wrap. */
+static inline void header_at(const struct ring *r, uint64_t pos, struct perf_event_header *h)
+{
+	memcpy(h, r->data + (pos & (r->data_size - 1)), sizeof(*h));
+}
+
 uint64_t ring_head(const struct ring *r)
 {
 	return __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
-}
-
-void ring_scan(const struct ring *r, uint64_t head, uint64_t types, unsigned char *buf,
-	       size_t max, void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx)
-{
-	uint64_t pos = r->pc->data_tail;
-
-	if (head - pos > r->data_size)
-		return;	/* ring_read() resyncs */
-	while (head - pos >= sizeof(struct perf_event_header)) {
-		struct perf_event_header h;
-		size_t n;
-
-		ring_copy(r->data, r->data_size, pos, pos + sizeof(h), &h);
-		if (h.size < sizeof(h) || h.size > head - pos)
-			break;
-		if (h.type < 64 && (types >> h.type & 1)) {
-			n = h.size < max ? h.size : max;
-			ring_copy(r->data, r->data_size, pos, pos + n, buf);
-			fn(ctx, buf, n);
-		}
-		pos += h.size;
-	}
 }
 
 size_t ring_snapshot(struct ring *r, void *dst)
@@ -101,7 +84,7 @@ size_t ring_snapshot(struct ring *r, void *dst)
 	while (end - pos >= sizeof(struct perf_event_header)) {
 		struct perf_event_header h;
 
-		ring_copy(r->data, r->data_size, pos, pos + sizeof(h), &h);
+		header_at(r, pos, &h);
 		/* never written (0), or the oldest, cut by the newest over it */
 		if (h.size < sizeof(h) || h.size % 8 || h.size > end - pos)
 			break;

@@ -43,14 +43,6 @@ uint64_t ring_head(const struct ring *r);
 /* ring_read() of what the kernel had written by head (from ring_head()). */
 size_t ring_read_to(struct ring *r, void *dst, uint64_t head);
 /*
- * Without consuming them: call fn with the first max bytes of each record
- * between the tail and head whose type is a bit of types (1 << type;
- * fewer bytes when the record is shorter), unwrapped into buf.
- */
-void ring_scan(const struct ring *r, uint64_t head, uint64_t types, unsigned char *buf,
-	       size_t max, void (*fn)(void *ctx, const unsigned char *rec, size_t len), void *ctx);
-
-/*
  * An overwrite ring's newest records into dst (at least r->data_size
  * bytes), the kernel's writes paused meanwhile: from the head to the
  * oldest whole record, or to the head of the last snapshot, whichever is

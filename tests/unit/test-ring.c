@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ring_copy() on a simulated ring: plain spans, wrap-around, a full ring;
- * ring_scan() over records that wrap; and the codemap that -g's stack
+ * ring_read_to() over records that wrap; and the codemap that -g's stack
  * words are checked against (codemap.h).
  */
 #include "config.h"
@@ -24,22 +24,6 @@ static void put(uint64_t pos, const unsigned char *src, size_t len)
 		ring[(pos + i) & (SIZE - 1)] = src[i];
 }
 
-struct seen {
-	int n, mmaps;
-	uint64_t start[8];
-};
-
-static void scan_fn(void *ctx, const unsigned char *rec, size_t len)
-{
-	struct seen *sn = ctx;
-	struct perf_event_header h;
-
-	memcpy(&h, rec, sizeof(h));
-	if (h.type == PERF_RECORD_MMAP2 && len >= 32 && sn->mmaps < 8)
-		memcpy(&sn->start[sn->mmaps++], rec + 16, 8);
-	sn->n++;
-}
-
 /* A record of type at pos: header, pid/tid, then start and len, as an MMAP2 begins. */
 static void put_rec(uint64_t pos, uint32_t type, uint16_t size, uint64_t start, uint64_t len)
 {
@@ -53,12 +37,13 @@ static void put_rec(uint64_t pos, uint32_t type, uint16_t size, uint64_t start, 
 	put(pos, b, size);
 }
 
-static void test_scan(void)
+static void test_read(void)
 {
 	struct perf_event_mmap_page pc;
 	struct ring r;
-	struct seen sn;
-	unsigned char buf[64];
+	unsigned char dst[SIZE];
+	struct perf_event_header h;
+	uint64_t start;
 
 	memset(&pc, 0, sizeof(pc));
 	memset(&r, 0, sizeof(r));
@@ -69,25 +54,18 @@ static void test_scan(void)
 	pc.data_tail = 3 * SIZE + 8;
 	put_rec(3 * SIZE + 8, PERF_RECORD_SAMPLE, 16, 0, 0);
 	put_rec(3 * SIZE + 24, PERF_RECORD_MMAP2, 40, 0x7f0000001000ULL, 0x2000);
-	memset(&sn, 0, sizeof(sn));
-	ring_scan(&r, 3 * SIZE + 64, ~0ULL, buf, 40, scan_fn, &sn);
-	ok(sn.n == 2 && sn.mmaps == 1 && sn.start[0] == 0x7f0000001000ULL,
-	   "ring_scan() reads each record, one that wraps whole");
-	ok(pc.data_tail == 3 * SIZE + 8, "ring_scan() consumes nothing");
-	memset(&sn, 0, sizeof(sn));
-	ring_scan(&r, 3 * SIZE + 64, 1ULL << PERF_RECORD_MMAP2, buf, 40, scan_fn, &sn);
-	ok(sn.n == 1 && sn.mmaps == 1, "ring_scan() hands over only the types asked");
-	memset(&sn, 0, sizeof(sn));
-	ring_scan(&r, 3 * SIZE + 40, ~0ULL, buf, 40, scan_fn, &sn);
-	ok(sn.n == 1 && sn.mmaps == 0, "ring_scan() stops at a record past head");
-	{
-		struct perf_event_header bad = { PERF_RECORD_SAMPLE, 0, 4 };
-
-		put(3 * SIZE + 8, (const unsigned char *)&bad, sizeof(bad));
-	}
-	memset(&sn, 0, sizeof(sn));
-	ring_scan(&r, 3 * SIZE + 64, ~0ULL, buf, 40, scan_fn, &sn);
-	ok(sn.n == 0, "ring_scan() stops at a record shorter than its header");
+	ok(ring_read_to(&r, dst, 3 * SIZE + 24) == 16 && pc.data_tail == 3 * SIZE + 24,
+	   "ring_read_to() takes the records before head, and hands their space back");
+	memset(dst, 0, sizeof(dst));
+	ok(ring_read_to(&r, dst, 3 * SIZE + 64) == 40 && pc.data_tail == 3 * SIZE + 64,
+	   "then the one that wraps");
+	memcpy(&h, dst, sizeof(h));
+	memcpy(&start, dst + 16, 8);
+	ok(h.type == PERF_RECORD_MMAP2 && h.size == 40 && start == 0x7f0000001000ULL,
+	   "a record that wraps comes out whole");
+	ok(ring_read_to(&r, dst, 3 * SIZE + 64) == 0, "nothing new: nothing copied");
+	ok(ring_read_to(&r, dst, 5 * SIZE + 64) == 0 && pc.data_tail == 5 * SIZE + 64,
+	   "a head more than a ring ahead: nothing copied, the tail moved to it");
 }
 
 static void test_codemap(void)
@@ -155,7 +133,7 @@ int main(void)
 	put(0x100000000ULL - 8, src, 16);
 	n = ring_copy(ring, SIZE, 0x100000000ULL - 8, 0x100000000ULL + 8, dst);
 	ok(n == 16 && !memcmp(dst, src, 16), "positions across 2^32 wrap correctly");
-	test_scan();
+	test_read();
 	test_codemap();
 	return tap_done();
 }

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The drain in two threads: the rings copied, the rest done by a worker. See pump.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "pdata.h"
+#include "pump.h"
+#include "record-int.h"
+#include "xalloc.h"
+
+/* Buffers a ring may have waiting, each of a ring's size. */
+#define BUFS_PER_RING	16
+
+/* One ring's copy, or (ring NULL, len 0) the end of a pass. */
+struct chunk {
+	struct chunk *next;
+	const struct ring *ring;	/* whose records: a message names its CPU */
+	int scan;			/* the leaf repair reads its maps first */
+	size_t len;
+	unsigned char *data;		/* size bytes */
+};
+
+struct pump {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t work;		/* the worker's: a pass came, or the end */
+	pthread_cond_t done;		/* the recorder's: a buffer came back, or the worker is idle */
+	struct chunk *head, **tail;	/* handed over, oldest first */
+	struct chunk *free;		/* buffers to copy into */
+	size_t nbufs, max_bufs, size;
+	int passes;			/* ends of passes handed over, not yet done */
+	int stop, err;
+	struct recorder *rc;
+};
+
+/* A buffer to copy a ring into, waiting for the worker to give one back when all are out. */
+static struct chunk *take_buf(struct pump *p)
+{
+	struct chunk *c;
+	int make = 0;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->free && p->nbufs == p->max_bufs && !p->err)
+		pthread_cond_wait(&p->done, &p->mu);
+	c = p->free;
+	if (c)
+		p->free = c->next;
+	else if (!p->err)
+		p->nbufs++, make = 1;
+	pthread_mutex_unlock(&p->mu);
+	if (make) {
+		c = xcalloc(1, sizeof(*c));
+		c->data = xmalloc(p->size);
+	}
+	return c;
+}
+
+/* Hand c over (a ring's copy, or the end of a pass). */
+static void hand(struct pump *p, struct chunk *c)
+{
+	pthread_mutex_lock(&p->mu);
+	c->next = NULL;
+	*p->tail = c;
+	p->tail = &c->next;
+	if (!c->ring)
+		p->passes++;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Ring r copied (to head, when heads are taken; an overwrite ring's newest), handed over if not empty. */
+static int copy_ring(struct pump *p, struct ring *r, const uint64_t *head, int scan)
+{
+	struct chunk *c;
+
+	if (!r->base)
+		return 0;
+	c = take_buf(p);
+	if (!c)
+		return -1;
+	c->ring = r;
+	c->scan = scan;
+	c->len = r->overwrite ? ring_snapshot(r, c->data) : head ? ring_read_to(r, c->data, *head)
+							 : ring_read(r, c->data);
+	if (!c->len) {
+		pthread_mutex_lock(&p->mu);
+		c->next = p->free;
+		p->free = c;
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	hand(p, c);
+	return 0;
+}
+
+int pump_pass(struct recorder *rc, int snap)
+{
+	struct pump *p = rc->pump;
+	struct chunk *end;
+
+	/*
+	 * -g's stack words are kept where code may be, which a sample's own
+	 * ring may not say yet: its process's MMAP can be in another CPU's
+	 * ring, copied after it. So every ring's head is taken first, and the
+	 * worker reads the maps of the whole pass before any of its samples.
+	 */
+	for (int c = 0; rc->leaf_code && c < rc->cpus.nr; c++)
+		if (rc->rings[c].base)
+			rc->heads[c] = ring_head(&rc->rings[c]);
+	for (int c = 0; c < rc->cpus.nr; c++) {
+		if (rc->trings && copy_ring(p, &rc->trings[c], NULL, 0))
+			return -1;
+		if ((!rc->o.overwrite || snap) &&
+		    copy_ring(p, &rc->rings[c], rc->leaf_code ? &rc->heads[c] : NULL,
+			      rc->leaf_code != NULL))
+			return -1;
+	}
+	end = xcalloc(1, sizeof(*end));
+	hand(p, end);
+	return __atomic_load_n(&p->err, __ATOMIC_ACQUIRE) ? -1 : 0;
+}
+
+/* A record of the pass that changes maps: a map adds where code may be, and the repair follows them all. */
+static void scan_chunk(struct recorder *rc, const struct chunk *c)
+{
+	uint64_t types = 1ULL << PERF_RECORD_MMAP | 1ULL << PERF_RECORD_MMAP2 |
+			 (rc->mend ? 1ULL << PERF_RECORD_FORK | 1ULL << PERF_RECORD_COMM |
+					     1ULL << PERF_RECORD_EXIT : 0);
+
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= c->len;) {
+		struct perf_event_header h;
+
+		memcpy(&h, c->data + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > c->len - off)
+			break;
+		if (h.type < 64 && (types >> h.type & 1)) {
+			codemap_record(rc->leaf_code, c->data + off, h.size);
+			if (rc->mend)
+				mend_record(rc->mend, c->data + off, h.size);
+		}
+		off += h.size;
+	}
+}
+
+/* c's records into the file, through the filters: 0, or -1 after a message. */
+static int write_chunk(struct recorder *rc, const struct chunk *c)
+{
+	void *dst;
+	size_t ok, kept;
+	int ret = writer_reserve(rc->w, c->len, &dst);
+
+	if (ret)
+		return rec_write_error(rc, ret);
+	memcpy(dst, c->data, c->len);
+	kept = drain_chunk(&rc->drain, dst, c->len, &ok);
+	writer_commit(rc->w, kept);
+	if (ok != c->len)
+		fprintf(stderr, "prof: malformed record in the ring of cpu %d; dropped %zu bytes\n",
+			c->ring->cpu, c->len - ok);
+	return 0;
+}
+
+/*
+ * A pass (its chunks, the end last) into the writer, a round ending it:
+ * 0, or -1 after a message. The worker flushes when no pass is waiting.
+ */
+static int do_pass(struct recorder *rc, struct chunk *first)
+{
+	static const struct perf_event_header round = { PDATA_FINISHED_ROUND, 0, 8 };
+	int ret = 0, any = 0;
+
+	if (rc->mend)
+		mend_pass(rc->mend);
+	for (struct chunk *c = first; c->ring; c = c->next)
+		if (c->scan)
+			scan_chunk(rc, c);
+	for (struct chunk *c = first; c->ring && !ret; c = c->next) {
+		ret = write_chunk(rc, c);
+		any = 1;
+	}
+	if (!ret && any) {
+		ret = writer_records(rc->w, &round, sizeof(round));
+		if (ret)
+			ret = rec_write_error(rc, ret);
+	}
+	hold_expire(rc->hold, mono_ns());
+	return ret;
+}
+
+static void *worker(void *arg)
+{
+	struct pump *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct chunk *first, *c, *end;
+		int ret, more;
+
+		while (!p->passes && !p->stop)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (!p->passes)
+			break;
+		/* the pass's chunks, up to its end, taken off the list */
+		first = p->head;
+		for (end = first; end->ring; end = end->next)
+			;
+		p->head = end->next;
+		if (!p->head)
+			p->tail = &p->head;
+		more = p->passes > 1;
+		pthread_mutex_unlock(&p->mu);
+		ret = p->err ? 0 : do_pass(p->rc, first);
+		/* the file written as far as the rings were read, unless another pass waits */
+		if (!ret && !p->err && !more) {
+			ret = writer_flush(p->rc->w);
+			if (ret)
+				ret = rec_write_error(p->rc, ret);
+		}
+		pthread_mutex_lock(&p->mu);
+		if (ret)
+			__atomic_store_n(&p->err, -1, __ATOMIC_RELEASE);
+		for (c = first; c != end;) {
+			struct chunk *next = c->next;
+
+			c->next = p->free;
+			p->free = c;
+			c = next;
+		}
+		free(end);
+		p->passes--;
+		pthread_cond_broadcast(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+int pump_start(struct recorder *rc)
+{
+	struct pump *p = xcalloc(1, sizeof(*p));
+	size_t rings = 0;
+	int err;
+
+	for (int c = 0; c < rc->cpus.nr; c++) {
+		if (rc->rings[c].base) {
+			rings++;
+			if (rc->rings[c].data_size > p->size)
+				p->size = rc->rings[c].data_size;
+		}
+		if (rc->trings && rc->trings[c].base) {
+			rings++;
+			if (rc->trings[c].data_size > p->size)
+				p->size = rc->trings[c].data_size;
+		}
+	}
+	p->max_bufs = (rings ? rings : 1) * BUFS_PER_RING;
+	p->tail = &p->head;
+	p->rc = rc;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	err = pthread_create(&p->thread, NULL, worker, p);
+	if (err) {
+		fprintf(stderr, "prof: cannot start the drain's worker thread: %s\n", strerror(err));
+		free(p);
+		return -1;
+	}
+	rc->pump = p;
+	return 0;
+}
+
+int pump_idle(struct recorder *rc)
+{
+	struct pump *p = rc->pump;
+	int err;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->passes)
+		pthread_cond_wait(&p->done, &p->mu);
+	err = p->err;
+	pthread_mutex_unlock(&p->mu);
+	return err ? -1 : 0;
+}
+
+int pump_stop(struct recorder *rc)
+{
+	struct pump *p = rc->pump;
+	int ret;
+
+	if (!p)
+		return 0;
+	ret = pump_idle(rc);
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->thread, NULL);
+	while (p->free) {
+		struct chunk *c = p->free;
+
+		p->free = c->next;
+		free(c->data);
+		free(c);
+	}
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p);
+	rc->pump = NULL;
+	return ret;
+}
