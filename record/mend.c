@@ -49,12 +49,13 @@
 
 /*
  * A row of a file's .eh_frame, as rule_at() packs it: the addresses it
- * holds for ([start, end), from dwarf_frame_info()) and what the repair
- * does there. Kept by the row, not by the address: a hot function's
- * samples fall on many addresses and few rows (a system-wide -g
- * recording at 40 kHz asked libdw for each new address: 12% of the
- * recorder's CPU in libdw and its tfind, and the address table's 1M
- * entries, looked up at random, 13% more).
+ * holds for (from the first asked to the row's end) and what the repair
+ * does there. An address asked lately is found in a small table of them
+ * (one slot); another in a row read before, in its file's rows (a binary
+ * search: alone, its cache misses cost more than libdw saved); only a
+ * new row asks libdw, whose FDE search
+ * and CFI program were, with the tfind it calls, 12% of a system-wide
+ * -g recorder's CPU at 40 kHz when every new address asked it.
  */
 struct rowspan {
 	uint64_t start, end;
@@ -62,6 +63,12 @@ struct rowspan {
 };
 
 #define FRESH_ROWS	256
+/*
+ * Addresses whose rows are kept at hand, 2^ASKED_BITS slots (16 bytes
+ * each: 256 KiB, in a cache): a table of every address asked (up to 1M)
+ * cost a cache miss or two a look-up, 19% of the recorder's CPU.
+ */
+#define ASKED_BITS	14
 
 /* what a map is of */
 #define MF_ANON		(-1)		/* no file (JIT code, the heap): the repair stops there */
@@ -134,6 +141,10 @@ struct mend {
 	struct mfile *files;
 	size_t nfiles, cap_files;
 	size_t nrows;			/* rows kept, all files' */
+	struct asked {			/* the rows of addresses asked lately, by their hash */
+		uint64_t key;		/* 1 + (file << 40 | address); 0: none */
+		uint32_t packed;
+	} *asked;
 	struct mend_stats st;
 };
 
@@ -159,6 +170,7 @@ struct mend *mend_new(const struct perf_event_attr *attr, const char *root,
 	m->nreg = regs_dwarf_count();
 	u64map_init(&m->pids);
 	u64map_init(&m->filetab);
+	m->asked = xcalloc((size_t)1 << ASKED_BITS, sizeof(*m->asked));
 	elf_version(EV_CURRENT);
 	return m;
 }
@@ -190,6 +202,7 @@ void mend_free(struct mend *m)
 	free(m->root);
 	u64map_release(&m->pids);
 	u64map_release(&m->filetab);
+	free(m->asked);
 	free(m);
 }
 
@@ -680,8 +693,10 @@ static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t 
 	const struct map *mp = find_map(p, pc, t);
 	struct mfile *f;
 	const struct rowspan *r;
-	uint64_t fo, a = 0, start, end;
-	int kind, found = 0;
+	uint64_t fo, a = 0, start, end, key;
+	uint32_t packed;
+	struct asked *slot;
+	int kind, found = 0, exact;
 
 	if (!mp)
 		return R_UNSURE;	/* our maps may lack one the report has */
@@ -700,23 +715,39 @@ static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t 
 		}
 	if (!found)
 		return R_STOP;		/* no segment holds it: the report stops too */
-	r = row_find(f, a);
-	if (r) {
-		kind = (int)(r->packed >> 30);
-		*cfa_off = (int64_t)(r->packed >> 15 & 0x7fff);
-		*ra_at = (int64_t)(r->packed & 0x7fff) - 0x4000;
-		return kind;
+	/* an address asked lately: one slot; a new one in a row read before: no libdw */
+	key = (uint64_t)mp->file << 40 | a;
+	exact = a < (uint64_t)1 << 40 && (uint64_t)mp->file < (uint64_t)1 << 24;
+	slot = &m->asked[htab_mix(key) >> (64 - ASKED_BITS)];
+	if (exact && slot->key == key + 1) {
+		packed = slot->packed;
+	} else {
+		r = row_find(f, a);
+		if (r) {
+			packed = r->packed;
+		} else {
+			kind = row_of(m, f, a, cfa_off, ra_at, &start, &end);
+			/* rows with offsets too big to pack are asked again */
+			if (kind == R_STEP && (*cfa_off < 0 || *cfa_off >= 0x8000 ||
+					       *ra_at < -0x4000 || *ra_at >= 0x4000))
+				return kind;
+			packed = (uint32_t)kind << 30 |
+				 (kind == R_STEP ? (uint32_t)*cfa_off << 15 |
+							   (uint32_t)(*ra_at + 0x4000)
+						 : 0);
+			if (m->nrows < MAX_RULES) {
+				row_add(f, start, end, packed);
+				m->nrows++;
+			}
+		}
+		if (exact) {
+			slot->key = key + 1;
+			slot->packed = packed;
+		}
 	}
-	kind = row_of(m, f, a, cfa_off, ra_at, &start, &end);
-	/* rows with offsets too big to pack are asked again */
-	if (m->nrows < MAX_RULES &&
-	    (kind != R_STEP || (*cfa_off >= 0 && *cfa_off < 0x8000 && *ra_at >= -0x4000 &&
-				*ra_at < 0x4000))) {
-		row_add(f, start, end, (uint32_t)kind << 30 |
-			(kind == R_STEP ? (uint32_t)*cfa_off << 15 | (uint32_t)(*ra_at + 0x4000) : 0));
-		m->nrows++;
-	}
-	return kind;
+	*cfa_off = (int64_t)(packed >> 15 & 0x7fff);
+	*ra_at = (int64_t)(packed & 0x7fff) - 0x4000;
+	return (int)(packed >> 30);
 }
 
 /* --- samples --------------------------------------------------------------- */
