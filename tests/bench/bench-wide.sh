@@ -11,17 +11,22 @@
 # (no perf, perf_event_open refused for -a), 1 when a recorder failed.
 #
 #   PROF=./prof sh tests/bench/bench-wide.sh
+#   PROF_BASE=/path/to/an/older/prof: its rows too (a before and after in one run)
 #   BENCH_WIDE_RATES="10000 40000" BENCH_WIDE_ROUNDS=3 BENCH_SECONDS=5
+#   BENCH_WIDE_COPIES=1 (of each load loop)
 #
 # POSIX sh; needs gcc, gzip and python3 for the load (a missing one is
 # left out, and said).
 # shellcheck disable=SC2086,SC2317  # word splitting of the rate list is meant; cleanup runs from the trap
 
 PROF=${PROF:-./prof}
+PROF_BASE=${PROF_BASE:-}
 PERF=${PERF:-perf}
 RATES=${BENCH_WIDE_RATES:-10000 40000}
 ROUNDS=${BENCH_WIDE_ROUNDS:-3}
 SECS=${BENCH_SECONDS:-5}
+COPIES=${BENCH_WIDE_COPIES:-1}	# of each loop of the load: 3 makes a busy host of 2 CPUs
+HAVE_GZIP=$(command -v gzip 2> /dev/null)
 me=bench-wide
 failed=0
 
@@ -31,6 +36,7 @@ die() { printf '%s: %s\n' "$me" "$*" >&2; exit 1; }
 
 command -v "$PERF" > /dev/null 2>&1 || skip "perf not found ('$PERF')"
 [ -x "$PROF" ] || die "no prof binary at '$PROF' (build it, or set PROF=)"
+[ -z "$PROF_BASE" ] || [ -x "$PROF_BASE" ] || die "no prof binary at PROF_BASE '$PROF_BASE'"
 case $PROF in /*) ;; *) PROF=$(pwd)/$PROF ;; esac
 T=$(mktemp -d "${TMPDIR:-/tmp}/$me.XXXXXX") || die "cannot make a temporary directory"
 load_pids=
@@ -71,19 +77,22 @@ int main(int argc, char **argv)
 }
 EOF
 loads=
-if command -v gcc > /dev/null 2>&1; then
-	(while [ ! -f "$T/stop" ]; do gcc -O2 -c -o /dev/null "$src"; done) &
-	load_pids="$load_pids $!"
-	loads="$loads gcc"
-fi
-if command -v gzip > /dev/null 2>&1; then
-	head -c 16000000 /dev/urandom > "$T/blob"
-	(while [ ! -f "$T/stop" ]; do gzip -6 -c "$T/blob" > /dev/null; done) &
-	load_pids="$load_pids $!"
-	loads="$loads gzip"
-fi
-if command -v python3 > /dev/null 2>&1; then
-	python3 -c '
+[ -z "$HAVE_GZIP" ] || head -c 16000000 /dev/urandom > "$T/blob"
+n=0
+while [ $n -lt "$COPIES" ]; do
+	n=$((n + 1))
+	if command -v gcc > /dev/null 2>&1; then
+		(while [ ! -f "$T/stop" ]; do gcc -O2 -c -o /dev/null "$src"; done) &
+		load_pids="$load_pids $!"
+		loads="$loads gcc"
+	fi
+	if [ -n "$HAVE_GZIP" ]; then
+		(while [ ! -f "$T/stop" ]; do gzip -6 -c "$T/blob" > /dev/null; done) &
+		load_pids="$load_pids $!"
+		loads="$loads gzip"
+	fi
+	if command -v python3 > /dev/null 2>&1; then
+		python3 -c '
 import os, sys
 d = {}
 i = 0
@@ -92,9 +101,10 @@ while not os.path.exists(sys.argv[1]):
         d[(i + j) % 4093] = str(j) * 3
     i += 1
 ' "$T/stop" &
-	load_pids="$load_pids $!"
-	loads="$loads python3"
-fi
+		load_pids="$load_pids $!"
+		loads="$loads python3"
+	fi
+done
 [ -n "$loads" ] || skip "no gcc, gzip or python3 for a load"
 
 say "$me: prof = $PROF"
@@ -106,6 +116,7 @@ rec() {
 	_f=$T/$1-$2-$3.data
 	case $1 in
 	prof) set -- "$1" "$2" "$3" "$PROF" record -q -a -g -F "$2" -o "$_f" -- sleep "$SECS" ;;
+	base) set -- "$1" "$2" "$3" "$PROF_BASE" record -q -a -g -F "$2" -o "$_f" -- sleep "$SECS" ;;
 	perf) set -- "$1" "$2" "$3" "$PERF" record -q -a -g -F "$2" -o "$_f" -- sleep "$SECS" ;;
 	esac
 	_t=$1 _r=$2
@@ -118,14 +129,14 @@ rec() {
 	fi
 	# the recorder's CPU less its child's (sleep's: about a ms)
 	_cpu=$(awk -F, '$3 ~ /^task-clock/ { v = $1 } END { print v + 0 }' "$T/stat")
-	if [ "$_t" = prof ]; then
+	if [ "$_t" != perf ]; then
 		"$PROF" report -i "$_f" --header-only > "$T/hdr" 2>&1
 		_s=$(sed -n 's/^# samples: *\([0-9]*\).*/\1/p' "$T/hdr")
 		_l=$(sed -n 's/^# lost: *\([0-9]*\) records.*/\1/p' "$T/hdr")
 	else
 		"$PERF" report -i "$_f" --stats > "$T/hdr" 2>&1
 		_s=$(awk '/SAMPLE events:/ { print $3; exit }' "$T/hdr")
-		"$PERF" report -i "$_f" --stdio --sort comm > "$T/rep" 2> /dev/null
+		"$PERF" report -i "$_f" --stdio --sort comm -g none > "$T/rep" 2> /dev/null
 		_l=$(sed -n 's/^# Total Lost Samples: *\([0-9]*\).*/\1/p' "$T/rep")
 	fi
 	echo "$_cpu ${_s:-0} ${_l:-0}" >> "$T/$_t-$_r"
@@ -139,7 +150,9 @@ while [ $round -lt "$ROUNDS" ]; do
 		if [ $((round % 2)) = 1 ]; then
 			rec prof "$r" $round
 			rec perf "$r" $round
+			[ -z "$PROF_BASE" ] || rec base "$r" $round
 		else
+			[ -z "$PROF_BASE" ] || rec base "$r" $round
 			rec perf "$r" $round
 			rec prof "$r" $round
 		fi
@@ -173,6 +186,15 @@ for r in $RATES; do
 	a=$(lostpct "$T/prof-$r") b=$(lostpct "$T/perf-$r")
 	printf '%-40s %12s %12s %9s\n' "-F $r: lost % of samples + lost" "$a" "$b" \
 		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
+	if [ -s "$T/base-$r" ]; then
+		printf '%-40s %12s %12s %9s\n' "-F $r: PROF_BASE's recorder CPU ms" "$(col "$T/base-$r" 1)" \
+			"$(col "$T/perf-$r" 1)" "$(ratio "$(col "$T/base-$r" 1)" "$(col "$T/perf-$r" 1)")"
+		printf '%-40s %12s %12s %9s\n' "-F $r: PROF_BASE's samples" "$(col "$T/base-$r" 2)" \
+			"$(col "$T/perf-$r" 2)" "$(ratio "$(col "$T/base-$r" 2)" "$(col "$T/perf-$r" 2)")"
+		a=$(lostpct "$T/base-$r")
+		printf '%-40s %12s %12s %9s\n' "-F $r: PROF_BASE's lost %" "$a" "$b" \
+			"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
+	fi
 done
 [ $failed = 0 ] || die "a recorder failed (see FAILED above)"
 exit 0
