@@ -46,8 +46,15 @@ static struct chunk *take_buf(struct pump *p)
 	int make = 0;
 
 	pthread_mutex_lock(&p->mu);
-	while (!p->free && p->nbufs == p->max_bufs && !p->err)
-		pthread_cond_wait(&p->done, &p->mu);
+	if (!p->free && p->nbufs == p->max_bufs && !p->err) {
+		/* the worker is behind by all the buffers: the rings fill meanwhile */
+		uint64_t t0 = mono_ns();
+
+		while (!p->free && p->nbufs == p->max_bufs && !p->err)
+			pthread_cond_wait(&p->done, &p->mu);
+		p->rc->behind++;
+		p->rc->behind_ns += mono_ns() - t0;
+	}
 	c = p->free;
 	if (c)
 		p->free = c->next;

@@ -65,6 +65,7 @@ struct recorder {
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
 	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
 	struct pump *pump;		/* the drain's worker (pump.h), while run() runs */
+	uint64_t behind, behind_ns;	/* the copies' waits for the worker, all buffers full */
 	struct launch launch;
 	int launched;			/* a command was started */
 	int profile_command;		/* ... and it is the target */

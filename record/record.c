@@ -659,7 +659,7 @@ static void summary(const struct recorder *rc)
 	uint64_t in = rc->done_in + (rc->w ? writer_bytes_in(rc->w) : 0);
 	uint64_t out = rc->done_out + (rc->w ? writer_bytes_out(rc->w) : 0);
 	uint64_t samples = rc->done_samples + (rc->w ? writer_samples_out(rc->w) : 0);
-	char ratio[48], where[4200];
+	char ratio[48], where[4200], advice[200];
 
 	if (rc->o.quiet)
 		return;
@@ -677,10 +677,23 @@ static void summary(const struct recorder *rc)
 	else
 		snprintf(where, sizeof(where), "to '%s'", rc->out_name);
 	/* After a failed write (a full disk), only what reached the file counts. */
+	/*
+	 * What to change: the rings, when they filled between passes; the
+	 * work behind them, when the worker was behind by all its buffers.
+	 */
+	if (pct > 1.0 && rc->behind)
+		snprintf(advice, sizeof(advice), "; the recorder fell behind writing the file (%llu "
+			 "waits, %.0f ms): use a lower -F, -z 1 or --no-compress, or a faster disk "
+			 "or reader",
+			 (unsigned long long)rc->behind, (double)rc->behind_ns / 1e6);
+	else if (pct > 1.0)
+		snprintf(advice, sizeof(advice), "; use a bigger -m or a lower -F");
+	else
+		advice[0] = 0;
 	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes %s "
 		"(%s), %.3f s%s\n", (unsigned long long)samples,
 		(unsigned long long)rc->drain.lost, pct, (unsigned long long)out, where, ratio,
-		secs, pct > 1.0 ? "; use a bigger -m or a lower -F" : "");
+		secs, advice);
 	{
 		uint64_t bytes, procs, n = carry_files(rc->carry, &bytes, &procs);
 
