@@ -126,6 +126,7 @@ struct mproc {
 
 struct mend {
 	struct perf_event_attr attr;
+	int hurry;			/* mend_hurry(): samples left as they are */
 	char *root;
 	const struct codemap *code;	/* words it rules out read as 0; NULL: none */
 	size_t last;			/* the index in procs of the last sample's process */
@@ -859,12 +860,22 @@ size_t mend_sample(struct mend *m, unsigned char *rec, size_t size, const struct
 	return new_size;
 }
 
+void mend_hurry(struct mend *m, int on)
+{
+	m->hurry = on;
+}
+
 int mend_filter(void *ctx, struct rec *r)
 {
+	struct mend *m = ctx;
 	size_t size;
 
 	if (!r->ok || !r->s.stack)
 		return REC_KEEP;
+	if (m->hurry) {
+		m->st.kept++;
+		return REC_KEEP;
+	}
 	size = mend_sample(ctx, r->p, r->h.size, &r->s);
 	if (size != r->h.size)
 		rec_decode(r);	/* mended: the stack is gone, nothing left to trim */

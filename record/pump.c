@@ -14,13 +14,25 @@
 #include "record-int.h"
 #include "xalloc.h"
 
-/* Buffers a ring may have waiting, each of a ring's size. */
+/*
+ * Buffers a ring may have waiting, each of a ring's size, kept for the
+ * next time; past them, up to PUMP_MAX_BYTES in all, made as needed and
+ * freed as they come back.
+ */
 #define BUFS_PER_RING	16
+#define PUMP_MAX_BYTES	((size_t)128 << 20)
+/*
+ * Buffers waiting (of those kept) past which the worker skips the leaf
+ * repair (mend_hurry()), and below which it does it again.
+ */
+#define HURRY_ON(kept)	((kept) / 2)
+#define HURRY_OFF(kept)	((kept) / 4)
 
-/* One ring's copy, or (ring NULL, len 0) the end of a pass. */
+/* One ring's copy, or the end of a pass. */
 struct chunk {
 	struct chunk *next;
-	const struct ring *ring;	/* whose records: a message names its CPU */
+	int end;			/* the end of a pass: no records */
+	int cpu;			/* whose ring: a message names it */
 	int scan;			/* the leaf repair reads its maps first */
 	size_t len;
 	unsigned char *data;		/* size bytes */
@@ -33,9 +45,12 @@ struct pump {
 	pthread_cond_t done;		/* the recorder's: a buffer came back, or the worker is idle */
 	struct chunk *head, **tail;	/* handed over, oldest first */
 	struct chunk *free;		/* buffers to copy into */
-	size_t nbufs, max_bufs, size;
+	size_t nbufs, max_bufs, kept_bufs, size;
+	size_t queued;			/* ring copies handed over, not yet done */
 	int passes;			/* ends of passes handed over, not yet done */
 	int stop, err;
+	int hurry;			/* the worker's: mend_hurry() on */
+	int held;			/* pump_hold(): passes wait for the worker */
 	struct recorder *rc;
 };
 
@@ -75,8 +90,10 @@ static void hand(struct pump *p, struct chunk *c)
 	c->next = NULL;
 	*p->tail = c;
 	p->tail = &c->next;
-	if (!c->ring)
+	if (c->end)
 		p->passes++;
+	else
+		p->queued++;
 	pthread_cond_signal(&p->work);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -91,7 +108,8 @@ static int copy_ring(struct pump *p, struct ring *r, const uint64_t *head, int s
 	c = take_buf(p);
 	if (!c)
 		return -1;
-	c->ring = r;
+	c->end = 0;
+	c->cpu = r->cpu;
 	c->scan = scan;
 	c->len = r->overwrite ? ring_snapshot(r, c->data) : head ? ring_read_to(r, c->data, *head)
 							 : ring_read(r, c->data);
@@ -129,6 +147,7 @@ int pump_pass(struct recorder *rc, int snap)
 			return -1;
 	}
 	end = xcalloc(1, sizeof(*end));
+	end->end = 1;
 	hand(p, end);
 	return __atomic_load_n(&p->err, __ATOMIC_ACQUIRE) ? -1 : 0;
 }
@@ -169,7 +188,7 @@ static int write_chunk(struct recorder *rc, const struct chunk *c)
 	writer_commit(rc->w, kept);
 	if (ok != c->len)
 		fprintf(stderr, "prof: malformed record in the ring of cpu %d; dropped %zu bytes\n",
-			c->ring->cpu, c->len - ok);
+			c->cpu, c->len - ok);
 	return 0;
 }
 
@@ -184,10 +203,10 @@ static int do_pass(struct recorder *rc, struct chunk *first)
 
 	if (rc->mend)
 		mend_pass(rc->mend);
-	for (struct chunk *c = first; c->ring; c = c->next)
+	for (struct chunk *c = first; !c->end; c = c->next)
 		if (c->scan)
 			scan_chunk(rc, c);
-	for (struct chunk *c = first; c->ring && !ret; c = c->next) {
+	for (struct chunk *c = first; !c->end && !ret; c = c->next) {
 		ret = write_chunk(rc, c);
 		any = 1;
 	}
@@ -209,19 +228,26 @@ static void *worker(void *arg)
 		struct chunk *first, *c, *end;
 		int ret, more;
 
-		while (!p->passes && !p->stop)
+		while ((!p->passes || p->held) && !p->stop)
 			pthread_cond_wait(&p->work, &p->mu);
 		if (!p->passes)
 			break;
 		/* the pass's chunks, up to its end, taken off the list */
 		first = p->head;
-		for (end = first; end->ring; end = end->next)
+		for (end = first; !end->end; end = end->next)
 			;
 		p->head = end->next;
 		if (!p->head)
 			p->tail = &p->head;
 		more = p->passes > 1;
+		/* far behind: the leaf repair is left to the report until it catches up */
+		if (p->rc->mend && p->queued >= HURRY_ON(p->kept_bufs) && !p->hurry)
+			p->hurry = 1, p->rc->hurried++;
+		else if (p->queued <= HURRY_OFF(p->kept_bufs))
+			p->hurry = 0;
 		pthread_mutex_unlock(&p->mu);
+		if (p->rc->mend)
+			mend_hurry(p->rc->mend, p->hurry);
 		ret = p->err ? 0 : do_pass(p->rc, first);
 		/* the file written as far as the rings were read, unless another pass waits */
 		if (!ret && !p->err && !more) {
@@ -235,8 +261,15 @@ static void *worker(void *arg)
 		for (c = first; c != end;) {
 			struct chunk *next = c->next;
 
-			c->next = p->free;
-			p->free = c;
+			p->queued--;
+			if (p->nbufs > p->kept_bufs) {
+				p->nbufs--;
+				free(c->data);
+				free(c);
+			} else {
+				c->next = p->free;
+				p->free = c;
+			}
 			c = next;
 		}
 		free(end);
@@ -265,9 +298,12 @@ int pump_start(struct recorder *rc)
 				p->size = rc->trings[c].data_size;
 		}
 	}
-	p->max_bufs = (rings ? rings : 1) * BUFS_PER_RING;
+	p->kept_bufs = (rings ? rings : 1) * BUFS_PER_RING;
+	p->max_bufs = p->size && PUMP_MAX_BYTES / p->size > p->kept_bufs ? PUMP_MAX_BYTES / p->size
+									   : p->kept_bufs;
 	p->tail = &p->head;
 	p->rc = rc;
+	p->held = 1;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -279,6 +315,34 @@ int pump_start(struct recorder *rc)
 	}
 	rc->pump = p;
 	return 0;
+}
+
+void pump_hold(struct recorder *rc, int on)
+{
+	struct pump *p = rc->pump;
+
+	pthread_mutex_lock(&p->mu);
+	p->held = on;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void pump_tick(void *arg)
+{
+	struct recorder *rc = arg;
+
+	if (!rc->pump)
+		return;
+	/* a pass when a ring is a quarter full (as poll() would say), not a buffer each tick */
+	for (int c = 0; c < rc->cpus.nr; c++) {
+		const struct ring *r = &rc->rings[c];
+
+		if (r->base && !r->overwrite &&
+		    ring_head(r) - r->pc->data_tail >= r->data_size / 4) {
+			pump_pass(rc, 0);
+			return;
+		}
+	}
 }
 
 int pump_idle(struct recorder *rc)
@@ -294,6 +358,18 @@ int pump_idle(struct recorder *rc)
 	return err ? -1 : 0;
 }
 
+void pump_drop(struct recorder *rc)
+{
+	struct pump *p = rc->pump;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	__atomic_store_n(&p->err, -1, __ATOMIC_RELEASE);	/* the worker skips what waits */
+	pthread_mutex_unlock(&p->mu);
+	pump_stop(rc);
+}
+
 int pump_stop(struct recorder *rc)
 {
 	struct pump *p = rc->pump;
@@ -301,6 +377,7 @@ int pump_stop(struct recorder *rc)
 
 	if (!p)
 		return 0;
+	pump_hold(rc, 0);
 	ret = pump_idle(rc);
 	pthread_mutex_lock(&p->mu);
 	p->stop = 1;

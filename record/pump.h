@@ -21,8 +21,23 @@
 
 struct recorder;
 
-/* The worker started (rc->pump): 0, or -1 after a message. */
+/*
+ * The worker started (rc->pump), held: passes wait for pump_hold(rc, 0).
+ * 0, or -1 after a message.
+ */
 int pump_start(struct recorder *rc);
+/*
+ * Held (on), the worker takes no pass, so that the recorder's thread may
+ * write (the header, the processes already running) while pump_pass()
+ * still empties the rings; call it on only with the worker idle.
+ */
+void pump_hold(struct recorder *rc, int on);
+/*
+ * pump_pass(), for a long write of the recorder's own (a synth tick, with
+ * the worker held): a system-wide recording at 40 kHz filled its rings in
+ * the 50-100 ms that writing the running processes took.
+ */
+void pump_tick(void *rc);
 /*
  * One pass over the rings, copied and handed to the worker; with snap,
  * the overwrite rings' newest records too (--overwrite: at the end and at
@@ -33,5 +48,7 @@ int pump_pass(struct recorder *rc, int snap);
 int pump_idle(struct recorder *rc);
 /* pump_idle(), then the worker ended and its buffers freed (rc->pump NULL). */
 int pump_stop(struct recorder *rc);
+/* On the way out of a failure: what waits thrown away, the worker ended (NULL: nothing). */
+void pump_drop(struct recorder *rc);
 
 #endif

@@ -66,6 +66,7 @@ struct recorder {
 	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
 	struct pump *pump;		/* the drain's worker (pump.h), while run() runs */
 	uint64_t behind, behind_ns;	/* the copies' waits for the worker, all buffers full */
+	uint64_t hurried;		/* times the worker left the leaf repair to the report */
 	struct launch launch;
 	int launched;			/* a command was started */
 	int profile_command;		/* ... and it is the target */

@@ -298,7 +298,7 @@ static int synthesize(struct recorder *rc, int again)
 			   .id = rc->ev[0].ids ? rc->ev[0].ids[0] : 0, .keep = rc->keep,
 			   .bids = &rc->bids, .code = rc->leaf_code, .mend = rc->mend,
 			   .data = (rc->o.sample_extra & PERF_SAMPLE_ADDR) != 0,
-			   .namespaces = rc->o.namespaces };
+			   .namespaces = rc->o.namespaces, .tick = pump_tick, .tick_ctx = rc };
 	int ret = 0;
 
 	if (!rc->ev[0].attr.exclude_kernel)
@@ -444,6 +444,8 @@ static int switch_file(struct recorder *rc)
 
 	if (pump_pass(rc, 1) < 0 || pump_idle(rc) < 0)
 		return -1;
+	/* the rings still emptied while the next file's head and processes are written */
+	pump_hold(rc, 1);
 	ret = carry_write_again(rc->carry, rc->w);
 	if (!ret)
 		ret = writer_end_frame(rc->w);
@@ -467,6 +469,7 @@ static int switch_file(struct recorder *rc)
 	}
 	if (write_head(rc) || synthesize(rc, 1))
 		return -1;
+	pump_hold(rc, 0);
 	while (rc->o.switch_max_files && rc->nfiles > rc->o.switch_max_files) {
 		if (unlink(rc->files[0]) && errno != ENOENT)
 			fprintf(stderr, "prof: cannot remove '%s' (--switch-max-files): %s\n",
@@ -543,8 +546,6 @@ static int run(struct recorder *rc)
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
 	int stopping = 0, signals = 0, ret = 0;
 
-	if (pump_start(rc))
-		return -1;
 	pfd = xcalloc(nfds, sizeof(*pfd));
 
 	pfd[0].fd = rc->sfd;
@@ -703,6 +704,10 @@ static void summary(const struct recorder *rc)
 				(unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)procs,
 				procs == 1 ? "" : "es", (unsigned long long)(bytes + 1023) / 1024);
 	}
+	if (rc->hurried)
+		fprintf(stderr, "prof: the recorder fell behind the rings %llu time%s and left the "
+			"leaf repair of the samples meanwhile to prof report (their stacks kept)\n",
+			(unsigned long long)rc->hurried, rc->hurried == 1 ? "" : "s");
 	if (keep_count(rc->keep))
 		fprintf(stderr, "prof: %llu binaries that are deleted, replaced or in another mount "
 			"namespace copied to %s/.build-id, where prof report finds them by build id\n",
@@ -720,6 +725,7 @@ static int exit_status(const struct recorder *rc)
 
 static void recorder_release(struct recorder *rc)
 {
+	pump_drop(rc);	/* a failure's way out: the worker's passes thrown away */
 	if (rc->ctl_fd >= 0)
 		close(rc->ctl_fd);
 	if (rc->ack_fd >= 0)
@@ -886,7 +892,8 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	rc.hold = hold_new(rc.o.hold_dir);
 	if (!rc.o.no_carry)
 		rc.carry = carry_new(mono_to_real(&rc));
-	if (write_head(&rc) || synthesize(&rc, 0))
+	/* the worker held while the head and the running processes are written; the rings emptied */
+	if (pump_start(&rc) || write_head(&rc) || synthesize(&rc, 0))
 		goto abort;
 	carry_targets(&rc);
 	if (rc.launched) {
@@ -901,6 +908,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 		}
 	}
 	drain_setup(&rc);
+	pump_hold(&rc, 0);
 	/* -D: the delay counts from the command's start (or the recording's) */
 	if (rc.o.delay_ms > 0)
 		rc.enable_at = mono_s() + (double)rc.o.delay_ms / 1000;

@@ -272,7 +272,11 @@ int synth_process(struct synth *s, int pid, int tid)
 			ret = synth_ns(s, pid, (int)t);
 	}
 	closedir(d);
-	return ret ? ret : synth_maps(s, pid);
+	if (!ret)
+		ret = synth_maps(s, pid);
+	if (s->tick)
+		s->tick(s->tick_ctx);
+	return ret;
 }
 
 /* The CGROUP records of the directories under root/rel, and of it. */

@@ -31,6 +31,8 @@ struct synth {
 	struct mend *mend;			/* the leaf repair, told of each record; NULL: none */
 	int data;				/* the data mappings too (-d), as perf's */
 	int namespaces;				/* a NAMESPACES record a thread (--namespaces) */
+	void (*tick)(void *ctx);		/* called after each process written; NULL: none */
+	void *tick_ctx;
 };
 
 /*
