@@ -54,13 +54,21 @@ struct pump {
 	struct recorder *rc;
 };
 
-/* A buffer to copy a ring into, waiting for the worker to give one back when all are out. */
+/*
+ * A buffer to copy a ring into, waiting for the worker to give one back
+ * when all are out; NULL when the worker failed, or is held with all out.
+ */
 static struct chunk *take_buf(struct pump *p)
 {
 	struct chunk *c;
 	int make = 0;
 
 	pthread_mutex_lock(&p->mu);
+	if (!p->free && p->nbufs == p->max_bufs && p->held) {
+		/* held, the worker gives none back: no copy now (the rings fill, as before) */
+		pthread_mutex_unlock(&p->mu);
+		return NULL;
+	}
 	if (!p->free && p->nbufs == p->max_bufs && !p->err) {
 		/* the worker is behind by all the buffers: the rings fill meanwhile */
 		uint64_t t0 = mono_ns();
