@@ -11,25 +11,22 @@
 require_perf_event
 
 shape=$WORKLOADS/shape
-# the reader: the stream's first bytes, then nothing until the command
-# has ended (a file it makes then: a polled condition, not a sleep
-# standing in for one), then the rest
+# the reader: the stream's first byte, then nothing until the command
+# has ended (it says so on a FIFO), then the rest
+mkfifo done || fail "mkfifo"
 reader() {
-	head -c 4096 > head.bin
-	i=0
-	until [ -e done ]; do
-		i=$((i + 1))
-		[ "$i" -le 600 ] || break
-		sleep 0.1
-	done
+	head -c 1 > head.bin
+	wait_ready done && : > reader.ok
 	cat > rest.bin
 }
-# -F 10000 -g for 1.5 s of shape: about 15,000 samples, 2 MB uncompressed,
-# far over a pipe's 64 KiB and under the pump's 16 x 512 KiB a ring
+# -F 20000 -g for 3 s of shape: up to 60,000 samples, 8 MB uncompressed,
+# far over what a pipe, a ring and the writer's buffer hold (1.6 MB: a
+# loaded machine that gave shape half a CPU still overflowed them) and
+# under the pump's 16 x 512 KiB a ring
 cpu_reset
-"$PROF" record -F 10000 -g -o - -- sh -c '"$1" -s 1.5; touch done' sh "$shape" \
+"$PROF" record -F 20000 -g -o - -- sh -c '"$1" -s 3; echo ready > "$2"' sh "$shape" "$PWD/done" \
 	2> err | reader
-[ -e done ] || fail "the command did not end: $(cat err)"
+[ -e reader.ok ] || fail "the reader was never told the command ended: $(cat err)"
 cat head.bin rest.bin > s.data
 note "summary: $(grep '^prof: [0-9]* samples' err)"
 set -- $(sed -n 's/^prof: \([0-9][0-9]*\) samples, \([0-9][0-9]*\) lost records.*/\1 \2/p' err)
@@ -39,8 +36,12 @@ samples=$1 lost=$2
 # the kernel says nothing of samples it dropped while a ring was full
 # until it next writes to that ring, which a program that has ended
 # does not do: so the samples are counted against shape's CPU time
-# (9,673 of 15,026 where the thread emptying the rings wrote the file)
-expect_samples "the stalled stream" "$samples" 10000 0.85
+# (11,709 of 1.72 s of CPU at 20 kHz, "0 lost", where the thread emptying
+# the rings wrote the file), at the rate the kernel allowed: it lowers
+# perf_event_max_sample_rate when its interrupts take too long
+hz=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2> /dev/null || echo 20000)
+[ "$hz" -lt 20000 ] || hz=20000
+expect_samples "the stalled stream" "$samples" "$hz" 0.85
 run_prof script -i s.data
 expect_rc 0 "prof script of the stream"
 n=$(grep -c '^SAMPLE ' out)
