@@ -53,9 +53,9 @@
  * does there. An address asked lately is found in a small table of them
  * (one slot); another in a row read before, in its file's rows (a binary
  * search: alone, its cache misses cost more than libdw saved); only a
- * new row asks libdw, whose FDE search
- * and CFI program were, with the tfind it calls, 12% of a system-wide
- * -g recorder's CPU at 40 kHz when every new address asked it.
+ * new row asks libdw, whose FDE search and CFI program were, with the
+ * tfind it calls, 12% of a system-wide -g recorder's CPU at 40 kHz when
+ * every new address asked it.
  */
 struct rowspan {
 	uint64_t start, end;

@@ -54,6 +54,12 @@ struct pump {
 	struct recorder *rc;
 };
 
+/* Every buffer the pump may have is out, with the worker (under mu). */
+static int all_out(const struct pump *p)
+{
+	return !p->free && p->nbufs == p->max_bufs;
+}
+
 /*
  * A buffer to copy a ring into, waiting for the worker to give one back
  * when all are out; NULL when the worker failed, or is held with all out.
@@ -64,16 +70,16 @@ static struct chunk *take_buf(struct pump *p)
 	int make = 0;
 
 	pthread_mutex_lock(&p->mu);
-	if (!p->free && p->nbufs == p->max_bufs && p->held) {
+	if (all_out(p) && p->held) {
 		/* held, the worker gives none back: no copy now (the rings fill, as before) */
 		pthread_mutex_unlock(&p->mu);
 		return NULL;
 	}
-	if (!p->free && p->nbufs == p->max_bufs && !p->err) {
+	if (all_out(p) && !p->err) {
 		/* the worker is behind by all the buffers: the rings fill meanwhile */
 		uint64_t t0 = mono_ns();
 
-		while (!p->free && p->nbufs == p->max_bufs && !p->err)
+		while (all_out(p) && !p->err)
 			pthread_cond_wait(&p->done, &p->mu);
 		p->rc->behind++;
 		p->rc->behind_ns += mono_ns() - t0;
