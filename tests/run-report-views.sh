@@ -283,6 +283,18 @@ report spread.out -i spread.data --symfs "$G" --stdio -g caller --percent-limit 
 grep -q -- '^ *---$' spread.out && fail "-g caller --percent-limit 30: a bare '---' under an entry: $(sed -n 1,20p spread.out)"
 grep -q 'leaf_a' spread.out || fail "-g caller --percent-limit 30: no leaf_a: $(cat spread.out)"
 
+# a sample of a task the kernel no longer names (pid and tid -1, as an
+# exiting task's samples are): its pid and tid are -1, as perf report shows them
+gen_spec gone << EOF
+event cpu-clock
+round
+sample 0 1.0 4294967295 4294967295 0 1000000 x3 0x401116
+sample 0 1.1 7 7 0 1000000 x1 0x401116
+EOF
+report gone.out -i gone.data --sort pid,tid -q
+awk '$1 ~ /%$/ { print $3, $4 }' gone.out | sort > gone.keys
+printf -- '-1 -1\n7 7\n' | cmp -s - gone.keys || fail "--sort pid,tid of pid -1: $(tr '\n' ' ' < gone.keys)"
+
 # --- sort keys -------------------------------------------------------------
 
 ncpu=$(nproc)

@@ -147,10 +147,11 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 	case HIST_COMM:
 		return s->comm;
 	case HIST_PID:
-		snprintf(buf, sizeof(buf), "%u", s->pid);
+		/* as perf: -1 for a task the kernel no longer names (its exit under way) */
+		snprintf(buf, sizeof(buf), "%d", (int)s->pid);
 		break;
 	case HIST_TID:
-		snprintf(buf, sizeof(buf), "%u", s->tid);
+		snprintf(buf, sizeof(buf), "%d", (int)s->tid);
 		break;
 	case HIST_CPU:
 		snprintf(buf, sizeof(buf), "%u", s->cpu);
