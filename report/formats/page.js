@@ -72,8 +72,10 @@ function readBlob(b) {
 		for (const t of e.threads) {
 			t.stack = col(t.n, Uint32Array);
 			t.time = new Float64Array(t.n);
+			t.sorted = true;
 			for (let i = 0, last = 0; i < t.n; i++) {
 				const z = uv();
+				if (z % 2 && i) t.sorted = false;
 				last += z % 2 ? -(z + 1) / 2 : z / 2;
 				t.time[i] = last;
 			}
@@ -114,20 +116,38 @@ function weightOf(t, i) {
 	return S.latency && t.par && t.par[i] > 1 ? Math.floor(w / t.par[i]) : w;
 }
 
-// Each shown thread's samples in the selected range, as f(t, i).
-function eachSample(f) {
+// Each shown thread's samples in the selected range, as f(t, i): the
+// threads of the event shown, or those of list THREADS in its order.
+function eachSample(f, threads) {
 	const r = S.range;
-	for (const t of E.threads) {
+	for (const t of threads || E.threads) {
 		if (S.threads && !S.threads.has(thrKey(t))) continue;
 		const time = t.time;
-		for (let i = 0; i < t.n; i++) {
-			if (r) {
+		let i = 0, end = t.n;
+		if (r && t.sorted) {
+			// a thread's samples in time order (as the page has them): the range's by bisection
+			i = firstAt(time, (v) => v / 1e9 >= r[0]);
+			end = firstAt(time, (v) => v / 1e9 > r[1]);
+		}
+		for (; i < end; i++) {
+			if (r && !t.sorted) {
 				const s = time[i] / 1e9;
 				if (s < r[0] || s > r[1]) continue;
 			}
 			f(t, i);
 		}
 	}
+}
+
+// The first index of sorted array A whose value meets test OK (true from there on), or its length.
+function firstAt(a, ok) {
+	let lo = 0, hi = a.length;
+	while (lo < hi) {
+		const m = (lo + hi) >> 1;
+		if (ok(a[m])) hi = m;
+		else lo = m + 1;
+	}
+	return lo;
 }
 
 // Per stack node: self weight and samples, and the weight of the stacks through it.
@@ -638,62 +658,172 @@ function keyText(k, t, node, i) {
 
 let F = null;	// the function list: rows of {texts, self, total, samples, func}
 
+// Texts as small numbers: id(text) the same number for the same text.
+function interner() {
+	const ids = new Map();
+	let n = 0;
+	return (s) => {
+		let v = ids.get(s);
+		if (v === undefined) ids.set(s, v = n++);
+		return v;
+	};
+}
+
+// Pairs of such numbers as one number, again small (a Map per first
+// number: small integer keys, which V8's Maps hash fastest).
+function pairer() {
+	const by = [];
+	let n = 0;
+	return (a, b) => {
+		const m = by[a] || (by[a] = new Map());
+		let v = m.get(b);
+		if (v === undefined) m.set(b, v = n++);
+		return v;
+	};
+}
+
+// What the nodes decide of a row, for keys NKEYS (dso, sym) of the event
+// shown, made once: per node the id of its keys' texts, and whether no
+// caller above it has the same (the one a stack's --children total counts).
+function nodeKeys(nkeys) {
+	const sig = nkeys.join(',');
+	E.nkeys = E.nkeys || new Map();
+	let nk = E.nkeys.get(sig);
+	if (nk) return nk;
+	const n = E.nnode, id = new Uint32Array(n), first = new Uint8Array(n), intern = interner();
+	for (let x = 0; x < n; x++) id[x] = intern(nkeys.map((k) => keyText(k, null, x, 0)).join('\u0000'));
+	if (nkeys.includes('sym')) {
+		// depth first, counting each id on the way down
+		childrenOf();
+		const on = new Uint32Array(n), todo = [0];
+		while (todo.length) {
+			const v = todo.pop();
+			if (v < 0) {
+				on[id[~v]]--;
+				continue;
+			}
+			if (v) {
+				first[v] = on[id[v]] === 0 ? 1 : 0;
+				on[id[v]]++;
+				todo.push(~v);
+			}
+			for (const c of kids(v)) todo.push(c);
+		}
+	}
+	E.nkeys.set(sig, nk = { id, first });
+	return nk;
+}
+
+// The function list's rows: a row per distinct texts of the keys. The keys
+// a node decides (dso, sym) are numbered once per node; those of a thread
+// (comm, pid, tid) once per thread; those of a sample (srcline, cpu,
+// parallelism) per sample, through caches. With no key of a thread or a
+// sample the rows come from the aggregate's per-node weights alone; with
+// keys of a thread, each thread's stacks and their callers once.
 function buildFuncs() {
 	const keys = S.keys.length ? S.keys : ['sym'];
-	const perSample = keys.some((k) => k === 'srcline' || k === 'cpu' || k === 'parallelism');
-	const children = keys.includes('sym') && !perSample;
-	const rows = new Map();
-	const entry = (texts, f) => {
-		const k = texts.join('\u0000');
-		let r = rows.get(k);
-		if (!r) rows.set(k, r = { texts, self: 0, total: 0, samples: 0, func: f, stamp: -1 });
+	const nkeys = keys.filter((k) => k === 'dso' || k === 'sym');
+	const tkeys = keys.filter((k) => k === 'comm' || k === 'pid' || k === 'tid');
+	const skeys = keys.filter((k) => k === 'srcline' || k === 'cpu' || k === 'parallelism');
+	const children = keys.includes('sym') && !skeys.length;
+	const NK = nodeKeys(nkeys), pair = pairer(), rows = [];
+	const row = (g, node, t, i) => {
+		let r = rows[g];
+		if (!r) rows[g] = r = { texts: keys.map((k) => keyText(k, t, node, i)), self: 0, total: 0, samples: 0,
+			func: E.frame[node] };
 		return r;
 	};
-	if (perSample) {
+	const tintern = interner();
+	const threadId = (t) => tintern(tkeys.map((k) => keyText(k, t, 0, 0)).join('\u0000'));
+	if (skeys.length) {
+		// per sample: each key of a sample through a cache of its own
+		const sintern = interner(), lineId = new Int32Array(E.nline).fill(-1), noLine = new Map(), num = new Map();
+		const sid = (k, t, node, i) => {
+			if (k === 'srcline') {
+				const l = t.line[i];
+				if (l) return lineId[l] >= 0 ? lineId[l] : (lineId[l] = sintern(keyText(k, t, node, i)));
+				const f = E.frame[node];
+				let v = noLine.get(f);
+				if (v === undefined) noLine.set(f, v = sintern(keyText(k, t, node, i)));
+				return v;
+			}
+			const x = k === 'cpu' ? t.cpu[i] : t.par ? t.par[i] : 1;
+			const c = k + x;
+			let v = num.get(c);
+			if (v === undefined) num.set(c, v = sintern(keyText(k, t, node, i)));
+			return v;
+		};
+		let cur = null, g = 0;
 		eachSample((t, i) => {
+			if (t !== cur) {
+				cur = t;
+				g = threadId(t);
+			}
 			const node = t.stack[i];
-			const r = entry(keys.map((k) => keyText(k, t, node, i)), E.frame[node]);
+			let k = pair(g, NK.id[node]);
+			for (const s of skeys) k = pair(k, sid(s, t, node, i));
+			const r = row(k, node, t, i);
 			r.self += weightOf(t, i);
 			r.samples++;
 		});
+	} else if (!tkeys.length) {
+		// no key of a thread: the per-node sums of aggregate()
+		if (!A) aggregate();
+		for (let x = 0; x < E.nnode; x++) {
+			if (A.count[x]) {
+				const r = row(NK.id[x], x, null, 0);
+				r.self += A.self[x];
+				r.samples += A.count[x];
+			}
+			if (children && NK.first[x] && A.tot[x]) row(NK.id[x], x, null, 0).total += A.tot[x];
+		}
 	} else {
-		// per thread and stack first: far fewer than samples (eachSample goes thread by thread)
-		const w = new Float64Array(E.nnode), c = new Float64Array(E.nnode);
-		let cur = null, list = [], stamp = 0;
+		// per group of threads of the same texts (a command's threads, with
+		// comm) its stacks, then the callers they pass through once each
+		const n = E.nnode, w = new Float64Array(n), c = new Float64Array(n), tw = new Float64Array(n);
+		const mark = new Uint32Array(n), gid = new Map();
+		for (const t of E.threads) gid.set(t, threadId(t));
+		const order = E.threads.slice().sort((a, b) => gid.get(a) - gid.get(b));
+		let cur = null, last = null, g = -1, list = [], stamp = 0;
 		const flush = () => {
+			if (!cur) return;
 			for (const s of list) {
-				const r = entry(keys.map((k) => keyText(k, cur, s, 0)), E.frame[s]);
+				const r = row(pair(g, NK.id[s]), s, cur, 0);
 				r.self += w[s];
 				r.samples += c[s];
-				if (children) {
-					stamp++;
-					for (let at = s; at; at = E.parent[at]) {
-						const q = entry(keys.map((k) => keyText(k, cur, at, 0)), E.frame[at]);
-						if (q.stamp !== stamp) {
-							q.stamp = stamp;
-							q.total += w[s];
-						}
-					}
-				}
-				w[s] = 0;
-				c[s] = 0;
 			}
+			if (children) {
+				stamp++;
+				const up = [];
+				for (const s of list)
+					for (let at = s; at && mark[at] !== stamp; at = E.parent[at]) {
+						mark[at] = stamp;
+						tw[at] = 0;
+						up.push(at);
+					}
+				for (const s of list) if (s) tw[s] += w[s];
+				for (const x of Uint32Array.from(up).sort().reverse()) {
+					if (E.parent[x]) tw[E.parent[x]] += tw[x];
+					if (NK.first[x] && tw[x]) row(pair(g, NK.id[x]), x, cur, 0).total += tw[x];
+				}
+			}
+			for (const s of list) w[s] = c[s] = 0;
 			list = [];
 		};
 		eachSample((t, i) => {
-			if (t !== cur) {
+			if (t !== last && gid.get(last = t) !== g) {
 				flush();
 				cur = t;
+				g = gid.get(t);
 			}
 			const s = t.stack[i];
 			if (!c[s]) list.push(s);
 			w[s] += weightOf(t, i);
 			c[s]++;
-		});
+		}, order);
 		flush();
 	}
-	F = { keys, children, rows: Array.from(rows.values()).filter((r) => r.self > 0 || r.total > 0),
-		open: new Set(), view: [] };
+	F = { keys, children, rows: rows.filter((r) => r && (r.self > 0 || r.total > 0)), open: new Set(), view: [] };
 	sortFuncs();
 }
 
@@ -1129,16 +1259,22 @@ function drawTimeline() {
 				return;
 			}
 			// on-CPU samples: per pixel column, the class of most of them
-			const cols = new Map();
-			for (let i = 0; i < t.n; i++) {
-				const px = Math.floor(xOf(t.time[i]));
-				const c = leafClass(e, t.stack[i]);
-				let m = cols.get(px);
-				if (!m) cols.set(px, m = { user: 0, kernel: 0, other: 0 });
-				m[c]++;
+			// (made once for a width: a range or a thread picked only redraws)
+			const key = TL.width + ' ' + TL.t0 + ' ' + TL.t1;
+			if (!t.cols || t.cols.key !== key) {
+				const cols = new Map();
+				for (let i = 0; i < t.n; i++) {
+					const px = Math.floor(xOf(t.time[i]));
+					const c = leafClass(e, t.stack[i]);
+					let m = cols.get(px);
+					if (!m) cols.set(px, m = { user: 0, kernel: 0, other: 0 });
+					m[c]++;
+				}
+				t.cols = { key, list: Array.from(cols, ([px, m]) =>
+					[px, COLORS[m.user >= m.kernel && m.user >= m.other ? 'user' : m.kernel >= m.other ? 'kernel' : 'other']]) };
 			}
-			for (const [px, m] of cols) {
-				g.fillStyle = COLORS[m.user >= m.kernel && m.user >= m.other ? 'user' : m.kernel >= m.other ? 'kernel' : 'other'];
+			for (const [px, c] of t.cols.list) {
+				g.fillStyle = c;
 				g.fillRect(px, y + 1, 1, TL.track - 3);
 			}
 		}));
