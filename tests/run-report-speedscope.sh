@@ -146,6 +146,67 @@ set -- $(cat order.out)
 [ "$1" -ge 3 ] || fail "the threads recording gave $1 threads, not 3 or more"
 note "recording: $1 threads, $2 stacks in prof script's time order"
 
+# --- a whole host's threads: the busiest each a profile, the rest one per command
+# 400 threads of 3 commands (sh, cc1, make), of many weights: past 256
+# profiles (as few frames as these) the busiest 128 are each a profile, the
+# other 272 one profile per command, each command's weight in it whole.
+awk -v G="$srcdir/tests/data/golden" 'BEGIN {
+	print "event cpu-clock"
+	split("sh cc1 make", c, " ")
+	# 4 processes (genprof maps a file 64 times at most) of 100 threads
+	for (p = 0; p < 4; p++)
+		printf "mmap %d 0x401000 %s/prof-golden/golden as /prof-golden/golden\n", 1000 + p * 1000, G
+	for (t = 0; t < 400; t++)
+		printf "comm %d %d %s\n", 1000 + int(t / 100) * 1000, 1000 + int(t / 100) * 1000 + t % 100, c[t % 3 + 1]
+	print "round"
+	for (t = 0; t < 400; t++)
+		for (k = 0; k < 2; k++)
+			printf "sample 0 %d.%06d %d %d %d 1000000 x%d %s mid+0xf main+0xf\n", 1 + k, t,
+				1000 + int(t / 100) * 1000, 1000 + int(t / 100) * 1000 + t % 100, k,
+				1 + int(t / 7), k ? "leaf_a+0x10" : "leaf_b+0x15"
+}' > many.spec
+"$genprof" many.spec many.data 2> gen.err || fail "genprof many: $(cat gen.err)"
+# shellcheck disable=SC2086
+run_prof report -i many.data $gopts -F speedscope -o many.json
+expect_rc 0 "prof report -F speedscope of 400 threads"
+grep -q 'prof: the speedscope file: 272 of 400 threads are in a profile per command' err ||
+	fail "400 threads: no line on stderr that 272 are grouped: $(cat err)"
+# shellcheck disable=SC2086
+run_prof report -i many.data $gopts -F json --sort comm -o many.report.json
+expect_rc 0 "prof report -F json --sort comm"
+$py - many.json many.report.json > many.out 2>&1 << 'EOF' || fail "400 threads: $(tail -3 many.out)"
+import json, re, sys
+ss = json.load(open(sys.argv[1]))
+rep = json.load(open(sys.argv[2]))
+alone, groups, got = 0, {}, {}
+for p in ss["profiles"]:
+    assert p["endValue"] == sum(p["weights"]), p["name"]
+    m = re.fullmatch(r"(\S+) (\d+)/(\d+) \(cpu-clock\)", p["name"])
+    if m:
+        alone += 1
+        comm = m[1]
+    else:
+        m = re.fullmatch(r"(\S+) \((\d+) threads\) \(cpu-clock\)", p["name"])
+        assert m, p["name"]
+        comm = m[1]
+        groups[comm] = int(m[2])
+        # each stack's run merged: no two neighbours the same
+        assert all(a != b for a, b in zip(p["samples"], p["samples"][1:])), p["name"]
+    got[comm] = got.get(comm, 0) + p["endValue"]
+want = {}
+for e in rep["events"][0]["flat"]:
+    want[e["comm"]] = want.get(e["comm"], 0) + e["self_period"]
+assert alone == 128 and sum(groups.values()) == 272 and sorted(groups) == ["cc1", "make", "sh"], (alone, groups)
+assert got == want, (got, want)
+# the busiest first: weights of the profiles alone fall
+w = [p["endValue"] for p in ss["profiles"][:alone]]
+assert w == sorted(w, reverse=True), w[:5]
+print(alone, len(groups), sum(got.values()))
+EOF
+# shellcheck disable=SC2046
+set -- $(cat many.out)
+note "400 threads: $1 profiles of one thread each, $2 of a command's other threads, $3 ns in all as prof report's by command"
+
 # --- speedscope's own app, in headless Chromium -------------------------------
 browser=
 for b in chromium chromium-browser; do
@@ -182,6 +243,11 @@ else
 	if [ -z "$top" ] || [ "$top" != "$want" ]; then
 		fail "speedscope's hottest function of thread $tid is '$top', prof report's '$want'"
 	fi
+	# the 400 threads' file: its 131 profiles
+	timeout 300 node "$driver" "$browser" many.json app 1 > app3.out 2> app3.err ||
+		fail "speedscope in $browser on 400 threads: $(tail -3 app3.out app3.err)"
+	grep '^error' app3.out && fail "speedscope showed errors loading the 400 threads' file"
+	grep -q '^profile	.* (1/131)$' app3.out || fail "speedscope did not show 131 profiles: $(grep '^profile' app3.out)"
 	note "speedscope $(sed -n 's/.*"version": "\(.*\)".*/\1/p' "$srcdir/tests/browser/node_modules/speedscope/package.json") in $browser: golden weights as prof report's; thread $tid's hottest is $top"
 fi
 finish

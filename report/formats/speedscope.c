@@ -35,7 +35,7 @@
  * frame i is map[e][i] in it. Names are compared as text: those of
  * frames with no symbol are each event's own.
  */
-static uint32_t **put_frames(struct tsamples *const *c, size_t n, FILE *out)
+static uint32_t **put_frames(struct tsamples *const *c, size_t n, FILE *out, size_t *count)
 {
 	uint32_t **map = xcalloc(n + 1, sizeof(*map));
 	const struct ts_frame **all = NULL;
@@ -87,25 +87,26 @@ static uint32_t **put_frames(struct tsamples *const *c, size_t n, FILE *out)
 	fputs("]},\n", out);
 	free(all);
 	htab_release(&tab);
+	*count = nall;
 	return map;
 }
 
-static void put_thread(const struct tsamples *c, const struct ts_thread *t, const uint32_t *map,
-		       uint32_t *path, FILE *out)
+/*
+ * One sampled profile: samples stack[0 .. n) (nodes of c) with their
+ * weights, in time order, summing to total.
+ */
+static void put_profile(const struct tsamples *c, const char *name, const uint32_t *stack,
+			const uint64_t *weight, size_t n, uint64_t total, const uint32_t *map,
+			uint32_t *path, FILE *out)
 {
-	int nsec = tsamples_in_ns(c);
-	char name[512];
-
-	snprintf(name, sizeof(name), "%s %d/%d (%s)", t->comm ? t->comm : "?", t->pid, t->tid,
-		 c->ev->name);
 	fputs("{\"type\":\"sampled\",\"name\":", out);
 	json_put_string(out, name);
 	fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n\"samples\":[",
-		nsec ? "nanoseconds" : "none", t->total);
-	for (size_t i = 0; i < t->n; i++) {
+		tsamples_in_ns(c) ? "nanoseconds" : "none", total);
+	for (size_t i = 0; i < n; i++) {
 		size_t depth = 0;
 
-		for (uint32_t at = t->stack[i]; at; at = c->node[at].parent)
+		for (uint32_t at = stack[i]; at; at = c->node[at].parent)
 			path[depth++] = c->node[at].frame;
 		fputs(i ? ",[" : "[", out);
 		while (depth--)
@@ -115,14 +116,165 @@ static void put_thread(const struct tsamples *c, const struct ts_thread *t, cons
 			putc('\n', out);
 	}
 	fputs("],\n\"weights\":[", out);
-	for (size_t i = 0; i < t->n; i++)
-		fprintf(out, "%s%" PRIu64 "%s", i ? "," : "", t->weight[i], i % 32 == 31 ? "\n" : "");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%" PRIu64 "%s", i ? "," : "", weight[i], i % 32 == 31 ? "\n" : "");
 	fputs("]}", out);
+}
+
+static void put_thread(const struct tsamples *c, const struct ts_thread *t, const uint32_t *map,
+		       uint32_t *path, FILE *out)
+{
+	char name[512];
+
+	snprintf(name, sizeof(name), "%s %d/%d (%s)", t->comm ? t->comm : "?", t->pid, t->tid,
+		 c->ev->name);
+	put_profile(c, name, t->stack, t->weight, t->n, t->total, map, path, out);
+}
+
+/*
+ * Past the threads speedscope opens quickly: the busiest each a profile
+ * as ever, the rest one profile per command ("ls (412 threads)"), the
+ * busiest commands first, and past those one of all the others. Every
+ * sample is in some profile, each group's in time order, runs of one
+ * stack merged again.
+ *
+ * Why: speedscope's importer copies the whole shared frame table into
+ * each profile it reads (importSpeedscopeProfile in its
+ * src/import/speedscope.ts: `frames.map(...)` per profile), so its cost is
+ * profiles times frames: a whole host's 2,720 threads over 9,850 frames
+ * took it 8 s and 570 MB of heap to open, nearly all of it that copy and
+ * its garbage.
+ */
+#define SS_WORK ((size_t)4000000)	/* profiles x frames speedscope opens in about a second */
+#define SS_MAX 256
+#define SS_MIN 16
+
+struct ss_sample {
+	uint64_t time, weight;
+	uint32_t stack;
+};
+
+static int ss_by_time(const void *a, const void *b)
+{
+	const struct ss_sample *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+struct ss_group {
+	const char *comm;
+	size_t nthread, n;
+	uint64_t total;
+};
+
+static int ss_by_total(const void *a, const void *b)
+{
+	const struct ss_group *x = a, *y = b;
+
+	return x->total != y->total ? (x->total < y->total ? 1 : -1) : strcmp(x->comm, y->comm);
+}
+
+/* Threads t[0 .. n) of group g (NULL: those of no group kept) as one profile. */
+static void put_group(const struct tsamples *c, const struct ts_thread **t, size_t n,
+		      const char *comm, const struct ss_group *keep, size_t nkeep, size_t nthread,
+		      const uint32_t *map, uint32_t *path, FILE *out)
+{
+	struct ss_sample *all = NULL;
+	uint32_t *stack;
+	uint64_t *weight, total = 0;
+	size_t m = 0, cap = 0, k = 0;
+	char name[512];
+
+	for (size_t i = 0; i < n; i++) {
+		int in = 0;
+
+		if (comm) {
+			in = !strcmp(t[i]->comm ? t[i]->comm : "?", comm);
+		} else {
+			in = 1;
+			for (size_t j = 0; j < nkeep && in; j++)
+				in = strcmp(t[i]->comm ? t[i]->comm : "?", keep[j].comm) != 0;
+		}
+		if (!in)
+			continue;
+		all = xgrow(all, &cap, m + t[i]->n, sizeof(*all));
+		for (size_t j = 0; j < t[i]->n; j++)
+			all[m++] = (struct ss_sample){ t[i]->time[j], t[i]->weight[j], t[i]->stack[j] };
+		total += t[i]->total;
+	}
+	qsort(all, m, sizeof(*all), ss_by_time);
+	stack = xreallocarray(NULL, m + 1, sizeof(*stack));
+	weight = xreallocarray(NULL, m + 1, sizeof(*weight));
+	for (size_t i = 0; i < m; i++) {
+		if (k && stack[k - 1] == all[i].stack) {
+			weight[k - 1] += all[i].weight;
+			continue;
+		}
+		stack[k] = all[i].stack;
+		weight[k++] = all[i].weight;
+	}
+	if (comm)
+		snprintf(name, sizeof(name), "%s (%zu threads) (%s)", comm, nthread, c->ev->name);
+	else
+		snprintf(name, sizeof(name), "other commands (%zu threads) (%s)", nthread, c->ev->name);
+	put_profile(c, name, stack, weight, k, total, map, path, out);
+	free(all);
+	free(stack);
+	free(weight);
+}
+
+/*
+ * Event c's threads t[0 .. n) (the busiest first), as at most max
+ * profiles: the first of them is written after a comma when *profiles.
+ * Returns the threads grouped.
+ */
+static size_t put_threads(const struct tsamples *c, const struct ts_thread **t, size_t n, size_t max,
+			  const uint32_t *map, uint32_t *path, size_t *profiles, FILE *out)
+{
+	size_t alone = n <= max ? n : max / 2, ngroup = 0, cap = 0, kept;
+	struct ss_group *g = NULL;
+
+	for (size_t i = 0; i < alone; i++) {
+		fputs((*profiles)++ ? ",\n" : "", out);
+		put_thread(c, t[i], map, path, out);
+	}
+	if (alone == n)
+		return 0;
+	for (size_t i = alone; i < n; i++) {
+		const char *comm = t[i]->comm ? t[i]->comm : "?";
+		size_t j = 0;
+
+		while (j < ngroup && strcmp(g[j].comm, comm))
+			j++;
+		if (j == ngroup) {
+			g = xgrow(g, &cap, ngroup + 1, sizeof(*g));
+			g[ngroup++] = (struct ss_group){ comm, 0, 0, 0 };
+		}
+		g[j].nthread++;
+		g[j].total += t[i]->total;
+	}
+	qsort(g, ngroup, sizeof(*g), ss_by_total);
+	/* one profile for what is past the groups kept, when any is */
+	kept = ngroup <= max - alone ? ngroup : max - alone - 1;
+	for (size_t j = 0; j < kept; j++) {
+		fputs((*profiles)++ ? ",\n" : "", out);
+		put_group(c, t + alone, n - alone, g[j].comm, NULL, 0, g[j].nthread, map, path, out);
+	}
+	if (kept < ngroup) {
+		size_t rest = 0;
+
+		for (size_t j = kept; j < ngroup; j++)
+			rest += g[j].nthread;
+		fputs((*profiles)++ ? ",\n" : "", out);
+		put_group(c, t + alone, n - alone, NULL, g, kept, rest, map, path, out);
+	}
+	free(g);
+	return n - alone;
 }
 
 static int write_speedscope(const struct profile *p, const struct format_view *v, FILE *out)
 {
-	size_t n, profiles = 0;
+	size_t n, profiles = 0, nframe = 0, max, grouped = 0, nthread = 0;
 	struct tsamples **c = tsamples_of(p, &n);
 	uint32_t **map;
 
@@ -133,22 +285,27 @@ static int write_speedscope(const struct profile *p, const struct format_view *v
 	json_put_string(out, p->input);
 	/* the first event's busiest thread: threads are sorted so, and it comes first */
 	fputs(",\"activeProfileIndex\":0,\n", out);
-	map = put_frames(c, n, out);
+	map = put_frames(c, n, out, &nframe);
+	/* profiles x frames within what speedscope opens quickly, shared by the events */
+	max = SS_WORK / (nframe ? nframe : 1) / (n ? n : 1);
+	max = max > SS_MAX ? SS_MAX : max < SS_MIN ? SS_MIN : max;
 	fputs("\"profiles\":[", out);
 	for (size_t e = 0; e < n; e++) {
 		const struct ts_thread **t = tsamples_threads(c[e]);
 		uint32_t *path = xreallocarray(NULL, c[e]->nnode, sizeof(*path));
 
-		for (size_t i = 0; i < c[e]->nthread; i++) {
-			if (profiles++)
-				fputs(",\n", out);
-			put_thread(c[e], t[i], map[e], path, out);
-		}
+		grouped += put_threads(c[e], t, c[e]->nthread, max, map[e], path, &profiles, out);
+		nthread += c[e]->nthread;
 		free(path);
 		free(t);
 		free(map[e]);
 	}
 	fputs("]}\n", out);
+	if (grouped)
+		fprintf(stderr, "prof: the speedscope file: %zu of %zu threads are in a profile per command "
+			"(speedscope's importer costs its profiles times its %zu frames): the busiest are each "
+			"their own, every sample is in the file; --pid or --tid gives those threads each theirs\n",
+			grouped, nthread, nframe);
 	free(map);
 	free(c);
 	return ferror(out) ? -EIO : 0;
