@@ -340,6 +340,7 @@ int decode_mmap(const struct perf_event_header *h, size_t body, struct mmap_even
 			memcpy(&m->maj, p + 32, 4);
 			memcpy(&m->min, p + 36, 4);
 			memcpy(&m->ino, p + 40, 8);
+			memcpy(&m->ino_gen, p + 48, 8);
 		}
 	}
 	m->name = (const char *)p + fixed;

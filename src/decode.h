@@ -86,6 +86,7 @@ struct mmap_event {
 	size_t build_id_len;
 	uint32_t maj, min;		/* MMAP2 without a build id: the file's device ... */
 	uint64_t ino;			/* ... and inode; else 0 */
+	uint64_t ino_gen;		/* ... and the inode's generation (0: none, or the fs has none) */
 	const char *name;		/* in the record: name_len bytes, no NUL among them */
 	size_t name_len;
 };

@@ -373,7 +373,7 @@ void machine_mmap(struct machine *m, const struct kevent *k)
 	if (m->forget) {
 		/* a live host (prof agent): the file mapped, though its path moved on */
 		struct live_map lm = { (int)me->pid, me->start, me->start + me->len,
-				       me->maj, me->min, me->ino };
+				       me->maj, me->min, me->ino, me->ino_gen };
 
 		mp.dso = symbols_dso_live(m->sym, name, me->build_id, me->build_id_len, &lm);
 	} else if (me->build_id_len) {

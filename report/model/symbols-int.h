@@ -72,6 +72,15 @@ static inline void release_next(struct release_clock *c, int released)
  * One path as processes map it. The file behind it is opened and indexed
  * once, however many processes and dsos (build ids) refer to it.
  */
+/* A live map's file as sy_obj_get_live() found it (struct symbols' live). */
+struct live_seen {
+	const char *path;	/* interned */
+	unsigned maj, min;
+	uint64_t ino, gen;
+	struct elfobj *obj;
+	uint64_t checked;	/* when the path was last seen to name the inode (sy_now()) */
+};
+
 struct elfobj {
 	const char *path;	/* as recorded, interned */
 	struct dso *dsos;	/* one per recorded build id */
@@ -153,6 +162,14 @@ struct symbols {
 	struct elfobj **objs;	/* by interned path pointer: the items of otab */
 	size_t nobjs, objs_cap;
 	struct htab otab;
+	/*
+	 * sy_obj_get_live()'s answers by (path, device, inode, generation): a
+	 * file mapped again (libc by each new process) is the object it was,
+	 * with no stat of its path and its map_files link each time
+	 */
+	struct live_seen *live;
+	size_t nlive, live_cap;
+	struct htab ltab;
 	struct dso **dsov;	/* by (obj, build id): the items of dtab */
 	size_t ndsov, dsov_cap;
 	struct htab dtab;

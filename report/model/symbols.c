@@ -245,6 +245,8 @@ void symbols_free(struct symbols *s)
 		obj_free(s->objs[i]);
 	free(s->objs);
 	htab_release(&s->otab);
+	htab_release(&s->ltab);
+	free(s->live);
 	htab_release(&s->dtab);
 	free(s->dsov);
 	objfiles_free(s->files);	/* after libdwfl's modules, which read through dups */

@@ -103,6 +103,7 @@ struct live_map {
 	uint64_t start, end;
 	unsigned maj, min;	/* the file's device and inode, as MMAP2 says them; */
 	uint64_t ino;		/* ino 0 when the record has none (it has a build id) */
+	uint64_t gen;		/* the inode's generation (0: none said) */
 };
 struct dso *symbols_dso_live(struct symbols *s, const char *path, const unsigned char *build_id,
 			     size_t build_id_len, const struct live_map *m);
