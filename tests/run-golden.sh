@@ -1309,6 +1309,8 @@ grep -Eq '^ *100\.00% +5 +moved +moved +\[\.\] leaf_b$' out ||
 	fail "the build-id cache's copy did not name the frames: $(grep '%' out)"
 grep -q "^prof: warning: /prof-golden/moved is gone; its frames are named from $tmpdir/cache/.build-id/f5/${bid#f5}/elf, of the recorded build id$" err ||
 	fail "no line saying where the names came from: $(cat err)"
+# and no second line that the path would not open: the names came, and from where is said
+grep -q "cannot open /prof-golden/moved" err && fail "a line that the gone path cannot open, beside where its names came from: $(cat err)"
 mkdir -p "root/usr/lib/debug/.build-id/f5"
 cp "$G/prof-golden/golden" "root/usr/lib/debug/.build-id/f5/${bid#f5}.debug"
 PERF_BUILDID_DIR=$tmpdir/none run_prof report -i moved.data --symfs root --strict-symfs

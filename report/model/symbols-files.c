@@ -456,10 +456,12 @@ void sy_dso_check(struct dso *d)
 
 	d->checked = 1;
 	sy_obj_settle(s, obj);
-	sy_obj_say(s, obj);
-	if (obj->state == OBJ_READY && !(d->build_id_len && !sy_build_id_matches(d, obj)))
+	if (obj->state == OBJ_READY && !(d->build_id_len && !sy_build_id_matches(d, obj))) {
+		sy_obj_say(s, obj);
 		return;
+	}
 	if (obj->state != OBJ_READY && is_special(obj->path)) {
+		sy_obj_say(s, obj);
 		d->dead = 1;	/* [vdso], //anon and the like: nothing to open, nothing to say */
 		return;
 	}
@@ -470,10 +472,12 @@ void sy_dso_check(struct dso *d)
 	      finders_by_build_id(s->find, d->build_id, d->build_id_len, try_build_id, d)
 	      ? d->res : NULL;
 	if (alt) {
+		/* why the path would not do goes unsaid: this line says it, and what did */
 		sy_warn(s, "%s %s; its frames are named from %s, of the recorded build id", obj->path,
 		     other ? "is another build" : "is gone", alt->where);
 		return;
 	}
+	sy_obj_say(s, obj);
 	/* No file anywhere: its code unnamed, "?? (file)", by offsets into the file. */
 	d->dead = 1;
 	if (other)
