@@ -83,6 +83,8 @@ struct mend_stats {
 	uint64_t dropped;	/* samples whose stack went with nothing to put back */
 	uint64_t kept;		/* samples left with their stack, for the report */
 	uint64_t files;		/* files read for their .eh_frame */
+	uint64_t procs;		/* processes kept now (gone ones forgotten past a sweep) */
+	uint64_t open;		/* files open now (idle ones closed past a sweep) */
 };
 void mend_stats(const struct mend *m, struct mend_stats *st);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ring_copy() on a simulated ring: plain spans, wrap-around, a full ring;
- * ring_read_to() over records that wrap; and the codemap that -g's stack
- * words are checked against (codemap.h).
+ * ring_read_to() over records that wrap; the codemap that -g's stack
+ * words are checked against (codemap.h); and the leaf repair's memory of
+ * processes (mend.h) under a churn of short ones.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "codemap.h"
+#include "mend.h"
 #include "ring.h"
 #include "tap.h"
 
@@ -66,6 +68,76 @@ static void test_read(void)
 	ok(ring_read_to(&r, dst, 3 * SIZE + 64) == 0, "nothing new: nothing copied");
 	ok(ring_read_to(&r, dst, 5 * SIZE + 64) == 0 && pc.data_tail == 5 * SIZE + 64,
 	   "a head more than a ring ahead: nothing copied, the tail moved to it");
+}
+
+/* A FORK or EXIT record of pid (its own thread) at time t, with its sample_id (tid, time). */
+static void mend_task(struct mend *m, uint32_t type, uint32_t pid, uint32_t ppid, uint64_t t)
+{
+	unsigned char b[8 + 24 + 16];
+	struct perf_event_header h = { type, 0, sizeof(b) };
+	uint32_t ids[4] = { pid, ppid, pid, ppid }, tid[2] = { pid, pid };
+
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + 8, ids, sizeof(ids));
+	memcpy(b + 24, &t, 8);
+	memcpy(b + 32, tid, sizeof(tid));
+	memcpy(b + 40, &t, 8);
+	mend_record(m, b, sizeof(b));
+}
+
+/*
+ * 3000 processes forked and gone, one a millisecond, 100 of them still
+ * there: kept until a sweep (each 10 s of the records' time), then only
+ * those still there.
+ */
+static void test_mend_procs(void)
+{
+	struct perf_event_attr attr;
+	struct mend_stats st;
+	struct mend *m;
+	uint64_t t = 1000000000ULL;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr.sample_id_all = 1;
+	m = mend_new(&attr, NULL, NULL);
+	{
+		/* pid 1 execs: known from here, and so are the children it forks */
+		unsigned char b[8 + 8 + 16 + 16];
+		struct perf_event_header h = { PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, sizeof(b) };
+		uint32_t ids[2] = { 1, 1 };
+
+		memset(b, 0, sizeof(b));
+		memcpy(b, &h, sizeof(h));
+		memcpy(b + 8, ids, sizeof(ids));
+		memcpy(b + 16, "init", 4);
+		memcpy(b + 32, ids, sizeof(ids));
+		memcpy(b + 40, &t, 8);
+		mend_record(m, b, sizeof(b));
+	}
+	mend_pass(m);
+	for (uint32_t i = 0; i < 3000; i++) {
+		t += 1000000;
+		mend_task(m, PERF_RECORD_FORK, 1000 + i, 1, t);
+		if (i >= 100)
+			mend_task(m, PERF_RECORD_EXIT, 1000 + i, 1, t + 500000);
+		mend_pass(m);
+	}
+	mend_stats(m, &st);
+	ok(st.procs == 3001, "processes gone are kept until a sweep (%llu)", (unsigned long long)st.procs);
+	mend_task(m, PERF_RECORD_FORK, 9000, 1, t + 11000000000ULL);
+	mend_pass(m);
+	mend_stats(m, &st);
+	ok(st.procs == 102, "a sweep keeps those still there: the 100, their parent and the new one (%llu)",
+	   (unsigned long long)st.procs);
+	mend_task(m, PERF_RECORD_EXIT, 1050, 1, t + 11000000001ULL);
+	mend_task(m, PERF_RECORD_FORK, 1050, 1, t + 11000000002ULL);
+	mend_pass(m);
+	mend_stats(m, &st);
+	ok(st.procs == 102, "a pid gone and made again after a sweep is one process (%llu)",
+	   (unsigned long long)st.procs);
+	mend_free(m);
 }
 
 static void test_codemap(void)
@@ -135,5 +207,6 @@ int main(void)
 	ok(n == 16 && !memcmp(dst, src, 16), "positions across 2^32 wrap correctly");
 	test_read();
 	test_codemap();
+	test_mend_procs();
 	return tap_done();
 }
