@@ -79,12 +79,17 @@ pids="$pids $!"
 ) &
 pids="$pids $!"
 : > "$tmp/scrapes"
-# the agent's RSS each 30 s, to see it flat over a long churn (issue 57)
+# the agent's RSS each 30 s, to see it flat over a long churn (issue 57):
+# its own and its recorder's (its child), KiB
 (
 	t=0
 	while kill -0 $agent 2> /dev/null; do
-		r=$(awk '/^VmRSS:/ { print $2 }' /proc/$agent/status 2> /dev/null)
-		[ -n "$r" ] && echo "$t $r" >> "$tmp/rss"
+		a=$(awk '/^VmRSS:/ { print $2 }' /proc/$agent/status 2> /dev/null)
+		c=0
+		for k in $(pgrep -P $agent); do
+			c=$((c + $(awk '/^VmRSS:/ { print $2 }' /proc/$k/status 2> /dev/null || echo 0)))
+		done
+		[ -n "$a" ] && echo "$t $a $c" >> "$tmp/rss"
 		sleep 30
 		t=$((t + 30))
 	done
@@ -128,22 +133,25 @@ EOF
 python3 "$psum" --named-in /gone- "$tmp"/rx/pyroscope/*.pprof |
 	awk '{ n += $2; u += $3 } END { printf "  deleted at exit: %d samples named, %d not (%.1f%%)\n", n, u, n + u ? 100 * n / (n + u) : 0 }'
 sort -n "$tmp/scrapes" | awk '{ v[NR] = $1 } END { if (NR) printf "  scrape of 10 s answered in %.2f s (median), %.2f s at most\n", v[int((NR + 1) / 2)] / 1000, v[NR] / 1000 }'
-# RSS from minute 5 on: flat means within 10% of minute 5's
+# RSS from minute 5 on, the agent's, its recorder's and both: flat means within 10% of minute 5's
 [ -s "$tmp/rss" ] && awk '
-	{ t[NR] = $1; r[NR] = $2 }
+	{ t[NR] = $1; r[1, NR] = $2; r[2, NR] = $3; r[3, NR] = $2 + $3 }
 	END {
-		line = ""
-		for (i = 1; i <= NR; i++)
-			if (t[i] % 300 == 0)
-				line = line sprintf(" %dm %.1f", t[i] / 60, r[i] / 1024)
-		printf "  agent RSS (MiB) by minute:%s\n", line
-		b = 0
-		for (i = 1; i <= NR; i++)
-			if (t[i] >= 300) {
-				if (!b) { b = r[i]; lo = hi = r[i] }
-				if (r[i] < lo) lo = r[i]
-				if (r[i] > hi) hi = r[i]
-			}
-		if (b)
-			printf "  from minute 5 (%.1f MiB): lowest %.1f, highest %.1f (%+.1f%%), last %.1f (%+.1f%%)\n", b / 1024, lo / 1024, hi / 1024, 100 * (hi - b) / b, r[NR] / 1024, 100 * (r[NR] - b) / b
+		split("agent,recorder,both", name, ",")
+		for (k = 1; k <= 3; k++) {
+			line = ""
+			for (i = 1; i <= NR; i++)
+				if (t[i] % 300 == 0)
+					line = line sprintf(" %dm %.1f", t[i] / 60, r[k, i] / 1024)
+			printf "  %s RSS (MiB) by minute:%s\n", name[k], line
+			b = 0
+			for (i = 1; i <= NR; i++)
+				if (t[i] >= 300) {
+					if (!b) { b = r[k, i]; lo = hi = r[k, i] }
+					if (r[k, i] < lo) lo = r[k, i]
+					if (r[k, i] > hi) hi = r[k, i]
+				}
+			if (b)
+				printf "    from minute 5 (%.1f MiB): lowest %.1f, highest %.1f (%+.1f%%), last %.1f (%+.1f%%)\n", b / 1024, lo / 1024, hi / 1024, 100 * (hi - b) / b, r[k, NR] / 1024, 100 * (r[k, NR] - b) / b
+		}
 	}' "$tmp/rss"
