@@ -40,16 +40,14 @@
 // Exit 0 when the page could be driven; 2 when not.
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, watch } from './chromium.mjs';
+import { drive, watch } from './chromium.mjs';
 
 const [browser, file, outdir, ...steps] = process.argv.slice(2);
 const out = [];
 const say = (...f) => out.push(f.map((s) => String(s).replace(/[\t\n]/g, ' ')).join('\t'));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const b = await launch(browser, outdir);
-let status = 0;
-try {
+await drive(browser, outdir, out, say, async (b) => {
 	const p = await b.newPage();
 	// FILE may be the URL prof view serves the page at: that one request is the page's
 	const url = /^https?:/.test(file) ? file : 'file://' + path.resolve(file);
@@ -335,11 +333,4 @@ try {
 			say('error', 'unknown step ' + step);
 		}
 	}
-} catch (e) {
-	say('error', 'driver: ' + (e && e.message));
-	status = 2;
-} finally {
-	await b.close();
-}
-process.stdout.write(out.join('\n') + '\n');
-process.exit(status);
+});

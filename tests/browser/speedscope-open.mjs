@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, watch } from './chromium.mjs';
+import { drive, watch } from './chromium.mjs';
 
 const [browser, file, outdir] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -22,9 +22,7 @@ const out = [];
 const say = (...f) => out.push(f.join('\t'));
 fs.writeFileSync(loader, `speedscope.loadFileFromBase64(${JSON.stringify(path.basename(file))}, ` +
 	`${JSON.stringify(fs.readFileSync(file).toString('base64'))})\n`);
-const b = await launch(browser, outdir);
-let status = 0;
-try {
+await drive(browser, outdir, out, say, async (b) => {
 	const p = await b.newPage();
 	watch(p, say);
 	await p.setViewport({ width: 1400, height: 900 });
@@ -38,11 +36,4 @@ try {
 	say('cpu', m.TaskDuration.toFixed(2));
 	say('heap', (m.JSHeapUsedSize / 1e6).toFixed(0));
 	say('profiles', (await p.evaluate(title)).match(/\/(\d+)\)$/)[1]);
-} catch (e) {
-	say('error', 'driver: ' + (e && e.message));
-	status = 2;
-} finally {
-	await b.close();
-}
-process.stdout.write(out.join('\n') + '\n');
-process.exit(status);
+});

@@ -15,15 +15,13 @@
 // the longest main-thread task seen meanwhile (PerformanceObserver
 // "longtask", 0 when none was over 50 ms). "error TEXT" on a page error.
 import path from 'node:path';
-import { launch, watch } from './chromium.mjs';
+import { drive, watch } from './chromium.mjs';
 
 const [browser, file, outdir, roundsArg] = process.argv.slice(2);
 const rounds = +roundsArg || 3;
 const out = [];
 const say = (...f) => out.push(f.join('\t'));
-const b = await launch(browser, outdir);
-let status = 0;
-try {
+await drive(browser, outdir, out, say, async (b) => {
 	const p = await b.newPage();
 	watch(p, say, { warnings: true });
 	await p.setViewport({ width: 1400, height: 900 });
@@ -139,11 +137,4 @@ try {
 	await time('tree-expand', expand, async () => { await p.keyboard.press('Home'); await p.keyboard.press('ArrowLeft'); });
 	await time('tree-bottom-up', () => p.click('input[name=tmode][value=bottom]'),
 		() => p.click('input[name=tmode][value=top]'));
-} catch (e) {
-	say('error', 'driver: ' + (e && e.message));
-	status = 2;
-} finally {
-	await b.close();
-}
-process.stdout.write(out.join('\n') + '\n');
-process.exit(status);
+});
