@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "drain.h"
+#include "ring.h"
 
 void drain_init(struct drain *d, const struct perf_event_attr *attr)
 {
@@ -63,7 +64,7 @@ size_t drain_chunk(struct drain *d, unsigned char *p, size_t len, size_t *used)
 		int keep = REC_KEEP;
 
 		memcpy(&h, p + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > len - off)
+		if (!rec_whole(&h, len - off))
 			break;
 		r.attr = d->attr;
 		r.p = p + off;

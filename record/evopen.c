@@ -15,6 +15,7 @@
 #include "evopen.h"
 #include "opts.h"
 #include "regs.h"
+#include "ring.h"
 
 void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 		 const struct record_opts *o, int tracking, int enable_on_exec)
@@ -159,7 +160,7 @@ void evopen_attr(struct perf_event_attr *a, const struct evname *ev,
 	}
 	/* Wake us when a quarter of the ring is full, not per record. */
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)(o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
+	a->wakeup_watermark = (uint32_t)(o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / RING_WAKE);
 }
 
 int evopen_fd(struct perf_event_attr *a, int pid, int cpu, int group_fd, unsigned long flags)

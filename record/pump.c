@@ -177,7 +177,7 @@ static void scan_chunk(struct recorder *rc, const struct chunk *c)
 		struct perf_event_header h;
 
 		memcpy(&h, c->data + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > c->len - off)
+		if (!rec_whole(&h, c->len - off))
 			break;
 		if (h.type < 64 && (types >> h.type & 1)) {
 			codemap_record(rc->leaf_code, c->data + off, h.size);
@@ -352,7 +352,7 @@ void pump_tick(void *arg)
 		const struct ring *r = &rc->rings[c];
 
 		if (r->base && !r->overwrite &&
-		    ring_head(r) - r->pc->data_tail >= r->data_size / 4) {
+		    ring_head(r) - r->pc->data_tail >= r->data_size / RING_WAKE) {
 			pump_pass(rc, 0);
 			return;
 		}

@@ -86,7 +86,7 @@ size_t ring_snapshot(struct ring *r, void *dst)
 
 		header_at(r, pos, &h);
 		/* never written (0), or the oldest, cut by the newest over it */
-		if (h.size < sizeof(h) || h.size % 8 || h.size > end - pos)
+		if (!rec_whole(&h, end - pos))
 			break;
 		pos += h.size;
 	}

@@ -56,6 +56,23 @@ size_t ring_snapshot(struct ring *r, void *dst);
  * the bytes from tail to head, unwrapped. Returns head - tail, which must
  * not exceed size.
  */
+/*
+ * A ring wakes its reader when 1/RING_WAKE of it is full (the events'
+ * wakeup_watermark, evopen.c), and the pump's tick copies the rings at the
+ * same mark while the reader is busy writing the header (pump.c).
+ */
+#define RING_WAKE 4
+
+/*
+ * Whether h heads a whole record in the room bytes from its start: a size
+ * of at least a header, a multiple of 8, within room (else the data ends,
+ * or was never written, or was cut: the walk over records stops there).
+ */
+static inline int rec_whole(const struct perf_event_header *h, size_t room)
+{
+	return h->size >= sizeof(*h) && !(h->size % 8) && h->size <= room;
+}
+
 size_t ring_copy(const unsigned char *data, size_t size, uint64_t tail, uint64_t head,
 		 void *dst);
 
