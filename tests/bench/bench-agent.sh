@@ -17,8 +17,10 @@
 # run here (no perf, perf_event_open refused, no python3).
 #
 #   PROF=./prof WORKLOADS=./tests/workloads sh tests/bench/bench-agent.sh
+#   PROF_BASE=/path/to/an/older/prof: its agent too, a third run (a before and after in one run)
 
 PROF=${PROF:-./prof}
+PROF_BASE=${PROF_BASE:-}
 WORKLOADS=${WORKLOADS:-./tests/workloads}
 PERF=${PERF:-perf}
 SECS=${BENCH_AGENT_SECONDS:-600}
@@ -36,6 +38,7 @@ command -v python3 > /dev/null 2>&1 || skip "no python3 for the stand-in backend
 timecmd=/usr/bin/time
 [ -x "$timecmd" ] || skip "no GNU time (/usr/bin/time) to measure CPU"
 [ -x "$WORKLOADS/shape" ] || die "no $WORKLOADS/shape (make tests/workloads/shape)"
+[ -z "$PROF_BASE" ] || [ -x "$PROF_BASE" ] || die "no prof binary at PROF_BASE '$PROF_BASE'"
 tmp=$(mktemp -d) || die "mktemp failed"
 trap 'kill $bg 2> /dev/null; rm -rf "$tmp"' EXIT INT TERM
 bg=
@@ -106,32 +109,38 @@ watch() {
 say "$me: $SECS s each, shape busy on one CPU and $PROCS short processes, at 49 Hz"
 
 # --- prof agent ---
-python3 "$rx" "$tmp/rx" --kind pyroscope --port-file "$tmp/port" &
-rxp=$!
-bg="$rxp"
-i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$tmp/port" ] || die "the stand-in backend did not start"
-# CPU by time(1): the whole run, the exit included (perf's build-id pass
-# comes after its last second), with the children each one waits for
-$timecmd -f '%U %S' -o "$tmp/agent.time" "$PROF" agent --listen none \
-	--push "http://127.0.0.1:$(cat "$tmp/port")" --spool "$tmp/spool" --duration "$SECS" \
-	2> "$tmp/agent.err" &
-tp=$!
-bg="$rxp $tp"
-sleep 1
-ap=$(pgrep -P $tp | head -n 1)
-child=$(pgrep -P "$ap" | head -n 1)
-bg="$rxp $tp $ap"
-load &
-lp=$!
-bg="$rxp $ap $lp"
-watch agent $ap $child
-wait $tp || die "prof agent failed: $(tail -n 3 "$tmp/agent.err")"
-wait $lp
-kill $rxp 2> /dev/null
-windows=$(ls "$tmp/rx"/*.json 2> /dev/null | wc -l)
-say "  prof agent: $(tail -n 2 "$tmp/agent.err" | head -n 1 | sed 's/^prof: agent: //')"
+# agent NAME PROF: that prof's agent for SECS under the load; NAME.time, .max, .end, .trace, .windows
+agent() {
+	rm -rf "$tmp/rx" "$tmp/spool" "$tmp/port"
+	python3 "$rx" "$tmp/rx" --kind pyroscope --port-file "$tmp/port" &
+	rxp=$!
+	bg="$rxp"
+	i=0
+	while [ ! -s "$tmp/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$tmp/port" ] || die "the stand-in backend did not start"
+	# CPU by time(1): the whole run, the exit included (perf's build-id pass
+	# comes after its last second), with the children each one waits for
+	$timecmd -f '%U %S' -o "$tmp/$1.time" "$2" agent --listen none \
+		--push "http://127.0.0.1:$(cat "$tmp/port")" --spool "$tmp/spool" --duration "$SECS" \
+		2> "$tmp/$1.err" &
+	tp=$!
+	bg="$rxp $tp"
+	sleep 1
+	ap=$(pgrep -P $tp | head -n 1)
+	child=$(pgrep -P "$ap" | head -n 1)
+	bg="$rxp $tp $ap"
+	load &
+	lp=$!
+	bg="$rxp $ap $lp"
+	watch "$1" $ap $child
+	wait $tp || die "prof agent ($2) failed: $(tail -n 3 "$tmp/$1.err")"
+	wait $lp
+	kill $rxp 2> /dev/null
+	ls "$tmp/rx"/*.json 2> /dev/null | wc -l > "$tmp/$1.windows"
+	say "  $1: $(tail -n 2 "$tmp/$1.err" | head -n 1 | sed 's/^prof: agent: //')"
+}
+agent agent "$PROF"
+[ -n "$PROF_BASE" ] && agent base "$PROF_BASE"
 
 # --- perf record ---
 $timecmd -f '%U %S' -o "$tmp/perf.time" "$PERF" record -q -a -F 49 -g -o "$tmp/perf.data" \
@@ -153,6 +162,7 @@ psize=$(wc -c < "$tmp/perf.data")
 
 ac=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/agent.time")
 pc=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/perf.time")
+windows=$(cat "$tmp/agent.windows")
 say "$(awk -v s="$SECS" -v ac="$ac" -v pc="$pc" -v am="$(cat "$tmp/agent.max")" \
 	-v ae="$(cat "$tmp/agent.end")" -v pm="$(cat "$tmp/perf.max")" -v pe="$(cat "$tmp/perf.end")" \
 	-v w="$windows" -v ps="$psize" 'BEGIN {
@@ -160,6 +170,14 @@ say "$(awk -v s="$SECS" -v ac="$ac" -v pc="$pc" -v am="$(cat "$tmp/agent.max")" 
 	printf "  %-22s %8.2f %8.3f%% %7d KiB %7d KiB  (%d windows pushed)\n", "prof agent", ac, 100 * ac / s, am, ae, w
 	printf "  %-22s %8.2f %8.3f%% %7d KiB %7d KiB  (%.1f MB of perf.data)\n", "perf record -a -g", pc, 100 * pc / s, pm, pe, ps / 1e6
 	printf "  ratio prof/perf:      CPU %.2fx, max RSS %.2fx\n", pc ? ac / pc : 0, pm ? am / pm : 0 }')"
+if [ -n "$PROF_BASE" ]; then
+	bc=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/base.time")
+	say "$(awk -v s="$SECS" -v bc="$bc" -v pc="$pc" -v bm="$(cat "$tmp/base.max")" -v be="$(cat "$tmp/base.end")" \
+		-v pm="$(cat "$tmp/perf.max")" -v w="$(cat "$tmp/base.windows")" 'BEGIN {
+		printf "  %-22s %8.2f %8.3f%% %7d KiB %7d KiB  (%d windows pushed)\n", "base agent", bc, 100 * bc / s, bm, be, w
+		printf "  ratio base/perf:      CPU %.2fx, max RSS %.2fx\n", pc ? bc / pc : 0, pm ? bm / pm : 0 }')"
+fi
 say "  RSS every $(( (SECS + 9) / 10 )) s, MiB: prof agent $(cat "$tmp/agent.trace")"
+[ -n "$PROF_BASE" ] && say "                          base agent $(cat "$tmp/base.trace")"
 say "                         perf record $(cat "$tmp/perf.trace")"
 exit 0
