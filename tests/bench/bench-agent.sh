@@ -125,9 +125,17 @@ agent() {
 		2> "$tmp/$1.err" &
 	tp=$!
 	bg="$rxp $tp"
-	sleep 1
-	ap=$(pgrep -P $tp | head -n 1)
-	child=$(pgrep -P "$ap" | head -n 1)
+	# the agent (time's child) and its recorder (the agent's), once both are there
+	ap=
+	child=
+	i=0
+	while [ -z "$child" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		ap=$(pgrep -P $tp | head -n 1)
+		[ -n "$ap" ] && child=$(pgrep -P "$ap" | head -n 1)
+		i=$((i + 1))
+	done
+	[ -n "$child" ] || die "prof agent ($2) did not start its recorder: $(tail -n 3 "$tmp/$1.err")"
 	bg="$rxp $tp $ap"
 	load &
 	lp=$!
