@@ -783,9 +783,10 @@ static int rule_at(struct mend *m, const struct mproc *p, uint64_t pc, uint64_t 
 	f = &m->files[mp->file];
 	if (file_open(m, f, p->pid, mp))
 		return R_UNSURE;
-	f->used = t > f->used ? t : f->used;
-	if (!f->used)
-		f->used = m->now;
+	/* the sweep's clock: records' times and samples' (a pass's samples may be later than its maps) */
+	if (t > m->now)
+		m->now = t;
+	f->used = m->now;
 	fo = pc - mp->start + mp->pgoff;
 	for (size_t k = 0; k < f->nload && !found; k++)
 		if (f->load[k].p_offset <= fo && fo - f->load[k].p_offset < f->load[k].p_filesz) {
