@@ -542,11 +542,9 @@ static int harmless(int sig)
 static int run(struct recorder *rc)
 {
 	size_t nfds = rc->nr_fds + 2;
-	struct pollfd *pfd;
+	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
 	int stopping = 0, signals = 0, ret = 0;
-
-	pfd = xcalloc(nfds, sizeof(*pfd));
 
 	pfd[0].fd = rc->sfd;
 	pfd[0].events = POLLIN;
@@ -677,7 +675,6 @@ static void summary(const struct recorder *rc)
 			 rc->o.switch_max_files ? " kept" : "", rc->out_name);
 	else
 		snprintf(where, sizeof(where), "to '%s'", rc->out_name);
-	/* After a failed write (a full disk), only what reached the file counts. */
 	/*
 	 * What to change: the rings, when they filled between passes; the
 	 * work behind them, when the worker was behind by all its buffers.
@@ -691,6 +688,7 @@ static void summary(const struct recorder *rc)
 		snprintf(advice, sizeof(advice), "; use a bigger -m or a lower -F");
 	else
 		advice[0] = 0;
+	/* After a failed write (a full disk), only what reached the file counts. */
 	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes %s "
 		"(%s), %.3f s%s\n", (unsigned long long)samples,
 		(unsigned long long)rc->drain.lost, pct, (unsigned long long)out, where, ratio,

@@ -52,11 +52,6 @@ size_t ring_read_to(struct ring *r, void *dst, uint64_t head);
 size_t ring_snapshot(struct ring *r, void *dst);
 
 /*
- * The copy itself, for a ring of size bytes (a power of two) at data:
- * the bytes from tail to head, unwrapped. Returns head - tail, which must
- * not exceed size.
- */
-/*
  * A ring wakes its reader when 1/RING_WAKE of it is full (the events'
  * wakeup_watermark, evopen.c), and the pump's tick copies the rings at the
  * same mark while the reader is busy writing the header (pump.c).
@@ -73,6 +68,11 @@ static inline int rec_whole(const struct perf_event_header *h, size_t room)
 	return h->size >= sizeof(*h) && !(h->size % 8) && h->size <= room;
 }
 
+/*
+ * The copy itself, for a ring of size bytes (a power of two) at data:
+ * the bytes from tail to head, unwrapped. Returns head - tail, which must
+ * not exceed size.
+ */
 size_t ring_copy(const unsigned char *data, size_t size, uint64_t tail, uint64_t head,
 		 void *dst);
 
