@@ -34,13 +34,15 @@ extern char **environ;
 static void make_hold_dir(struct live *l)
 {
 	const char *tmp = getenv("TMPDIR");
-	const char *dirs[] = { "/dev/shm", "/tmp" };
+	const char *dirs[2] = { "/dev/shm", "/tmp" };
+	size_t n = 2;
 
 	if (l->hold_dir[0])
 		return;
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(l->hold_dir, sizeof(l->hold_dir), "%s/prof-hold-XXXXXX",
-			 tmp && tmp[0] == '/' && strlen(tmp) < 200 ? tmp : dirs[i]);
+	if (tmp && tmp[0] == '/' && strlen(tmp) < 200)
+		dirs[0] = tmp, n = 1;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(l->hold_dir, sizeof(l->hold_dir), "%s/prof-hold-XXXXXX", dirs[i]);
 		if (mkdtemp(l->hold_dir)) {
 			symbols_hold_dir(l->po->sym, l->hold_dir);
 			return;

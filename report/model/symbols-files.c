@@ -525,77 +525,6 @@ static struct elfobj *open_now(struct symbols *s, struct elfobj *obj)
  * the recorder held for us when the path names another or none, else the
  * file the path names now. Not under --symfs: a live host's own files.
  */
-static struct elfobj *obj_get_live(struct symbols *s, const char *path, const struct live_map *m);
-
-/*
- * At most this many answers of sy_obj_get_live() kept (then forgotten all
- * at once): a host's libraries and programs, not every copy a test run made.
- */
-#define LIVE_SEEN_MAX 8192
-/* A path of no generation looked at again after this long (libc: once a second, not per process). */
-#define LIVE_CHECK_NS 1000000000ULL
-
-/* Whether path names the inode m maps (its device and number): one stat. */
-static int same_inode(const char *path, const struct live_map *m)
-{
-	struct stat st;
-
-	return !stat(path, &st) && st.st_ino == m->ino && major(st.st_dev) == m->maj &&
-	       minor(st.st_dev) == m->min;
-}
-
-/*
- * The answer of obj_get_live() for a file mapped again: one it gave for
- * the same path and the same inode (device, number and generation, which
- * a new file at a reused inode number does not have), while that object's
- * file is open. A generation of 0 (a file put in the filesystem image
- * when it was made, or a filesystem that has none) is no proof: then one
- * stat of the path, at most once a second, must name the same inode,
- * where obj_get_live() looks at the process's map_files link, the held
- * file and the path, and opens.
- * An MMAP2 with a build id in place of the inode is looked at anew.
- */
-struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
-{
-	uint64_t w[5];
-	struct htab_probe p;
-	struct elfobj *obj;
-	const char *ipath;
-	uint32_t i;
-
-	if (!m->ino || is_special(path) || s->symfs)
-		return obj_get_live(s, path, m);
-	ipath = strpool_intern(s->pool, path);
-	w[0] = (uint64_t)(uintptr_t)ipath;
-	w[1] = m->maj;
-	w[2] = m->min;
-	w[3] = m->ino;
-	w[4] = m->gen;
-	htab_probe(&s->ltab, htab_hash_words(w, 5), &p);
-	while (htab_next(&s->ltab, &p, &i)) {
-		struct live_seen *l = &s->live[i];
-
-		if (l->path != ipath || l->maj != m->maj || l->min != m->min || l->ino != m->ino ||
-		    l->gen != m->gen)
-			continue;
-		if (l->obj->file && (m->gen || sy_now() - l->checked < LIVE_CHECK_NS ||
-				     (same_inode(path, m) && (l->checked = sy_now()))))
-			return l->obj;
-		/* closed since, or no generation to tell: found anew, the entry kept */
-		return l->obj = obj_get_live(s, path, m);
-	}
-	obj = obj_get_live(s, path, m);
-	if (s->nlive == LIVE_SEEN_MAX) {
-		htab_clear(&s->ltab);
-		s->nlive = 0;
-		htab_probe(&s->ltab, htab_hash_words(w, 5), &p);
-	}
-	s->live = xgrow(s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live));
-	s->live[s->nlive] = (struct live_seen){ ipath, m->maj, m->min, m->ino, m->gen, obj, sy_now() };
-	htab_put(&s->ltab, &p, (uint32_t)s->nlive++);
-	return obj;
-}
-
 static struct elfobj *obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
 {
 	char link[96], held_link[PATH_MAX];
@@ -639,6 +568,76 @@ static struct elfobj *obj_get_live(struct symbols *s, const char *path, const st
 		}
 		sy_obj_file(s, obj);	/* now, while pid lives to lend its link */
 	}
+	return obj;
+}
+
+/*
+ * At most this many answers of sy_obj_get_live() kept (then forgotten all
+ * at once): a host's libraries and programs, not every copy a test run made.
+ */
+#define LIVE_SEEN_MAX 8192
+/* A path of no generation looked at again after this long (libc: once a second, not per process). */
+#define LIVE_CHECK_NS 1000000000ULL
+
+/* Whether path names the inode m maps (its device and number): one stat. */
+static int same_inode(const char *path, const struct live_map *m)
+{
+	struct file_id id;
+
+	return !file_id_of(path, &id) && id.ino == m->ino && id.dev == makedev(m->maj, m->min);
+}
+
+/*
+ * The answer of obj_get_live() for a file mapped again: one it gave for
+ * the same path and the same inode (device, number and generation, which
+ * a new file at a reused inode number does not have), while that object's
+ * file is open. A generation of 0 (a file put in the filesystem image
+ * when it was made, or a filesystem that has none) is no proof: then one
+ * stat of the path, at most once a second, must name the same inode,
+ * where obj_get_live() looks at the process's map_files link, the held
+ * file and the path, and opens.
+ * An MMAP2 with a build id in place of the inode is looked at anew.
+ */
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
+{
+	uint64_t w[5];
+	struct htab_probe p;
+	struct elfobj *obj;
+	const char *ipath;
+	uint64_t now = sy_now();
+	uint32_t i;
+
+	if (!m->ino || is_special(path) || s->symfs)
+		return obj_get_live(s, path, m);
+	ipath = strpool_intern(s->pool, path);
+	w[0] = (uint64_t)(uintptr_t)ipath;
+	w[1] = m->maj;
+	w[2] = m->min;
+	w[3] = m->ino;
+	w[4] = m->gen;
+	htab_probe(&s->ltab, htab_hash_words(w, 5), &p);
+	while (htab_next(&s->ltab, &p, &i)) {
+		struct live_seen *l = &s->live[i];
+
+		if (l->path != ipath || l->maj != m->maj || l->min != m->min || l->ino != m->ino ||
+		    l->gen != m->gen)
+			continue;
+		if (l->obj->file && !m->gen && now - l->checked >= LIVE_CHECK_NS && same_inode(path, m))
+			l->checked = now;
+		if (l->obj->file && (m->gen || now - l->checked < LIVE_CHECK_NS))
+			return l->obj;
+		/* closed since, or no generation to tell: found anew, the entry kept */
+		return l->obj = obj_get_live(s, path, m);
+	}
+	obj = obj_get_live(s, path, m);
+	if (s->nlive == LIVE_SEEN_MAX) {
+		htab_clear(&s->ltab);
+		s->nlive = 0;
+		htab_probe(&s->ltab, htab_hash_words(w, 5), &p);
+	}
+	s->live = xgrow(s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live));
+	s->live[s->nlive] = (struct live_seen){ ipath, m->maj, m->min, m->ino, m->gen, obj, now };
+	htab_put(&s->ltab, &p, (uint32_t)s->nlive++);
 	return obj;
 }
 

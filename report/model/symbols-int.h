@@ -68,10 +68,6 @@ static inline void release_next(struct release_clock *c, int released)
 	c->at = c->n + c->gap;
 }
 
-/*
- * One path as processes map it. The file behind it is opened and indexed
- * once, however many processes and dsos (build ids) refer to it.
- */
 /* A live map's file as sy_obj_get_live() found it (struct symbols' live). */
 struct live_seen {
 	const char *path;	/* interned */
@@ -81,6 +77,10 @@ struct live_seen {
 	uint64_t checked;	/* when the path was last seen to name the inode (sy_now()) */
 };
 
+/*
+ * One path as processes map it. The file behind it is opened and indexed
+ * once, however many processes and dsos (build ids) refer to it.
+ */
 struct elfobj {
 	const char *path;	/* as recorded, interned */
 	struct dso *dsos;	/* one per recorded build id */
