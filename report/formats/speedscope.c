@@ -163,7 +163,8 @@ static int ss_by_time(const void *a, const void *b)
 
 struct ss_group {
 	const char *comm;
-	size_t nthread, n;
+	size_t id;		/* its place before the sort */
+	size_t nthread;
 	uint64_t total;
 };
 
@@ -174,28 +175,18 @@ static int ss_by_total(const void *a, const void *b)
 	return x->total != y->total ? (x->total < y->total ? 1 : -1) : strcmp(x->comm, y->comm);
 }
 
-/* Threads t[0 .. n) of group g (NULL: those of no group kept) as one profile. */
+/* The threads t[i] of rank[i] in [lo, hi) as one profile called name. */
 static void put_group(const struct tsamples *c, const struct ts_thread **t, size_t n,
-		      const char *comm, const struct ss_group *keep, size_t nkeep, size_t nthread,
+		      const size_t *rank, size_t lo, size_t hi, const char *name,
 		      const uint32_t *map, uint32_t *path, FILE *out)
 {
 	struct ss_sample *all = NULL;
 	uint32_t *stack;
 	uint64_t *weight, total = 0;
 	size_t m = 0, cap = 0, k = 0;
-	char name[512];
 
 	for (size_t i = 0; i < n; i++) {
-		int in = 0;
-
-		if (comm) {
-			in = !strcmp(t[i]->comm ? t[i]->comm : "?", comm);
-		} else {
-			in = 1;
-			for (size_t j = 0; j < nkeep && in; j++)
-				in = strcmp(t[i]->comm ? t[i]->comm : "?", keep[j].comm) != 0;
-		}
-		if (!in)
+		if (rank[i] < lo || rank[i] >= hi)
 			continue;
 		all = xgrow(all, &cap, m + t[i]->n, sizeof(*all));
 		for (size_t j = 0; j < t[i]->n; j++)
@@ -213,10 +204,6 @@ static void put_group(const struct tsamples *c, const struct ts_thread **t, size
 		stack[k] = all[i].stack;
 		weight[k++] = all[i].weight;
 	}
-	if (comm)
-		snprintf(name, sizeof(name), "%s (%zu threads) (%s)", comm, nthread, c->ev->name);
-	else
-		snprintf(name, sizeof(name), "other commands (%zu threads) (%s)", nthread, c->ev->name);
 	put_profile(c, name, stack, weight, k, total, map, path, out);
 	free(all);
 	free(stack);
@@ -231,8 +218,10 @@ static void put_group(const struct tsamples *c, const struct ts_thread **t, size
 static size_t put_threads(const struct tsamples *c, const struct ts_thread **t, size_t n, size_t max,
 			  const uint32_t *map, uint32_t *path, size_t *profiles, FILE *out)
 {
-	size_t alone = n <= max ? n : max / 2, ngroup = 0, cap = 0, kept;
+	size_t alone = n <= max ? n : max / 2, ngroup = 0, cap = 0, kept, rest = 0;
+	size_t *rank, *at;
 	struct ss_group *g = NULL;
+	char name[512];
 
 	for (size_t i = 0; i < alone; i++) {
 		fputs((*profiles)++ ? ",\n" : "", out);
@@ -240,7 +229,11 @@ static size_t put_threads(const struct tsamples *c, const struct ts_thread **t, 
 	}
 	if (alone == n)
 		return 0;
-	for (size_t i = alone; i < n; i++) {
+	/* each thread past those alone: its command's group */
+	t += alone;
+	n -= alone;
+	rank = xreallocarray(NULL, n, sizeof(*rank));
+	for (size_t i = 0; i < n; i++) {
 		const char *comm = t[i]->comm ? t[i]->comm : "?";
 		size_t j = 0;
 
@@ -248,28 +241,41 @@ static size_t put_threads(const struct tsamples *c, const struct ts_thread **t, 
 			j++;
 		if (j == ngroup) {
 			g = xgrow(g, &cap, ngroup + 1, sizeof(*g));
-			g[ngroup++] = (struct ss_group){ comm, 0, 0, 0 };
+			g[ngroup] = (struct ss_group){ comm, ngroup, 0, 0 };
+			ngroup++;
 		}
 		g[j].nthread++;
 		g[j].total += t[i]->total;
+		rank[i] = j;
 	}
+	/* the heaviest first: a thread's rank is its group's place then */
 	qsort(g, ngroup, sizeof(*g), ss_by_total);
+	at = xreallocarray(NULL, ngroup, sizeof(*at));
+	for (size_t j = 0; j < ngroup; j++)
+		at[g[j].id] = j;
+	for (size_t i = 0; i < n; i++)
+		rank[i] = at[rank[i]];
 	/* one profile for what is past the groups kept, when any is */
 	kept = ngroup <= max - alone ? ngroup : max - alone - 1;
-	for (size_t j = 0; j < kept; j++) {
-		fputs((*profiles)++ ? ",\n" : "", out);
-		put_group(c, t + alone, n - alone, g[j].comm, NULL, 0, g[j].nthread, map, path, out);
+	for (size_t j = 0; j < ngroup; j++) {
+		if (j < kept) {
+			snprintf(name, sizeof(name), "%s (%zu threads) (%s)", g[j].comm, g[j].nthread,
+				 c->ev->name);
+			fputs((*profiles)++ ? ",\n" : "", out);
+			put_group(c, t, n, rank, j, j + 1, name, map, path, out);
+		} else {
+			rest += g[j].nthread;
+		}
 	}
 	if (kept < ngroup) {
-		size_t rest = 0;
-
-		for (size_t j = kept; j < ngroup; j++)
-			rest += g[j].nthread;
+		snprintf(name, sizeof(name), "other commands (%zu threads) (%s)", rest, c->ev->name);
 		fputs((*profiles)++ ? ",\n" : "", out);
-		put_group(c, t + alone, n - alone, NULL, g, kept, rest, map, path, out);
+		put_group(c, t, n, rank, kept, ngroup, name, map, path, out);
 	}
+	free(at);
+	free(rank);
 	free(g);
-	return n - alone;
+	return n;
 }
 
 static int write_speedscope(const struct profile *p, const struct format_view *v, FILE *out)
