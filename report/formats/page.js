@@ -719,7 +719,8 @@ function nodeKeys(nkeys) {
 // (comm, pid, tid) once per thread; those of a sample (srcline, cpu,
 // parallelism) per sample, through caches. With no key of a thread or a
 // sample the rows come from the aggregate's per-node weights alone; with
-// keys of a thread, each thread's stacks and their callers once.
+// keys of a thread, each group of threads of the same texts has its
+// stacks summed and their callers walked once.
 function buildFuncs() {
 	const keys = S.keys.length ? S.keys : ['sym'];
 	const nkeys = keys.filter((k) => k === 'dso' || k === 'sym');
@@ -737,7 +738,8 @@ function buildFuncs() {
 	const threadId = (t) => tintern(tkeys.map((k) => keyText(k, t, 0, 0)).join('\u0000'));
 	if (skeys.length) {
 		// per sample: each key of a sample through a cache of its own
-		const sintern = interner(), lineId = new Int32Array(E.nline).fill(-1), noLine = new Map(), num = new Map();
+		const sintern = interner(), lineId = new Int32Array(E.nline).fill(-1), noLine = new Map();
+		const num = { cpu: new Map(), parallelism: new Map() };
 		const sid = (k, t, node, i) => {
 			if (k === 'srcline') {
 				const l = t.line[i];
@@ -748,9 +750,8 @@ function buildFuncs() {
 				return v;
 			}
 			const x = k === 'cpu' ? t.cpu[i] : t.par ? t.par[i] : 1;
-			const c = k + x;
-			let v = num.get(c);
-			if (v === undefined) num.set(c, v = sintern(keyText(k, t, node, i)));
+			let v = num[k].get(x);
+			if (v === undefined) num[k].set(x, v = sintern(keyText(k, t, node, i)));
 			return v;
 		};
 		let cur = null, g = 0;
