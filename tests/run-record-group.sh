@@ -47,8 +47,14 @@ if command -v perf > /dev/null 2>&1; then
 	for ev in task-clock page-faults; do
 		run_prof report -i g.data --event $ev --sort sym --no-inline
 		awk '$1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' out | sort > p1
-		command perf report -i g.data --stdio --no-group --sort sym 2> /dev/null |
-			awk -v e="'$ev'" '/^# Samples:/ { on = index($0, e) > 0 } on && $1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' | sort > p2
+		command perf report -i g.data --stdio --no-group --sort sym > perf1.out 2> /dev/null
+		prc=$?
+		if [ "$prc" -gt 128 ]; then
+			# the same crash of perf's, on the same file (a CI run: SIGSEGV)
+			note "perf report --no-group died of signal $((prc - 128)): $ev not compared"
+			continue
+		fi
+		awk -v e="'$ev'" '/^# Samples:/ { on = index($0, e) > 0 } on && $1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' perf1.out | sort > p2
 		cmp -s p1 p2 || fail "--event $ev differs from perf's: $(diff p1 p2 | tr '\n' ' ')"
 	done
 fi
