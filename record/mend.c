@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,7 @@ struct mend {
 	size_t nfiles, cap_files;
 	size_t nrows;			/* rows kept, all files' */
 	uint64_t now, next_sweep;	/* the latest record's time; the next sweep's */
+	uint64_t sweep_ns, idle_ns;	/* mend_sweep_every()'s */
 	struct asked {			/* the rows of addresses asked lately, by their hash */
 		uint64_t key;		/* 1 + (file << 40 | address); 0: none */
 		uint32_t packed;
@@ -183,6 +185,8 @@ struct mend *mend_new(const struct perf_event_attr *attr, const char *root,
 	u64map_init(&m->pids);
 	u64map_init(&m->filetab);
 	m->asked = xcalloc((size_t)1 << ASKED_BITS, sizeof(*m->asked));
+	m->sweep_ns = SWEEP_NS;
+	m->idle_ns = FILE_IDLE_NS;
 	elf_version(EV_CURRENT);
 	return m;
 }
@@ -516,19 +520,27 @@ static int proc_empty(const struct mproc *p)
 }
 
 /*
- * Close the files idle past FILE_IDLE_NS; when most processes kept are
+ * Close the files idle past idle_ns; when most processes kept are
  * empty, keep only the others (no index of one is held between passes).
  */
 static void sweep(struct mend *m)
 {
-	size_t live = 0;
+	size_t live = 0, closed = 0;
 
 	for (size_t i = 0; i < m->nfiles; i++) {
 		struct mfile *f = &m->files[i];
 
-		if (f->state > 0 && m->now - f->used > FILE_IDLE_NS)
+		if (f->state > 0 && m->now - f->used >= m->idle_ns) {
 			file_close(m, f);
+			closed++;
+		}
 	}
+	m->st.closed += closed;
+#ifdef HAVE_MALLOC_TRIM
+	/* the worker's arena: a big binary's ELF and rows leave pages free in its middle */
+	if (closed)
+		malloc_trim(0);
+#endif
 	for (size_t i = 0; i < m->nprocs; i++)
 		live += !proc_empty(&m->procs[i]);
 	if (m->nprocs < 1024 || live * 2 > m->nprocs)
@@ -562,8 +574,15 @@ void mend_pass(struct mend *m)
 	if (m->now >= m->next_sweep) {
 		if (m->next_sweep)
 			sweep(m);
-		m->next_sweep = m->now + SWEEP_NS;
+		m->next_sweep = m->now + m->sweep_ns;
 	}
+}
+
+void mend_sweep_every(struct mend *m, uint64_t every_ns, uint64_t idle_ns)
+{
+	m->sweep_ns = every_ns ? every_ns : 1;
+	m->idle_ns = idle_ns;
+	m->next_sweep = 0;
 }
 
 /* --- files and their rows ------------------------------------------------ */

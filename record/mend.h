@@ -58,6 +58,15 @@ void mend_record(struct mend *m, const unsigned char *rec, size_t len);
 void mend_pass(struct mend *m);
 
 /*
+ * How often mend_pass() sweeps, in the records' time, and how long a
+ * file may go unused before a sweep closes it (read again when a sample
+ * needs it): by default every 10 s, a minute; 0: every file at every
+ * sweep (a test of the files read again). The sweep also forgets
+ * gone processes when they are most of those kept.
+ */
+void mend_sweep_every(struct mend *m, uint64_t every_ns, uint64_t idle_ns);
+
+/*
  * A -g sample of size bytes at rec, decoded in s: when sure, the callers
  * the chain skips go in after its user pc, the stack goes (its size 0),
  * and misc says PDATA_MISC_SAMPLE_MENDED if any went in. Returns the
@@ -85,6 +94,7 @@ struct mend_stats {
 	uint64_t files;		/* files read for their .eh_frame */
 	uint64_t procs;		/* processes kept now (gone ones forgotten past a sweep) */
 	uint64_t open;		/* files open now (idle ones closed past a sweep) */
+	uint64_t closed;	/* files the sweeps closed, all told */
 };
 void mend_stats(const struct mend *m, struct mend_stats *st);
 

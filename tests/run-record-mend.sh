@@ -33,11 +33,23 @@ same() {
 		fail "$3: the mended count changed: '$(cat a.chains)' against '$(cat b.chains)'"
 }
 
-# mend IN OUT ROOT HOW: mendfile, its counts in $mended $dropped $kept
+# mend IN OUT ROOT HOW [--sweep]: mendfile, its counts in $mended $dropped $kept $closed
 mend() {
-	"$M" "$1" "$2" "$3" > mend.out 2> mend.err || fail "mendfile $4: $(cat mend.err)"
-	read -r _ mended _ dropped _ kept < mend.out
-	note "$4: $mended samples mended, $dropped stacks dropped with nothing to mend, $kept kept"
+	"$M" $5 "$1" "$2" "$3" > mend.out 2> mend.err || fail "mendfile $4: $(cat mend.err)"
+	read -r _ mended _ dropped _ kept _ closed < mend.out
+	note "$4: $mended samples mended, $dropped stacks dropped with nothing to mend, $kept kept, $closed files closed by sweeps"
+}
+
+# swept IN ROOT HOW: with every file closed at each round and read again
+# when a sample needs it (the recorder closes a file idle a minute), the
+# repair writes the very same file as without
+swept() {
+	_was="$mended $dropped $kept"
+	mend "$1" swept.data "$2" "$3, swept" --sweep
+	[ "$closed" -gt 0 ] || fail "$3: the sweeps closed no file: the check below shows nothing"
+	[ "$mended $dropped $kept" = "$_was" ] ||
+		fail "$3: files closed and read again changed the repair: '$mended $dropped $kept' against '$_was'"
+	cmp -s mended.data swept.data || fail "$3: files closed and read again changed the file written"
 }
 
 # --- the committed recordings, whatever the kernel allows ------------------
@@ -47,6 +59,7 @@ for name in mend-leaf mend-unwind views-g unwind-g oracle-prof-threads-g; do
 	cp "$recorded/$name.data" in.data || fail "no recording $name"
 	mend in.data mended.data "$recorded/root" "$name"
 	same in.data mended.data "$name"
+	swept in.data "$recorded/root" "$name"
 	total=$((mended + dropped + kept))
 	case $name in
 	mend-leaf)
@@ -86,6 +99,7 @@ for prog in python3 gzip sort perl; do
 	expect_rc 0 "prof record -g --keep-leaf-stacks -- $prog"
 	mend in.data mended.data "" "$prog"
 	same in.data mended.data "$prog"
+	swept in.data "" "$prog"
 	total=$((mended + dropped + kept))
 	[ "$total" -gt 0 ] || fail "$prog: no samples with a stack"
 	[ "$((mended + dropped))" -ge $((total * 8 / 10)) ] ||

@@ -7,7 +7,12 @@
  * in each round, the maps first, then the samples. For run-record-mend.sh,
  * which checks that a report of OUT is a report of IN: what the recorder
  * mends is what the report's own repair would have found.
- * Prints "mended N dropped N kept N" on stdout.
+ * Prints "mended N dropped N kept N closed N" on stdout.
+ *
+ * mendfile --sweep IN OUT ROOT: the same with a sweep at every round that
+ * closes every file (the recorder's closes those idle a minute), so that
+ * each is read again when a sample needs it: what is mended must not
+ * change.
  */
 #include "config.h"
 
@@ -77,10 +82,12 @@ int main(int argc, char **argv)
 	struct mend *m = NULL;
 	struct round r = { NULL, 0, 0 };
 	struct mend_stats st;
-	int fd, ret;
+	int fd, ret, sweep = argc == 5 && !strcmp(argv[1], "--sweep");
 
+	argv += sweep;
+	argc -= sweep;
 	if (argc != 4) {
-		fprintf(stderr, "usage: mendfile IN OUT ROOT\n");
+		fprintf(stderr, "usage: mendfile [--sweep] IN OUT ROOT\n");
 		return 2;
 	}
 	rd = reader_open(argv[1]);
@@ -110,6 +117,8 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			m = mend_new(&attr, argv[3], NULL);
+			if (sweep)
+				mend_sweep_every(m, 1, 0);
 		}
 		if (h->type >= PDATA_HEADER_ATTR && h->type != PDATA_FINISHED_ROUND) {
 			if (r.len && flush_round(m, &attr, w, &r))
@@ -131,8 +140,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mend_stats(m, &st);
-	printf("mended %llu dropped %llu kept %llu\n", (unsigned long long)st.mended,
-	       (unsigned long long)st.dropped, (unsigned long long)st.kept);
+	printf("mended %llu dropped %llu kept %llu closed %llu\n", (unsigned long long)st.mended,
+	       (unsigned long long)st.dropped, (unsigned long long)st.kept,
+	       (unsigned long long)st.closed);
 	mend_free(m);
 	writer_free(w);
 	close(fd);
