@@ -91,6 +91,9 @@ struct recorder {
 	struct timespec start;
 	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
 	struct hold *hold;		/* executables held open for a live reader (hold.h) */
+	struct ring *wake;		/* with hold: a ring per CPU that wakes us at an exec (rec_open_wake()) */
+	int nwake;
+	double wake_muted;		/* the wake rings unpolled until then (mono_s()) */
 	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
 	int tracepoints;		/* an event is a tracepoint: its formats go in the file */
 	int cs_event;			/* the last event is --off-cpu's context-switches */
@@ -126,6 +129,15 @@ static inline int rec_write_error(const struct recorder *rc, int err)
 /* record-open.c */
 /* Every event on every thread or CPU of the target, wired to the rings: 0, or -1 said. */
 int rec_open_events(struct recorder *rc);
+/*
+ * With a live reader's hold (hold.h), system-wide: a dummy event per CPU
+ * whose small ring wakes the recorder at each new mapping of code (an
+ * exec, a library loaded), so that the files are held within 50 ms of an
+ * exec without a pass every 50 ms on an idle host. None when they cannot
+ * be opened: then the loop polls every 50 ms (record.c).
+ */
+void rec_open_wake(struct recorder *rc);
+void rec_close_wake(struct recorder *rc);
 /* --switch-output's next file: the events opened again where they were. 0, or -1 said. */
 int rec_open_switched(struct recorder *rc);
 

@@ -545,6 +545,39 @@ int rec_open_events(struct recorder *rc)
 	return 0;
 }
 
+void rec_open_wake(struct recorder *rc)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
+				     .config = PERF_COUNT_SW_DUMMY, .mmap = 1, .mmap2 = 1,
+				     .watermark = 1, .wakeup_watermark = 1 };
+
+	if (!rc->hold || rc->nr_threads != 1 || rc->threads[0] != -1)
+		return;
+	rc->wake = xcalloc(rc->cpus.nr, sizeof(*rc->wake));
+	for (int c = 0; c < rc->cpus.nr; c++) {
+		int fd = evopen_fd(&a, -1, rc->cpus.cpus[c], -1, 0);
+
+		if (fd < 0 || ring_init(&rc->wake[c], fd, rc->cpus.cpus[c], 2, 0)) {
+			if (fd >= 0)
+				close(fd);
+			rec_close_wake(rc);	/* polled every 50 ms instead */
+			return;
+		}
+		rc->nwake++;
+	}
+}
+
+void rec_close_wake(struct recorder *rc)
+{
+	for (int c = 0; c < rc->nwake; c++) {
+		ring_release(&rc->wake[c]);
+		close(rc->wake[c].fd);
+	}
+	free(rc->wake);
+	rc->wake = NULL;
+	rc->nwake = 0;
+}
+
 /*
  * --switch-output: the next file, OUTPUT.YYYYMMDDhhmmssSSS (local time,
  * as perf names them), so that a glob lists them in time order.

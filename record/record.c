@@ -541,7 +541,8 @@ static int harmless(int sig)
 
 static int run(struct recorder *rc)
 {
-	size_t nfds = rc->nr_fds + 2;
+	size_t nfds = rc->nr_fds + 2 + (size_t)rc->nwake;
+	struct pollfd *wake;
 	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
 	int stopping = 0, signals = 0, ret = 0;
@@ -553,11 +554,22 @@ static int run(struct recorder *rc)
 		pfd[i + 1].fd = rc->o.overwrite ? -1 : rc->fds[i];
 		pfd[i + 1].events = POLLIN;
 	}
+	wake = pfd + rc->nr_fds + 1;
+	for (int c = 0; c < rc->nwake; c++)
+		wake[c].events = POLLIN;
 	pfd[nfds - 1].fd = rc->ctl_fd;	/* -1 without --control: poll skips it */
 	pfd[nfds - 1].events = POLLIN;
 	while (!stopping) {
-		/* a live reader's files are held within 50 ms of their exec, while they are there */
-		int timeout = rc->hold ? 50 : 250;
+		/*
+		 * A live reader's files are held within 50 ms of their exec,
+		 * while they are there: a pass at most 50 ms after the wake
+		 * rings say a mapping came (not more often: a host that starts
+		 * 100 programs a second is read 20 times a second), or every 50
+		 * ms without them. An idle host's recorder wakes 4 times a
+		 * second, not 20.
+		 */
+		int timeout = rc->hold && !rc->nwake ? 50 : 250;
+		int woke = 0;
 
 		if (end) {
 			double left = end - mono_s();
@@ -577,11 +589,25 @@ static int run(struct recorder *rc)
 				timeout = (int)(left * 1000) + 1;
 			}
 		}
+		if (rc->nwake) {
+			double muted = rc->wake_muted - mono_s();
+
+			for (int c = 0; c < rc->nwake; c++)
+				wake[c].fd = muted > 0 ? -1 : rc->wake[c].fd;
+			if (muted > 0 && muted * 1000 < timeout)
+				timeout = (int)(muted * 1000) + 1;
+		}
 		if (poll(pfd, nfds, timeout) < 0 && errno != EINTR) {
 			fprintf(stderr, "prof: poll: %s\n", strerror(errno));
 			ret = -1;
 			break;
 		}
+		for (int c = 0; c < rc->nwake; c++) {
+			woke |= wake[c].fd >= 0 && (wake[c].revents & POLLIN);
+			ring_skip(&rc->wake[c]);
+		}
+		if (woke)
+			rc->wake_muted = mono_s() + 0.05;
 		/* An event whose task is gone reports POLLHUP for ever: stop polling it. */
 		for (size_t i = 1; i + 1 < nfds; i++)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
@@ -731,6 +757,7 @@ static void recorder_release(struct recorder *rc)
 	mapfile_bids_release(&rc->bids);
 	keep_free(rc->keep);
 	hold_free(rc->hold);
+	rec_close_wake(rc);
 	carry_free(rc->carry);
 	for (int c = 0; rc->rings && c < rc->cpus.nr; c++)
 		ring_release(&rc->rings[c]);
@@ -888,6 +915,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	if (!rc.o.no_buildid_cache)
 		rc.keep = keep_new();
 	rc.hold = hold_new(rc.o.hold_dir);
+	rec_open_wake(&rc);
 	if (!rc.o.no_carry)
 		rc.carry = carry_new(mono_to_real(&rc));
 	/* the worker held while the head and the running processes are written; the rings emptied */

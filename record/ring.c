@@ -70,6 +70,11 @@ uint64_t ring_head(const struct ring *r)
 	return __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
 }
 
+void ring_skip(struct ring *r)
+{
+	__atomic_store_n(&r->pc->data_tail, ring_head(r), __ATOMIC_RELEASE);
+}
+
 size_t ring_snapshot(struct ring *r, void *dst)
 {
 	uint64_t head, end, pos;

@@ -38,6 +38,8 @@ void ring_release(struct ring *r);
  * Returns the bytes copied: whole records, by the kernel's contract.
  */
 size_t ring_read(struct ring *r, void *dst);
+/* Hand everything written back to the kernel unread (a ring that only wakes us). */
+void ring_skip(struct ring *r);
 /* The kernel's write position now (acquire: the bytes before it are there to read). */
 uint64_t ring_head(const struct ring *r);
 /* ring_read() of what the kernel had written by head (from ring_head()). */

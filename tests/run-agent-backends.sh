@@ -183,7 +183,10 @@ grep -q "0 waiting in" churn.err || fail "the churn: windows left unsent: $(tail
 
 # --- short-lived programs whose binary is deleted at their exit: named --------------
 # (a test binary, a build's tool, go run): the recorder holds each
-# executable open a while (record/hold.h), and the agent reads it so
+# executable open a while (record/hold.h), and the agent reads it so.
+# The recorder is woken at each new mapping of code (rec_open_wake()):
+# without those wakes, drained every 250 ms, 2% of the samples go
+# unnamed (39 of 1,787), which the 98% floor below fails.
 start_rx rx3 pyroscope
 mkdir tmpd
 # its hold directory where the test sees it
@@ -214,7 +217,7 @@ $(awk '{ n += $2; u += $3 } END { print n + 0, u + 0 }' del.sum)
 EOF
 note "$i programs deleted at their exit: $named samples of their code named, $unnamed not"
 [ $((named + unnamed)) -ge 50 ] || fail "only $((named + unnamed)) samples of the deleted programs"
-[ $((100 * named)) -ge $((95 * (named + unnamed))) ] ||
-	fail "of the deleted programs' samples, $named named and $unnamed not: under 95%"
+[ $((100 * named)) -ge $((98 * (named + unnamed))) ] ||
+	fail "of the deleted programs' samples, $named named and $unnamed not: under 98%"
 [ -z "$(ls tmpd)" ] || fail "the agent left its hold directory: $(ls -l tmpd)"
 finish
