@@ -545,7 +545,7 @@ static int run(struct recorder *rc)
 	struct pollfd *wake;
 	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
-	int stopping = 0, signals = 0, ret = 0;
+	int stopping = 0, signals = 0, ret = 0, wake_on = rc->nwake > 0;
 
 	pfd[0].fd = rc->sfd;
 	pfd[0].events = POLLIN;
@@ -568,7 +568,7 @@ static int run(struct recorder *rc)
 		 * ms without them. An idle host's recorder wakes 4 times a
 		 * second, not 20.
 		 */
-		int timeout = rc->hold && !rc->nwake ? 50 : 250;
+		int timeout = rc->hold && !wake_on ? 50 : 250;
 		int woke = 0;
 
 		if (end) {
@@ -589,7 +589,7 @@ static int run(struct recorder *rc)
 				timeout = (int)(left * 1000) + 1;
 			}
 		}
-		if (rc->nwake) {
+		if (wake_on) {
 			double muted = rc->wake_muted - mono_s();
 
 			for (int c = 0; c < rc->nwake; c++)
@@ -604,7 +604,11 @@ static int run(struct recorder *rc)
 		}
 		for (int c = 0; c < rc->nwake; c++) {
 			woke |= wake[c].fd >= 0 && (wake[c].revents & POLLIN);
+			/* one that cannot be polled (its CPU gone): back to the 50 ms clock */
+			if (wake[c].fd >= 0 && (wake[c].revents & (POLLHUP | POLLERR | POLLNVAL)))
+				wake_on = 0;
 			ring_skip(&rc->wake[c]);
+			wake[c].fd = -1;
 		}
 		if (woke)
 			rc->wake_muted = mono_s() + 0.05;
