@@ -108,7 +108,9 @@ static void hand(struct pump *p, struct chunk *c)
 		p->passes++;
 	else
 		p->queued++;
-	pthread_cond_signal(&p->work);
+	/* the worker waits for a whole pass: a chunk alone would only wake it to wait again */
+	if (c->end)
+		pthread_cond_signal(&p->work);
 	pthread_mutex_unlock(&p->mu);
 }
 
