@@ -93,7 +93,6 @@ struct recorder {
 	struct hold *hold;		/* executables held open for a live reader (hold.h) */
 	struct ring *wake;		/* with hold: a ring per CPU that wakes us at an exec (rec_open_wake()) */
 	int nwake;
-	double wake_muted;		/* the wake rings unpolled until then (mono_s()) */
 	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
 	int tracepoints;		/* an event is a tracepoint: its formats go in the file */
 	int cs_event;			/* the last event is --off-cpu's context-switches */

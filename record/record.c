@@ -545,6 +545,7 @@ static int run(struct recorder *rc)
 	struct pollfd *wake;
 	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
+	double wake_muted = 0;	/* the wake rings unpolled until then (mono_s()) */
 	int stopping = 0, signals = 0, ret = 0, wake_on = rc->nwake > 0;
 
 	pfd[0].fd = rc->sfd;
@@ -590,7 +591,7 @@ static int run(struct recorder *rc)
 			}
 		}
 		if (wake_on) {
-			double muted = rc->wake_muted - mono_s();
+			double muted = wake_muted - mono_s();
 
 			for (int c = 0; c < rc->nwake; c++)
 				wake[c].fd = muted > 0 ? -1 : rc->wake[c].fd;
@@ -611,7 +612,7 @@ static int run(struct recorder *rc)
 			wake[c].fd = -1;
 		}
 		if (woke)
-			rc->wake_muted = mono_s() + 0.05;
+			wake_muted = mono_s() + 0.05;
 		/* An event whose task is gone reports POLLHUP for ever: stop polling it. */
 		for (size_t i = 1; i + 1 < nfds; i++)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
