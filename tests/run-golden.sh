@@ -1373,6 +1373,34 @@ if command -v perf > /dev/null 2>&1; then
 		fail "perf report --children: main is not at 82.22%: $(grep 'main$' perf.out)"
 fi
 
+# Aliases in kallsyms (two names at one address): perf names the address
+# after the last of its lines, of any type and name (the others have no
+# length there). The run that found it: perf named a page fault's frame
+# __x86_indirect_thunk_rax, prof __pi___x86_indirect_thunk_rax, the line
+# before it.
+{
+	head -3 "$G/kallsyms"
+	echo "ffffffff81000300 T sys_write_alias_with_a_longer_name"
+	echo "ffffffff81000300 t __x64_sys_write"
+	echo "ffffffff81000400 T schedule"
+	echo "ffffffff81000400 t __schedule_alias"
+	tail -2 "$G/kallsyms"
+} > alias.kallsyms
+run_prof report -i golden.data --symfs "$G" --kallsyms alias.kallsyms --sort sym --no-children
+expect_rc 0 "prof report with aliases in kallsyms"
+grep '\[k\]' out | sed 's/^ *//; s/  */ /g' > got
+printf '%s\n' '6.67% 6 [k] __x64_sys_write' '4.44% 4 [k] __schedule_alias' > want.k
+cmp -s got want.k || fail "aliases in kallsyms: not the last line's name: $(tr '\n' ';' < got)"
+if command -v perf > /dev/null 2>&1; then
+	perf report -i golden.perf --stdio --no-children --sort sym --symfs "$G" \
+		--kallsyms alias.kallsyms > perf.out 2> perf.err ||
+		fail "perf report with aliases in kallsyms: $(tail -3 perf.err)"
+	grep '\[k\]' perf.out | awk '{print $1, $NF}' > perf.k
+	awk '{print $1, $NF}' got > prof.k
+	cmp -s perf.k prof.k ||
+		fail "aliases in kallsyms: perf names $(tr '\n' ';' < perf.k), prof $(tr '\n' ';' < prof.k)"
+fi
+
 # --- errors ------------------------------------------------------------------
 run_prof report -i golden.data --kallsyms "$tmpdir/none"
 expect_rc 64 "prof report --kallsyms of a missing file"

@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@
  *   kernel release, loaded modules); sum covers everything after the header
  *   (and the header's text and stext).
  */
-#define KCACHE_MAGIC	"PROFKSY3"
+#define KCACHE_MAGIC	"PROFKSY4"
 
 struct khdr {
 	char magic[8];
@@ -85,7 +86,7 @@ static char *slurp(const char *path, size_t cap, size_t *lenp)
 struct psym {
 	uint64_t addr;
 	const char *name, *module;
-	int rank;		/* higher wins among symbols at one address */
+	int rank;		/* higher wins among symbols at one address: the later line */
 };
 
 static int psym_cmp(const void *pa, const void *pb)
@@ -99,16 +100,14 @@ static int psym_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* perf's preference among aliases (see symbols.c, sym_rank_cmp), as a number. */
-static int ksym_rank(char type, const char *name)
-{
-	size_t under = strspn(name, "_");
-	size_t len = strlen(name);
-
-	return (type == 'T' ? 1 << 30 : type == 't' ? 1 << 29 : 0) +
-	       (int)((under < 255 ? 255 - under : 0) << 20) + (int)(len < 0xfffff ? len : 0xfffff);
-}
-
+/*
+ * Among symbols at one address perf keeps the one last in the file, of any
+ * type or name: it gives each kallsyms symbol the length up to the next one
+ * (symbols__fixup_end), so every alias but the last is empty, and
+ * choose_best_symbol's first rule prefers a symbol that is not. Checked
+ * with perf 6.1's --kallsyms: "t zz_long_alias" after "T read_zero" wins,
+ * before it loses. The rank is the line's place.
+ */
 /*
  * "ADDR TYPE NAME[\t[MODULE]]" a line. Text symbols only (t, T, w, W),
  * sorted, one name per address (a symbol reaches to the next). Names stay
@@ -168,7 +167,7 @@ static void parse(struct kallsyms *k, const char *path)
 		syms[n].addr = addr;
 		syms[n].name = name;
 		syms[n].module = module;
-		syms[n].rank = ksym_rank(type, name);
+		syms[n].rank = n < INT_MAX ? (int)n : INT_MAX;
 		n++;
 next:
 		p = nl + 1;
