@@ -288,7 +288,7 @@ size_t file_pages_release(const void *p, size_t len, size_t keep)
 		return 0;
 	n = (hi - lo) / page;
 	e = xreallocarray(NULL, n < PAGEMAP_READ ? n : PAGEMAP_READ, sizeof(*e));
-	/* bit 63: present; bit 61: a file page (or shared) */
+	/* bit 63: present; bit 62: swapped; bit 61: a file page (or shared) */
 	for (size_t at = 0; at < n; at += k) {
 		k = n - at < PAGEMAP_READ ? n - at : PAGEMAP_READ;
 		if (pagemap_at(fd, lo, page, at, k, e))
@@ -306,7 +306,12 @@ size_t file_pages_release(const void *p, size_t len, size_t keep)
 		for (size_t i = 0; i < k; i++) {
 			uintptr_t a = lo + (at + i) * page;
 
-			if (!(e[i] >> 63 & 1) || (e[i] >> 61 & 1))
+			/*
+			 * absent and never swapped (a copy would read as zeros
+			 * again), or the file's own page: in the run; a page a
+			 * write copied, present or swapped, stays
+			 */
+			if ((!(e[i] >> 63 & 1) && !(e[i] >> 62 & 1)) || (e[i] >> 63 & 1 && e[i] >> 61 & 1))
 				continue;
 			if (a > run && !madvise((void *)run, a - run, MADV_DONTNEED))
 				done += a - run;
