@@ -5,6 +5,8 @@
 # does, naming the new addresses as before:
 #   - shape (as trimshape) -w 1:0:0, scraped: all of it in leaf_a, at the line of
 #     LEAF(leaf_a) in shape.c (go tool pprof -top -lines);
+#   - no new address of shape for a while past --symbols-idle 1: shape's
+#     files closed while it runs, their pages gone from the agent's memory;
 #   - no shape for a while past --symbols-idle 1: shape's files closed;
 #   - shape -w 0:1:0, scraped: leaf_b, addresses never resolved before,
 #     named and at LEAF(leaf_b)'s line, from the file opened again;
@@ -65,13 +67,33 @@ closed() {
 		awk -v f="$1" '{ print f == "closed" ? $1 : $2 }'
 }
 
+# resident KiB of the agent's mappings of trimshape, or "none" when it maps none
+resident() {
+	awk -v f="$PWD/trimshape" '
+		/^[0-9a-f]+-[0-9a-f]+ / { m = $NF == f; n += m; next }
+		m && $1 == "Rss:" { t += $2 }
+		END { print n ? t : "none" }' "/proc/$agent_pid/smaps"
+}
+
 # --- closed when idle -----------------------------------------------------------
 start_agent --symbols-idle 1
-"$shape" -s 3.5 -w 1:0:0 > /dev/null &
+"$shape" -s 10 -w 1:0:0 > /dev/null &
 a=$!
 bg_add $a
 sleep 0.5
 scrape idle-a leaf_a "$line_a"
+# No new address of leaf_a after its first second: trimshape's file is
+# closed while it still runs, and what the agent read of it is no longer
+# in its memory, though the file stays mapped (it was: 48-107 MiB of a
+# soak's agent were such pages).
+r=$(resident)
+while kill -0 $a 2> /dev/null && { [ "$r" = none ] || [ "$r" -gt 0 ]; }; do
+	sleep 0.2
+	r=$(resident)
+done
+note "trimshape's pages in the agent, closed while it runs: $r KiB"
+[ "$r" != none ] || fail "the agent does not map trimshape's file: $(grep -c . "/proc/$agent_pid/maps") maps"
+[ "$r" = 0 ] || fail "trimshape's file, closed, still has $r KiB in the agent's memory when it ends"
 wait_gone $a 300 || fail "shape did not end"
 # 3 s without shape: something else runs, so that records come and the
 # delivery thread, which closes files between batches, runs

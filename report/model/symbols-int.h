@@ -237,6 +237,7 @@ struct symbols {
 	uint64_t nreleased;		/* files symbols_release() let go of */
 	unsigned mark;			/* symbols_mark_begin()'s count */
 	uint64_t trim_last;		/* when symbols_trim() last looked (sy_now()) */
+	size_t trim_floor;		/* the heap closing could not take under the budget; 0: none */
 	int ans_off;			/* answers are not kept (sy_answers_stop()) */
 };
 
