@@ -86,11 +86,12 @@ scrape idle-a leaf_a "$line_a"
 # closed while it still runs, and what the agent read of it is no longer
 # in its memory, though the file stays mapped (it was: 48-107 MiB of a
 # soak's agent were such pages).
-r=$(resident)
-while kill -0 $a 2> /dev/null && { [ "$r" = none ] || [ "$r" -gt 0 ]; }; do
-	sleep 0.2
+# (r: the last look's)
+none_resident_or_ended() {
 	r=$(resident)
-done
+	[ "$r" = 0 ] || ! kill -0 $a 2> /dev/null
+}
+wait_until "trimshape's pages gone or trimshape ended" none_resident_or_ended
 note "trimshape's pages in the agent, closed while it runs: $r KiB"
 [ "$r" != none ] || fail "the agent does not map trimshape's file: $(grep -c . "/proc/$agent_pid/maps") maps"
 [ "$r" = 0 ] || fail "trimshape's file, closed, still has $r KiB in the agent's memory when it ends"
