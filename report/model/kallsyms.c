@@ -9,7 +9,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,28 +85,27 @@ static char *slurp(const char *path, size_t cap, size_t *lenp)
 struct psym {
 	uint64_t addr;
 	const char *name, *module;
-	int rank;		/* higher wins among symbols at one address: the later line */
+	size_t line;		/* its place among the symbols kept, in file order */
 };
 
+/*
+ * By address, and at one address the later line first, the one kept:
+ * among symbols at one address perf keeps the one last in the file, of any
+ * type or name. It gives each kallsyms symbol the length up to the next one
+ * (symbols__fixup_end), so every alias but the last is empty, and
+ * choose_best_symbol's first rule prefers a symbol that is not. Checked
+ * with perf 6.1's --kallsyms: "t zz_long_alias" after "T read_zero" wins,
+ * before it loses.
+ */
 static int psym_cmp(const void *pa, const void *pb)
 {
 	const struct psym *a = pa, *b = pb;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	if (a->rank != b->rank)
-		return a->rank > b->rank ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return a->line > b->line ? -1 : a->line < b->line;
 }
 
-/*
- * Among symbols at one address perf keeps the one last in the file, of any
- * type or name: it gives each kallsyms symbol the length up to the next one
- * (symbols__fixup_end), so every alias but the last is empty, and
- * choose_best_symbol's first rule prefers a symbol that is not. Checked
- * with perf 6.1's --kallsyms: "t zz_long_alias" after "T read_zero" wins,
- * before it loses. The rank is the line's place.
- */
 /*
  * "ADDR TYPE NAME[\t[MODULE]]" a line. Text symbols only (t, T, w, W),
  * sorted, one name per address (a symbol reaches to the next). Names stay
@@ -167,7 +165,7 @@ static void parse(struct kallsyms *k, const char *path)
 		syms[n].addr = addr;
 		syms[n].name = name;
 		syms[n].module = module;
-		syms[n].rank = n < INT_MAX ? (int)n : INT_MAX;
+		syms[n].line = n;
 		n++;
 next:
 		p = nl + 1;

@@ -278,9 +278,9 @@ static void obj_close(struct symbols *s, struct elfobj *obj)
 	/*
 	 * and the pages its look-ups read of the file, which stays mapped:
 	 * sy_release_pages() keeps up to RELEASE_KEEP of each mapping while
-	 * it is looked up, and a file no longer looked up kept them. In a
-	 * soak's agent those were the RSS that moved (its file pages 48 to
-	 * 107 MiB, its anonymous ones 55 to 66).
+	 * it is looked up, and a file no longer looked up kept them. (Most of
+	 * a soak's agent's file pages are of files still looked up, which
+	 * this leaves: see DESIGN.md.)
 	 */
 	if (obj->file) {
 		/* the whole mapping: its last page too, which the file ends inside */
