@@ -74,8 +74,9 @@ on_exit() {
 }
 
 cleanup() {
-	for p in $bg_pids; do
-		kill -9 "$p" 2> /dev/null
+	for e in $bg_pids; do
+		# the same process still, not another given its pid since
+		[ "$(proc_start "${e%%:*}")" = "${e#*:}" ] && kill -9 "${e%%:*}" 2> /dev/null
 	done
 	for h in $exit_hooks; do
 		"$h"
@@ -257,9 +258,15 @@ stop_rx() {
 	rx_pids=
 }
 
-# bg_add PID: kill PID when the test ends.
+# proc_start PID: when process PID started (its stat's 22nd field), nothing when gone
+proc_start() {
+	sed -n 's/^.*) //p' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f20
+}
+# bg_add PID: kill PID when the test ends, if it is still the process it was.
+# (pid_max is 32768 here: a suite's thousands of processes reuse the pid of
+# one that ended, and a blind kill -9 once killed another test's driver)
 bg_add() {
-	bg_pids="$bg_pids $1"
+	bg_pids="$bg_pids $1:$(proc_start "$1")"
 }
 
 require_perf() {
