@@ -204,7 +204,13 @@ static const char *key_text(struct hist *h, enum hist_key k, const struct rsampl
 		tx_words(s->transaction, buf, sizeof(buf));
 		break;
 	case HIST_CGROUP_ID:
-		return s->cgroup_ns ? s->cgroup_ns : strpool_intern(h->pool, "0/0x0");
+		/*
+		 * One row per dev/inode, as perf's sort__cgroup_id_cmp(): a thread
+		 * the file never named a namespace of is 0/0x0, and so is one whose
+		 * NAMESPACES record says 0/0 (the kernel's, for a task exiting); the
+		 * latter's text is the session's, so both are interned here.
+		 */
+		return strpool_intern(h->pool, s->cgroup_ns ? s->cgroup_ns : "0/0x0");
 	case HIST_SYM_DADDR:
 		/* the data object, or (no object there, perf's way) the address */
 		if (s->dsym)
