@@ -122,9 +122,12 @@ fi
 "$PROF" record -e cpu-clock -F 99 --switch-output -o u.data -- "$WL/shape" -s 8 > u.out 2> u.err &
 pid=$!
 bg_add $pid
-# switched NUMBER: that many files written by the switches
+# switched NUMBER: that many files ended by the switches. Not the files
+# on disk: the file being written is there from its start, so counting
+# them sent the second SIGUSR2 before the first was taken, and the kernel
+# merged the two into one.
 switched() {
-	[ "$(ls u.data.* 2> /dev/null | wc -l)" -ge "$1" ]
+	[ "$(grep -c "^prof: wrote '" u.err 2> /dev/null)" -ge "$1" ]
 }
 # SIGUSR2 taken by prof record (blocked for its signalfd, or caught: bit 12 of
 # SigBlk or SigCgt in /proc/PID/status), not the default that ends it
