@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # prof agent names each process from the file it really maps, and lets go
 # of the files of programs that have exited:
-#   - a program (shape, copied as relprog) run and scraped: the agent has
+#   - a program (shape, copied as relpPID) run and scraped: the agent has
 #     its file open; a few seconds after it exits (--symbols-idle 1), no
 #     descriptor or mapping of the agent's refers to it;
 #   - rebuilt while it runs (rm, then another program, inline, at the same
@@ -52,56 +52,60 @@ holds() {
 busy() {
 	sh -c 'end=$(($(date +%s) + '"$1"')); while [ $(date +%s) -lt $end ]; do :; done'
 }
+# the programs' names (and so --comm) are this run's own: two suites on one
+# machine each see only theirs
+rp=relp$$
+rp2=relq$$
 
 # --- the file of a program that exited is let go ------------------------------------
 # (it runs until it is killed, once the agent is seen holding its file: a
 # run of fixed length could end first on a loaded machine)
-cp "$WORKLOADS/shape" relprog || fail "cannot copy shape"
+cp "$WORKLOADS/shape" $rp || fail "cannot copy shape"
 mkfifo fifo || fail "cannot make a FIFO"
-start_agent relprog
-./relprog -s 600 -w 1:0:0 -r fifo > /dev/null &
+start_agent $rp
+./$rp -s 600 -w 1:0:0 -r fifo > /dev/null &
 a=$!
 bg_add $a
 wait_ready fifo
 scrape exit
 s=$(share exit leaf_a)
-expect_range "relprog's leaf_a share while it runs" "$s" 90 100
-holds "$PWD/relprog" || fail "the agent does not hold relprog while it runs: the test shows nothing"
+expect_range "$rp's leaf_a share while it runs" "$s" 90 100
+holds "$PWD/$rp" || fail "the agent does not hold $rp while it runs: the test shows nothing"
 kill $a
-wait_gone $a 300 || fail "relprog did not end"
+wait_gone $a 300 || fail "$rp did not end"
 i=0
-while holds "$PWD/relprog" && [ $i -lt 20 ]; do
+while holds "$PWD/$rp" && [ $i -lt 20 ]; do
 	busy 1
 	i=$((i + 1))
 done
-holds "$PWD/relprog" && fail "the agent still holds relprog ${i} s after it exited: \
-$(ls -l /proc/$agent_pid/fd | grep relprog) $(grep relprog /proc/$agent_pid/maps)"
-note "relprog let go of within ${i} s of its exit"
+holds "$PWD/$rp" && fail "the agent still holds $rp ${i} s after it exited: \
+$(ls -l /proc/$agent_pid/fd | grep $rp) $(grep $rp /proc/$agent_pid/maps)"
+note "$rp let go of within ${i} s of its exit"
 
 # --- rebuilt at its path while it runs: each process named from its own file -------
-./relprog -s 600 -w 1:0:0 -r fifo > /dev/null &
+./$rp -s 600 -w 1:0:0 -r fifo > /dev/null &
 a=$!
 bg_add $a
 wait_ready fifo
 scrape old
 s=$(share old leaf_a)
-expect_range "the old relprog's leaf_a share" "$s" 90 100
-rm -f relprog
-cp "$WORKLOADS/inline" relprog || fail "cannot copy inline"
-./relprog -s 600 > /dev/null &
+expect_range "the old $rp's leaf_a share" "$s" 90 100
+rm -f $rp
+cp "$WORKLOADS/inline" $rp || fail "cannot copy inline"
+./$rp -s 600 > /dev/null &
 b=$!
 bg_add $b
-# (inline says no ready: it runs once it has exec'd, its exe the new relprog)
-wait_until "the new relprog's exec" sh -c '[ "$(readlink /proc/$1/exe)" = "$2" ]' sh $b "$PWD/relprog"
+# (inline says no ready: it runs once it has exec'd, its exe the new file)
+wait_until "the new $rp's exec" sh -c '[ "$(readlink /proc/$1/exe)" = "$2" ]' sh $b "$PWD/$rp"
 scrape both
 sa=$(share both leaf_a)
 # the new file's own function: inl_leaf where its DWARF was read by the scrape, else the
 # function it is inlined into (a loaded sanitizer run once scraped before: outer, 51.9%)
 sb=$(awk -v a="$(share both inl_leaf)" -v b="$(share both outer)" 'BEGIN { printf "%.1f\n", a + b }')
-note "old and new relprog side by side: leaf_a $sa%, inl_leaf or outer $sb%"
+note "old and new $rp side by side: leaf_a $sa%, inl_leaf or outer $sb%"
 # two CPU-bound processes: each gets a share, whatever else runs
-expect_range "the old relprog's leaf_a share" "$sa" 15 85
-expect_range "the new relprog's inl_leaf (or outer) share" "$sb" 15 85
+expect_range "the old $rp's leaf_a share" "$sa" 15 85
+expect_range "the new $rp's inl_leaf (or outer) share" "$sb" 15 85
 in_range "$(awk -v a="$sa" -v b="$sb" 'BEGIN { print a + b }')" 95 100.1 ||
 	fail "samples of neither leaf_a nor inl_leaf (outer): $(cat both.top)"
 kill $a $b 2> /dev/null
@@ -109,18 +113,18 @@ stop_agent
 grep -q "warning" agent.err && fail "the agent warned: $(grep warning agent.err)"
 
 # --- deleted and replaced before the agent started -------------------------------
-cp "$WORKLOADS/shape" relprog2 || fail "cannot copy shape"
-./relprog2 -s 600 -w 1:0:0 -r fifo > /dev/null &
+cp "$WORKLOADS/shape" $rp2 || fail "cannot copy shape"
+./$rp2 -s 600 -w 1:0:0 -r fifo > /dev/null &
 a=$!
 bg_add $a
 wait_ready fifo
-rm -f relprog2
-cp "$WORKLOADS/inline" relprog2 || fail "cannot copy inline"
-grep -q "relprog2 (deleted)" /proc/$a/maps || fail "relprog2's map does not say (deleted)"
-start_agent relprog2
+rm -f $rp2
+cp "$WORKLOADS/inline" $rp2 || fail "cannot copy inline"
+grep -q "$rp2 (deleted)" /proc/$a/maps || fail "$rp2's map does not say (deleted)"
+start_agent $rp2
 scrape upgraded
 s=$(share upgraded leaf_a)
-expect_range "the replaced relprog2's leaf_a share" "$s" 90 100
+expect_range "the replaced $rp2's leaf_a share" "$s" 90 100
 kill $a 2> /dev/null
 stop_agent
 finish

@@ -3,7 +3,7 @@
 # prof agent closes the debug information of files that no new address
 # needs (--symbols-idle, --heap-budget), and opens them again when one
 # does, naming the new addresses as before:
-#   - shape (as trimshape) -w 1:0:0, scraped: all of it in leaf_a, at the line of
+#   - shape (as trimPID) -w 1:0:0, scraped: all of it in leaf_a, at the line of
 #     LEAF(leaf_a) in shape.c (go tool pprof -top -lines);
 #   - no new address of shape for a while past --symbols-idle 1: shape's
 #     files closed while it runs, their pages gone from the agent's memory;
@@ -31,16 +31,19 @@ bad "is not a size" --heap-budget -5M
 
 require_perf_event
 command -v go > /dev/null 2>&1 || skip "no go: the lines are read by go tool pprof -lines"
-# a name of its own: other tests may run shape meanwhile (make -j2 check)
-cp "$WORKLOADS/shape" trimshape || fail "cannot copy shape"
-shape=./trimshape
+# a name of its own: other tests may run shape meanwhile (make -j2 check),
+# and this test in another build's suite (a run of it beside CI's found
+# the other's leaf_a in its leaf_b scrape)
+tname=trim$$
+cp "$WORKLOADS/shape" "$tname" || fail "cannot copy shape"
+shape=./$tname
 src=$srcdir/tests/workloads/shape.c
 line_a=$(grep -n '^LEAF(leaf_a)' "$src" | cut -d: -f1)
 line_b=$(grep -n '^LEAF(leaf_b)' "$src" | cut -d: -f1)
 [ -n "$line_a" ] && [ -n "$line_b" ] || fail "no LEAF(leaf_a) or LEAF(leaf_b) in $src"
 
 start_agent() {
-	"$PROF" agent --listen 127.0.0.1:0 -F 199 --comm trimshape --duration 120 "$@" 2> agent.err &
+	"$PROF" agent --listen 127.0.0.1:0 -F 199 --comm "$tname" --duration 120 "$@" 2> agent.err &
 	agent_pid=$!
 	bg_add $agent_pid
 	agent_url
@@ -67,9 +70,9 @@ closed() {
 		awk -v f="$1" '{ print f == "closed" ? $1 : $2 }'
 }
 
-# resident KiB of the agent's mappings of trimshape, or "none" when it maps none
+# resident KiB of the agent's mappings of the copy of shape, or "none" when it maps none
 resident() {
-	awk -v f="$PWD/trimshape" '
+	awk -v f="$PWD/$tname" '
 		/^[0-9a-f]+-[0-9a-f]+ / { m = $NF == f; n += m; next }
 		m && $1 == "Rss:" { t += $2 }
 		END { print n ? t : "none" }' "/proc/$agent_pid/smaps"
@@ -82,7 +85,7 @@ a=$!
 bg_add $a
 sleep 0.5
 scrape idle-a leaf_a "$line_a"
-# No new address of leaf_a after its first second: trimshape's file is
+# No new address of leaf_a after its first second: the copy's file is
 # closed while it still runs, and what the agent read of it is no longer
 # in its memory, though the file stays mapped (it was: 48-107 MiB of a
 # soak's agent were such pages).
@@ -91,10 +94,10 @@ none_resident_or_ended() {
 	r=$(resident)
 	[ "$r" = 0 ] || ! kill -0 $a 2> /dev/null
 }
-wait_until "trimshape's pages gone or trimshape ended" none_resident_or_ended
-note "trimshape's pages in the agent, closed while it runs: $r KiB"
-[ "$r" != none ] || fail "the agent does not map trimshape's file: $(grep -c . "/proc/$agent_pid/maps") maps"
-[ "$r" = 0 ] || fail "trimshape's file, closed, still has $r KiB in the agent's memory when it ends"
+wait_until "the copy's pages gone or the copy ended" none_resident_or_ended
+note "the copy's pages in the agent, closed while it runs: $r KiB"
+[ "$r" != none ] || fail "the agent does not map the copy's file: $(grep -c . "/proc/$agent_pid/maps") maps"
+[ "$r" = 0 ] || fail "the copy's file, closed, still has $r KiB in the agent's memory when it ends"
 wait_gone $a 300 || fail "shape did not end"
 # 3 s without shape: something else runs, so that records come and the
 # delivery thread, which closes files between batches, runs
