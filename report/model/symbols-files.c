@@ -616,12 +616,27 @@ static struct elfobj *obj_get_live(struct symbols *s, const char *path, const st
 /* A path of no generation looked at again after this long (libc: once a second, not per process). */
 #define LIVE_CHECK_NS 1000000000ULL
 
-/* Whether path names the inode m maps (its device and number): one stat. */
+/* Whether id is the inode m maps: its device and number. */
+static int is_mapped(const struct file_id *id, const struct live_map *m)
+{
+	return id->ino == m->ino && id->dev == makedev(m->maj, m->min);
+}
+
+/* Whether path names the inode m maps: one stat. */
 static int same_inode(const char *path, const struct live_map *m)
 {
 	struct file_id id;
 
-	return !file_id_of(path, &id) && id.ino == m->ino && id.dev == makedev(m->maj, m->min);
+	return !file_id_of(path, &id) && is_mapped(&id, m);
+}
+
+/*
+ * Whether f, open, is the inode m maps: no other file can have that
+ * number while f holds it open, so no stat is needed.
+ */
+static int open_inode(const struct objfile *f, const struct live_map *m)
+{
+	return f->fd >= 0 && is_mapped(&f->id, m);
 }
 
 /*
@@ -629,8 +644,9 @@ static int same_inode(const char *path, const struct live_map *m)
  * the same path and the same inode (device, number and generation, which
  * a new file at a reused inode number does not have), while that object's
  * file is open. A generation of 0 (a file put in the filesystem image
- * when it was made, or a filesystem that has none) is no proof: then one
- * stat of the path, at most once a second, must name the same inode,
+ * when it was made, or a filesystem that has none) is no proof, unless
+ * that object's file is the inode mapped and open (open_inode()); else
+ * one stat of the path, at most once a second, must name the same inode,
  * where obj_get_live() looks at the process's map_files link, the held
  * file and the path, and opens.
  * An MMAP2 with a build id in place of the inode is looked at anew.
@@ -659,10 +675,14 @@ struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct
 		if (l->path != ipath || l->maj != m->maj || l->min != m->min || l->ino != m->ino ||
 		    l->gen != m->gen)
 			continue;
-		if (l->obj->file && !m->gen && now - l->checked >= LIVE_CHECK_NS && same_inode(path, m))
-			l->checked = now;
-		if (l->obj->file && (m->gen || now - l->checked < LIVE_CHECK_NS))
-			return l->obj;
+		if (l->obj->file) {
+			if (m->gen || open_inode(l->obj->file, m))
+				return l->obj;
+			if (now - l->checked >= LIVE_CHECK_NS && same_inode(path, m))
+				l->checked = now;
+			if (now - l->checked < LIVE_CHECK_NS)
+				return l->obj;
+		}
 		/* closed since, or no generation to tell: found anew, the entry kept */
 		return l->obj = obj_get_live(s, path, m);
 	}
