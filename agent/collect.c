@@ -40,6 +40,7 @@ struct pinfo {
 	char *process, *cgroup, *container, *pod;
 	uint64_t used;			/* the window it last labelled a sample in */
 	uint64_t cg_k;			/* the window its cgroup was read in, + 1 */
+	const char *cg_of;		/* the sample's cgroup it was set from (the session's), or NULL */
 };
 
 struct collect {
@@ -55,7 +56,36 @@ struct collect {
 	size_t pcap, pn;
 	uint64_t samples, late, windows, empty, scrapes;
 	int nscrapes;
+	uint64_t poked;			/* when o.poke was last called (mono_ns()) */
 };
+
+/* How often at most the recorder is asked for its samples (collect_opts.poke). */
+#define POKE_EVERY_NS 50000000ULL
+/* While a window's end is awaited, collect_due()'s wait. */
+#define AWAIT_NS 100000000ULL
+
+/*
+ * How long until window sp closes (0: now): its grace after its end, and
+ * then, while the samples of its end are awaited, AWAIT_NS at a time, up
+ * to four graces. Under mu.
+ */
+static uint64_t close_in(const struct collect *c, const struct span *sp, uint64_t now)
+{
+	if (now < sp->end + c->o.grace_ns)
+		return sp->end + c->o.grace_ns - now;
+	if (c->delivered < sp->end && now < sp->end + 4 * c->o.grace_ns)
+		return AWAIT_NS;
+	return 0;
+}
+
+/* The samples up to end, already past at now, awaited: the recorder asked for them. Under mu. */
+static void await(struct collect *c, uint64_t end, uint64_t now)
+{
+	if (c->o.poke && c->delivered < end && now >= end && now - c->poked >= POKE_EVERY_NS) {
+		c->poked = now;
+		c->o.poke(c->o.poke_ctx);
+	}
+}
 
 struct collect *collect_new(const struct collect_opts *o)
 {
@@ -81,6 +111,8 @@ static void pinfo_clear(struct pinfo *p)
 	free(p->container);
 	free(p->pod);
 	p->process = p->cgroup = p->container = p->pod = NULL;
+	p->cg_of = NULL;
+	p->cg_k = 0;
 }
 
 static void pinfo_free(struct pinfo *p)
@@ -289,11 +321,9 @@ static void purge(struct collect *c, uint64_t k)
 	free(old);
 }
 
-/* p's cgroup, and what it names, read again when it changed. */
-static void reread_cgroup(struct pinfo *p)
+/* p's cgroup cg (taken), and what it names, when it is another. */
+static void set_cgroup(struct pinfo *p, char *cg)
 {
-	char *cg = p->pid ? read_cgroup(p->pid) : NULL;
-
 	if (!cg || (p->cgroup && !strcmp(cg, p->cgroup))) {
 		free(cg);
 		return;
@@ -304,6 +334,27 @@ static void reread_cgroup(struct pinfo *p)
 	p->container = p->pod = NULL;
 	p->cgroup = cg;
 	container_of(p->cgroup, &p->container, &p->pod);
+}
+
+/*
+ * p's cgroup as its sample s says it (the recorder's PERF_SAMPLE_CGROUP:
+ * cgroup_samples()) where that is not the unified hierarchy's root, which
+ * read_cgroup() would choose too. Else read from /proc (on a hybrid host a
+ * v1 hierarchy's may say more) at the first sample and once a window (k)
+ * after, since a process can be moved to another after it starts (systemd
+ * puts a service's process in its cgroup just after the fork; cgclassify
+ * at any time): on a host of 300 busy processes, 30 reads a second.
+ */
+static void cgroup_of(struct pinfo *p, const struct rsample *s, uint64_t k)
+{
+	if (s->cgroup && strcmp(s->cgroup, "/")) {
+		if (p->cg_of != s->cgroup)
+			set_cgroup(p, clean(s->cgroup, strlen(s->cgroup)));
+		p->cg_of = s->cgroup;
+	} else if (p->cg_k != k + 1) {
+		p->cg_k = k + 1;
+		set_cgroup(p, p->pid ? read_cgroup(p->pid) : NULL);
+	}
 }
 
 /*
@@ -327,19 +378,14 @@ static const char *known_name(const char *comm)
 
 /*
  * What labels say of s's process, read at its first sample and again
- * after an exec; its cgroup also once a window (k), since a process can
- * be moved to another after it starts (systemd puts a service's process
- * in its cgroup just after the fork; cgclassify at any time).
+ * after an exec; its cgroup as cgroup_of() says.
  */
 static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s, uint64_t k)
 {
 	struct pinfo *p = *pslot(c, (int)s->pid);
 
 	if (p && p->exe == s->exe) {
-		if (p->cg_k != k + 1) {
-			p->cg_k = k + 1;
-			reread_cgroup(p);
-		}
+		cgroup_of(p, s, k);
 		return p;
 	}
 	if (p) {
@@ -359,11 +405,7 @@ static struct pinfo *pinfo_of(struct collect *c, const struct rsample *s, uint64
 
 		p->process = clean(name, strlen(name));
 	}
-	if (s->pid)
-		p->cgroup = read_cgroup((int)s->pid);
-	if (p->cgroup)
-		container_of(p->cgroup, &p->container, &p->pod);
-	p->cg_k = k + 1;
+	cgroup_of(p, s, k);
 	return p;
 }
 
@@ -563,9 +605,10 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
 
 		if (!sp || sp->scrape)
 			break;
-		if (!flush && (now < sp->end + c->o.grace_ns || c->delivered < sp->end) &&
-		    now < sp->end + 4 * c->o.grace_ns)
+		if (!flush && close_in(c, sp, now)) {
+			await(c, sp->end, now);
 			break;
+		}
 		c->spans = sp->next;
 		c->closed = sp->k + 1;
 		w = xcalloc(1, sizeof(*w));
@@ -606,6 +649,35 @@ void collect_tick(struct collect *c, uint64_t now, int flush,
 			break;
 	}
 	pthread_mutex_unlock(&c->mu);
+}
+
+uint64_t collect_delivered(struct collect *c)
+{
+	uint64_t d;
+
+	pthread_mutex_lock(&c->mu);
+	d = c->delivered;
+	pthread_mutex_unlock(&c->mu);
+	return d;
+}
+
+uint64_t collect_due(struct collect *c, uint64_t now)
+{
+	uint64_t next, due;
+	struct span *sp;
+
+	pthread_mutex_lock(&c->mu);
+	/* the next window's start, where collect_tick() opens it */
+	next = (uint64_t)((int64_t)((k_of(c, now) + 1) * c->o.window_ns) - c->off);
+	due = next > now ? next - now : 0;
+	sp = c->spans;
+	if (sp && !sp->scrape) {
+		uint64_t w = close_in(c, sp, now);
+
+		due = w < due ? w : due;
+	}
+	pthread_mutex_unlock(&c->mu);
+	return due;
 }
 
 struct span *collect_scrape_start(struct collect *c, double seconds, int max)
@@ -650,6 +722,7 @@ int collect_scrape_poll(struct collect *c, struct span *sp, unsigned char **data
 	pthread_mutex_lock(&c->mu);
 	/* until the samples of its end are in, or a grace after it at most */
 	if (c->delivered < sp->end && mono_ns() < sp->end + c->o.grace_ns) {
+		await(c, sp->end, mono_ns());
 		pthread_mutex_unlock(&c->mu);
 		return 0;
 	}

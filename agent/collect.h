@@ -40,6 +40,14 @@ struct collect_opts {
 	int otlp;			/* encode each window as OTLP too (an OTLP backend) */
 	const char *const *resource;	/* OTLP's Resource attributes: pairs, key then value */
 	int nresource;
+	/*
+	 * Asks the recorder for what it has now (the agent: SIGURG to it),
+	 * when the samples up to a moment already past are awaited: a
+	 * scrape's end, a window's. Called under the collect's lock, at most
+	 * every POKE_EVERY_NS; NULL: none.
+	 */
+	void (*poke)(void *ctx);
+	void *poke_ctx;
 };
 
 /* Events a window or scrape tells apart (cpu-clock, off-cpu, preempted...); more are dropped. */
@@ -83,6 +91,14 @@ extern const struct profile_collector collect_collector;
  */
 void collect_tick(struct collect *c, uint64_t now, int flush,
 		  void (*fn)(void *arg, const struct window *w), void *arg);
+/*
+ * How long after now (CLOCK_MONOTONIC, ns) collect_tick() has work next:
+ * a window's grace over, the next window to open, or, while the samples
+ * of a window's end are awaited, a short while.
+ */
+uint64_t collect_due(struct collect *c, uint64_t now);
+/* The latest sample time delivered (CLOCK_MONOTONIC, ns): every record before it is done. */
+uint64_t collect_delivered(struct collect *c);
 
 /*
  * A scrape: the pprof of event kind cpu (the first event when no clock

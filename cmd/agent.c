@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "cgroup.h"
 #include "child.h"
 #include "clock.h"
 #include "collect.h"
@@ -49,6 +50,23 @@
 #include "session.h"
 #include "symbols.h"
 #include "xalloc.h"
+
+/*
+ * Whether the agent gives back its memory block by block at its end: under
+ * the sanitizers, whose leak check must see what it really lost; else the
+ * exit does, at no cost (the model of a host after minutes of churn, each
+ * file's symbols and DWARF indexes, took 10-15 ms of CPU to free).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define FREE_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FREE_AT_EXIT 1
+#endif
+#endif
+#ifndef FREE_AT_EXIT
+#define FREE_AT_EXIT 0
+#endif
 
 #define DEFAULT_LISTEN "127.0.0.1:6061"
 #define DEFAULT_FREQ 49
@@ -423,6 +441,44 @@ struct agent {
 	int restarts;
 };
 
+/* collect_opts.poke: the recorder woken for a pass now (SIGURG only wakes its loop) */
+static void poke_recorder(void *arg)
+{
+	struct agent *ag = arg;
+	pid_t child = __atomic_load_n(&ag->live.child, __ATOMIC_RELAXED);
+
+	if (child > 0)
+		kill(child, SIGURG);
+}
+
+/*
+ * Before the recorder is stopped: what it has read, delivered while it
+ * lives. Its passes for new programs are written out at its clock, and
+ * the file of a program deleted at its exit is opened through the
+ * recorder's hold, which ends with the recorder: read after, the last
+ * second's short programs went unnamed. Waited for while the delivery
+ * moves (a loaded host's agent is seconds behind), up to 10 s; 1.5 s
+ * without a sample delivered (an idle host, or a filter) ends the wait.
+ */
+static void settle(struct agent *ag)
+{
+	uint64_t t0 = mono_ns(), moved = t0, poked = t0, seen = collect_delivered(ag->coll), d;
+	struct timespec ms10 = { 0, 10000000 };
+
+	poke_recorder(ag);
+	while (ag->live.child && (d = collect_delivered(ag->coll)) < t0) {
+		uint64_t now = mono_ns();
+
+		if (d != seen)
+			seen = d, moved = now;
+		if (now - moved > 1500000000ULL || now - t0 > 10000000000ULL)
+			break;
+		if (now - poked > 200000000ULL)
+			poked = now, poke_recorder(ag);
+		nanosleep(&ms10, NULL);
+	}
+}
+
 static void on_window(void *arg, const struct window *w)
 {
 	struct agent *ag = arg;
@@ -515,6 +571,8 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 
 	co.window_ns = (uint64_t)o->window * 1000000000;
 	co.grace_ns = 2000000000;
+	co.poke = poke_recorder;
+	co.poke_ctx = &ag;
 	co.labels = o->sample_labels;
 	co.kernel_addresses = o->kernel_addresses;
 	co.cgroups = o->cgroups;
@@ -635,8 +693,21 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	pfd.events = POLLIN;
 	for (;;) {
 		int stop = 0;
+		/*
+		 * Awake when there is work: a signal (SIGCHLD: the recorder
+		 * ended), a window to open or close, the end, a restart; and
+		 * at least every 2 s. An idle host's agent is not woken 5
+		 * times a second to find nothing to do.
+		 */
+		double wait = (double)collect_due(ag.coll, mono_ns()) / 1e9, now = mono_s();
 
-		if (poll(&pfd, 1, 200) > 0) {
+		if (wait > 2)
+			wait = 2;
+		if (end && end - now < wait)
+			wait = end - now;
+		if (!ag.live.child && restart_at && restart_at - now < wait)
+			wait = restart_at - now;
+		if (poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0) > 0) {
 			struct signalfd_siginfo si;
 
 			while (read(sfd, &si, sizeof(si)) == sizeof(si))
@@ -675,7 +746,10 @@ static int run_agent(struct agent_opts *o, int argc, char **argv)
 	}
 	status = 0;
 	if (ag.live.child) {
-		int st = live_end(&ag.live);
+		int st;
+
+		settle(&ag);
+		st = live_end(&ag.live);
 
 		if (WIFEXITED(st) && WEXITSTATUS(st))
 			status = 1;
@@ -702,7 +776,8 @@ out:
 	live_end(&ag.live);
 	if (ag.live.err[0])
 		fprintf(stderr, "prof: agent: %s\n", ag.live.err);
-	live_free(&ag.live);
+	if (FREE_AT_EXIT)
+		live_free(&ag.live);
 	serve_stop(srv);
 	/*
 	 * At the end of --duration, a request in flight has 5 s to end; told
@@ -710,8 +785,13 @@ out:
 	 * was not sent waits in the spool for the next run.
 	 */
 	pusher_free(ag.push, signalled ? 500 : 5000);
-	collect_free(ag.coll);
-	symbols_free(ag.sym);
+	if (FREE_AT_EXIT) {
+		collect_free(ag.coll);
+		symbols_free(ag.sym);
+	} else {
+		/* every window is sent or spooled: the rest goes with the process */
+		symbols_stop(ag.sym);
+	}
 	if (sfd >= 0)
 		close(sfd);
 	free(token);
@@ -755,8 +835,16 @@ int cmd_agent(int argc, char **argv)
 		o.rec.all_cpus = 1;
 	if (o.rec.callchain == CALLCHAIN_NONE)
 		o.rec.callchain = CALLCHAIN_FP;
-	if (o.record_child)
+	if (o.record_child) {
 		live_child_opts(&o.rec);	/* the recorder, into the agent's pipe */
+		/*
+		 * a pass a second: the agent's windows wait 2 s for their
+		 * samples, and a scrape's end pokes it (poke_recorder())
+		 */
+		o.rec.drain_ms = 1000;
+		/* the kernel says each sample's cgroup: no /proc/PID/cgroup per process and window */
+		o.rec.all_cgroups = cgroup_samples();
+	}
 	/* CPU time by default: what every backend shows as CPU */
 	if (record_opts_check(&o.rec, "cpu-clock", err, sizeof(err))) {
 		fprintf(stderr, "prof: %s; see 'prof agent --help'\n", err);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "evopen.h"
 #include "opt.h"
 #include "xalloc.h"
 
@@ -30,6 +31,23 @@ int cgroup2_root(char *buf, size_t size)
 	if (f)
 		endmntent(f);
 	return ret;
+}
+
+int cgroup_samples(void)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
+				     .config = PERF_COUNT_SW_DUMMY, .disabled = 1,
+				     .sample_type = PERF_SAMPLE_CGROUP, .cgroup = 1 };
+	char root[PATH_MAX];
+	int fd;
+
+	if (cgroup2_root(root, sizeof(root)))
+		return 0;
+	fd = evopen_fd(&a, 0, -1, -1, 0);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
 }
 
 int cgroup_open(const char *name, char *err, size_t len)

@@ -30,6 +30,13 @@ int cgroup_assign(const char *list, size_t n, char **out, char *err, size_t len)
 /* Where the cgroup2 hierarchy is mounted (/sys/fs/cgroup, usually), into buf: 0, or -1. */
 int cgroup2_root(char *buf, size_t size);
 
+/*
+ * Whether the kernel gives each sample's cgroup of the unified hierarchy
+ * (PERF_SAMPLE_CGROUP, Linux 5.7), and that hierarchy is mounted (the
+ * recorder names its cgroups from there). 1 or 0.
+ */
+int cgroup_samples(void);
+
 /* The id of the cgroup2 directory at path, as the kernel's samples give it: 0, or -1. */
 int cgroup_id(const char *path, uint64_t *id);
 

@@ -2,6 +2,7 @@
 /* Files held open for a live reader, and the links it opens them by: see hold.h. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,11 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "decode.h"
 #include "drain.h"
 #include "hold.h"
 #include "mapfile.h"
+#include "ring.h"
 #include "xalloc.h"
 
 /* At most this many at once: the recorder's descriptors are its rings' first. */
@@ -26,6 +29,7 @@ struct held {
 };
 
 struct hold {
+	pthread_mutex_t mu;	/* the pump's worker (hold_filter) and the recorder (hold_wake) */
 	char *dir;
 	struct held *v;
 	size_t n, cap;
@@ -39,6 +43,7 @@ struct hold *hold_new(const char *dir)
 	if (!dir || !dir[0])
 		return NULL;
 	h = xcalloc(1, sizeof(*h));
+	pthread_mutex_init(&h->mu, NULL);
 	h->dir = xstrdup(dir);
 	h->next_expiry = UINT64_MAX;
 	return h;
@@ -67,11 +72,12 @@ void hold_free(struct hold *h)
 		let_go(h, h->n - 1);
 	free(h->v);
 	free(h->dir);
+	pthread_mutex_destroy(&h->mu);
 	free(h);
 }
 
-void hold_mapping(struct hold *h, int pid, uint64_t start, uint64_t len, const char *name,
-		  size_t name_len, unsigned maj, unsigned min, uint64_t ino, uint64_t now)
+static void hold_locked(struct hold *h, int pid, uint64_t start, uint64_t len, const char *name,
+			size_t name_len, unsigned maj, unsigned min, uint64_t ino, uint64_t now)
 {
 	char path[4096], link[4200], target[64];
 	struct held e = { maj, min, ino, -1, now + HOLD_NS };
@@ -108,17 +114,56 @@ void hold_mapping(struct hold *h, int pid, uint64_t start, uint64_t len, const c
 		h->next_expiry = e.until;
 }
 
+void hold_mapping(struct hold *h, int pid, uint64_t start, uint64_t len, const char *name,
+		  size_t name_len, unsigned maj, unsigned min, uint64_t ino, uint64_t now)
+{
+	if (!h)
+		return;
+	pthread_mutex_lock(&h->mu);
+	hold_locked(h, pid, start, len, name, name_len, maj, min, ino, now);
+	pthread_mutex_unlock(&h->mu);
+}
+
 void hold_expire(struct hold *h, uint64_t now)
 {
-	if (!h || now < h->next_expiry)
+	if (!h)
 		return;
-	h->next_expiry = UINT64_MAX;
-	for (size_t i = h->n; i-- > 0;) {
-		if (h->v[i].until <= now)
-			let_go(h, i);
-		else if (h->v[i].until < h->next_expiry)
-			h->next_expiry = h->v[i].until;
+	pthread_mutex_lock(&h->mu);
+	if (now >= h->next_expiry) {
+		h->next_expiry = UINT64_MAX;
+		for (size_t i = h->n; i-- > 0;) {
+			if (h->v[i].until <= now)
+				let_go(h, i);
+			else if (h->v[i].until < h->next_expiry)
+				h->next_expiry = h->v[i].until;
+		}
 	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+int hold_wake(struct hold *h, struct ring *r, void *buf)
+{
+	size_t n = ring_read(r, buf), pos = 0;
+	uint64_t now = mono_ns();
+	int whole = 1, code = 0;
+
+	while (pos < n) {
+		const struct perf_event_header *e = (const void *)((unsigned char *)buf + pos);
+		struct mmap_event m;
+
+		if (n - pos < sizeof(*e) || !rec_whole(e, n - pos))
+			return -1;
+		if (e->type == PERF_RECORD_LOST) {
+			whole = 0;
+		} else if (e->type == PERF_RECORD_MMAP2 && !decode_mmap(e, e->size - sizeof(*e), &m) &&
+			   !m.build_id && (m.prot & PROT_EXEC)) {
+			hold_mapping(h, (int)m.pid, m.start, m.len, m.name, m.name_len, m.maj, m.min,
+				     m.ino, now);
+			code++;
+		}
+		pos += e->size;
+	}
+	return whole ? code : -1;
 }
 
 int hold_filter(void *ctx, struct rec *r)

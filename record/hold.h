@@ -36,6 +36,16 @@ void hold_mapping(struct hold *h, int pid, uint64_t start, uint64_t len, const c
 /* Let go of the files held longer than HOLD_NS. */
 void hold_expire(struct hold *h, uint64_t now);
 
+struct ring;
+/*
+ * Hold the files of the MMAP2 records of code in r, a ring that only
+ * wakes the recorder (rec_open_wake()), read into buf (its data_size):
+ * the hold without the drain pass, which is the wake's whole cost else.
+ * The number of such records, or -1 when the ring lost some (or held a
+ * cut one): a drain pass must hold what it missed.
+ */
+int hold_wake(struct hold *h, struct ring *r, void *buf);
+
 struct rec;
 /* hold_mapping() as a record filter (record/drain.h), for MMAP2 of code. ctx: the hold. */
 int hold_filter(void *ctx, struct rec *r);

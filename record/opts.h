@@ -74,6 +74,7 @@ struct record_opts {
 	int quiet;
 	int no_buildid_cache;	/* -N: keep no file by build id (keep.h) */
 	const char *hold_dir;	/* a live reader's: hold executables open, linked here (hold.h) */
+	int drain_ms;		/* a live reader's: ms between passes nothing woke (0: 250) */
 	int no_inherit;		/* --no-inherit: not the command's children or threads */
 	int no_buildid_mmap;	/* --no-buildid-mmap: MMAP2 without build ids (attr.build_id 0) */
 	int keep_leaf_stacks;	/* --keep-leaf-stacks: -g's stacks stored, not mended (mend.h) */

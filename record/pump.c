@@ -32,6 +32,7 @@
 struct chunk {
 	struct chunk *next;
 	int end;			/* the end of a pass: no records */
+	int keep;			/* the end of a pass not flushed (recorder.pass_keeps) */
 	int cpu;			/* whose ring: a message names it */
 	int scan;			/* the leaf repair reads its maps first */
 	size_t len;
@@ -140,6 +141,50 @@ static int copy_ring(struct pump *p, struct ring *r, const uint64_t *head, int s
 	return 0;
 }
 
+static void run_pass(struct pump *p, struct chunk *first, struct chunk *end, int more);
+
+/* Bytes of a pass small enough for the recorder's thread to do itself (inline_pass()). */
+#define INLINE_BYTES	((size_t)64 << 10)
+
+/*
+ * A live reader's small pass (the agent's: a program's new maps, a
+ * second of samples at 49 Hz), done on the recorder's own thread when
+ * the worker is idle: 1 when done. Handing it over woke the worker for a
+ * few records and cost a wake each way, 15 a second under a host's
+ * churn of short programs, most of its recorder's CPU. Only for a live
+ * reader (drain_ms): its writes go to a pipe, not through zstd to a disk
+ * that may be slow, and its rings fill in minutes at its rate.
+ */
+static int inline_pass(struct pump *p, struct chunk *end)
+{
+	size_t bytes = 0;
+	struct chunk *first;
+
+	if (p->rc->o.drain_ms <= 0)
+		return 0;
+	pthread_mutex_lock(&p->mu);
+	/* no pass handed over (the worker's counts until done), not held: the list is this pass's */
+	if (p->passes || p->held || p->err) {
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	for (struct chunk *c = p->head; c; c = c->next)
+		bytes += c->len;
+	if (bytes > INLINE_BYTES) {
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	first = p->head ? p->head : end;
+	if (p->head)
+		*p->tail = end;
+	end->next = NULL;
+	p->head = NULL;
+	p->tail = &p->head;
+	run_pass(p, first, end, 0);
+	pthread_mutex_unlock(&p->mu);
+	return 1;
+}
+
 int pump_pass(struct recorder *rc, int snap)
 {
 	struct pump *p = rc->pump;
@@ -164,7 +209,9 @@ int pump_pass(struct recorder *rc, int snap)
 	}
 	end = xcalloc(1, sizeof(*end));
 	end->end = 1;
-	hand(p, end);
+	end->keep = rc->pass_keeps && !snap;
+	if (!inline_pass(p, end))
+		hand(p, end);
 	return __atomic_load_n(&p->err, __ATOMIC_ACQUIRE) ? -1 : 0;
 }
 
@@ -235,14 +282,62 @@ static int do_pass(struct recorder *rc, struct chunk *first)
 	return ret;
 }
 
+/*
+ * The pass first .. end (taken off the list), done and its buffers given
+ * back: by the worker, or by the recorder's thread (pump_pass()) when the
+ * worker is idle. Called and returns under mu.
+ */
+static void run_pass(struct pump *p, struct chunk *first, struct chunk *end, int more)
+{
+	struct chunk *c;
+	int ret;
+
+	/* far behind: the leaf repair is left to the report until it catches up */
+	if (p->rc->mend && p->queued >= HURRY_ON(p->kept_bufs) && !p->hurry)
+		p->hurry = 1, p->rc->hurried++;
+	else if (p->queued <= HURRY_OFF(p->kept_bufs))
+		p->hurry = 0;
+	pthread_mutex_unlock(&p->mu);
+	if (p->rc->mend)
+		mend_hurry(p->rc->mend, p->hurry);
+	ret = p->err ? 0 : do_pass(p->rc, first);
+	/*
+	 * the file written as far as the rings were read, unless another
+	 * pass waits or this one was only to hold a new program's files
+	 */
+	if (!ret && !p->err && !more && !end->keep) {
+		ret = writer_flush(p->rc->w);
+		if (ret)
+			ret = rec_write_error(p->rc, ret);
+	}
+	pthread_mutex_lock(&p->mu);
+	if (ret)
+		__atomic_store_n(&p->err, -1, __ATOMIC_RELEASE);
+	for (c = first; c != end;) {
+		struct chunk *next = c->next;
+
+		p->queued--;
+		if (p->nbufs > p->kept_bufs) {
+			p->nbufs--;
+			free(c->data);
+			free(c);
+		} else {
+			c->next = p->free;
+			p->free = c;
+		}
+		c = next;
+	}
+	free(end);
+}
+
 static void *worker(void *arg)
 {
 	struct pump *p = arg;
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		struct chunk *first, *c, *end;
-		int ret, more;
+		struct chunk *first, *end;
+		int more;
 
 		while ((!p->passes || p->held) && !p->stop)
 			pthread_cond_wait(&p->work, &p->mu);
@@ -256,39 +351,7 @@ static void *worker(void *arg)
 		if (!p->head)
 			p->tail = &p->head;
 		more = p->passes > 1;
-		/* far behind: the leaf repair is left to the report until it catches up */
-		if (p->rc->mend && p->queued >= HURRY_ON(p->kept_bufs) && !p->hurry)
-			p->hurry = 1, p->rc->hurried++;
-		else if (p->queued <= HURRY_OFF(p->kept_bufs))
-			p->hurry = 0;
-		pthread_mutex_unlock(&p->mu);
-		if (p->rc->mend)
-			mend_hurry(p->rc->mend, p->hurry);
-		ret = p->err ? 0 : do_pass(p->rc, first);
-		/* the file written as far as the rings were read, unless another pass waits */
-		if (!ret && !p->err && !more) {
-			ret = writer_flush(p->rc->w);
-			if (ret)
-				ret = rec_write_error(p->rc, ret);
-		}
-		pthread_mutex_lock(&p->mu);
-		if (ret)
-			__atomic_store_n(&p->err, -1, __ATOMIC_RELEASE);
-		for (c = first; c != end;) {
-			struct chunk *next = c->next;
-
-			p->queued--;
-			if (p->nbufs > p->kept_bufs) {
-				p->nbufs--;
-				free(c->data);
-				free(c);
-			} else {
-				c->next = p->free;
-				p->free = c;
-			}
-			c = next;
-		}
-		free(end);
+		run_pass(p, first, end, more);
 		p->passes--;
 		pthread_cond_broadcast(&p->done);
 	}

@@ -65,6 +65,7 @@ struct recorder {
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
 	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
 	struct pump *pump;		/* the drain's worker (pump.h), while run() runs */
+	int pass_keeps;			/* the next pump_pass() leaves its records in the writer */
 	uint64_t behind, behind_ns;	/* the copies' waits for the worker, all buffers full */
 	uint64_t hurried;		/* times the worker left the leaf repair to the report */
 	struct launch launch;
@@ -92,6 +93,7 @@ struct recorder {
 	struct keep *keep;		/* deleted and containers' binaries, kept by build id */
 	struct hold *hold;		/* executables held open for a live reader (hold.h) */
 	struct ring *wake;		/* with hold: a ring per CPU that wakes us at an exec (rec_open_wake()) */
+	int *wake_exec;			/* the exec tracepoint per CPU that writes into it, or -1 */
 	int nwake;
 	struct carry *carry;		/* JIT runtimes' perf maps and jitdumps */
 	int tracepoints;		/* an event is a tracepoint: its formats go in the file */
@@ -130,12 +132,26 @@ static inline int rec_write_error(const struct recorder *rc, int err)
 int rec_open_events(struct recorder *rc);
 /*
  * With a live reader's hold (hold.h), system-wide: a dummy event per CPU
- * whose small ring wakes the recorder at each new mapping of code (an
- * exec, a library loaded), so that the files are held within 50 ms of an
- * exec without a pass every 50 ms on an idle host. None when they cannot
- * be opened: then the loop polls every 50 ms (record.c).
+ * whose small ring takes the new mappings of code, and wakes the recorder
+ * at each exec (the sched_process_exec tracepoint writes into it), or
+ * where that is refused at each record, so that a program's files are
+ * held at its exec without a pass every 50 ms on an idle host. None when
+ * they cannot be opened: then the loop polls every 50 ms (record.c).
  */
 void rec_open_wake(struct recorder *rc);
+/*
+ * After a poll of the wake rings (their pollfds, then set to -1): when one
+ * woke, hold the files of the new mappings of code they all carry
+ * (hold_wake(), into buf, a ring's data_size). 0: none woke; else
+ * WAKE_WOKE, and WAKE_CODE when there were such mappings, WAKE_PASS when
+ * a drain pass must hold what a ring lost or the rings are off (*wake_on
+ * set to 0: one cannot be polled).
+ */
+#define WAKE_WOKE 1
+#define WAKE_PASS 2
+#define WAKE_CODE 4
+struct pollfd;
+int rec_wake_hold(struct recorder *rc, struct pollfd *wake, void *buf, int *wake_on);
 void rec_close_wake(struct recorder *rc);
 /* --switch-output's next file: the events opened again where they were. 0, or -1 said. */
 int rec_open_switched(struct recorder *rc);

@@ -513,6 +513,15 @@ int rec_open_events(struct recorder *rc)
 		rc->trings = xcalloc(rc->cpus.nr, sizeof(*rc->trings));
 	rc->heads = xcalloc(rc->cpus.nr, sizeof(*rc->heads));
 	codemap_init(&rc->code);
+	/*
+	 * A live reader's stream is not compressed: zeroed words would save
+	 * it nothing, and listing every granule of a host's new programs
+	 * (ASLR puts each elsewhere) costs its recorder 5% of its CPU. "May
+	 * be code" everywhere, as a full map says; the leaf repair looks a
+	 * word up in its process's maps all the same.
+	 */
+	if (rc->o.hold_dir)
+		rc->code.full = 1;
 	/* -g's few bytes of stack serve the leaf repair alone: no registers */
 	/*
 	 * --overwrite: the records come newest first, once, at the end: no
@@ -545,36 +554,113 @@ int rec_open_events(struct recorder *rc)
 	return 0;
 }
 
-void rec_open_wake(struct recorder *rc)
+/* The wake rings' pages: 8 KiB, 70-odd execs' MMAP2, FORK and EXIT records. */
+#define WAKE_PAGES 2
+
+/* The exec tracepoint id on cpu, its samples written into the ring of fd: its fd, or -1. */
+static int open_exec_wake(uint64_t id, int cpu, int fd)
 {
+	struct perf_event_attr x = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(x), .config = id,
+				     .sample_period = 1, .sample_type = PERF_SAMPLE_TID,
+				     .wakeup_events = 1 };
+	int xfd = evopen_fd(&x, -1, cpu, -1, 0);
+
+	if (xfd >= 0 && ioctl(xfd, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
+		close(xfd);
+		xfd = -1;
+	}
+	return xfd < 0 ? -1 : xfd;
+}
+
+/* The wake rings, woken by the exec tracepoint id if id, else by each record. 0 or -1. */
+static int open_wakes(struct recorder *rc, const uint64_t *id)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
 				     .config = PERF_COUNT_SW_DUMMY, .mmap = 1, .mmap2 = 1,
 				     .watermark = 1, .wakeup_watermark = 1 };
 
-	if (!rc->hold || rc->nr_threads != 1 || rc->threads[0] != -1)
-		return;
+	/* with the execs to wake it, the dummy's own records only when half of it is full */
+	if (id)
+		a.wakeup_watermark = (uint32_t)(WAKE_PAGES * page / 2);
 	rc->wake = xcalloc(rc->cpus.nr, sizeof(*rc->wake));
+	rc->wake_exec = xcalloc(rc->cpus.nr, sizeof(*rc->wake_exec));
 	for (int c = 0; c < rc->cpus.nr; c++) {
 		int fd = evopen_fd(&a, -1, rc->cpus.cpus[c], -1, 0);
 
-		if (fd < 0 || ring_init(&rc->wake[c], fd, rc->cpus.cpus[c], 2, 0)) {
+		if (fd < 0 || ring_init(&rc->wake[c], fd, rc->cpus.cpus[c], WAKE_PAGES, 0)) {
 			if (fd >= 0)
 				close(fd);
-			rec_close_wake(rc);	/* polled every 50 ms instead */
-			return;
+			return -1;
 		}
+		rc->wake_exec[c] = id ? open_exec_wake(*id, rc->cpus.cpus[c], fd) : -1;
 		rc->nwake++;
+		if (id && rc->wake_exec[c] < 0)
+			return -1;
 	}
+	return 0;
+}
+
+void rec_open_wake(struct recorder *rc)
+{
+	char err[256];
+	uint64_t id;
+
+	if (!rc->hold || rc->nr_threads != 1 || rc->threads[0] != -1)
+		return;
+	/*
+	 * Woken at each exec (sched:sched_process_exec), not at each fork,
+	 * thread, exit or library the dummy also records: a thread pool's
+	 * churn would wake the recorder 20 times a second. Where the
+	 * tracepoint is refused, at each record.
+	 */
+	if (!tracefs_event_id("sched:sched_process_exec", &id, err, sizeof(err)) &&
+	    !open_wakes(rc, &id))
+		return;
+	rec_close_wake(rc);
+	if (open_wakes(rc, NULL))
+		rec_close_wake(rc);	/* polled every 50 ms instead */
+}
+
+int rec_wake_hold(struct recorder *rc, struct pollfd *wake, void *buf, int *wake_on)
+{
+	int woke = 0;
+
+	for (int c = 0; c < rc->nwake; c++) {
+		if (wake[c].fd >= 0 && (wake[c].revents & POLLIN))
+			woke = WAKE_WOKE;
+		/* one that cannot be polled (its CPU gone): back to the 50 ms clock */
+		if (wake[c].fd >= 0 && (wake[c].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			*wake_on = 0;
+		wake[c].fd = -1;
+	}
+	/* every ring at a wake (a program moved between CPUs in its exec); else they wait */
+	for (int c = 0; c < rc->nwake && woke; c++) {
+		int code;
+
+		if (!*wake_on) {
+			ring_skip(&rc->wake[c]);
+			woke |= WAKE_PASS;
+			continue;
+		}
+		code = hold_wake(rc->hold, &rc->wake[c], buf);
+		woke |= code < 0 ? WAKE_PASS : code ? WAKE_CODE : 0;
+	}
+	return woke;
 }
 
 void rec_close_wake(struct recorder *rc)
 {
 	for (int c = 0; c < rc->nwake; c++) {
+		if (rc->wake_exec[c] >= 0)
+			close(rc->wake_exec[c]);
 		ring_release(&rc->wake[c]);
 		close(rc->wake[c].fd);
 	}
 	free(rc->wake);
+	free(rc->wake_exec);
 	rc->wake = NULL;
+	rc->wake_exec = NULL;
 	rc->nwake = 0;
 }
 

@@ -539,6 +539,13 @@ static int harmless(int sig)
 	return sig == SIGWINCH || sig == SIGCONT || sig == SIGURG || sig == SIGCHLD;
 }
 
+/* The poll's timeout (ms), no later than left seconds from now (0: at once, when past). */
+static void cap_timeout(int *timeout, double left)
+{
+	if (left * 1000 < *timeout)
+		*timeout = left > 0 ? (int)(left * 1000) + 1 : 0;
+}
+
 static int run(struct recorder *rc)
 {
 	size_t nfds = rc->nr_fds + 2 + (size_t)rc->nwake;
@@ -546,6 +553,10 @@ static int run(struct recorder *rc)
 	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
 	double wake_muted = 0;	/* the wake rings unpolled until then (mono_s()) */
+	double woke_at = 0;	/* the last wake that found new code */
+	double flush_at = 0;	/* with drain_ms: the next pass that writes out what it read */
+	double pass_at = 0;	/* the next pass of the clock (mono_s()) */
+	unsigned char *wbuf = rc->nwake ? xmalloc(rc->wake[0].data_size) : NULL;
 	int stopping = 0, signals = 0, ret = 0, wake_on = rc->nwake > 0;
 
 	pfd[0].fd = rc->sfd;
@@ -562,23 +573,23 @@ static int run(struct recorder *rc)
 	pfd[nfds - 1].events = POLLIN;
 	while (!stopping) {
 		/*
-		 * A live reader's files are held within 50 ms of their exec,
-		 * while they are there: a pass at most 50 ms after the wake
-		 * rings say a mapping came (not more often: a host that starts
-		 * 100 programs a second is read 20 times a second), or every 50
-		 * ms without them. An idle host's recorder wakes 4 times a
-		 * second, not 20.
+		 * A live reader's files are held while they are there: at each
+		 * exec, from the wake rings (at most about 20 wakes a second),
+		 * or by a pass every 50 ms without them. Else a pass each
+		 * 250 ms; the agent's each drain_ms: its reader sends SIGURG,
+		 * which only wakes the loop, when it wants the samples of a
+		 * moment sooner (a scrape's end).
 		 */
-		int timeout = rc->hold && !wake_on ? 50 : 250;
-		int woke = 0;
+		int every = rc->hold && !wake_on ? 50 : rc->o.drain_ms > 0 ? rc->o.drain_ms : 250;
+		int timeout = every, woke, other = 0;
+		double now, due;
 
 		if (end) {
 			double left = end - mono_s();
 
 			if (left <= 0)
 				break;
-			if (left * 1000 < timeout)
-				timeout = (int)(left * 1000) + 1;
+			cap_timeout(&timeout, left);
 		}
 		if (rc->enable_at) {
 			double left = rc->enable_at - mono_s();
@@ -586,37 +597,51 @@ static int run(struct recorder *rc)
 			if (left <= 0) {
 				rec_enable_all(rc, 1);	/* -D's delay is over */
 				rc->enable_at = 0;
-			} else if (left * 1000 < timeout) {
-				timeout = (int)(left * 1000) + 1;
+			} else {
+				cap_timeout(&timeout, left);
 			}
 		}
+		/* the next pass: the clock's, a flush's, a --switch-output=TIME's */
+		due = pass_at;
+		if (rc->o.drain_ms > 0 && flush_at && flush_at < due)
+			due = flush_at;
+		if (rc->o.switch_output == SWITCH_TIME && rc->file_start + rc->o.switch_secs < due)
+			due = rc->file_start + rc->o.switch_secs;
+		if (due)
+			cap_timeout(&timeout, due - mono_s());
 		if (wake_on) {
 			double muted = wake_muted - mono_s();
 
 			for (int c = 0; c < rc->nwake; c++)
 				wake[c].fd = muted > 0 ? -1 : rc->wake[c].fd;
-			if (muted > 0 && muted * 1000 < timeout)
-				timeout = (int)(muted * 1000) + 1;
+			if (muted > 0)
+				cap_timeout(&timeout, muted);
 		}
 		if (poll(pfd, nfds, timeout) < 0 && errno != EINTR) {
 			fprintf(stderr, "prof: poll: %s\n", strerror(errno));
 			ret = -1;
 			break;
 		}
-		for (int c = 0; c < rc->nwake; c++) {
-			woke |= wake[c].fd >= 0 && (wake[c].revents & POLLIN);
-			/* one that cannot be polled (its CPU gone): back to the 50 ms clock */
-			if (wake[c].fd >= 0 && (wake[c].revents & (POLLHUP | POLLERR | POLLNVAL)))
-				wake_on = 0;
-			ring_skip(&rc->wake[c]);
-			wake[c].fd = -1;
+		woke = rec_wake_hold(rc, wake, wbuf, &wake_on);
+		/* a wake per exec, but no more than about 20 a second in a storm */
+		if (woke & WAKE_CODE) {
+			now = mono_s();
+			if (now - woke_at < 0.05)
+				wake_muted = now + 0.05;
+			woke_at = now;
 		}
-		if (woke)
-			wake_muted = mono_s() + 0.05;
 		/* An event whose task is gone reports POLLHUP for ever: stop polling it. */
 		for (size_t i = 1; i + 1 < nfds; i++)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				pfd[i].fd = -1;
+		for (size_t i = 0; i <= rc->nr_fds; i++)
+			other |= pfd[i].revents != 0;
+		other |= pfd[nfds - 1].revents != 0;
+		now = mono_s();
+		/* a pass when due or for what came; not for the wake rings' code, held */
+		if (!other && !(woke & WAKE_PASS) && now < due)
+			continue;
+		pass_at = now + every / 1000.0;
 		if (rc->ctl_fd >= 0 && (pfd[nfds - 1].revents & POLLIN) && rec_control(rc))
 			stopping = 1;
 		if (pfd[0].revents & POLLIN) {
@@ -649,6 +674,16 @@ static int run(struct recorder *rc)
 					stopping = 1;
 			}
 		}
+		/*
+		 * With drain_ms (the agent's), a pass before the clock's (a ring
+		 * at its mark, a wake ring that lost records) leaves its records
+		 * in the writer: the reader is woken at the clock or its poke.
+		 */
+		if (rc->o.drain_ms > 0) {
+			rc->pass_keeps = !stopping && !(pfd[0].revents & POLLIN) && now < flush_at;
+			if (!rc->pass_keeps)
+				flush_at = now + rc->o.drain_ms / 1000.0;
+		}
 		if (pump_pass(rc, 0) < 0) {
 			ret = -1;
 			break;
@@ -667,6 +702,7 @@ static int run(struct recorder *rc)
 			break;
 	}
 	free(pfd);
+	free(wbuf);
 	/* Stop the events, then take what they wrote before that. */
 	for (size_t i = 0; i < rc->nr_fds; i++)
 		ioctl(rc->fds[i], PERF_EVENT_IOC_DISABLE, 0);

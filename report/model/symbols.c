@@ -214,7 +214,7 @@ static void obj_free(struct elfobj *obj)
 	free(obj);
 }
 
-void symbols_free(struct symbols *s)
+void symbols_stop(struct symbols *s)
 {
 	if (!s)
 		return;
@@ -225,7 +225,15 @@ void symbols_free(struct symbols *s)
 		pthread_cond_broadcast(&s->lwork);
 		pthread_mutex_unlock(&s->lmu);
 		pthread_join(s->lthread, NULL);
+		s->lthread_on = 0;
 	}
+}
+
+void symbols_free(struct symbols *s)
+{
+	if (!s)
+		return;
+	symbols_stop(s);
 	free(s->lq);
 	pthread_mutex_destroy(&s->lmu);
 	pthread_cond_destroy(&s->lwork);

@@ -43,6 +43,12 @@ struct symbols_opts {
  */
 struct symbols *symbols_new(const struct symbols_opts *o);
 void symbols_free(struct symbols *s);
+/*
+ * Stop s's threads (the kernel symbols' and the loader's), leaving its
+ * memory as it is: for a process about to exit, which need not give back
+ * each block (symbols_free() after it is still right).
+ */
+void symbols_stop(struct symbols *s);
 
 /*
  * For a symbolizer that runs for days (prof agent): close the files
