@@ -553,11 +553,11 @@ static int run(struct recorder *rc)
 	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
 	double end = rc->o.duration ? mono_s() + rc->o.duration : 0;
 	double wake_muted = 0;	/* the wake rings unpolled until then (mono_s()) */
-	double woke_at = 0;	/* the last wake that found new code */
+	double burst_at = 0;	/* the first of this 100 ms's wakes that found new code */
 	double flush_at = 0;	/* with drain_ms: the next pass that writes out what it read */
 	double pass_at = 0;	/* the next pass of the clock (mono_s()) */
 	unsigned char *wbuf = rc->nwake ? xmalloc(rc->wake[0].data_size) : NULL;
-	int stopping = 0, signals = 0, ret = 0, wake_on = rc->nwake > 0;
+	int stopping = 0, signals = 0, ret = 0, wake_on = rc->nwake > 0, burst = 0;
 
 	pfd[0].fd = rc->sfd;
 	pfd[0].events = POLLIN;
@@ -574,7 +574,7 @@ static int run(struct recorder *rc)
 	while (!stopping) {
 		/*
 		 * A live reader's files are held while they are there: at each
-		 * exec, from the wake rings (at most about 20 wakes a second),
+		 * exec, from the wake rings (a hundred-odd a second at most),
 		 * or by a pass every 50 ms without them. Else a pass each
 		 * 250 ms; the agent's each drain_ms: its reader sends SIGURG,
 		 * which only wakes the loop, when it wants the samples of a
@@ -623,12 +623,15 @@ static int run(struct recorder *rc)
 			break;
 		}
 		woke = rec_wake_hold(rc, wake, wbuf, &wake_on);
-		/* a wake per exec, but no more than about 20 a second in a storm */
+		/* a wake per exec; from the tenth in 100 ms, a 10 ms rest after each */
 		if (woke & WAKE_CODE) {
 			now = mono_s();
-			if (now - woke_at < 0.05)
-				wake_muted = now + 0.05;
-			woke_at = now;
+			if (now - burst_at > 0.1) {
+				burst_at = now;
+				burst = 0;
+			}
+			if (++burst >= 10)
+				wake_muted = now + 0.01;
 		}
 		/* An event whose task is gone reports POLLHUP for ever: stop polling it. */
 		for (size_t i = 1; i + 1 < nfds; i++)
