@@ -128,9 +128,11 @@ static void index_symbols(struct elfobj *obj)
 		r->f.start = addr;
 		r->f.end = addr + r->sym.st_size;
 		r->f.name = name;
-		/* .symtab keeps the versions of .symver names; .dynsym does not. */
-		r->f.name_len = strchr(name + 1, '@') ? (size_t)(strchr(name + 1, '@') - name)
-						      : strlen(name);
+		/*
+		 * As the table says it: .symtab keeps the version of a .symver
+		 * name (glibc's cfree@GLIBC_2.2.5 at free), and perf shows it.
+		 */
+		r->f.name_len = strlen(name);
 		nraw++;
 	}
 	qsort(raw, nraw, sizeof(*raw), rawsym_cmp);
@@ -346,8 +348,7 @@ static void index_data_symbols(struct elfobj *obj)
 		obj->dsyms[k].start = addr;
 		obj->dsyms[k].end = addr + sym.st_size;
 		obj->dsyms[k].name = name;
-		obj->dsyms[k].name_len = strchr(name + 1, '@') ? (size_t)(strchr(name + 1, '@') - name)
-							      : strlen(name);
+		obj->dsyms[k].name_len = strlen(name);
 		k++;
 	}
 	qsort(obj->dsyms, k, sizeof(*obj->dsyms), dsym_cmp);

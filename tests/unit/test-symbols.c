@@ -411,6 +411,29 @@ static void test_libc(void)
 	ok(n == 1 && !strcmp(f[0].name, "malloc") && f[0].sym_offset == 1 && !f[0].file,
 	   "libc: 0x%" PRIx64 " is malloc+1 (%s+%" PRIu64 ")", off, n ? f[0].name : "-",
 	   n ? f[0].sym_offset : 0);
+	/*
+	 * free's aliases: in .dynsym free, __libc_free and cfree (the longest
+	 * of the fewest underscores: cfree); in the debug file's .symtab also
+	 * the .symver name cfree@GLIBC_2.2.5, which perf shows as it is.
+	 */
+	if (find_sym(LIBC, SHT_DYNSYM, "free", &m) == 0 && vaddr_to_off(LIBC, m.value, &off) == 0) {
+		unsigned char id[64];
+		ssize_t idn = file_build_id(LIBC, id, sizeof(id));
+		char dbg[256];
+		const char *want = "cfree";
+		struct elfsym c;
+		int at = snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%02x/", idn > 0 ? id[0] : 0);
+
+		for (ssize_t i = 1; i < idn; i++)
+			at += snprintf(dbg + at, sizeof(dbg) - (size_t)at, "%02x", id[i]);
+		snprintf(dbg + at, sizeof(dbg) - (size_t)at, ".debug");
+		if (idn > 0 && find_sym(dbg, SHT_SYMTAB, "cfree@GLIBC_2.2.5", &c) == 0 &&
+		    c.value == m.value)
+			want = "cfree@GLIBC_2.2.5";
+		n = dso_resolve(symbols_dso(s, LIBC, NULL, 0), off, f, 4);
+		ok(n == 1 && !strcmp(f[0].name, want), "libc: free is named %s, as perf names it (%s)",
+		   want, n ? f[0].name : "-");
+	}
 	ok(nwarnings(s) == 0, "libc: no warnings (%s)", last_warning(s));
 	symbols_free(s);
 }
