@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,19 +14,27 @@
 #include "tracefs.h"
 #include "xalloc.h"
 
-/* tracefs where it is mounted: its own mount, else under debugfs. */
+/*
+ * tracefs where it is mounted: its own mount, else under debugfs. Where it
+ * is not, mounted at /sys/kernel/tracing when this user may (root), as
+ * perf mounts it (tools/lib/api/fs/fs.c's fs__mount()): a host fresh from
+ * boot often has no tracefs until something mounts it.
+ */
 static const char *tracefs(void)
 {
 	static const char *const where[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
-	for (size_t i = 0; i < sizeof(where) / sizeof(*where); i++) {
-		char p[64];
+	for (int tried = 0;; tried = 1) {
+		for (size_t i = 0; i < sizeof(where) / sizeof(*where); i++) {
+			char p[64];
 
-		snprintf(p, sizeof(p), "%s/events", where[i]);
-		if (access(p, F_OK) == 0)
-			return where[i];
+			snprintf(p, sizeof(p), "%s/events", where[i]);
+			if (access(p, F_OK) == 0)
+				return where[i];
+		}
+		if (tried || mount("nodev", where[0], "tracefs", 0, NULL))
+			return NULL;
 	}
-	return NULL;
 }
 
 /* "SYS:NAME" split, checked to be a path of two plain names. */
@@ -55,7 +64,8 @@ char *tracefs_available(size_t *len, char *err, size_t errlen)
 	int e = 0;
 
 	if (!t) {
-		snprintf(err, errlen, "tracefs is not mounted (/sys/kernel/tracing)");
+		snprintf(err, errlen, "tracefs is not mounted, and cannot be by this user "
+			 "(as root: mount -t tracefs nodev /sys/kernel/tracing)");
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/available_events", t);
@@ -79,8 +89,8 @@ int tracefs_event_id(const char *name, uint64_t *id, char *err, size_t errlen)
 		return -1;
 	}
 	if (!t) {
-		snprintf(err, errlen, "-e %s: tracefs is not mounted (mount -t tracefs nodev "
-			 "/sys/kernel/tracing)", name);
+		snprintf(err, errlen, "-e %s: tracefs is not mounted, and cannot be by this user "
+			 "(as root: mount -t tracefs nodev /sys/kernel/tracing)", name);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", t, sys, ev);
@@ -167,7 +177,7 @@ unsigned char *tracefs_tracing_data(const char *const *names, size_t n, size_t *
 	size_t nsys_of = 0;
 
 	if (!t) {
-		snprintf(err, errlen, "tracefs is not mounted");
+		snprintf(err, errlen, "tracefs is not mounted, and cannot be by this user");
 		return NULL;
 	}
 	put(&b, head, sizeof(head));
