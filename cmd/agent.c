@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "asan.h"
 #include "cgroup.h"
 #include "child.h"
 #include "clock.h"
@@ -57,16 +58,7 @@
  * exit does, at no cost (the model of a host after minutes of churn, each
  * file's symbols and DWARF indexes, took 10-15 ms of CPU to free).
  */
-#if defined(__SANITIZE_ADDRESS__)
-#define FREE_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FREE_AT_EXIT 1
-#endif
-#endif
-#ifndef FREE_AT_EXIT
-#define FREE_AT_EXIT 0
-#endif
+#define FREE_AT_EXIT PROF_ASAN
 
 #define DEFAULT_LISTEN "127.0.0.1:6061"
 #define DEFAULT_FREQ 49

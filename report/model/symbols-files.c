@@ -17,10 +17,6 @@
 #include <libiberty/demangle.h>
 #include <limits.h>
 #include <malloc.h>
-#if defined(__SANITIZE_ADDRESS__)
-/* the sanitizers' runtime has it; its header is not always installed */
-size_t __sanitizer_get_current_allocated_bytes(void);
-#endif
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +28,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #include <time.h>
 #include <unistd.h>
 
+#include "asan.h"
 #include "buildid.h"
 #include "clock.h"
 #include "dynlib.h"
@@ -47,6 +44,11 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 
 
 #include "symbols-int.h"
+
+#if PROF_ASAN
+/* the sanitizers' runtime has it; its header is not always installed */
+size_t __sanitizer_get_current_allocated_bytes(void);
+#endif
 
 static int is_special(const char *path);
 
@@ -295,7 +297,7 @@ static void obj_close(struct symbols *s, struct elfobj *obj)
 /* The bytes malloc has handed out and not had back; 0 when unknown. */
 static size_t heap_in_use(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if PROF_ASAN
 	/* ASan's allocator, not glibc's, hands out the memory */
 	return __sanitizer_get_current_allocated_bytes();
 #elif defined(HAVE_MALLINFO2)
