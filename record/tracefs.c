@@ -37,6 +37,10 @@ static const char *tracefs(void)
 	}
 }
 
+/* What tracefs() failing means, and what to do. */
+#define NO_TRACEFS "tracefs is not mounted, and cannot be by this user " \
+	"(as root: mount -t tracefs nodev /sys/kernel/tracing)"
+
 /* "SYS:NAME" split, checked to be a path of two plain names. */
 static int split(const char *name, char *sys, size_t ns, char *ev, size_t ne)
 {
@@ -64,8 +68,7 @@ char *tracefs_available(size_t *len, char *err, size_t errlen)
 	int e = 0;
 
 	if (!t) {
-		snprintf(err, errlen, "tracefs is not mounted, and cannot be by this user "
-			 "(as root: mount -t tracefs nodev /sys/kernel/tracing)");
+		snprintf(err, errlen, NO_TRACEFS);
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/available_events", t);
@@ -89,8 +92,7 @@ int tracefs_event_id(const char *name, uint64_t *id, char *err, size_t errlen)
 		return -1;
 	}
 	if (!t) {
-		snprintf(err, errlen, "-e %s: tracefs is not mounted, and cannot be by this user "
-			 "(as root: mount -t tracefs nodev /sys/kernel/tracing)", name);
+		snprintf(err, errlen, "-e %s: " NO_TRACEFS, name);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", t, sys, ev);
@@ -177,7 +179,7 @@ unsigned char *tracefs_tracing_data(const char *const *names, size_t n, size_t *
 	size_t nsys_of = 0;
 
 	if (!t) {
-		snprintf(err, errlen, "tracefs is not mounted, and cannot be by this user");
+		snprintf(err, errlen, NO_TRACEFS);
 		return NULL;
 	}
 	put(&b, head, sizeof(head));
