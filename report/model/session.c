@@ -592,6 +592,13 @@ static int deliver_sample(struct session *s, const struct evdesc *e,
 
 	if (decode_sample(&e->attr, h, &smp))
 		return skip(&s->skd, foff, "malformed SAMPLE record");
+	/*
+	 * Exits waiting out their grace are due by samples' time too: by
+	 * kernel records' alone, a quiet host's exited program stayed (its
+	 * maps, and its files open) until the next fork or exec.
+	 */
+	if (smp.present & PERF_SAMPLE_TIME)
+		machine_due(s->mach, smp.time);
 	if (switches_is_switch_event(e))
 		/* where the thread is as it switches out: the stack of its wait */
 		switches_keep(s->sw, e, h, &smp);
