@@ -435,7 +435,7 @@ size_t symbols_release(struct symbols *s, uint64_t idle_ns,
 		struct elfobj *obj = s->objs[i];
 
 		if (obj->mark == s->mark || !obj->file || now - obj->used < idle_ns ||
-		    obj_loading(s, obj))
+		    now - obj->mapped < idle_ns || obj_loading(s, obj))
 			continue;
 		if (obj->state == OBJ_READY)
 			obj_end(obj);
@@ -653,13 +653,29 @@ static int open_inode(const struct objfile *f, const struct live_map *m)
  * file and the path, and opens.
  * An MMAP2 with a build id in place of the inode is looked at anew.
  */
+static struct elfobj *live_get(struct symbols *s, const char *path, const struct live_map *m,
+				uint64_t now);
+
+/*
+ * Its object, marked as mapped now: a file a short program maps again and
+ * again is not idle (symbols_release()) for want of a new address in it.
+ */
 struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
+{
+	uint64_t now = sy_now();
+	struct elfobj *obj = live_get(s, path, m, now);
+
+	obj->mapped = now;
+	return obj;
+}
+
+static struct elfobj *live_get(struct symbols *s, const char *path, const struct live_map *m,
+				uint64_t now)
 {
 	uint64_t w[5];
 	struct htab_probe p;
 	struct elfobj *obj;
 	const char *ipath;
-	uint64_t now = sy_now();
 	uint32_t i;
 
 	if (!m->ino || is_special(path) || s->symfs)

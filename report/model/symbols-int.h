@@ -118,6 +118,7 @@ struct elfobj {
 	char *warning;		/* why it resolves nothing, until a resolve says it */
 	uint64_t used;		/* when a new address last needed it (sy_now()) */
 	uint64_t opened;	/* when it was last opened */
+	uint64_t mapped;	/* when a live process last mapped it (sy_obj_get_live()) */
 	int closed;		/* symbols_trim() closed it: it opens again when needed */
 	struct release_clock rel[3];	/* when its mappings' pages go (sy_release_pages()), */
 	int dwarf_read;		/* its DWARF's too when read */
