@@ -611,7 +611,7 @@ static struct elfobj *obj_get_live(struct symbols *s, const char *path, const st
 }
 
 /*
- * At most this many answers of sy_obj_get_live() kept (then forgotten all
+ * At most this many answers of live_get() kept (then forgotten all
  * at once): a host's libraries and programs, not every copy a test run made.
  */
 #define LIVE_SEEN_MAX 8192
@@ -653,22 +653,6 @@ static int open_inode(const struct objfile *f, const struct live_map *m)
  * file and the path, and opens.
  * An MMAP2 with a build id in place of the inode is looked at anew.
  */
-static struct elfobj *live_get(struct symbols *s, const char *path, const struct live_map *m,
-				uint64_t now);
-
-/*
- * Its object, marked as mapped now: a file a short program maps again and
- * again is not idle (symbols_release()) for want of a new address in it.
- */
-struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
-{
-	uint64_t now = sy_now();
-	struct elfobj *obj = live_get(s, path, m, now);
-
-	obj->mapped = now;
-	return obj;
-}
-
 static struct elfobj *live_get(struct symbols *s, const char *path, const struct live_map *m,
 				uint64_t now)
 {
@@ -713,6 +697,20 @@ static struct elfobj *live_get(struct symbols *s, const char *path, const struct
 	s->live = xgrow(s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live));
 	s->live[s->nlive] = (struct live_seen){ ipath, m->maj, m->min, m->ino, m->gen, obj, now };
 	htab_put(&s->ltab, &p, (uint32_t)s->nlive++);
+	return obj;
+}
+
+/*
+ * live_get()'s object, marked as mapped now: a file a short program maps
+ * again and again is not idle (symbols_release()) for want of a new
+ * address in it.
+ */
+struct elfobj *sy_obj_get_live(struct symbols *s, const char *path, const struct live_map *m)
+{
+	uint64_t now = sy_now();
+	struct elfobj *obj = live_get(s, path, m, now);
+
+	obj->mapped = now;
 	return obj;
 }
 
