@@ -47,19 +47,17 @@ scrape() {
 share() {
 	awk -v f="$2" '$2 == f { s += $1 } END { printf "%.1f\n", s }' "$1.top"
 }
-# holds FILE: whether the agent has FILE open or mapped
-holds() {
-	{
-		for fd in /proc/$agent_pid/fd/*; do readlink "$fd"; done
-		cat /proc/$agent_pid/maps
-	} 2> /dev/null | grep -q "$1"
-}
 # maps_hold FILE: whether the agent maps FILE, read by the shell alone
 maps_hold() {
 	while IFS= read -r _l; do
 		case $_l in *"$1"*) return 0 ;; esac
 	done < /proc/$agent_pid/maps
 	return 1
+}
+# holds FILE: whether the agent has FILE mapped or open
+holds() {
+	maps_hold "$1" 2> /dev/null ||
+		for fd in /proc/$agent_pid/fd/*; do readlink "$fd"; done 2> /dev/null | grep -q "$1"
 }
 # the programs' names (and so --comm) are this run's own: two suites on one
 # machine each see only theirs

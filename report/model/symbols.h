@@ -74,9 +74,9 @@ void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *re
  * symbols_release() lets go of every file not marked that no new address
  * has needed and no process has mapped for idle_ns: its libdwfl state,
  * indexes and cached answers, and, after drop(ctx, file) (the unwinder's
- * view of it), the file. Its
- * object stays (its name and build id, for what an encoder still has),
- * and opens again if a process maps that same file again. How many.
+ * view of it), the file. Its object stays (its name and build id, for
+ * what an encoder still has), and opens again if a process maps that same
+ * file again. How many.
  */
 void symbols_mark_begin(struct symbols *s);
 void dso_mark_live(struct dso *d);
