@@ -6,7 +6,11 @@
 # in turn at each rate, the tools' order swapped every round. Per tool and
 # rate it prints the medians of the recorder's CPU (task-clock, the
 # recorder and its threads, not the load), samples, and records lost as
-# a share of samples + lost, then prof / perf.
+# a share of samples + lost, then prof / perf. A third recorder,
+# `prof record --no-compress --keep-leaf-stacks` ("prof lean"), does
+# only what perf does (no zstd, the leaf repair left to the report): at
+# rates where prof's default costs more than perf, it shows what that
+# is the price of (prof-record(1), "Cost at high rates").
 # Not a pass/fail test: exit 0 when it ran, 77 when it cannot run here
 # (no perf, perf_event_open refused for -a), 1 when a recorder failed.
 #
@@ -14,6 +18,7 @@
 #   PROF_BASE=/path/to/an/older/prof: its rows too (a before and after in one run)
 #   BENCH_WIDE_RATES="10000 40000" BENCH_WIDE_ROUNDS=3 BENCH_SECONDS=5
 #   BENCH_WIDE_COPIES=1 (of each load loop)
+#   BENCH_WIDE_LEAN=0: leave out the lean rows
 #
 # POSIX sh; needs gcc, gzip and python3 for the load (a missing one is
 # left out, and said).
@@ -26,6 +31,7 @@ RATES=${BENCH_WIDE_RATES:-10000 40000}
 ROUNDS=${BENCH_WIDE_ROUNDS:-3}
 SECS=${BENCH_SECONDS:-5}
 COPIES=${BENCH_WIDE_COPIES:-1}	# of each loop of the load: 3 makes a busy host of 2 CPUs
+LEAN=${BENCH_WIDE_LEAN:-1}
 HAVE_GZIP=$(command -v gzip 2> /dev/null)
 me=bench-wide
 failed=0
@@ -111,12 +117,14 @@ say "$me: prof = $PROF"
 say "$me: perf = $(command -v "$PERF") ($("$PERF" --version 2> /dev/null))"
 say "$me: $(nproc) CPUs, kernel $(uname -r); the load:$loads; $ROUNDS rounds of $SECS s at -F $RATES"
 
-# rec TOOL RATE ROUND: one recording; appends "cpu samples lost" to $T/TOOL-RATE
+# rec TOOL RATE ROUND: one recording; appends "cpu samples lost MB" to $T/TOOL-RATE
 rec() {
 	_f=$T/$1-$2-$3.data
 	case $1 in
 	prof) set -- "$1" "$2" "$3" "$PROF" record -q -a -g -F "$2" -o "$_f" -- sleep "$SECS" ;;
 	base) set -- "$1" "$2" "$3" "$PROF_BASE" record -q -a -g -F "$2" -o "$_f" -- sleep "$SECS" ;;
+	lean) set -- "$1" "$2" "$3" "$PROF" record -q -a -g -F "$2" --no-compress --keep-leaf-stacks \
+		-o "$_f" -- sleep "$SECS" ;;
 	perf) set -- "$1" "$2" "$3" "$PERF" record -q -a -g -F "$2" -o "$_f" -- sleep "$SECS" ;;
 	esac
 	_t=$1 _r=$2
@@ -139,7 +147,8 @@ rec() {
 		"$PERF" report -i "$_f" --stdio --sort comm -g none > "$T/rep" 2> /dev/null
 		_l=$(sed -n 's/^# Total Lost Samples: *\([0-9]*\).*/\1/p' "$T/rep")
 	fi
-	echo "$_cpu ${_s:-0} ${_l:-0}" >> "$T/$_t-$_r"
+	_mb=$(wc -c < "$_f" | awk '{ printf "%.1f", $1 / 1048576 }')
+	echo "$_cpu ${_s:-0} ${_l:-0} $_mb" >> "$T/$_t-$_r"
 	rm -f "$_f"
 }
 
@@ -150,9 +159,11 @@ while [ $round -lt "$ROUNDS" ]; do
 		if [ $((round % 2)) = 1 ]; then
 			rec prof "$r" $round
 			rec perf "$r" $round
+			[ "$LEAN" = 0 ] || rec lean "$r" $round
 			[ -z "$PROF_BASE" ] || rec base "$r" $round
 		else
 			[ -z "$PROF_BASE" ] || rec base "$r" $round
+			[ "$LEAN" = 0 ] || rec lean "$r" $round
 			rec perf "$r" $round
 			rec prof "$r" $round
 		fi
@@ -186,6 +197,17 @@ for r in $RATES; do
 	a=$(lostpct "$T/prof-$r") b=$(lostpct "$T/perf-$r")
 	printf '%-40s %12s %12s %9s\n' "-F $r: lost % of samples + lost" "$a" "$b" \
 		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
+	a=$(col "$T/prof-$r" 4) b=$(col "$T/perf-$r" 4)
+	printf '%-40s %12s %12s %9s\n' "-F $r: file MB" "$a" "$b" "$(ratio "$a" "$b")"
+	if [ -s "$T/lean-$r" ]; then
+		a=$(col "$T/lean-$r" 1) b=$(col "$T/perf-$r" 1)
+		printf '%-40s %12s %12s %9s\n' "-F $r: prof lean's recorder CPU ms" "$a" "$b" "$(ratio "$a" "$b")"
+		a=$(col "$T/lean-$r" 4) b=$(col "$T/perf-$r" 4)
+		printf '%-40s %12s %12s %9s\n' "-F $r: prof lean's file MB" "$a" "$b" "$(ratio "$a" "$b")"
+		a=$(lostpct "$T/lean-$r") b=$(lostpct "$T/perf-$r")
+		printf '%-40s %12s %12s %9s\n' "-F $r: prof lean's lost %" "$a" "$b" \
+			"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
+	fi
 	if [ -s "$T/base-$r" ]; then
 		printf '%-40s %12s %12s %9s\n' "-F $r: PROF_BASE's recorder CPU ms" "$(col "$T/base-$r" 1)" \
 			"$(col "$T/perf-$r" 1)" "$(ratio "$(col "$T/base-$r" 1)" "$(col "$T/perf-$r" 1)")"
