@@ -610,11 +610,19 @@ void sy_release_units(Dwarf *dw, uint64_t *offs, size_t n)
 	}
 }
 
-/* obj's file, opened when it is not: the file its id names, or what its where names now. */
+/*
+ * obj's file, opened when it is not: the file its id names, or what its
+ * where names now. An object with a file is in the walk.
+ */
 const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj)
 {
 	if (!obj->file)
 		obj->file = objfiles_get_id(s->files, obj->where, &obj->id);
+	if (!obj->walked) {
+		s->walk = xgrow(s->walk, &s->walk_cap, s->nwalk + 1, sizeof(*s->walk));
+		s->walk[s->nwalk++] = obj;
+		obj->walked = 1;
+	}
 	return obj->file;
 }
 

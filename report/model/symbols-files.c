@@ -327,8 +327,8 @@ size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget)
 	if (now - s->trim_last < TRIM_EVERY_NS)
 		return 0;
 	s->trim_last = now;
-	for (size_t i = 0; i < s->nobjs; i++) {
-		struct elfobj *obj = s->objs[i];
+	for (size_t i = 0; i < s->nwalk; i++) {
+		struct elfobj *obj = s->walk[i];
 
 		if (now - obj->used >= idle_ns && closable(s, obj)) {
 			obj_close(s, obj);
@@ -362,8 +362,8 @@ size_t symbols_trim(struct symbols *s, uint64_t idle_ns, size_t budget)
 		while (used > limit) {
 			struct elfobj *lru = NULL;
 
-			for (size_t i = 0; i < s->nobjs; i++) {
-				struct elfobj *obj = s->objs[i];
+			for (size_t i = 0; i < s->nwalk; i++) {
+				struct elfobj *obj = s->walk[i];
 
 				if (now - obj->opened >= TRIM_KEEP_NS &&
 				    (!lru || obj->used < lru->used) && closable(s, obj))
@@ -428,15 +428,18 @@ size_t symbols_release(struct symbols *s, uint64_t idle_ns,
 {
 	uint64_t now = sy_now();
 	const void **gone = NULL;
-	size_t n = 0;
+	size_t n = 0, kept = 0;
 
 	sy_answers_stop(s);
-	for (size_t i = 0; i < s->nobjs; i++) {
-		struct elfobj *obj = s->objs[i];
+	for (size_t i = 0; i < s->nwalk; i++) {
+		struct elfobj *obj = s->walk[i];
 
 		if (obj->mark == s->mark || !obj->file || now - obj->used < idle_ns ||
-		    now - obj->mapped < idle_ns || obj_loading(s, obj))
+		    now - obj->mapped < idle_ns || obj_loading(s, obj)) {
+			s->walk[kept++] = obj;
 			continue;
+		}
+		obj->walked = 0;	/* out of the walk with its file */
 		if (obj->state == OBJ_READY)
 			obj_end(obj);
 		if (drop)
@@ -448,6 +451,7 @@ size_t symbols_release(struct symbols *s, uint64_t idle_ns,
 			gone = xreallocarray(gone, n ? 2 * n : 1, sizeof(*gone));
 		gone[n++] = obj;
 	}
+	s->nwalk = kept;
 	if (!n)
 		return 0;
 	s->nreleased += n;

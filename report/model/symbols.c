@@ -252,6 +252,7 @@ void symbols_free(struct symbols *s)
 	for (size_t i = 0; i < s->nobjs; i++)
 		obj_free(s->objs[i]);
 	free(s->objs);
+	free(s->walk);
 	htab_release(&s->otab);
 	htab_release(&s->ltab);
 	free(s->live);

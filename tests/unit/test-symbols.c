@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -259,6 +260,53 @@ static void test_shape(const char *shape, const char *tmp)
 	o.symfs = "/nonexistent/prof-symfs";
 	errno = 0;
 	ok(symbols_new(&o) == NULL && errno == ENOENT, "a symfs that does not exist is ENOENT");
+}
+
+/*
+ * A live file let go (symbols_release()) and mapped and resolved again is
+ * let go again: the objects released stay for the dsos that name them,
+ * out of what the release and the trim look at, and come back to it when
+ * their file is opened again.
+ */
+static void test_release(const char *shape, const char *tmp)
+{
+	struct symbols_opts o = { 0 };
+	struct symbols *s = symbols_new(&o);
+	struct frame_info f[8];
+	struct elfsym leaf;
+	struct live_map m = { 0 };
+	struct stat st;
+	char copy[PATH_MAX], cmd[2 * PATH_MAX + 16];
+	uint64_t off;
+	size_t n1, n2, n3;
+	int r1, r2;
+
+	snprintf(copy, sizeof(copy), "%s/released", tmp);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", shape, copy);
+	if (find_sym(shape, SHT_SYMTAB, "leaf_a", &leaf) < 0 ||
+	    vaddr_to_off(shape, leaf.value + 4, &off) < 0 || system(cmd) != 0 ||
+	    stat(copy, &st) != 0) {
+		ok(0, "a copy of %s with leaf_a to resolve", shape);
+		symbols_free(s);
+		return;
+	}
+	/* no process: the file its path names, which is the one mapped */
+	m.end = 0x1000;
+	m.maj = major(st.st_dev);
+	m.min = minor(st.st_dev);
+	m.ino = st.st_ino;
+	r1 = dso_resolve(symbols_dso_live(s, copy, NULL, 0, &m), off, f, 8);
+	symbols_mark_begin(s);
+	n1 = symbols_release(s, 0, NULL, NULL);
+	r2 = dso_resolve(symbols_dso_live(s, copy, NULL, 0, &m), off + 4, f, 8);
+	symbols_mark_begin(s);
+	n2 = symbols_release(s, 0, NULL, NULL);
+	symbols_mark_begin(s);
+	n3 = symbols_release(s, 0, NULL, NULL);
+	ok(r1 == 1 && r2 == 1 && n1 == 1 && n2 == 1 && n3 == 0 && symbols_released(s) == 2,
+	   "a file let go, mapped and resolved again, is let go again, once (resolved %d, %d; "
+	   "let go %zu, %zu, %zu)", r1, r2, n1, n2, n3);
+	symbols_free(s);
 }
 
 static void test_nothing(const char *tmp)
@@ -919,6 +967,7 @@ int main(int argc, char **argv)
 	}
 	if (realpath(cmd, shape)) {
 		test_shape(shape, tmp);
+		test_release(shape, tmp);
 	} else {
 		ok(0, "the shape workload is at %s: %s", cmd, strerror(errno));
 		shape[0] = '\0';
