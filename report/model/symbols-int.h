@@ -250,6 +250,8 @@ struct symbols {
 	unsigned mark;			/* symbols_mark_begin()'s count */
 	uint64_t trim_last;		/* when symbols_trim() last looked (sy_now()) */
 	size_t trim_floor;		/* the heap closing could not take under the budget; 0: none */
+	uint64_t heap_looked;		/* when symbols_trim() last looked at the heap (sy_now()) */
+	size_t heap_batch;		/* files it closes at its next look; 0: the heap was under */
 	int ans_off;			/* answers are not kept (sy_answers_stop()) */
 };
 
