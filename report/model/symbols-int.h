@@ -220,6 +220,7 @@ struct symbols {
 
 	struct cent *cache;	/* by (key, addr): the items of ctab */
 	size_t ncache, cache_cap;
+	size_t cache_dead;	/* entries sy_cache_drop() emptied (key NULL), not yet compacted */
 	struct htab ctab;
 	struct frame_info *frames;
 	size_t nframes, frames_cap;
