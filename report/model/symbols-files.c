@@ -752,6 +752,26 @@ static int same_id(const struct elfobj *obj, const struct file_id *id)
 	return file_id_equal(&obj->id, id ? id : &none);
 }
 
+/*
+ * An object's place in otab: its path's and its file's. By the path
+ * alone, every copy of a program put at one path (a test binary built
+ * again, a soak's gone-N) was one chain, each looked at through its
+ * object (a cache miss) at every new copy: longer with every copy.
+ */
+static uint64_t obj_hash(const char *key, const struct file_id *id)
+{
+	static const struct file_id none;
+	uint64_t w[4];
+
+	if (!id)
+		id = &none;
+	w[0] = (uint64_t)(uintptr_t)key;
+	w[1] = id->dev;
+	w[2] = id->ino;
+	w[3] = (uint64_t)id->ctime_ns;
+	return htab_hash_words(w, 4);
+}
+
 static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char *where,
 				 const struct file_id *id)
 {
@@ -760,7 +780,7 @@ static struct elfobj *obj_get_id(struct symbols *s, const char *path, const char
 	struct elfobj *obj;
 	uint32_t i;
 
-	htab_probe(&s->otab, (uint64_t)(uintptr_t)key, &p);
+	htab_probe(&s->otab, obj_hash(key, id), &p);
 	while (htab_next(&s->otab, &p, &i))
 		if (s->objs[i]->path == key && same_id(s->objs[i], id))
 			return s->objs[i];

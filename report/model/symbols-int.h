@@ -161,7 +161,7 @@ struct symbols {
 	struct strpool *pool;
 	struct objfiles *files;	/* every file opened, once */
 
-	struct elfobj **objs;	/* by interned path pointer: the items of otab */
+	struct elfobj **objs;	/* by interned path and file id: the items of otab */
 	size_t nobjs, objs_cap;
 	struct htab otab;
 	/*

@@ -276,7 +276,7 @@ static void test_release(const char *shape, const char *tmp)
 	struct elfsym leaf;
 	struct live_map m = { 0 };
 	struct stat st;
-	char copy[PATH_MAX], cmd[2 * PATH_MAX + 16];
+	char copy[PATH_MAX], cmd[4 * PATH_MAX + 64];
 	uint64_t off;
 	size_t n1, n2, n3;
 	int r1, r2;
@@ -306,6 +306,49 @@ static void test_release(const char *shape, const char *tmp)
 	ok(r1 == 1 && r2 == 1 && n1 == 1 && n2 == 1 && n3 == 0 && symbols_released(s) == 2,
 	   "a file let go, mapped and resolved again, is let go again, once (resolved %d, %d; "
 	   "let go %zu, %zu, %zu)", r1, r2, n1, n2, n3);
+	/*
+	 * Copies put at one path one after another, each mapped here (the
+	 * map_files link says which file a map is of): each its own object;
+	 * after all are let go, the last, which the path still names, finds
+	 * its own again among the seven others of its path (those were
+	 * renamed away, which changed their ctime: another file to prof).
+	 */
+	{
+		struct dso *d[8];
+		struct live_map mm[8];
+		void *at[8];
+		size_t len = (size_t)st.st_size;
+		int same, distinct = 1, mapped = 1;
+		size_t let_go;
+
+		for (int i = 0; i < 8; i++) {
+			int fd;
+
+			/* the one before kept under another name: its inode is not the new one's */
+			snprintf(cmd, sizeof(cmd), "mv %s %s.%d && cp %s %s", copy, copy, i, shape, copy);
+			fd = system(cmd) == 0 ? open(copy, O_RDONLY) : -1;
+			at[i] = fd >= 0 && fstat(fd, &st) == 0 ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)
+							     : MAP_FAILED;
+			if (fd >= 0)
+				close(fd);
+			mapped &= at[i] != MAP_FAILED;
+			mm[i] = (struct live_map){ getpid(), (uintptr_t)at[i], (uintptr_t)at[i] + len,
+						   major(st.st_dev), minor(st.st_dev), st.st_ino, 0 };
+			d[i] = mapped ? symbols_dso_live(s, copy, NULL, 0, &mm[i]) : NULL;
+			mapped &= d[i] && dso_resolve(d[i], off, f, 8) == 1;	/* its file opened */
+			for (int j = 0; j < i; j++)
+				distinct &= d[j] != d[i];
+		}
+		symbols_mark_begin(s);
+		let_go = symbols_release(s, 0, NULL, NULL);
+		same = mapped && symbols_dso_live(s, copy, NULL, 0, &mm[7]) == d[7];
+		ok(mapped && distinct && same && let_go == 8,
+		   "8 copies at one path: objects of their own, let go (%zu), the last found again "
+		   "(mapped %d, distinct %d, found %d)", let_go, mapped, distinct, same);
+		for (int i = 0; i < 8; i++)
+			if (at[i] != MAP_FAILED)
+				munmap(at[i], len);
+	}
 	symbols_free(s);
 }
 
