@@ -164,6 +164,7 @@ const struct objfile *objfiles_get_id(struct objfiles *t, const char *path,
 		f = t->files[t->n] = objfile_open(path);
 		htab_put(&t->tab, &p, (uint32_t)t->n++);
 	}
+	f->refs++;
 	pthread_mutex_unlock(&t->mu);
 	return f;
 }
@@ -175,12 +176,30 @@ static uint64_t path_hash(const void *ctx, size_t i)
 	return htab_hash_bytes(t->files[i]->path, strlen(t->files[i]->path));
 }
 
+int objfiles_last(struct objfiles *t, const struct objfile *f)
+{
+	int last;
+
+	pthread_mutex_lock(&t->mu);
+	last = f->refs == 1;
+	pthread_mutex_unlock(&t->mu);
+	return last;
+}
+
 void objfiles_forget(struct objfiles *t, const struct objfile *f)
 {
 	pthread_mutex_lock(&t->mu);
 	for (size_t i = 0; i < t->n; i++) {
 		if (t->files[i] != f)
 			continue;
+		/*
+		 * another holder's still: an object of the path with no id was
+		 * given the file of the path's object with one, and letting
+		 * one of them go freed it under the other (an agent beside a
+		 * churn of programs deleted at exit crashed in minutes)
+		 */
+		if (--t->files[i]->refs)
+			break;
 		objfile_free(t->files[i]);
 		t->files[i] = t->files[--t->n];
 		htab_reindex(&t->tab, t->n, path_hash, t);

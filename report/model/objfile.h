@@ -39,6 +39,7 @@ struct objfile {
 	size_t nload;
 	const unsigned char *build_id;	/* in the image; NULL when it has none */
 	size_t build_id_len;
+	size_t refs;			/* the gets not yet forgotten (objfiles_forget()) */
 };
 
 struct objfiles;
@@ -51,11 +52,18 @@ const struct objfile *objfiles_get(struct objfiles *t, const char *path);
 /*
  * The same, for the file id names (NULL or zeros: any): an open of path
  * that is another file is not it, and path is opened again. Never NULL;
- * valid until objfiles_free() or objfiles_forget().
+ * valid until objfiles_free(), or until each get of it is forgotten
+ * (objfiles_forget()): two holders may get one file (an object of the
+ * path with no id is given the file its path's other object opened).
  */
 const struct objfile *objfiles_get_id(struct objfiles *t, const char *path,
 				      const struct file_id *id);
-/* Close f and forget it, once nothing reads it (libdwfl's modules read dups of its fd). */
+/* Whether forgetting f now closes it: this get is its last. */
+int objfiles_last(struct objfiles *t, const struct objfile *f);
+/*
+ * Forget one get of f; the last closes and frees it, once nothing reads
+ * it (libdwfl's modules read dups of its fd).
+ */
 void objfiles_forget(struct objfiles *t, const struct objfile *f);
 /* What stat(2) says path is, into *id: 0, or -1 (errno) with *id zeros. */
 int file_id_of(const char *path, struct file_id *id);

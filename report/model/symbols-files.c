@@ -462,8 +462,8 @@ size_t symbols_release(struct symbols *s, uint64_t idle_ns,
 		obj->walked = 0;	/* out of the walk with its file */
 		if (obj->state == OBJ_READY)
 			obj_end(obj);
-		if (drop)
-			drop(ctx, obj->file);	/* the unwinder's view of it */
+		if (drop && objfiles_last(s->files, obj->file))
+			drop(ctx, obj->file);	/* the unwinder's view of it, before it goes */
 		objfiles_forget(s->files, obj->file);
 		obj->file = NULL;
 		obj->closed = 1;	/* an open again is counted as one */

@@ -25,6 +25,8 @@
 
 #include "file.h"
 #include "kallsyms.h"
+#include "module.h"
+#include "objfile.h"
 #include "gosym.h"
 #include "symbols.h"
 #include "tap.h"
@@ -349,6 +351,64 @@ static void test_release(const char *shape, const char *tmp)
 			if (at[i] != MAP_FAILED)
 				munmap(at[i], len);
 	}
+	symbols_free(s);
+}
+
+/*
+ * Two objects of one path, one file: the object a live map of the path
+ * got while no file was there (no id: any file of the path) is given the
+ * file the path's other object opened. Letting go of the one that no
+ * process maps must leave the file to the other (it freed it, and an
+ * agent beside a churn of programs deleted at exit crashed in minutes);
+ * the other's going closes it.
+ */
+static void test_shared_file(const char *shape, const char *tmp)
+{
+	struct symbols *s = symbols_new(NULL);
+	struct frame_info f[8];
+	struct elfsym leaf;
+	struct live_map m = { 0 };
+	const struct objfile *fa, *fb;
+	struct dso *a, *b;
+	struct stat st;
+	char copy[PATH_MAX], cmd[2 * PATH_MAX + 16];
+	uint64_t off, va = 0;
+	size_t n1, n2;
+	int rb, ra, still;
+
+	snprintf(copy, sizeof(copy), "%s/shared", tmp);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", shape, copy);
+	if (find_sym(shape, SHT_SYMTAB, "leaf_a", &leaf) < 0 ||
+	    vaddr_to_off(shape, leaf.value + 4, &off) < 0 || system(cmd) != 0 ||
+	    stat(copy, &st) != 0) {
+		ok(0, "a copy of %s with leaf_a to resolve", shape);
+		symbols_free(s);
+		return;
+	}
+	m.end = 0x1000;
+	m.maj = major(st.st_dev);
+	m.min = minor(st.st_dev);
+	m.ino = st.st_ino;
+	b = symbols_dso_live(s, copy, NULL, 0, &m);
+	rb = dso_resolve(b, off, f, 8);		/* b's file opened */
+	unlink(copy);
+	m.ino++;				/* another file, gone: an object of no id */
+	a = symbols_dso_live(s, copy, NULL, 0, &m);
+	ra = dso_resolve(a, off + 4, f, 8);
+	fa = dso_file(a);
+	fb = dso_file(b);
+	symbols_mark_begin(s);
+	dso_mark_live(b);			/* b's process lives, a's does not */
+	n1 = symbols_release(s, 0, NULL, NULL);
+	fb = dso_file(b);
+	still = fb && fb->fd >= 0 && objfile_vaddr(fb, off, &va, NULL) == 1 &&
+		va == leaf.value + 4 && dso_resolve(b, off + 8, f, 8) == 1;
+	symbols_mark_begin(s);
+	n2 = symbols_release(s, 0, NULL, NULL);
+	ok(rb == 1 && ra == 1 && a != b && fa == fb && n1 == 1 && still && n2 == 1,
+	   "two objects of one path given one file: the one let go leaves it to the other, whose "
+	   "going closes it (resolved %d %d, shared %d, let go %zu then %zu, the other's file %s)",
+	   rb, ra, a != b && fa == fb, n1, n2, still ? "whole" : "gone");
 	symbols_free(s);
 }
 
@@ -1011,6 +1071,7 @@ int main(int argc, char **argv)
 	if (realpath(cmd, shape)) {
 		test_shape(shape, tmp);
 		test_release(shape, tmp);
+		test_shared_file(shape, tmp);
 	} else {
 		ok(0, "the shape workload is at %s: %s", cmd, strerror(errno));
 		shape[0] = '\0';
