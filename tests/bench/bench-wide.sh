@@ -186,36 +186,35 @@ ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b + 0 == 0) print "-"; else printf "%.2f\n", a / b }'
 }
 
+# row RATE LABEL TOOL N: the median of column N of TOOL's rounds, perf's, and their ratio
+row() {
+	_a=$(col "$T/$3-$1" "$4") _b=$(col "$T/perf-$1" "$4")
+	printf '%-40s %12s %12s %9s\n' "-F $1: $2" "$_a" "$_b" "$(ratio "$_a" "$_b")"
+}
+# lostrow RATE LABEL TOOL: TOOL's lost share, perf's, and the difference in points
+lostrow() {
+	_a=$(lostpct "$T/$3-$1") _b=$(lostpct "$T/perf-$1")
+	printf '%-40s %12s %12s %9s\n' "-F $1: $2" "$_a" "$_b" \
+		"$(awk -v a="$_a" -v b="$_b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
+}
+
 say ""
 printf '%-40s %12s %12s %9s\n' "metric (-a -g, $SECS s, medians of $ROUNDS)" prof perf prof/perf
 for r in $RATES; do
 	{ [ -s "$T/prof-$r" ] && [ -s "$T/perf-$r" ]; } || continue
-	a=$(col "$T/prof-$r" 1) b=$(col "$T/perf-$r" 1)
-	printf '%-40s %12s %12s %9s\n' "-F $r: recorder CPU ms" "$a" "$b" "$(ratio "$a" "$b")"
-	a=$(col "$T/prof-$r" 2) b=$(col "$T/perf-$r" 2)
-	printf '%-40s %12s %12s %9s\n' "-F $r: samples" "$a" "$b" "$(ratio "$a" "$b")"
-	a=$(lostpct "$T/prof-$r") b=$(lostpct "$T/perf-$r")
-	printf '%-40s %12s %12s %9s\n' "-F $r: lost % of samples + lost" "$a" "$b" \
-		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
-	a=$(col "$T/prof-$r" 4) b=$(col "$T/perf-$r" 4)
-	printf '%-40s %12s %12s %9s\n' "-F $r: file MB" "$a" "$b" "$(ratio "$a" "$b")"
+	row "$r" "recorder CPU ms" prof 1
+	row "$r" "samples" prof 2
+	lostrow "$r" "lost % of samples + lost" prof
+	row "$r" "file MB" prof 4
 	if [ -s "$T/lean-$r" ]; then
-		a=$(col "$T/lean-$r" 1) b=$(col "$T/perf-$r" 1)
-		printf '%-40s %12s %12s %9s\n' "-F $r: prof lean's recorder CPU ms" "$a" "$b" "$(ratio "$a" "$b")"
-		a=$(col "$T/lean-$r" 4) b=$(col "$T/perf-$r" 4)
-		printf '%-40s %12s %12s %9s\n' "-F $r: prof lean's file MB" "$a" "$b" "$(ratio "$a" "$b")"
-		a=$(lostpct "$T/lean-$r") b=$(lostpct "$T/perf-$r")
-		printf '%-40s %12s %12s %9s\n' "-F $r: prof lean's lost %" "$a" "$b" \
-			"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
+		row "$r" "prof lean's recorder CPU ms" lean 1
+		row "$r" "prof lean's file MB" lean 4
+		lostrow "$r" "prof lean's lost %" lean
 	fi
 	if [ -s "$T/base-$r" ]; then
-		printf '%-40s %12s %12s %9s\n' "-F $r: PROF_BASE's recorder CPU ms" "$(col "$T/base-$r" 1)" \
-			"$(col "$T/perf-$r" 1)" "$(ratio "$(col "$T/base-$r" 1)" "$(col "$T/perf-$r" 1)")"
-		printf '%-40s %12s %12s %9s\n' "-F $r: PROF_BASE's samples" "$(col "$T/base-$r" 2)" \
-			"$(col "$T/perf-$r" 2)" "$(ratio "$(col "$T/base-$r" 2)" "$(col "$T/perf-$r" 2)")"
-		a=$(lostpct "$T/base-$r")
-		printf '%-40s %12s %12s %9s\n' "-F $r: PROF_BASE's lost %" "$a" "$b" \
-			"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.2f pt\n", a - b }')"
+		row "$r" "PROF_BASE's recorder CPU ms" base 1
+		row "$r" "PROF_BASE's samples" base 2
+		lostrow "$r" "PROF_BASE's lost %" base
 	fi
 done
 [ $failed = 0 ] || die "a recorder failed (see FAILED above)"

@@ -265,6 +265,33 @@ static void test_shape(const char *shape, const char *tmp)
 }
 
 /*
+ * shape copied to tmp/name (copy), leaf_a+4's file offset (*off) and a
+ * live map of the copy by no process (*m: the file its path names, which
+ * is the one mapped): 0, or -1 after a failed check.
+ */
+static int live_copy(const char *shape, const char *tmp, const char *name, char *copy,
+		     struct elfsym *leaf, uint64_t *off, struct live_map *m)
+{
+	char cmd[2 * PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(copy, PATH_MAX, "%s/%s", tmp, name);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", shape, copy);
+	if (find_sym(shape, SHT_SYMTAB, "leaf_a", leaf) < 0 ||
+	    vaddr_to_off(shape, leaf->value + 4, off) < 0 || system(cmd) != 0 ||
+	    stat(copy, &st) != 0) {
+		ok(0, "a copy of %s with leaf_a to resolve", shape);
+		return -1;
+	}
+	memset(m, 0, sizeof(*m));
+	m->end = 0x1000;
+	m->maj = major(st.st_dev);
+	m->min = minor(st.st_dev);
+	m->ino = st.st_ino;
+	return 0;
+}
+
+/*
  * A live file let go (symbols_release()) and mapped and resolved again is
  * let go again: the objects released stay for the dsos that name them,
  * out of what the release and the trim look at, and come back to it when
@@ -272,31 +299,19 @@ static void test_shape(const char *shape, const char *tmp)
  */
 static void test_release(const char *shape, const char *tmp)
 {
-	struct symbols_opts o = { 0 };
-	struct symbols *s = symbols_new(&o);
+	struct symbols *s;
 	struct frame_info f[8];
 	struct elfsym leaf;
-	struct live_map m = { 0 };
+	struct live_map m;
 	struct stat st;
 	char copy[PATH_MAX], cmd[4 * PATH_MAX + 64];
 	uint64_t off;
 	size_t n1, n2, n3;
 	int r1, r2;
 
-	snprintf(copy, sizeof(copy), "%s/released", tmp);
-	snprintf(cmd, sizeof(cmd), "cp %s %s", shape, copy);
-	if (find_sym(shape, SHT_SYMTAB, "leaf_a", &leaf) < 0 ||
-	    vaddr_to_off(shape, leaf.value + 4, &off) < 0 || system(cmd) != 0 ||
-	    stat(copy, &st) != 0) {
-		ok(0, "a copy of %s with leaf_a to resolve", shape);
-		symbols_free(s);
+	if (live_copy(shape, tmp, "released", copy, &leaf, &off, &m))
 		return;
-	}
-	/* no process: the file its path names, which is the one mapped */
-	m.end = 0x1000;
-	m.maj = major(st.st_dev);
-	m.min = minor(st.st_dev);
-	m.ino = st.st_ino;
+	s = symbols_new(NULL);
 	r1 = dso_resolve(symbols_dso_live(s, copy, NULL, 0, &m), off, f, 8);
 	symbols_mark_begin(s);
 	n1 = symbols_release(s, 0, NULL, NULL);
@@ -319,8 +334,8 @@ static void test_release(const char *shape, const char *tmp)
 		struct dso *d[8];
 		struct live_map mm[8];
 		void *at[8];
-		size_t len = (size_t)st.st_size;
-		int same, distinct = 1, mapped = 1;
+		size_t len = stat(copy, &st) == 0 ? (size_t)st.st_size : 0;
+		int same, distinct = 1, mapped = len > 0;
 		size_t let_go;
 
 		for (int i = 0; i < 8; i++) {
@@ -364,31 +379,20 @@ static void test_release(const char *shape, const char *tmp)
  */
 static void test_shared_file(const char *shape, const char *tmp)
 {
-	struct symbols *s = symbols_new(NULL);
+	struct symbols *s;
 	struct frame_info f[8];
 	struct elfsym leaf;
-	struct live_map m = { 0 };
+	struct live_map m;
 	const struct objfile *fa, *fb;
 	struct dso *a, *b;
-	struct stat st;
-	char copy[PATH_MAX], cmd[2 * PATH_MAX + 16];
+	char copy[PATH_MAX];
 	uint64_t off, va = 0;
 	size_t n1, n2;
 	int rb, ra, still;
 
-	snprintf(copy, sizeof(copy), "%s/shared", tmp);
-	snprintf(cmd, sizeof(cmd), "cp %s %s", shape, copy);
-	if (find_sym(shape, SHT_SYMTAB, "leaf_a", &leaf) < 0 ||
-	    vaddr_to_off(shape, leaf.value + 4, &off) < 0 || system(cmd) != 0 ||
-	    stat(copy, &st) != 0) {
-		ok(0, "a copy of %s with leaf_a to resolve", shape);
-		symbols_free(s);
+	if (live_copy(shape, tmp, "shared", copy, &leaf, &off, &m))
 		return;
-	}
-	m.end = 0x1000;
-	m.maj = major(st.st_dev);
-	m.min = minor(st.st_dev);
-	m.ino = st.st_ino;
+	s = symbols_new(NULL);
 	b = symbols_dso_live(s, copy, NULL, 0, &m);
 	rb = dso_resolve(b, off, f, 8);		/* b's file opened */
 	unlink(copy);
