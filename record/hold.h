@@ -18,6 +18,11 @@
 
 /* How long a file is held after its last MMAP2 was seen: the reader opens it well before. */
 #define HOLD_NS (120 * 1000000000ULL)
+/*
+ * Files held at once, at most (the recorder's descriptors are its rings'
+ * first); past it, the one held longest without a new map goes.
+ */
+#define HOLD_MAX 512
 
 struct hold;
 
