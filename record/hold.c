@@ -87,8 +87,15 @@ static void hold_locked(struct hold *h, int pid, uint64_t start, uint64_t len, c
 			h->v[i].until = e.until;	/* mapped again: held on */
 			return;
 		}
+	memcpy(path, name, name_len);
+	path[name_len] = '\0';
+	/* the very file: through the process while it lives, else at its path, same inode */
+	e.fd = mapfile_open(pid, start, start + len, path, maj, min, ino, NULL, 0);
+	if (e.fd < 0)
+		return;
 	/*
-	 * Full: the file held longest without a new map goes, which its
+	 * Full: the file held longest without a new map goes (once this one
+	 * is open: a file that cannot be opened takes no one's place), which its
 	 * reader has most likely opened itself by now. Refusing the new one
 	 * instead left the programs run while HOLD_MAX files were held
 	 * unnamed once deleted: a soak's churn held 4 more a second and
@@ -102,12 +109,6 @@ static void hold_locked(struct hold *h, int pid, uint64_t start, uint64_t len, c
 				old = i;
 		let_go(h, old);
 	}
-	memcpy(path, name, name_len);
-	path[name_len] = '\0';
-	/* the very file: through the process while it lives, else at its path, same inode */
-	e.fd = mapfile_open(pid, start, start + len, path, maj, min, ino, NULL, 0);
-	if (e.fd < 0)
-		return;
 	link_path(h, &e, link, sizeof(link));
 	snprintf(target, sizeof(target), "/proc/%d/fd/%d", (int)getpid(), e.fd);
 	unlink(link);	/* one an earlier recorder left */
