@@ -538,19 +538,43 @@ else
 fi
 
 # --- faults: kill -9, then a new agent on the same spool --------------------------------
+# (and the same TMPDIR, where the killed one left its hold directory)
+saved_tmpdir=${TMPDIR:-/tmp}
+mkdir holds
+TMPDIR=$PWD/holds
+export TMPDIR
 start_rx rx3 pyroscope
 stop_rx
 start_agent --listen none -F 99 --comm shape --window 1 --duration 30 --spool spool3 --label env=test \
 	--tenant t1 --push "http://127.0.0.1:$port"
 wait_until "two windows in the spool before the kill" spooled 2 spool3
+child=$(pgrep -P $agent_pid)
 kill -KILL $agent_pid
 wait $agent_pid 2> /dev/null
+# its recorder ends too (told by the kernel), and with it the hold directory's lock
+[ -z "$child" ] || wait_gone $child 500 || fail "the killed agent's recorder $child did not end"
 kept=$(ls spool3/pyroscope-*/*.win 2> /dev/null | wc -l)
 [ "$kept" -ge 2 ] || fail "killed: $kept windows in the spool"
+dead=$(ls -d holds/prof-hold-* 2> /dev/null)
+[ "$(echo "$dead" | grep -c .)" = 1 ] || fail "killed: hold directories '$dead', expected the one it left"
 start_rx rx3 pyroscope --port "$port"
 start_agent --listen none -F 99 --comm shape --window 1 --duration 4 --spool spool3 --label env=test \
 	--tenant t1 --push "http://127.0.0.1:$port"
+# its own hold directory made, and before it (make_hold_dir()) the killed one's removed
+new_hold_dir() {
+	live=$(ls -d holds/prof-hold-* 2> /dev/null | grep -vxF "$dead")
+	[ -n "$live" ]
+}
+wait_until "the new agent's hold directory" new_hold_dir
+[ ! -e "$dead" ] || fail "the new agent left the killed one's hold directory $dead"
+# one more agent meanwhile sweeps nothing of the live one's
+"$PROF" agent --listen 127.0.0.1:0 -F 99 --comm shape --window 1 --duration 1 2> agent3.err ||
+	fail "a second agent at once: $(cat agent3.err)"
+[ -d "$live" ] || fail "a second agent removed the running one's hold directory $live"
 wait_agent
+left=$(ls -A holds)
+[ -z "$left" ] || fail "hold directories left after the agents' ends: $left"
+TMPDIR=$saved_tmpdir
 expect_rc 0 "prof agent after kill -9"
 stop_rx
 check_rx rx3

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +24,57 @@
 
 extern char **environ;
 
+/* Remove what a recorder left in the hold directory open as fd. */
+static void empty_hold_dir(int fd)
+{
+	int dup_fd = dup(fd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(fd, e->d_name, 0);
+	closedir(d);
+}
+
+/*
+ * The hold directories in parent that an agent or top killed before its
+ * end left (kill -9, an OOM kill): ours (a directory of our user's, not a
+ * link), and locked by no one, since each live source holds its own
+ * locked (make_hold_dir()) until it removes it, and a lock ends with its
+ * process. Each holds links to a dead recorder's descriptors, and a
+ * host whose agent is killed now and then would gather them in its
+ * tmpfs for good.
+ */
+static void sweep_hold_dirs(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (strncmp(e->d_name, "prof-hold-", 10))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && st.st_uid == geteuid() && !flock(fd, LOCK_EX | LOCK_NB)) {
+			empty_hold_dir(fd);
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		}
+		close(fd);	/* the lock with it */
+	}
+	if (d)
+		closedir(d);
+}
+
 /*
  * The directory where the recorder links the files it holds for us
  * (record/hold.h), made once, private: the links reach every executable
@@ -29,7 +82,10 @@ extern char **environ;
  * link costs no inode of a disk's filesystem (on a host that builds and
  * deletes programs all day, ext4's search for a free inode past the
  * recently deleted ones cost the agent's recorder 7% of its CPU in
- * /tmp), then /tmp. Without one, nothing is held.
+ * /tmp), then /tmp. Without one, nothing is held. Locked while it is
+ * ours, so that the next live source can tell one we left if killed
+ * (sweep_hold_dirs()); one a sweep removed between our mkdtemp() and our
+ * lock has no links left, and we make another.
  */
 static void make_hold_dir(struct live *l)
 {
@@ -42,10 +98,23 @@ static void make_hold_dir(struct live *l)
 	if (tmp && tmp[0] == '/' && strlen(tmp) < 200)
 		dirs[0] = tmp, n = 1;
 	for (size_t i = 0; i < n; i++) {
-		snprintf(l->hold_dir, sizeof(l->hold_dir), "%s/prof-hold-XXXXXX", dirs[i]);
-		if (mkdtemp(l->hold_dir)) {
-			symbols_hold_dir(l->po->sym, l->hold_dir);
-			return;
+		sweep_hold_dirs(dirs[i]);
+		for (int tries = 0; tries < 8; tries++) {
+			struct stat st;
+			int fd;
+
+			snprintf(l->hold_dir, sizeof(l->hold_dir), "%s/prof-hold-XXXXXX", dirs[i]);
+			if (!mkdtemp(l->hold_dir))
+				break;
+			fd = open(l->hold_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0 && !flock(fd, LOCK_EX) && !fstat(fd, &st) && st.st_nlink > 0) {
+				l->hold_lock = fd;
+				symbols_hold_dir(l->po->sym, l->hold_dir);
+				return;
+			}
+			if (fd >= 0)
+				close(fd);
+			rmdir(l->hold_dir);
 		}
 	}
 	l->hold_dir[0] = '\0';
@@ -54,19 +123,12 @@ static void make_hold_dir(struct live *l)
 /* Remove the hold directory and what a recorder left in it. */
 static void remove_hold_dir(struct live *l)
 {
-	DIR *d;
-	struct dirent *e;
-
 	if (!l->hold_dir[0])
 		return;
 	symbols_hold_dir(l->po->sym, NULL);
-	d = opendir(l->hold_dir);
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
+	empty_hold_dir(l->hold_lock);
 	rmdir(l->hold_dir);
+	close(l->hold_lock);
 	l->hold_dir[0] = '\0';
 }
 
@@ -121,6 +183,9 @@ static int start_child(struct live *l)
 		sigset_t none;
 
 		dup2(fds[1], STDOUT_FILENO);
+		/* the recorder holds the hold directory's lock too, until it ends */
+		if (l->hold_dir[0])
+			fcntl(l->hold_lock, F_SETFD, 0);
 		if (l->err_fd >= 0)
 			dup2(l->err_fd, STDERR_FILENO);
 		/* the thread that started it is the main one: it dies with us */

@@ -47,6 +47,7 @@ struct live {
 	char err[512];			/* why feeding stopped early (a corrupt stream); "" */
 	double started;			/* when the recorder was started (mono_s()) */
 	char hold_dir[256];		/* where the recorder links the files it holds; "" none */
+	int hold_lock;			/* hold_dir open and locked, while hold_dir is set */
 };
 
 /* Start the recorder and the thread that feeds a new profile its records: 0, or -1 after a message. */
