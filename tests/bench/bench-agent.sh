@@ -70,17 +70,25 @@ short() {
 }
 big=/bin/bash
 
-# load: shape on one CPU, and PROCS short processes evenly over SECS
+# load: shape on one CPU, and PROCS short processes evenly over SECS: the
+# Ith started at SECS * I / PROCS from the start, by the clock (a sleep of
+# SECS / PROCS after each made the load last the programs' time besides,
+# twice SECS here), none waited for when behind; the number started in
+# SECS written to load.done
 load() {
 	"$WORKLOADS/shape" -s "$SECS" > /dev/null &
 	_s=$!
-	_gap=$(awk -v s="$SECS" -v n="$PROCS" 'BEGIN { printf "%.4f\n", s / n }')
+	_t0=$(date +%s.%N)
 	_i=0
 	while [ $_i -lt "$PROCS" ]; do
 		short $_i
-		sleep "$_gap"
 		_i=$((_i + 1))
+		_w=$(awk -v t0="$_t0" -v now="$(date +%s.%N)" -v i=$_i -v s="$SECS" -v n="$PROCS" \
+			'BEGIN { w = t0 + s * i / n - now; printf "%.3f\n", (w > 0 ? w : 0) }')
+		sleep "$_w"
 	done
+	echo "$_i $(awk -v t0="$_t0" -v now="$(date +%s.%N)" 'BEGIN { printf "%.0f", now - t0 }')" \
+		> "$tmp/load.done"
 	wait $_s
 }
 
@@ -146,6 +154,7 @@ agent() {
 	kill $rxp 2> /dev/null
 	ls "$tmp/rx"/*.json 2> /dev/null | wc -l > "$tmp/$1.windows"
 	say "  $1: $(tail -n 2 "$tmp/$1.err" | head -n 1 | sed 's/^prof: agent: //')"
+	say "  $1: the load: $(cut -d' ' -f1 "$tmp/load.done") short processes in $(cut -d' ' -f2 "$tmp/load.done") s"
 }
 agent agent "$PROF"
 [ -n "$PROF_BASE" ] && agent base "$PROF_BASE"
@@ -166,6 +175,7 @@ watch perf $pp
 wait $tq || die "perf record failed: $(tail -n 3 "$tmp/perf.err")"
 wait $lp
 psize=$(wc -c < "$tmp/perf.data")
+say "  perf: the load: $(cut -d' ' -f1 "$tmp/load.done") short processes in $(cut -d' ' -f2 "$tmp/load.done") s"
 : "$pr"
 
 ac=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/agent.time")
