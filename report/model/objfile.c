@@ -162,6 +162,7 @@ const struct objfile *objfiles_get_id(struct objfiles *t, const char *path,
 			t->files = xreallocarray(t->files, t->cap, sizeof(*t->files));
 		}
 		f = t->files[t->n] = objfile_open(path);
+		f->slot = t->n;
 		htab_put(&t->tab, &p, (uint32_t)t->n++);
 	}
 	f->refs++;
@@ -176,34 +177,50 @@ static uint64_t path_hash(const void *ctx, size_t i)
 	return htab_hash_bytes(t->files[i]->path, strlen(t->files[i]->path));
 }
 
-int objfiles_last(struct objfiles *t, const struct objfile *f)
+void objfiles_forget(struct objfiles *t, const struct objfile *const *files, size_t n,
+		     void (*drop)(void *ctx, const struct objfile *const *files, size_t n),
+		     void *ctx)
 {
-	int last;
+	struct objfile **closing = NULL;
+	size_t m = 0, kept = 0;
 
+	if (!n)
+		return;
 	pthread_mutex_lock(&t->mu);
-	last = f->refs == 1;
-	pthread_mutex_unlock(&t->mu);
-	return last;
-}
+	for (size_t i = 0; i < n; i++) {
+		struct objfile *f = t->files[files[i]->slot];
 
-void objfiles_forget(struct objfiles *t, const struct objfile *f)
-{
-	pthread_mutex_lock(&t->mu);
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->files[i] != f)
-			continue;
 		/*
 		 * another holder's still: an object of the path with no id was
 		 * given the file of the path's object with one, and letting
 		 * one of them go freed it under the other (an agent beside a
 		 * churn of programs deleted at exit crashed in minutes)
 		 */
-		if (--t->files[i]->refs)
-			break;
-		objfile_free(t->files[i]);
-		t->files[i] = t->files[--t->n];
+		if (--f->refs)
+			continue;
+		if (!m)
+			closing = xreallocarray(NULL, n, sizeof(*closing));
+		closing[m++] = f;
+	}
+	if (m) {
+		/*
+		 * out of the table at once, and indexed again once: one by one
+		 * (a reindex of every open file per file closed) cost the
+		 * agent of a churning host 2-4% of its CPU
+		 */
+		for (size_t i = 0; i < t->n; i++)
+			if (t->files[i]->refs) {
+				t->files[kept] = t->files[i];
+				t->files[kept]->slot = kept;
+				kept++;
+			}
+		t->n = kept;
 		htab_reindex(&t->tab, t->n, path_hash, t);
-		break;
 	}
 	pthread_mutex_unlock(&t->mu);
+	if (m && drop)
+		drop(ctx, (const struct objfile *const *)closing, m);
+	for (size_t i = 0; i < m; i++)
+		objfile_free(closing[i]);
+	free(closing);
 }

@@ -40,6 +40,7 @@ struct objfile {
 	const unsigned char *build_id;	/* in the image; NULL when it has none */
 	size_t build_id_len;
 	size_t refs;			/* the gets not yet forgotten (objfiles_forget()) */
+	size_t slot;			/* where the table holds it */
 };
 
 struct objfiles;
@@ -58,13 +59,16 @@ const struct objfile *objfiles_get(struct objfiles *t, const char *path);
  */
 const struct objfile *objfiles_get_id(struct objfiles *t, const char *path,
 				      const struct file_id *id);
-/* Whether forgetting f now closes it: this get is its last. */
-int objfiles_last(struct objfiles *t, const struct objfile *f);
 /*
- * Forget one get of f; the last closes and frees it, once nothing reads
- * it (libdwfl's modules read dups of its fd).
+ * Forget one get of each of files[0..n) (a file twice: two gets); the
+ * last of a file's closes and frees it, once nothing reads it (libdwfl's
+ * modules read dups of its fd), after drop(ctx, closing, m) is told of
+ * the m files that close (the unwinder's view of them; drop may be
+ * NULL). One pass over the table for all of them.
  */
-void objfiles_forget(struct objfiles *t, const struct objfile *f);
+void objfiles_forget(struct objfiles *t, const struct objfile *const *files, size_t n,
+		     void (*drop)(void *ctx, const struct objfile *const *files, size_t n),
+		     void *ctx);
 /* What stat(2) says path is, into *id: 0, or -1 (errno) with *id zeros. */
 int file_id_of(const char *path, struct file_id *id);
 int file_id_equal(const struct file_id *a, const struct file_id *b);

@@ -44,11 +44,11 @@ void resolver_free(struct resolver *r)
 	free(r);
 }
 
-void resolver_forget_file(void *ctx, const struct objfile *f)
+void resolver_forget_files(void *ctx, const struct objfile *const *files, size_t n)
 {
 	struct resolver *r = ctx;
 
-	unwind_forget_file(r->unwind, f);
+	unwind_forget_files(r->unwind, files, n);
 }
 
 void resolver_forget_memo(struct resolver *r)

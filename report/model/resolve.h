@@ -53,8 +53,8 @@ struct resolver;
 /* A resolver naming with sym (not owned). */
 struct resolver *resolver_new(struct symbols *sym);
 void resolver_free(struct resolver *r);
-/* symbols_release()'s drop (ctx: the resolver): forget what was read of f. */
-void resolver_forget_file(void *ctx, const struct objfile *f);
+/* symbols_release()'s drop (ctx: the resolver): forget what was read of files[0..n). */
+void resolver_forget_files(void *ctx, const struct objfile *const *files, size_t n);
 /* After files were released: forget every remembered answer. */
 void resolver_forget_memo(struct resolver *r);
 

@@ -725,7 +725,7 @@ static void round_done(void *ctx)
 	symbols_mark_begin(s->sym);
 	machine_mark_live(s->mach);
 	stacks_mark_live(s->stacks);
-	if (symbols_release(s->sym, s->trim_idle, resolver_forget_file, s->res))
+	if (symbols_release(s->sym, s->trim_idle, resolver_forget_files, s->res))
 		resolver_forget_memo(s->res);
 }
 

@@ -444,10 +444,12 @@ static int obj_loading(struct symbols *s, struct elfobj *obj)
 }
 
 size_t symbols_release(struct symbols *s, uint64_t idle_ns,
-		       void (*drop)(void *ctx, const struct objfile *f), void *ctx)
+		       void (*drop)(void *ctx, const struct objfile *const *files, size_t n),
+		       void *ctx)
 {
 	uint64_t now = sy_now();
 	const void **gone = NULL;
+	const struct objfile **files = NULL;
 	size_t n = 0, kept = 0;
 
 	sy_answers_stop(s);
@@ -462,18 +464,21 @@ size_t symbols_release(struct symbols *s, uint64_t idle_ns,
 		obj->walked = 0;	/* out of the walk with its file */
 		if (obj->state == OBJ_READY)
 			obj_end(obj);
-		if (drop && objfiles_last(s->files, obj->file))
-			drop(ctx, obj->file);	/* the unwinder's view of it, before it goes */
-		objfiles_forget(s->files, obj->file);
+		if (!(n & (n - 1))) {
+			gone = xreallocarray(gone, n ? 2 * n : 1, sizeof(*gone));
+			files = xreallocarray(files, n ? 2 * n : 1, sizeof(*files));
+		}
+		files[n] = obj->file;
 		obj->file = NULL;
 		obj->closed = 1;	/* an open again is counted as one */
-		if (!(n & (n - 1)))
-			gone = xreallocarray(gone, n ? 2 * n : 1, sizeof(*gone));
 		gone[n++] = obj;
 	}
 	s->nwalk = kept;
 	if (!n)
 		return 0;
+	/* the files (each after the unwinder let go of it), in one pass */
+	objfiles_forget(s->files, files, n, drop, ctx);
+	free(files);
 	s->nreleased += n;
 	/* answers of a file it no longer is: what the path names next may differ */
 	sy_cache_drop(s, gone, n);

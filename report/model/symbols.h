@@ -73,15 +73,16 @@ void symbols_trim_counts(const struct symbols *s, uint64_t *closed, uint64_t *re
  * for each dso a live process maps or a pending sample names; then
  * symbols_release() lets go of every file not marked that no new address
  * has needed and no process has mapped for idle_ns: its libdwfl state,
- * indexes and cached answers, and, after drop(ctx, file) (the unwinder's
- * view of it), the file. Its object stays (its name and build id, for
+ * indexes and cached answers, and, after drop(ctx, files, n) (the
+ * unwinder's view of the n files that close), the files. Its object stays (its name and build id, for
  * what an encoder still has), and opens again if a process maps that same
  * file again. How many.
  */
 void symbols_mark_begin(struct symbols *s);
 void dso_mark_live(struct dso *d);
 size_t symbols_release(struct symbols *s, uint64_t idle_ns,
-		       void (*drop)(void *ctx, const struct objfile *f), void *ctx);
+		       void (*drop)(void *ctx, const struct objfile *const *files, size_t n),
+		       void *ctx);
 uint64_t symbols_released(const struct symbols *s);
 
 /*

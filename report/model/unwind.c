@@ -232,17 +232,38 @@ static uint64_t file_hash(const void *ctx, size_t i)
 	return (uint64_t)(uintptr_t)u->files[i]->file;
 }
 
-void unwind_forget_file(struct unwind *u, const struct objfile *file)
+static int ptr_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; u && i < u->nfiles; i++) {
-		if (u->files[i]->file != file)
-			continue;
-		free_file(u->files[i], u->nreg);
-		u->files[i] = u->files[--u->nfiles];
-		htab_reindex(&u->ftab, u->nfiles, file_hash, u);
-		memset(u->memo, 0, sizeof(u->memo));	/* it names rules of the file */
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void unwind_forget_files(struct unwind *u, const struct objfile *const *files, size_t n)
+{
+	const struct objfile **sorted;
+	size_t kept = 0;
+
+	if (!u || !n || !u->nfiles)
 		return;
+	sorted = xreallocarray(NULL, n, sizeof(*sorted));
+	memcpy(sorted, files, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), ptr_cmp);
+	/* one pass and one reindex for them all */
+	for (size_t i = 0; i < u->nfiles; i++) {
+		const struct objfile *f = u->files[i]->file;
+
+		if (bsearch(&f, sorted, n, sizeof(*sorted), ptr_cmp))
+			free_file(u->files[i], u->nreg);
+		else
+			u->files[kept++] = u->files[i];
 	}
+	free(sorted);
+	if (kept == u->nfiles)
+		return;
+	u->nfiles = kept;
+	htab_reindex(&u->ftab, u->nfiles, file_hash, u);
+	memset(u->memo, 0, sizeof(u->memo));	/* it names rules of the files */
 }
 
 /* The unwinder's view of file: its .eh_frame. Never NULL; a file that cannot be read has no CFI. */

@@ -55,8 +55,8 @@ struct unwind_map {
  */
 struct unwind *unwind_new(const char *debuginfo_path, int cache);
 void unwind_free(struct unwind *u);
-/* Forget what was read of file (its CFI and rules), before the file is closed. */
-void unwind_forget_file(struct unwind *u, const struct objfile *file);
+/* Forget what was read of files[0..n) (their CFI and rules), before they are closed. */
+void unwind_forget_files(struct unwind *u, const struct objfile *const *files, size_t n);
 
 /*
  * The mapping of the sampled process that holds pc, at the sample's time:

@@ -377,6 +377,21 @@ static void test_release(const char *shape, const char *tmp)
  * agent beside a churn of programs deleted at exit crashed in minutes);
  * the other's going closes it.
  */
+/* symbols_release()'s drop: the files it was told of, and how many times. */
+struct dropped {
+	const struct objfile *files[8];
+	size_t n, calls;
+};
+
+static void count_drop(void *ctx, const struct objfile *const *files, size_t n)
+{
+	struct dropped *d = ctx;
+
+	d->calls++;
+	for (size_t i = 0; i < n && d->n < 8; i++)
+		d->files[d->n++] = files[i];
+}
+
 static void test_shared_file(const char *shape, const char *tmp)
 {
 	struct symbols *s;
@@ -385,9 +400,10 @@ static void test_shared_file(const char *shape, const char *tmp)
 	struct live_map m;
 	const struct objfile *fa, *fb;
 	struct dso *a, *b;
+	struct dropped d1 = { 0 }, d2 = { 0 }, d3 = { 0 };
 	char copy[PATH_MAX];
 	uint64_t off, va = 0;
-	size_t n1, n2;
+	size_t n1, n2, n3;
 	int rb, ra, still;
 
 	if (live_copy(shape, tmp, "shared", copy, &leaf, &off, &m))
@@ -403,16 +419,38 @@ static void test_shared_file(const char *shape, const char *tmp)
 	fb = dso_file(b);
 	symbols_mark_begin(s);
 	dso_mark_live(b);			/* b's process lives, a's does not */
-	n1 = symbols_release(s, 0, NULL, NULL);
+	n1 = symbols_release(s, 0, count_drop, &d1);
 	fb = dso_file(b);
 	still = fb && fb->fd >= 0 && objfile_vaddr(fb, off, &va, NULL) == 1 &&
 		va == leaf.value + 4 && dso_resolve(b, off + 8, f, 8) == 1;
 	symbols_mark_begin(s);
-	n2 = symbols_release(s, 0, NULL, NULL);
-	ok(rb == 1 && ra == 1 && a != b && fa == fb && n1 == 1 && still && n2 == 1,
+	n2 = symbols_release(s, 0, count_drop, &d2);
+	ok(rb == 1 && ra == 1 && a != b && fa == fb && n1 == 1 && still && n2 == 1 &&
+	   d1.calls == 0 && d2.calls == 1 && d2.n == 1 && d2.files[0] == fa,
 	   "two objects of one path given one file: the one let go leaves it to the other, whose "
-	   "going closes it (resolved %d %d, shared %d, let go %zu then %zu, the other's file %s)",
-	   rb, ra, a != b && fa == fb, n1, n2, still ? "whole" : "gone");
+	   "going closes it (resolved %d %d, shared %d, let go %zu then %zu, the other's file %s, "
+	   "closed %zu then %zu)", rb, ra, a != b && fa == fb, n1, n2, still ? "whole" : "gone",
+	   d1.n, d2.n);
+	symbols_free(s);
+
+	/* both let go in one pass: the file closes once, told once */
+	if (live_copy(shape, tmp, "shared2", copy, &leaf, &off, &m))
+		return;
+	s = symbols_new(NULL);
+	b = symbols_dso_live(s, copy, NULL, 0, &m);
+	rb = dso_resolve(b, off, f, 8);
+	unlink(copy);
+	m.ino++;
+	a = symbols_dso_live(s, copy, NULL, 0, &m);
+	ra = dso_resolve(a, off + 4, f, 8);
+	fa = dso_file(a);
+	fb = dso_file(b);
+	symbols_mark_begin(s);
+	n3 = symbols_release(s, 0, count_drop, &d3);
+	ok(rb == 1 && ra == 1 && fa == fb && n3 == 2 && d3.calls == 1 && d3.n == 1 &&
+	   d3.files[0] == fa,
+	   "two objects of one file let go in one pass: the file closed once (let go %zu, told "
+	   "%zu times of %zu files)", n3, d3.calls, d3.n);
 	symbols_free(s);
 }
 
