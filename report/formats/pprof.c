@@ -383,6 +383,7 @@ static int by_hits(const void *a, const void *b, void *arg)
 static void encode(struct pprof *p, const struct pprof_window *win, struct pb *out)
 {
 	struct pb m = { 0 }, packed = { 0 };
+	size_t *order;
 	uint64_t t_samples = str_index(p, "samples"), u_count = str_index(p, "count");
 	uint64_t t_value = str_index(p, p->vtype);
 	uint64_t u_value = str_index(p, p->time_unit ? "nanoseconds" : "count");
@@ -410,9 +411,8 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 		pb_msg(out, 2, &m);
 	}
 	/* the main program first (by_hits()) */
+	order = xreallocarray(NULL, p->nmap ? p->nmap : 1, sizeof(*order));
 	{
-		size_t *order = xreallocarray(NULL, p->nmap ? p->nmap : 1, sizeof(*order));
-
 		for (size_t i = 0; i < p->nmap; i++) {
 			uint64_t d = (uint64_t)(uintptr_t)p->map[i].dso;
 			struct htab_probe hp;
@@ -426,16 +426,13 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 		qsort_r(order, p->nmap, sizeof(*order), by_hits, p);
 		for (size_t i = 0; i < p->nmap; i++)
 			p->map[order[i]].id = i + 1;
-		free(order);
 	}
 	for (size_t r = 0; r < p->nmap; r++) {
-		size_t i = 0;
+		size_t i = order[r];	/* the mapping of id r + 1 */
 		const unsigned char *id;
 		size_t n;
 		char buf[2 * 64 + 1] = "";
 
-		while (p->map[i].id != r + 1)
-			i++;
 		n = dso_build_id(p->map[i].dso, &id);
 		if (n && n <= 64)
 			buildid_hex(buf, id, n);
@@ -454,6 +451,7 @@ static void encode(struct pprof *p, const struct pprof_window *win, struct pb *o
 		}
 		pb_msg(out, 3, &m);
 	}
+	free(order);
 	for (size_t i = 0; i < p->nloc; i++) {
 		const struct ploc *l = &p->loc[i];
 		struct pb line = { 0 };
