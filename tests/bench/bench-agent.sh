@@ -18,6 +18,9 @@
 #
 #   PROF=./prof WORKLOADS=./tests/workloads sh tests/bench/bench-agent.sh
 #   PROF_BASE=/path/to/an/older/prof: its agent too, a third run (a before and after in one run)
+#   BENCH_AGENT_TOGETHER=1: the agent and perf at once, under one load (on
+#   a shared host whose load comes and goes, the same for both; an hour's
+#   run takes an hour), no PROF_BASE
 
 PROF=${PROF:-./prof}
 PROF_BASE=${PROF_BASE:-}
@@ -25,6 +28,7 @@ WORKLOADS=${WORKLOADS:-./tests/workloads}
 PERF=${PERF:-perf}
 SECS=${BENCH_AGENT_SECONDS:-600}
 PROCS=${BENCH_AGENT_PROCS:-2000}
+TOGETHER=${BENCH_AGENT_TOGETHER:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 rx=$here/../agent/receiver.py
 
@@ -114,15 +118,18 @@ watch() {
 	echo "$_end" > "$tmp/$_name.end"
 }
 
-say "$me: $SECS s each, shape busy on one CPU and $PROCS short processes, at 49 Hz"
+[ "$TOGETHER" != 1 ] || [ -z "$PROF_BASE" ] || die "BENCH_AGENT_TOGETHER=1 runs no PROF_BASE"
+say "$me: $SECS s each$([ "$TOGETHER" = 1 ] && echo ', at once'), shape busy on one CPU and $PROCS short processes, at 49 Hz"
 
 # --- prof agent ---
-# agent NAME PROF: that prof's agent for SECS under the load; NAME.time, .max, .end, .trace, .windows
-agent() {
+# agent_start NAME PROF: that prof's agent, pushing to a stand-in, for
+# SECS; its pids in rxp (the stand-in), tp (time), ap (the agent), child
+# (its recorder)
+agent_start() {
 	rm -rf "$tmp/rx" "$tmp/spool" "$tmp/port"
 	python3 "$rx" "$tmp/rx" --kind pyroscope --port-file "$tmp/port" &
 	rxp=$!
-	bg="$rxp"
+	bg="$bg $rxp"
 	i=0
 	while [ ! -s "$tmp/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -s "$tmp/port" ] || die "the stand-in backend did not start"
@@ -132,7 +139,7 @@ agent() {
 		--push "http://127.0.0.1:$(cat "$tmp/port")" --spool "$tmp/spool" --duration "$SECS" \
 		2> "$tmp/$1.err" &
 	tp=$!
-	bg="$rxp $tp"
+	bg="$bg $tp"
 	# the agent (time's child) and its recorder (the agent's), once both are there
 	ap=
 	child=
@@ -144,39 +151,83 @@ agent() {
 		i=$((i + 1))
 	done
 	[ -n "$child" ] || die "prof agent ($2) did not start its recorder: $(tail -n 3 "$tmp/$1.err")"
-	bg="$rxp $tp $ap"
-	load &
-	lp=$!
-	bg="$rxp $ap $lp"
-	watch "$1" $ap $child
+	bg="$bg $ap"
+}
+# agent_end NAME PROF: its end; NAME.windows
+agent_end() {
 	wait $tp || die "prof agent ($2) failed: $(tail -n 3 "$tmp/$1.err")"
-	wait $lp
 	kill $rxp 2> /dev/null
 	ls "$tmp/rx"/*.json 2> /dev/null | wc -l > "$tmp/$1.windows"
 	say "  $1: $(tail -n 2 "$tmp/$1.err" | head -n 1 | sed 's/^prof: agent: //')"
+}
+# perf_start: perf record -a -F 49 -g for SECS; its pids in tq (time), pp (perf)
+perf_start() {
+	$timecmd -f '%U %S' -o "$tmp/perf.time" "$PERF" record -q -a -F 49 -g -o "$tmp/perf.data" \
+		-- sleep "$SECS" > /dev/null 2> "$tmp/perf.err" &
+	tq=$!
+	bg="$bg $tq"
+	pp=
+	i=0
+	while [ -z "$pp" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		pp=$(pgrep -P $tq -x perf | head -n 1)
+		i=$((i + 1))
+	done
+	[ -n "$pp" ] || die "perf record did not start: $(tail -n 3 "$tmp/perf.err")"
+	bg="$bg $pp"
+}
+perf_end() {
+	wait $tq || die "perf record failed: $(tail -n 3 "$tmp/perf.err")"
+}
+loaded() {
 	say "  $1: the load: $(cut -d' ' -f1 "$tmp/load.done") short processes in $(cut -d' ' -f2 "$tmp/load.done") s"
 }
-agent agent "$PROF"
-[ -n "$PROF_BASE" ] && agent base "$PROF_BASE"
 
-# --- perf record ---
-$timecmd -f '%U %S' -o "$tmp/perf.time" "$PERF" record -q -a -F 49 -g -o "$tmp/perf.data" \
-	-- sleep "$SECS" > /dev/null 2> "$tmp/perf.err" &
-tq=$!
-bg=$tq
-sleep 1
-pp=$(pgrep -P $tq | head -n 1)
-bg="$tq $pp"
-pr=$(pgrep -P $pp -x perf-exec 2> /dev/null)
-load &
-lp=$!
-bg="$pp $lp"
-watch perf $pp
-wait $tq || die "perf record failed: $(tail -n 3 "$tmp/perf.err")"
-wait $lp
+if [ "$TOGETHER" = 1 ]; then
+	# both at once, under one load: each samples the other too (at 49 Hz,
+	# a handful of samples), and a loaded host's moods are the same for both
+	agent_start agent "$PROF"
+	perf_start
+	load &
+	lp=$!
+	bg="$bg $lp"
+	watch agent $ap $child &
+	w1=$!
+	watch perf $pp &
+	w2=$!
+	agent_end agent "$PROF"
+	perf_end
+	wait $lp $w1 $w2
+	loaded both
+else
+	agent_start agent "$PROF"
+	load &
+	lp=$!
+	bg="$bg $lp"
+	watch agent $ap $child
+	agent_end agent "$PROF"
+	wait $lp
+	loaded agent
+	if [ -n "$PROF_BASE" ]; then
+		agent_start base "$PROF_BASE"
+		load &
+		lp=$!
+		bg="$bg $lp"
+		watch base $ap $child
+		agent_end base "$PROF_BASE"
+		wait $lp
+		loaded base
+	fi
+	perf_start
+	load &
+	lp=$!
+	bg="$bg $lp"
+	watch perf $pp
+	perf_end
+	wait $lp
+	loaded perf
+fi
 psize=$(wc -c < "$tmp/perf.data")
-say "  perf: the load: $(cut -d' ' -f1 "$tmp/load.done") short processes in $(cut -d' ' -f2 "$tmp/load.done") s"
-: "$pr"
 
 ac=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/agent.time")
 pc=$(awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/perf.time")
