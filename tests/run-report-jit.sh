@@ -63,6 +63,21 @@ run_prof script -i carried.data
 grep -q '^PROF_JIT kind=jitdump pid=400 start=0.900000000 offset=0 len=536 total=536$' out ||
 	check_later "carried: prof script does not show the carried jitdump: $(grep PROF_ out)"
 grep -q '^PROF_JIT_TRAILER records=2 ' out || check_later "carried: no trailer in prof script"
+# pprof: jit_old and jit_new, one address of one JIT dso, stay two functions
+# (the pprof writer's memo of frames by address leaves JIT code out)
+run_prof report -i carried.data --comm node --format pprof -o jit.pb.gz
+expect_rc 0 "prof report --format pprof of JIT code"
+if command -v go > /dev/null 2>&1; then
+	HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS= timeout 300 go tool pprof -top -nodecount=100 \
+		jit.pb.gz > top.txt 2> top.err || fail "go tool pprof -top: $(tail -3 top.err)"
+	# a sample is 1 ms here: flat 5ms and 6ms
+	for f in "5ms JS:*jit_old" "6ms JS:*jit_new"; do
+		awk -v v="${f%% *}" -v n="${f#* }" '$1 == v && $6 == n { f = 1 } END { exit !f }' top.txt ||
+			check_later "pprof: no ${f#* } of flat ${f%% *}: $(cat top.txt)"
+	done
+else
+	note "no go: the pprof file of JIT code is not read"
+fi
 
 # --- carried without the trailer (a pipe's end, a killed recorder) ---------------
 # read where perf reads them: the perf map of /tmp and the jitdump's path, under --symfs

@@ -64,6 +64,7 @@ struct pmap {
 struct pprof {
 	struct strpool *pool;
 	struct umap strs, funcs, locs, samples, maps;
+	struct umap fmemo;	/* a location's frames as resolved (pointers) -> its id: location_id() */
 	struct umap progs;	/* per program (dso), how many samples: its val */
 	const char **str;	/* the string table */
 	size_t nstr, cap_str;
@@ -154,6 +155,7 @@ void pprof_free(struct pprof *p)
 	umap_release(&p->strs);
 	umap_release(&p->funcs);
 	umap_release(&p->locs);
+	umap_release(&p->fmemo);
 	umap_release(&p->samples);
 	umap_release(&p->maps);
 	umap_release(&p->progs);
@@ -256,9 +258,33 @@ static uint64_t mapping_id(struct pprof *p, const struct dso *d, uint64_t off, i
  */
 static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 {
-	uint64_t w[2 + 2 * 64];
-	int k = 0, made;
+	uint64_t w[2 + 2 * 64], mk[2 + 3 * 8];
+	int k = 0, made, nk = 0;
 	struct ukey *e;
+
+	/*
+	 * Seen before, the same frames as the resolver gave them (its names
+	 * and files are interned: the same pointers), at the same address of
+	 * the same file: the same location, without the string table's and
+	 * the functions' look-ups of each frame, which a sample's every
+	 * frame paid (the agent's profile: strpool_intern_len, umap_probe).
+	 * Not for JIT code, whose addresses and names are used again.
+	 */
+	if (f[0].dso && n <= 8 && !dso_is_jit(f[0].dso)) {
+		struct htab_probe hp;
+		const struct ukey *m;
+
+		mk[nk++] = (uint64_t)(uintptr_t)f[0].dso;
+		mk[nk++] = f[0].addr << 1 | f[0].kernel;
+		for (int i = 0; i < n; i++) {
+			mk[nk++] = (uint64_t)(uintptr_t)f[i].name;
+			mk[nk++] = (uint64_t)(uintptr_t)f[i].file;
+			mk[nk++] = (uint64_t)(int64_t)f[i].line;
+		}
+		m = umap_probe(&p->fmemo, mk, (size_t)nk, &hp);
+		if (m)
+			return m->val;
+	}
 
 	/*
 	 * A user-space frame without a name, in a file of its own, is left
@@ -301,12 +327,17 @@ static uint64_t location_id(struct pprof *p, const struct rframe *f, int n)
 			l->n++;
 		}
 	}
+	if (nk)
+		umap_get(&p->fmemo, mk, (size_t)nk, e->val, &made);
 	return e->val;
 }
 
 void pprof_add(struct pprof *p, const struct rsample *s, const char *const *labels, int nlabels)
 {
-	uint64_t *w = xreallocarray(NULL, (size_t)s->nframes + 2 + 2 * (size_t)nlabels, sizeof(*w));
+	/* on the stack but for the deepest stacks: a malloc a sample showed in the agent's profile */
+	uint64_t wbuf[256];
+	size_t need = (size_t)s->nframes + 2 + 2 * (size_t)nlabels;
+	uint64_t *w = need <= 256 ? wbuf : xreallocarray(NULL, need, sizeof(*w));
 	size_t k = 0;
 	int made;
 	struct ukey *e;
@@ -343,7 +374,8 @@ void pprof_add(struct pprof *p, const struct rsample *s, const char *const *labe
 	p->sval[e->val][1] += s->period;
 	p->count++;
 	p->value += s->period;
-	free(w);
+	if (w != wbuf)
+		free(w);
 }
 
 uint64_t pprof_count(const struct pprof *p, uint64_t *value)
