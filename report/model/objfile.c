@@ -188,8 +188,11 @@ void objfiles_forget(struct objfiles *t, const struct objfile *const *files, siz
 		return;
 	pthread_mutex_lock(&t->mu);
 	for (size_t i = 0; i < n; i++) {
-		struct objfile *f = t->files[files[i]->slot];
+		size_t at = files[i]->slot;
+		struct objfile *f = at < t->n ? t->files[at] : NULL;
 
+		if (f != files[i] || !f->refs)
+			continue;	/* not ours, or each get already forgotten */
 		/*
 		 * another holder's still: an object of the path with no id was
 		 * given the file of the path's object with one, and letting
