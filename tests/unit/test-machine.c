@@ -6,13 +6,15 @@
  * (COMM with the exec flag) empties them; perf's build-id table names
  * files MMAP2 records do not; threads never seen are ":TID"; forget mode
  * lets a thread go a second after its EXIT, not before, and a FORK that
- * reuses its tid cancels that.
+ * reuses its tid cancels that. The tables of threads and processes
+ * (src/itab.h) drop the slots of those gone once they are most of them.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "itab.h"
 #include "machine.h"
 #include "resolve.h"
 #include "symbols.h"
@@ -77,6 +79,39 @@ static void forgot(void *ctx, int pid, int tid)
 	(void)pid;
 	if (nforgot < 8)
 		forgotten[nforgot++] = tid;
+}
+
+/*
+ * A host's tids come and go: the table holds what lives, not every tid
+ * it ever had (a live reader's tables grew by each thread the host ran,
+ * up to pid_max, and were walked whole at each release).
+ */
+static void test_itab(void)
+{
+	struct itab t = { HTAB_INIT, NULL, NULL, 0, 0 };
+	static int v[20000];
+	int found = 1, gone = 1, again;
+	size_t peak = 0;
+
+	for (int k = 1; k <= 20000; k++) {
+		itab_put(&t, k, &v[k - 1]);
+		if (k > 10)
+			itab_put(&t, k - 10, NULL);	/* ten live at a time */
+		if (itab_count(&t) > peak)
+			peak = itab_count(&t);
+	}
+	for (int k = 1; k <= 20000; k++) {
+		if (k > 19990)
+			found &= itab_get(&t, k) == &v[k - 1];
+		else
+			gone &= itab_get(&t, k) == NULL;
+	}
+	itab_put(&t, 5, &v[4]);	/* a tid used again */
+	again = itab_get(&t, 5) == &v[4] && itab_get(&t, 20000) == &v[19999];
+	ok(found && gone && again && peak <= 2 * ITAB_EMPTY_MIN + 10,
+	   "20000 tids, ten at a time: at most %zu slots (%d), the live found (%d), the gone not (%d), "
+	   "one used again (%d)", peak, 2 * ITAB_EMPTY_MIN + 10, found, gone, again);
+	itab_release(&t, NULL);
 }
 
 int main(void)
@@ -150,5 +185,6 @@ int main(void)
 	machine_free(m);
 	resolver_free(res);
 	symbols_free(sym);
+	test_itab();
 	return tap_done();
 }
