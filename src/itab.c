@@ -42,7 +42,8 @@ void itab_put(struct itab *t, int key, void *val)
 				compact(t);
 			return;
 		}
-	t->empty += !val;
+	if (!val)
+		return;	/* nothing there, nothing to put: no slot made empty */
 	if (n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
 		t->keys = xreallocarray(t->keys, t->cap, sizeof(*t->keys));

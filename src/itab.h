@@ -36,7 +36,10 @@ static inline void *itab_get(const struct itab *t, int key)
 	return NULL;
 }
 
-/* Insert or replace; a NULL may drop the emptied slots (not while walking the slots). */
+/*
+ * Insert or replace; a NULL for a key not there puts nothing, and a NULL
+ * may drop the emptied slots (not while walking the slots).
+ */
 void itab_put(struct itab *t, int key, void *val);
 /* Slots, in the order they were made: keys[], vals[] (NULL: put back empty). */
 static inline size_t itab_count(const struct itab *t)
