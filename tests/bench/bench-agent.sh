@@ -121,10 +121,23 @@ watch() {
 [ "$TOGETHER" != 1 ] || [ -z "$PROF_BASE" ] || die "BENCH_AGENT_TOGETHER=1 runs no PROF_BASE"
 say "$me: $SECS s each$([ "$TOGETHER" = 1 ] && echo ', at once'), shape busy on one CPU and $PROCS short processes, at 49 Hz"
 
+# child_of PID [NAME]: PID's first child (named NAME), once it is there;
+# nothing after 30 s without one
+child_of() {
+	_c=
+	_k=0
+	while [ -n "$1" ] && [ -z "$_c" ] && [ $_k -lt 300 ]; do
+		sleep 0.1
+		_c=$(pgrep -P "$1" ${2:+-x "$2"} | head -n 1)
+		_k=$((_k + 1))
+	done
+	echo "$_c"
+}
+
 # --- prof agent ---
 # agent_start NAME PROF: that prof's agent, pushing to a stand-in, for
 # SECS; its pids in rxp (the stand-in), tp (time), ap (the agent), child
-# (its recorder)
+# (its recorder); watched: the agent and its recorder
 agent_start() {
 	rm -rf "$tmp/rx" "$tmp/spool" "$tmp/port"
 	python3 "$rx" "$tmp/rx" --kind pyroscope --port-file "$tmp/port" &
@@ -141,17 +154,11 @@ agent_start() {
 	tp=$!
 	bg="$bg $tp"
 	# the agent (time's child) and its recorder (the agent's), once both are there
-	ap=
-	child=
-	i=0
-	while [ -z "$child" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		ap=$(pgrep -P $tp | head -n 1)
-		[ -n "$ap" ] && child=$(pgrep -P "$ap" | head -n 1)
-		i=$((i + 1))
-	done
+	ap=$(child_of $tp)
+	child=$(child_of "$ap")
 	[ -n "$child" ] || die "prof agent ($2) did not start its recorder: $(tail -n 3 "$tmp/$1.err")"
 	bg="$bg $ap"
+	watched="$ap $child"
 }
 # agent_end NAME PROF: its end; NAME.windows
 agent_end() {
@@ -160,21 +167,17 @@ agent_end() {
 	ls "$tmp/rx"/*.json 2> /dev/null | wc -l > "$tmp/$1.windows"
 	say "  $1: $(tail -n 2 "$tmp/$1.err" | head -n 1 | sed 's/^prof: agent: //')"
 }
-# perf_start: perf record -a -F 49 -g for SECS; its pids in tq (time), pp (perf)
+# perf_start: perf record -a -F 49 -g for SECS; its pids in tq (time), pp
+# (perf); watched: perf
 perf_start() {
 	$timecmd -f '%U %S' -o "$tmp/perf.time" "$PERF" record -q -a -F 49 -g -o "$tmp/perf.data" \
 		-- sleep "$SECS" > /dev/null 2> "$tmp/perf.err" &
 	tq=$!
 	bg="$bg $tq"
-	pp=
-	i=0
-	while [ -z "$pp" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		pp=$(pgrep -P $tq -x perf | head -n 1)
-		i=$((i + 1))
-	done
+	pp=$(child_of $tq perf)
 	[ -n "$pp" ] || die "perf record did not start: $(tail -n 3 "$tmp/perf.err")"
 	bg="$bg $pp"
+	watched=$pp
 }
 perf_end() {
 	wait $tq || die "perf record failed: $(tail -n 3 "$tmp/perf.err")"
@@ -182,18 +185,32 @@ perf_end() {
 loaded() {
 	say "  $1: the load: $(cut -d' ' -f1 "$tmp/load.done") short processes in $(cut -d' ' -f2 "$tmp/load.done") s"
 }
+# alone NAME END...: the load beside what the last start started alone,
+# the processes it watched watched as NAME until they end, then END...
+alone() {
+	_a=$1
+	shift
+	load &
+	lp=$!
+	bg="$bg $lp"
+	watch "$_a" $watched
+	"$@"
+	wait $lp
+	loaded "$_a"
+}
 
 if [ "$TOGETHER" = 1 ]; then
 	# both at once, under one load: each samples the other too (at 49 Hz,
 	# a handful of samples), and a loaded host's moods are the same for both
 	agent_start agent "$PROF"
+	aw=$watched
 	perf_start
 	load &
 	lp=$!
 	bg="$bg $lp"
-	watch agent $ap $child &
+	watch agent $aw &
 	w1=$!
-	watch perf $pp &
+	watch perf $watched &
 	w2=$!
 	agent_end agent "$PROF"
 	perf_end
@@ -201,31 +218,13 @@ if [ "$TOGETHER" = 1 ]; then
 	loaded both
 else
 	agent_start agent "$PROF"
-	load &
-	lp=$!
-	bg="$bg $lp"
-	watch agent $ap $child
-	agent_end agent "$PROF"
-	wait $lp
-	loaded agent
+	alone agent agent_end agent "$PROF"
 	if [ -n "$PROF_BASE" ]; then
 		agent_start base "$PROF_BASE"
-		load &
-		lp=$!
-		bg="$bg $lp"
-		watch base $ap $child
-		agent_end base "$PROF_BASE"
-		wait $lp
-		loaded base
+		alone base agent_end base "$PROF_BASE"
 	fi
 	perf_start
-	load &
-	lp=$!
-	bg="$bg $lp"
-	watch perf $pp
-	perf_end
-	wait $lp
-	loaded perf
+	alone perf perf_end
 fi
 psize=$(wc -c < "$tmp/perf.data")
 
