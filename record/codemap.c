@@ -25,6 +25,21 @@ void codemap_init(struct codemap *m)
 {
 	u64map_init(&m->g);
 	m->full = 0;
+	memset(m->seen, 0, sizeof(m->seen));
+	memset(m->maybe, 0, sizeof(m->maybe));
+}
+
+/* Granule g's slot in seen. */
+static size_t seen_slot(uint64_t g)
+{
+	return (size_t)(htab_mix(g) >> (64 - CODEMAP_SEEN_BITS));
+}
+
+/* Granule g's bit in maybe (other bits of its hash than its slot's). */
+static size_t maybe_bit(uint64_t g)
+{
+	return (size_t)(htab_mix(g) >> (64 - CODEMAP_SEEN_BITS - CODEMAP_MAYBE_BITS)) &
+	       (((size_t)1 << CODEMAP_MAYBE_BITS) - 1);
 }
 
 void codemap_release(struct codemap *m)
@@ -49,18 +64,30 @@ void codemap_add(struct codemap *m, uint64_t start, uint64_t len)
 			m->full = 1;
 			return;
 		}
-		u64map_add(&m->g, g, 0);
+		/* a granule seen missing is not missing now */
+		if (u64map_add(&m->g, g, 0) && m->seen[seen_slot(g)] >> 2 == g)
+			m->seen[seen_slot(g)] = 0;
+		m->maybe[maybe_bit(g) / 64] |= (uint64_t)1 << (maybe_bit(g) % 64);
 	}
 }
 
-int codemap_has(const struct codemap *m, uint64_t a)
+int codemap_has(struct codemap *m, uint64_t a)
 {
+	uint64_t g = a >> GRANULE_SHIFT, *e;
 	uint32_t v;
+	int in;
 
-	return m->full || u64map_get(&m->g, a >> GRANULE_SHIFT, &v);
+	if (m->full)
+		return 1;
+	e = &m->seen[seen_slot(g)];
+	if (*e >> 2 == g && (*e & 2))
+		return (int)(*e & 1);
+	in = (m->maybe[maybe_bit(g) / 64] >> (maybe_bit(g) % 64) & 1) && u64map_get(&m->g, g, &v);
+	*e = g << 2 | 2 | (uint64_t)in;
+	return in;
 }
 
-int codemap_may_return(const struct codemap *m, uint64_t w)
+int codemap_may_return(struct codemap *m, uint64_t w)
 {
 	return w >= 0x10000 && (!(w >> 56) || (w & ~0xfffULL) == 0xffffffffff600000ULL) &&
 	       codemap_has(m, w - 1);

@@ -80,6 +80,7 @@ size_t drain_chunk(struct drain *d, unsigned char *p, size_t len, size_t *used)
 			if (w != off)
 				memmove(p + w, p + off, r.h.size);
 			w += r.h.size;
+			d->kept_samples += r.h.type == PERF_RECORD_SAMPLE;
 		}
 		off += h.size;
 	}

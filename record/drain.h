@@ -53,6 +53,7 @@ struct drain {
 	int nf;
 	uint64_t chunks;
 	uint64_t samples, lost, throttled;
+	uint64_t kept_samples;			/* SAMPLE records the filters kept */
 };
 
 #define REC_TYPE(t) (1ULL << (t))

@@ -139,7 +139,7 @@ struct mend {
 	struct perf_event_attr attr;
 	int hurry;			/* mend_hurry(): samples left as they are */
 	char *root;
-	const struct codemap *code;	/* words it rules out read as 0; NULL: none */
+	struct codemap *code;	/* words it rules out read as 0; NULL: none */
 	size_t last;			/* the index in procs of the last sample's process */
 	int nreg;
 	struct u64map pids;		/* pid -> index in procs */
@@ -173,7 +173,7 @@ static void drop_old(struct mproc *p)
 }
 
 struct mend *mend_new(const struct perf_event_attr *attr, const char *root,
-		      const struct codemap *code)
+		      struct codemap *code)
 {
 	struct mend *m = xcalloc(1, sizeof(*m));
 

@@ -40,7 +40,7 @@ struct sample;
  * repair must read as 0; NULL when the words are so already (a file).
  */
 struct mend *mend_new(const struct perf_event_attr *attr, const char *root,
-		      const struct codemap *code);
+		      struct codemap *code);
 void mend_free(struct mend *m);
 
 /*

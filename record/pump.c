@@ -242,13 +242,14 @@ static int write_chunk(struct recorder *rc, const struct chunk *c)
 {
 	void *dst;
 	size_t ok, kept;
+	uint64_t samples = rc->drain.kept_samples;
 	int ret = writer_reserve(rc->w, c->len, &dst);
 
 	if (ret)
 		return rec_write_error(rc, ret);
 	memcpy(dst, c->data, c->len);
 	kept = drain_chunk(&rc->drain, dst, c->len, &ok);
-	writer_commit(rc->w, kept);
+	writer_commit(rc->w, kept, rc->drain.kept_samples - samples);
 	if (ok != c->len)
 		fprintf(stderr, "prof: malformed record in the ring of cpu %d; dropped %zu bytes\n",
 			c->cpu, c->len - ok);

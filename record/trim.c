@@ -7,7 +7,7 @@
 #include "trim.h"
 
 /* The words of -g's stack that cannot be return addresses (codemap_may_return()), zeroed. */
-static void zero_non_code(const struct codemap *code, unsigned char *data, uint64_t len)
+static void zero_non_code(struct codemap *code, unsigned char *data, uint64_t len)
 {
 	for (uint64_t i = 0; i + 8 <= len; i += 8) {
 		uint64_t w;
@@ -20,7 +20,7 @@ static void zero_non_code(const struct codemap *code, unsigned char *data, uint6
 
 int trim_filter(void *ctx, struct rec *r)
 {
-	const struct codemap *code = ctx;
+	struct codemap *code = ctx;
 	unsigned char *data, *after, *rec = r->p;
 	size_t size = r->h.size;
 	uint64_t keep;

@@ -58,11 +58,13 @@ int writer_end_features(struct writer *w);
 
 /*
  * Room for len bytes of whole records at the end of the buffer, flushing
- * it first when needed; fill them, then writer_commit() what was filled.
- * *out is valid until the next call. -EMSGSIZE when len > buf_size.
+ * it first when needed; fill them, then writer_commit() what was filled
+ * and how many SAMPLE records it holds (the filler saw each record, hot;
+ * the writer counts what reaches the file from it without reading them
+ * again). *out is valid until the next call. -EMSGSIZE when len > buf_size.
  */
 int writer_reserve(struct writer *w, size_t len, void **out);
-void writer_commit(struct writer *w, size_t len);
+void writer_commit(struct writer *w, size_t len, uint64_t samples);
 /* Append whole records (copying them into the buffer). */
 int writer_records(struct writer *w, const void *data, size_t len);
 /*

@@ -127,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			h = (struct perf_event_header){ PERF_RECORD_SAMPLE, 0, (uint16_t)big };
 			memcpy(p, &h, sizeof(h));
 			keep(&wr, p, big);
-			writer_commit(w, big);
+			writer_commit(w, big, 1);
 			continue;
 		}
 		}

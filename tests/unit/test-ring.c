@@ -175,6 +175,32 @@ static void test_codemap(void)
 	ok(m.full && codemap_has(&m, 0x5555deadbeefULL),
 	   "a mapping too big to list makes every word maybe code");
 	codemap_release(&m);
+
+	/* what it remembers of the granules asked (codemap.h's seen and maybe) follows the map */
+	codemap_init(&m);
+	ok(!codemap_has(&m, 0x7f9900000000ULL), "a granule not mapped yet is not code");
+	codemap_add(&m, 0x7f9900000000ULL, 0x1000);
+	ok(codemap_has(&m, 0x7f9900000000ULL), "once mapped, the same granule asked again is");
+	{
+		int wrong = 0;
+		uint64_t x = 88172645463325252ULL;
+
+		for (uint64_t i = 0; i < 40000; i += 2)
+			codemap_add(&m, 0x300000000000ULL + i * 0x130000, 1);
+		for (int round = 0; round < 3; round++)
+			for (int k = 0; k < 40000; k++) {
+				uint64_t i;
+
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				i = x % 40000;
+				wrong += codemap_has(&m, 0x300000000000ULL + i * 0x130000 + (x >> 48)) !=
+					 !(i % 2);
+			}
+		ok(!m.full && !wrong,
+		   "20000 of 40000 granules mapped, each asked three times at random: every answer the map's (%d wrong)",
+		   wrong);
+	}
+	codemap_release(&m);
 }
 
 int main(void)
