@@ -20,25 +20,36 @@ static void zero_non_code(struct codemap *code, unsigned char *data, uint64_t le
 
 int trim_filter(void *ctx, struct rec *r)
 {
+	static const unsigned char zero[8];
 	struct codemap *code = ctx;
 	unsigned char *data, *after, *rec = r->p;
 	size_t size = r->h.size;
-	uint64_t keep;
+	uint64_t keep, dyn;
 
 	if (!r->ok || !r->s.stack)
 		return REC_KEEP;
-	if (code)
-		zero_non_code(code, rec + (r->s.stack - rec), r->s.stack_dyn_size);
-	keep = (r->s.stack_dyn_size + 7) & ~7ULL;
+	data = rec + (r->s.stack - rec);
+	dyn = r->s.stack_dyn_size;
+	if (code) {
+		zero_non_code(code, data, dyn);
+		/*
+		 * and the zeroed words at its end go: the report's repair stops
+		 * at the end of a copy as it stops at a 0 (leaf_walk()). One
+		 * word stays, so that the sample still has a copy to read.
+		 */
+		while (dyn > 8 && !(dyn & 7) && !memcmp(data + dyn - 8, zero, 8))
+			dyn -= 8;
+	}
+	keep = (dyn + 7) & ~7ULL;
 	if (keep < 8)
 		keep = 8;	/* a size of 0 would drop dyn_size too */
 	if (keep >= r->s.stack_size)
 		return REC_KEEP;
-	data = rec + (r->s.stack - rec);
 	after = data + r->s.stack_size;	/* dyn_size, then any later fields */
 	memmove(data + keep, after, (size_t)(rec + size - after));
-	memset(data + r->s.stack_dyn_size, 0, (size_t)(keep - r->s.stack_dyn_size));
+	memset(data + dyn, 0, (size_t)(keep - dyn));
 	memcpy(data - 8, &keep, 8);
+	memcpy(data + keep, &dyn, 8);
 	size -= (size_t)(r->s.stack_size - keep);
 	r->h.size = (uint16_t)size;
 	memcpy(rec, &r->h, sizeof(r->h));

@@ -81,7 +81,7 @@ want = 0x1 | 0x2 | 0x4 | 0x80 | 0x100 | 0x20 | 0x2000
 if sample_type != want:
     sys.exit('sample_type %#x, not -g with a leaf stack (%#x)' % (sample_type, want))
 pos, end = d_off, d_off + d_size
-kept = zero = bad = samples = 0
+kept = zero = bad = samples = tail = 0
 code = set()      # the 64 KiB granules the file's maps cover
 while pos + 8 <= end:
     typ, misc, size = struct.unpack_from('<IHH', d, pos)
@@ -113,13 +113,18 @@ while pos + 8 <= end:
                 bad += 1      # not where the file maps code: no return address
             else:
                 kept += 1
+        if dyn > 8 and dyn % 8 == 0 and dyn <= ssize:
+            last, = struct.unpack_from('<Q', d, q + 8 + dyn - 8)
+            tail += last == 0
         samples += 1
     pos += size
-print(samples, kept, zero, bad)
+print(samples, kept, zero, bad, tail)
 EOF
 	[ -s words.err ] && fail "reading leaf.perf: $(cat words.err)"
-	read -r ns nk nz nb < words
+	read -r ns nk nz nb ntail < words
 	note "stack words of $ns samples: $nk kept, $nz zero, $nb that cannot be return addresses"
+	# a copy ends at its last word that may be a return address (the repair stops at a 0 as at the end)
+	[ "${ntail:-1}" -eq 0 ] || fail "$ntail stack copies end in a zero word"
 	[ "${ns:-0}" -gt 0 ] && [ "${nk:-0}" -gt 0 ] || fail "no stack words read from leaf.perf"
 	[ "${nb:-1}" -eq 0 ] || fail "$nb stack words that cannot be return addresses were stored"
 fi
