@@ -120,7 +120,7 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max,
 
 enum {
 	R_EVENT, R_FREQ, R_COUNT, R_CALL_GRAPH, R_PID, R_TID, R_CPU, R_PAGES, R_OUTPUT, R_LEVEL,
-	R_DURATION, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
+	R_DURATION, R_BUDGET, R_CLOCKID, R_SWITCH, R_SWITCH_MAX, R_DATA, R_WEIGHT, R_DATA_SRC, R_PHYS,
 	R_DATA_PAGE, R_CODE_PAGE, R_TRANSACTION, R_FILTER, R_CGROUP, R_DELAY, R_CONTROL, R_INTR, R_BRANCH_ANY,
 	R_BRANCH,
 };
@@ -382,6 +382,17 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 		if (parse_seconds(arg, &o->duration) || o->duration <= 0)
 			ret = bad(err, len, "--duration: '%s' is not a positive number of seconds", arg);
 		break;
+	case R_BUDGET: {
+		char *end;
+		double pct = strtod(arg, &end);
+
+		if (end == arg || *end || !(pct >= 0 && pct <= 100))
+			ret = bad(err, len, "--cpu-budget: '%s' is not a share of one CPU in %%, 0 to 100",
+				  arg);
+		else
+			o->cpu_budget = (unsigned)(pct * 10000 + 0.5);
+		break;
+	}
 	case R_SWITCH:
 		ret = parse_switch(o, arg, err, len);
 		break;
@@ -574,6 +585,11 @@ static const struct opt record_options[] = {
 		"-g: store each sample's 64 bytes of stack for\n"
 		"prof report to put frameless functions'\n"
 		"callers back, instead of doing it here"),
+	OPT_CALL(0, "cpu-budget", "PCT", record_cb, R_BUDGET,
+		 "share of one CPU compressing, and -g's leaf\n"
+		 "repair, may each take (default 3); past it,\n"
+		 "records as they come, stacks kept for prof\n"
+		 "report's repair; 0: no limit"),
 	OPT_SET('N', "no-buildid-cache", RO, no_buildid_cache, 1,
 		"do not copy deleted, replaced or containers'\n"
 		"binaries into the build-id cache (~/.debug)"),
@@ -611,6 +627,7 @@ void record_opts_init(struct record_opts *o)
 	o->mmap_pages = RECORD_DEFAULT_PAGES;
 	o->output = "prof.data";
 	o->level = RECORD_DEFAULT_LEVEL;
+	o->cpu_budget = RECORD_CPU_BUDGET;
 }
 
 int record_opts_parse(struct record_opts *o, int argc, char **argv,

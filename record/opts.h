@@ -27,6 +27,15 @@
  * less than 5% is taken back (a switch storm's level 3 saves nothing).
  */
 #define RECORD_SMALL_LEVEL	3
+/*
+ * --cpu-budget's default, in millionths of one CPU: what compressing
+ * (at level 1) and the leaf repair may each take before the recorder
+ * leaves it, writing records as perf does, the stacks kept for prof
+ * report's repair (writer_shed(), mend_budget()). At -a -g -F 10000 on 2
+ * CPUs each takes about 1%; at -F 40000 each about 3.5%, and together
+ * they made the recorder 3.5 times perf's CPU over 20 s.
+ */
+#define RECORD_CPU_BUDGET	30000
 #define RECORD_ADAPT_MAX_LEVEL	6
 #define RECORD_MAX_PAGES	(1u << 20)
 /* --call-graph dwarf: bytes of user stack copied per sample (see prof-record(1)) */
@@ -78,6 +87,7 @@ struct record_opts {
 	int no_inherit;		/* --no-inherit: not the command's children or threads */
 	int no_buildid_mmap;	/* --no-buildid-mmap: MMAP2 without build ids (attr.build_id 0) */
 	int keep_leaf_stacks;	/* --keep-leaf-stacks: -g's stacks stored, not mended (mend.h) */
+	unsigned cpu_budget;	/* --cpu-budget: millionths of a CPU for compressing, and for the leaf repair; 0: none */
 	int kernel_build_ids;	/* record_main()'s choice: the kernel puts them in MMAP2 */
 	int all_user, all_kernel;	/* --all-user, --all-kernel: on every attr */
 	int freq_given, level_given, no_compress;	/* -F, -z, --no-compress given */

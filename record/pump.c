@@ -299,8 +299,10 @@ static void run_pass(struct pump *p, struct chunk *first, struct chunk *end, int
 	else if (p->queued <= HURRY_OFF(p->kept_bufs))
 		p->hurry = 0;
 	pthread_mutex_unlock(&p->mu);
-	if (p->rc->mend)
+	if (p->rc->mend) {
 		mend_hurry(p->rc->mend, p->hurry);
+		budget_pass(&p->rc->gate.b);
+	}
 	ret = p->err ? 0 : do_pass(p->rc, first);
 	/*
 	 * the file written as far as the rings were read, unless another

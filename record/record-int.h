@@ -14,6 +14,7 @@
 #include <time.h>
 #include <linux/perf_event.h>
 
+#include "budget.h"
 #include "carry.h"
 #include "codemap.h"
 #include "cpulist.h"
@@ -63,6 +64,7 @@ struct recorder {
 	uint64_t *heads;		/* pump_pass()'s: each ring's head as a pass began */
 	struct codemap code;		/* where code may be (zero_non_code()) */
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
+	struct mend_gate gate;		/* the leaf repair (mend) within --cpu-budget */
 	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
 	struct pump *pump;		/* the drain's worker (pump.h), while run() runs */
 	int pass_keeps;			/* the next pump_pass() leaves its records in the writer */
@@ -81,6 +83,7 @@ struct recorder {
 	double file_start;		/* when the file being written began (mono_s()) */
 	int switch_asked;		/* SIGUSR2 with --switch-output (signal) */
 	uint64_t done_samples, done_in, done_out;	/* in the files before this one */
+	uint64_t done_stored, done_stores;	/* writer_stored() of those files */
 	struct writer *w;
 	int sfd;
 	int ctl_fd, ack_fd;		/* --control's FIFOs, or -1 */
@@ -160,6 +163,8 @@ int rec_open_switched(struct recorder *rc);
  * --control fifo:CTL[,ACK] (control.c): the FIFOs opened, 0, or -1 having
  * said why; the commands come in (1: stop); every event on or off.
  */
+/* The summary on stderr (summary.c), unless -q. */
+void record_summary(const struct recorder *rc);
 int rec_control_open(struct recorder *rc);
 int rec_control(struct recorder *rc);
 void rec_enable_all(struct recorder *rc, int on);

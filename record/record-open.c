@@ -532,6 +532,8 @@ int rec_open_events(struct recorder *rc)
 		rc->leaf_code = &rc->code;
 		if (!rc->o.keep_leaf_stacks)
 			rc->mend = mend_new(&rc->ev[0].attr, NULL, &rc->code);
+		rc->gate.m = rc->mend;
+		budget_init(&rc->gate.b, rc->o.cpu_budget);
 	}
 	if (rc->o.nr_pids && (ret = scan_pids(rc)) < 0)
 		return ret;

@@ -363,7 +363,7 @@ static void drain_setup(struct recorder *rc)
 		drain_add(d, "fold", REC_ALL, fold_filter, &rc->fold);
 	}
 	if (rc->mend)
-		drain_add(d, "mend", REC_TYPE(PERF_RECORD_SAMPLE), mend_filter, rc->mend);
+		drain_add(d, "mend", REC_TYPE(PERF_RECORD_SAMPLE), mend_gate_filter, &rc->gate);
 	if (attr->sample_type & PERF_SAMPLE_STACK_USER)
 		drain_add(d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, rc->leaf_code);
 	if (rc->fill_build_ids)
@@ -427,6 +427,8 @@ static struct writer *new_writer(const struct recorder *rc)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (w && !rc->o.level_given)
+		writer_shed(w, rc->o.cpu_budget);
 	return w;
 }
 
@@ -439,7 +441,7 @@ static struct writer *new_writer(const struct recorder *rc)
  */
 static int switch_file(struct recorder *rc)
 {
-	uint64_t samples;
+	uint64_t samples, stores;
 	int ret;
 
 	if (pump_pass(rc, 1) < 0 || pump_idle(rc) < 0)
@@ -455,6 +457,8 @@ static int switch_file(struct recorder *rc)
 	rc->done_samples += samples;
 	rc->done_in += writer_bytes_in(rc->w);
 	rc->done_out += writer_bytes_out(rc->w);
+	rc->done_stored += writer_stored(rc->w, &stores);
+	rc->done_stores += stores;
 	writer_free(rc->w);
 	rc->w = NULL;
 	close(rc->out_fd);
@@ -721,67 +725,6 @@ static int run(struct recorder *rc)
 	return ret;
 }
 
-static void summary(const struct recorder *rc)
-{
-	struct timespec t;
-	double secs, pct;
-	uint64_t in = rc->done_in + (rc->w ? writer_bytes_in(rc->w) : 0);
-	uint64_t out = rc->done_out + (rc->w ? writer_bytes_out(rc->w) : 0);
-	uint64_t samples = rc->done_samples + (rc->w ? writer_samples_out(rc->w) : 0);
-	char ratio[48], where[4200], advice[200];
-
-	if (rc->o.quiet)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	secs = (double)(t.tv_sec - rc->start.tv_sec) + (t.tv_nsec - rc->start.tv_nsec) / 1e9;
-	pct = rc->drain.samples + rc->drain.lost ?
-	      100.0 * (double)rc->drain.lost / (double)(rc->drain.samples + rc->drain.lost) : 0;
-	if (rc->o.level && out)
-		snprintf(ratio, sizeof(ratio), "%.1fx compressed", (double)in / (double)out);
-	else
-		snprintf(ratio, sizeof(ratio), "uncompressed");
-	if (rc->o.switch_output)
-		snprintf(where, sizeof(where), "in %zu files%s, the last '%s'", rc->nfiles,
-			 rc->o.switch_max_files ? " kept" : "", rc->out_name);
-	else
-		snprintf(where, sizeof(where), "to '%s'", rc->out_name);
-	/*
-	 * What to change: the rings, when they filled between passes; the
-	 * work behind them, when the worker was behind by all its buffers.
-	 */
-	if (pct > 1.0 && rc->behind)
-		snprintf(advice, sizeof(advice), "; the recorder fell behind writing the file (%llu "
-			 "waits, %.0f ms): use a lower -F, -z 1 or --no-compress, or a faster disk "
-			 "or reader",
-			 (unsigned long long)rc->behind, (double)rc->behind_ns / 1e6);
-	else if (pct > 1.0)
-		snprintf(advice, sizeof(advice), "; use a bigger -m or a lower -F");
-	else
-		advice[0] = 0;
-	/* After a failed write (a full disk), only what reached the file counts. */
-	fprintf(stderr, "prof: %llu samples, %llu lost records (%.2f%%), %llu bytes %s "
-		"(%s), %.3f s%s\n", (unsigned long long)samples,
-		(unsigned long long)rc->drain.lost, pct, (unsigned long long)out, where, ratio,
-		secs, advice);
-	{
-		uint64_t bytes, procs, n = carry_files(rc->carry, &bytes, &procs);
-
-		if (n)
-			fprintf(stderr, "prof: %llu JIT symbol file%s (perf maps, jitdumps) of %llu "
-				"process%s carried in the profile (%llu KiB)\n",
-				(unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)procs,
-				procs == 1 ? "" : "es", (unsigned long long)(bytes + 1023) / 1024);
-	}
-	if (rc->hurried)
-		fprintf(stderr, "prof: the recorder fell behind the rings %llu time%s and left the "
-			"leaf repair of the samples meanwhile to prof report (their stacks kept)\n",
-			(unsigned long long)rc->hurried, rc->hurried == 1 ? "" : "s");
-	if (keep_count(rc->keep))
-		fprintf(stderr, "prof: %llu binaries that are deleted, replaced or in another mount "
-			"namespace copied to %s/.build-id, where prof report finds them by build id\n",
-			(unsigned long long)keep_count(rc->keep), keep_dir(rc->keep));
-}
-
 static int exit_status(const struct recorder *rc)
 {
 	if (!rc->launched || rc->child_killed || !rc->child_done)
@@ -986,7 +929,7 @@ int record_main(struct record_opts *opts, int argc, char **argv)
 	keep_finish(rc.keep);	/* the files being copied, copied */
 	if (!ret && ((ret = carry_write(rc.carry, rc.w)) != 0 || (ret = writer_end_frame(rc.w)) != 0))
 		ret = rec_write_error(&rc, ret);
-	summary(&rc);
+	record_summary(&rc);
 	status = ret ? 1 : exit_status(&rc);
 	goto out;
 abort:

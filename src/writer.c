@@ -49,7 +49,7 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
  * writer_adapt(): the share of one CPU compressing may take, in
  * thousandths, and how long a look at it spans at least. The level goes
  * down as soon as the budget is passed, and up where the next level's
- * estimated cost keeps within ADAPT_UP. adapt_cost is each level's CPU
+ * estimated cost keeps within ADAPT_UP of it (5/6). adapt_cost is each level's CPU
  * relative to level 1's as measured inside the recorder (an 8 s
  * system-wide -g recording, 6K samples a second: 0.4%, 0.75% and 1.5% of
  * a CPU at levels 1, 3 and 6); the per-call costs the levels share
@@ -66,9 +66,13 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
  * ADAPT_HOLD_NS, twice that after the next failed trial, and so on up to
  * ADAPT_HOLD_MAX_NS: a level that costs twice the CPU for a few % of
  * bytes is not worth it (a switch storm's level 3 saves nothing).
+ *
+ * Past the budget at level 1 (writer_shed()), the records are written as
+ * they come: at -a -g -F 40000 on 2 CPUs level 1 took 3.5% of a CPU, and
+ * with the leaf repair made the recorder 3.5 times perf's CPU over 20 s.
  */
-#define ADAPT_BUDGET	30	/* 3% of a CPU */
-#define ADAPT_UP	25
+#define ADAPT_BUDGET	30000	/* millionths of a CPU: 3%, unless writer_shed() says */
+#define ADAPT_UP(b)	((b) * 5 / 6)
 #define ADAPT_WINDOW_NS	1000000000ull
 #define ADAPT_QUICK_NS	50000000ull
 #define ADAPT_GAIN	5
@@ -113,6 +117,13 @@ struct writer {
 	uint64_t below_out;	/* its bytes for the open frame */
 	uint64_t hold_until;	/* no step up before then (mono_ns()) */
 	uint64_t hold;		/* how long the next failed trial holds */
+	uint64_t win_in;	/* bytes compressed in the window */
+	unsigned budget;	/* millionths of a CPU compressing may take (ADAPT_BUDGET) */
+	int shed;		/* writer_shed(): past budget at level 1, store */
+	int stored;		/* past shed at level 1: records written as they come */
+	uint64_t ns_per_kb;	/* level 1's CPU ns a KiB of records, when it was left */
+	uint64_t stored_in;	/* bytes written as they came in the window */
+	uint64_t stored_bytes, stores;	/* writer_stored() */
 };
 
 struct writer *writer_new(int fd, int level, size_t frame_max, size_t buf_size)
@@ -453,6 +464,7 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 				}
 				w->win_start = now;
 				w->win_cpu = 0;
+				w->win_in = 0;
 				return;
 			}
 			w->hold = ADAPT_HOLD_NS;
@@ -461,18 +473,45 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 	w->below_out = 0;
 	if (wall < ADAPT_QUICK_NS)
 		return;
-	share = w->win_cpu * 1000 / wall;	/* thousandths of a CPU */
-	if (share > ADAPT_BUDGET && i > 0 && (wall >= ADAPT_WINDOW_NS || share > 4 * ADAPT_BUDGET)) {
+	share = w->win_cpu * 1000000 / wall;	/* millionths of a CPU */
+	if (i == 0 && w->shed && share > w->budget && w->win_in &&
+	    (wall >= ADAPT_WINDOW_NS || share > 4 * (uint64_t)w->budget)) {
+		/* level 1 costs more than the budget: records as they come, from this frame's end */
+		w->ns_per_kb = w->win_cpu * 1024 / w->win_in;
+		w->stored = 1;
+		w->stores++;
+		w->stored_in = 0;
+	} else if (share > w->budget && i > 0 && (wall >= ADAPT_WINDOW_NS || share > 4 * (uint64_t)w->budget)) {
 		if (!set_level(w, i - 1))
 			w->trial = 0;
 	} else if (wall < ADAPT_WINDOW_NS) {
 		return;
 	} else if (i < w->adapt_max && !w->trial && w->whole && now >= w->hold_until &&
-		   share * adapt_cost[i + 1] / adapt_cost[i] <= ADAPT_UP) {
+		   share * adapt_cost[i + 1] / adapt_cost[i] <= ADAPT_UP(w->budget)) {
 		start_trial(w, i);
 	}
 	w->win_start = now;
 	w->win_cpu = 0;
+	w->win_in = 0;
+}
+
+/*
+ * Writing records as they come (past the budget at level 1): compress
+ * again once level 1's cost for the bytes of the last ADAPT_WINDOW_NS,
+ * at the cost a KiB it had, keeps within half the budget.
+ */
+static void unstore(struct writer *w)
+{
+	uint64_t now = mono_ns(), wall = now - w->win_start;
+
+	if (wall < ADAPT_WINDOW_NS)
+		return;
+	if (w->stored_in * w->ns_per_kb / 1024 * 1000000 / wall <= w->budget / 2)
+		w->stored = 0;
+	w->stored_in = 0;
+	w->win_start = now;
+	w->win_cpu = 0;
+	w->win_in = 0;
 }
 
 /*
@@ -491,6 +530,7 @@ static int write_segment(struct writer *w, const unsigned char *p, size_t len, i
 
 	if (w->adapt) {
 		w->win_cpu += thread_cpu_ns() - t0;
+		w->win_in += len;
 		w->frame_out += out.pos;
 	}
 
@@ -525,6 +565,25 @@ static int write_segment(struct writer *w, const unsigned char *p, size_t len, i
 	return 0;
 }
 
+/*
+ * The buffer's records from from on, uncompressed and at once: a full
+ * disk keeps the whole records that made it (write_cut()), and the
+ * samples are those the buffer was filled with, not counted by reading
+ * it again (two walks of its records, each a cache miss a record: 11% of
+ * a system-wide recorder at 40 kHz). Past writer_shed()'s budget, the
+ * same: perf's own uncompressed records, between two frames of the stream.
+ */
+static int write_raw(struct writer *w, size_t from)
+{
+	size_t kept;
+	int ret = write_cut(w, w->buf + from, w->len - from, 1, &kept);
+
+	w->samples_out += ret || from ? count_samples(w->buf + from, kept) : w->buf_samples;
+	if (w->level)
+		w->stored_bytes += kept;
+	return ret;
+}
+
 /* Write out what is buffered; end the open frame too when end is set. */
 static int flush(struct writer *w, int end)
 {
@@ -533,16 +592,12 @@ static int flush(struct writer *w, int end)
 
 	if (w->err)
 		return w->err;
-	if (!w->level && w->len) {
-		/*
-		 * Uncompressed, at once: a full disk keeps the whole records
-		 * that made it (write_cut()), and the samples are those the
-		 * buffer was filled with, not counted by reading the buffer
-		 * again (two walks of its records, each a cache miss a record:
-		 * 11% of a system-wide recorder at 40 kHz).
-		 */
-		ret = write_cut(w, w->buf, w->len, 1, &off);
-		w->samples_out += ret ? count_samples(w->buf, off) : w->buf_samples;
+	if (w->stored) {
+		w->stored_in += w->len;
+		unstore(w);
+	}
+	if ((!w->level || w->stored) && w->len) {
+		ret = write_raw(w, 0);
 		off = w->len;
 	}
 	while (off < w->len && !ret) {
@@ -558,6 +613,11 @@ static int flush(struct writer *w, int end)
 					    w->frame_in + n >= FRAME_SPAN || (end && off + n == w->len));
 		}
 		off += n;
+		if (!ret && w->stored && off < w->len) {
+			/* the frame that just ended passed the budget: the rest as it is */
+			ret = write_raw(w, off);
+			off = w->len;
+		}
 	}
 	w->len = 0;
 	w->buf_samples = 0;
@@ -635,10 +695,24 @@ int writer_adapt(struct writer *w, int max)
 	if (set_level(w, at))
 		return -EINVAL;
 	w->adapt_max = top;
+	w->budget = ADAPT_BUDGET;
 	w->win_start = mono_ns();
 	w->win_cpu = 0;
 	w->hold = ADAPT_HOLD_NS;
 	return 0;
+}
+
+void writer_shed(struct writer *w, unsigned millionths)
+{
+	w->shed = millionths > 0;
+	w->budget = millionths ? millionths : ADAPT_BUDGET;
+}
+
+uint64_t writer_stored(const struct writer *w, uint64_t *times)
+{
+	if (times)
+		*times = w->stores;
+	return w->stored_bytes;
 }
 
 int writer_level(const struct writer *w)

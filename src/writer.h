@@ -92,6 +92,18 @@ int writer_end_frame(struct writer *w);
  * max is below the level.
  */
 int writer_adapt(struct writer *w, int max);
+/*
+ * After writer_adapt(): compressing may take millionths of a CPU (the
+ * level goes down past it, and up where the next level's estimated cost
+ * keeps within 5/6 of it), and when it takes more at level 1, the records
+ * are written as they come (the frame ended first; a reader takes them
+ * between two COMPRESSED records, as perf's own writer leaves some),
+ * until level 1 would take under half of it for the bytes of the last
+ * second. 0: writer_adapt()'s own 3%, and never as they come (the default).
+ */
+void writer_shed(struct writer *w, unsigned millionths);
+/* Bytes of records written as they came past writer_shed()'s budget, and how many times it was passed. */
+uint64_t writer_stored(const struct writer *w, uint64_t *times);
 /* The level now: the one given, or where writer_adapt() moved it. */
 int writer_level(const struct writer *w);
 

@@ -44,6 +44,11 @@ usage record -z 99 -- true
 usage record -z 0 -- true
 usage record --duration -1 -- true
 usage record --duration abc -- true
+usage record --cpu-budget 101 -- true
+usage record --cpu-budget 2x -- true
+expect_err "prof record --cpu-budget 2x" <<'EOF'
+prof: --cpu-budget: '2x' is not a share of one CPU in %, 0 to 100; see 'prof record --help'
+EOF
 usage record --bogus -- true
 usage record -c 0 -- true
 usage record -e no-such-event -- true

@@ -129,6 +129,30 @@ EOF
 	[ "${nb:-1}" -eq 0 ] || fail "$nb stack words that cannot be return addresses were stored"
 fi
 
+# --cpu-budget: past its share of a CPU (0.02% here) the recorder leaves
+# the leaf repair to the report, the stacks kept, and writes the records
+# as they come, uncompressed (record/budget.h, writer_shed()): the report
+# mends as it does, and perf reads every sample of the file
+cpu_reset
+run_prof record -g --cpu-budget 0.02 -F 20000 -e cpu-clock -o budget.data -- "$W" -s 2
+expect_rc 0 "prof record -g --cpu-budget 0.02 -- leaf"
+cpu_save budget.data
+grep -q '^prof: the leaf repair took over 0.02% of a CPU ([0-9]* times*): [1-9][0-9]* samples keep their stacks' err ||
+	fail "no word of the leaf repair left past the budget: $(cat err)"
+grep -q '^prof: compressing took over 0.02% of a CPU ([0-9]* times*): [0-9.]* MB of records written uncompressed' err ||
+	fail "no word of compressing stopped past the budget: $(cat err)"
+cpu_load budget.data
+through_mid budget.data "left to prof report past --cpu-budget"
+run_prof script -i budget.data
+awk '/^SAMPLE/ { n++; if (/ stack=/) k++ } END { printf "%d %d\n", n, k }' out > counts
+read -r ns nk < counts
+note "--cpu-budget 0.02: $ns samples, $nk with their stack for the report"
+[ "$nk" -ge $((ns / 2)) ] || fail "only $nk of $ns samples kept their stack past the budget"
+if command -v perf > /dev/null 2>&1; then
+	np=$(perf report -D -i budget.data 2> perf.err | grep -c 'PERF_RECORD_SAMPLE(')
+	[ "$np" = "$ns" ] || fail "perf report -D finds $np samples in the file, prof script $ns: $(head -n 3 perf.err)"
+fi
+
 # a wait in libc's nanosleep and read: the callers come back
 PROF_WORKLOAD_WAITS=$PWD/off.waits run_prof record -q --off-cpu -g -e cpu-clock -o off.data -- \
 	"$WORKLOADS/offcpu" -s 1

@@ -16,7 +16,7 @@
 #
 #   PROF=./prof sh tests/bench/bench-wide.sh
 #   PROF_BASE=/path/to/an/older/prof: its rows too (a before and after in one run)
-#   BENCH_WIDE_RATES="10000 40000" BENCH_WIDE_ROUNDS=3 BENCH_SECONDS=5
+#   BENCH_WIDE_RATES="10000 40000" BENCH_WIDE_ROUNDS=3 BENCH_SECONDS=20
 #   BENCH_WIDE_COPIES=1 (of each load loop)
 #   BENCH_WIDE_LEAN=0: leave out the lean rows
 #
@@ -29,7 +29,7 @@ PROF_BASE=${PROF_BASE:-}
 PERF=${PERF:-perf}
 RATES=${BENCH_WIDE_RATES:-10000 40000}
 ROUNDS=${BENCH_WIDE_ROUNDS:-3}
-SECS=${BENCH_SECONDS:-5}
+SECS=${BENCH_SECONDS:-20}
 COPIES=${BENCH_WIDE_COPIES:-1}	# of each loop of the load: 3 makes a busy host of 2 CPUs
 LEAN=${BENCH_WIDE_LEAN:-1}
 HAVE_GZIP=$(command -v gzip 2> /dev/null)

@@ -461,6 +461,56 @@ static void test_adapt(const char *path)
 	free(buf);
 
 	/*
+	 * past the budget at level 1 (writer_shed()): the records as they
+	 * come from the end of the frame that passed it, between that frame
+	 * and none after; every one reads back, in order
+	 */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	w = writer_new(fd, 1, 256 * 1024, 512 * 1024);
+	ret = writer_adapt(w, 6);
+	writer_shed(w, 30000);
+	ret |= writer_header(w);
+	ret |= writer_end_features(w);
+	t0 = mono_ns();
+	for (i = 0, n = 0; !ret && n < 1024 && mono_ns() - t0 < 20000000000ull;) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(rec) };
+
+		memcpy(rec, &h, sizeof(h));
+		for (int j = 1; j < 64; j++)
+			rec[j] = j % 5 ? i * 64 + (uint64_t)j : rnd() % 4096;
+		ret |= writer_records(w, rec, sizeof(rec));
+		if (++i % 128 == 0)
+			ret |= writer_flush(w);
+		n += writer_stored(w, NULL) > 0;	/* 1024 more once storing */
+	}
+	ret |= writer_end_frame(w);
+	{
+		uint64_t times, stored = writer_stored(w, &times);
+		struct reader *r;
+		struct reader_record rr;
+		int packed = 0, plain = 0, after = 0, level = writer_level(w);
+
+		buf = finish(w, fd, &size);
+		r = reader_mem(buf, size);
+		while (r && reader_next(r, &rr) > 0)
+			if (rr.hdr->type == PERF_RECORD_SAMPLE) {
+				packed += rr.compressed;
+				plain += !rr.compressed;
+				after += !rr.compressed && packed;
+			}
+		reader_free(r);
+		ok(ret == 0 && stored >= 1024 * sizeof(rec) && times == 1 && level == 1,
+		   "compressing flat out at level 1 past a budget of 3%% of a CPU: records as they "
+		   "come (%llu bytes, %llu time)", (unsigned long long)stored,
+		   (unsigned long long)times);
+		n = numbered_samples(buf, size, sizeof(rec));
+		ok(n >= 0 && (uint64_t)n == i && packed > 0 && plain == after &&
+		   (uint64_t)plain * sizeof(rec) == stored,
+		   "all %d read back in order: %d compressed, then %d as they came", n, packed, plain);
+		free(buf);
+	}
+
+	/*
 	 * up: a frame a second, from 1, of records that each hold one of 6000
 	 * pieces of noise, about 1.3 times a frame each: level 1's small
 	 * tables miss most of the repeats and level 3 finds them (half the
