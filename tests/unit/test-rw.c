@@ -397,6 +397,19 @@ static int numbered_samples(const unsigned char *buf, size_t len, size_t size)
 	return same ? n : -1;
 }
 
+/* Record i of the flat-out tests (512 bytes, numbered as numbered_samples() reads), a flush every 128. */
+static int flat_out(struct writer *w, uint64_t *rec, uint64_t i)
+{
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 64 * sizeof(*rec) };
+	int ret;
+
+	memcpy(rec, &h, sizeof(h));
+	for (int j = 1; j < 64; j++)
+		rec[j] = j % 5 ? i * 64 + (uint64_t)j : rnd() % 4096;
+	ret = writer_records(w, rec, 64 * sizeof(*rec));
+	return (i + 1) % 128 == 0 ? ret | writer_flush(w) : ret;
+}
+
 /* Frames of the test of the way up: the trial of 6 may come at the second frame or later. */
 #define UP_FRAMES 5
 
@@ -441,14 +454,7 @@ static void test_adapt(const char *path)
 	ret |= writer_end_features(w);
 	t0 = mono_ns();
 	while (!ret && writer_level(w) > 1 && mono_ns() - t0 < 20000000000ull) {
-		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(rec) };
-
-		memcpy(rec, &h, sizeof(h));
-		for (int j = 1; j < 64; j++)
-			rec[j] = j % 5 ? i * 64 + (uint64_t)j : rnd() % 4096;
-		ret |= writer_records(w, rec, sizeof(rec));
-		if (++i % 128 == 0)
-			ret |= writer_flush(w);
+		ret |= flat_out(w, rec, i++);
 		seen |= writer_level(w) == 3;
 	}
 	ret |= writer_end_frame(w);
@@ -473,14 +479,7 @@ static void test_adapt(const char *path)
 	ret |= writer_end_features(w);
 	t0 = mono_ns();
 	for (i = 0, n = 0; !ret && n < 1024 && mono_ns() - t0 < 20000000000ull;) {
-		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(rec) };
-
-		memcpy(rec, &h, sizeof(h));
-		for (int j = 1; j < 64; j++)
-			rec[j] = j % 5 ? i * 64 + (uint64_t)j : rnd() % 4096;
-		ret |= writer_records(w, rec, sizeof(rec));
-		if (++i % 128 == 0)
-			ret |= writer_flush(w);
+		ret |= flat_out(w, rec, i++);
 		n += writer_stored(w, NULL) > 0;	/* 1024 more once storing */
 	}
 	ret |= writer_end_frame(w);
