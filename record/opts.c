@@ -383,10 +383,9 @@ static int record_cb(struct opt_state *st, const struct opt *opt, const char *ar
 			ret = bad(err, len, "--duration: '%s' is not a positive number of seconds", arg);
 		break;
 	case R_BUDGET: {
-		char *end;
-		double pct = strtod(arg, &end);
+		double pct;
 
-		if (end == arg || *end || !(pct >= 0 && pct <= 100))
+		if (parse_seconds(arg, &pct) || pct > 100)
 			ret = bad(err, len, "--cpu-budget: '%s' is not a share of one CPU in %%, 0 to 100",
 				  arg);
 		else

@@ -47,7 +47,8 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
 
 /*
  * writer_adapt(): the share of one CPU compressing may take, in
- * thousandths, and how long a look at it spans at least. The level goes
+ * millionths (ADAPT_BUDGET, or writer_shed()'s), and how long a look at
+ * it spans at least. The level goes
  * down as soon as the budget is passed, and up where the next level's
  * estimated cost keeps within ADAPT_UP of it (5/6). adapt_cost is each level's CPU
  * relative to level 1's as measured inside the recorder (an 8 s
