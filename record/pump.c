@@ -305,11 +305,12 @@ static void run_pass(struct pump *p, struct chunk *first, struct chunk *end, int
 	}
 	ret = p->err ? 0 : do_pass(p->rc, first);
 	/*
-	 * the file written as far as the rings were read, unless another
-	 * pass waits or this one was only to hold a new program's files
+	 * A live reader's (drain_ms) stream written as far as the rings were
+	 * read, unless another pass waits or this one was only to hold a new
+	 * program's files; a file's once a batch is worth it (writer_settle())
 	 */
-	if (!ret && !p->err && !more && !end->keep) {
-		ret = writer_flush(p->rc->w);
+	if (!ret && !p->err && (p->rc->o.drain_ms <= 0 || (!more && !end->keep))) {
+		ret = p->rc->o.drain_ms <= 0 ? writer_settle(p->rc->w) : writer_flush(p->rc->w);
 		if (ret)
 			ret = rec_write_error(p->rc, ret);
 	}

@@ -419,7 +419,7 @@ static struct writer *new_writer(const struct recorder *rc)
 	struct writer *w = writer_new(rc->out_fd, rc->o.level,
 				      rc->rings[0].map_size > 256 * 1024 ? rc->rings[0].map_size
 									 : 256 * 1024,
-				      2 * rc->rings[0].data_size);
+				      WRITER_BATCH + 2 * rc->rings[0].data_size);
 
 	/* a level of our choosing follows the records' rate; -z N stays N, as perf's */
 	if (w && !rc->o.level_given && writer_adapt(w, RECORD_ADAPT_MAX_LEVEL)) {

@@ -101,6 +101,7 @@ struct writer {
 	unsigned char *buf;	/* records waiting for a flush */
 	size_t len, cap;
 	uint64_t buf_samples;	/* SAMPLE records in buf (writer_commit()) */
+	uint64_t buf_since;	/* mono_ns() when buf's first record came (writer_settle()) */
 	size_t frame_max;
 	unsigned char *out;	/* one compressed record */
 	ZSTD_CCtx *cctx;
@@ -641,6 +642,15 @@ int writer_flush(struct writer *w)
 	return flush(w, 0);
 }
 
+int writer_settle(struct writer *w)
+{
+	if (w->err)
+		return w->err;
+	if (w->len >= WRITER_BATCH || (w->len && mono_ns() - w->buf_since >= WRITER_AGE_NS))
+		return flush(w, 0);
+	return 0;
+}
+
 int writer_end_frame(struct writer *w)
 {
 	return flush(w, 1);
@@ -662,6 +672,8 @@ int writer_reserve(struct writer *w, size_t len, void **out)
 
 void writer_commit(struct writer *w, size_t len, uint64_t samples)
 {
+	if (!w->len && len)
+		w->buf_since = mono_ns();
 	w->len += len;
 	w->bytes_in += len;
 	w->buf_samples += samples;

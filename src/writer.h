@@ -73,6 +73,18 @@ int writer_records(struct writer *w, const void *data, size_t len);
  */
 int writer_flush(struct writer *w);
 /*
+ * Write out what is buffered once it is worth a write: WRITER_BATCH
+ * bytes of records, or the oldest of them WRITER_AGE_NS old (or at the
+ * next call after that). A recorder's pass calls it, a file being the
+ * reader: zstd compressing a pass's 100 KiB finds its window and tables
+ * cold (the load ran between two passes) and ran at a fifth of its speed
+ * inside the recorder; a MiB at a time keeps what it matches against hot.
+ * A recorder killed loses at most WRITER_AGE_NS of records more.
+ */
+#define WRITER_BATCH	((size_t)1 << 20)
+#define WRITER_AGE_NS	200000000ull
+int writer_settle(struct writer *w);
+/*
  * The same, and end the open zstd frame, so that what comes next can be
  * read from there on without what came before (a reader that seeks), and
  * the frame's checksum is in the file. Before the file is closed. With

@@ -397,16 +397,22 @@ static int numbered_samples(const unsigned char *buf, size_t len, size_t size)
 	return same ? n : -1;
 }
 
-/* Record i of the flat-out tests (512 bytes, numbered as numbered_samples() reads), a flush every 128. */
-static int flat_out(struct writer *w, uint64_t *rec, uint64_t i)
+/* Record i of the flat-out tests into rec[64] (512 bytes, numbered as numbered_samples() reads), given to w. */
+static int flat_record(struct writer *w, uint64_t *rec, uint64_t i)
 {
 	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 64 * sizeof(*rec) };
-	int ret;
 
 	memcpy(rec, &h, sizeof(h));
 	for (int j = 1; j < 64; j++)
 		rec[j] = j % 5 ? i * 64 + (uint64_t)j : rnd() % 4096;
-	ret = writer_records(w, rec, 64 * sizeof(*rec));
+	return writer_records(w, rec, 64 * sizeof(*rec));
+}
+
+/* The same, a flush every 128. */
+static int flat_out(struct writer *w, uint64_t *rec, uint64_t i)
+{
+	int ret = flat_record(w, rec, i);
+
 	return (i + 1) % 128 == 0 ? ret | writer_flush(w) : ret;
 }
 
@@ -582,6 +588,68 @@ static void test_adapt(const char *path)
  * file_read_fd(): a file's bytes whole, from where it stands; refused at
  * max bytes or more; files that tell no size (procfs) and pipes read too.
  */
+/* The size of the file at fd now. */
+static off_t size_of(int fd)
+{
+	return lseek(fd, 0, SEEK_END);
+}
+
+/*
+ * writer_settle(): a recorder's pass leaves its records buffered until
+ * WRITER_BATCH bytes of them are, or the oldest is WRITER_AGE_NS old;
+ * then all of them are written, whole and in order. The "not yet" is
+ * checked only where the machine gave the test less than the age between
+ * the records and the look (a loaded machine may not).
+ */
+static void test_settle(const char *path)
+{
+	static uint64_t rec[64];
+	int fd = open(path, O_RDWR | O_TRUNC);
+	struct writer *w = writer_new(fd, 0, 65536, WRITER_BATCH + 65536);
+	struct timespec nap = { 0, 10000000 };
+	uint64_t i = 0, t0;
+	off_t s0, s1;
+	size_t len;
+	unsigned char *buf;
+	int ret = writer_header(w), n = 0, looked = 0, early = 0;
+
+	s0 = size_of(fd);
+	/* a batch less one record, looked at after each 64 */
+	t0 = mono_ns();
+	for (; (i + 1) * sizeof(rec) < WRITER_BATCH; i++) {
+		ret |= flat_record(w, rec, i);
+		if (i % 64 == 63) {
+			ret |= writer_settle(w);
+			if (mono_ns() - t0 < WRITER_AGE_NS) {
+				looked++;
+				early += size_of(fd) != s0;
+			}
+		}
+	}
+	ok(ret == 0 && !early, "less than a batch, younger than the age: nothing written (%d of %d looks wrote)",
+	   early, looked);
+	if (!looked)
+		printf("# the machine took the whole age to buffer a batch: no early look was made\n");
+	/* the last record of the batch: all of it goes */
+	ret |= flat_record(w, rec, i++);
+	ret |= writer_settle(w);
+	s1 = size_of(fd);
+	ok(ret == 0 && s1 == s0 + (off_t)(i * sizeof(rec)), "a batch: written whole (%lld of %llu bytes)",
+	   (long long)(s1 - s0), (unsigned long long)(i * sizeof(rec)));
+	/* one record, then the age passes (the clock is waited for, not slept on) */
+	ret |= flat_record(w, rec, i++);
+	t0 = mono_ns();
+	while (mono_ns() - t0 < WRITER_AGE_NS)
+		nanosleep(&nap, NULL);
+	ret |= writer_settle(w);
+	ok(ret == 0 && size_of(fd) == s1 + (off_t)sizeof(rec), "one record past the age: written (%lld bytes)",
+	   (long long)(size_of(fd) - s1));
+	buf = finish(w, fd, &len);
+	n = numbered_samples(buf, len, sizeof(rec));
+	ok(n == (int)i, "every record read back, in order (%d of %llu)", n, (unsigned long long)i);
+	free(buf);
+}
+
 static void test_read_whole(const char *path)
 {
 	static unsigned char data[200003];
@@ -667,6 +735,7 @@ int main(void)
 	test_incompressible(path);
 	test_adapt(path);
 	test_frames(path);
+	test_settle(path);
 	test_read_whole(path);
 
 	/* Random bytes after a valid header: an error or an end, never a crash. */
