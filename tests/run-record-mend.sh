@@ -91,11 +91,14 @@ for prog in python3 gzip sort perl; do
 	command -v "$prog" > /dev/null 2>&1 || { note "no $prog: skipped"; continue; }
 	case $prog in
 	python3) set -- python3 -c 'sum(i * i for i in range(3 * 10**6))' ;;
-	gzip) set -- gzip -9 -c blob ;;
+	gzip) set -- gzip -9 -c blob blob blob ;;
 	sort) set -- sort -R blob ;;
-	perl) set -- perl -e '$s = 0; $s += $_ for 1 .. 2000000' ;;
+	perl) set -- perl -e '$s = 0; $s += $_ for 1 .. 10000000' ;;
 	esac
-	run_prof record -q -g --keep-leaf-stacks -e cpu-clock -o in.data -- "$@"
+	# rings of 128 KiB: a pass (a round in the file) every 32 KiB of
+	# records, so that the sweeps between rounds have files to close; a
+	# program of a tenth of a second (gzip) fits one pass at the default
+	run_prof record -q -g --keep-leaf-stacks -e cpu-clock -m 32 -o in.data -- "$@"
 	expect_rc 0 "prof record -g --keep-leaf-stacks -- $prog"
 	mend in.data mended.data "" "$prog"
 	same in.data mended.data "$prog"
