@@ -79,7 +79,7 @@ int writer_flush(struct writer *w);
  * reader: zstd compressing a pass's 100 KiB finds its window and tables
  * cold (the load ran between two passes) and ran at a fifth of its speed
  * inside the recorder; a MiB at a time keeps what it matches against hot.
- * A recorder killed loses at most WRITER_AGE_NS of records more.
+ * A recorder killed loses at most WRITER_AGE_NS and a pass of records more.
  */
 #define WRITER_BATCH	((size_t)1 << 20)
 #define WRITER_AGE_NS	200000000ull
