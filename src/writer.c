@@ -71,6 +71,9 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
  * Past the budget at level 1 (writer_shed()), the records are written as
  * they come: at -a -g -F 40000 on 2 CPUs level 1 took 3.5% of a CPU, and
  * with the leaf repair made the recorder 3.5 times perf's CPU over 20 s.
+ * A higher level whose share, scaled by adapt_cost to level 1's, is past
+ * the budget goes there at once, not through a frame of level 1: frames
+ * are a MiB of records, and a short recording may have only two.
  */
 #define ADAPT_BUDGET	30000	/* millionths of a CPU: 3%, unless writer_shed() says */
 #define ADAPT_UP(b)	((b) * 5 / 6)
@@ -451,7 +454,7 @@ static void start_trial(struct writer *w, int i)
  */
 static void adapt(struct writer *w, uint64_t in, uint64_t out)
 {
-	uint64_t now = mono_ns(), wall = now - w->win_start, share;
+	uint64_t now = mono_ns(), wall = now - w->win_start, share, one;
 	int i = w->adapt - 1;
 
 	if (in >= FRAME_SPAN / 2) {
@@ -476,10 +479,18 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 	if (wall < ADAPT_QUICK_NS)
 		return;
 	share = w->win_cpu * 1000000 / wall;	/* millionths of a CPU */
-	if (i == 0 && w->shed && share > w->budget && w->win_in &&
-	    (wall >= ADAPT_WINDOW_NS || share > 4 * (uint64_t)w->budget)) {
-		/* level 1 costs more than the budget: records as they come, from this frame's end */
-		w->ns_per_kb = w->win_cpu * 1024 / w->win_in;
+	/* what level 1 would have taken: at level 1 itself, the share */
+	one = share * adapt_cost[0] / adapt_cost[i];
+	if (w->shed && one > w->budget && w->win_in &&
+	    (wall >= ADAPT_WINDOW_NS || one > 4 * (uint64_t)w->budget)) {
+		/*
+		 * level 1 costs (or would) more than the budget: records as
+		 * they come, from this frame's end, and level 1 when they are
+		 * compressed again; not a frame more at a level that is over
+		 */
+		w->ns_per_kb = w->win_cpu * adapt_cost[0] / adapt_cost[i] * 1024 / w->win_in;
+		if (i > 0 && !set_level(w, 0))
+			w->trial = 0;
 		w->stored = 1;
 		w->stores++;
 		w->stored_in = 0;

@@ -107,8 +107,8 @@ int writer_adapt(struct writer *w, int max);
 /*
  * After writer_adapt(): compressing may take millionths of a CPU (the
  * level goes down past it, and up where the next level's estimated cost
- * keeps within 5/6 of it), and when it takes more at level 1, the records
- * are written as they come (the frame ended first; a reader takes them
+ * keeps within 5/6 of it), and when it takes more at level 1 (or would,
+ * scaled from a higher level's), the records are written as they come (the frame ended first; a reader takes them
  * between two COMPRESSED records, as perf's own writer leaves some),
  * until level 1 would take under half of it for the bytes of the last
  * second. 0: writer_adapt()'s own 3%, and never as they come (the default).

@@ -416,6 +416,61 @@ static int flat_out(struct writer *w, uint64_t *rec, uint64_t i)
 	return (i + 1) % 128 == 0 ? ret | writer_flush(w) : ret;
 }
 
+/*
+ * Past the budget (writer_shed()), from level: the records as they come
+ * from the end of the frame that passed it (level 1 does itself; 6 would,
+ * by adapt_cost), with no frame at a level between; between that frame
+ * and none after; every one reads back, in order, and the level is 1 for
+ * when compressing comes back.
+ */
+static void test_shed(const char *path, int from)
+{
+	static uint64_t rec[64];
+	struct writer *w;
+	int fd, ret = 0, n;
+	size_t size;
+	unsigned char *buf;
+	uint64_t i, t0, times, stored;
+	struct reader *r;
+	struct reader_record rr;
+	int packed = 0, plain = 0, after = 0, level, between = 0;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	w = writer_new(fd, from, 256 * 1024, 512 * 1024);
+	ret = writer_adapt(w, 6);
+	writer_shed(w, 30000);
+	ret |= writer_header(w);
+	ret |= writer_end_features(w);
+	t0 = mono_ns();
+	for (i = 0, n = 0; !ret && n < 1024 && mono_ns() - t0 < 20000000000ull;) {
+		ret |= flat_out(w, rec, i++);
+		n += writer_stored(w, NULL) > 0;	/* 1024 more once storing */
+		if (writer_level(w) > 1 && writer_level(w) < from)
+			between = writer_level(w);
+	}
+	ret |= writer_end_frame(w);
+	stored = writer_stored(w, &times);
+	level = writer_level(w);
+	buf = finish(w, fd, &size);
+	r = reader_mem(buf, size);
+	while (r && reader_next(r, &rr) > 0)
+		if (rr.hdr->type == PERF_RECORD_SAMPLE) {
+			packed += rr.compressed;
+			plain += !rr.compressed;
+			after += !rr.compressed && packed;
+		}
+	reader_free(r);
+	ok(ret == 0 && stored >= 1024 * sizeof(rec) && times == 1 && level == 1 && !between,
+	   "compressing flat out at level %d past a budget of 3%% of a CPU: records as they "
+	   "come (%llu bytes, %llu time) with no level between (%d), level 1 after (%d)", from,
+	   (unsigned long long)stored, (unsigned long long)times, between, level);
+	n = numbered_samples(buf, size, sizeof(rec));
+	ok(n >= 0 && (uint64_t)n == i && packed > 0 && plain == after &&
+	   (uint64_t)plain * sizeof(rec) == stored,
+	   "all %d read back in order: %d compressed, then %d as they came", n, packed, plain);
+	free(buf);
+}
+
 /* Frames of the test of the way up: the trial of 6 may come at the second frame or later. */
 #define UP_FRAMES 5
 
@@ -471,49 +526,6 @@ static void test_adapt(const char *path)
 	n = numbered_samples(buf, size, sizeof(rec));
 	ok(n >= 0 && (uint64_t)n == i, "every record reads back across the levels (%d)", n);
 	free(buf);
-
-	/*
-	 * past the budget at level 1 (writer_shed()): the records as they
-	 * come from the end of the frame that passed it, between that frame
-	 * and none after; every one reads back, in order
-	 */
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	w = writer_new(fd, 1, 256 * 1024, 512 * 1024);
-	ret = writer_adapt(w, 6);
-	writer_shed(w, 30000);
-	ret |= writer_header(w);
-	ret |= writer_end_features(w);
-	t0 = mono_ns();
-	for (i = 0, n = 0; !ret && n < 1024 && mono_ns() - t0 < 20000000000ull;) {
-		ret |= flat_out(w, rec, i++);
-		n += writer_stored(w, NULL) > 0;	/* 1024 more once storing */
-	}
-	ret |= writer_end_frame(w);
-	{
-		uint64_t times, stored = writer_stored(w, &times);
-		struct reader *r;
-		struct reader_record rr;
-		int packed = 0, plain = 0, after = 0, level = writer_level(w);
-
-		buf = finish(w, fd, &size);
-		r = reader_mem(buf, size);
-		while (r && reader_next(r, &rr) > 0)
-			if (rr.hdr->type == PERF_RECORD_SAMPLE) {
-				packed += rr.compressed;
-				plain += !rr.compressed;
-				after += !rr.compressed && packed;
-			}
-		reader_free(r);
-		ok(ret == 0 && stored >= 1024 * sizeof(rec) && times == 1 && level == 1,
-		   "compressing flat out at level 1 past a budget of 3%% of a CPU: records as they "
-		   "come (%llu bytes, %llu time)", (unsigned long long)stored,
-		   (unsigned long long)times);
-		n = numbered_samples(buf, size, sizeof(rec));
-		ok(n >= 0 && (uint64_t)n == i && packed > 0 && plain == after &&
-		   (uint64_t)plain * sizeof(rec) == stored,
-		   "all %d read back in order: %d compressed, then %d as they came", n, packed, plain);
-		free(buf);
-	}
 
 	/*
 	 * up: a frame a second, from 1, of records that each hold one of 6000
@@ -734,6 +746,8 @@ int main(void)
 
 	test_incompressible(path);
 	test_adapt(path);
+	test_shed(path, 1);
+	test_shed(path, 6);
 	test_frames(path);
 	test_settle(path);
 	test_read_whole(path);
