@@ -429,6 +429,8 @@ static struct writer *new_writer(const struct recorder *rc)
 	}
 	if (w && !rc->o.level_given)
 		writer_shed(w, rc->o.cpu_budget);
+	if (w && rc->o.switch_output == SWITCH_SIZE)
+		writer_settle_at(w, rc->o.switch_bytes);
 	return w;
 }
 

@@ -73,7 +73,10 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
  * with the leaf repair made the recorder 3.5 times perf's CPU over 20 s.
  * A higher level whose share, scaled by adapt_cost to level 1's, is past
  * the budget goes there at once, not through a frame of level 1: frames
- * are a MiB of records, and a short recording may have only two.
+ * are a MiB of records, and a short recording may have only two. In a
+ * window too short to judge by (over 4 times the budget at its level, not
+ * yet at level 1), it goes straight to level 1, not a level between: the
+ * levels between cost more than one that is already over.
  */
 #define ADAPT_BUDGET	30000	/* millionths of a CPU: 3%, unless writer_shed() says */
 #define ADAPT_UP(b)	((b) * 5 / 6)
@@ -110,6 +113,7 @@ struct writer {
 	ZSTD_CCtx *cctx;
 	size_t frame_in;	/* bytes of records in the open frame; 0: none open */
 	uint64_t bytes_in, bytes_out;
+	uint64_t settle_at;	/* writer_settle_at(): bytes out that end a batch early (0: none) */
 	uint64_t samples_out;	/* SAMPLE records that reached the file */
 	int adapt;		/* writer_adapt(): 1 + the index of level in adapt_levels */
 	int adapt_max;		/* the index of the highest level it may take */
@@ -495,7 +499,8 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 		w->stores++;
 		w->stored_in = 0;
 	} else if (share > w->budget && i > 0 && (wall >= ADAPT_WINDOW_NS || share > 4 * (uint64_t)w->budget)) {
-		if (!set_level(w, i - 1))
+		/* a short window: where even level 1 is over, there, to be judged at a whole one */
+		if (!set_level(w, w->shed && one > w->budget ? 0 : i - 1))
 			w->trial = 0;
 	} else if (wall < ADAPT_WINDOW_NS) {
 		return;
@@ -657,9 +662,15 @@ int writer_settle(struct writer *w)
 {
 	if (w->err)
 		return w->err;
-	if (w->len >= WRITER_BATCH || (w->len && mono_ns() - w->buf_since >= WRITER_AGE_NS))
+	if (w->len >= WRITER_BATCH || (w->len && mono_ns() - w->buf_since >= WRITER_AGE_NS) ||
+	    (w->settle_at && w->len && w->bytes_out + w->len >= w->settle_at))
 		return flush(w, 0);
 	return 0;
+}
+
+void writer_settle_at(struct writer *w, uint64_t bytes)
+{
+	w->settle_at = bytes;
 }
 
 int writer_end_frame(struct writer *w)

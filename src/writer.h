@@ -85,6 +85,14 @@ int writer_flush(struct writer *w);
 #define WRITER_AGE_NS	200000000ull
 int writer_settle(struct writer *w);
 /*
+ * And at once where what is buffered would bring the bytes out to bytes
+ * (0: no such mark): --switch-output=SIZE reads the file's size after a
+ * pass, and a batch of 200 ms would overrun its 64K by half again. The
+ * buffered bytes are counted before compression, so it writes a little
+ * early, never late.
+ */
+void writer_settle_at(struct writer *w, uint64_t bytes);
+/*
  * The same, and end the open zstd frame, so that what comes next can be
  * read from there on without what came before (a reader that seeks), and
  * the frame's checksum is in the file. Before the file is closed. With
