@@ -35,17 +35,33 @@ samples=$1 lost=$2
 [ "$lost" = 0 ] || fail "$lost records lost with the reader stalled: $(cat err)"
 # the kernel says nothing of samples it dropped while a ring was full
 # until it next writes to that ring, which a program that has ended
-# does not do: so the samples are counted against shape's CPU time
-# (11,709 of 1.72 s of CPU at 20 kHz, "0 lost", where the thread emptying
-# the rings wrote the file), at the rate the kernel allowed: it lowers
-# perf_event_max_sample_rate when its interrupts take too long
+# does not do: rings left full to the end show as a gap from shape's
+# last sample to its exit (the recorder that emptied the rings and
+# wrote the file from one thread kept 11,709 samples of 1.72 s of CPU at
+# 20 kHz, the rest dropped unsaid). So the gaps are checked, below; the
+# count only against a floor: with -g at 20 kHz the kernel itself gives
+# fewer samples than the CPU time on a busy machine (its timer skips the
+# periods an interrupt overran: perf record -g, alone, 0.66 of 20 kHz at
+# load 6, where 0.9 without -g)
 hz=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2> /dev/null || echo 20000)
 [ "$hz" -lt 20000 ] || hz=20000
-expect_samples "the stalled stream" "$samples" "$hz" 0.85
+expect_samples "the stalled stream" "$samples" "$hz" 0.4
 run_prof script -i s.data
 expect_rc 0 "prof script of the stream"
 n=$(grep -c '^SAMPLE ' out)
 note "the stream holds $n samples"
 [ "$n" = "$samples" ] || fail "the stream holds $n samples, the summary says $samples"
 grep -q '^LOST ' out && fail "LOST records in the stream: $(grep -m 3 '^LOST ' out)"
+# shape's samples from its first to its exit: no gap of a quarter of that
+# span (a scheduler's wait at load 20 is tens of ms of a 3 s run)
+set -- $(awk '
+	function val(k,   i) { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+	/^COMM / && val("comm") == "shape" { p = val("pid") }
+	/^SAMPLE / && p != "" && val("pid") == p { t = val("time"); if (n++) { if (t - last > gap) gap = t - last } else first = t; last = t }
+	/^EXIT / && p != "" && val("pid") == p { ex = val("time") }
+	END { if (ex != "" && ex - last > gap) gap = ex - last; printf "%d %.3f %.3f\n", n, (ex != "" ? ex : last) - first, gap }' out)
+note "shape: $1 samples over $2 s, the longest gap $3 s (its exit counted)"
+[ "${1:-0}" -gt 0 ] || fail "no samples of shape in the stream"
+awk -v s="$2" -v g="$3" 'BEGIN { exit !(g < s / 4) }' ||
+	fail "a gap of $3 s in shape's $2 s of samples: rings left full while the reader stalled"
 finish
