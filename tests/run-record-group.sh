@@ -22,9 +22,16 @@ shape=$WORKLOADS/shape
 run_prof record -q -e '{cpu-clock,task-clock,page-faults}:S' -o g.data -- "$shape" -s 0.5
 expect_rc 0 "prof record -e {cpu-clock,task-clock,page-faults}:S"
 
+# The vDSO's code: prof names it "?? ([vdso])", perf by the vDSO image it
+# saved at record time (__vdso_clock_gettime: a CI run's page fault there
+# was 11% of page-faults); compared as one name, [vdso]. prof does not
+# read the vDSO's symbols yet (the fourteenth part's note on issue 57).
+vdso_as_one() {
+	sed -E 's/^(__vdso_[A-Za-z0-9_]+|\(\[vdso\]\)) /[vdso] /' | sort
+}
 # rows OUT: "symbol pct pct pct" of a --group table, rows of 1% and more of the first column
 rows() {
-	awk '$1 ~ /%$/ && $2 ~ /%$/ && $3 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1, $2, $3 }' "$1" | sort
+	awk '$1 ~ /%$/ && $2 ~ /%$/ && $3 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1, $2, $3 }' "$1" | vdso_as_one
 }
 run_prof report -i g.data --group --sort sym --no-inline
 expect_rc 0 "prof report --group"
@@ -46,7 +53,7 @@ if command -v perf > /dev/null 2>&1; then
 	# each event alone, as perf shows it
 	for ev in task-clock page-faults; do
 		run_prof report -i g.data --event $ev --sort sym --no-inline
-		awk '$1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' out | sort > p1
+		awk '$1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' out | vdso_as_one > p1
 		command perf report -i g.data --stdio --no-group --sort sym > perf1.out 2> /dev/null
 		prc=$?
 		if [ "$prc" -gt 128 ]; then
@@ -54,7 +61,7 @@ if command -v perf > /dev/null 2>&1; then
 			note "perf report --no-group died of signal $((prc - 128)): $ev not compared"
 			continue
 		fi
-		awk -v e="'$ev'" '/^# Samples:/ { on = index($0, e) > 0 } on && $1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' perf1.out | sort > p2
+		awk -v e="'$ev'" '/^# Samples:/ { on = index($0, e) > 0 } on && $1 ~ /%$/ { v = $1; sub(/%/, "", v); if (v + 0 >= 1) print $NF, $1 }' perf1.out | vdso_as_one > p2
 		cmp -s p1 p2 || fail "--event $ev differs from perf's: $(diff p1 p2 | tr '\n' ' ')"
 	done
 fi
