@@ -54,11 +54,10 @@ note "the stream holds $n samples"
 grep -q '^LOST ' out && fail "LOST records in the stream: $(grep -m 3 '^LOST ' out)"
 # shape's samples from its first to its exit: no gap of a quarter of that
 # span (a scheduler's wait at load 20 is tens of ms of a 3 s run)
-set -- $(awk '
-	function val(k,   i) { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
-	/^COMM / && val("comm") == "shape" { p = val("pid") }
-	/^SAMPLE / && p != "" && val("pid") == p { t = val("time"); if (n++) { if (t - last > gap) gap = t - last } else first = t; last = t }
-	/^EXIT / && p != "" && val("pid") == p { ex = val("time") }
+set -- $(awk "$awk_lib"'
+	/^COMM / && field("comm") == "shape" { p = field("pid") }
+	/^SAMPLE / && p != "" && field("pid") == p { t = field("time"); if (n++) { if (t - last > gap) gap = t - last } else first = t; last = t }
+	/^EXIT / && p != "" && field("pid") == p { ex = field("time") }
 	END { if (ex != "" && ex - last > gap) gap = ex - last; printf "%d %.3f %.3f\n", n, (ex != "" ? ex : last) - first, gap }' out)
 note "shape: $1 samples over $2 s, the longest gap $3 s (its exit counted)"
 [ "${1:-0}" -gt 0 ] || fail "no samples of shape in the stream"
