@@ -125,6 +125,12 @@ struct seen {
 	size_t len;
 };
 
+/* A vDSO's map: kept as perf keeps one, .build-id/ab/cdef.../vdso. */
+static int is_vdso(const struct kevent *k)
+{
+	return k->mmap.name_len == 6 && !memcmp(k->mmap.name, "[vdso]", 6);
+}
+
 int cmd_archive(int argc, char **argv)
 {
 	const char *input, *output;
@@ -186,6 +192,7 @@ int cmd_archive(int argc, char **argv)
 		struct dso *d;
 		const struct objfile *f;
 		char name[128], debug[256];
+		int vdso = 0;
 
 		if (h->type == PDATA_HEADER_ATTR) {
 			if (evtab_add_record(&et, h))
@@ -196,7 +203,7 @@ int cmd_archive(int argc, char **argv)
 			continue;
 		e = evtab_find(&et, h);
 		if (!e || decode_kernel(&e->attr, h, &k, &id) || !(k.mmap.prot & 4) ||
-		    !k.mmap.name_len || k.mmap.name[0] != '/')
+		    !k.mmap.name_len || (k.mmap.name[0] != '/' && !(vdso = is_vdso(&k))))
 			continue;
 		if (!k.mmap.build_id_len || k.mmap.build_id_len > 20) {
 			noid++;
@@ -236,7 +243,8 @@ int cmd_archive(int argc, char **argv)
 			missing++;
 			continue;
 		}
-		buildid_path(name, sizeof(name), NULL, k.mmap.build_id, k.mmap.build_id_len, "/elf");
+		buildid_path(name, sizeof(name), NULL, k.mmap.build_id, k.mmap.build_id_len,
+			     vdso ? "/vdso" : "/elf");
 		if ((ret = tar_file(&t, name, f->path)) < 0)
 			break;
 		buildid_path(name, sizeof(name), NULL, k.mmap.build_id, k.mmap.build_id_len, "/debug");

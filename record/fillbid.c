@@ -13,12 +13,18 @@ int fillbid_filter(void *ctx, struct rec *r)
 {
 	const struct mmap_event *m = &r->k.mmap;
 	const struct mapfile_bid *b;
+	struct mapfile_bid vdso;
 	char path[PATH_MAX];
 	uint32_t mm[2];
 	uint64_t ig[2];
 
 	if ((r->h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) || r->h.size < 72 || !r->ok)
 		return REC_KEEP;
+	if ((m->prot & PROT_EXEC) && (int32_t)m->pid != -1 &&
+	    mapfile_bid_vdso(m->name, m->name_len, m->start, &vdso)) {
+		b = &vdso;	/* no file: the kernel said nothing */
+		goto put;
+	}
 	if (!(m->prot & PROT_EXEC) || (int32_t)m->pid == -1 || !m->name_len ||
 	    m->name[0] != '/' || !strncmp(m->name, "//", 2) || !strncmp(m->name, "/memfd:", 7) ||
 	    m->name_len >= sizeof(path))
@@ -31,6 +37,7 @@ int fillbid_filter(void *ctx, struct rec *r)
 			   ig[0], ig[1]);
 	if (!b->len)
 		return REC_KEEP;
+put:
 	r->h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	memcpy(r->p, &r->h, sizeof(r->h));
 	mapfile_bid_put(b, r->p + 40);

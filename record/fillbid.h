@@ -7,7 +7,8 @@
  * and put where the kernel puts it (PERF_RECORD_MISC_MMAP_BUILD_ID, the
  * size byte and 20 bytes over maj, min, ino and ino_generation), so that
  * reports, perf's too, and the filters after it (keep.c) see it as the
- * kernel's.
+ * kernel's. A "[vdso]" map, which the kernel never gives one, gets this
+ * kernel's vDSO's (mapfile_bid_vdso()), as perf's build-id table has it.
  */
 #ifndef PROF_RECORD_FILLBID_H
 #define PROF_RECORD_FILLBID_H

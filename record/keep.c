@@ -18,6 +18,7 @@
 #include "drain.h"
 #include "keep.h"
 #include "mapfile.h"
+#include "vdso.h"
 #include "xalloc.h"
 
 #define BID_MAX 20
@@ -27,6 +28,7 @@
 struct copy {
 	int fd;
 	char *dest;
+	int counted;	/* a file at risk, which the summary counts; not the vDSO */
 };
 
 /*
@@ -170,14 +172,14 @@ static void *worker_main(void *arg)
 		close(c.fd);
 		free(c.dest);
 		pthread_mutex_lock(&k->mu);
-		k->kept += ok;
+		k->kept += ok && c.counted;
 	}
 	pthread_mutex_unlock(&k->mu);
 	return NULL;
 }
 
 /* Hand fd, to be copied to dest, to the worker (started now if need be). */
-static void queue_copy(struct keep *k, int fd, const char *dest)
+static void queue_copy(struct keep *k, int fd, const char *dest, int counted)
 {
 	pthread_mutex_lock(&k->mu);
 	if (!k->started) {
@@ -192,9 +194,44 @@ static void queue_copy(struct keep *k, int fd, const char *dest)
 		k->head = k->nq = 0;	/* all taken: start the queue over */
 	k->q = xgrow(k->q, &k->qcap, k->nq + 1, sizeof(*k->q));
 	k->q[k->nq].fd = fd;
+	k->q[k->nq].counted = counted;
 	k->q[k->nq++].dest = xstrdup(dest);
 	pthread_cond_signal(&k->more);
 	pthread_mutex_unlock(&k->mu);
+}
+
+/* Whether bid was looked at before; it is from now on. */
+static int seen(struct keep *k, const unsigned char *bid, size_t bid_len)
+{
+	for (size_t i = 0; i < k->nseen; i++)
+		if (k->seen[i][0] == bid_len && !memcmp(k->seen[i] + 1, bid, bid_len))
+			return 1;
+	if (k->nseen == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 32;
+		k->seen = xreallocarray(k->seen, k->cap, sizeof(*k->seen));
+	}
+	k->seen[k->nseen][0] = (unsigned char)bid_len;
+	memcpy(k->seen[k->nseen++] + 1, bid, bid_len);
+	return 0;
+}
+
+/*
+ * The vDSO of build id bid, kept as perf keeps it, .build-id/ab/cdef.../vdso:
+ * this kernel's image (vdso.h), which is what a native [vdso] map has.
+ */
+static void keep_vdso(struct keep *k, const unsigned char *bid, size_t bid_len)
+{
+	const struct vdso_image *v = vdso_own();
+	char dest[PATH_MAX];
+	int fd;
+
+	if (seen(k, bid, bid_len) || !v || v->id_len != bid_len || memcmp(v->id, bid, bid_len) ||
+	    buildid_path(dest, sizeof(dest), k->dir, bid, bid_len, "/vdso") ||
+	    access(dest, F_OK) == 0)	/* kept before, by prof or perf */
+		return;
+	fd = open(v->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		queue_copy(k, fd, dest, 0);
 }
 
 void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
@@ -204,19 +241,16 @@ void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const c
 	struct stat at_path, mapped;
 	int fd;
 
-	if (!k || !bid || !bid_len || bid_len > BID_MAX || !name_len || name_len >= sizeof(path) ||
-	    name[0] != '/' || !strncmp(name, "//", 2) || !strncmp(name, "/memfd:", 7))
+	if (!k || !bid || !bid_len || bid_len > BID_MAX || !name_len || name_len >= sizeof(path))
 		return;
-	for (size_t i = 0; i < k->nseen; i++)
-		if (k->seen[i][0] == bid_len && !memcmp(k->seen[i] + 1, bid, bid_len))
-			return;	/* looked at already, kept or not */
-	if (k->nseen == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 32;
-		k->seen = xreallocarray(k->seen, k->cap, sizeof(*k->seen));
+	if (vdso_is_native(name, name_len, start)) {
+		keep_vdso(k, bid, bid_len);
+		return;
 	}
-	k->seen[k->nseen][0] = (unsigned char)bid_len;
-	memcpy(k->seen[k->nseen++] + 1, bid, bid_len);
-
+	if (name[0] != '/' || !strncmp(name, "//", 2) || !strncmp(name, "/memfd:", 7))
+		return;
+	if (seen(k, bid, bid_len))
+		return;	/* looked at already, kept or not */
 	memcpy(path, name, name_len);
 	path[name_len] = '\0';
 	fd = mapfile_open(pid, start, start + len, path, 0, 0, 0, bid, bid_len);
@@ -232,7 +266,7 @@ void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const c
 		close(fd);
 		return;
 	}
-	queue_copy(k, fd, dest);	/* the worker's now */
+	queue_copy(k, fd, dest, 1);	/* the worker's now */
 }
 
 int keep_filter(void *ctx, struct rec *r)

@@ -24,7 +24,9 @@ void keep_free(struct keep *k);
  * Pid maps [start, start + len) of the file named name (name_len bytes, as
  * the MMAP2 record has it) with build id bid: keep its file if it is at
  * risk. Best effort and quiet: a process already gone keeps nothing. The
- * file is opened now, while the process maps it; the copy is queued.
+ * file is opened now, while the process maps it; the copy is queued. A
+ * native "[vdso]" map (vdso.h) keeps this kernel's vDSO, once, as
+ * .build-id/ab/cdef.../vdso: no path outlives the kernel it came with.
  */
 void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const char *name,
 		  size_t name_len, const unsigned char *bid, size_t bid_len);
@@ -36,7 +38,7 @@ void keep_mapping(struct keep *k, int pid, uint64_t start, uint64_t len, const c
  */
 void keep_finish(struct keep *k);
 
-/* Files copied so far, and where to. */
+/* Files at risk copied so far (not the vDSO, which is always kept), and where to. */
 uint64_t keep_count(struct keep *k);
 const char *keep_dir(const struct keep *k);
 

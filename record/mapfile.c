@@ -2,7 +2,6 @@
 /* The file behind a mapping, and its build id: see mapfile.h. */
 #include "config.h"
 
-#include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -14,48 +13,8 @@
 #include <unistd.h>
 
 #include "mapfile.h"
+#include "vdso.h"
 #include "xalloc.h"
-
-size_t mapfile_build_id(int fd, unsigned char *id)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-
-	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > 256)
-		return 0;
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		unsigned char notes[1024];
-		size_t len, at = 0;
-
-		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
-		    (ssize_t)sizeof(ph))
-			return 0;
-		if (ph.p_type != PT_NOTE)
-			continue;
-		len = ph.p_filesz < sizeof(notes) ? (size_t)ph.p_filesz : sizeof(notes);
-		if (pread(fd, notes, len, (off_t)ph.p_offset) != (ssize_t)len)
-			continue;
-		while (at + sizeof(Elf64_Nhdr) <= len) {
-			Elf64_Nhdr nh;
-			size_t name, desc;
-
-			memcpy(&nh, notes + at, sizeof(nh));
-			name = at + sizeof(nh);
-			desc = name + ((nh.n_namesz + 3) & ~3u);
-			if (desc > len || nh.n_descsz > len - desc)
-				break;
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp(notes + name, "GNU", 4) && nh.n_descsz && nh.n_descsz <= 20) {
-				memcpy(id, notes + desc, nh.n_descsz);
-				return nh.n_descsz;
-			}
-			at = desc + ((nh.n_descsz + 3) & ~3u);
-		}
-	}
-	return 0;
-}
 
 /* Whether the open file fd is the mapped one. */
 static int is_mapped(int fd, unsigned maj, unsigned min, uint64_t ino, const unsigned char *bid,
@@ -69,7 +28,7 @@ static int is_mapped(int fd, unsigned maj, unsigned min, uint64_t ino, const uns
 	if (ino)
 		return (uint64_t)st.st_ino == ino && major(st.st_dev) == maj &&
 		       minor(st.st_dev) == min;
-	return bid && bid_len && mapfile_build_id(fd, id) == bid_len && !memcmp(id, bid, bid_len);
+	return bid && bid_len && buildid_read(fd, id) == bid_len && !memcmp(id, bid, bid_len);
 }
 
 int mapfile_open(int pid, uint64_t start, uint64_t end, const char *path, unsigned maj,
@@ -139,7 +98,7 @@ const struct mapfile_bid *mapfile_bid_of(struct mapfile_bids *c, int pid, uint64
 	htab_put(&c->tab, &p, (uint32_t)c->n++);
 	fd = mapfile_open(pid, start, end, path, maj, min, ino, NULL, 0);
 	if (fd >= 0) {
-		b->len = (unsigned char)mapfile_build_id(fd, b->id);
+		b->len = (unsigned char)buildid_read(fd, b->id);
 		close(fd);
 	}
 	return b;
@@ -158,4 +117,16 @@ void mapfile_bid_put(const struct mapfile_bid *b, unsigned char out[24])
 	memset(out, 0, 24);
 	out[0] = b->len;
 	memcpy(out + 4, b->id, b->len);
+}
+
+int mapfile_bid_vdso(const char *name, size_t name_len, uint64_t start, struct mapfile_bid *b)
+{
+	const struct vdso_image *v = vdso_is_native(name, name_len, start) ? vdso_own() : NULL;
+
+	memset(b, 0, sizeof(*b));
+	if (!v || !v->id_len || v->id_len > sizeof(b->id))
+		return 0;
+	b->len = (unsigned char)v->id_len;
+	memcpy(b->id, v->id, v->id_len);
+	return 1;
 }

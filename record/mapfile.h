@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buildid.h"	/* buildid_read(): the build id of a file it opened */
 #include "htab.h"
 
 /*
@@ -50,13 +51,11 @@ const struct mapfile_bid *mapfile_bid_of(struct mapfile_bids *c, int pid, uint64
 void mapfile_bids_release(struct mapfile_bids *c);
 /* b as an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID has it over maj..ino_generation. */
 void mapfile_bid_put(const struct mapfile_bid *b, unsigned char out[24]);
-
 /*
- * The GNU build id note of an open ELF file of this machine's class and
- * byte order, from its PT_NOTE segments, into id (20 bytes); its length,
- * 0 when there is none. The kernel reads it the same way for MMAP2 with
- * attr.build_id.
+ * The build id of a "[vdso]" map at start into b, when it is this
+ * kernel's native vDSO (src/vdso.h), which has no file for the kernel or
+ * mapfile_bid_of() to read it from: 1, else 0 (b empty).
  */
-size_t mapfile_build_id(int fd, unsigned char *id);
+int mapfile_bid_vdso(const char *name, size_t name_len, uint64_t start, struct mapfile_bid *b);
 
 #endif

@@ -609,7 +609,7 @@ static int file_open(struct mend *m, struct mfile *f, int pid, const struct map 
 		struct stat st;
 
 		/* the very file: map_files is, but the range may have been mapped again */
-		if (f->bid_len ? mapfile_build_id(fd, id) != f->bid_len ||
+		if (f->bid_len ? buildid_read(fd, id) != f->bid_len ||
 					 memcmp(id, f->bid, f->bid_len)
 			       : fstat(fd, &st) || (uint64_t)st.st_ino != f->ino ||
 					 major(st.st_dev) != f->maj || minor(st.st_dev) != f->min) {

@@ -148,6 +148,7 @@ static int synth_maps(struct synth *s, int pid)
 		uint32_t v32[2], prot, flags;
 		struct rec r = { .len = sizeof(struct perf_event_header) };
 		const struct mapfile_bid *bid;
+		struct mapfile_bid vdso;
 		uint16_t misc = PERF_RECORD_MISC_USER;
 
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n",
@@ -174,6 +175,8 @@ static int synth_maps(struct synth *s, int pid)
 		/* the very file mapped, even when its path now names another */
 		bid = ino && perms[2] == 'x' ? mapfile_bid_of(s->bids, pid, start, end, name, maj, min,
 							      ino, gen) : NULL;
+		if (!bid && perms[2] == 'x' && mapfile_bid_vdso(name, strlen(name), start, &vdso))
+			bid = &vdso;	/* no file: this kernel's vDSO */
 		if (bid && bid->len)
 			keep_mapping(s->keep, pid, start, end - start, name, strlen(name), bid->id,
 				     bid->len);

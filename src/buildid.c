@@ -2,8 +2,11 @@
 /* Where files are kept by build id: see buildid.h. */
 #include "config.h"
 
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "buildid.h"
 
@@ -44,4 +47,45 @@ void buildid_hex(char *hex, const unsigned char *id, size_t len)
 		hex[2 * i + 1] = digit[id[i] & 15];
 	}
 	hex[2 * len] = '\0';
+}
+
+size_t buildid_read(int fd, unsigned char *id)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > 256)
+		return 0;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		unsigned char notes[1024];
+		size_t len, at = 0;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph))
+			return 0;
+		if (ph.p_type != PT_NOTE)
+			continue;
+		len = ph.p_filesz < sizeof(notes) ? (size_t)ph.p_filesz : sizeof(notes);
+		if (pread(fd, notes, len, (off_t)ph.p_offset) != (ssize_t)len)
+			continue;
+		while (at + sizeof(Elf64_Nhdr) <= len) {
+			Elf64_Nhdr nh;
+			size_t name, desc;
+
+			memcpy(&nh, notes + at, sizeof(nh));
+			name = at + sizeof(nh);
+			desc = name + ((nh.n_namesz + 3) & ~3u);
+			if (desc > len || nh.n_descsz > len - desc)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(notes + name, "GNU", 4) && nh.n_descsz && nh.n_descsz <= 20) {
+				memcpy(id, notes + desc, nh.n_descsz);
+				return nh.n_descsz;
+			}
+			at = desc + ((nh.n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
 }

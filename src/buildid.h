@@ -28,4 +28,12 @@ int buildid_path(char *buf, size_t buflen, const char *dir, const unsigned char 
 /* The len bytes of id as lowercase hex into hex, which holds 2 * len + 1 bytes. */
 void buildid_hex(char *hex, const unsigned char *id, size_t len);
 
+/*
+ * The GNU build id note of an open ELF file of this machine's class and
+ * byte order, from its PT_NOTE segments, into id (20 bytes); its length,
+ * 0 when there is none. The kernel reads it the same way for MMAP2 with
+ * attr.build_id.
+ */
+size_t buildid_read(int fd, unsigned char *id);
+
 #endif

@@ -296,13 +296,16 @@ int finders_by_build_id(const struct finders *f, const unsigned char *id, size_t
 
 		switch (fi->place) {
 		case FIND_BUILDID_CACHE: {
-			/* perf's: .build-id/ab/cdef.../elf, or the older .build-id/ab/cdef... itself */
-			static const char *const tails[2] = { "/elf", "" };
+			/*
+			 * perf's: .build-id/ab/cdef.../elf, .../vdso for a vDSO, or the older
+			 * .build-id/ab/cdef... itself
+			 */
+			static const char *const tails[3] = { "/elf", "/vdso", "" };
 
 			if (!cache[0])
 				break;
 			snprintf(dir, sizeof(dir), "%s%s", fi->root, cache);
-			for (int k = 0; k < 2; k++)
+			for (int k = 0; k < 3; k++)
 				if (!buildid_path(path, sizeof(path), dir, id, len, tails[k]) &&
 				    is_file(path) && try(ctx, path))
 					return 1;

@@ -18,6 +18,7 @@
 #include "strpool.h"
 #include "symbols.h"
 #include "u64map.h"
+#include "vdso.h"
 #include "xalloc.h"
 
 /* Threads looked up by tid & (TMEMO - 1): samples of a few threads alternate. */
@@ -374,8 +375,13 @@ void machine_mmap(struct machine *m, const struct kevent *k)
 		/* a live host (prof agent): the file mapped, though its path moved on */
 		struct live_map lm = { (int)me->pid, me->start, me->start + me->len,
 				       me->maj, me->min, me->ino, me->ino_gen };
+		const struct vdso_image *v = NULL;
 
-		mp.dso = symbols_dso_live(m->sym, name, me->build_id, me->build_id_len, &lm);
+		/* a live recorder asks for no build ids: a native vDSO is this kernel's */
+		if (!me->build_id_len && vdso_is_native(name, namelen, me->start))
+			v = vdso_own();
+		mp.dso = v ? symbols_dso_live(m->sym, name, v->id, v->id_len, &lm)
+			   : symbols_dso_live(m->sym, name, me->build_id, me->build_id_len, &lm);
 	} else if (me->build_id_len) {
 		mp.dso = symbols_dso(m->sym, name, me->build_id, me->build_id_len);
 	} else {

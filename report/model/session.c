@@ -816,8 +816,8 @@ static void do_feature(struct session *s, const struct perf_event_header *h)
 /*
  * An entry of perf's build-id table: the build id of a file its samples
  * hit, which its MMAP2 records did not carry (perf asks the kernel for
- * none by default), for the machine; the kernel's and its
- * modules' are named from kallsyms.
+ * none by default), for the machine, and for its [vdso]; the kernel's
+ * and its modules' are named from kallsyms.
  */
 static void do_build_id(struct session *s, const struct perf_event_header *h)
 {
@@ -832,7 +832,8 @@ static void do_build_id(struct session *s, const struct perf_event_header *h)
 	if (!len)
 		return;
 	plen = strnlen((const char *)b + 28, body - 28);
-	if (!plen || b[28] != '/')
+	/* files, and the vDSO: perf names its 32-bit ones [vdso32], [vdsox32] */
+	if (!plen || (b[28] != '/' && !(plen == 6 && !memcmp(b + 28, "[vdso]", 6))))
 		return;
 	/* the delivery thread reads the table: let it finish first (pipe mode has it last) */
 	order_drain(s->order);

@@ -40,6 +40,7 @@
 #include "strpool.h"
 #include "symbols.h"
 #include "gosym.h"
+#include "vdso.h"
 #include "xalloc.h"
 
 
@@ -516,6 +517,25 @@ static int try_build_id(void *ctx, const char *path)
 	return 1;
 }
 
+/*
+ * A vDSO's code, by its build id: from the build-id cache (the recorder
+ * keeps it there as perf does, .build-id/ab/cdef.../vdso), else from this
+ * kernel's own image when it is of that build id (src/vdso.h). Without
+ * a build id nothing tells which kernel's it was: unnamed.
+ */
+static int vdso_found(struct dso *d)
+{
+	const struct vdso_image *v;
+
+	if (!d->build_id_len)
+		return 0;
+	if (finders_by_build_id(d->s->find, d->build_id, d->build_id_len, try_build_id, d))
+		return 1;
+	v = vdso_own();
+	return v && v->id_len == d->build_id_len && !memcmp(v->id, d->build_id, v->id_len) &&
+	       try_build_id(d, v->path);
+}
+
 void sy_dso_check(struct dso *d)
 {
 	struct symbols *s = d->s;
@@ -528,6 +548,8 @@ void sy_dso_check(struct dso *d)
 		sy_obj_say(s, obj);
 		return;
 	}
+	if (obj->state != OBJ_READY && !strcmp(obj->path, "[vdso]") && vdso_found(d))
+		return;
 	if (obj->state != OBJ_READY && is_special(obj->path)) {
 		sy_obj_say(s, obj);
 		d->dead = 1;	/* [vdso], //anon and the like: nothing to open, nothing to say */
