@@ -40,8 +40,9 @@
 
 #include "symbols-int.h"
 
-/* 2: source paths joined to their compilation directory; 3: .symver names keep their version */
-#define ANS_MAGIC	"PROFANS3"
+/* 2: source paths joined to their compilation directory; 3: .symver names keep their version;
+ * 4: PLT entries named (symbols-plt.c) */
+#define ANS_MAGIC	"PROFANS4"
 #define ANS_FILE_MAX	((size_t)256 << 20)	/* a bigger file is not ours */
 #define ANS_MAX		((size_t)1 << 20)	/* answers kept per file */
 #define ANS_NONE	UINT32_MAX		/* no string */

@@ -141,7 +141,22 @@ static const char *intern_name_raw(struct symbols *s, const char *raw, size_t le
 
 const char *sy_intern_name_len(struct symbols *s, const char *raw, size_t len)
 {
-	const char *name = intern_name_raw(s, raw, len);
+	const char *name;
+
+	/* a PLT entry's (symbols-plt.c): its function's name demangled, as perf has it */
+	if (len > 6 && raw[0] == '_' && !memcmp(raw + len - 4, "@plt", 4)) {
+		const char *plain = intern_name_raw(s, raw, len - 4);
+		size_t n = strlen(plain);
+		char *buf = xmalloc(n + 5);
+		const char *out;
+
+		memcpy(buf, plain, n);
+		memcpy(buf + n, "@plt", 5);
+		out = strpool_intern_text(s->pool, buf, n + 4);
+		free(buf);
+		return out;
+	}
+	name = intern_name_raw(s, raw, len);
 
 	return strpool_intern_text(s->pool, name, strlen(name));
 }

@@ -213,6 +213,7 @@ Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh)
  * - a Go program's functions from its own table, .gopclntab, which Go
  *   keeps in a stripped binary too (hugo: 73% of its samples unnamed);
  *   only where there is no .symtab, which would name them already;
+ * - the PLT's entries, as perf names them: labs@plt (symbols-plt.c);
  * - the entry point the ELF header gives, as _start, where no symbol
  *   covers it (a stripped program's _start read 'sqlite3+0xa7a1'): up to
  *   the next symbol, 64 bytes at most (glibc's is 38 on x86-64).
@@ -242,6 +243,16 @@ static void extra_symbols(struct elfobj *obj, Elf *elf, const GElf_Ehdr *eh)
 			extra[nextra++].die = 0;
 		}
 		free(gf);
+	}
+	{
+		struct fsym *plt;
+		size_t n = sy_plt_symbols(obj, elf, eh, &plt, &obj->made_names);
+
+		extra = xgrow(extra, &cap, nextra + n + 1, sizeof(*extra));
+		for (size_t i = 0; i < n; i++)
+			if (!starts_at(obj, plt[i].start))	/* a table's symbol there wins */
+				extra[nextra++] = plt[i];
+		free(plt);
 	}
 	if (eh->e_entry && !sy_find_symbol(obj, eh->e_entry + obj->bias)) {
 		uint64_t start = eh->e_entry + obj->bias, end = start + 64;

@@ -265,6 +265,8 @@ static void obj_end(struct elfobj *obj)
 	obj->loads = NULL;
 	obj->nloads = 0;
 	free(obj->syms);
+	free(obj->made_names);
+	obj->made_names = NULL;
 	sy_free_data_symbols(obj);
 	free(obj->maxend);
 	obj->syms = NULL;

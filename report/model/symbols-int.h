@@ -95,6 +95,7 @@ struct elfobj {
 	struct load *loads;
 	size_t nloads;
 	struct fsym *syms;	/* sorted by start, one per start */
+	char *made_names;	/* the names of syms made here (sy_plt_symbols()), freed with them */
 	uint64_t *maxend;	/* maxend[i]: largest end in syms[0..i] */
 	size_t nsyms;
 	/*
@@ -307,6 +308,13 @@ int sy_data_addr(const struct elfobj *obj, uint64_t off, int bss, uint64_t *a);
 void sy_free_data_symbols(struct elfobj *obj);
 void sy_obj_open(struct symbols *s, struct elfobj *obj);
 Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
+/*
+ * The PLT's entries of obj's ELF file as functions, named as perf names
+ * them ("labs@plt"; symbols-plt.c), into *out, their names in one block
+ * *names (both malloc'd): how many. obj's own symbols are indexed.
+ */
+size_t sy_plt_symbols(struct elfobj *obj, Elf *elf, const GElf_Ehdr *eh, struct fsym **out,
+		      char **names);
 /* obj's file, opened when it is not: the file its id names, or what its where names now. */
 const struct objfile *sy_obj_file(struct symbols *s, struct elfobj *obj);
 /* The loadable segment of obj holding file offset off, or NULL. */

@@ -206,6 +206,7 @@ static void obj_free(struct elfobj *obj)
 	free(obj->warning);
 	free(obj->loads);
 	free(obj->syms);
+	free(obj->made_names);
 	sy_free_data_symbols(obj);
 	free(obj->maxend);
 	sy_free_cuidx(obj);
