@@ -222,28 +222,30 @@ static void plt_got(struct made *m, struct elfobj *obj, Elf *elf, const GElf_Ehd
 	if (!scn || !sh.sh_entsize || sh.sh_type == SHT_NOBITS || sh.sh_size / sh.sh_entsize > PLT_MAX)
 		return;
 	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || d->d_size < sh.sh_size)
+		return;		/* a table the file does not hold */
 	if (eh->e_machine == EM_X86_64 && (dscn = sy_section_named(elf, ".rela.dyn", &dsh)) &&
 	    symtab_of(elf, &dsh, &t))
 		nr = read_rels(dscn, &dsh, &r);
 	if (nr)
 		qsort(r, nr, sizeof(*r), rel_cmp);
 	for (uint64_t i = 0; i + sh.sh_entsize <= sh.sh_size; i += sh.sh_entsize) {
-		const unsigned char *p = d && d->d_buf && i + sh.sh_entsize <= d->d_size
-					 ? (const unsigned char *)d->d_buf + i : NULL;
+		const unsigned char *p = (const unsigned char *)d->d_buf + i;
 		const char *name = "";
 		char off[48];
 		size_t k = 0;
 
-		if (p && nr) {
+		if (nr && sh.sh_entsize >= 6) {
 			if (!memcmp(p, endbr64, 4))
 				k = 4;
 			if (p[k] == 0xf2)	/* bnd */
 				k++;
 			if (k + 6 <= sh.sh_entsize && p[k] == 0xff && p[k + 1] == 0x25) {
-				int32_t disp;
+				/* little-endian, whatever this host is */
+				int32_t disp = (int32_t)((uint32_t)p[k + 2] | (uint32_t)p[k + 3] << 8 |
+							 (uint32_t)p[k + 4] << 16 | (uint32_t)p[k + 5] << 24);
 				struct rel key, *hit;
 
-				memcpy(&disp, p + k + 2, 4);
 				key.offset = sh.sh_addr + i + k + 6 + (uint64_t)(int64_t)disp;
 				hit = bsearch(&key, r, nr, sizeof(*r), rel_cmp);
 				if (hit && hit->sym)
