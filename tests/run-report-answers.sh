@@ -64,7 +64,7 @@ ls "$dir"/*.a* > /dev/null 2>&1 && fail "PROF_NO_CACHE=1 kept answers: $(ls "$di
 report
 diff -u base.out out || fail "the report that kept its answers differs"
 [ -s "$ans" ] || fail "no answers at $ans: $(ls "$dir" 2> /dev/null)"
-[ "$(head -c 8 "$ans")" = PROFANS4 ] || fail "the answers do not start with PROFANS4"
+[ "$(head -c 8 "$ans")" = PROFANS5 ] || fail "the answers do not start with PROFANS5"
 nent=$(od -An -t u4 -j 24 -N 4 "$ans" | tr -d ' ')
 [ "${nent:-0}" -ge $((0x$outer_size / 2)) ] ||
 	fail "$nent answers kept for the $((0x$outer_size)) addresses of outer"

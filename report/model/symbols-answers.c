@@ -41,8 +41,8 @@
 #include "symbols-int.h"
 
 /* 2: source paths joined to their compilation directory; 3: .symver names keep their version;
- * 4: PLT entries named (symbols-plt.c) */
-#define ANS_MAGIC	"PROFANS4"
+ * 4: PLT entries named (symbols-plt.c); 5: of two aliases alike, the first in the table */
+#define ANS_MAGIC	"PROFANS5"
 #define ANS_FILE_MAX	((size_t)256 << 20)	/* a bigger file is not ours */
 #define ANS_MAX		((size_t)1 << 20)	/* answers kept per file */
 #define ANS_NONE	UINT32_MAX		/* no string */

@@ -38,8 +38,12 @@
 
 /* --- ELF files ------------------------------------------------------------ */
 
-/* Which of two symbols at one address names it: perf's choice, so that the
- * two tools agree: sized, not weak, global, fewer leading '_', longer. */
+/*
+ * Which of two symbols at one address names it: perf's choice, so that the
+ * two tools agree: sized, not weak, global, fewer leading '_', longer; 0
+ * for a tie, which perf gives to the one first in the table
+ * (pthread_rwlock_rdlock@GLIBC_2.2.5 over pthread_rwlock_rdlock@@GLIBC_2.34).
+ */
 static int sym_rank_cmp(const GElf_Sym *a, const char *an, const GElf_Sym *b, const char *bn)
 {
 	size_t ua = strspn(an, "_"), ub = strspn(bn, "_");
@@ -57,22 +61,25 @@ static int sym_rank_cmp(const GElf_Sym *a, const char *an, const GElf_Sym *b, co
 	lb = strlen(bn);
 	if (la != lb)
 		return la > lb ? -1 : 1;
-	return strcmp(an, bn);
+	return 0;
 }
 
 struct rawsym {
 	struct fsym f;
 	GElf_Sym sym;
 	uint64_t sec_end;	/* end of its section, for sizeless symbols */
+	int idx;		/* its place in the table: a tie goes to the first */
 };
 
 static int rawsym_cmp(const void *pa, const void *pb)
 {
 	const struct rawsym *a = pa, *b = pb;
+	int r;
 
 	if (a->f.start != b->f.start)
 		return a->f.start < b->f.start ? -1 : 1;
-	return sym_rank_cmp(&a->sym, a->f.name, &b->sym, b->f.name);
+	r = sym_rank_cmp(&a->sym, a->f.name, &b->sym, b->f.name);
+	return r ? r : a->idx - b->idx;
 }
 
 /*
@@ -133,6 +140,7 @@ static void index_symbols(struct elfobj *obj)
 		 * name (glibc's cfree@GLIBC_2.2.5 at free), and perf shows it.
 		 */
 		r->f.name_len = strlen(name);
+		r->idx = i;
 		nraw++;
 	}
 	qsort(raw, nraw, sizeof(*raw), rawsym_cmp);
