@@ -42,13 +42,8 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	double secs = 1, end;
+	double secs = only_seconds(argc, argv, 1, usage), end = now() + secs;
 
-	if (argc == 3 && !strcmp(argv[1], "-s"))
-		secs = parse_seconds(argv[2], usage);
-	else if (argc != 1)
-		usage();
-	end = now() + secs;
 	while (now() < end)
 		mid();
 	return 0;

@@ -33,6 +33,16 @@ static inline double parse_seconds(const char *s, void (*usage)(void))
 	return v;
 }
 
+/* The command line of a workload that takes -s SECONDS alone: its seconds (secs when not given). */
+static inline double only_seconds(int argc, char **argv, double secs, void (*usage)(void))
+{
+	if (argc == 3 && !strcmp(argv[1], "-s"))
+		return parse_seconds(argv[2], usage);
+	if (argc != 1)
+		usage();
+	return secs;
+}
+
 /*
  * Tell a waiting test we are running. Opening a FIFO for writing blocks
  * until the test opens it for reading, which is what it waits for.
