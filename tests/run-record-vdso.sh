@@ -63,7 +63,8 @@ grep -q '^__vdso_clock_gettime ' cache.rows || fail "no __vdso_clock_gettime row
 grep -q '^__vdso_time ' cache.rows || fail "no __vdso_time row: $(cat out)"
 awk '{ print $1 }' cache.rows | grep -vxF -f fix.names | grep -v '^??$' > strange &&
 	fail "[vdso] rows named what the vDSO does not define: $(cat strange)"
-[ -s err ] && fail "warnings: $(cat err)"
+# (the workload the file names is not here, or is another build: its warning is not the vDSO's)
+grep -i vdso err && fail "a warning of the vDSO: $(cat err)"
 if command -v perf > /dev/null 2>&1; then
 	PERF_BUILDID_DIR=$PWD/fixcache command perf report -i "$fix/clocks.data" --stdio \
 		--sort dso,sym > perf.out 2> perf.err || fail "perf report: $(tail -n 3 perf.err)"
