@@ -445,8 +445,9 @@ static void text_function(FILE *out, const struct annotate *a, struct sources *s
 		}
 	}
 	if (!a->no_source && f->ninsn && !has_lines(f))
-		fprintf(out, "  no source lines: %s has no line information (no DWARF); the "
-			"instructions alone follow\n", dso_short_name(f->dso));
+		fprintf(out, "  no source lines: no line information of %s covers this code "
+			"(no DWARF, or none for it, as for a PLT entry); the instructions "
+			"alone follow\n", dso_short_name(f->dso));
 	if (f->unnamed) {
 		fprintf(out, "%s |  The %zu instructions of %s its samples hit (no symbol says "
 			"where its functions begin)\n", a->show_nr ? "  Samples  Percent" : "  Percent",
