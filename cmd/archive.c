@@ -33,6 +33,7 @@
 #include "reader.h"
 #include "session.h"
 #include "symbols.h"
+#include "vdso.h"
 #include "xalloc.h"
 
 
@@ -125,12 +126,6 @@ struct seen {
 	size_t len;
 };
 
-/* A vDSO's map: kept as perf keeps one, .build-id/ab/cdef.../vdso. */
-static int is_vdso(const struct kevent *k)
-{
-	return k->mmap.name_len == 6 && !memcmp(k->mmap.name, "[vdso]", 6);
-}
-
 int cmd_archive(int argc, char **argv)
 {
 	const char *input, *output;
@@ -203,7 +198,7 @@ int cmd_archive(int argc, char **argv)
 			continue;
 		e = evtab_find(&et, h);
 		if (!e || decode_kernel(&e->attr, h, &k, &id) || !(k.mmap.prot & 4) ||
-		    !k.mmap.name_len || (k.mmap.name[0] != '/' && !(vdso = is_vdso(&k))))
+		    !k.mmap.name_len || (k.mmap.name[0] != '/' && !(vdso = vdso_named(k.mmap.name, k.mmap.name_len))))
 			continue;
 		if (!k.mmap.build_id_len || k.mmap.build_id_len > 20) {
 			noid++;
@@ -243,6 +238,7 @@ int cmd_archive(int argc, char **argv)
 			missing++;
 			continue;
 		}
+		/* a vDSO as perf keeps one, .build-id/ab/cdef.../vdso */
 		buildid_path(name, sizeof(name), NULL, k.mmap.build_id, k.mmap.build_id_len,
 			     vdso ? "/vdso" : "/elf");
 		if ((ret = tar_file(&t, name, f->path)) < 0)

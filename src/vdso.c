@@ -70,8 +70,12 @@ const struct vdso_image *vdso_own(void)
 	return image.path ? &image : NULL;
 }
 
+int vdso_named(const char *name, size_t name_len)
+{
+	return name_len == 6 && !memcmp(name, "[vdso]", 6);
+}
+
 int vdso_is_native(const char *name, size_t name_len, uint64_t start)
 {
-	return sizeof(void *) == 8 && name_len == 6 && !memcmp(name, "[vdso]", 6) &&
-	       start >= (1ULL << 32);
+	return sizeof(void *) == 8 && vdso_named(name, name_len) && start >= (1ULL << 32);
 }

@@ -24,6 +24,9 @@ struct vdso_image {
 };
 const struct vdso_image *vdso_own(void);
 
+/* Whether name (name_len bytes, not NUL-terminated) is a vDSO's map's, "[vdso]". */
+int vdso_named(const char *name, size_t name_len);
+
 /*
  * Whether a process's "[vdso]" map at start (name of name_len bytes, not
  * NUL-terminated) is of this kernel's native image, vdso_own()'s: a

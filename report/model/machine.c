@@ -375,13 +375,16 @@ void machine_mmap(struct machine *m, const struct kevent *k)
 		/* a live host (prof agent): the file mapped, though its path moved on */
 		struct live_map lm = { (int)me->pid, me->start, me->start + me->len,
 				       me->maj, me->min, me->ino, me->ino_gen };
-		const struct vdso_image *v = NULL;
+		const struct vdso_image *v;
+		const unsigned char *id = me->build_id;
+		size_t idlen = me->build_id_len;
 
 		/* a live recorder asks for no build ids: a native vDSO is this kernel's */
-		if (!me->build_id_len && vdso_is_native(name, namelen, me->start))
-			v = vdso_own();
-		mp.dso = v ? symbols_dso_live(m->sym, name, v->id, v->id_len, &lm)
-			   : symbols_dso_live(m->sym, name, me->build_id, me->build_id_len, &lm);
+		if (!idlen && vdso_is_native(name, namelen, me->start) && (v = vdso_own())) {
+			id = v->id;
+			idlen = v->id_len;
+		}
+		mp.dso = symbols_dso_live(m->sym, name, id, idlen, &lm);
 	} else if (me->build_id_len) {
 		mp.dso = symbols_dso(m->sym, name, me->build_id, me->build_id_len);
 	} else {

@@ -40,6 +40,7 @@
 #include "symbols.h"
 #include "tpfmt.h"
 #include "walk.h"
+#include "vdso.h"
 #include "xalloc.h"
 
 /* Records the session could not use, skipped; the first one's offset and why. */
@@ -833,7 +834,7 @@ static void do_build_id(struct session *s, const struct perf_event_header *h)
 		return;
 	plen = strnlen((const char *)b + 28, body - 28);
 	/* files, and the vDSO: perf names its 32-bit ones [vdso32], [vdsox32] */
-	if (!plen || (b[28] != '/' && !(plen == 6 && !memcmp(b + 28, "[vdso]", 6))))
+	if (!plen || (b[28] != '/' && !vdso_named((const char *)b + 28, plen)))
 		return;
 	/* the delivery thread reads the table: let it finish first (pipe mode has it last) */
 	order_drain(s->order);

@@ -550,7 +550,7 @@ void sy_dso_check(struct dso *d)
 		sy_obj_say(s, obj);
 		return;
 	}
-	if (obj->state != OBJ_READY && !strcmp(obj->path, "[vdso]") && vdso_found(d))
+	if (obj->state != OBJ_READY && vdso_named(obj->path, strlen(obj->path)) && vdso_found(d))
 		return;
 	if (obj->state != OBJ_READY && is_special(obj->path)) {
 		sy_obj_say(s, obj);
