@@ -151,6 +151,7 @@ import glob, json, re, sys
 windows = stored = samples = 0
 colon = {}
 pid = unknown = 0
+unknown_of = set()
 series = set()
 for k, j in enumerate(sorted(glob.glob(sys.argv[1] + "/*.json"))):
     r = json.load(open(j))
@@ -166,18 +167,26 @@ for k, j in enumerate(sorted(glob.glob(sys.argv[1] + "/*.json"))):
             pid += s["samples"]
         if l.get("thread") == "[unknown]":
             unknown += s["samples"]
+            unknown_of.add(l.get("process", "-"))
         for k in ("process", "thread"):
             if re.match(r"^:[0-9]+$", l.get(k, "")):
                 colon[l[k]] = colon.get(l[k], 0) + s["samples"]
-print(windows, samples, len(series), sum(colon.values()), pid, unknown, " ".join(sorted(colon))[:200])
+print(windows, samples, len(series), sum(colon.values()), pid, unknown, ",".join(sorted(x.replace(" ", "_") for x in unknown_of))[:100] or "-", " ".join(sorted(colon))[:200])
 EOF
-read -r windows samples nseries ncolon npid nunknown which < churn.txt
+read -r windows samples nseries ncolon npid nunknown unknown_of which < churn.txt
+# records the kernel dropped (the agent's last line): a lost FORK or COMM
+# leaves its thread unnamed, as it would perf
+lost=$(sed -n 's/.*), \([0-9]*\) lost records,.*/\1/p' churn.err | tail -n 1)
 busy=$(busy_pct)
 note "a churn of $i short programs ($busy% busy): $windows windows, $samples samples, $nseries series; $ncolon samples labelled :PID, $npid with a pid, $nunknown [unknown] after the first window"
 [ "$windows" -ge 3 ] || fail "the churn: only $windows windows stored: $(cat churn.err)"
 [ "$ncolon" = 0 ] || fail "the churn: $ncolon samples labelled :PID ($which)"
 [ "$npid" = 0 ] || fail "the churn: $npid samples with a pid label, which is not a default"
-[ "$nunknown" = 0 ] || fail "the churn: $nunknown samples of threads that the agent forgot ([unknown])"
+if [ "$nunknown" != 0 ]; then
+	[ "${lost:-0}" -gt 0 ] ||
+		fail "the churn: $nunknown samples of threads that the agent forgot ([unknown]; of process $unknown_of), with no record lost: $(tail -n 2 churn.err)"
+	note "the churn: $nunknown [unknown] samples (of process $unknown_of), ${lost} records lost"
+fi
 [ "$i" -ge 20 ] || fail "the churn ran only $i programs"
 grep -q "0 waiting in" churn.err || fail "the churn: windows left unsent: $(tail -n 3 churn.err)"
 
