@@ -584,7 +584,7 @@ void sy_release_pages(struct elfobj *obj)
  */
 #define RELEASE_STRETCH	((uint64_t)1 << 20)
 
-static int u64_cmp(const void *a, const void *b)
+int sy_u64_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -609,7 +609,7 @@ void sy_release_units(Dwarf *dw, uint64_t *offs, size_t n)
 		return;
 	base = (uintptr_t)raw + sh.sh_offset;
 	done = (base + page - 1) & ~(page - 1);	/* released up to here */
-	qsort(offs, n, sizeof(*offs), u64_cmp);
+	qsort(offs, n, sizeof(*offs), sy_u64_cmp);
 	next = offs[0] + RELEASE_STRETCH;
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Die d;

@@ -308,6 +308,8 @@ int sy_data_addr(const struct elfobj *obj, uint64_t off, int bss, uint64_t *a);
 void sy_free_data_symbols(struct elfobj *obj);
 void sy_obj_open(struct symbols *s, struct elfobj *obj);
 Elf_Scn *sy_section_named(Elf *elf, const char *name, GElf_Shdr *sh);
+/* qsort() and bsearch() of uint64_t, ascending. */
+int sy_u64_cmp(const void *a, const void *b);
 /*
  * The PLT's entries of obj's ELF file as functions, named as perf names
  * them ("labs@plt"; symbols-plt.c), into *out, their names in one block

@@ -29,18 +29,16 @@
 #define PLT_MAX		(1u << 20)	/* entries believed of one table */
 #define NAME_MAX_LEN	1000		/* of a name before its "@plt" */
 
-/* The names made, in one block: entries point into it once it stops growing. */
-struct names {
-	char *buf;
-	size_t len, cap;
-};
-
-/* What is made: entries, their names' offsets in names.buf until the end. */
+/*
+ * What is made: entries, and their names in one block, names; an entry's
+ * name is an offset into it (off) until the block stops growing.
+ */
 struct made {
 	struct fsym *f;
 	size_t *off;
 	size_t n, cap, ocap;
-	struct names nm;
+	char *names;
+	size_t nlen, ncap;
 	uint64_t *ifuncs;	/* the IFUNC symbols' addresses, sorted, once asked */
 	size_t nifuncs;
 	int ifuncs_read;
@@ -57,13 +55,13 @@ static void add(struct made *m, uint64_t start, uint64_t size, const char *a, si
 		alen = NAME_MAX_LEN;	/* perf's buffer: a crafted table's names stay small */
 	m->f = xgrow(m->f, &m->cap, m->n + 1, sizeof(*m->f));
 	m->off = xgrow(m->off, &m->ocap, m->n + 1, sizeof(*m->off));
-	m->nm.buf = xgrow(m->nm.buf, &m->nm.cap, m->nm.len + alen + blen + 1, 1);
-	m->off[m->n] = m->nm.len;
-	memcpy(m->nm.buf + m->nm.len, a, alen);
-	memcpy(m->nm.buf + m->nm.len + alen, b, blen + 1);
+	m->names = xgrow(m->names, &m->ncap, m->nlen + alen + blen + 1, 1);
+	m->off[m->n] = m->nlen;
+	memcpy(m->names + m->nlen, a, alen);
+	memcpy(m->names + m->nlen + alen, b, blen + 1);
 	m->f[m->n] = (struct fsym){ .start = start, .end = start + size,
 				    .name_len = alen + blen, .die = 0 };
-	m->nm.len += alen + blen + 1;
+	m->nlen += alen + blen + 1;
 	m->n++;
 }
 
@@ -177,13 +175,6 @@ static const char *sym_name(const struct symtab *t, uint32_t i)
 	return strs + s.st_name;
 }
 
-static int u64_cmp(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Whether an IFUNC symbol of obj's tables starts at address a (module address). */
 static int ifunc_at(struct made *m, struct elfobj *obj, uint64_t a)
 {
@@ -203,9 +194,9 @@ static int ifunc_at(struct made *m, struct elfobj *obj, uint64_t a)
 			}
 		}
 		if (m->nifuncs)
-			qsort(m->ifuncs, m->nifuncs, sizeof(*m->ifuncs), u64_cmp);
+			qsort(m->ifuncs, m->nifuncs, sizeof(*m->ifuncs), sy_u64_cmp);
 	}
-	return m->nifuncs && bsearch(&a, m->ifuncs, m->nifuncs, sizeof(*m->ifuncs), u64_cmp);
+	return m->nifuncs && bsearch(&a, m->ifuncs, m->nifuncs, sizeof(*m->ifuncs), sy_u64_cmp);
 }
 
 /* x86-64 .plt.got: each entry's jump reads a GOT slot .rela.dyn names. */
@@ -338,9 +329,9 @@ size_t sy_plt_symbols(struct elfobj *obj, Elf *elf, const GElf_Ehdr *eh, struct 
 	plt_entries(&m, obj, elf, eh);
 	free(m.ifuncs);
 	for (size_t i = 0; i < m.n; i++)
-		m.f[i].name = m.nm.buf + m.off[i];
+		m.f[i].name = m.names + m.off[i];
 	free(m.off);
 	*out = m.f;
-	*names = m.nm.buf;
+	*names = m.names;
 	return m.n;
 }
