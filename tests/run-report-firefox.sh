@@ -160,19 +160,22 @@ if command -v node > /dev/null 2>&1 && [ -f "$cli" ]; then
 	on_exit pq_stop
 	# pq_info FILE: its processes and threads (FILE.info) and meta (FILE.meta) as the profiler reads them
 	# profiler-cli gives its daemon 500 ms to start, which a loaded machine
-	# can exceed; it says so ("still starting") and that a retry works: the
-	# load is tried again, the daemon it left stopped, until it starts.
+	# can exceed (CI at load 20 did, twenty tries running): it then says so
+	# ("still starting") and leaves the daemon running, which has the file
+	# and becomes the active session once it is up: that is waited for.
+	pq_ready() {
+		node "$cli" profile meta --json > /dev/null 2>&1 && return 0
+		kill -0 "$1" 2> /dev/null || fail "profiler-cli's daemon (pid $1) ended before it was ready: $(tail -n 5 "$2.load")"
+		return 1
+	}
 	pq_info() {
-		_try=0
-		until node "$cli" load "$1" > "$1.load" 2>&1; do
-			grep -q 'did not become ready' "$1.load" && [ "$_try" -lt 20 ] ||
+		if ! node "$cli" load "$1" > "$1.load" 2>&1; then
+			_pid=$(sed -n 's/.*running as pid \([0-9]*\).*/\1/p' "$1.load" | sed -n 1p)
+			grep -q 'did not become ready' "$1.load" && [ -n "$_pid" ] ||
 				fail "profiler-cli cannot load $1: $(tail -n 5 "$1.load")"
-			_pid=$(sed -n 's/.*still running as pid \([0-9]*\).*/\1/p' "$1.load" | sed -n 1p)
-			[ -n "$_pid" ] && kill "$_pid" 2> /dev/null
-			pq_stop
-			_try=$((_try + 1))
-		done
-		[ "$_try" = 0 ] || note "profiler-cli's daemon started at try $((_try + 1)) (it allows itself 500 ms)"
+			wait_until "profiler-cli's daemon for $1 ready" pq_ready "$_pid" "$1"
+			note "profiler-cli's daemon took more than the 500 ms it allows itself; waited for it"
+		fi
 		node "$cli" profile info --all --json > "$1.info" 2> "$1.err" ||
 			fail "profiler-cli profile info: $(tail -n 5 "$1.err")"
 		node "$cli" profile meta --json > "$1.meta" 2> "$1.err" ||

@@ -262,8 +262,10 @@ run_prof stat -x, -I 200 --interval-count 5 -e task-clock,page-faults -p $sp
 expect_rc 0 "prof stat -I 200 --interval-count 5 -p"
 n=$(awk -F, '$4 == "task-clock"' err | wc -l)
 [ "$n" = 5 ] || fail "-I 200 --interval-count 5: $n task-clock lines: $(cat err)"
-# never early; late only where the machine kept the timer's thread waiting
-awk -F, '$4 == "task-clock" { if ($1 <= t || $1 - t < 0.15) bad = 1; t = $1 } END { exit bad }' err ||
+# the k-th interval ends at k x 200 ms or later (late only where the machine kept the timer's
+# thread waiting), and each after the one before; the schedule is kept, so the interval after a
+# late one is short (perf 6.1 sleeps a whole interval after each, so its schedule drifts)
+awk -F, '$4 == "task-clock" { k++; if ($1 <= t || $1 < 0.2 * k - 0.002) bad = 1; t = $1 } END { exit bad }' err ||
 	fail "-I 200: the intervals' times: $(cat err)"
 if idle_enough "-I 200: no interval later than 0.6 s"; then
 	awk -F, '$4 == "task-clock" { if (t && $1 - t > 0.6) bad = 1; t = $1 } END { exit bad }' err ||
