@@ -53,7 +53,8 @@ static void count(struct drain *d, const struct rec *r)
 	}
 }
 
-size_t drain_chunk(struct drain *d, unsigned char *p, size_t len, size_t *used)
+size_t drain_chunk(struct drain *d, const unsigned char *src, size_t len, unsigned char *dst,
+		   size_t *used)
 {
 	size_t off = 0, w = 0;
 
@@ -63,12 +64,19 @@ size_t drain_chunk(struct drain *d, unsigned char *p, size_t len, size_t *used)
 		struct rec r;
 		int keep = REC_KEEP;
 
-		memcpy(&h, p + off, sizeof(h));
+		memcpy(&h, src + off, sizeof(h));
 		if (!rec_whole(&h, len - off))
 			break;
+		/*
+		 * copied first, to where it stays if kept: the filters rewrite
+		 * the copy, and a record dropped or cut is written over by the
+		 * next (in place, dst is src and the record moves down)
+		 */
+		if (dst + w != src + off)
+			memmove(dst + w, src + off, h.size);
 		r.attr = d->attr;
-		r.p = p + off;
-		r.out = p;
+		r.p = dst + w;
+		r.out = dst;
 		r.at = w;
 		r.chunk = d->chunks;
 		rec_decode(&r);
@@ -77,8 +85,6 @@ size_t drain_chunk(struct drain *d, unsigned char *p, size_t len, size_t *used)
 			if (d->f[i].types & REC_TYPE(r.h.type & 63))
 				keep = d->f[i].fn(d->f[i].ctx, &r);
 		if (keep == REC_KEEP) {
-			if (w != off)
-				memmove(p + w, p + off, r.h.size);
 			w += r.h.size;
 			d->kept_samples += r.h.type == PERF_RECORD_SAMPLE;
 		}

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the recorder does to the records it drains, between the rings
- * and the writer: each record of a ring's chunk, in the writer's buffer,
- * is decoded once (a sample's fields, or a kernel record's body and
+ * and the writer: each record of a ring's chunk, copied once into the
+ * writer's buffer, is decoded there once (a sample's fields, or a kernel record's body and
  * sample_id trailer) and handed to a table of record filters, one file
  * each, in the order they were added: the leaf repair (mend.c), the
  * stack copy cut to what was copied (trim.c), switch-outs folded into
  * their samples (fold.c), build ids put into MMAP2 (fillbid.c), files
  * kept (keep.c), held for a live reader (hold.c) and JIT files carried
  * (carry.c). A filter sees the records of the types it asked for; it may
- * rewrite a record in place, shorten it, or drop it; the records kept are
- * moved down over what that frees. The drain counts samples, losses and
+ * rewrite a record in place, shorten it, or drop it; each record is
+ * copied to where the one kept before it ends. The drain counts samples, losses and
  * throttling itself.
  */
 #ifndef PROF_RECORD_DRAIN_H
@@ -65,10 +65,14 @@ void drain_add(struct drain *d, const char *name, uint64_t types, rec_filter_fn 
 /* r (its header, and s or k) decoded again after a filter rewrote it: 0, or -1 (r->ok 0). */
 int rec_decode(struct rec *r);
 /*
- * The records of a chunk of len bytes at p through the filters, those
- * kept moved down: the length they take now. *used is how much of p was
- * whole records (all of it, but for a kernel bug).
+ * The records of a chunk of len bytes at src through the filters, those
+ * kept copied to dst (at least len bytes; src itself, or a buffer apart):
+ * the length they take there. One copy a record, which the filters then
+ * rewrite: the worker drains a ring's copy straight into the writer's
+ * buffer. *used is how much of src was whole records (all of it, but for
+ * a kernel bug).
  */
-size_t drain_chunk(struct drain *d, unsigned char *p, size_t len, size_t *used);
+size_t drain_chunk(struct drain *d, const unsigned char *src, size_t len, unsigned char *dst,
+		   size_t *used);
 
 #endif

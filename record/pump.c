@@ -247,8 +247,7 @@ static int write_chunk(struct recorder *rc, const struct chunk *c)
 
 	if (ret)
 		return rec_write_error(rc, ret);
-	memcpy(dst, c->data, c->len);
-	kept = drain_chunk(&rc->drain, dst, c->len, &ok);
+	kept = drain_chunk(&rc->drain, c->data, c->len, dst, &ok);
 	writer_commit(rc->w, kept, rc->drain.kept_samples - samples);
 	if (ok != c->len)
 		fprintf(stderr, "prof: malformed record in the ring of cpu %d; dropped %zu bytes\n",
@@ -267,6 +266,7 @@ static int do_pass(struct recorder *rc, struct chunk *first)
 
 	if (rc->mend)
 		mend_pass(rc->mend);
+	rc->trim.zero_all = writer_compressing(rc->w);
 	for (struct chunk *c = first; !c->end; c = c->next)
 		if (c->scan)
 			scan_chunk(rc, c);

@@ -27,6 +27,7 @@
 #include "opts.h"
 #include "ring.h"
 #include "target.h"
+#include "trim.h"
 #include "writer.h"
 
 struct rec_event {
@@ -64,6 +65,7 @@ struct recorder {
 	uint64_t *heads;		/* pump_pass()'s: each ring's head as a pass began */
 	struct codemap code;		/* where code may be (zero_non_code()) */
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
+	struct trim trim;		/* the stack copies' cut (trim_filter()) */
 	struct mend_gate gate;		/* the leaf repair (mend) within --cpu-budget */
 	struct mend *mend;		/* -g's leaf repair, done here (mend.h); NULL: none */
 	struct pump *pump;		/* the drain's worker (pump.h), while run() runs */

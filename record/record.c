@@ -364,8 +364,10 @@ static void drain_setup(struct recorder *rc)
 	}
 	if (rc->mend)
 		drain_add(d, "mend", REC_TYPE(PERF_RECORD_SAMPLE), mend_gate_filter, &rc->gate);
-	if (attr->sample_type & PERF_SAMPLE_STACK_USER)
-		drain_add(d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, rc->leaf_code);
+	if (attr->sample_type & PERF_SAMPLE_STACK_USER) {
+		rc->trim.code = rc->leaf_code;
+		drain_add(d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, &rc->trim);
+	}
 	if (rc->fill_build_ids)
 		drain_add(d, "build id", REC_TYPE(PERF_RECORD_MMAP2), fillbid_filter, &rc->bids);
 	if (rc->keep)

@@ -755,6 +755,11 @@ int writer_level(const struct writer *w)
 	return w->level;
 }
 
+int writer_compressing(const struct writer *w)
+{
+	return w->level > 0 && !w->stored;
+}
+
 uint64_t writer_bytes_in(const struct writer *w)
 {
 	return w->bytes_in;

@@ -126,6 +126,8 @@ void writer_shed(struct writer *w, unsigned millionths);
 uint64_t writer_stored(const struct writer *w, uint64_t *times);
 /* The level now: the one given, or where writer_adapt() moved it. */
 int writer_level(const struct writer *w);
+/* 1 when the records written now are compressed: a level, not stored past the budget. */
+int writer_compressing(const struct writer *w);
 
 /*
  * End the frame (writer_end_frame()), then write one record of type with

@@ -6,13 +6,16 @@
  * its thread's context-switches sample folded into it, with its preempted
  * bit (fold.c), where another thread's switch-out, one after a sample of
  * another event and one that begins the next chunk stay; samples and
- * lost records counted; the records kept moved down over the room freed.
+ * lost records counted; the records kept moved down over the room freed,
+ * or drained into another buffer alike; -g's stack words cut after the
+ * last that may return, those before it zeroed only when compressing.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "codemap.h"
 #include "drain.h"
 #include "fold.h"
 #include "pdata.h"
@@ -54,6 +57,56 @@ static void sample(uint64_t id, uint32_t pid, uint32_t tid, uint64_t dyn)
 	u64(dyn);
 }
 
+/* A sample as sample() makes, its 64 bytes of stack the words given, dyn of them the stack's. */
+static void sample_words(const uint64_t *words, uint64_t dyn)
+{
+	hdr(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 4 * 8 + 8 + 64 + 8);
+	u64(5);
+	u64(0x401000);
+	u64((uint64_t)11 << 32 | 10);
+	u64(1000);
+	u64(64);
+	for (int i = 0; i < 8; i++)
+		u64(words[i]);
+	u64(dyn);
+}
+
+/*
+ * -g's stack words through the trim filter with code at 0x400000 (a
+ * granule): the size kept, and the words as they are then.
+ */
+static void trim_g(int zero_all, const uint64_t *words, uint64_t dyn, uint64_t *size,
+		   uint64_t *kept_dyn, uint64_t *out)
+{
+	struct perf_event_attr attr;
+	struct codemap code;
+	struct trim t;
+	struct drain d;
+	size_t used, kept;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_STACK_USER;
+	attr.sample_stack_user = 64;
+	codemap_init(&code);
+	codemap_add(&code, 0x400000, 0x10000);
+	t.code = &code;
+	t.zero_all = zero_all;
+	drain_init(&d, &attr);
+	drain_add(&d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, &t);
+	len = 0;
+	sample_words(words, dyn);
+	kept = drain_chunk(&d, buf, len, buf, &used);
+	memcpy(size, buf + 40, 8);
+	memcpy(kept_dyn, buf + 48 + *size, 8);
+	memset(out, 0, 8 * 8);
+	memcpy(out, buf + 48, *size);
+	if (kept != 48 + *size + 8)
+		*size = ~0ULL;
+	codemap_release(&code);
+}
+
 /* A SWITCH out of pid/tid, its trailer TID, TIME, IDENTIFIER. */
 static void switch_out(uint32_t pid, uint32_t tid, int preempt)
 {
@@ -86,8 +139,11 @@ static struct perf_event_header at(size_t off)
 int main(void)
 {
 	struct perf_event_attr attr;
-	struct drain d;
-	struct fold f;
+	struct drain d, d2;
+	struct fold f, f2;
+	static unsigned char src[sizeof(buf)], apart[sizeof(buf)];
+	size_t kept2, used2;
+	struct trim dwarf = { NULL, 0 };	/* --call-graph dwarf's stacks: cut to what was copied */
 	uint64_t cs_ids[1] = { 5 }, v;
 	size_t used, kept, off;
 	struct perf_event_header h;
@@ -102,7 +158,7 @@ int main(void)
 	drain_init(&d, &attr);
 	fold_init(&f, cs_ids, 1);
 	drain_add(&d, "fold", REC_ALL, fold_filter, &f);
-	drain_add(&d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, NULL);
+	drain_add(&d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, &dwarf);
 
 	sample(5, 10, 11, 16);		/* a context-switches sample: 16 bytes of stack */
 	switch_out(10, 11, 1);		/* its switch-out, preempted: folded */
@@ -111,8 +167,19 @@ int main(void)
 	sample(6, 10, 11, 64);		/* another event's sample, its stack whole */
 	switch_out(10, 11, 0);		/* after it: kept */
 	sample(5, 20, 21, 0);		/* a context-switches sample ending the chunk */
-	kept = drain_chunk(&d, buf, len, &used);
+	memcpy(src, buf, len);
+	kept = drain_chunk(&d, buf, len, buf, &used);
 	ok(used == len, "the chunk read whole: %zu of %zu bytes", used, len);
+	/* drained from a buffer into another, as the worker drains a ring's copy into the writer's */
+	drain_init(&d2, &attr);
+	fold_init(&f2, cs_ids, 1);
+	drain_add(&d2, "fold", REC_ALL, fold_filter, &f2);
+	drain_add(&d2, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, &dwarf);
+	memset(apart, 0xa5, sizeof(apart));
+	kept2 = drain_chunk(&d2, src, len, apart, &used2);
+	ok(kept2 == kept && used2 == used && !memcmp(apart, buf, kept),
+	   "drained into another buffer: the same %zu bytes as in place (%zu)",
+	   kept2, kept);
 	ok(d.samples == 3 && d.lost == 7, "3 samples and 7 lost records counted: %llu, %llu",
 	   (unsigned long long)d.samples, (unsigned long long)d.lost);
 
@@ -153,7 +220,7 @@ int main(void)
 	/* the next chunk begins with a switch-out: the sample that ended the last is not its */
 	len = 0;
 	switch_out(20, 21, 0);
-	kept = drain_chunk(&d, buf, len, &used);
+	kept = drain_chunk(&d, buf, len, buf, &used);
 	ok(kept == 32 && at(0).type == PERF_RECORD_SWITCH,
 	   "a switch-out beginning a chunk is not folded into the last chunk's sample");
 
@@ -161,7 +228,38 @@ int main(void)
 	len = 0;
 	lost(1);
 	hdr(PERF_RECORD_SAMPLE, 0, 200);
-	kept = drain_chunk(&d, buf, len, &used);
+	kept = drain_chunk(&d, buf, len, buf, &used);
 	ok(used == 48 && kept == 48, "a record past the chunk's end is left: used %zu", used);
+
+	/* -g's stack words: those after the last that may return go; before it, zeroed when compressing */
+	{
+		static const uint64_t w[8] = { 0x7ffc12345670ULL, 0x401234, 0x5555aaaa0000ULL, 0,
+					       0x401500, 0x12345678, 0x7ffc12345000ULL, 3 };
+		static const uint64_t none[8] = { 0x7ffc12345670ULL, 0x12345678, 0, 0, 7, 0, 0, 1 };
+		uint64_t size, dyn, out[8];
+
+		trim_g(1, w, 64, &size, &dyn, out);
+		ok(size == 40 && dyn == 40 && out[0] == 0 && out[1] == 0x401234 && out[2] == 0 &&
+		   out[3] == 0 && out[4] == 0x401500,
+		   "compressing: cut after the last word in code (%llu bytes), the others before it zeroed",
+		   (unsigned long long)size);
+		trim_g(0, w, 64, &size, &dyn, out);
+		ok(size == 40 && dyn == 40 && !memcmp(out, w, 40),
+		   "stored: cut after the last word in code (%llu bytes), those before it as they were",
+		   (unsigned long long)size);
+		trim_g(0, none, 64, &size, &dyn, out);
+		ok(size == 8 && dyn == 8 && out[0] == 0, "no word in code: one word kept, zeroed (%llu)",
+		   (unsigned long long)size);
+		trim_g(1, w, 24, &size, &dyn, out);
+		ok(size == 16 && dyn == 16 && out[0] == 0 && out[1] == 0x401234,
+		   "a copy of 24 bytes cut after its word in code: %llu", (unsigned long long)size);
+		trim_g(1, w, 0, &size, &dyn, out);
+		ok(size == 8 && dyn == 0, "an empty copy: 8 bytes, none of them the stack's (%llu, %llu)",
+		   (unsigned long long)size, (unsigned long long)dyn);
+		trim_g(1, w, 44, &size, &dyn, out);
+		ok(size == 48 && dyn == 44 && out[0] == 0 && out[2] == 0 && out[4] == 0x401500,
+		   "a copy not of whole words kept as long, its words zeroed: %llu, %llu",
+		   (unsigned long long)size, (unsigned long long)dyn);
+	}
 	return tap_done();
 }
