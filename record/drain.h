@@ -2,16 +2,16 @@
 /*
  * What the recorder does to the records it drains, between the rings
  * and the writer: each record of a ring's chunk, copied once into the
- * writer's buffer, is decoded there once (a sample's fields, or a kernel record's body and
- * sample_id trailer) and handed to a table of record filters, one file
- * each, in the order they were added: the leaf repair (mend.c), the
- * stack copy cut to what was copied (trim.c), switch-outs folded into
- * their samples (fold.c), build ids put into MMAP2 (fillbid.c), files
- * kept (keep.c), held for a live reader (hold.c) and JIT files carried
- * (carry.c). A filter sees the records of the types it asked for; it may
- * rewrite a record in place, shorten it, or drop it; each record is
- * copied to where the one kept before it ends. The drain counts samples, losses and
- * throttling itself.
+ * writer's buffer, is decoded there once (a sample's fields, or a kernel
+ * record's body and sample_id trailer) and handed to a table of record
+ * filters, one file each, in the order they were added: the leaf repair
+ * (mend.c), the stack copy cut to what was copied (trim.c), switch-outs
+ * folded into their samples (fold.c), build ids put into MMAP2
+ * (fillbid.c), files kept (keep.c), held for a live reader (hold.c) and
+ * JIT files carried (carry.c). A filter sees the records of the types it
+ * asked for; it may rewrite a record in place, shorten it, or drop it;
+ * each record is copied to where the one kept before it ends. The drain
+ * counts samples, losses and throttling itself.
  */
 #ifndef PROF_RECORD_DRAIN_H
 #define PROF_RECORD_DRAIN_H

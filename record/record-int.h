@@ -63,7 +63,7 @@ struct recorder {
 	/* --overwrite: the tracking event's rings, drained as they fill (rings: overwritten) */
 	struct ring *trings;
 	uint64_t *heads;		/* pump_pass()'s: each ring's head as a pass began */
-	struct codemap code;		/* where code may be (zero_non_code()) */
+	struct codemap code;		/* where code may be (trim.c's cut_non_code()) */
 	struct codemap *leaf_code;	/* &code with -g's leaf stacks; NULL: no such stacks */
 	struct trim trim;		/* the stack copies' cut (trim_filter()) */
 	struct mend_gate gate;		/* the leaf repair (mend) within --cpu-budget */

@@ -6,52 +6,44 @@
 
 #include "trim.h"
 
-/* Word i (of 8 bytes) of data: zeroed when it cannot be a return address (codemap_may_return()). */
-static void zero_if_not_code(struct codemap *code, unsigned char *data, uint64_t i)
-{
-	uint64_t w;
-
-	memcpy(&w, data + i, 8);
-	if (w && !codemap_may_return(code, w))
-		memset(data + i, 0, 8);
-}
-
 /*
  * -g's stack copy of len bytes cut after the last word that may be a
- * return address (one word at least), the words past it being no more
- * use to the report than zeros: the length to keep. Looked for from the
- * end, the words before it are not looked up at all unless all is set
- * (zeroed then, for zstd's sake); each look-up is a probe of the
- * codemap, and at 40 kHz on every CPU they were a fifth of the
- * recorder's CPU. A copy whose length is not of whole words (the kernel
- * gives none such on x86-64 or arm64) is kept as long, its words zeroed
- * when all is set.
+ * return address (codemap_may_return(); one word at least), the words
+ * past it being no more use to the report than zeros: the length to
+ * keep. Looked for from the end, the words before it are not looked up
+ * at all unless all is set (zeroed then where they cannot return, for
+ * zstd's sake); each look-up is a probe of the codemap, and at 40 kHz on
+ * every CPU they were a fifth of the recorder's CPU. A copy whose length
+ * is not of whole words (the kernel gives none such on x86-64 or arm64)
+ * is kept as long, its words zeroed when all is set.
  */
 static uint64_t cut_non_code(struct codemap *code, unsigned char *data, uint64_t len, int all)
 {
-	uint64_t end = len;
+	uint64_t keep = len, zero_to = len;	/* the words below zero_to: zeroed where they cannot return */
 
-	if (len & 7) {
-		for (uint64_t i = 0; all && i + 8 <= len; i += 8)
-			zero_if_not_code(code, data, i);
-		return len;
+	if (!(len & 7)) {
+		for (; keep > 0; keep -= 8) {
+			uint64_t w;
+
+			memcpy(&w, data + keep - 8, 8);
+			if (w && codemap_may_return(code, w))
+				break;
+		}
+		if (!keep) {
+			if (len)
+				memset(data, 0, 8);	/* the one word kept, which cannot return */
+			return len ? 8 : 0;
+		}
+		zero_to = keep - 8;	/* the word that may return stays as it is */
 	}
-	for (; end > 0; end -= 8) {
+	for (uint64_t i = 0; all && i + 8 <= zero_to; i += 8) {
 		uint64_t w;
 
-		memcpy(&w, data + end - 8, 8);
-		if (w && codemap_may_return(code, w))
-			break;
+		memcpy(&w, data + i, 8);
+		if (w && !codemap_may_return(code, w))
+			memset(data + i, 0, 8);
 	}
-	if (!end) {
-		if (len)
-			memset(data, 0, 8);	/* the one word kept, which cannot return */
-		return len ? 8 : 0;
-	}
-	/* the words before the last that may return */
-	for (uint64_t i = 0; all && i + 8 < end; i += 8)
-		zero_if_not_code(code, data, i);
-	return end;
+	return keep;
 }
 
 int trim_filter(void *ctx, struct rec *r)

@@ -43,8 +43,9 @@ static void hdr(uint32_t type, uint16_t misc, uint16_t size)
 	put(&h, sizeof(h));
 }
 
-/* IDENTIFIER, IP, TID, TIME, then a stack copy of 64 bytes of which dyn are the stack's. */
-static void sample(uint64_t id, uint32_t pid, uint32_t tid, uint64_t dyn)
+/* IDENTIFIER, IP, TID, TIME, then a stack copy of 64 bytes (words), dyn of them the stack's. */
+static void sample_words(uint64_t id, uint32_t pid, uint32_t tid, const uint64_t *words,
+			 uint64_t dyn)
 {
 	hdr(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 4 * 8 + 8 + 64 + 8);
 	u64(id);
@@ -53,22 +54,29 @@ static void sample(uint64_t id, uint32_t pid, uint32_t tid, uint64_t dyn)
 	u64(1000);
 	u64(64);
 	for (int i = 0; i < 8; i++)
-		u64(i < (int)(dyn / 8) ? 0x402000 + (uint64_t)i : 0xdeadbeef);
+		u64(words[i]);
 	u64(dyn);
 }
 
-/* A sample as sample() makes, its 64 bytes of stack the words given, dyn of them the stack's. */
-static void sample_words(const uint64_t *words, uint64_t dyn)
+/* The same, the stack's words 0x402000 on, past dyn 0xdeadbeef. */
+static void sample(uint64_t id, uint32_t pid, uint32_t tid, uint64_t dyn)
 {
-	hdr(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 4 * 8 + 8 + 64 + 8);
-	u64(5);
-	u64(0x401000);
-	u64((uint64_t)11 << 32 | 10);
-	u64(1000);
-	u64(64);
+	uint64_t words[8];
+
 	for (int i = 0; i < 8; i++)
-		u64(words[i]);
-	u64(dyn);
+		words[i] = i < (int)(dyn / 8) ? 0x402000 + (uint64_t)i : 0xdeadbeef;
+	sample_words(id, pid, tid, words, dyn);
+}
+
+/* The samples' layout: IDENTIFIER, IP, TID, TIME and 64 bytes of user stack. */
+static void stack_attr(struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_STACK_USER;
+	attr->sample_stack_user = 64;
+	attr->sample_id_all = 1;
 }
 
 /*
@@ -84,11 +92,7 @@ static void trim_g(int zero_all, const uint64_t *words, uint64_t dyn, uint64_t *
 	struct drain d;
 	size_t used, kept;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			   PERF_SAMPLE_TIME | PERF_SAMPLE_STACK_USER;
-	attr.sample_stack_user = 64;
+	stack_attr(&attr);
 	codemap_init(&code);
 	codemap_add(&code, 0x400000, 0x10000);
 	t.code = &code;
@@ -96,7 +100,7 @@ static void trim_g(int zero_all, const uint64_t *words, uint64_t dyn, uint64_t *
 	drain_init(&d, &attr);
 	drain_add(&d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, &t);
 	len = 0;
-	sample_words(words, dyn);
+	sample_words(5, 10, 11, words, dyn);
 	kept = drain_chunk(&d, buf, len, buf, &used);
 	memcpy(size, buf + 40, 8);
 	memcpy(kept_dyn, buf + 48 + *size, 8);
@@ -105,6 +109,18 @@ static void trim_g(int zero_all, const uint64_t *words, uint64_t dyn, uint64_t *
 	if (kept != 48 + *size + 8)
 		*size = ~0ULL;
 	codemap_release(&code);
+}
+
+/* d with the fold (f, of the context-switches event with id 5) and trim (t) filters. */
+static void fold_trim(struct drain *d, const struct perf_event_attr *attr, struct fold *f,
+		      struct trim *t)
+{
+	static uint64_t cs_ids[1] = { 5 };
+
+	drain_init(d, attr);
+	fold_init(f, cs_ids, 1);
+	drain_add(d, "fold", REC_ALL, fold_filter, f);
+	drain_add(d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, t);
 }
 
 /* A SWITCH out of pid/tid, its trailer TID, TIME, IDENTIFIER. */
@@ -144,21 +160,13 @@ int main(void)
 	static unsigned char src[sizeof(buf)], apart[sizeof(buf)];
 	size_t kept2, used2;
 	struct trim dwarf = { NULL, 0 };	/* --call-graph dwarf's stacks: cut to what was copied */
-	uint64_t cs_ids[1] = { 5 }, v;
+	uint64_t v;
 	size_t used, kept, off;
 	struct perf_event_header h;
 	uint32_t pt[2];
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			   PERF_SAMPLE_TIME | PERF_SAMPLE_STACK_USER;
-	attr.sample_stack_user = 64;
-	attr.sample_id_all = 1;
-	drain_init(&d, &attr);
-	fold_init(&f, cs_ids, 1);
-	drain_add(&d, "fold", REC_ALL, fold_filter, &f);
-	drain_add(&d, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, &dwarf);
+	stack_attr(&attr);
+	fold_trim(&d, &attr, &f, &dwarf);
 
 	sample(5, 10, 11, 16);		/* a context-switches sample: 16 bytes of stack */
 	switch_out(10, 11, 1);		/* its switch-out, preempted: folded */
@@ -171,10 +179,7 @@ int main(void)
 	kept = drain_chunk(&d, buf, len, buf, &used);
 	ok(used == len, "the chunk read whole: %zu of %zu bytes", used, len);
 	/* drained from a buffer into another, as the worker drains a ring's copy into the writer's */
-	drain_init(&d2, &attr);
-	fold_init(&f2, cs_ids, 1);
-	drain_add(&d2, "fold", REC_ALL, fold_filter, &f2);
-	drain_add(&d2, "trim", REC_TYPE(PERF_RECORD_SAMPLE), trim_filter, &dwarf);
+	fold_trim(&d2, &attr, &f2, &dwarf);
 	memset(apart, 0xa5, sizeof(apart));
 	kept2 = drain_chunk(&d2, src, len, apart, &used2);
 	ok(kept2 == kept && used2 == used && !memcmp(apart, buf, kept),
