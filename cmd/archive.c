@@ -198,7 +198,8 @@ int cmd_archive(int argc, char **argv)
 			continue;
 		e = evtab_find(&et, h);
 		if (!e || decode_kernel(&e->attr, h, &k, &id) || !(k.mmap.prot & 4) ||
-		    !k.mmap.name_len || (k.mmap.name[0] != '/' && !(vdso = vdso_named(k.mmap.name, k.mmap.name_len))))
+		    !k.mmap.name_len ||
+		    (k.mmap.name[0] != '/' && !(vdso = vdso_named(k.mmap.name, k.mmap.name_len))))
 			continue;
 		if (!k.mmap.build_id_len || k.mmap.build_id_len > 20) {
 			noid++;
