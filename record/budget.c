@@ -7,6 +7,7 @@
 #include "budget.h"
 #include "clock.h"
 #include "mend.h"
+#include "share.h"
 
 void budget_init(struct budget *b, unsigned share)
 {
@@ -25,21 +26,19 @@ int budget_pass(struct budget *b)
 		return b->over;
 	}
 	wall = now - b->win_start;
-	if (wall < BUDGET_QUICK_NS)
-		return b->over;
 	if (!b->over) {
 		share = b->win_ns * 1000000 / wall;
-		if (wall < BUDGET_WINDOW_NS && share <= 4 * (uint64_t)b->share)
+		if (!share_judged(share, b->share, wall))
 			return 0;
-		if (share > b->share && b->win_done) {
+		if (share_passed(share, b->share, wall) && b->win_done) {
 			b->ns_per = b->win_ns / b->win_done;
 			b->over = 1;
 			b->times++;
 		}
 	} else {
-		if (wall < BUDGET_WINDOW_NS)
+		if (wall < SHARE_WINDOW_NS)
 			return 1;
-		if (b->win_seen * b->ns_per * 1000000 / wall <= b->share / 2)
+		if (share_back(b->win_seen, b->ns_per, wall, b->share))
 			b->over = 0;
 	}
 	b->win_start = now;

@@ -4,13 +4,10 @@
  * allowed, and the leaving: -g's leaf repair (mend.h), whose samples,
  * left, keep their stack bytes for prof report to repair from, so that
  * nothing of the profile is lost, only file size. The writer's
- * compression has its own (writer_shed()). One item of work in
+ * compression is left by the same rule (writer_shed()). One item of work in
  * BUDGET_EVERY is timed (CLOCK_MONOTONIC through the vDSO, some 30 ns:
  * CLOCK_THREAD_CPUTIME_ID is a system call, 0.6 us here, as much as a
- * repair); a window of at least BUDGET_WINDOW_NS, or BUDGET_QUICK_NS when
- * already 4 times over, says whether the share was passed. Once left, the
- * work comes back when its cost a item, as last measured, at the rate of
- * the last window, keeps within half the share.
+ * repair); the windows and the rule: share.h.
  */
 #ifndef PROF_BUDGET_H
 #define PROF_BUDGET_H
@@ -20,8 +17,6 @@
 #include "drain.h"
 
 #define BUDGET_EVERY	16
-#define BUDGET_WINDOW_NS 1000000000ull
-#define BUDGET_QUICK_NS	50000000ull
 
 struct budget {
 	unsigned share;			/* millionths of one CPU; 0: no limit */

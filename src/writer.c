@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "pdata.h"
+#include "share.h"
 #include "writer.h"
 #include "xalloc.h"
 
@@ -55,9 +56,8 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
  * system-wide -g recording, 6K samples a second: 0.4%, 0.75% and 1.5% of
  * a CPU at levels 1, 3 and 6); the per-call costs the levels share
  * (flushes, caches a drain left cold) make the steps closer than zstd's
- * own benchmark says (1.35x, 3.1x). A window is at least ADAPT_WINDOW_NS,
- * or as short as ADAPT_QUICK_NS where it is already over 4 times the
- * budget.
+ * own benchmark says (1.35x, 3.1x). The windows, and when a share is
+ * past the budget, are share.h's, as the leaf repair's are.
  *
  * A step up is a trial: the first whole frame at the new level must come
  * out ADAPT_GAIN% smaller than the same records at the level below, which
@@ -80,8 +80,6 @@ _Static_assert(ZSTD_COMPRESSBOUND(SEG_MAX) <= FRAME_OUT_MAX, "a segment fits in 
  */
 #define ADAPT_BUDGET	30000	/* millionths of a CPU: 3%, unless writer_shed() says */
 #define ADAPT_UP(b)	((b) * 5 / 6)
-#define ADAPT_WINDOW_NS	1000000000ull
-#define ADAPT_QUICK_NS	50000000ull
 #define ADAPT_GAIN	5
 #define ADAPT_HOLD_NS	30000000000ull
 #define ADAPT_HOLD_MAX_NS 960000000000ull
@@ -480,13 +478,12 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 		}
 	}
 	w->below_out = 0;
-	if (wall < ADAPT_QUICK_NS)
+	if (wall < SHARE_QUICK_NS)
 		return;
 	share = w->win_cpu * 1000000 / wall;	/* millionths of a CPU */
 	/* what level 1 would have taken: at level 1 itself, the share */
 	one = share * adapt_cost[0] / adapt_cost[i];
-	if (w->shed && one > w->budget && w->win_in &&
-	    (wall >= ADAPT_WINDOW_NS || one > 4 * (uint64_t)w->budget)) {
+	if (w->shed && w->win_in && share_passed(one, w->budget, wall)) {
 		/*
 		 * level 1 costs (or would) more than the budget: records as
 		 * they come, from this frame's end, and level 1 when they are
@@ -498,11 +495,11 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 		w->stored = 1;
 		w->stores++;
 		w->stored_in = 0;
-	} else if (share > w->budget && i > 0 && (wall >= ADAPT_WINDOW_NS || share > 4 * (uint64_t)w->budget)) {
+	} else if (i > 0 && share_passed(share, w->budget, wall)) {
 		/* a short window: where even level 1 is over, there, to be judged at a whole one */
 		if (!set_level(w, w->shed && one > w->budget ? 0 : i - 1))
 			w->trial = 0;
-	} else if (wall < ADAPT_WINDOW_NS) {
+	} else if (wall < SHARE_WINDOW_NS) {
 		return;
 	} else if (i < w->adapt_max && !w->trial && w->whole && now >= w->hold_until &&
 		   share * adapt_cost[i + 1] / adapt_cost[i] <= ADAPT_UP(w->budget)) {
@@ -515,16 +512,16 @@ static void adapt(struct writer *w, uint64_t in, uint64_t out)
 
 /*
  * Writing records as they come (past the budget at level 1): compress
- * again once level 1's cost for the bytes of the last ADAPT_WINDOW_NS,
- * at the cost a KiB it had, keeps within half the budget.
+ * again once level 1's cost for the KiB of the last window, at the cost
+ * a KiB it had, keeps within half the budget (share_back()).
  */
 static void unstore(struct writer *w)
 {
 	uint64_t now = mono_ns(), wall = now - w->win_start;
 
-	if (wall < ADAPT_WINDOW_NS)
+	if (wall < SHARE_WINDOW_NS)
 		return;
-	if (w->stored_in * w->ns_per_kb / 1024 * 1000000 / wall <= w->budget / 2)
+	if (share_back(w->stored_in / 1024, w->ns_per_kb, wall, w->budget))
 		w->stored = 0;
 	w->stored_in = 0;
 	w->win_start = now;
