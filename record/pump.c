@@ -34,10 +34,9 @@ struct chunk {
 	int end;			/* the end of a pass: no records */
 	int keep;			/* the end of a pass not flushed (recorder.pass_keeps) */
 	int cpu;			/* whose ring: a message names it */
+	int scan;			/* the leaf repair reads its maps first */
 	size_t len;
 	unsigned char *data;		/* size bytes */
-	uint32_t *maps;			/* where its records that change maps are (list_maps()) */
-	size_t nmaps, maps_cap;		/* none unless the leaf repair reads them first */
 };
 
 struct pump {
@@ -116,39 +115,6 @@ static void hand(struct pump *p, struct chunk *c)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* The types of record the leaf repair reads before a pass's samples (scan_chunk()). */
-static uint64_t map_types(const struct recorder *rc)
-{
-	return 1ULL << PERF_RECORD_MMAP | 1ULL << PERF_RECORD_MMAP2 |
-	       (rc->mend ? 1ULL << PERF_RECORD_FORK | 1ULL << PERF_RECORD_COMM |
-				   1ULL << PERF_RECORD_EXIT : 0);
-}
-
-/*
- * Where c's records that change maps are, found by the thread that has
- * just copied it: the bytes are in its cache. The worker's own walk of
- * every header, before the pass's samples, waited on the other core's
- * cache at each (11% of a 40 kHz recorder); it now reads only these.
- */
-static void list_maps(struct chunk *c, uint64_t types)
-{
-	for (size_t off = 0; off + sizeof(struct perf_event_header) <= c->len;) {
-		struct perf_event_header h;
-
-		memcpy(&h, c->data + off, sizeof(h));
-		if (!rec_whole(&h, c->len - off))
-			break;
-		if (h.type < 64 && (types >> h.type & 1)) {
-			if (c->nmaps == c->maps_cap) {
-				c->maps_cap = c->maps_cap ? 2 * c->maps_cap : 64;
-				c->maps = xreallocarray(c->maps, c->maps_cap, sizeof(*c->maps));
-			}
-			c->maps[c->nmaps++] = (uint32_t)off;
-		}
-		off += h.size;
-	}
-}
-
 /* Ring r copied (to head, when heads are taken; an overwrite ring's newest), handed over if not empty. */
 static int copy_ring(struct pump *p, struct ring *r, const uint64_t *head, int scan)
 {
@@ -161,11 +127,9 @@ static int copy_ring(struct pump *p, struct ring *r, const uint64_t *head, int s
 		return -1;
 	c->end = 0;
 	c->cpu = r->cpu;
-	c->nmaps = 0;
+	c->scan = scan;
 	c->len = r->overwrite ? ring_snapshot(r, c->data) : head ? ring_read_to(r, c->data, *head)
 							 : ring_read(r, c->data);
-	if (c->len && scan)
-		list_maps(c, map_types(p->rc));
 	if (!c->len) {
 		pthread_mutex_lock(&p->mu);
 		c->next = p->free;
@@ -251,17 +215,25 @@ int pump_pass(struct recorder *rc, int snap)
 	return __atomic_load_n(&p->err, __ATOMIC_ACQUIRE) ? -1 : 0;
 }
 
-/* The pass's records that change maps (list_maps()): a map adds where code may be, and the repair follows them all. */
+/* A record of the pass that changes maps: a map adds where code may be, and the repair follows them all. */
 static void scan_chunk(struct recorder *rc, const struct chunk *c)
 {
-	for (size_t i = 0; i < c->nmaps; i++) {
-		const unsigned char *rec = c->data + c->maps[i];
+	uint64_t types = 1ULL << PERF_RECORD_MMAP | 1ULL << PERF_RECORD_MMAP2 |
+			 (rc->mend ? 1ULL << PERF_RECORD_FORK | 1ULL << PERF_RECORD_COMM |
+					     1ULL << PERF_RECORD_EXIT : 0);
+
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= c->len;) {
 		struct perf_event_header h;
 
-		memcpy(&h, rec, sizeof(h));
-		codemap_record(rc->leaf_code, rec, h.size);
-		if (rc->mend)
-			mend_record(rc->mend, rec, h.size);
+		memcpy(&h, c->data + off, sizeof(h));
+		if (!rec_whole(&h, c->len - off))
+			break;
+		if (h.type < 64 && (types >> h.type & 1)) {
+			codemap_record(rc->leaf_code, c->data + off, h.size);
+			if (rc->mend)
+				mend_record(rc->mend, c->data + off, h.size);
+		}
+		off += h.size;
 	}
 }
 
@@ -296,7 +268,8 @@ static int do_pass(struct recorder *rc, struct chunk *first)
 		mend_pass(rc->mend);
 	rc->trim.zero_all = writer_compressing(rc->w);
 	for (struct chunk *c = first; !c->end; c = c->next)
-		scan_chunk(rc, c);
+		if (c->scan)
+			scan_chunk(rc, c);
 	for (struct chunk *c = first; !c->end && !ret; c = c->next) {
 		ret = write_chunk(rc, c);
 		any = 1;
@@ -350,7 +323,6 @@ static void run_pass(struct pump *p, struct chunk *first, struct chunk *end, int
 		p->queued--;
 		if (p->nbufs > p->kept_bufs) {
 			p->nbufs--;
-			free(c->maps);
 			free(c->data);
 			free(c);
 		} else {
@@ -499,7 +471,6 @@ int pump_stop(struct recorder *rc)
 		struct chunk *c = p->free;
 
 		p->free = c->next;
-		free(c->maps);
 		free(c->data);
 		free(c);
 	}

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The drain in two threads. The recorder's own thread empties the rings
- * and does little else with what it takes: each pass copies every ring's
- * new records into a buffer of the pump's, hands the ring's space back to
- * the kernel at once, and notes where in the copy the records that change
- * maps are (its cache has the bytes; the worker's would wait on them). A
- * worker thread takes the passes in order and does the rest: the leaf
- * repair's reading of those maps before the pass's samples, the record
+ * and does nothing else with what it takes: each pass copies every ring's
+ * new records into a buffer of the pump's and hands the ring's space back
+ * to the kernel at once. A worker thread takes the passes in order and
+ * does the rest: the leaf repair's scan of the pass's maps, the record
  * filters (drain.h), the file's rounds, compression and writes, and the
  * held files' expiry. So a slow filter, a level of zstd or a slow disk
  * delays the file, not the rings: the kernel loses records only when the
